@@ -1,0 +1,363 @@
+/**
+ * The strict `.agent.yaml` schema (agent-yaml.md §1–§2).
+ *
+ * Types are written out (JSR forbids inferred "slow types" in a public API)
+ * and `tests/schema/agent_test.ts` proves they equal zod's inference.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { err, ok, type Result } from "./result.ts";
+import { toIssues, type ValidationIssue } from "./issues.ts";
+
+/** Kebab id: `^[a-z0-9]+(-[a-z0-9]+)*$`. */
+export const KEBAB_ID: RegExp = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/**
+ * Reasoning effort tiers.
+ *
+ * @example Value
+ * ```ts
+ * import type { ReasoningEffort } from "@relavium/session/schema";
+ * const e: ReasoningEffort = "medium";
+ * ```
+ */
+export type ReasoningEffort = "off" | "low" | "medium" | "high" | "max";
+
+/**
+ * Conversational memory policy; omitted = whole transcript.
+ *
+ * @example Value
+ * ```ts
+ * import type { AgentMemory } from "@relavium/session/schema";
+ * const m: AgentMemory = { type: "window", window_size: 6 };
+ * ```
+ */
+export type AgentMemory =
+  | { type: "none" }
+  | { type: "summary" }
+  | { type: "window"; window_size: number };
+
+/**
+ * Workflow node re-dispatch policy (not used by chat turns).
+ *
+ * @example Value
+ * ```ts
+ * import type { AgentRetry } from "@relavium/session/schema";
+ * const r: AgentRetry = { max: 2, backoff: "linear" };
+ * ```
+ */
+export interface AgentRetry {
+  max: number;
+  backoff: "linear" | "exponential";
+  backoff_ms?: number;
+  retry_on?: Array<
+    | "provider_rate_limit"
+    | "provider_unavailable"
+    | "tool_failed"
+    | "sandbox_error"
+  >;
+}
+
+/**
+ * One fallback chain entry.
+ *
+ * @example Value
+ * ```ts
+ * import type { FallbackEntry } from "@relavium/session/schema";
+ * const f: FallbackEntry = { model: "gpt-4o", provider: "openai", max_attempts: 2 };
+ * ```
+ */
+export interface FallbackEntry {
+  model: string;
+  provider: string;
+  max_attempts: number;
+}
+
+/**
+ * An MCP server, inline or by reference (parsed and validated; MCP itself
+ * comes later).
+ *
+ * @example Value
+ * ```ts
+ * import type { McpServer } from "@relavium/session/schema";
+ * const s: McpServer = { ref: "github" };
+ * ```
+ */
+export type McpServer =
+  | {
+    id: string;
+    transport: "stdio" | "http" | "websocket" | "sse";
+    command?: string;
+    args?: string[];
+    env?: Record<string, string>;
+    url?: string;
+    allow_local_endpoint?: boolean;
+  }
+  | { ref: string; tools_allowlist?: string[] };
+
+/**
+ * An agent definition exactly as authored (snake_case, no defaults filled).
+ *
+ * @example Value
+ * ```ts
+ * import type { Agent } from "@relavium/session/schema";
+ * const a: Agent = { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." };
+ * ```
+ */
+export interface Agent {
+  id: string;
+  name?: string;
+  description?: string;
+  model: string;
+  provider: string;
+  system_prompt: string;
+  temperature?: number;
+  max_tokens?: number;
+  reasoning_effort?: ReasoningEffort;
+  tools?: string[];
+  memory?: AgentMemory;
+  retry?: AgentRetry;
+  fallback_chain?: FallbackEntry[];
+  mcp_servers?: McpServer[];
+  input_schema?: Record<string, unknown>;
+  output_schema?: Record<string, unknown>;
+}
+
+const MAX_FALLBACK = 5;
+const MAX_ATTEMPTS = 10;
+const MAX_RETRY = 10;
+const SECRET_REF = /\{\{\s*secrets\./;
+const FORBIDDEN_MCP_ENV =
+  /^(PATH|HOME|NODE_OPTIONS|NODE_PATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|PERL5LIB|PERL5OPT|RUBYLIB|RUBYOPT|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|BASH_ENV|ENV|IFS|XDG_CONFIG_HOME|DENO_.*)$/i;
+
+const kebab = z.string().regex(KEBAB_ID, "must be a kebab-case id");
+const nonEmpty = z.string().min(1, "must not be empty");
+const posInt = z.number().int().positive();
+
+const memorySchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("none") }),
+  z.strictObject({ type: z.literal("summary") }),
+  z.strictObject({ type: z.literal("window"), window_size: posInt }),
+]);
+
+const retrySchema = z.strictObject({
+  max: posInt.max(MAX_RETRY, `must be at most ${MAX_RETRY}`),
+  backoff: z.enum(["linear", "exponential"]),
+  backoff_ms: posInt.exactOptional(),
+  retry_on: z.array(
+    z.enum([
+      "provider_rate_limit",
+      "provider_unavailable",
+      "tool_failed",
+      "sandbox_error",
+    ]),
+  ).min(1).refine((a) => new Set(a).size === a.length, "must not repeat")
+    .exactOptional(),
+});
+
+const fallbackSchema = z.strictObject({
+  model: nonEmpty,
+  provider: kebab,
+  max_attempts: posInt.max(MAX_ATTEMPTS, `must be at most ${MAX_ATTEMPTS}`),
+});
+
+function hasCredentials(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.username !== "" || u.password !== "";
+  } catch {
+    return true;
+  }
+}
+
+const mcpInline = z.strictObject({
+  id: kebab,
+  transport: z.enum(["stdio", "http", "websocket", "sse"]),
+  command: nonEmpty.exactOptional(),
+  args: z.array(z.string()).exactOptional(),
+  env: z.record(z.string(), z.string()).exactOptional(),
+  url: nonEmpty.exactOptional(),
+  allow_local_endpoint: z.boolean().exactOptional(),
+}).superRefine((s, ctx) => {
+  if (s.transport === "stdio") {
+    if (s.command === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["command"],
+        message: "stdio needs a command",
+      });
+    }
+    for (const k of ["url", "allow_local_endpoint"] as const) {
+      if (s[k] !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [k],
+          message: "not allowed with stdio",
+        });
+      }
+    }
+    for (const name of Object.keys(s.env ?? {})) {
+      if (FORBIDDEN_MCP_ENV.test(name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["env", name],
+          message: "this variable may not be set",
+        });
+      }
+    }
+    return;
+  }
+  for (const k of ["command", "args", "env"] as const) {
+    if (s[k] !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [k],
+        message: `not allowed with ${s.transport}`,
+      });
+    }
+  }
+  const schemes = s.transport === "websocket"
+    ? ["ws:", "wss:"]
+    : ["http:", "https:"];
+  if (s.url === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["url"],
+      message: `${s.transport} needs a url`,
+    });
+  } else {
+    let scheme = "";
+    try {
+      scheme = new URL(s.url).protocol;
+    } catch { /* reported below */ }
+    if (!schemes.includes(scheme)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["url"],
+        message: `must be a ${schemes.join(" or ")} URL`,
+      });
+    } else if (hasCredentials(s.url)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["url"],
+        message: "must not embed credentials",
+      });
+    }
+  }
+});
+
+const mcpRef = z.strictObject({
+  ref: kebab,
+  tools_allowlist: z.array(nonEmpty).exactOptional(),
+});
+
+const mcpSchema = z.union([mcpRef, mcpInline]);
+
+/**
+ * The strict agent schema. Prefer {@linkcode parseAgent}, which names the
+ * source and the key path in its errors.
+ *
+ * @example Validate
+ * ```ts
+ * import { agentSchema } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * assert.equal(agentSchema.safeParse({ id: "x" }).success, false);
+ * ```
+ */
+export const agentSchema: z.ZodType<Agent> = z.strictObject({
+  id: kebab,
+  name: z.string().exactOptional(),
+  description: z.string().exactOptional(),
+  model: nonEmpty,
+  provider: kebab,
+  system_prompt: nonEmpty.refine(
+    (s) => !SECRET_REF.test(s),
+    "must not reference {{secrets.*}}",
+  ),
+  temperature: z.number().min(0).max(2).exactOptional(),
+  max_tokens: posInt.exactOptional(),
+  reasoning_effort: z.enum(["off", "low", "medium", "high", "max"])
+    .exactOptional(),
+  tools: z.array(nonEmpty).exactOptional(),
+  memory: memorySchema.exactOptional(),
+  retry: retrySchema.exactOptional(),
+  fallback_chain: z.array(fallbackSchema)
+    .max(MAX_FALLBACK, `must have at most ${MAX_FALLBACK} entries`)
+    .exactOptional(),
+  mcp_servers: z.array(mcpSchema).exactOptional(),
+  input_schema: z.record(z.string(), z.unknown()).exactOptional(),
+  output_schema: z.record(z.string(), z.unknown()).exactOptional(),
+}).superRefine((a, ctx) => {
+  const seen = new Set<string>([`${a.provider}\u0000${a.model}`]);
+  a.fallback_chain?.forEach((f, i) => {
+    const key = `${f.provider}\u0000${f.model}`;
+    if (seen.has(key)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["fallback_chain", i],
+        message: "repeats a model/provider pair already in the plan",
+      });
+    }
+    seen.add(key);
+  });
+  const mcpIds = new Set<string>();
+  a.mcp_servers?.forEach((s, i) => {
+    const id = "ref" in s ? s.ref : s.id;
+    if (mcpIds.has(id)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["mcp_servers", i],
+        message: `duplicate server "${id}"`,
+      });
+    }
+    mcpIds.add(id);
+  });
+});
+
+/**
+ * Why an agent could not be loaded: the source and every issue.
+ *
+ * @example Shape
+ * ```ts
+ * import type { AgentLoadError } from "@relavium/session/schema";
+ * const e: AgentLoadError = { source: "a.agent.yaml", issues: [{ path: "id", message: "Required" }] };
+ * ```
+ */
+export interface AgentLoadError {
+  /** File path or other origin. */
+  source: string;
+  /** One entry per problem, each naming its key path. */
+  issues: ValidationIssue[];
+}
+
+/**
+ * Validates an already-decoded agent value strictly.
+ *
+ * @param value The decoded document (e.g. from YAML).
+ * @param source The file name used in errors.
+ * @returns The agent exactly as authored, or the issues.
+ *
+ * @example Parse
+ * ```ts
+ * import { parseAgent } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * const r = parseAgent({ id: "a", model: "m", provider: "openai", system_prompt: "s", colour: 1 }, "a.agent.yaml");
+ * assert.equal(r.ok, false);
+ * if (!r.ok) assert.equal(r.error.issues[0]?.path, "colour");
+ * ```
+ */
+export function parseAgent(
+  value: unknown,
+  source: string,
+): Result<Agent, AgentLoadError> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return err({
+      source,
+      issues: [{ path: "", message: "must be a single mapping document" }],
+    });
+  }
+  const r = agentSchema.safeParse(value);
+  if (r.success) return ok(r.data);
+  return err({ source, issues: toIssues(r.error) });
+}

@@ -1,0 +1,89 @@
+/**
+ * `SessionContext` (store.md §3): where a session works.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { err, ok, type Result } from "./result.ts";
+import { toIssues, type ValidationIssue } from "./issues.ts";
+
+/**
+ * Filesystem scope tier.
+ *
+ * @example Value
+ * ```ts
+ * import type { FsScopeTier } from "@relavium/session/schema";
+ * const t: FsScopeTier = "sandboxed";
+ * ```
+ */
+export type FsScopeTier = "sandboxed" | "project" | "full";
+
+/**
+ * The authoritative context of a session. Variables are plaintext, never
+ * secrets (they are echoed on `session:started`).
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionContext } from "@relavium/session/schema";
+ * const c: SessionContext = { workingDir: "/work", fsScopeTier: "sandboxed" };
+ * ```
+ */
+export interface SessionContext {
+  workingDir: string;
+  activeFile?: string;
+  selection?: { file: string; startLine: number; endLine: number };
+  gitRef?: string;
+  fsScopeTier: FsScopeTier;
+  variables?: Record<string, string>;
+}
+
+const line = z.number().int().positive();
+
+/**
+ * Strict schema of {@linkcode SessionContext}.
+ *
+ * @example Validate
+ * ```ts
+ * import { sessionContextSchema } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * assert.ok(sessionContextSchema.safeParse({ workingDir: "/w", fsScopeTier: "project" }).success);
+ * ```
+ */
+export const sessionContextSchema: z.ZodType<SessionContext> = z.strictObject({
+  workingDir: z.string().min(1, "must not be empty"),
+  activeFile: z.string().min(1).exactOptional(),
+  selection: z.strictObject({
+    file: z.string().min(1),
+    startLine: line,
+    endLine: line,
+  }).refine((s) => s.startLine <= s.endLine, {
+    message: "startLine must not exceed endLine",
+  }).exactOptional(),
+  gitRef: z.string().min(1).exactOptional(),
+  fsScopeTier: z.enum(["sandboxed", "project", "full"]),
+  variables: z.record(z.string(), z.string()).exactOptional(),
+});
+
+/**
+ * Validates a context value; errors name the source and key path.
+ *
+ * @param value The candidate context.
+ * @param source Origin used in errors (a file or `"context"`).
+ * @returns The context or the issues.
+ *
+ * @example Parse
+ * ```ts
+ * import { parseSessionContext } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * const r = parseSessionContext({ workingDir: "", fsScopeTier: "sandboxed" }, "context");
+ * assert.equal(r.ok, false);
+ * ```
+ */
+export function parseSessionContext(
+  value: unknown,
+  source: string,
+): Result<SessionContext, { source: string; issues: ValidationIssue[] }> {
+  const r = sessionContextSchema.safeParse(value);
+  if (r.success) return ok(r.data);
+  return err({ source, issues: toIssues(r.error) });
+}

@@ -1,0 +1,475 @@
+/**
+ * The session event union (events.md): `session:*` lifecycle and side
+ * events plus the in-turn `agent:*` and `cost:updated` events. The engine
+ * emits envelope-free drafts; one translation point stamps the envelope.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { SessionContext } from "./context.ts";
+import { sessionContextSchema } from "./context.ts";
+import {
+  ENGINE_TOOL_CALL_ID,
+  type SessionToolCallPart,
+  type SessionToolResultPart,
+  TOOL_NAME,
+} from "./message.ts";
+
+/**
+ * Session error codes (events.md §3). A closed enum: adding one is not
+ * additive for stored events.
+ *
+ * @example Value
+ * ```ts
+ * import type { ErrorCode } from "@relavium/session/schema";
+ * const c: ErrorCode = "turn_limit";
+ * ```
+ */
+export type ErrorCode =
+  | "validation"
+  | "content_filter"
+  | "provider_auth"
+  | "provider_rate_limit"
+  | "provider_unavailable"
+  | "context_overflow"
+  | "tool_denied"
+  | "tool_failed"
+  | "tool_unavailable"
+  | "budget_exceeded"
+  | "turn_limit"
+  | "cancelled"
+  | "internal"
+  | "run_timeout"
+  | "sandbox_error";
+
+/** Every {@linkcode ErrorCode}, in the spec's order. */
+export const ERROR_CODES: readonly ErrorCode[] = [
+  "validation",
+  "content_filter",
+  "provider_auth",
+  "provider_rate_limit",
+  "provider_unavailable",
+  "context_overflow",
+  "tool_denied",
+  "tool_failed",
+  "tool_unavailable",
+  "budget_exceeded",
+  "turn_limit",
+  "cancelled",
+  "internal",
+  "run_timeout",
+  "sandbox_error",
+];
+
+/**
+ * A user-safe, secret-free error.
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionError } from "@relavium/session/schema";
+ * const e: SessionError = { code: "turn_limit", message: "session reached its hard cap of 2 turns", retryable: false };
+ * ```
+ */
+export interface SessionError {
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+  correlationId?: string;
+}
+
+/**
+ * Stop reasons of a turn: the provider's plus `aborted`.
+ *
+ * @example Value
+ * ```ts
+ * import type { TurnStopReason } from "@relavium/session/schema";
+ * const s: TurnStopReason = "aborted";
+ * ```
+ */
+export type TurnStopReason =
+  | "stop"
+  | "length"
+  | "tool_use"
+  | "content_filter"
+  | "error"
+  | "aborted";
+
+/**
+ * Main-turn usage summed over rounds; `model` is the one that served.
+ *
+ * @example Value
+ * ```ts
+ * import type { TokensUsed } from "@relavium/session/schema";
+ * const t: TokensUsed = { input: 20, output: 8, model: "m" };
+ * ```
+ */
+export interface TokensUsed {
+  input: number;
+  output: number;
+  model?: string;
+}
+
+/**
+ * One dispatched tool call and its result, structure only.
+ *
+ * @example Value
+ * ```ts
+ * import type { ToolHistoryEntry } from "@relavium/session/schema";
+ * const h: ToolHistoryEntry = {
+ *   call: { type: "tool_call", id: "session-tool:1:0", name: "read_file", argsBytes: 2 },
+ *   result: { type: "tool_result", toolCallId: "session-tool:1:0", resultBytes: 9, outcome: "ok" },
+ * };
+ * ```
+ */
+export interface ToolHistoryEntry {
+  call: SessionToolCallPart;
+  result: SessionToolResultPart;
+}
+
+/**
+ * Why a compaction ran.
+ *
+ * @example Value
+ * ```ts
+ * import type { CompactionReason } from "@relavium/session/schema";
+ * const r: CompactionReason = "manual";
+ * ```
+ */
+export type CompactionReason =
+  | "manual"
+  | "auto-threshold"
+  | "pre-send"
+  | "overflow-recovery";
+
+/**
+ * Governed action classes.
+ *
+ * @example Value
+ * ```ts
+ * import type { GovernedAction } from "@relavium/session/schema";
+ * const a: GovernedAction = "fs_write";
+ * ```
+ */
+export type GovernedAction = "fs_write" | "process" | "egress" | "os";
+
+/**
+ * An event as the engine emits it, before the envelope is stamped.
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionEventDraft } from "@relavium/session/schema";
+ * const d: SessionEventDraft = { type: "session:turn_started" };
+ * ```
+ */
+export type SessionEventDraft =
+  | {
+    type: "session:started";
+    agentRef: string;
+    model: string;
+    context: SessionContext;
+  }
+  | { type: "session:turn_started" }
+  | {
+    type: "session:turn_completed";
+    stopReason: TurnStopReason;
+    tokensUsed: TokensUsed;
+    error?: SessionError;
+    toolHistory?: ToolHistoryEntry[];
+  }
+  | { type: "session:cancelled" }
+  | { type: "session:exported"; workflowPath: string }
+  | {
+    type: "session:compacting";
+    reason: CompactionReason;
+    windowUnknown?: boolean;
+  }
+  | {
+    type: "session:compacted";
+    reason: CompactionReason;
+    summary: string;
+    keptMessageCount: number;
+    keptTurnCount: number;
+    tokensBefore: number;
+    tokensAfter: number;
+    tokensUsed: { input: number; output: number };
+  }
+  | {
+    type: "session:compaction_failed";
+    reason: CompactionReason;
+    error: { code: ErrorCode; message: string; retryable: boolean };
+  }
+  | {
+    type: "session:compaction_budget_refused";
+    reason: CompactionReason;
+    error: { code: "budget_exceeded"; message: string; retryable: false };
+  }
+  | {
+    type: "session:trimmed";
+    reason: "manual" | "auto-fallback";
+    keptMessageCount: number;
+    droppedMessageCount: number;
+    keptTurnCount: number;
+  }
+  | { type: "agent:token"; nodeId: string; token: string; model: string }
+  | { type: "agent:reasoning"; nodeId: string; text: string; model: string }
+  | {
+    type: "agent:tool_call";
+    nodeId: string;
+    model: string;
+    toolId: string;
+    toolInput: Record<string, unknown>;
+    toolCallId: string;
+    attemptNumber?: number;
+  }
+  | {
+    type: "agent:tool_result";
+    nodeId: string;
+    toolId: string;
+    success: boolean;
+    outputSummary: string;
+    toolCallId: string;
+    attemptNumber?: number;
+  }
+  | {
+    type: "agent:approval_requested";
+    nodeId: string;
+    toolId: string;
+    action: GovernedAction;
+    preview: { path?: string; command?: string; host?: string };
+    attemptNumber?: number;
+  }
+  | {
+    type: "cost:updated";
+    nodeId: string;
+    model: string;
+    inputTokens: number;
+    outputTokens: number;
+    costMicrocents: number;
+    cumulativeCostMicrocents: number;
+    attemptNumber: number;
+    priced: boolean;
+  };
+
+/**
+ * The envelope every delivered event carries.
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionEnvelope } from "@relavium/session/schema";
+ * const e: SessionEnvelope = { sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z", sequenceNumber: 0 };
+ * ```
+ */
+export interface SessionEnvelope {
+  sessionId: string;
+  timestamp: string;
+  sequenceNumber: number;
+}
+
+/**
+ * A delivered event: a draft plus its envelope.
+ *
+ * @example Narrow on `type`
+ * ```ts
+ * import type { SessionEvent } from "@relavium/session/schema";
+ * function tokens(e: SessionEvent): string { return e.type === "agent:token" ? e.token : ""; }
+ * ```
+ */
+export type SessionEvent = SessionEventDraft & SessionEnvelope;
+
+/**
+ * Every event `type` this version emits.
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionEventType } from "@relavium/session/schema";
+ * const t: SessionEventType = "cost:updated";
+ * ```
+ */
+export type SessionEventType = SessionEventDraft["type"];
+
+const nat = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const errorCode = z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]);
+const reason = z.enum([
+  "manual",
+  "auto-threshold",
+  "pre-send",
+  "overflow-recovery",
+]);
+const envelope = {
+  sessionId: z.string().min(1),
+  timestamp: z.iso.datetime({ offset: true }),
+  sequenceNumber: nat,
+};
+const engineId = z.string().regex(ENGINE_TOOL_CALL_ID);
+
+/**
+ * Strict schema of a delivered {@linkcode SessionEvent}: what a consumer of
+ * `--json` output can check each line against (no stray fields).
+ *
+ * @example Validate a line
+ * ```ts
+ * import { sessionEventSchema } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * assert.ok(sessionEventSchema.safeParse({
+ *   type: "session:turn_started", sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z", sequenceNumber: 1,
+ * }).success);
+ * ```
+ */
+export const sessionEventSchema: z.ZodType<SessionEvent> = z
+  .discriminatedUnion("type", [
+    z.strictObject({
+      type: z.literal("session:started"),
+      ...envelope,
+      agentRef: z.string().min(1),
+      model: z.string().min(1),
+      context: sessionContextSchema,
+    }),
+    z.strictObject({ type: z.literal("session:turn_started"), ...envelope }),
+    z.strictObject({
+      type: z.literal("session:turn_completed"),
+      ...envelope,
+      stopReason: z.enum([
+        "stop",
+        "length",
+        "tool_use",
+        "content_filter",
+        "error",
+        "aborted",
+      ]),
+      tokensUsed: z.strictObject({
+        input: nat,
+        output: nat,
+        model: z.string().min(1).exactOptional(),
+      }),
+      error: z.strictObject({
+        code: errorCode,
+        message: z.string(),
+        retryable: z.boolean(),
+        correlationId: z.string().exactOptional(),
+      }).exactOptional(),
+      toolHistory: z.array(z.strictObject({
+        call: z.strictObject({
+          type: z.literal("tool_call"),
+          id: engineId,
+          name: z.string().regex(TOOL_NAME),
+          argsBytes: nat,
+        }),
+        result: z.strictObject({
+          type: z.literal("tool_result"),
+          toolCallId: engineId,
+          resultBytes: nat,
+          outcome: z.enum(["ok", "error", "denied", "cancelled"]),
+        }),
+      })).exactOptional(),
+    }),
+    z.strictObject({ type: z.literal("session:cancelled"), ...envelope }),
+    z.strictObject({
+      type: z.literal("session:exported"),
+      ...envelope,
+      workflowPath: z.string().min(1),
+    }),
+    z.strictObject({
+      type: z.literal("session:compacting"),
+      ...envelope,
+      reason,
+      windowUnknown: z.boolean().exactOptional(),
+    }),
+    z.strictObject({
+      type: z.literal("session:compacted"),
+      ...envelope,
+      reason,
+      summary: z.string().min(1),
+      keptMessageCount: nat,
+      keptTurnCount: nat,
+      tokensBefore: nat,
+      tokensAfter: nat,
+      tokensUsed: z.strictObject({ input: nat, output: nat }),
+    }),
+    z.strictObject({
+      type: z.literal("session:compaction_failed"),
+      ...envelope,
+      reason,
+      error: z.strictObject({
+        code: errorCode,
+        message: z.string(),
+        retryable: z.boolean(),
+      }),
+    }),
+    z.strictObject({
+      type: z.literal("session:compaction_budget_refused"),
+      ...envelope,
+      reason,
+      error: z.strictObject({
+        code: z.literal("budget_exceeded"),
+        message: z.string(),
+        retryable: z.literal(false),
+      }),
+    }),
+    z.strictObject({
+      type: z.literal("session:trimmed"),
+      ...envelope,
+      reason: z.enum(["manual", "auto-fallback"]),
+      keptMessageCount: nat,
+      droppedMessageCount: nat,
+      keptTurnCount: nat,
+    }),
+    z.strictObject({
+      type: z.literal("agent:token"),
+      ...envelope,
+      nodeId: z.string(),
+      token: z.string(),
+      model: z.string(),
+    }),
+    z.strictObject({
+      type: z.literal("agent:reasoning"),
+      ...envelope,
+      nodeId: z.string(),
+      text: z.string(),
+      model: z.string(),
+    }),
+    z.strictObject({
+      type: z.literal("agent:tool_call"),
+      ...envelope,
+      nodeId: z.string(),
+      model: z.string(),
+      toolId: z.string(),
+      toolInput: z.record(z.string(), z.unknown()),
+      toolCallId: engineId,
+      attemptNumber: nat.exactOptional(),
+    }),
+    z.strictObject({
+      type: z.literal("agent:tool_result"),
+      ...envelope,
+      nodeId: z.string(),
+      toolId: z.string(),
+      success: z.boolean(),
+      outputSummary: z.string(),
+      toolCallId: engineId,
+      attemptNumber: nat.exactOptional(),
+    }),
+    z.strictObject({
+      type: z.literal("agent:approval_requested"),
+      ...envelope,
+      nodeId: z.string(),
+      toolId: z.string(),
+      action: z.enum(["fs_write", "process", "egress", "os"]),
+      preview: z.strictObject({
+        path: z.string().exactOptional(),
+        command: z.string().exactOptional(),
+        host: z.string().exactOptional(),
+      }),
+      attemptNumber: nat.exactOptional(),
+    }),
+    z.strictObject({
+      type: z.literal("cost:updated"),
+      ...envelope,
+      nodeId: z.string(),
+      model: z.string(),
+      inputTokens: nat,
+      outputTokens: nat,
+      costMicrocents: nat,
+      cumulativeCostMicrocents: nat,
+      attemptNumber: nat,
+      priced: z.boolean(),
+    }),
+  ]);

@@ -1,0 +1,105 @@
+/**
+ * Turns zod issues into one path-naming, human message.
+ *
+ * @module
+ */
+import type { z } from "zod";
+
+/**
+ * One validation problem: where it is (a key path such as
+ * `fallback_chain[1].max_attempts`) and what is wrong.
+ *
+ * @example Shape
+ * ```ts
+ * import type { ValidationIssue } from "@relavium/session/schema";
+ * const i: ValidationIssue = { path: "model", message: "Required" };
+ * ```
+ */
+export interface ValidationIssue {
+  /** Key path in dotted/bracket form; `""` for the document root. */
+  path: string;
+  /** What is wrong, without echoing secret input. */
+  message: string;
+}
+
+/**
+ * Formats a zod path as `a.b[2].c`.
+ *
+ * @param path The zod issue path.
+ * @returns The dotted/bracket path, `""` for the root.
+ *
+ * @example Format a path
+ * ```ts
+ * import { formatPath } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * assert.equal(formatPath(["fallback_chain", 1, "model"]), "fallback_chain[1].model");
+ * ```
+ */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else out += out === "" ? String(seg) : `.${String(seg)}`;
+  }
+  return out;
+}
+
+/**
+ * Converts zod issues to {@linkcode ValidationIssue}s. Unknown keys are
+ * reported at their own path so the user sees the misspelt key itself.
+ *
+ * @param error The zod error.
+ * @returns One issue per problem, in zod's order.
+ *
+ * @example Convert
+ * ```ts
+ * import { z } from "zod";
+ * import { toIssues } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * const r = z.strictObject({ a: z.string() }).safeParse({ a: "x", b: 1 });
+ * assert.equal(r.success, false);
+ * if (!r.success) assert.deepEqual(toIssues(r.error)[0]?.path, "b");
+ * ```
+ */
+export function toIssues(error: z.ZodError): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        out.push({
+          path: formatPath([...issue.path, key]),
+          message: "unknown key",
+        });
+      }
+      continue;
+    }
+    out.push({ path: formatPath(issue.path), message: issue.message });
+  }
+  return out;
+}
+
+/**
+ * Renders issues as `<source>: <path>: <message>` lines.
+ *
+ * @param source The file name or other origin of the input.
+ * @param issues The issues.
+ * @returns One line per issue joined by `\n`.
+ *
+ * @example Render
+ * ```ts
+ * import { renderIssues } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * assert.equal(
+ *   renderIssues("a.agent.yaml", [{ path: "model", message: "Required" }]),
+ *   "a.agent.yaml: model: Required",
+ * );
+ * ```
+ */
+export function renderIssues(
+  source: string,
+  issues: ReadonlyArray<ValidationIssue>,
+): string {
+  return issues
+    .map((i) => `${source}: ${i.path === "" ? "(root)" : i.path}: ${i.message}`)
+    .join("\n");
+}

@@ -1,0 +1,303 @@
+/**
+ * The durable message shape and its strict content union (store.md §3).
+ *
+ * Every variant is strict: unknown keys are refused, never stripped, so raw
+ * `args`, `result`, `signature` or `outputSummary` can never reach a row.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** Engine tool-call id: `session-tool:<turnKey>:<slot>` (≤ 46 chars). */
+export const ENGINE_TOOL_CALL_ID: RegExp =
+  /^session-tool:(?:[1-9][0-9]*):(?:0|[1-9][0-9]*)$/;
+
+/** Durable tool name: a registry id or `unknown_tool`. */
+export const TOOL_NAME: RegExp = /^[a-zA-Z0-9_-]{1,128}$/;
+
+const MEDIA_HANDLE = /^media:\/\/sha256-[0-9a-f]{64}$/;
+const MIME =
+  /^(?:(?:image|audio|video)\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*|application\/pdf)$/;
+
+/**
+ * A content-addressed media handle (never inline bytes or URLs).
+ *
+ * @example Value
+ * ```ts
+ * import type { MediaHandle } from "@relavium/session/schema";
+ * const h: MediaHandle = { kind: "handle", ref: "media://sha256-" + "0".repeat(64) };
+ * ```
+ */
+export interface MediaHandle {
+  kind: "handle";
+  ref: string;
+}
+
+/**
+ * Plain text.
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionTextPart } from "@relavium/session/schema";
+ * const p: SessionTextPart = { type: "text", text: "hi" };
+ * ```
+ */
+export interface SessionTextPart {
+  type: "text";
+  text: string;
+}
+
+/**
+ * Signature-less reasoning text.
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionReasoningPart } from "@relavium/session/schema";
+ * const p: SessionReasoningPart = { type: "reasoning", text: "thinking" };
+ * ```
+ */
+export interface SessionReasoningPart {
+  type: "reasoning";
+  text: string;
+  redacted?: boolean;
+}
+
+/**
+ * A user media attachment, by handle.
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionMediaPart } from "@relavium/session/schema";
+ * const p: SessionMediaPart = { type: "media", mimeType: "image/png", source: { kind: "handle", ref: "media://sha256-" + "a".repeat(64) } };
+ * ```
+ */
+export interface SessionMediaPart {
+  type: "media";
+  mimeType: string;
+  source: MediaHandle;
+  name?: string;
+  transcript?: string;
+  byteLength?: number;
+  durationMs?: number;
+}
+
+/**
+ * Tool media on a result (no name, no transcript).
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionToolMedia } from "@relavium/session/schema";
+ * const m: SessionToolMedia = { type: "media", mimeType: "image/png", source: { kind: "handle", ref: "media://sha256-" + "b".repeat(64) } };
+ * ```
+ */
+export interface SessionToolMedia {
+  type: "media";
+  mimeType: string;
+  source: MediaHandle;
+  byteLength?: number;
+  durationMs?: number;
+}
+
+/**
+ * Content-free tool call structure (assistant rows).
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionToolCallPart } from "@relavium/session/schema";
+ * const p: SessionToolCallPart = { type: "tool_call", id: "session-tool:1:0", name: "read_file", argsBytes: 18 };
+ * ```
+ */
+export interface SessionToolCallPart {
+  type: "tool_call";
+  id: string;
+  name: string;
+  argsBytes: number;
+}
+
+/**
+ * Tool outcome kinds stored on a result.
+ *
+ * @example Value
+ * ```ts
+ * import type { ToolResultOutcome } from "@relavium/session/schema";
+ * const o: ToolResultOutcome = "ok";
+ * ```
+ */
+export type ToolResultOutcome = "ok" | "error" | "denied" | "cancelled";
+
+/**
+ * Content-free tool result structure (tool rows).
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionToolResultPart } from "@relavium/session/schema";
+ * const p: SessionToolResultPart = { type: "tool_result", toolCallId: "session-tool:1:0", resultBytes: 140, outcome: "ok" };
+ * ```
+ */
+export interface SessionToolResultPart {
+  type: "tool_result";
+  toolCallId: string;
+  resultBytes: number;
+  outcome: ToolResultOutcome;
+  media?: SessionToolMedia;
+}
+
+/**
+ * The strict session content union.
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionContentPart } from "@relavium/session/schema";
+ * const p: SessionContentPart = { type: "text", text: "hello" };
+ * ```
+ */
+export type SessionContentPart =
+  | SessionTextPart
+  | SessionReasoningPart
+  | SessionMediaPart
+  | SessionToolCallPart
+  | SessionToolResultPart;
+
+/**
+ * Message roles stored in `session_messages`.
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionRole } from "@relavium/session/schema";
+ * const r: SessionRole = "user";
+ * ```
+ */
+export type SessionRole = "system" | "user" | "assistant" | "tool";
+
+/**
+ * One durable transcript row (domain shape; timestamps ISO-8601).
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionMessage } from "@relavium/session/schema";
+ * const m: SessionMessage = {
+ *   id: "m1", sessionId: "s1", sequenceNumber: 0, role: "user",
+ *   content: [{ type: "text", text: "hi" }], timestamp: "2026-01-01T00:00:00.000Z",
+ * };
+ * ```
+ */
+export interface SessionMessage {
+  id: string;
+  sessionId: string;
+  sequenceNumber: number;
+  role: SessionRole;
+  content: SessionContentPart[];
+  modelId?: string;
+  compaction?: { droppedThroughSequence: number };
+  timestamp: string;
+}
+
+const safeNonNeg = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const safePos = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const handleSchema = z.strictObject({
+  kind: z.literal("handle"),
+  ref: z.string().regex(MEDIA_HANDLE, "must be a media://sha256-<hex> handle"),
+});
+const mimeSchema = z.string().max(255).regex(MIME, "unsupported media type");
+
+function durationOnlyForTimed(
+  m: { mimeType: string; durationMs?: number },
+): boolean {
+  return m.durationMs === undefined || /^(audio|video)\//.test(m.mimeType);
+}
+
+const toolMediaSchema = z.strictObject({
+  type: z.literal("media"),
+  mimeType: mimeSchema,
+  source: handleSchema,
+  byteLength: safeNonNeg.exactOptional(),
+  durationMs: safePos.exactOptional(),
+}).refine(durationOnlyForTimed, {
+  message: "durationMs is only for audio/video",
+  path: ["durationMs"],
+});
+
+/**
+ * Strict schema of one {@linkcode SessionContentPart}.
+ *
+ * @example Refuse raw arguments
+ * ```ts
+ * import { sessionContentPartSchema } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * const r = sessionContentPartSchema.safeParse({
+ *   type: "tool_call", id: "session-tool:1:0", name: "read_file", argsBytes: 2, args: {},
+ * });
+ * assert.equal(r.success, false);
+ * ```
+ */
+export const sessionContentPartSchema: z.ZodType<SessionContentPart> = z
+  .discriminatedUnion("type", [
+    z.strictObject({ type: z.literal("text"), text: z.string() }),
+    z.strictObject({
+      type: z.literal("reasoning"),
+      text: z.string(),
+      redacted: z.boolean().exactOptional(),
+    }),
+    z.strictObject({
+      type: z.literal("media"),
+      mimeType: mimeSchema,
+      source: handleSchema,
+      name: z.string().max(255).exactOptional(),
+      transcript: z.string().exactOptional(),
+      byteLength: safeNonNeg.exactOptional(),
+      durationMs: safePos.exactOptional(),
+    }).refine(durationOnlyForTimed, {
+      message: "durationMs is only for audio/video",
+      path: ["durationMs"],
+    }),
+    z.strictObject({
+      type: z.literal("tool_call"),
+      id: z.string().max(46).regex(
+        ENGINE_TOOL_CALL_ID,
+        "must be an engine tool-call id",
+      ),
+      name: z.string().regex(TOOL_NAME, "must match [a-zA-Z0-9_-]{1,128}"),
+      argsBytes: safeNonNeg,
+    }),
+    z.strictObject({
+      type: z.literal("tool_result"),
+      toolCallId: z.string().max(46).regex(
+        ENGINE_TOOL_CALL_ID,
+        "must be an engine tool-call id",
+      ),
+      resultBytes: safeNonNeg,
+      outcome: z.enum(["ok", "error", "denied", "cancelled"]),
+      media: toolMediaSchema.exactOptional(),
+    }),
+  ]);
+
+/**
+ * Strict schema of a {@linkcode SessionMessage}; `compaction` only on
+ * `system` rows.
+ *
+ * @example Validate
+ * ```ts
+ * import { sessionMessageSchema } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * assert.ok(sessionMessageSchema.safeParse({
+ *   id: "m", sessionId: "s", sequenceNumber: 0, role: "user",
+ *   content: [{ type: "text", text: "hi" }], timestamp: "2026-01-01T00:00:00.000Z",
+ * }).success);
+ * ```
+ */
+export const sessionMessageSchema: z.ZodType<SessionMessage> = z.strictObject({
+  id: z.string().min(1),
+  sessionId: z.string().min(1),
+  sequenceNumber: safeNonNeg,
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.array(sessionContentPartSchema),
+  modelId: z.string().min(1).exactOptional(),
+  compaction: z.strictObject({
+    droppedThroughSequence: z.number().int().min(-1),
+  })
+    .exactOptional(),
+  timestamp: z.iso.datetime({ offset: true }),
+}).refine((m) => m.compaction === undefined || m.role === "system", {
+  message: "compaction is only allowed on system rows",
+  path: ["compaction"],
+});

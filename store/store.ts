@@ -1,0 +1,179 @@
+/**
+ * The `SessionStore` interface (store.md). Synchronous on purpose:
+ * `node:sqlite` is synchronous, and the host commits a turn while the
+ * `session:turn_completed` event is being delivered, before anything else
+ * can happen in that session.
+ *
+ * @module
+ */
+import type { Agent } from "../schema/agent.ts";
+import type { SessionContext } from "../schema/context.ts";
+import type {
+  SessionMessage,
+  SessionToolCallPart,
+  SessionToolResultPart,
+} from "../schema/message.ts";
+
+/**
+ * Row status of a session.
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionStatus } from "@relavium/session/store";
+ * const s: SessionStatus = "active";
+ * ```
+ */
+export type SessionStatus = "active" | "idle" | "exported" | "ended";
+
+/**
+ * A stored session (store.md §3). Timestamps are ISO-8601.
+ *
+ * @example Value
+ * ```ts
+ * import type { AgentSessionRecord } from "@relavium/session/store";
+ * const r: AgentSessionRecord = {
+ *   id: "s", agentSlug: "mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" }, status: "active",
+ *   totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 0, totalConservativeMicrocents: 0,
+ *   createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z",
+ * };
+ * ```
+ */
+export interface AgentSessionRecord {
+  id: string;
+  agentSlug: string;
+  agentId?: string;
+  /** The agent exactly as authored at start (not re-validated on read). */
+  agentSnapshot?: Agent;
+  title?: string;
+  modelId?: string;
+  context: SessionContext;
+  status: SessionStatus;
+  totalInputTokens: number;
+  totalOutputTokens: number;
+  totalCostMicrocents: number;
+  totalConservativeMicrocents: number;
+  exportedWorkflowPath?: string;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt?: string;
+}
+
+/**
+ * What a new session row is made from.
+ *
+ * @example Value
+ * ```ts
+ * import type { NewSession } from "@relavium/session/store";
+ * const n: NewSession = { id: "s", agentSlug: "mini", modelId: "gpt-5.4-mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" } };
+ * ```
+ */
+export interface NewSession {
+  id: string;
+  agentSlug: string;
+  agentSnapshot?: Agent;
+  /** The configured primary model (raw string; see DECISIONS.md 2). */
+  modelId?: string;
+  context: SessionContext;
+}
+
+/**
+ * One attempt's spend, from a `cost:updated` event.
+ *
+ * @example Value
+ * ```ts
+ * import type { CostEntry } from "@relavium/session/store";
+ * const c: CostEntry = { model: "gpt-5.4-mini", inputTokens: 10, outputTokens: 2, costMicrocents: 1650, priced: true };
+ * ```
+ */
+export interface CostEntry {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  costMicrocents: number;
+  priced: boolean;
+}
+
+/**
+ * One tool round of a turn: the assistant row's calls and the tool row's
+ * results, in call order.
+ *
+ * @example Value
+ * ```ts
+ * import type { ToolRound } from "@relavium/session/store";
+ * const r: ToolRound = { calls: [], results: [] };
+ * ```
+ */
+export interface ToolRound {
+  calls: SessionToolCallPart[];
+  results: SessionToolResultPart[];
+}
+
+/**
+ * Everything one completed turn writes, in one transaction.
+ *
+ * @example Value
+ * ```ts
+ * import type { TurnCommit } from "@relavium/session/store";
+ * const t: TurnCommit = { userText: "hi", rounds: [], finalText: "hello", modelId: "m", tokensUsed: { input: 3, output: 1 }, costs: [] };
+ * ```
+ */
+export interface TurnCommit {
+  userText: string;
+  rounds: ToolRound[];
+  /** Terminal assistant text; empty text still completes the turn. */
+  finalText: string;
+  /** The model that served the turn (fallback-aware). */
+  modelId?: string;
+  tokensUsed: { input: number; output: number };
+  /** Buffered `cost:updated` entries of this turn (DECISIONS.md 5). */
+  costs: CostEntry[];
+}
+
+/**
+ * A session and all its rows, read in one transaction.
+ *
+ * @example Value
+ * ```ts
+ * import type { LoadedSession } from "@relavium/session/store";
+ * const l: Pick<LoadedSession, "messages"> = { messages: [] };
+ * ```
+ */
+export interface LoadedSession {
+  record: AgentSessionRecord;
+  messages: SessionMessage[];
+}
+
+/**
+ * Durable session storage. Implementations: `openSqliteStore` (the
+ * `history.db` file) and `createMemoryStore` (tests, one-shot runs).
+ * Every write is one transaction; a thrown error means nothing was written.
+ *
+ * @example Use the memory store
+ * ```ts
+ * import { createMemoryStore } from "@relavium/session/store";
+ * const store = createMemoryStore();
+ * store.create({ id: "s", agentSlug: "a", context: { workingDir: "/w", fsScopeTier: "sandboxed" } });
+ * ```
+ */
+export interface SessionStore {
+  /** Inserts the session row (status `active`). */
+  create(session: NewSession): AgentSessionRecord;
+  /** Writes one completed turn atomically: rows, totals, costs, title. */
+  commitTurn(sessionId: string, turn: TurnCommit): void;
+  /** Writes spend of a failed, aborted or cancelled turn (cost only). */
+  recordCosts(sessionId: string, costs: CostEntry[]): void;
+  /** Advances and returns the session's effect turn key (never reused). */
+  allocateTurnKey(sessionId: string): number;
+  /** Sets `ended` (on cancel) or `active`. */
+  setStatus(sessionId: string, status: "active" | "ended"): void;
+  /** Sets `exported` and the absolute workflow path. */
+  markExported(sessionId: string, workflowPath: string): void;
+  /** Soft-deletes; returns `false` when no visible session has that id. */
+  softDelete(sessionId: string): boolean;
+  /** Visible sessions, newest `updatedAt` first (then id descending). */
+  list(): AgentSessionRecord[];
+  /** One visible session with all its rows, re-validated; or `undefined`. */
+  load(sessionId: string): LoadedSession | undefined;
+  /** Releases the handle. */
+  close(): void;
+}

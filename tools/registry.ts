@@ -1,0 +1,183 @@
+/**
+ * The tool seam the engine dispatches through (tools.md §1). The session
+ * knows only these types; the pipeline, built-ins, jail and permission
+ * layer live behind {@linkcode ToolRegistry}.
+ *
+ * @module
+ */
+import type { ToolDef } from "../llm/provider.ts";
+import type {
+  ErrorCode,
+  GovernedAction,
+  SessionError,
+} from "../schema/event.ts";
+
+/**
+ * What a person is asked to approve. Previews are secret-free.
+ *
+ * @example Value
+ * ```ts
+ * import type { ApprovalRequest } from "@relavium/session/tools";
+ * const r: Omit<ApprovalRequest, "signal"> = { toolId: "write_file", action: "fs_write", preview: { path: "a.txt" }, cacheable: true };
+ * ```
+ */
+export interface ApprovalRequest {
+  toolId: string;
+  action: GovernedAction;
+  preview: { path?: string; command?: string; host?: string };
+  /** `false` for blank previews and protected-path prompts. */
+  cacheable: boolean;
+  signal: AbortSignal;
+}
+
+/**
+ * A person's answer.
+ *
+ * @example Value
+ * ```ts
+ * import type { ApprovalDecision } from "@relavium/session/tools";
+ * const d: ApprovalDecision = "once";
+ * ```
+ */
+export type ApprovalDecision = "once" | "always" | "reject";
+
+/**
+ * The per-turn policy a host sets with `setTurnPolicy`: a best-effort
+ * advertise filter and the authoritative confirm hook. Any policy activates
+ * the approval regime (no `confirm` ⇒ governed actions denied).
+ *
+ * @example Value
+ * ```ts
+ * import type { TurnPolicy } from "@relavium/session/tools";
+ * const readOnly: TurnPolicy = { advertise: (id) => id === "read_file" };
+ * ```
+ */
+export interface TurnPolicy {
+  advertise?(toolId: string): boolean;
+  confirm?(request: ApprovalRequest): Promise<ApprovalDecision>;
+}
+
+/**
+ * One model-issued call, as the engine hands it to the registry.
+ *
+ * @example Value
+ * ```ts
+ * import type { ToolCall } from "@relavium/session/tools";
+ * const c: ToolCall = { id: "session-tool:1:0", name: "read_file", args: { path: "a" } };
+ * ```
+ */
+export interface ToolCall {
+  /** Engine id `session-tool:<turnKey>:<slot>`. */
+  id: string;
+  /** The raw model-chosen name. */
+  name: string;
+  /** Parsed JSON args (`{}` when empty or unparseable). */
+  args: unknown;
+  providerExecuted?: boolean;
+}
+
+/**
+ * Decision of a pre-egress check.
+ *
+ * @example Value
+ * ```ts
+ * import type { EgressDecision } from "@relavium/session/tools";
+ * const d: EgressDecision = { allow: false, error: { code: "internal", message: "Session store failed", retryable: false } };
+ * ```
+ */
+export type EgressDecision = { allow: true } | {
+  allow: false;
+  error: SessionError;
+};
+
+/**
+ * What a dispatch may use besides the call.
+ *
+ * @example Shape
+ * ```ts
+ * import type { ToolDispatchContext } from "@relavium/session/tools";
+ * const ctx: Omit<ToolDispatchContext, "signal" | "emitApproval"> = { granted: ["read_file"], interactive: false, admit: () => ({ allow: true }) };
+ * ```
+ */
+export interface ToolDispatchContext {
+  signal: AbortSignal;
+  /** The session's effective grant (agent tools ∩ session narrowing). */
+  granted: readonly string[];
+  /** The turn policy snapshotted at turn start, if any. */
+  policy?: TurnPolicy;
+  /** Whether a person can answer prompts (false: CI, `--json`, pipes). */
+  interactive: boolean;
+  /** Publishes `agent:approval_requested` (the engine adds `nodeId`). */
+  emitApproval(
+    request: Omit<ApprovalRequest, "signal" | "cacheable">,
+  ): void;
+  /** Checked right before the host effect (failure latch, budget). */
+  admit(): EgressDecision;
+}
+
+/**
+ * Common fields of every outcome.
+ *
+ * @example Value
+ * ```ts
+ * import type { ToolOutcomeBase } from "@relavium/session/tools";
+ * const b: ToolOutcomeBase = { toolId: "read_file", displayInput: { path: "a" }, summary: "9 bytes" };
+ * ```
+ */
+export interface ToolOutcomeBase {
+  /** Resolved registry id, or `unknown_tool`. */
+  toolId: string;
+  /** Sanitised input for `agent:tool_call` (config-only, secrets removed). */
+  displayInput: Record<string, unknown>;
+  /** Bounded summary (≤ 500 chars) for `agent:tool_result`. */
+  summary: string;
+}
+
+/**
+ * The result of one dispatch. `ok` and `feedback` go back to the model as a
+ * `tool_result` (bounded, untrusted); `fatal` ends the turn.
+ *
+ * @example Value
+ * ```ts
+ * import type { ToolOutcome } from "@relavium/session/tools";
+ * const o: ToolOutcome = { kind: "ok", toolId: "read_file", displayInput: {}, summary: "ok", modelResult: "{}" };
+ * ```
+ */
+export type ToolOutcome =
+  | ToolOutcomeBase & { kind: "ok"; modelResult: string }
+  | ToolOutcomeBase & {
+    kind: "feedback";
+    modelResult: string;
+    outcome: "error" | "denied";
+    code: ErrorCode;
+  }
+  | ToolOutcomeBase & {
+    kind: "fatal";
+    outcome: "error" | "denied" | "cancelled";
+    error: SessionError;
+  };
+
+/**
+ * The engine's tool seam.
+ *
+ * @example A registry with no tools
+ * ```ts
+ * import type { ToolRegistry } from "@relavium/session/tools";
+ * const none: ToolRegistry = {
+ *   advertise: () => [],
+ *   dispatch: (call) => Promise.resolve({
+ *     kind: "feedback", toolId: "unknown_tool", displayInput: {}, summary: "unknown tool",
+ *     modelResult: `Unknown tool: ${call.name}`, outcome: "error", code: "tool_failed",
+ *   }),
+ * };
+ * ```
+ */
+export interface ToolRegistry {
+  /** Definitions the model may see, given the grant and the turn policy. */
+  advertise(
+    granted: readonly string[],
+    policy: TurnPolicy | undefined,
+  ): ToolDef[];
+  /** Runs one call through the whole pipeline; never throws. */
+  dispatch(call: ToolCall, ctx: ToolDispatchContext): Promise<ToolOutcome>;
+}

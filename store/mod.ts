@@ -3,12 +3,38 @@
  * and memory stores, and the structural projection used by resume and
  * export.
  *
- * @example Types
+ * @example Project stored rows into turns
  * ```ts
- * import type { SessionStore } from "@relavium/session/store";
- * type Load = SessionStore["load"];
+ * import { projectStructure } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * const at = "2026-01-01T00:00:00.000Z";
+ * const p = projectStructure([
+ *   { id: "a", sessionId: "s", sequenceNumber: 0, role: "user", timestamp: at, content: [{ type: "text", text: "hi" }] },
+ *   { id: "b", sessionId: "s", sequenceNumber: 1, role: "assistant", timestamp: at, content: [{ type: "text", text: "hello" }] },
+ * ], { honourBoundary: false });
+ * assert.equal(p.turns.length, 1);
  * ```
  *
  * @module
  */
-export * from "./store.ts";
+export type {
+  AgentSessionRecord,
+  CostEntry,
+  LoadedSession,
+  NewSession,
+  SessionStatus,
+  SessionStore,
+  ToolRound,
+  TurnCommit,
+} from "./store.ts";
+export {
+  compactionBoundary,
+  isTerminalRow,
+  messageText,
+  type ProjectedTurn,
+  type ProjectionOptions,
+  projectStructure,
+  reconstructSessionState,
+  type StructuralProjection,
+} from "./projection.ts";
+export { deriveTitle } from "./title.ts";

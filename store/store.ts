@@ -39,22 +39,37 @@ export type SessionStatus = "active" | "idle" | "exported" | "ended";
  * ```
  */
 export interface AgentSessionRecord {
+  /** Session id (UUID minted by the host). */
   id: string;
+  /** The kebab agent id (`agent_slug`). */
   agentSlug: string;
+  /** Catalog agent id, when the row has one. */
   agentId?: string;
   /** The agent exactly as authored at start (not re-validated on read). */
   agentSnapshot?: Agent;
+  /** Derived from the first completed turn (store.md §5). */
   title?: string;
+  /** The stored `model_id` as is (a raw model or a catalog row id, DECISIONS.md 2). */
   modelId?: string;
+  /** The authoritative session context (`context_json`). */
   context: SessionContext;
+  /** Row status. */
   status: SessionStatus;
+  /** Input tokens of completed turns (and compactions). */
   totalInputTokens: number;
+  /** Output tokens of completed turns (and compactions). */
   totalOutputTokens: number;
+  /** Realised spend in micro-cents (= sum of `session_costs`). */
   totalCostMicrocents: number;
+  /** Estimated possibly-billed spend in micro-cents (never in the realised total). */
   totalConservativeMicrocents: number;
+  /** Absolute path of the workflow an explicit export wrote. */
   exportedWorkflowPath?: string;
+  /** Creation time, ISO-8601. */
   createdAt: string;
+  /** Last write time, ISO-8601. */
   updatedAt: string;
+  /** Soft-delete time, ISO-8601 (never set on a visible session). */
   deletedAt?: string;
 }
 
@@ -68,11 +83,15 @@ export interface AgentSessionRecord {
  * ```
  */
 export interface NewSession {
+  /** Session id (UUID minted by the host). */
   id: string;
+  /** The kebab agent id. */
   agentSlug: string;
+  /** The agent exactly as authored, frozen for resume and export. */
   agentSnapshot?: Agent;
   /** The configured primary model (raw string; see DECISIONS.md 2). */
   modelId?: string;
+  /** The session context. */
   context: SessionContext;
 }
 
@@ -86,10 +105,15 @@ export interface NewSession {
  * ```
  */
 export interface CostEntry {
+  /** Raw provider model string (the `session_costs` key); non-empty. */
   model: string;
+  /** Input tokens of the attempt. */
   inputTokens: number;
+  /** Output tokens of the attempt. */
   outputTokens: number;
+  /** Realised spend of the attempt in micro-cents. */
   costMicrocents: number;
+  /** `false` when the model had no price (counted in `unpriced_calls`). */
   priced: boolean;
 }
 
@@ -104,7 +128,9 @@ export interface CostEntry {
  * ```
  */
 export interface ToolRound {
+  /** The round's calls, in call order (the `assistant` row). */
   calls: SessionToolCallPart[];
+  /** The round's results, in call order (the `tool` row). */
   results: SessionToolResultPart[];
 }
 
@@ -118,12 +144,15 @@ export interface ToolRound {
  * ```
  */
 export interface TurnCommit {
+  /** The user message text, stored verbatim. */
   userText: string;
+  /** Tool rounds from `turn_completed.toolHistory`, in order. */
   rounds: ToolRound[];
   /** Terminal assistant text; empty text still completes the turn. */
   finalText: string;
   /** The model that served the turn (fallback-aware). */
   modelId?: string;
+  /** Main-turn usage, added to the session totals. */
   tokensUsed: { input: number; output: number };
   /** Buffered `cost:updated` entries of this turn (DECISIONS.md 5). */
   costs: CostEntry[];
@@ -139,7 +168,9 @@ export interface TurnCommit {
  * ```
  */
 export interface LoadedSession {
+  /** The session row. */
   record: AgentSessionRecord;
+  /** Every row, validated, in sequence order. */
   messages: SessionMessage[];
 }
 

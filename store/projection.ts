@@ -1,0 +1,336 @@
+/**
+ * The structural projection of stored rows (store.md §6): completed turns,
+ * legacy bare users, the compaction boundary and the sequences derived from
+ * them. Pure: shared by resume, boundary mapping and export.
+ *
+ * @module
+ */
+import type { SessionMessage } from "../schema/message.ts";
+import type {
+  ResumeState,
+  TurnSpan,
+  WorkingMessage,
+} from "../schema/resume.ts";
+import type { AgentSessionRecord } from "./store.ts";
+
+/**
+ * One completed turn: its user row, its terminal assistant row, every row
+ * of the turn, and the legacy bare users that precede it.
+ *
+ * @example Value
+ * ```ts
+ * import type { ProjectedTurn } from "@relavium/session/store";
+ * type T = ProjectedTurn["terminal"];
+ * ```
+ */
+export interface ProjectedTurn {
+  /** The `user` row that opened the turn. */
+  user: SessionMessage;
+  /** The terminal `assistant` row (a text part, no `tool_call` part). */
+  terminal: SessionMessage;
+  /**
+   * Every row of the turn in sequence order, from `user` to `terminal`
+   * inclusive (tool-round `assistant` and `tool` rows in between).
+   */
+  rows: SessionMessage[];
+  /** Legacy bare `user` rows kept as context before this turn. */
+  legacyPrefix: SessionMessage[];
+}
+
+/**
+ * Options of {@linkcode projectStructure}.
+ *
+ * @example Export ignores boundaries
+ * ```ts
+ * import type { ProjectionOptions } from "@relavium/session/store";
+ * const o: ProjectionOptions = { honourBoundary: false };
+ * ```
+ */
+export interface ProjectionOptions {
+  /**
+   * Drop turns and legacy users at or below the compaction boundary `B`
+   * (resume, boundary mapping). Export passes `false`.
+   */
+  honourBoundary: boolean;
+}
+
+/**
+ * The result of {@linkcode projectStructure}.
+ *
+ * @example Value
+ * ```ts
+ * import type { StructuralProjection } from "@relavium/session/store";
+ * type Seqs = StructuralProjection["resumableMessageSequences"];
+ * ```
+ */
+export interface StructuralProjection {
+  /** Completed turns surviving the boundary, in order. */
+  turns: ProjectedTurn[];
+  /** Legacy bare users after the last completed turn. */
+  trailingLegacy: SessionMessage[];
+  /**
+   * The boundary `B` = max `droppedThroughSequence` over markers, `-1`
+   * when there is none (always computed, honoured only when asked).
+   */
+  boundary: number;
+  /** Per turn: legacy prefix, user, terminal when its text is non-empty; then trailing legacy. */
+  resumableMessages: SessionMessage[];
+  /** Sequence numbers of {@linkcode StructuralProjection.resumableMessages}. */
+  resumableMessageSequences: number[];
+  /** Per turn: legacy prefix sequences then the terminal's; then trailing legacy sequences. */
+  boundarySlots: number[];
+}
+
+/**
+ * The text of a row: its text parts joined with `\n\n` (`""` when none).
+ *
+ * @param message A stored row.
+ * @returns The joined text.
+ *
+ * @example Join text parts
+ * ```ts
+ * import { messageText } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * assert.equal(messageText({
+ *   id: "m", sessionId: "s", sequenceNumber: 0, role: "user", timestamp: "2026-01-01T00:00:00.000Z",
+ *   content: [{ type: "text", text: "a" }, { type: "text", text: "b" }],
+ * }), "a\n\nb");
+ * ```
+ */
+export function messageText(message: SessionMessage): string {
+  const texts: string[] = [];
+  for (const part of message.content) {
+    if (part.type === "text") texts.push(part.text);
+  }
+  return texts.join("\n\n");
+}
+
+/**
+ * Whether a row closes a turn: an `assistant` row with a text part and no
+ * `tool_call` part.
+ *
+ * @param message A stored row.
+ * @returns `true` for a terminal assistant row.
+ *
+ * @example Empty text still counts
+ * ```ts
+ * import { isTerminalRow } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * assert.equal(isTerminalRow({
+ *   id: "m", sessionId: "s", sequenceNumber: 1, role: "assistant", timestamp: "2026-01-01T00:00:00.000Z",
+ *   content: [{ type: "text", text: "" }],
+ * }), true);
+ * ```
+ */
+export function isTerminalRow(message: SessionMessage): boolean {
+  if (message.role !== "assistant") return false;
+  let text = false;
+  for (const part of message.content) {
+    if (part.type === "tool_call") return false;
+    if (part.type === "text") text = true;
+  }
+  return text;
+}
+
+/**
+ * The compaction boundary: max `droppedThroughSequence` over marker rows.
+ *
+ * @param messages Stored rows in any order.
+ * @returns `B`, or `-1` when no marker exists.
+ *
+ * @example No markers
+ * ```ts
+ * import { compactionBoundary } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * assert.equal(compactionBoundary([]), -1);
+ * ```
+ */
+export function compactionBoundary(
+  messages: ReadonlyArray<SessionMessage>,
+): number {
+  let b = -1;
+  for (const m of messages) {
+    if (m.role !== "system" || m.compaction === undefined) continue;
+    if (m.compaction.droppedThroughSequence > b) {
+      b = m.compaction.droppedThroughSequence;
+    }
+  }
+  return b;
+}
+
+interface Candidate {
+  user: SessionMessage;
+  rows: SessionMessage[];
+}
+
+/**
+ * Projects stored rows into completed turns and legacy users (store.md §6).
+ *
+ * Rows are sorted by sequence; `system` rows are skipped. A `user` row
+ * opens a candidate turn; a previous candidate holding only its user row
+ * with non-empty text becomes legacy, one with structural rows is
+ * abandoned. A terminal assistant row closes the candidate. A final
+ * unanswered user is dropped.
+ *
+ * @param messages Stored rows of one session, in any order.
+ * @param options Whether to honour the compaction boundary.
+ * @returns Turns, trailing legacy, the boundary and derived sequences.
+ *
+ * @example A legacy user before a turn
+ * ```ts
+ * import { projectStructure } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * const row = (n: number, role: "user" | "assistant", text: string) => ({
+ *   id: `m${n}`, sessionId: "s", sequenceNumber: n, role, timestamp: "2026-01-01T00:00:00.000Z",
+ *   content: [{ type: "text" as const, text }],
+ * });
+ * const p = projectStructure(
+ *   [row(0, "user", "old"), row(1, "user", "hi"), row(2, "assistant", "hello"), row(3, "user", "unanswered")],
+ *   { honourBoundary: true },
+ * );
+ * assert.equal(p.turns.length, 1);
+ * assert.deepEqual(p.resumableMessageSequences, [0, 1, 2]);
+ * assert.deepEqual(p.boundarySlots, [0, 2]);
+ * ```
+ */
+export function projectStructure(
+  messages: ReadonlyArray<SessionMessage>,
+  options: ProjectionOptions,
+): StructuralProjection {
+  const sorted = [...messages].sort((a, b) =>
+    a.sequenceNumber - b.sequenceNumber
+  );
+  const boundary = compactionBoundary(sorted);
+  const cut = options.honourBoundary ? boundary : -1;
+  const turns: ProjectedTurn[] = [];
+  let legacy: SessionMessage[] = [];
+  let open: Candidate | undefined;
+
+  for (const row of sorted) {
+    if (row.role === "system") continue;
+    if (row.role === "user") {
+      if (
+        open !== undefined && open.rows.length === 0 &&
+        messageText(open.user) !== ""
+      ) {
+        legacy.push(open.user);
+      }
+      open = { user: row, rows: [] };
+      continue;
+    }
+    if (open === undefined) continue;
+    if (!isTerminalRow(row)) {
+      open.rows.push(row);
+      continue;
+    }
+    if (open.user.sequenceNumber > cut) {
+      turns.push({
+        user: open.user,
+        terminal: row,
+        rows: [open.user, ...open.rows, row],
+        legacyPrefix: legacy.filter((m) => m.sequenceNumber > cut),
+      });
+    }
+    legacy = [];
+    open = undefined;
+  }
+
+  const trailingLegacy = legacy.filter((m) => m.sequenceNumber > cut);
+  const resumableMessages: SessionMessage[] = [];
+  const boundarySlots: number[] = [];
+  for (const turn of turns) {
+    resumableMessages.push(...turn.legacyPrefix, turn.user);
+    if (messageText(turn.terminal) !== "") {
+      resumableMessages.push(turn.terminal);
+    }
+    for (const m of turn.legacyPrefix) boundarySlots.push(m.sequenceNumber);
+    boundarySlots.push(turn.terminal.sequenceNumber);
+  }
+  resumableMessages.push(...trailingLegacy);
+  for (const m of trailingLegacy) boundarySlots.push(m.sequenceNumber);
+
+  return {
+    turns,
+    trailingLegacy,
+    boundary,
+    resumableMessages,
+    resumableMessageSequences: resumableMessages.map((m) => m.sequenceNumber),
+    boundarySlots,
+  };
+}
+
+/**
+ * Rebuilds the state a stored session resumes from (DECISIONS.md 9,
+ * session.md §10): the boundary-honouring projection mapped to text-only
+ * working messages, one span per completed turn, the stored spend and the
+ * newest non-empty compaction summary.
+ *
+ * @param record The session row (spend totals).
+ * @param messages All stored rows of the session, in any order.
+ * @returns The resume state; pure, never throws.
+ *
+ * @example Two turns, the second with an empty reply
+ * ```ts
+ * import { reconstructSessionState, type AgentSessionRecord } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * const at = "2026-01-01T00:00:00.000Z";
+ * const record: AgentSessionRecord = {
+ *   id: "s", agentSlug: "mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" }, status: "active",
+ *   totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 42, totalConservativeMicrocents: 7,
+ *   createdAt: at, updatedAt: at,
+ * };
+ * const row = (n: number, role: "user" | "assistant", text: string) => ({
+ *   id: `m${n}`, sessionId: "s", sequenceNumber: n, role, timestamp: at, content: [{ type: "text" as const, text }],
+ * });
+ * const state = reconstructSessionState(record, [
+ *   row(0, "user", "hi"), row(1, "assistant", "hello"), row(2, "user", "again"), row(3, "assistant", ""),
+ * ]);
+ * assert.equal(state.turnCount, 2);
+ * assert.equal(state.messages.length, 3);
+ * assert.deepEqual(state.completedTurnSpans, [{ start: 0, end: 2 }, { start: 2, end: 3 }]);
+ * assert.equal(state.cumulativeCostMicrocents, 42);
+ * assert.equal(state.conservativeCostMicrocents, 7);
+ * ```
+ */
+export function reconstructSessionState(
+  record: AgentSessionRecord,
+  messages: ReadonlyArray<SessionMessage>,
+): ResumeState {
+  const projection = projectStructure(messages, { honourBoundary: true });
+  const working: WorkingMessage[] = [];
+  const spans: TurnSpan[] = [];
+  const push = (m: SessionMessage, role: "user" | "assistant"): void => {
+    working.push({ role, content: [{ type: "text", text: messageText(m) }] });
+  };
+  for (const turn of projection.turns) {
+    for (const m of turn.legacyPrefix) push(m, "user");
+    const start = working.length;
+    push(turn.user, "user");
+    if (messageText(turn.terminal) !== "") push(turn.terminal, "assistant");
+    spans.push({ start, end: working.length });
+  }
+  for (const m of projection.trailingLegacy) push(m, "user");
+
+  const state: ResumeState = {
+    messages: working,
+    completedTurnSpans: spans,
+    turnCount: projection.turns.length,
+    cumulativeCostMicrocents: record.totalCostMicrocents,
+    conservativeCostMicrocents: record.totalConservativeMicrocents,
+  };
+  const summary = newestSummary(messages);
+  if (summary !== undefined) state.compactionSummary = summary;
+  return state;
+}
+
+function newestSummary(
+  messages: ReadonlyArray<SessionMessage>,
+): string | undefined {
+  let best: SessionMessage | undefined;
+  for (const m of messages) {
+    if (m.role !== "system" || m.compaction === undefined) continue;
+    if (messageText(m) === "") continue;
+    if (best === undefined || m.sequenceNumber > best.sequenceNumber) best = m;
+  }
+  return best === undefined ? undefined : messageText(best);
+}

@@ -1,0 +1,38 @@
+/**
+ * Session title derivation (store.md §5).
+ *
+ * @module
+ */
+
+/** Longest title, in code points. */
+const TITLE_MAX = 40;
+
+/**
+ * Derives a session title from the first completed turn's user text:
+ * whitespace runs collapse to one space and the result is trimmed; empty
+ * ⇒ no title. At most 40 code points are kept as is; longer text keeps its
+ * first 39 code points (trailing space trimmed) followed by `…`. Code
+ * points are counted, so surrogate pairs are never split.
+ *
+ * @param text The user text.
+ * @returns The title, or `undefined` when the text is blank.
+ *
+ * @example Long text is cut at 39 code points
+ * ```ts
+ * import { deriveTitle } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * assert.equal(
+ *   deriveTitle("What does greet.js export? [[tool:read_file:greet.js]]"),
+ *   "What does greet.js export? [[tool:read_…",
+ * );
+ * assert.equal(deriveTitle("  hello \n world  "), "hello world");
+ * assert.equal(deriveTitle(" \t "), undefined);
+ * ```
+ */
+export function deriveTitle(text: string): string | undefined {
+  const collapsed = text.replace(/\s+/gu, " ").trim();
+  if (collapsed === "") return undefined;
+  const points = Array.from(collapsed);
+  if (points.length <= TITLE_MAX) return collapsed;
+  return `${points.slice(0, TITLE_MAX - 1).join("").trimEnd()}…`;
+}

@@ -1,0 +1,29 @@
+import assert from "node:assert/strict";
+import { deriveTitle } from "../../store/title.ts";
+
+const cases: Array<[string, string, string | undefined]> = [
+  ["short text is kept", "hello", "hello"],
+  ["whitespace collapses and trims", "  a \n\t b  ", "a b"],
+  ["blank text gives no title", " \n\t ", undefined],
+  ["empty text gives no title", "", undefined],
+  ["exactly 40 code points is kept", "x".repeat(40), "x".repeat(40)],
+  ["41 code points are cut to 39 + …", "x".repeat(41), `${"x".repeat(39)}…`],
+  [
+    "upstream example",
+    "What does greet.js export? [[tool:read_file:greet.js]]",
+    "What does greet.js export? [[tool:read_…",
+  ],
+  ["surrogate pairs count once", "😀".repeat(40), "😀".repeat(40)],
+  ["surrogate pairs are never split", "😀".repeat(41), `${"😀".repeat(39)}…`],
+  [
+    "a trailing space before the cut is trimmed",
+    `${"a".repeat(38)} bbbb`,
+    `${"a".repeat(38)}…`,
+  ],
+];
+
+Deno.test("deriveTitle() follows store.md §5", async (t) => {
+  for (const [name, input, expected] of cases) {
+    await t.step(name, () => assert.equal(deriveTitle(input), expected));
+  }
+});

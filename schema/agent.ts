@@ -48,9 +48,13 @@ export type AgentMemory =
  * ```
  */
 export interface AgentRetry {
+  /** Maximum re-dispatches (1–10). */
   max: number;
+  /** Backoff shape between re-dispatches. */
   backoff: "linear" | "exponential";
+  /** Base backoff in milliseconds. */
   backoff_ms?: number;
+  /** Error codes that trigger a re-dispatch. */
   retry_on?: Array<
     | "provider_rate_limit"
     | "provider_unavailable"
@@ -69,8 +73,11 @@ export interface AgentRetry {
  * ```
  */
 export interface FallbackEntry {
+  /** Model id. */
   model: string;
+  /** Provider id (kebab). */
   provider: string;
+  /** Attempts for this entry (1–10). */
   max_attempts: number;
 }
 
@@ -106,21 +113,37 @@ export type McpServer =
  * ```
  */
 export interface Agent {
+  /** Identifier. */
   id: string;
+  /** Display name. */
   name?: string;
+  /** Display description. */
   description?: string;
+  /** Model id. */
   model: string;
+  /** Provider id (kebab). */
   provider: string;
+  /** Authored system prompt; the only text placed in `system`. */
   system_prompt: string;
+  /** Sampling temperature in [0, 2]. */
   temperature?: number;
+  /** Output token cap. */
   max_tokens?: number;
+  /** Reasoning effort for reasoning-capable models. */
   reasoning_effort?: ReasoningEffort;
+  /** Granted tool ids (`[]` = none); sessions may only narrow. */
   tools?: string[];
+  /** Conversational memory policy; omitted = whole transcript. */
   memory?: AgentMemory;
+  /** Workflow node re-dispatch policy (unused by chat turns). */
   retry?: AgentRetry;
+  /** Ordered fallback entries (≤ 5). */
   fallback_chain?: FallbackEntry[];
+  /** MCP servers (validated; MCP comes later). */
   mcp_servers?: McpServer[];
+  /** JSON Schema of the input (metadata only). */
   input_schema?: Record<string, unknown>;
+  /** JSON Schema of the output (metadata only). */
   output_schema?: Record<string, unknown>;
 }
 

@@ -29,11 +29,17 @@ export type FsScopeTier = "sandboxed" | "project" | "full";
  * ```
  */
 export interface SessionContext {
+  /** The workspace directory (absolute). */
   workingDir: string;
+  /** The file in focus, if any. */
   activeFile?: string;
+  /** A selected line range, if any. */
   selection?: { file: string; startLine: number; endLine: number };
+  /** The git ref the session works on. */
   gitRef?: string;
+  /** Filesystem scope tier. */
   fsScopeTier: FsScopeTier;
+  /** Plaintext `{{ctx.*}}` variables; never secrets. */
   variables?: Record<string, string>;
 }
 

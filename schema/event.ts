@@ -6,6 +6,8 @@
  * @module
  */
 import { z } from "zod";
+import { err, ok, type Result } from "./result.ts";
+import { toIssues, type ValidationIssue } from "./issues.ts";
 import type { SessionContext } from "./context.ts";
 import { sessionContextSchema } from "./context.ts";
 import {
@@ -71,9 +73,13 @@ export const ERROR_CODES: readonly ErrorCode[] = [
  * ```
  */
 export interface SessionError {
+  /** The error code. */
   code: ErrorCode;
+  /** User-safe, fixed, secret-free text. */
   message: string;
+  /** Whether resending may succeed. */
   retryable: boolean;
+  /** Correlation id, when one exists. */
   correlationId?: string;
 }
 
@@ -104,8 +110,11 @@ export type TurnStopReason =
  * ```
  */
 export interface TokensUsed {
+  /** Input tokens. */
   input: number;
+  /** Output tokens. */
   output: number;
+  /** Model id. */
   model?: string;
 }
 
@@ -122,7 +131,9 @@ export interface TokensUsed {
  * ```
  */
 export interface ToolHistoryEntry {
+  /** The call structure. */
   call: SessionToolCallPart;
+  /** The result structure. */
   result: SessionToolResultPart;
 }
 
@@ -260,8 +271,11 @@ export type SessionEventDraft =
  * ```
  */
 export interface SessionEnvelope {
+  /** The session id. */
   sessionId: string;
+  /** ISO-8601 timestamp. */
   timestamp: string;
+  /** Position in the session (int ≥ 0). */
   sequenceNumber: number;
 }
 
@@ -473,3 +487,25 @@ export const sessionEventSchema: z.ZodType<SessionEvent> = z
       priced: z.boolean(),
     }),
   ]);
+
+/**
+ * Validates one delivered event strictly: what a consumer of `--json`
+ * output can check each line against (no stray fields).
+ *
+ * @param value The candidate event (e.g. `JSON.parse` of one line).
+ * @returns The event, or the issues with their key paths.
+ *
+ * @example Validate a line
+ * ```ts
+ * import { parseSessionEvent } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * const line = '{"type":"session:turn_started","sessionId":"s","timestamp":"2026-01-01T00:00:00.000Z","sequenceNumber":1}';
+ * assert.equal(parseSessionEvent(JSON.parse(line)).ok, true);
+ * ```
+ */
+export function parseSessionEvent(
+  value: unknown,
+): Result<SessionEvent, ValidationIssue[]> {
+  const r = sessionEventSchema.safeParse(value);
+  return r.success ? ok(r.data) : err(toIssues(r.error));
+}

@@ -7,6 +7,8 @@
  * @module
  */
 import { z } from "zod";
+import { err, ok, type Result } from "./result.ts";
+import { toIssues, type ValidationIssue } from "./issues.ts";
 
 /** Engine tool-call id: `session-tool:<turnKey>:<slot>` (≤ 46 chars). */
 export const ENGINE_TOOL_CALL_ID: RegExp =
@@ -29,7 +31,9 @@ const MIME =
  * ```
  */
 export interface MediaHandle {
+  /** Always `handle`. */
   kind: "handle";
+  /** `media://sha256-<64 hex>`. */
   ref: string;
 }
 
@@ -43,7 +47,9 @@ export interface MediaHandle {
  * ```
  */
 export interface SessionTextPart {
+  /** Discriminator. */
   type: "text";
+  /** The text. */
   text: string;
 }
 
@@ -57,8 +63,11 @@ export interface SessionTextPart {
  * ```
  */
 export interface SessionReasoningPart {
+  /** Discriminator. */
   type: "reasoning";
+  /** The text. */
   text: string;
+  /** Whether the provider redacted it. */
   redacted?: boolean;
 }
 
@@ -72,12 +81,19 @@ export interface SessionReasoningPart {
  * ```
  */
 export interface SessionMediaPart {
+  /** Discriminator. */
   type: "media";
+  /** Bare `type/subtype`. */
   mimeType: string;
+  /** Content-addressed handle. */
   source: MediaHandle;
+  /** Display name. */
   name?: string;
+  /** Transcript of the media, if any. */
   transcript?: string;
+  /** Size in bytes. */
   byteLength?: number;
+  /** Duration (audio/video only). */
   durationMs?: number;
 }
 
@@ -91,10 +107,15 @@ export interface SessionMediaPart {
  * ```
  */
 export interface SessionToolMedia {
+  /** Discriminator. */
   type: "media";
+  /** Bare `type/subtype`. */
   mimeType: string;
+  /** Content-addressed handle. */
   source: MediaHandle;
+  /** Size in bytes. */
   byteLength?: number;
+  /** Duration (audio/video only). */
   durationMs?: number;
 }
 
@@ -108,9 +129,13 @@ export interface SessionToolMedia {
  * ```
  */
 export interface SessionToolCallPart {
+  /** Discriminator. */
   type: "tool_call";
+  /** Identifier. */
   id: string;
+  /** Display name. */
   name: string;
+  /** UTF-8 bytes of the JSON args the model issued. */
   argsBytes: number;
 }
 
@@ -135,10 +160,15 @@ export type ToolResultOutcome = "ok" | "error" | "denied" | "cancelled";
  * ```
  */
 export interface SessionToolResultPart {
+  /** Discriminator. */
   type: "tool_result";
+  /** The engine id of the call this answers. */
   toolCallId: string;
+  /** UTF-8 bytes of the bounded model-facing result. */
   resultBytes: number;
+  /** How the call ended. */
   outcome: ToolResultOutcome;
+  /** Tool media by handle, if any. */
   media?: SessionToolMedia;
 }
 
@@ -182,13 +212,21 @@ export type SessionRole = "system" | "user" | "assistant" | "tool";
  * ```
  */
 export interface SessionMessage {
+  /** Identifier. */
   id: string;
+  /** The session id. */
   sessionId: string;
+  /** Position in the session (int ≥ 0). */
   sequenceNumber: number;
+  /** Row role. */
   role: SessionRole;
+  /** The strict content parts. */
   content: SessionContentPart[];
+  /** Model that produced an assistant row. */
   modelId?: string;
+  /** Boundary marker data (system rows only). */
   compaction?: { droppedThroughSequence: number };
+  /** ISO-8601 timestamp. */
   timestamp: string;
 }
 
@@ -301,3 +339,27 @@ export const sessionMessageSchema: z.ZodType<SessionMessage> = z.strictObject({
   message: "compaction is only allowed on system rows",
   path: ["compaction"],
 });
+
+/**
+ * Validates one durable message strictly (unknown keys refused).
+ *
+ * @param value The candidate message.
+ * @returns The message, or the issues with their key paths.
+ *
+ * @example Refuse a raw `args` key
+ * ```ts
+ * import { parseSessionMessage } from "@relavium/session/schema";
+ * import assert from "node:assert/strict";
+ * const r = parseSessionMessage({
+ *   id: "m", sessionId: "s", sequenceNumber: 1, role: "assistant", timestamp: "2026-01-01T00:00:00.000Z",
+ *   content: [{ type: "tool_call", id: "session-tool:1:0", name: "read_file", argsBytes: 2, args: {} }],
+ * });
+ * assert.equal(r.ok, false);
+ * ```
+ */
+export function parseSessionMessage(
+  value: unknown,
+): Result<SessionMessage, ValidationIssue[]> {
+  const r = sessionMessageSchema.safeParse(value);
+  return r.success ? ok(r.data) : err(toIssues(r.error));
+}

@@ -14,7 +14,9 @@
  * ```
  */
 export interface WorkingMessage {
+  /** Row role. */
   role: "user" | "assistant";
+  /** The strict content parts. */
   content: Array<{ type: "text"; text: string }>;
 }
 
@@ -29,7 +31,9 @@ export interface WorkingMessage {
  * ```
  */
 export interface TurnSpan {
+  /** Index of the span's user message. */
   start: number;
+  /** Exclusive end index. */
   end: number;
 }
 
@@ -48,10 +52,16 @@ export interface TurnSpan {
  * ```
  */
 export interface ResumeState {
+  /** Text-only working transcript. */
   messages: WorkingMessage[];
+  /** Completed turn spans, ordered. */
   completedTurnSpans: TurnSpan[];
+  /** Completed turns. */
   turnCount: number;
+  /** Realised spend so far. */
   cumulativeCostMicrocents: number;
+  /** Estimated possibly-billed spend. */
   conservativeCostMicrocents: number;
+  /** The newest compaction summary, if any. */
   compactionSummary?: string;
 }

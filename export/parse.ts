@@ -1,0 +1,192 @@
+/**
+ * Strict re-parse of a workflow document (export.md §1).
+ *
+ * @module
+ */
+import { LineCounter, parseDocument, type YAMLError } from "yaml";
+import {
+  formatPath,
+  toIssues,
+  type ValidationIssue,
+} from "../schema/issues.ts";
+import { err, ok, type Result } from "../schema/result.ts";
+import { documentSchema } from "./_schema.ts";
+import type { WorkflowDocument, WorkflowParseError } from "./document.ts";
+
+const MAX_ALIAS_EXPANSIONS = 100;
+
+/**
+ * Parses and strictly validates a `.relavium.yaml` workflow document.
+ *
+ * YAML is read with the 1.2 core schema (no timestamp type, no other
+ * implicit types; known and custom tags other than the core ones are
+ * refused), one document only, unique string keys. Then the workflow
+ * subset of export.md §1 is enforced: `schema_version` is the string
+ * `"1.0"`; `workflow.id` is kebab-case; unknown top-level, `workflow`,
+ * node and edge keys are errors; nodes are strict by `type` (`input`,
+ * `output`, `agent` with a kebab `agent_ref`, optional `prompt_template`,
+ * `tools`, and the other keys the full schema allows); node ids are
+ * kebab-case and unique; every edge endpoint names an existing node;
+ * `prompt_template` (and `system_prompt_append`) must not hold a
+ * `{{ secrets.* }}` reference; `agents[]` entries are mappings with a
+ * string `id` (not re-validated as agents, DECISIONS.md 10); `metadata` is
+ * a free-form mapping. Agents are not required, and node `tools` are not
+ * checked against agent tools (later plan-building checks).
+ *
+ * Under Deno, the `yaml` library reads the `LOG_TOKENS` and `LOG_STREAM`
+ * environment variables while parsing: grant them
+ * (`--allow-env=LOG_TOKENS,LOG_STREAM`) when running with narrow
+ * permissions.
+ *
+ * @param text The YAML text.
+ * @param source The file name or other origin, echoed in the error.
+ * @returns The document, or every issue with the key path it concerns
+ * (e.g. `workflow.nodes[2].agent_ref`; `""` for the root or a YAML
+ * syntax error, whose message gives line and column).
+ *
+ * @example A valid document
+ * ```ts
+ * import { parseWorkflow } from "@relavium/session/export";
+ * import assert from "node:assert/strict";
+ * const r = parseWorkflow(
+ *   [
+ *     'schema_version: "1.0"',
+ *     "workflow:",
+ *     "  id: hello",
+ *     "  nodes: [{ id: input, type: input }, { id: output, type: output }]",
+ *     "  edges: [{ from: input, to: output }]",
+ *   ].join("\n"),
+ *   "hello.relavium.yaml",
+ * );
+ * assert.equal(r.ok, true);
+ * if (r.ok) assert.equal(r.value.workflow.nodes.length, 2);
+ * ```
+ *
+ * @example Errors name the path
+ * ```ts
+ * import { parseWorkflow } from "@relavium/session/export";
+ * import assert from "node:assert/strict";
+ * const r = parseWorkflow(
+ *   [
+ *     "schema_version: 1.0",
+ *     "workflow:",
+ *     "  id: hello",
+ *     "  nodes: [{ id: input, type: input }, { id: t, type: agent, agent_ref: Mini }]",
+ *     "  edges: [{ from: input, to: nowhere }]",
+ *   ].join("\n"),
+ *   "hello.relavium.yaml",
+ * );
+ * assert.equal(r.ok, false);
+ * if (!r.ok) {
+ *   assert.deepEqual(r.error.issues.map((i) => i.path), [
+ *     "schema_version",
+ *     "workflow.nodes[1].agent_ref",
+ *     "workflow.edges[0].to",
+ *   ]);
+ * }
+ * ```
+ */
+export function parseWorkflow(
+  text: string,
+  source: string,
+): Result<WorkflowDocument, WorkflowParseError> {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, {
+    version: "1.2",
+    schema: "core",
+    merge: false,
+    resolveKnownTags: false,
+    stringKeys: true,
+    uniqueKeys: true,
+    prettyErrors: false,
+    logLevel: "silent",
+    lineCounter,
+  });
+  const yamlIssues = [...doc.errors, ...doc.warnings].map((e) =>
+    yamlIssue(e, lineCounter)
+  );
+  if (yamlIssues.length > 0) return err({ source, issues: yamlIssues });
+
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
+  } catch (e) {
+    if (!(e instanceof ReferenceError)) throw e;
+    return err({
+      source,
+      issues: [{
+        path: "",
+        message: "Invalid YAML: too many alias expansions",
+      }],
+    });
+  }
+  if (!isRecord(value)) {
+    return err({
+      source,
+      issues: [{ path: "", message: "must be a single mapping document" }],
+    });
+  }
+
+  const parsed = documentSchema.safeParse(value);
+  const issues = parsed.success ? [] : toIssues(parsed.error);
+  issues.push(...graphIssues(value));
+  if (issues.length > 0 || !parsed.success) return err({ source, issues });
+  return ok(parsed.data);
+}
+
+function yamlIssue(e: YAMLError, lineCounter: LineCounter): ValidationIssue {
+  const { line, col } = lineCounter.linePos(e.pos[0]);
+  const what = e.code === "MULTIPLE_DOCS"
+    ? "Source contains more than one document"
+    : e.code === "TAG_RESOLVE_FAILED"
+    ? "Tags other than the YAML 1.2 core ones are not allowed"
+    : e.message;
+  return {
+    path: "",
+    message: `Invalid YAML at line ${line}, column ${col}: ${what}`,
+  };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Node-id uniqueness and edge endpoints, checked on the raw value so they
+ * are reported together with the structural issues.
+ */
+function graphIssues(root: Record<string, unknown>): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const workflow = root.workflow;
+  if (!isRecord(workflow)) return issues;
+  const firstAt = new Map<string, number>();
+  if (Array.isArray(workflow.nodes)) {
+    workflow.nodes.forEach((node: unknown, i) => {
+      if (!isRecord(node) || typeof node.id !== "string") return;
+      const first = firstAt.get(node.id);
+      if (first === undefined) {
+        firstAt.set(node.id, i);
+        return;
+      }
+      issues.push({
+        path: formatPath(["workflow", "nodes", i, "id"]),
+        message: `duplicates the id of workflow.nodes[${first}]`,
+      });
+    });
+  }
+  if (Array.isArray(workflow.edges)) {
+    workflow.edges.forEach((edge: unknown, i) => {
+      if (!isRecord(edge)) return;
+      for (const end of ["from", "to"] as const) {
+        const id = edge[end];
+        if (typeof id === "string" && !firstAt.has(id)) {
+          issues.push({
+            path: formatPath(["workflow", "edges", i, end]),
+            message: "must name an existing node",
+          });
+        }
+      }
+    });
+  }
+  return issues;
+}

@@ -38,3 +38,18 @@ export {
   type StructuralProjection,
 } from "./projection.ts";
 export { deriveTitle } from "./title.ts";
+export { STORE_DDL } from "./ddl.ts";
+export {
+  type SessionMessageBoundaryCode,
+  SessionMessageBoundaryError,
+  SessionNotFoundError,
+  SessionRecordError,
+  StoreOpenError,
+} from "./errors.ts";
+export { openSqliteStore, type SqliteStoreOptions } from "./sqlite_store.ts";
+export {
+  createMemoryStore,
+  type MemoryStore,
+  type MemoryStoreOptions,
+  type ModelCostTotals,
+} from "./memory_store.ts";

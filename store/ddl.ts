@@ -1,0 +1,216 @@
+/**
+ * The schema of `history.db` (DECISIONS.md 1): the Relavium CLI's
+ * `agent_sessions`, `session_messages` and `session_costs` exactly as the
+ * upstream file declares them (columns, types, defaults, CHECKs, index
+ * names) minus the foreign keys to tables this package does not have
+ * (`agents`, `model_catalog`), plus our own `relavium_session_state`.
+ *
+ * Every statement is `CREATE … IF NOT EXISTS`: applied to an upstream file
+ * it changes no existing object. Nothing here ever ALTERs or DROPs.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+
+/**
+ * The statements, in order. Applying them twice is a no-op.
+ *
+ * @example Apply to an in-memory database
+ * ```ts
+ * import { STORE_DDL } from "@relavium/session/store";
+ * import { DatabaseSync } from "node:sqlite";
+ * import assert from "node:assert/strict";
+ * const db = new DatabaseSync(":memory:");
+ * for (const sql of STORE_DDL) db.exec(sql);
+ * for (const sql of STORE_DDL) db.exec(sql);
+ * assert.ok(db.prepare("SELECT name FROM sqlite_master WHERE name = 'relavium_session_state'").get());
+ * db.close();
+ * ```
+ */
+export const STORE_DDL: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS \`agent_sessions\` (
+	\`id\` text PRIMARY KEY NOT NULL,
+	\`agent_id\` text,
+	\`agent_slug\` text NOT NULL,
+	\`agent_snapshot\` text,
+	\`title\` text,
+	\`model_id\` text,
+	\`working_dir\` text,
+	\`git_ref\` text,
+	\`fs_scope_tier\` text DEFAULT 'sandboxed' NOT NULL,
+	\`status\` text DEFAULT 'active' NOT NULL,
+	\`context_json\` text DEFAULT '{}' NOT NULL,
+	\`total_input_tokens\` integer DEFAULT 0 NOT NULL,
+	\`total_output_tokens\` integer DEFAULT 0 NOT NULL,
+	\`total_cost_microcents\` integer DEFAULT 0 NOT NULL,
+	\`exported_workflow_path\` text,
+	\`deleted_at\` integer,
+	\`created_at\` integer NOT NULL,
+	\`updated_at\` integer NOT NULL,
+	CONSTRAINT "agent_sessions_fs_scope_tier_check" CHECK("agent_sessions"."fs_scope_tier" in ('sandboxed', 'project', 'full')),
+	CONSTRAINT "agent_sessions_status_check" CHECK("agent_sessions"."status" in ('active', 'idle', 'exported', 'ended'))
+)`,
+  `CREATE TABLE IF NOT EXISTS \`session_messages\` (
+	\`id\` text PRIMARY KEY NOT NULL,
+	\`session_id\` text NOT NULL,
+	\`sequence_number\` integer NOT NULL,
+	\`role\` text NOT NULL,
+	\`content\` text,
+	\`content_parts\` text,
+	\`tool_calls\` text,
+	\`tool_call_id\` text,
+	\`name\` text,
+	\`finish_reason\` text,
+	\`model_id\` text,
+	\`created_at\` integer NOT NULL,
+	\`compaction_dropped_through_sequence\` integer,
+	FOREIGN KEY (\`session_id\`) REFERENCES \`agent_sessions\`(\`id\`) ON UPDATE no action ON DELETE cascade
+)`,
+  `CREATE TABLE IF NOT EXISTS \`session_costs\` (
+	\`id\` text PRIMARY KEY NOT NULL,
+	\`session_id\` text NOT NULL,
+	\`model\` text NOT NULL,
+	\`model_catalog_id\` text,
+	\`input_tokens\` integer DEFAULT 0 NOT NULL,
+	\`output_tokens\` integer DEFAULT 0 NOT NULL,
+	\`cost_microcents\` integer DEFAULT 0 NOT NULL,
+	\`call_count\` integer DEFAULT 0 NOT NULL,
+	\`unpriced_calls\` integer DEFAULT 0 NOT NULL,
+	\`created_at\` integer NOT NULL,
+	\`updated_at\` integer NOT NULL,
+	\`is_legacy\` integer DEFAULT false NOT NULL,
+	FOREIGN KEY (\`session_id\`) REFERENCES \`agent_sessions\`(\`id\`) ON UPDATE no action ON DELETE cascade,
+	CONSTRAINT "session_costs_model_nonempty" CHECK("session_costs"."model" <> '')
+)`,
+  `CREATE TABLE IF NOT EXISTS \`relavium_session_state\` (
+	\`session_id\` text PRIMARY KEY NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
+	\`effect_turn_high_water\` integer DEFAULT 0 NOT NULL,
+	\`total_conservative_microcents\` integer DEFAULT 0 NOT NULL
+)`,
+  'CREATE INDEX IF NOT EXISTS `idx_agent_sessions_status` ON `agent_sessions` (`status`,"updated_at" desc) WHERE "agent_sessions"."deleted_at" is null',
+  'CREATE INDEX IF NOT EXISTS `idx_agent_sessions_agent` ON `agent_sessions` (`agent_id`,"created_at" desc) WHERE "agent_sessions"."agent_id" is not null',
+  'CREATE INDEX IF NOT EXISTS `idx_agent_sessions_updated` ON `agent_sessions` ("updated_at" desc,"id" desc) WHERE "agent_sessions"."deleted_at" is null',
+  "CREATE UNIQUE INDEX IF NOT EXISTS `idx_session_messages_seq` ON `session_messages` (`session_id`,`sequence_number`)",
+  "CREATE INDEX IF NOT EXISTS `idx_session_messages_session` ON `session_messages` (`session_id`,`created_at`)",
+  "CREATE INDEX IF NOT EXISTS `idx_session_costs_session` ON `session_costs` (`session_id`,`cost_microcents`)",
+  "CREATE UNIQUE INDEX IF NOT EXISTS `idx_session_costs_session_model` ON `session_costs` (`session_id`,`model`,`is_legacy`)",
+];
+
+/** Columns each table must have for the store to read and write it. */
+const REQUIRED_COLUMNS: Record<string, readonly string[]> = {
+  agent_sessions: [
+    "id",
+    "agent_id",
+    "agent_slug",
+    "agent_snapshot",
+    "title",
+    "model_id",
+    "working_dir",
+    "git_ref",
+    "fs_scope_tier",
+    "status",
+    "context_json",
+    "total_input_tokens",
+    "total_output_tokens",
+    "total_cost_microcents",
+    "exported_workflow_path",
+    "deleted_at",
+    "created_at",
+    "updated_at",
+  ],
+  session_messages: [
+    "id",
+    "session_id",
+    "sequence_number",
+    "role",
+    "content",
+    "content_parts",
+    "tool_calls",
+    "tool_call_id",
+    "name",
+    "finish_reason",
+    "model_id",
+    "created_at",
+    "compaction_dropped_through_sequence",
+  ],
+  session_costs: [
+    "id",
+    "session_id",
+    "model",
+    "model_catalog_id",
+    "input_tokens",
+    "output_tokens",
+    "cost_microcents",
+    "call_count",
+    "unpriced_calls",
+    "created_at",
+    "updated_at",
+    "is_legacy",
+  ],
+  relavium_session_state: [
+    "session_id",
+    "effect_turn_high_water",
+    "total_conservative_microcents",
+  ],
+};
+
+/**
+ * Names the tables whose columns the store needs but the file lacks (an
+ * older upstream file). Empty ⇒ the schema is usable.
+ *
+ * @param db An open database with {@linkcode STORE_DDL} applied.
+ * @returns `table.column` entries that are missing.
+ *
+ * @example A fresh schema is complete
+ * ```ts
+ * import { missingColumns, STORE_DDL } from "./ddl.ts";
+ * import { DatabaseSync } from "node:sqlite";
+ * import assert from "node:assert/strict";
+ * const db = new DatabaseSync(":memory:");
+ * for (const sql of STORE_DDL) db.exec(sql);
+ * assert.deepEqual(missingColumns(db), []);
+ * db.close();
+ * ```
+ */
+export function missingColumns(db: DatabaseSync): string[] {
+  const missing: string[] = [];
+  for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
+    const present = new Set<string>();
+    for (const row of db.prepare(`PRAGMA table_info(\`${table}\`)`).all()) {
+      if (typeof row["name"] === "string") present.add(row["name"]);
+    }
+    for (const c of columns) if (!present.has(c)) missing.push(`${table}.${c}`);
+  }
+  return missing;
+}
+
+/**
+ * Whether `table.column` is a foreign key to `model_catalog` in this file
+ * (DECISIONS.md 2: upstream files have it, ours do not).
+ *
+ * @param db An open database.
+ * @param table The referencing table.
+ * @param column The referencing column.
+ * @returns `true` when `PRAGMA foreign_key_list(table)` shows it.
+ *
+ * @example Our own schema has no catalog keys
+ * ```ts
+ * import { referencesModelCatalog, STORE_DDL } from "./ddl.ts";
+ * import { DatabaseSync } from "node:sqlite";
+ * import assert from "node:assert/strict";
+ * const db = new DatabaseSync(":memory:");
+ * for (const sql of STORE_DDL) db.exec(sql);
+ * assert.equal(referencesModelCatalog(db, "session_messages", "model_id"), false);
+ * db.close();
+ * ```
+ */
+export function referencesModelCatalog(
+  db: DatabaseSync,
+  table: string,
+  column: string,
+): boolean {
+  for (const row of db.prepare(`PRAGMA foreign_key_list(\`${table}\`)`).all()) {
+    if (row["from"] === column && row["table"] === "model_catalog") return true;
+  }
+  return false;
+}

@@ -1,0 +1,144 @@
+/**
+ * Errors the stores throw. Messages are fixed: they never carry parser
+ * text, stored values or paths.
+ *
+ * @module
+ */
+
+/**
+ * Why a stored (or about-to-be-stored) message was refused (store.md §7).
+ *
+ * @example Codes
+ * ```ts
+ * import type { SessionMessageBoundaryCode } from "@relavium/session/store";
+ * const c: SessionMessageBoundaryCode = "metadata_mismatch";
+ * ```
+ */
+export type SessionMessageBoundaryCode =
+  | "invalid_message"
+  | "invalid_metadata"
+  | "metadata_mismatch"
+  | "malformed_json";
+
+const BOUNDARY_MESSAGES: Record<SessionMessageBoundaryCode, string> = {
+  invalid_message: "Cannot use session message: the body is invalid",
+  invalid_metadata: "Cannot use session message: the metadata is invalid",
+  metadata_mismatch:
+    "Cannot use session message: the metadata does not match the body",
+  malformed_json: "Cannot use session message: a JSON column is malformed",
+};
+
+/**
+ * A message row failed validation on write or read. Carries a fixed code
+ * and a fixed message: no parser text, no input echo, no `cause`. A failed
+ * read fails the whole load; a failed write writes nothing.
+ *
+ * @example Inspect the code
+ * ```ts
+ * import { SessionMessageBoundaryError } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * const e = new SessionMessageBoundaryError("malformed_json");
+ * assert.equal(e.code, "malformed_json");
+ * assert.equal(e.cause, undefined);
+ * ```
+ */
+export class SessionMessageBoundaryError extends Error {
+  /** The fixed failure code. */
+  readonly code: SessionMessageBoundaryCode;
+
+  /**
+   * Builds the error for a code.
+   *
+   * @param code What was wrong.
+   */
+  constructor(code: SessionMessageBoundaryCode) {
+    super(BOUNDARY_MESSAGES[code]);
+    this.name = "SessionMessageBoundaryError";
+    this.code = code;
+  }
+}
+
+/**
+ * A stored session row (`agent_sessions` or its state) is corrupt: bad
+ * JSON in `context_json`/`agent_snapshot`, an invalid context, an unknown
+ * status, or an invalid turn-key mark. Fixed message, no `cause`.
+ *
+ * @example Inspect the code
+ * ```ts
+ * import { SessionRecordError } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * assert.equal(new SessionRecordError("invalid_turn_key").code, "invalid_turn_key");
+ * ```
+ */
+export class SessionRecordError extends Error {
+  /** What was wrong. */
+  readonly code: "invalid_record" | "malformed_json" | "invalid_turn_key";
+
+  /**
+   * Builds the error for a code.
+   *
+   * @param code What was wrong.
+   */
+  constructor(code: "invalid_record" | "malformed_json" | "invalid_turn_key") {
+    super(
+      code === "invalid_turn_key"
+        ? "Cannot allocate a turn key: the stored mark is invalid or exhausted"
+        : code === "malformed_json"
+        ? "Cannot use session: a JSON column is malformed"
+        : "Cannot use session: the stored row is invalid",
+    );
+    this.name = "SessionRecordError";
+    this.code = code;
+  }
+}
+
+/**
+ * A write named a session that does not exist or is soft-deleted.
+ *
+ * @example Catch it
+ * ```ts
+ * import { createMemoryStore, SessionNotFoundError } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * assert.throws(() => createMemoryStore().allocateTurnKey("nope"), SessionNotFoundError);
+ * ```
+ */
+export class SessionNotFoundError extends Error {
+  /**
+   * Builds the error (the id is not echoed in the message).
+   */
+  constructor() {
+    super("Cannot write session: no visible session has that id");
+    this.name = "SessionNotFoundError";
+  }
+}
+
+/**
+ * The store file could not be opened or prepared: a bad path, a file that
+ * is not a database, permissions, or tables lacking required columns. The
+ * CLI maps it to exit 1. `cause` holds the underlying failure for
+ * debugging; the message is fixed.
+ *
+ * @example Catch it
+ * ```ts
+ * import { openSqliteStore, StoreOpenError } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/bad.db`, "not a database ".repeat(20));
+ * assert.throws(
+ *   () => openSqliteStore(`${dir}/bad.db`, { clock: { now: () => 0 }, ids: () => crypto.randomUUID() }),
+ *   StoreOpenError,
+ * );
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export class StoreOpenError extends Error {
+  /**
+   * Builds the error.
+   *
+   * @param options The underlying failure, kept as `cause`.
+   */
+  constructor(options?: { cause?: unknown }) {
+    super("Cannot open the session store", options);
+    this.name = "StoreOpenError";
+  }
+}

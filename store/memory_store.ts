@@ -1,0 +1,308 @@
+/**
+ * An in-memory {@linkcode SessionStore} with the SQLite store's semantics
+ * (validation on write, sequence numbers, costs, title, turn keys), for
+ * tests and one-shot runs that must not touch `history.db`.
+ *
+ * @module
+ */
+import { isAbsolute } from "node:path";
+import { sessionContextSchema } from "../schema/context.ts";
+import type { SessionMessage } from "../schema/message.ts";
+import { SessionNotFoundError } from "./errors.ts";
+import type {
+  AgentSessionRecord,
+  CostEntry,
+  LoadedSession,
+  NewSession,
+  SessionStore,
+  TurnCommit,
+} from "./store.ts";
+import { deriveTitle } from "./title.ts";
+import { nextTurnKey, seedTurnKey } from "./turn_key.ts";
+import { checkCost, planTurnRows } from "./turn_plan.ts";
+
+/**
+ * What {@linkcode createMemoryStore} may be given. Defaults are
+ * deterministic: a clock frozen at epoch 0 and ids `mem-0`, `mem-1`, ….
+ *
+ * @example Injected deps
+ * ```ts
+ * import type { MemoryStoreOptions } from "@relavium/session/store";
+ * const o: MemoryStoreOptions = { clock: { now: () => 1_000 } };
+ * ```
+ */
+export interface MemoryStoreOptions {
+  /** Source of epoch milliseconds; default always 0. */
+  clock?: { now(): number };
+  /** Source of fresh row ids; default `mem-<n>` per store. */
+  ids?: () => string;
+}
+
+/**
+ * One per-model spend row, as `session_costs` would hold it.
+ *
+ * @example Value
+ * ```ts
+ * import type { ModelCostTotals } from "@relavium/session/store";
+ * const c: ModelCostTotals = { model: "m", inputTokens: 1, outputTokens: 1, costMicrocents: 5, callCount: 1, unpricedCalls: 0 };
+ * ```
+ */
+export interface ModelCostTotals {
+  /** Raw provider model string. */
+  model: string;
+  /** Summed input tokens. */
+  inputTokens: number;
+  /** Summed output tokens. */
+  outputTokens: number;
+  /** Summed realised spend (micro-cents). */
+  costMicrocents: number;
+  /** Number of attempts recorded. */
+  callCount: number;
+  /** Attempts recorded with `priced: false`. */
+  unpricedCalls: number;
+}
+
+interface Entry {
+  record: AgentSessionRecord;
+  updatedAtMs: number;
+  messages: SessionMessage[];
+  costs: Map<string, ModelCostTotals>;
+  turnMark: number | undefined;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+class MemorySessionStore implements SessionStore {
+  readonly #sessions = new Map<string, Entry>();
+  readonly #clock: { now(): number };
+  readonly #ids: () => string;
+
+  constructor(options: MemoryStoreOptions) {
+    let n = 0;
+    this.#clock = options.clock ?? { now: () => 0 };
+    this.#ids = options.ids ?? (() => `mem-${n++}`);
+  }
+
+  #visible(sessionId: string): Entry {
+    const entry = this.#sessions.get(sessionId);
+    if (entry === undefined || entry.record.deletedAt !== undefined) {
+      throw new SessionNotFoundError();
+    }
+    return entry;
+  }
+
+  #touch(entry: Entry, now: number): void {
+    entry.updatedAtMs = now;
+    entry.record.updatedAt = iso(now);
+  }
+
+  #addCosts(entry: Entry, costs: CostEntry[]): void {
+    for (const c of costs) {
+      const row = entry.costs.get(c.model) ?? {
+        model: c.model,
+        inputTokens: 0,
+        outputTokens: 0,
+        costMicrocents: 0,
+        callCount: 0,
+        unpricedCalls: 0,
+      };
+      row.inputTokens += c.inputTokens;
+      row.outputTokens += c.outputTokens;
+      row.costMicrocents += c.costMicrocents;
+      row.callCount += 1;
+      if (!c.priced) row.unpricedCalls += 1;
+      entry.costs.set(c.model, row);
+      entry.record.totalCostMicrocents += c.costMicrocents;
+    }
+  }
+
+  create(session: NewSession): AgentSessionRecord {
+    if (
+      typeof session.id !== "string" || session.id === "" ||
+      typeof session.agentSlug !== "string" || session.agentSlug === "" ||
+      !sessionContextSchema.safeParse(session.context).success
+    ) {
+      throw new TypeError("Cannot create session: invalid session fields");
+    }
+    if (this.#sessions.has(session.id)) {
+      throw new TypeError("Cannot create session: the id is taken");
+    }
+    const now = this.#clock.now();
+    const record: AgentSessionRecord = {
+      id: session.id,
+      agentSlug: session.agentSlug,
+      context: structuredClone(session.context),
+      status: "active",
+      totalInputTokens: 0,
+      totalOutputTokens: 0,
+      totalCostMicrocents: 0,
+      totalConservativeMicrocents: 0,
+      createdAt: iso(now),
+      updatedAt: iso(now),
+    };
+    if (session.agentSnapshot !== undefined) {
+      record.agentSnapshot = structuredClone(session.agentSnapshot);
+    }
+    if (session.modelId !== undefined) record.modelId = session.modelId;
+    this.#sessions.set(session.id, {
+      record,
+      updatedAtMs: now,
+      messages: [],
+      costs: new Map(),
+      turnMark: undefined,
+    });
+    return structuredClone(record);
+  }
+
+  commitTurn(sessionId: string, turn: TurnCommit): void {
+    const entry = this.#visible(sessionId);
+    const now = this.#clock.now();
+    const timestamp = iso(now);
+    const rows = planTurnRows(sessionId, turn, { ids: this.#ids, timestamp });
+    let seq = (entry.messages.at(-1)?.sequenceNumber ?? -1) + 1;
+    for (const row of rows) {
+      const message: SessionMessage = {
+        id: row.id,
+        sessionId,
+        sequenceNumber: seq++,
+        role: row.role,
+        content: structuredClone(row.content),
+        timestamp,
+      };
+      if (row.modelId !== undefined) message.modelId = row.modelId;
+      entry.messages.push(message);
+    }
+    const r = entry.record;
+    r.totalInputTokens += turn.tokensUsed.input;
+    r.totalOutputTokens += turn.tokensUsed.output;
+    r.status = "active";
+    if (r.title === undefined) {
+      const title = deriveTitle(turn.userText);
+      if (title !== undefined) r.title = title;
+    }
+    this.#addCosts(entry, turn.costs);
+    this.#touch(entry, now);
+  }
+
+  recordCosts(sessionId: string, costs: CostEntry[]): void {
+    const entry = this.#visible(sessionId);
+    for (const cost of costs) checkCost(cost);
+    this.#addCosts(entry, costs);
+  }
+
+  allocateTurnKey(sessionId: string): number {
+    const entry = this.#visible(sessionId);
+    const mark = entry.turnMark === undefined || entry.turnMark === 0
+      ? seedTurnKey(entry.messages)
+      : entry.turnMark;
+    const next = nextTurnKey(mark);
+    entry.turnMark = next;
+    return next;
+  }
+
+  setStatus(sessionId: string, status: "active" | "ended"): void {
+    if (status !== "active" && status !== "ended") {
+      throw new TypeError("Cannot set status: expected active or ended");
+    }
+    const entry = this.#visible(sessionId);
+    entry.record.status = status;
+    this.#touch(entry, this.#clock.now());
+  }
+
+  markExported(sessionId: string, workflowPath: string): void {
+    if (typeof workflowPath !== "string" || !isAbsolute(workflowPath)) {
+      throw new TypeError("Cannot mark exported: the path must be absolute");
+    }
+    const entry = this.#visible(sessionId);
+    entry.record.status = "exported";
+    entry.record.exportedWorkflowPath = workflowPath;
+    this.#touch(entry, this.#clock.now());
+  }
+
+  softDelete(sessionId: string): boolean {
+    const entry = this.#sessions.get(sessionId);
+    if (entry === undefined || entry.record.deletedAt !== undefined) {
+      return false;
+    }
+    entry.record.deletedAt = iso(this.#clock.now());
+    return true;
+  }
+
+  list(): AgentSessionRecord[] {
+    return [...this.#sessions.values()]
+      .filter((e) => e.record.deletedAt === undefined)
+      .sort((a, b) =>
+        b.updatedAtMs - a.updatedAtMs ||
+        (a.record.id < b.record.id ? 1 : a.record.id > b.record.id ? -1 : 0)
+      )
+      .map((e) => structuredClone(e.record));
+  }
+
+  load(sessionId: string): LoadedSession | undefined {
+    const entry = this.#sessions.get(sessionId);
+    if (entry === undefined || entry.record.deletedAt !== undefined) {
+      return undefined;
+    }
+    return {
+      record: structuredClone(entry.record),
+      messages: structuredClone(entry.messages),
+    };
+  }
+
+  /** Per-model spend rows of a session (what `session_costs` would hold). */
+  costsOf(sessionId: string): ModelCostTotals[] {
+    const entry = this.#sessions.get(sessionId);
+    return entry === undefined
+      ? []
+      : [...entry.costs.values()].map((c) => ({ ...c }));
+  }
+
+  close(): void {}
+}
+
+/**
+ * A memory store: the {@linkcode SessionStore} plus a read of per-model
+ * spend (what `session_costs` would hold).
+ *
+ * @example Read costs
+ * ```ts
+ * import type { MemoryStore } from "@relavium/session/store";
+ * type Costs = ReturnType<MemoryStore["costsOf"]>;
+ * ```
+ */
+export interface MemoryStore extends SessionStore {
+  /** Per-model spend rows of a session, in first-recorded order. */
+  costsOf(sessionId: string): ModelCostTotals[];
+}
+
+/**
+ * Creates an empty in-memory store. Nothing is persisted; `close()` is a
+ * no-op. Reads return copies.
+ *
+ * @param options Optional clock and id source (deterministic defaults).
+ * @returns The store.
+ *
+ * @example Commit and resume
+ * ```ts
+ * import { createMemoryStore, reconstructSessionState } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * const store = createMemoryStore();
+ * store.create({ id: "s", agentSlug: "mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" } });
+ * store.commitTurn("s", {
+ *   userText: "hi", rounds: [], finalText: "hello", modelId: "m",
+ *   tokensUsed: { input: 3, output: 1 }, costs: [{ model: "m", inputTokens: 3, outputTokens: 1, costMicrocents: 50, priced: true }],
+ * });
+ * const loaded = store.load("s");
+ * assert.ok(loaded);
+ * const state = reconstructSessionState(loaded.record, loaded.messages);
+ * assert.equal(state.turnCount, 1);
+ * assert.equal(state.cumulativeCostMicrocents, 50);
+ * ```
+ */
+export function createMemoryStore(
+  options: MemoryStoreOptions = {},
+): MemoryStore {
+  return new MemorySessionStore(options);
+}

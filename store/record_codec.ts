@@ -1,0 +1,171 @@
+/**
+ * Mapping between `agent_sessions` rows and {@linkcode AgentSessionRecord}s:
+ * epoch-ms columns become ISO strings, JSON columns are parsed and the
+ * context re-validated. Corruption throws a fixed-message
+ * {@linkcode SessionRecordError}.
+ *
+ * @module
+ */
+import type { Agent } from "../schema/agent.ts";
+import { sessionContextSchema } from "../schema/context.ts";
+import { SessionRecordError } from "./errors.ts";
+import type { AgentSessionRecord, SessionStatus } from "./store.ts";
+
+/**
+ * An `agent_sessions` row joined with our state table, as SQLite returns it.
+ *
+ * @example Value
+ * ```ts
+ * import type { SessionRow } from "./record_codec.ts";
+ * const r: Partial<SessionRow> = { id: "s", agent_slug: "mini" };
+ * ```
+ */
+export interface SessionRow {
+  /** `id`. */
+  id: unknown;
+  /** `agent_id`. */
+  agent_id: unknown;
+  /** `agent_slug`. */
+  agent_slug: unknown;
+  /** `agent_snapshot` (JSON). */
+  agent_snapshot: unknown;
+  /** `title`. */
+  title: unknown;
+  /** `model_id`. */
+  model_id: unknown;
+  /** `status`. */
+  status: unknown;
+  /** `context_json` (JSON). */
+  context_json: unknown;
+  /** `total_input_tokens`. */
+  total_input_tokens: unknown;
+  /** `total_output_tokens`. */
+  total_output_tokens: unknown;
+  /** `total_cost_microcents`. */
+  total_cost_microcents: unknown;
+  /** `relavium_session_state.total_conservative_microcents` (NULL when absent). */
+  total_conservative_microcents: unknown;
+  /** `exported_workflow_path`. */
+  exported_workflow_path: unknown;
+  /** `deleted_at` (epoch ms). */
+  deleted_at: unknown;
+  /** `created_at` (epoch ms). */
+  created_at: unknown;
+  /** `updated_at` (epoch ms). */
+  updated_at: unknown;
+}
+
+const STATUSES: ReadonlySet<string> = new Set([
+  "active",
+  "idle",
+  "exported",
+  "ended",
+]);
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== "string") throw new SessionRecordError("invalid_record");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SessionRecordError("malformed_json");
+  }
+}
+
+function count(value: unknown): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+    throw new SessionRecordError("invalid_record");
+  }
+  return value;
+}
+
+/**
+ * Converts epoch milliseconds to ISO-8601.
+ *
+ * @param value A stored epoch-ms integer.
+ * @returns The ISO string.
+ * @throws {SessionRecordError} `invalid_record` when not a valid time.
+ *
+ * @example Epoch zero
+ * ```ts
+ * import { isoFromEpoch } from "./record_codec.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isoFromEpoch(0), "1970-01-01T00:00:00.000Z");
+ * ```
+ */
+export function isoFromEpoch(value: unknown): string {
+  const d = new Date(count(value));
+  if (Number.isNaN(d.getTime())) throw new SessionRecordError("invalid_record");
+  return d.toISOString();
+}
+
+function optional(value: unknown): string | undefined {
+  if (value === null) return undefined;
+  if (typeof value !== "string") throw new SessionRecordError("invalid_record");
+  return value;
+}
+
+/**
+ * Decodes and re-validates a session row.
+ *
+ * @param row The raw row.
+ * @returns The record.
+ * @throws {SessionRecordError} `malformed_json` or `invalid_record`.
+ *
+ * @example Decode
+ * ```ts
+ * import { decodeSessionRow } from "./record_codec.ts";
+ * import assert from "node:assert/strict";
+ * const r = decodeSessionRow({
+ *   id: "s", agent_id: null, agent_slug: "mini", agent_snapshot: null, title: null, model_id: null,
+ *   status: "ended", context_json: '{"workingDir":"/w","fsScopeTier":"sandboxed"}',
+ *   total_input_tokens: 1, total_output_tokens: 2, total_cost_microcents: 3, total_conservative_microcents: null,
+ *   exported_workflow_path: null, deleted_at: null, created_at: 0, updated_at: 1,
+ * });
+ * assert.equal(r.updatedAt, "1970-01-01T00:00:00.001Z");
+ * assert.equal(r.totalConservativeMicrocents, 0);
+ * ```
+ */
+export function decodeSessionRow(row: SessionRow): AgentSessionRecord {
+  const context = sessionContextSchema.safeParse(parseJson(row.context_json));
+  if (!context.success) throw new SessionRecordError("invalid_record");
+  if (typeof row.status !== "string" || !STATUSES.has(row.status)) {
+    throw new SessionRecordError("invalid_record");
+  }
+  if (typeof row.id !== "string" || typeof row.agent_slug !== "string") {
+    throw new SessionRecordError("invalid_record");
+  }
+  const record: AgentSessionRecord = {
+    id: row.id,
+    agentSlug: row.agent_slug,
+    context: context.data,
+    status: row.status as SessionStatus,
+    totalInputTokens: count(row.total_input_tokens),
+    totalOutputTokens: count(row.total_output_tokens),
+    totalCostMicrocents: count(row.total_cost_microcents),
+    totalConservativeMicrocents: row.total_conservative_microcents === null
+      ? 0
+      : count(row.total_conservative_microcents),
+    createdAt: isoFromEpoch(row.created_at),
+    updatedAt: isoFromEpoch(row.updated_at),
+  };
+  const agentId = optional(row.agent_id);
+  if (agentId !== undefined) record.agentId = agentId;
+  if (row.agent_snapshot !== null) {
+    const snapshot = parseJson(row.agent_snapshot);
+    if (
+      snapshot === null || typeof snapshot !== "object" ||
+      Array.isArray(snapshot)
+    ) {
+      throw new SessionRecordError("invalid_record");
+    }
+    record.agentSnapshot = snapshot as Agent;
+  }
+  const title = optional(row.title);
+  if (title !== undefined) record.title = title;
+  const modelId = optional(row.model_id);
+  if (modelId !== undefined) record.modelId = modelId;
+  const exported = optional(row.exported_workflow_path);
+  if (exported !== undefined) record.exportedWorkflowPath = exported;
+  if (row.deleted_at !== null) record.deletedAt = isoFromEpoch(row.deleted_at);
+  return record;
+}

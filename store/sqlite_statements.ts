@@ -1,0 +1,183 @@
+/**
+ * The prepared statements of the SQLite store, in one place.
+ *
+ * @module
+ */
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+
+const SESSION_COLUMNS = `s.id, s.agent_id, s.agent_slug, s.agent_snapshot,
+  s.title, s.model_id, s.status, s.context_json, s.total_input_tokens,
+  s.total_output_tokens, s.total_cost_microcents,
+  st.total_conservative_microcents, s.exported_workflow_path, s.deleted_at,
+  s.created_at, s.updated_at
+  FROM agent_sessions s
+  LEFT JOIN relavium_session_state st ON st.session_id = s.id`;
+
+const MESSAGE_COLUMNS = `id, session_id, sequence_number, role, content,
+  content_parts, tool_calls, tool_call_id, name, finish_reason, model_id,
+  created_at, compaction_dropped_through_sequence FROM session_messages`;
+
+/**
+ * Every statement the store runs.
+ *
+ * @example Shape
+ * ```ts
+ * import type { Statements } from "./sqlite_statements.ts";
+ * type Insert = Statements["insertMessage"];
+ * ```
+ */
+export interface Statements {
+  /** Full row of a visible session, by id. */
+  visibleSessionFull: StatementSync;
+  /** `title` of a visible session (existence check), by id. */
+  visibleSession: StatementSync;
+  /** Full row of any session, by id (used right after insert). */
+  sessionById: StatementSync;
+  /** Visible sessions, newest `updated_at` first, then id descending. */
+  listVisible: StatementSync;
+  /** All rows of a session in sequence order. */
+  messagesOf: StatementSync;
+  /** Assistant rows of a session (turn-key seeding). */
+  assistantRows: StatementSync;
+  /** `MAX(sequence_number) + 1` (0 for none), as `n`. */
+  nextSequence: StatementSync;
+  /** Inserts a session row. */
+  insertSession: StatementSync;
+  /** Inserts a message row (metadata columns NULL). */
+  insertMessage: StatementSync;
+  /** Adds turn tokens, sets status `active`, the title when NULL, `updated_at`. */
+  updateAfterTurn: StatementSync;
+  /** Upserts a `session_costs` row (non-legacy). */
+  upsertCost: StatementSync;
+  /** Adds realised spend to `total_cost_microcents`. */
+  addSessionCost: StatementSync;
+  /** The stored turn mark as `mark`: an in-range integer or NULL. */
+  turnMark: StatementSync;
+  /** Sets the turn mark. */
+  upsertTurnMark: StatementSync;
+  /** Sets `status` and `updated_at` of a visible session. */
+  setStatus: StatementSync;
+  /** Sets `exported`, the path and `updated_at` of a visible session. */
+  markExported: StatementSync;
+  /** Sets `deleted_at` of a visible session. */
+  softDelete: StatementSync;
+  /** Catalog row ids for a raw model string (upstream files only). */
+  catalogByModel: StatementSync | undefined;
+}
+
+/**
+ * Prepares the statements on an open connection with the schema applied.
+ *
+ * @param db The connection.
+ * @param withCatalog Whether `model_catalog` lookups are needed.
+ * @returns The statements.
+ *
+ * @example Prepare on a fresh schema
+ * ```ts
+ * import { prepareStatements } from "./sqlite_statements.ts";
+ * import { STORE_DDL } from "./ddl.ts";
+ * import { DatabaseSync } from "node:sqlite";
+ * import assert from "node:assert/strict";
+ * const db = new DatabaseSync(":memory:");
+ * for (const sql of STORE_DDL) db.exec(sql);
+ * assert.equal(prepareStatements(db, false).catalogByModel, undefined);
+ * db.close();
+ * ```
+ */
+export function prepareStatements(
+  db: DatabaseSync,
+  withCatalog: boolean,
+): Statements {
+  const p = (sql: string): StatementSync => db.prepare(sql);
+  return {
+    visibleSessionFull: p(
+      `SELECT ${SESSION_COLUMNS} WHERE s.id = ? AND s.deleted_at IS NULL`,
+    ),
+    visibleSession: p(
+      "SELECT title FROM agent_sessions WHERE id = ? AND deleted_at IS NULL",
+    ),
+    sessionById: p(`SELECT ${SESSION_COLUMNS} WHERE s.id = ?`),
+    listVisible: p(
+      `SELECT ${SESSION_COLUMNS} WHERE s.deleted_at IS NULL
+       ORDER BY s.updated_at DESC, s.id DESC`,
+    ),
+    messagesOf: p(
+      `SELECT ${MESSAGE_COLUMNS} WHERE session_id = ? ORDER BY sequence_number`,
+    ),
+    assistantRows: p(
+      `SELECT ${MESSAGE_COLUMNS} WHERE session_id = ? AND role = 'assistant'
+       ORDER BY sequence_number`,
+    ),
+    nextSequence: p(
+      `SELECT COALESCE(MAX(sequence_number), -1) + 1 AS n
+       FROM session_messages WHERE session_id = ?`,
+    ),
+    insertSession: p(
+      `INSERT INTO agent_sessions (id, agent_id, agent_slug, agent_snapshot,
+       title, model_id, working_dir, git_ref, fs_scope_tier, status,
+       context_json, created_at, updated_at)
+       VALUES (?, NULL, ?, ?, NULL, ?, ?, ?, ?, 'active', ?, ?, ?)`,
+    ),
+    insertMessage: p(
+      `INSERT INTO session_messages (id, session_id, sequence_number, role,
+       content, content_parts, tool_calls, tool_call_id, name, finish_reason,
+       model_id, created_at, compaction_dropped_through_sequence)
+       VALUES (?, ?, ?, ?, NULL, ?, NULL, NULL, NULL, NULL, ?, ?, NULL)`,
+    ),
+    updateAfterTurn: p(
+      `UPDATE agent_sessions SET
+       total_input_tokens = total_input_tokens + ?,
+       total_output_tokens = total_output_tokens + ?,
+       title = COALESCE(title, ?), status = 'active', updated_at = ?
+       WHERE id = ?`,
+    ),
+    upsertCost: p(
+      `INSERT INTO session_costs (id, session_id, model, model_catalog_id,
+       input_tokens, output_tokens, cost_microcents, call_count,
+       unpriced_calls, created_at, updated_at, is_legacy)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, 0)
+       ON CONFLICT (session_id, model, is_legacy) DO UPDATE SET
+       input_tokens = input_tokens + excluded.input_tokens,
+       output_tokens = output_tokens + excluded.output_tokens,
+       cost_microcents = cost_microcents + excluded.cost_microcents,
+       call_count = call_count + 1,
+       unpriced_calls = unpriced_calls + excluded.unpriced_calls,
+       model_catalog_id = COALESCE(model_catalog_id, excluded.model_catalog_id),
+       updated_at = excluded.updated_at`,
+    ),
+    addSessionCost: p(
+      `UPDATE agent_sessions
+       SET total_cost_microcents = total_cost_microcents + ? WHERE id = ?`,
+    ),
+    turnMark: p(
+      `SELECT CASE WHEN typeof(effect_turn_high_water) = 'integer'
+       AND effect_turn_high_water BETWEEN 0 AND 9007199254740991
+       THEN effect_turn_high_water END AS mark
+       FROM relavium_session_state WHERE session_id = ?`,
+    ),
+    upsertTurnMark: p(
+      `INSERT INTO relavium_session_state (session_id, effect_turn_high_water)
+       VALUES (?, ?) ON CONFLICT (session_id) DO UPDATE SET
+       effect_turn_high_water = excluded.effect_turn_high_water`,
+    ),
+    setStatus: p(
+      `UPDATE agent_sessions SET status = ?, updated_at = ?
+       WHERE id = ? AND deleted_at IS NULL`,
+    ),
+    markExported: p(
+      `UPDATE agent_sessions SET status = 'exported',
+       exported_workflow_path = ?, updated_at = ?
+       WHERE id = ? AND deleted_at IS NULL`,
+    ),
+    softDelete: p(
+      `UPDATE agent_sessions SET deleted_at = ?
+       WHERE id = ? AND deleted_at IS NULL`,
+    ),
+    catalogByModel: withCatalog
+      ? p(
+        `SELECT id FROM model_catalog WHERE model_id = ? AND deleted_at IS NULL
+         LIMIT 2`,
+      )
+      : undefined,
+  };
+}

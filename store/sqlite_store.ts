@@ -1,0 +1,322 @@
+/**
+ * The durable store on `history.db` (store.md), on Deno's built-in
+ * `node:sqlite`. Writes run in `BEGIN IMMEDIATE` with the busy-retry
+ * policy; reads of a whole session run in one read transaction and
+ * re-validate every row.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { isAbsolute } from "node:path";
+import { sessionContextSchema } from "../schema/context.ts";
+import type { SessionMessage } from "../schema/message.ts";
+import { missingColumns, referencesModelCatalog, STORE_DDL } from "./ddl.ts";
+import { SessionNotFoundError, StoreOpenError } from "./errors.ts";
+import { decodeMessageRow, type MessageRow } from "./message_codec.ts";
+import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
+import { openDatabaseFile, secureSidecars } from "./sqlite_file.ts";
+import { blockingSleep, transaction } from "./sqlite_tx.ts";
+import { prepareStatements, type Statements } from "./sqlite_statements.ts";
+import type {
+  AgentSessionRecord,
+  CostEntry,
+  LoadedSession,
+  NewSession,
+  SessionStore,
+  TurnCommit,
+} from "./store.ts";
+import { deriveTitle } from "./title.ts";
+import { nextTurnKey, seedTurnKey } from "./turn_key.ts";
+import { checkCost, planTurnRows } from "./turn_plan.ts";
+
+/**
+ * What {@linkcode openSqliteStore} is given.
+ *
+ * @example Deterministic deps
+ * ```ts
+ * import type { SqliteStoreOptions } from "@relavium/session/store";
+ * let n = 0;
+ * const o: SqliteStoreOptions = { clock: { now: () => 0 }, ids: () => `id-${n++}` };
+ * ```
+ */
+export interface SqliteStoreOptions {
+  /** Source of epoch milliseconds for `created_at`/`updated_at`. */
+  clock: { now(): number };
+  /** Source of fresh row ids (UUIDs in production). */
+  ids: () => string;
+  /** Busy-retry wait; default blocks the thread. Tests inject a recorder. */
+  sleep?: (ms: number) => void;
+  /** SQLite `busy_timeout`; default 5000 (store.md §1). */
+  busyTimeoutMs?: number;
+}
+
+class SqliteSessionStore implements SessionStore {
+  readonly #db: DatabaseSync;
+  readonly #sql: Statements;
+  readonly #clock: { now(): number };
+  readonly #ids: () => string;
+  readonly #sleep: (ms: number) => void;
+  readonly #catalog: { messages: boolean; sessions: boolean; costs: boolean };
+  #closed = false;
+
+  constructor(db: DatabaseSync, options: SqliteStoreOptions) {
+    this.#db = db;
+    this.#clock = options.clock;
+    this.#ids = options.ids;
+    this.#sleep = options.sleep ?? blockingSleep;
+    this.#catalog = {
+      messages: referencesModelCatalog(db, "session_messages", "model_id"),
+      sessions: referencesModelCatalog(db, "agent_sessions", "model_id"),
+      costs: referencesModelCatalog(db, "session_costs", "model_catalog_id"),
+    };
+    const anyCatalog = this.#catalog.messages || this.#catalog.sessions ||
+      this.#catalog.costs;
+    this.#sql = prepareStatements(db, anyCatalog);
+  }
+
+  #write<T>(work: () => T): T {
+    return transaction(this.#db, work, {
+      begin: "IMMEDIATE",
+      sleep: this.#sleep,
+    });
+  }
+
+  /** DECISIONS.md 2: the catalog row id (or NULL) where the FK exists. */
+  #catalogId(model: string): string | null {
+    const rows = this.#sql.catalogByModel?.all(model) ?? [];
+    const id = rows.length === 1 ? rows[0]?.["id"] : undefined;
+    return typeof id === "string" ? id : null;
+  }
+
+  #modelRef(model: string | undefined, viaCatalog: boolean): string | null {
+    if (model === undefined) return null;
+    return viaCatalog ? this.#catalogId(model) : model;
+  }
+
+  #requireVisible(sessionId: string): { title: unknown } {
+    const row = this.#sql.visibleSession.get(sessionId);
+    if (row === undefined) throw new SessionNotFoundError();
+    return { title: row["title"] };
+  }
+
+  #addCosts(sessionId: string, costs: CostEntry[], now: number): void {
+    let total = 0;
+    for (const c of costs) {
+      const catalogId = this.#catalog.costs ? this.#catalogId(c.model) : null;
+      this.#sql.upsertCost.run(
+        this.#ids(),
+        sessionId,
+        c.model,
+        catalogId,
+        c.inputTokens,
+        c.outputTokens,
+        c.costMicrocents,
+        c.priced ? 0 : 1,
+        now,
+        now,
+      );
+      total += c.costMicrocents;
+    }
+    if (total > 0) this.#sql.addSessionCost.run(total, sessionId);
+  }
+
+  create(session: NewSession): AgentSessionRecord {
+    if (
+      typeof session.id !== "string" || session.id === "" ||
+      typeof session.agentSlug !== "string" || session.agentSlug === "" ||
+      !sessionContextSchema.safeParse(session.context).success
+    ) {
+      throw new TypeError("Cannot create session: invalid session fields");
+    }
+    const now = this.#clock.now();
+    const c = session.context;
+    return this.#write(() => {
+      this.#sql.insertSession.run(
+        session.id,
+        session.agentSlug,
+        session.agentSnapshot === undefined
+          ? null
+          : JSON.stringify(session.agentSnapshot),
+        this.#modelRef(session.modelId, this.#catalog.sessions),
+        c.workingDir,
+        c.gitRef ?? null,
+        c.fsScopeTier,
+        JSON.stringify(c),
+        now,
+        now,
+      );
+      return decodeSessionRow(
+        this.#sql.sessionById.get(session.id) as unknown as SessionRow,
+      );
+    });
+  }
+
+  commitTurn(sessionId: string, turn: TurnCommit): void {
+    const now = this.#clock.now();
+    const rows = planTurnRows(sessionId, turn, {
+      ids: this.#ids,
+      timestamp: new Date(now).toISOString(),
+    });
+    this.#write(() => {
+      const { title } = this.#requireVisible(sessionId);
+      let seq = Number(this.#sql.nextSequence.get(sessionId)?.["n"] ?? 0);
+      const modelRef = this.#modelRef(turn.modelId, this.#catalog.messages);
+      for (const row of rows) {
+        this.#sql.insertMessage.run(
+          row.id,
+          sessionId,
+          seq++,
+          row.role,
+          JSON.stringify(row.content),
+          row.role === "assistant" ? modelRef : null,
+          now,
+        );
+      }
+      const newTitle = title === null ? deriveTitle(turn.userText) : undefined;
+      this.#sql.updateAfterTurn.run(
+        turn.tokensUsed.input,
+        turn.tokensUsed.output,
+        newTitle ?? null,
+        now,
+        sessionId,
+      );
+      this.#addCosts(sessionId, turn.costs, now);
+    });
+  }
+
+  recordCosts(sessionId: string, costs: CostEntry[]): void {
+    for (const cost of costs) checkCost(cost);
+    const now = this.#clock.now();
+    this.#write(() => {
+      this.#requireVisible(sessionId);
+      this.#addCosts(sessionId, costs, now);
+    });
+  }
+
+  allocateTurnKey(sessionId: string): number {
+    return this.#write(() => {
+      this.#requireVisible(sessionId);
+      const state = this.#sql.turnMark.get(sessionId);
+      let mark: unknown = state?.["mark"];
+      if (state === undefined || mark === 0) {
+        const rows = this.#sql.assistantRows.all(sessionId);
+        mark = seedTurnKey(
+          rows.map((r) => decodeMessageRow(r as unknown as MessageRow)),
+        );
+      }
+      const next = nextTurnKey(mark);
+      this.#sql.upsertTurnMark.run(sessionId, next);
+      return next;
+    });
+  }
+
+  setStatus(sessionId: string, status: "active" | "ended"): void {
+    if (status !== "active" && status !== "ended") {
+      throw new TypeError("Cannot set status: expected active or ended");
+    }
+    this.#update(() =>
+      this.#sql.setStatus.run(status, this.#clock.now(), sessionId)
+    );
+  }
+
+  markExported(sessionId: string, workflowPath: string): void {
+    if (typeof workflowPath !== "string" || !isAbsolute(workflowPath)) {
+      throw new TypeError("Cannot mark exported: the path must be absolute");
+    }
+    this.#update(() =>
+      this.#sql.markExported.run(workflowPath, this.#clock.now(), sessionId)
+    );
+  }
+
+  #update(run: () => { changes: number | bigint }): void {
+    this.#write(() => {
+      if (Number(run().changes) === 0) throw new SessionNotFoundError();
+    });
+  }
+
+  softDelete(sessionId: string): boolean {
+    const now = this.#clock.now();
+    return this.#write(() =>
+      Number(this.#sql.softDelete.run(now, sessionId).changes) > 0
+    );
+  }
+
+  list(): AgentSessionRecord[] {
+    return this.#sql.listVisible.all().map((r) =>
+      decodeSessionRow(r as unknown as SessionRow)
+    );
+  }
+
+  load(sessionId: string): LoadedSession | undefined {
+    const raw = transaction(this.#db, () => {
+      const session = this.#sql.visibleSessionFull.get(sessionId);
+      if (session === undefined) return undefined;
+      return { session, rows: this.#sql.messagesOf.all(sessionId) };
+    }, { begin: "DEFERRED", sleep: this.#sleep });
+    if (raw === undefined) return undefined;
+    const record = decodeSessionRow(raw.session as unknown as SessionRow);
+    const messages: SessionMessage[] = raw.rows.map((r) =>
+      decodeMessageRow(r as unknown as MessageRow)
+    );
+    return { record, messages };
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+}
+
+/**
+ * Opens (creating when missing) the SQLite session store at `path`.
+ *
+ * The folder holding the file is the store's own folder (e.g.
+ * `~/.relavium`): it is created and chmod-ed 0700; the file is created
+ * 0600 before SQLite opens it; file and `-wal`/`-shm` are chmod-ed 0600.
+ * The schema is applied with `CREATE … IF NOT EXISTS` only, so an upstream
+ * Relavium file keeps every existing object unchanged.
+ *
+ * @param path The database file (`$RELAVIUM_HOME/history.db`).
+ * @param options Injected clock and id source (and test hooks).
+ * @returns The store; call `close()` when done.
+ * @throws {StoreOpenError} When the path cannot be used, the file is not
+ * a database, or its tables lack required columns.
+ *
+ * @example Create, commit, load
+ * ```ts
+ * import { openSqliteStore } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * let n = 0;
+ * const store = openSqliteStore(`${dir}/history.db`, { clock: { now: () => 0 }, ids: () => `id-${n++}` });
+ * store.create({ id: "s", agentSlug: "mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" } });
+ * store.commitTurn("s", { userText: "hi", rounds: [], finalText: "hello", modelId: "m", tokensUsed: { input: 3, output: 1 }, costs: [] });
+ * const loaded = store.load("s");
+ * assert.equal(loaded?.messages.length, 2);
+ * assert.equal(loaded?.record.title, "hi");
+ * store.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function openSqliteStore(
+  path: string,
+  options: SqliteStoreOptions,
+): SessionStore {
+  let db: DatabaseSync | undefined;
+  try {
+    db = openDatabaseFile(path, options.busyTimeoutMs ?? 5000);
+    const conn = db;
+    transaction(conn, () => {
+      for (const sql of STORE_DDL) conn.exec(sql);
+    }, { begin: "IMMEDIATE", sleep: options.sleep ?? blockingSleep });
+    if (missingColumns(conn).length > 0) {
+      throw new Error("Cannot open the session store: missing columns");
+    }
+    secureSidecars(path);
+    return new SqliteSessionStore(conn, options);
+  } catch (error) {
+    db?.close();
+    throw new StoreOpenError({ cause: error });
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Transactions with the busy-retry policy of store.md §1: writes run in
+ * `BEGIN IMMEDIATE`; only busy/locked errors are retried, at most 5
+ * attempts with a deterministic linear backoff (no jitter), then the last
+ * error is rethrown. Anything else rolls back and rethrows at once.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+
+/** Attempts before a busy/locked error is rethrown. */
+export const MAX_ATTEMPTS = 5;
+
+/** Backoff step: attempt `n` (1-based) waits `n × BACKOFF_STEP_MS` before retrying. */
+export const BACKOFF_STEP_MS = 25;
+
+/**
+ * Whether an error is SQLite's busy or locked condition.
+ *
+ * @param error Anything thrown by `node:sqlite`.
+ * @returns `true` for SQLITE_BUSY / SQLITE_LOCKED (any extended code).
+ *
+ * @example Recognise a lock
+ * ```ts
+ * import { isBusyError } from "./sqlite_tx.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isBusyError(new Error("database is locked")), true);
+ * assert.equal(isBusyError(new Error("UNIQUE constraint failed")), false);
+ * ```
+ */
+export function isBusyError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { errcode?: unknown }).errcode;
+  if (typeof code === "number") {
+    const primary = code & 0xff;
+    return primary === 5 || primary === 6;
+  }
+  return /database (?:table |schema )?is locked|database is busy/i.test(
+    error.message,
+  );
+}
+
+/**
+ * Blocks the thread for `ms` milliseconds (`node:sqlite` is synchronous,
+ * so the retry wait is too).
+ *
+ * @param ms Milliseconds to wait.
+ *
+ * @example Wait zero ms
+ * ```ts
+ * import { blockingSleep } from "./sqlite_tx.ts";
+ * blockingSleep(0);
+ * ```
+ */
+export function blockingSleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function rollback(db: DatabaseSync): void {
+  if (db.isTransaction) db.exec("ROLLBACK");
+}
+
+/**
+ * Runs `work` in one transaction with the retry policy.
+ *
+ * @param db The connection.
+ * @param work The statements; its return value is returned.
+ * @param options `begin`: `IMMEDIATE` for writes, `DEFERRED` for reads;
+ * `sleep`: the backoff wait (injected in tests).
+ * @returns What `work` returned, after `COMMIT`.
+ * @throws The last busy/locked error after 5 attempts, or any other error
+ * at once; the transaction is rolled back either way.
+ *
+ * @example Commit a write
+ * ```ts
+ * import { transaction } from "./sqlite_tx.ts";
+ * import { DatabaseSync } from "node:sqlite";
+ * import assert from "node:assert/strict";
+ * const db = new DatabaseSync(":memory:");
+ * db.exec("CREATE TABLE t (a)");
+ * transaction(db, () => db.prepare("INSERT INTO t VALUES (1)").run(), { begin: "IMMEDIATE", sleep: () => {} });
+ * assert.equal(db.prepare("SELECT a FROM t").get()?.["a"], 1);
+ * ```
+ */
+export function transaction<T>(
+  db: DatabaseSync,
+  work: () => T,
+  options: { begin: "IMMEDIATE" | "DEFERRED"; sleep: (ms: number) => void },
+): T {
+  for (let attempt = 1;; attempt++) {
+    try {
+      db.exec(`BEGIN ${options.begin}`);
+      const value = work();
+      db.exec("COMMIT");
+      return value;
+    } catch (error) {
+      rollback(db);
+      if (!isBusyError(error) || attempt >= MAX_ATTEMPTS) throw error;
+      options.sleep(attempt * BACKOFF_STEP_MS);
+    }
+  }
+}

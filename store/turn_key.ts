@@ -1,0 +1,73 @@
+/**
+ * Effect turn keys (store.md §3, DECISIONS.md 4): seeding from history and
+ * advancing the stored high-water mark, failing closed.
+ *
+ * @module
+ */
+import type { SessionMessage } from "../schema/message.ts";
+import { SessionRecordError } from "./errors.ts";
+import { isTerminalRow } from "./projection.ts";
+
+const KEY_OF_ID = /^session-tool:([1-9][0-9]*):(?:0|[1-9][0-9]*)$/;
+
+/**
+ * The mark a session without a stored one starts from: the larger of the
+ * number of terminal assistant rows (empty text counts, tool preambles do
+ * not) and the largest turn key found in stored tool-call ids.
+ *
+ * @param messages The session's validated rows.
+ * @returns The seed (0 for an empty history).
+ *
+ * @example Seed from history
+ * ```ts
+ * import { seedTurnKey } from "./turn_key.ts";
+ * import assert from "node:assert/strict";
+ * const at = "2026-01-01T00:00:00.000Z";
+ * assert.equal(seedTurnKey([
+ *   { id: "a", sessionId: "s", sequenceNumber: 0, role: "assistant", timestamp: at,
+ *     content: [{ type: "tool_call", id: "session-tool:7:0", name: "read_file", argsBytes: 2 }] },
+ *   { id: "b", sessionId: "s", sequenceNumber: 1, role: "assistant", timestamp: at, content: [{ type: "text", text: "" }] },
+ * ]), 7);
+ * ```
+ */
+export function seedTurnKey(messages: ReadonlyArray<SessionMessage>): number {
+  let terminals = 0;
+  let largest = 0;
+  for (const m of messages) {
+    if (m.role !== "assistant") continue;
+    if (isTerminalRow(m)) terminals++;
+    for (const part of m.content) {
+      if (part.type !== "tool_call") continue;
+      const key = Number(KEY_OF_ID.exec(part.id)?.[1] ?? "0");
+      if (Number.isSafeInteger(key) && key > largest) largest = key;
+    }
+  }
+  return Math.max(terminals, largest);
+}
+
+/**
+ * Validates a stored high-water mark and returns the next key.
+ *
+ * @param mark The stored mark (`effect_turn_high_water`).
+ * @returns `mark + 1`.
+ * @throws {SessionRecordError} `invalid_turn_key` when the mark is not a
+ * non-negative safe integer or the next key would not be one.
+ *
+ * @example Advance and fail closed
+ * ```ts
+ * import { nextTurnKey } from "./turn_key.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(nextTurnKey(4), 5);
+ * assert.throws(() => nextTurnKey(-1), { code: "invalid_turn_key" });
+ * assert.throws(() => nextTurnKey(Number.MAX_SAFE_INTEGER), { code: "invalid_turn_key" });
+ * ```
+ */
+export function nextTurnKey(mark: unknown): number {
+  if (
+    typeof mark !== "number" || !Number.isSafeInteger(mark) || mark < 0 ||
+    mark >= Number.MAX_SAFE_INTEGER
+  ) {
+    throw new SessionRecordError("invalid_turn_key");
+  }
+  return mark + 1;
+}

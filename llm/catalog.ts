@@ -18,16 +18,27 @@
  * ```
  */
 export interface ModelInfo {
+  /** Provider id that serves the model. */
   provider: string;
+  /** Canonical model id. */
   id: string;
+  /** Human name. */
   displayName?: string;
+  /** Context window in tokens. */
   contextWindowTokens: number;
+  /** Output ceiling in tokens. */
   maxOutputTokens: number;
+  /** Uncached input price, µ¢ per million tokens. */
   inputPerMtokMicrocents: number;
+  /** Output price, µ¢ per million tokens. */
   outputPerMtokMicrocents: number;
+  /** Cache-read price, µ¢ per million tokens. */
   cachedInputPerMtokMicrocents: number;
+  /** Cache-write price, µ¢ per million tokens (absent ⇒ 0). */
   cacheWritePerMtokMicrocents?: number;
+  /** Whether the model reasons (effort applies). */
   reasoning?: boolean;
+  /** Deprecation date (ISO), when announced. */
   deprecatedAt?: string;
 }
 
@@ -41,5 +52,6 @@ export interface ModelInfo {
  * ```
  */
 export interface ModelCatalog {
+  /** The model's entry, `undefined` when unknown. */
   lookup(model: string): ModelInfo | undefined;
 }

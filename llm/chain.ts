@@ -7,6 +7,9 @@
 import type { LlmError, StopReason, StreamChunk, Usage } from "./chunk.ts";
 import type { LlmProvider, LlmRequest } from "./provider.ts";
 import type { SessionError } from "../schema/event.ts";
+import { makeLlmError } from "./errors.ts";
+import { cancelledError, runAttempt } from "./_chain_attempt.ts";
+import { stripReasoning } from "./_strip_reasoning.ts";
 
 /**
  * One resolved plan entry.
@@ -18,7 +21,9 @@ import type { SessionError } from "../schema/event.ts";
  * ```
  */
 export interface PlanEntry {
+  /** The wired provider. */
   provider: LlmProvider;
+  /** The model id sent to that provider. */
   model: string;
   /** Attempts for retryable kinds (the primary gets 3, DECISIONS.md 27). */
   maxAttempts: number;
@@ -48,13 +53,19 @@ export type Admission = { allow: true } | { allow: false; error: SessionError };
 export interface AttemptReport {
   /** 1-based, counts non-skipped attempts of this chain (the whole turn). */
   attemptNumber: number;
+  /** Provider id of the entry. */
   provider: string;
+  /** Model id of the entry. */
   model: string;
+  /** `skipped` uses no attempt (cooldown or missing capability). */
   outcome: "succeeded" | "failed" | "skipped";
+  /** Usage of a succeeded attempt. */
   usage?: Usage;
   /** `false` when the stream ended without usage (zeros reported). */
   usageKnown?: boolean;
+  /** Why a failed attempt failed. */
   error?: LlmError;
+  /** Why an entry was skipped. */
   skipReason?: "cooldown" | "no_streaming" | "no_tools";
 }
 
@@ -113,8 +124,11 @@ export type ChainEvent =
  * ```
  */
 export interface ChainOptions {
+  /** Entries in order: primary first, then the fallbacks. */
   plan: readonly PlanEntry[];
+  /** The API key of a provider; a throw or rejection is a fatal `auth` error. */
   keyFor(providerId: string): string | Promise<string>;
+  /** Waits `ms` (backoff, `retry-after`); may reject early when `signal` aborts. */
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** Epoch ms, for rate-limit cooldowns; absent ⇒ cooldowns never expire. */
   now?(): number;
@@ -137,5 +151,243 @@ export interface ChainOptions {
  * ```
  */
 export interface Chain {
+  /** Runs one call through the plan; ends with exactly one `done` or `failed`. */
   stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<ChainEvent>;
+}
+
+/** Rate-limit cooldown of a provider, in ms (llm.md §6.3). */
+const COOLDOWN_MS = 30_000;
+/** Longest `retry-after` the chain waits for (DECISIONS.md 27). */
+const MAX_RETRY_AFTER_MS = 20_000;
+/** Marks a request carrying output of more than one provider. */
+const MIXED: unique symbol = Symbol("mixed");
+
+interface ChainState {
+  attempts: number;
+  cooldowns: Map<string, number>;
+  /** Provider whose output the next request carries (strip latch). */
+  carried: string | typeof MIXED | undefined;
+  busy: boolean;
+}
+
+/**
+ * Creates the fallback chain of one turn (llm.md §6, DECISIONS.md 27).
+ * Per call it walks the plan: abort check; skip an entry (no attempt used)
+ * in rate-limit cooldown, without streaming, or without tools when the
+ * request has tools; strip reasoning parts when the entry's provider is not
+ * the one whose output the request carries; then up to `maxAttempts`
+ * attempts of admission → key → call. Retries and failover happen only
+ * before the first forwarded chunk; after it an error is surfaced as is.
+ * `rate_limit` parks the provider for 30 s (a success clears it) and is
+ * retried after `retryAfterMs` when that is ≤ 20 s, else the chain advances;
+ * other retryable kinds back off `min(250·2^i, 8000)` ms; fatal kinds stop
+ * the chain. Skipped reports carry the number the next real attempt would
+ * use. The chain is single-flight: a second concurrent `stream` throws a
+ * `TypeError`.
+ *
+ * @param options Plan, key lookup, sleep, clock, admission, attempt sink.
+ * @returns The chain; call `stream` once per round of the turn.
+ *
+ * @example One call served by the primary
+ * ```ts
+ * import { createChain, createScriptedProvider, type ChainEvent } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * const provider = createScriptedProvider({ script: [[
+ *   { type: "text_delta", text: "Hi" },
+ *   { type: "stop", stopReason: "stop", usage: { inputTokens: 3, outputTokens: 1 } },
+ * ]] });
+ * const chain = createChain({
+ *   plan: [{ provider, model: "m", maxAttempts: 3 }],
+ *   keyFor: () => "k",
+ *   sleep: () => Promise.resolve(),
+ * });
+ * const events: ChainEvent[] = [];
+ * for await (const e of chain.stream({ model: "", messages: [] }, new AbortController().signal)) events.push(e);
+ * assert.deepEqual(events.map((e) => e.type), ["attempt_start", "chunk", "done"]);
+ * ```
+ */
+export function createChain(options: ChainOptions): Chain {
+  const state: ChainState = {
+    attempts: 0,
+    cooldowns: new Map(),
+    carried: undefined,
+    busy: false,
+  };
+  return {
+    stream(request: LlmRequest, signal: AbortSignal) {
+      return runChain(options, state, request, signal);
+    },
+  };
+}
+
+async function* runChain(
+  o: ChainOptions,
+  s: ChainState,
+  request: LlmRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ChainEvent> {
+  if (s.busy) {
+    throw new TypeError(
+      "Cannot stream: the chain is single-flight and a call is in progress",
+    );
+  }
+  s.busy = true;
+  try {
+    yield* walkPlan(o, s, request, signal);
+  } finally {
+    s.busy = false;
+  }
+}
+
+function inCooldown(o: ChainOptions, s: ChainState, pid: string): boolean {
+  const until = s.cooldowns.get(pid);
+  if (until === undefined) return false;
+  if (until === Infinity || o.now === undefined) return true;
+  return o.now() < until;
+}
+
+function park(o: ChainOptions, s: ChainState, pid: string, ms: number): void {
+  const until = o.now === undefined ? Infinity : o.now() + ms;
+  s.cooldowns.set(pid, Math.max(until, s.cooldowns.get(pid) ?? -Infinity));
+}
+
+function skipReason(
+  o: ChainOptions,
+  s: ChainState,
+  entry: PlanEntry,
+  request: LlmRequest,
+): AttemptReport["skipReason"] {
+  if (inCooldown(o, s, entry.provider.id)) return "cooldown";
+  if (!entry.provider.supports.streaming) return "no_streaming";
+  const wantsTools = (request.tools?.length ?? 0) > 0;
+  if (wantsTools && !entry.provider.supports.tools) return "no_tools";
+  return undefined;
+}
+
+function prepare(
+  s: ChainState,
+  entry: PlanEntry,
+  request: LlmRequest,
+  signal: AbortSignal,
+): LlmRequest {
+  const req: LlmRequest = { ...request, model: entry.model, signal };
+  if (!entry.provider.supports.reasoning) delete req.reasoningEffort;
+  if (s.carried !== entry.provider.id) {
+    const stripped = stripReasoning(request.messages);
+    if (stripped.stripped) req.messages = stripped.messages;
+  }
+  return req;
+}
+
+function backoffMs(i: number): number {
+  return Math.min(250 * 2 ** i, 8000);
+}
+
+async function waitOrAbort(
+  o: ChainOptions,
+  ms: number,
+  signal: AbortSignal,
+): Promise<boolean> {
+  try {
+    await o.sleep(ms, signal);
+  } catch {
+    return !signal.aborted;
+  }
+  return !signal.aborted;
+}
+
+async function* walkPlan(
+  o: ChainOptions,
+  s: ChainState,
+  request: LlmRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ChainEvent> {
+  let engaged = false;
+  let lastError: LlmError | undefined;
+  const fail = (error: LlmError): ChainEvent => ({
+    type: "failed",
+    error,
+    engaged,
+  });
+  for (const entry of o.plan) {
+    const pid = entry.provider.id;
+    const meta = { provider: pid, model: entry.model };
+    if (signal.aborted) return yield fail(cancelledError(pid));
+    const skip = skipReason(o, s, entry, request);
+    if (skip !== undefined) {
+      o.onAttempt?.({
+        attemptNumber: s.attempts + 1,
+        ...meta,
+        outcome: "skipped",
+        skipReason: skip,
+      });
+      continue;
+    }
+    const req = prepare(s, entry, request, signal);
+    for (let i = 0; i < entry.maxAttempts; i++) {
+      const admission = o.admit?.(meta, req) ?? { allow: true };
+      if (!admission.allow) {
+        return yield { type: "failed", refusal: admission.error, engaged };
+      }
+      let key: string;
+      try {
+        key = await o.keyFor(pid);
+      } catch {
+        const message = `credential resolution failed for provider ${pid}`;
+        return yield fail(makeLlmError("auth", pid, message));
+      }
+      if (signal.aborted) return yield fail(cancelledError(pid));
+      const attemptNumber = ++s.attempts;
+      engaged = true;
+      yield { type: "attempt_start", attemptNumber, ...meta };
+      const input = { provider: entry.provider, request: req, key, signal };
+      const outcome = yield* runAttempt({ ...input, attemptNumber });
+      if (outcome.type === "stop") {
+        const usage = outcome.usage;
+        o.onAttempt?.({
+          attemptNumber,
+          ...meta,
+          outcome: "succeeded",
+          usage,
+          usageKnown: true,
+        });
+        s.cooldowns.delete(pid);
+        s.carried = s.carried === undefined || s.carried === pid ? pid : MIXED;
+        const done: ChainEvent = {
+          type: "done",
+          attemptNumber,
+          ...meta,
+          stopReason: outcome.stopReason,
+          usage,
+        };
+        if (outcome.contextExceeded === true) done.contextExceeded = true;
+        return yield done;
+      }
+      const error = signal.aborted ? cancelledError(pid) : outcome.error;
+      o.onAttempt?.({ attemptNumber, ...meta, outcome: "failed", error });
+      if (error.kind === "cancelled" || outcome.committed) {
+        return yield fail(error);
+      }
+      // Seam: `auth` would get one out-of-band refresh per provider per
+      // chain here (llm.md §6.3); until a refresh hook exists it is fatal.
+      if (!error.retryable) return yield fail(error);
+      lastError = error;
+      const last = i + 1 >= entry.maxAttempts;
+      let wait = backoffMs(i);
+      if (error.kind === "rate_limit") {
+        const after = error.retryAfterMs;
+        park(o, s, pid, Math.max(COOLDOWN_MS, after ?? 0));
+        if (after !== undefined && after > MAX_RETRY_AFTER_MS) break;
+        if (after !== undefined) wait = after;
+      }
+      if (last) break;
+      if (!await waitOrAbort(o, wait, signal)) {
+        return yield fail(cancelledError(pid));
+      }
+    }
+  }
+  const provider = o.plan[0]?.provider.id ?? "chain";
+  yield fail(
+    lastError ?? makeLlmError("unknown", provider, "fallback chain exhausted"),
+  );
 }

@@ -33,11 +33,17 @@ export type StopReason =
  * ```
  */
 export interface Usage {
+  /** Uncached input tokens (net of cache reads and writes). */
   inputTokens: number;
+  /** Output tokens, reasoning included. */
   outputTokens: number;
+  /** Input tokens read from the prompt cache. */
   cacheReadTokens?: number;
+  /** Input tokens written to the prompt cache. */
   cacheWriteTokens?: number;
+  /** Reasoning tokens (≤ output; observability only). */
   reasoningTokens?: number;
+  /** Cost of these tokens, when priced (llm.md §7). */
   costMicrocents?: number;
 }
 
@@ -74,11 +80,17 @@ export type LlmErrorKind =
  * ```
  */
 export interface LlmError {
+  /** The classified kind; retry policy depends on it alone. */
   kind: LlmErrorKind;
+  /** Derived from `kind`, never set independently. */
   retryable: boolean;
+  /** The provider id that failed. */
   provider: string;
+  /** Scrubbed diagnostic text; never shown to users or stored. */
   message: string;
+  /** Provider error code, scrubbed (e.g. `possible_context_overflow`). */
   code?: string;
+  /** HTTP status, when there was a response. */
   status?: number;
   /** From a `retry-after` header, when the provider sent one. */
   retryAfterMs?: number;
@@ -146,7 +158,7 @@ const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
  *
  * @example Validate
  * ```ts
- * import { usageSchema } from "@relavium/session/llm";
+ * import { usageSchema } from "./chunk.ts";
  * import assert from "node:assert/strict";
  * assert.ok(usageSchema.safeParse({ inputTokens: 1, outputTokens: 2 }).success);
  * ```
@@ -165,7 +177,7 @@ export const usageSchema: z.ZodType<Usage> = z.strictObject({
  *
  * @example Validate
  * ```ts
- * import { llmErrorSchema } from "@relavium/session/llm";
+ * import { llmErrorSchema } from "./chunk.ts";
  * import assert from "node:assert/strict";
  * const bad = { kind: "auth", retryable: true, provider: "openai", message: "x" };
  * assert.equal(llmErrorSchema.safeParse(bad).success, false);
@@ -203,7 +215,7 @@ const id = z.string().min(1);
  *
  * @example Validate
  * ```ts
- * import { streamChunkSchema } from "@relavium/session/llm";
+ * import { streamChunkSchema } from "./chunk.ts";
  * import assert from "node:assert/strict";
  * assert.ok(streamChunkSchema.safeParse({ type: "text_delta", text: "x" }).success);
  * assert.equal(streamChunkSchema.safeParse({ type: "text_delta", text: "x", extra: 1 }).success, false);

@@ -1,17 +1,72 @@
 /**
- * The provider seam: request and chunk types, errors, the fallback chain,
- * the model catalog and the scripted and replay providers.
+ * The provider seam: request and chunk types, errors, plan resolution, the
+ * fallback chain, the model catalog and cost, the token estimator, and the
+ * scripted and replay providers.
  *
- * @example A chunk
+ * @example Stream one call through a one-entry chain
  * ```ts
- * import { streamChunkSchema } from "@relavium/session/llm";
+ * import { createChain, createScriptedProvider } from "@relavium/session/llm";
  * import assert from "node:assert/strict";
- * assert.ok(streamChunkSchema.safeParse({ type: "text_delta", text: "hi" }).success);
+ * const provider = createScriptedProvider({ script: [[
+ *   { type: "text_delta", text: "hi" },
+ *   { type: "stop", stopReason: "stop", usage: { inputTokens: 2, outputTokens: 1 } },
+ * ]] });
+ * const chain = createChain({ plan: [{ provider, model: "m", maxAttempts: 1 }], keyFor: () => "k", sleep: () => Promise.resolve() });
+ * let text = "";
+ * for await (const e of chain.stream({ model: "", messages: [] }, new AbortController().signal)) {
+ *   if (e.type === "chunk" && e.chunk.type === "text_delta") text += e.chunk.text;
+ * }
+ * assert.equal(text, "hi");
  * ```
  *
  * @module
  */
-export * from "./chunk.ts";
-export * from "./provider.ts";
-export * from "./catalog.ts";
-export * from "./chain.ts";
+export {
+  isRetryableKind,
+  type LlmError,
+  type LlmErrorKind,
+  type StopReason,
+  type StreamChunk,
+  type Usage,
+} from "./chunk.ts";
+export type {
+  ContentPart,
+  JsonSchema,
+  LlmMessage,
+  LlmProvider,
+  LlmRequest,
+  ProviderKind,
+  ProviderSupports,
+  ToolChoice,
+  ToolDef,
+} from "./provider.ts";
+export type { ModelCatalog, ModelInfo } from "./catalog.ts";
+export {
+  type Admission,
+  type AttemptReport,
+  type Chain,
+  type ChainEvent,
+  type ChainOptions,
+  createChain,
+  type PlanEntry,
+} from "./chain.ts";
+export { type PlanAgent, type PlanError, resolvePlan } from "./plan.ts";
+export {
+  type LlmErrorExtra,
+  LlmProviderError,
+  makeLlmError,
+  POSSIBLE_OVERFLOW_MESSAGE,
+  safeErrorMessage,
+  scrubSecrets,
+  toSessionError,
+  turnErrorCode,
+} from "./errors.ts";
+export {
+  createScriptedProvider,
+  type ScriptedProvider,
+  type ScriptedProviderOptions,
+  type ScriptEntry,
+} from "./scripted_provider.ts";
+export type { ErrorCode, SessionError } from "../schema/event.ts";
+export type { Result } from "../schema/result.ts";
+export type { ValidationIssue } from "../schema/issues.ts";

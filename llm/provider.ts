@@ -27,8 +27,11 @@ export type JsonSchema = Record<string, unknown>;
  * ```
  */
 export interface ToolDef {
+  /** Tool id as the model calls it. */
   name: string;
+  /** What the tool does, for the model. */
   description?: string;
+  /** JSON Schema of the LLM-visible arguments. */
   parameters: JsonSchema;
 }
 
@@ -69,7 +72,9 @@ export type ContentPart =
  * ```
  */
 export interface LlmMessage {
+  /** Who speaks; each tool result has its own `tool` message. */
   role: "user" | "assistant" | "tool";
+  /** Ordered content parts. */
   content: ContentPart[];
 }
 
@@ -94,16 +99,27 @@ export type ToolChoice = "auto" | "none" | "required" | { name: string };
  * ```
  */
 export interface LlmRequest {
+  /** Model id (set per plan entry by the chain). */
   model: string;
+  /** System prompt; the adapter places it. */
   system?: string;
+  /** Conversation, oldest first. */
   messages: LlmMessage[];
+  /** Tools the model may call. */
   tools?: ToolDef[];
+  /** Tool choice; default `auto`. */
   toolChoice?: ToolChoice;
+  /** Sampling temperature. */
   temperature?: number;
+  /** Output token cap. */
   maxTokens?: number;
+  /** Stop sequences. */
   stopSequences?: string[];
+  /** Reasoning effort tier (reasoning-capable models only). */
   reasoningEffort?: "off" | "low" | "medium" | "high" | "max";
+  /** Aborts the call. */
   signal?: AbortSignal;
+  /** Escape hatch; canonical fields win on collision. */
   providerOptions?: Record<string, unknown>;
 }
 
@@ -117,10 +133,15 @@ export interface LlmRequest {
  * ```
  */
 export interface ProviderSupports {
+  /** Function calling. */
   tools: boolean;
+  /** Streaming responses. */
   streaming: boolean;
+  /** Several tool calls in one response. */
   parallelToolCalls: boolean;
+  /** Reasoning output and effort control. */
   reasoning: boolean;
+  /** Prompt caching. */
   promptCache: boolean;
 }
 
@@ -147,12 +168,17 @@ export type ProviderKind = "anthropic" | "openai-compatible" | "gemini";
  * ```
  */
 export interface LlmProvider {
+  /** Provider id (`anthropic`, `openai`, a `[[providers]]` id). */
   readonly id: string;
+  /** Wire protocol family. */
   readonly kind: ProviderKind;
   /** Non-default base URL: overflow downgrade, window never authoritative. */
   readonly customEndpoint: boolean;
+  /** Capabilities the chain checks before calling. */
   readonly supports: ProviderSupports;
+  /** Streams one request; a failure is one `error` chunk. */
   stream(req: LlmRequest, key: string): AsyncIterable<StreamChunk>;
+  /** Non-streaming call, when supported. */
   generate?(
     req: LlmRequest,
     key: string,

@@ -1,0 +1,247 @@
+/**
+ * One real attempt of the fallback chain: read a provider stream, forward
+ * its non-terminal chunks, stop at the terminal, at truncation or at abort.
+ *
+ * @module
+ */
+import type { LlmError, StopReason, StreamChunk, Usage } from "./chunk.ts";
+import type { LlmProvider, LlmRequest } from "./provider.ts";
+import type { ChainEvent } from "./chain.ts";
+import { LlmProviderError, makeLlmError } from "./errors.ts";
+
+/**
+ * How one attempt ended: a clean `stop`, or an error and whether any chunk
+ * was forwarded before it (commit, llm.md §3 rule 4).
+ *
+ * @example Value
+ * ```ts
+ * import type { AttemptOutcome } from "./_chain_attempt.ts";
+ * const o: AttemptOutcome = { type: "stop", stopReason: "stop", usage: { inputTokens: 1, outputTokens: 1 } };
+ * ```
+ */
+export type AttemptOutcome =
+  | {
+    type: "stop";
+    stopReason: StopReason;
+    usage: Usage;
+    contextExceeded?: true;
+  }
+  | { type: "error"; error: LlmError; committed: boolean };
+
+/**
+ * What the attempt reader needs besides the stream.
+ *
+ * @example Shape
+ * ```ts
+ * import type { AttemptInput } from "./_chain_attempt.ts";
+ * type K = keyof AttemptInput;
+ * ```
+ */
+export interface AttemptInput {
+  /** The provider to call. */
+  provider: LlmProvider;
+  /** The prepared request (model set, signal attached). */
+  request: LlmRequest;
+  /** The resolved key. */
+  key: string;
+  /** The call's abort signal. */
+  signal: AbortSignal;
+  /** 1-based attempt number, echoed on chunk events. */
+  attemptNumber: number;
+}
+
+const ABORTED: unique symbol = Symbol("aborted");
+
+/**
+ * The `cancelled` error of an aborted call.
+ *
+ * @param provider The provider id.
+ * @returns A fatal `cancelled` error.
+ *
+ * @example Build
+ * ```ts
+ * import { cancelledError } from "./_chain_attempt.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(cancelledError("p").kind, "cancelled");
+ * ```
+ */
+export function cancelledError(provider: string): LlmError {
+  return makeLlmError("cancelled", provider, "Request aborted");
+}
+
+/**
+ * Classifies a value a provider threw: an {@linkcode LlmProviderError}
+ * keeps its error, an aborted call is `cancelled`, anything else `unknown`.
+ *
+ * @param thrown The thrown value.
+ * @param provider The provider id.
+ * @param signal The call's abort signal.
+ * @returns The classified error.
+ *
+ * @example Classify a plain throw
+ * ```ts
+ * import { errorFromThrow } from "./_chain_attempt.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(errorFromThrow(new Error("x"), "p", new AbortController().signal).kind, "unknown");
+ * ```
+ */
+export function errorFromThrow(
+  thrown: unknown,
+  provider: string,
+  signal: AbortSignal,
+): LlmError {
+  if (signal.aborted) return cancelledError(provider);
+  if (thrown instanceof LlmProviderError) {
+    return normaliseError(thrown.llmError, provider);
+  }
+  const detail = thrown instanceof Error ? thrown.message : String(thrown);
+  return makeLlmError("unknown", provider, `Provider threw: ${detail}`);
+}
+
+/**
+ * Re-derives `retryable` from the kind and re-scrubs a provider's error.
+ *
+ * @param error The error as the provider reported it.
+ * @param provider Fallback provider id when the error names none.
+ * @returns The normalised error.
+ *
+ * @example Fix a wrong retryable flag
+ * ```ts
+ * import { normaliseError } from "./_chain_attempt.ts";
+ * import assert from "node:assert/strict";
+ * const e = normaliseError({ kind: "auth", retryable: true, provider: "p", message: "m" }, "p");
+ * assert.equal(e.retryable, false);
+ * ```
+ */
+export function normaliseError(error: LlmError, provider: string): LlmError {
+  const extra: { code?: string; status?: number; retryAfterMs?: number } = {};
+  if (error.code !== undefined) extra.code = error.code;
+  if (error.status !== undefined) extra.status = error.status;
+  if (error.retryAfterMs !== undefined) extra.retryAfterMs = error.retryAfterMs;
+  return makeLlmError(
+    error.kind,
+    error.provider === "" ? provider : error.provider,
+    error.message,
+    extra,
+  );
+}
+
+function abortWaiter(
+  signal: AbortSignal,
+): { promise: Promise<typeof ABORTED>; dispose(): void } {
+  let onAbort = (): void => {};
+  const promise = new Promise<typeof ABORTED>((resolve) => {
+    if (signal.aborted) {
+      resolve(ABORTED);
+      return;
+    }
+    onAbort = () => resolve(ABORTED);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return {
+    promise,
+    dispose: () => signal.removeEventListener("abort", onAbort),
+  };
+}
+
+function closeQuietly(iterator: AsyncIterator<StreamChunk>): void {
+  try {
+    const closing = iterator.return?.();
+    if (closing !== undefined) closing.catch(() => undefined);
+  } catch {
+    // A provider whose iterator cannot close has nothing left to tell us.
+  }
+}
+
+/**
+ * Runs one attempt: yields a `chunk` event per non-terminal chunk and
+ * returns how the stream ended. An abort wins over whatever the transport
+ * said and stops reading at once (a pending read is abandoned); a stream
+ * that ends without `stop`/`error` is a `transport` error (truncated).
+ *
+ * @param input Provider, prepared request, key, signal, attempt number.
+ * @returns The outcome, after the forwarded chunk events.
+ *
+ * @example Read a scripted stream
+ * ```ts
+ * import { runAttempt } from "./_chain_attempt.ts";
+ * import { createScriptedProvider } from "./scripted_provider.ts";
+ * import assert from "node:assert/strict";
+ * const provider = createScriptedProvider({ script: [[{ type: "text_delta", text: "hi" }]] });
+ * const it = runAttempt({ provider, request: { model: "m", messages: [] }, key: "k", signal: new AbortController().signal, attemptNumber: 1 });
+ * assert.equal((await it.next()).value.type, "chunk");
+ * const end = await it.next();
+ * assert.equal(end.done && end.value.type === "error" ? end.value.error.kind : "", "transport");
+ * ```
+ */
+export async function* runAttempt(
+  input: AttemptInput,
+): AsyncGenerator<ChainEvent, AttemptOutcome> {
+  const { provider, request, key, signal, attemptNumber } = input;
+  const pid = provider.id;
+  if (signal.aborted) {
+    return { type: "error", error: cancelledError(pid), committed: false };
+  }
+  let iterator: AsyncIterator<StreamChunk>;
+  try {
+    iterator = provider.stream(request, key)[Symbol.asyncIterator]();
+  } catch (thrown) {
+    const error = errorFromThrow(thrown, pid, signal);
+    return { type: "error", error, committed: false };
+  }
+  let committed = false;
+  const aborted = abortWaiter(signal);
+  try {
+    while (true) {
+      if (signal.aborted) {
+        return { type: "error", error: cancelledError(pid), committed };
+      }
+      let step: IteratorResult<StreamChunk> | typeof ABORTED;
+      try {
+        step = await Promise.race([iterator.next(), aborted.promise]);
+      } catch (thrown) {
+        return {
+          type: "error",
+          error: errorFromThrow(thrown, pid, signal),
+          committed,
+        };
+      }
+      if (step === ABORTED || signal.aborted) {
+        return { type: "error", error: cancelledError(pid), committed };
+      }
+      if (step.done === true) {
+        const error = makeLlmError(
+          "transport",
+          pid,
+          "Stream ended before a terminal chunk: truncated",
+        );
+        return { type: "error", error, committed };
+      }
+      const chunk = step.value;
+      if (chunk.type === "stop") {
+        const outcome: AttemptOutcome = {
+          type: "stop",
+          stopReason: chunk.stopReason,
+          usage: { ...chunk.usage },
+        };
+        if (chunk.contextExceeded === true) outcome.contextExceeded = true;
+        return outcome;
+      }
+      if (chunk.type === "error") {
+        const error = normaliseError(chunk.error, pid);
+        return { type: "error", error, committed };
+      }
+      committed = true;
+      yield {
+        type: "chunk",
+        attemptNumber,
+        provider: pid,
+        model: request.model,
+        chunk,
+      };
+    }
+  } finally {
+    aborted.dispose();
+    closeQuietly(iterator);
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * Provider error values (llm.md §5): construction with a kind-derived
+ * `retryable`, the throwable wrapper, secret scrubbing, and the mapping to
+ * turn error codes with fixed, user-safe messages.
+ *
+ * @module
+ */
+import { isRetryableKind, type LlmError, type LlmErrorKind } from "./chunk.ts";
+import type { ErrorCode, SessionError } from "../schema/event.ts";
+
+/**
+ * Optional details of a {@linkcode makeLlmError} error.
+ *
+ * @example Value
+ * ```ts
+ * import type { LlmErrorExtra } from "@relavium/session/llm";
+ * const x: LlmErrorExtra = { status: 429, retryAfterMs: 2000 };
+ * ```
+ */
+export interface LlmErrorExtra {
+  /** Provider error code (scrubbed before it is stored). */
+  code?: string;
+  /** HTTP status, when there was a response. */
+  status?: number;
+  /** Wait the provider asked for (`retry-after`), in ms. */
+  retryAfterMs?: number;
+}
+
+/**
+ * Builds a classified {@linkcode LlmError}: `retryable` is derived from the
+ * kind, and `message` and `code` are scrubbed of secrets.
+ *
+ * @param kind The error kind.
+ * @param provider The provider id.
+ * @param message Diagnostic text (never shown to users).
+ * @param extra Code, HTTP status and retry-after.
+ * @returns The error value.
+ *
+ * @example Build a rate-limit error
+ * ```ts
+ * import { makeLlmError } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * const e = makeLlmError("rate_limit", "openai", "slow down", { status: 429 });
+ * assert.equal(e.retryable, true);
+ * assert.equal(e.status, 429);
+ * ```
+ */
+export function makeLlmError(
+  kind: LlmErrorKind,
+  provider: string,
+  message: string,
+  extra: LlmErrorExtra = {},
+): LlmError {
+  const error: LlmError = {
+    kind,
+    retryable: isRetryableKind(kind),
+    provider,
+    message: scrubSecrets(message),
+  };
+  if (extra.code !== undefined) error.code = scrubSecrets(extra.code);
+  if (extra.status !== undefined) error.status = extra.status;
+  if (extra.retryAfterMs !== undefined) {
+    error.retryAfterMs = extra.retryAfterMs;
+  }
+  return error;
+}
+
+/**
+ * A thrown provider failure carrying its classified {@linkcode LlmError}.
+ * Providers normally yield an `error` chunk instead; the chain accepts
+ * this class from a throwing provider too.
+ *
+ * @example Throw and catch
+ * ```ts
+ * import { LlmProviderError, makeLlmError } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * const e = new LlmProviderError(makeLlmError("auth", "openai", "bad key"));
+ * assert.equal(e.name, "LlmProviderError");
+ * assert.equal(e.llmError.kind, "auth");
+ * ```
+ */
+export class LlmProviderError extends Error {
+  /** Always `"LlmProviderError"`. */
+  override readonly name: string = "LlmProviderError";
+  /** The classified, scrubbed error. */
+  readonly llmError: LlmError;
+
+  /**
+   * Wraps a classified error.
+   *
+   * @param llmError The classified error; its scrubbed message becomes the
+   *   `Error` message.
+   * @param options Standard error options (`cause`).
+   */
+  constructor(llmError: LlmError, options?: ErrorOptions) {
+    super(`Provider call failed: ${llmError.kind}`, options);
+    this.llmError = llmError;
+  }
+}
+
+const TURN_CODES: Readonly<Record<LlmErrorKind, ErrorCode>> = {
+  auth: "provider_auth",
+  rate_limit: "provider_rate_limit",
+  overloaded: "provider_unavailable",
+  timeout: "provider_unavailable",
+  transport: "provider_unavailable",
+  content_filter: "content_filter",
+  bad_request: "validation",
+  context_overflow: "context_overflow",
+  unknown: "internal",
+  cancelled: "cancelled",
+};
+
+/**
+ * The turn error code of a provider error kind (llm.md §5). `cancelled`
+ * maps to `cancelled`: the session handles it on its abort path.
+ *
+ * @param kind The error kind.
+ * @returns The session error code.
+ *
+ * @example Map kinds
+ * ```ts
+ * import { turnErrorCode } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * assert.equal(turnErrorCode("overloaded"), "provider_unavailable");
+ * assert.equal(turnErrorCode("bad_request"), "validation");
+ * ```
+ */
+export function turnErrorCode(kind: LlmErrorKind): ErrorCode {
+  return TURN_CODES[kind];
+}
+
+/**
+ * The fixed text a session shows for a `bad_request` that a custom endpoint
+ * flagged `possible_context_overflow` (llm.md §5 downgrade; cli.md §4 hint).
+ *
+ * @example Read it
+ * ```ts
+ * import { POSSIBLE_OVERFLOW_MESSAGE } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * assert.match(POSSIBLE_OVERFLOW_MESSAGE, /context window/);
+ * ```
+ */
+export const POSSIBLE_OVERFLOW_MESSAGE: string =
+  "The provider rejected the request; it may exceed the model's context window";
+
+const SAFE_MESSAGES: Readonly<Partial<Record<ErrorCode, string>>> = {
+  provider_auth: "The provider rejected the credentials",
+  provider_rate_limit: "The provider is rate limiting requests",
+  provider_unavailable: "The provider is unavailable",
+  content_filter: "The provider's content filter blocked the response",
+  validation: "The provider rejected the request",
+  context_overflow: "The conversation exceeds the model's context window",
+  internal: "The provider call failed unexpectedly",
+  cancelled: "The request was cancelled",
+};
+
+/**
+ * The fixed, user-safe message of a turn error code. Provider text never
+ * reaches events, rows or the terminal; this does.
+ *
+ * @param code A session error code.
+ * @returns A fixed message (a generic one for codes outside the provider
+ *   mapping).
+ *
+ * @example Message of a code
+ * ```ts
+ * import { safeErrorMessage } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * assert.equal(safeErrorMessage("provider_rate_limit"), "The provider is rate limiting requests");
+ * ```
+ */
+export function safeErrorMessage(code: ErrorCode): string {
+  return SAFE_MESSAGES[code] ?? "The provider call failed";
+}
+
+/**
+ * Converts a provider error to the session error a turn ends with: mapped
+ * code, fixed message, the kind's retryability. The provider's own text is
+ * dropped.
+ *
+ * @param error The classified provider error.
+ * @returns The user-safe session error.
+ *
+ * @example Convert
+ * ```ts
+ * import { makeLlmError, toSessionError } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * const s = toSessionError(makeLlmError("overloaded", "anthropic", "secret-bearing text"));
+ * assert.deepEqual(s, { code: "provider_unavailable", message: "The provider is unavailable", retryable: true });
+ * ```
+ */
+export function toSessionError(error: LlmError): SessionError {
+  const code = turnErrorCode(error.kind);
+  const message =
+    error.kind === "bad_request" && error.code === "possible_context_overflow"
+      ? POSSIBLE_OVERFLOW_MESSAGE
+      : safeErrorMessage(code);
+  return { code, message, retryable: isRetryableKind(error.kind) };
+}
+
+const REDACTED = "[redacted]";
+const SCRUBBERS: ReadonlyArray<readonly [RegExp, string]> = [
+  // URL userinfo: scheme://user:pass@host
+  [/([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, `$1${REDACTED}@`],
+  // Secret-bearing query values.
+  [
+    /([?&](?:key|api_key|api-key|x-api-key|token|access_token|auth|password|secret)=)[^&\s#"']*/gi,
+    `$1${REDACTED}`,
+  ],
+  [/\bBearer\s+[^\s,;"']+/gi, `Bearer ${REDACTED}`],
+  [/\bBasic\s+[A-Za-z0-9+/=._-]{8,}/gi, `Basic ${REDACTED}`],
+  [/\bsk-[A-Za-z0-9_-]{16,}/g, REDACTED],
+  [/\bAIza[A-Za-z0-9_-]{20,}/g, REDACTED],
+];
+
+/**
+ * Removes secrets from diagnostic text (llm.md §5): URL userinfo, values of
+ * key/token/password-like query parameters, `Bearer …`, `Basic …`,
+ * `sk-…`/`sk-ant-…` keys (16+ chars) and `AIza…` keys (20+ chars).
+ *
+ * @param text Any diagnostic text.
+ * @returns The text with each secret replaced by `[redacted]`.
+ *
+ * @example Scrub
+ * ```ts
+ * import { scrubSecrets } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * assert.equal(
+ *   scrubSecrets("GET https://u:p@x.io/v1?key=abc&q=1 Bearer tok123"),
+ *   "GET https://[redacted]@x.io/v1?key=[redacted]&q=1 Bearer [redacted]",
+ * );
+ * assert.equal(scrubSecrets("key sk-ant-api03-abcdefghijklmnop"), "key [redacted]");
+ * ```
+ */
+export function scrubSecrets(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SCRUBBERS) {
+    out = out.replace(pattern, replacement);
+  }
+  return out;
+}

@@ -1,0 +1,105 @@
+/**
+ * Plan resolution (llm.md §6, DECISIONS.md 27): the agent's primary model
+ * plus its `fallback_chain`, each bound to a wired provider.
+ *
+ * @module
+ */
+import type { LlmProvider } from "./provider.ts";
+import type { PlanEntry } from "./chain.ts";
+import type { Result } from "../schema/result.ts";
+
+/** Attempts the primary entry gets for retryable kinds (DECISIONS.md 27). */
+const PRIMARY_ATTEMPTS = 3;
+
+/**
+ * The routing fields of an agent, as authored (snake_case).
+ *
+ * @example Value
+ * ```ts
+ * import type { PlanAgent } from "@relavium/session/llm";
+ * const a: PlanAgent = { provider: "openai", model: "gpt-5.4-mini", fallback_chain: [{ provider: "anthropic", model: "claude-haiku-4-5", max_attempts: 1 }] };
+ * ```
+ */
+export interface PlanAgent {
+  /** Primary provider id. */
+  provider: string;
+  /** Primary model id. */
+  model: string;
+  /** Ordered fallback entries. */
+  fallback_chain?: ReadonlyArray<{
+    provider: string;
+    model: string;
+    max_attempts: number;
+  }>;
+}
+
+/**
+ * Why a plan could not be resolved: the first provider id that is not
+ * wired.
+ *
+ * @example Value
+ * ```ts
+ * import type { PlanError } from "@relavium/session/llm";
+ * const e: PlanError = { providerId: "gemini", message: "Cannot resolve provider: gemini is not configured" };
+ * ```
+ */
+export interface PlanError {
+  /** The provider id that did not resolve. */
+  providerId: string;
+  /** Secret-free, user-facing explanation. */
+  message: string;
+}
+
+/**
+ * Resolves an agent's plan: the primary with 3 attempts, then each
+ * fallback entry with its `max_attempts`. Callers memoise the result per
+ * session instance, a failure included (llm.md §6).
+ *
+ * @param agent The agent's routing fields.
+ * @param resolveProvider Provider by id; `undefined` = not wired.
+ * @returns The entries in order, or the first unwired provider.
+ *
+ * @example Resolve a plan
+ * ```ts
+ * import { createScriptedProvider, resolvePlan } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * const p = createScriptedProvider({ id: "openai", script: [] });
+ * const r = resolvePlan({ provider: "openai", model: "gpt-5.4-mini" }, (id) => id === "openai" ? p : undefined);
+ * assert.ok(r.ok);
+ * if (r.ok) assert.equal(r.value[0]?.maxAttempts, 3);
+ * const bad = resolvePlan({ provider: "gemini", model: "x" }, () => undefined);
+ * assert.deepEqual(bad.ok ? undefined : bad.error.providerId, "gemini");
+ * ```
+ */
+export function resolvePlan(
+  agent: PlanAgent,
+  resolveProvider: (id: string) => LlmProvider | undefined,
+): Result<PlanEntry[], PlanError> {
+  const wanted: { provider: string; model: string; maxAttempts: number }[] = [
+    {
+      provider: agent.provider,
+      model: agent.model,
+      maxAttempts: PRIMARY_ATTEMPTS,
+    },
+    ...(agent.fallback_chain ?? []).map((f) => ({
+      provider: f.provider,
+      model: f.model,
+      maxAttempts: Math.max(1, Math.floor(f.max_attempts)),
+    })),
+  ];
+  const entries: PlanEntry[] = [];
+  for (const w of wanted) {
+    const provider = resolveProvider(w.provider);
+    if (provider === undefined) {
+      return {
+        ok: false,
+        error: {
+          providerId: w.provider,
+          message: `Cannot resolve provider: ${w.provider} is not configured`,
+        },
+      };
+    }
+    entries.push({ provider, model: w.model, maxAttempts: w.maxAttempts });
+  }
+  return { ok: true, value: entries };
+}

@@ -41,6 +41,9 @@ export type {
   ToolDef,
 } from "./provider.ts";
 export type { ModelCatalog, ModelInfo } from "./catalog.ts";
+export { createCatalog, type ListableCatalog } from "./create_catalog.ts";
+export { type PricedUsage, priceUsage, usdPerMtok } from "./cost.ts";
+export { type EstimateInput, estimateTokens } from "./estimate.ts";
 export {
   type Admission,
   type AttemptReport,

@@ -99,7 +99,7 @@ export function parseWorkflow(
     stringKeys: true,
     uniqueKeys: true,
     prettyErrors: false,
-    logLevel: "silent",
+    logLevel: "error",
     lineCounter,
   });
   const yamlIssues = [...doc.errors, ...doc.warnings].map((e) =>

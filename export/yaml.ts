@@ -3,7 +3,17 @@
  *
  * @module
  */
-import { isScalar, type Pair, stringify } from "yaml";
+import {
+  type CreateNodeOptions,
+  Document,
+  type DocumentOptions,
+  isScalar,
+  type Pair,
+  Scalar,
+  type SchemaOptions,
+  type ToStringOptions,
+  visit,
+} from "yaml";
 import type { WorkflowDocument } from "./document.ts";
 
 function keyText(pair: Pair): string {
@@ -19,6 +29,45 @@ function byKey(a: Pair, b: Pair): number {
 }
 
 /**
+ * Characters YAML does not allow raw (DEL, C1 controls, U+FFFE/U+FFFF), or
+ * that a YAML 1.1 reader takes for line breaks (NEL, U+2028, U+2029), or a
+ * stray byte-order mark. The library escapes C0 controls and unpaired
+ * surrogates itself but writes these raw, even inside double quotes.
+ */
+const RAW_UNSAFE = /[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
+const RAW_UNSAFE_ALL = new RegExp(RAW_UNSAFE.source, "g");
+
+const NAMED_ESCAPES: Readonly<Record<string, string>> = {
+  "\x85": "\\N",
+  "\u2028": "\\L",
+  "\u2029": "\\P",
+};
+
+function escapeChar(c: string): string {
+  const named = NAMED_ESCAPES[c];
+  if (named !== undefined) return named;
+  const code = c.charCodeAt(0);
+  return code <= 0xff
+    ? `\\x${code.toString(16).padStart(2, "0")}`
+    : `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+const OPTIONS:
+  & DocumentOptions
+  & SchemaOptions
+  & CreateNodeOptions
+  & ToStringOptions = {
+    version: "1.2",
+    schema: "core",
+    compat: "yaml-1.1",
+    sortMapEntries: byKey,
+    aliasDuplicateObjects: false,
+    lineWidth: 0,
+    indent: 2,
+    directives: false,
+  };
+
+/**
  * Serializes a workflow document as deterministic YAML (export.md §4).
  *
  * Mapping keys are sorted by UTF-16 code-unit order at every depth (even
@@ -26,8 +75,9 @@ function byKey(a: Pair, b: Pair): number {
  * order. Strings that a YAML 1.2 core-schema reader *or* a YAML 1.1 reader
  * would load as another type are quoted (`"1.0"`, `"true"`, `"null"`,
  * `"0o17"`, `"yes"`, ISO timestamps, …), so every string round-trips as a
- * string. Control characters and unpaired surrogates are written as
- * double-quoted escapes. No anchors, aliases, comments, tags, directives or
+ * string. Control characters, unpaired surrogates, DEL, C1 controls,
+ * U+2028, U+2029, U+FEFF, U+FFFE and U+FFFF are written as double-quoted
+ * escapes, so the text is valid YAML for strict and YAML 1.1 readers too. No anchors, aliases, comments, tags, directives or
  * line folding; the text ends with one newline. The emitter is faithful:
  * it adds, removes and scrubs nothing (keys whose value is `undefined` are
  * absent, as in JSON).
@@ -71,14 +121,18 @@ function byKey(a: Pair, b: Pair): number {
  * ```
  */
 export function stringifyWorkflow(doc: WorkflowDocument): string {
-  return stringify(doc, {
-    version: "1.2",
-    schema: "core",
-    compat: "yaml-1.1",
-    sortMapEntries: byKey,
-    aliasDuplicateObjects: false,
-    lineWidth: 0,
-    indent: 2,
-    directives: false,
+  const yamlDoc = new Document(doc, OPTIONS);
+  let escape = false;
+  visit(yamlDoc, {
+    Scalar(_key, node) {
+      if (typeof node.value === "string" && RAW_UNSAFE.test(node.value)) {
+        node.type = Scalar.QUOTE_DOUBLE;
+        escape = true;
+      }
+    },
   });
+  const text = yamlDoc.toString(OPTIONS);
+  // Safe on the whole text: these characters occur only inside scalars,
+  // and every scalar holding one is double-quoted above.
+  return escape ? text.replace(RAW_UNSAFE_ALL, escapeChar) : text;
 }

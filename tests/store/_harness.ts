@@ -13,8 +13,14 @@ import type {
 } from "../../store/store.ts";
 import { steppingClock } from "../_fakes/clock.ts";
 
-/** Path of the shared upstream fixture (copy it, never open it in place). */
-export const UPSTREAM_DB = "/work/shared/fixtures/upstream-history/history.db";
+/** The vendored upstream fixture folder (copy files out, never open in place). */
+export const UPSTREAM_DIR = new URL(
+  "./_fixtures/upstream-history/",
+  import.meta.url,
+);
+
+/** The upstream `history.db` (read-only; copy it before opening). */
+export const UPSTREAM_DB = new URL("history.db", UPSTREAM_DIR);
 
 /** A temp dir removed on dispose. */
 export async function tempDir(): Promise<AsyncDisposable & { path: string }> {

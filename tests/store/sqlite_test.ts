@@ -238,7 +238,11 @@ const CORRUPTIONS: Corruption[] = [
     set: "content = 'other'",
     code: "metadata_mismatch",
   },
-  { name: "content not text", set: "content = X'00'", code: "invalid_metadata" },
+  {
+    name: "content not text",
+    set: "content = X'00'",
+    code: "invalid_metadata",
+  },
   {
     name: "finish_reason on a user row",
     set: "finish_reason = 'stop'",

@@ -1,14 +1,40 @@
 /**
- * The persisted host: joins one session to one store.
+ * The persisted host: the one place that joins a session to a store.
  *
- * @example Placeholder until the host lands
+ * @example Open a persisted session in five lines
  * ```ts
- * import { HOST_VERSION } from "@relavium/session/host";
+ * import { openSession } from "@relavium/session/host";
+ * import { createMemoryStore } from "@relavium/session/store";
+ * import { createScriptedProvider } from "@relavium/session/llm";
  * import assert from "node:assert/strict";
- * assert.equal(typeof HOST_VERSION, "string");
+ * const provider = createScriptedProvider({ id: "openai", script: [[
+ *   { type: "text_delta", text: "Hi!" },
+ *   { type: "stop", stopReason: "stop", usage: { inputTokens: 2, outputTokens: 1 } },
+ * ]] });
+ * const live = openSession({
+ *   store: createMemoryStore(), clock: { now: () => 0 }, ids: () => "s1",
+ *   agent: { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." },
+ *   context: { workingDir: "/tmp", fsScopeTier: "sandboxed" },
+ *   deps: { resolveProvider: () => provider, keyFor: () => "", sleep: () => Promise.resolve() },
+ * });
+ * await live.session.sendMessage("Hello");
+ * assert.equal(live.session.turnCount, 1);
  * ```
  *
  * @module
  */
-/** Version of the host contract. */
-export const HOST_VERSION: string = "1";
+export {
+  type HostOptions,
+  type HostSessionDeps,
+  openSession,
+  type OpenSessionOptions,
+  type PersistedSession,
+  type ResumeError,
+  resumeSession,
+  type ResumeSessionOptions,
+} from "./host.ts";
+export {
+  createTurnWriter,
+  type TurnWriter,
+  type TurnWriterOptions,
+} from "./turn_writer.ts";

@@ -20,6 +20,7 @@ import type { EgressDecision, ToolRegistry } from "../tools/registry.ts";
  * ```
  */
 export interface Clock {
+  /** Epoch milliseconds. */
   now(): number;
 }
 
@@ -64,7 +65,9 @@ export type EgressAttempt =
  * ```
  */
 export interface SessionDeps {
+  /** Source of event timestamps and cooldown time. */
   clock: Clock;
+  /** Source of fresh ids. */
   ids: IdSource;
   /** Provider by id; `undefined` = not wired (plan fails, memoised). */
   resolveProvider(id: string): LlmProvider | undefined;

@@ -1,12 +1,59 @@
 /**
- * The engine: `AgentSession`, its states, turn loop and events.
+ * The engine: `AgentSession`, its states, turn core, request projection
+ * and event stamping. It never touches storage, files, env or the clock
+ * directly: everything comes in through {@linkcode SessionDeps}.
  *
- * @example Deps type
+ * @example One scripted turn
  * ```ts
- * import type { Clock } from "@relavium/session/session";
- * const clock: Clock = { now: () => 0 };
+ * import { AgentSession } from "@relavium/session/session";
+ * import { createScriptedProvider } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * const provider = createScriptedProvider({ id: "openai", script: [[
+ *   { type: "text_delta", text: "Hi" },
+ *   { type: "stop", stopReason: "stop", usage: { inputTokens: 1, outputTokens: 1 } },
+ * ]] });
+ * const session = new AgentSession({
+ *   sessionId: "s", agentRef: "mini",
+ *   agent: { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." },
+ *   context: { workingDir: "/tmp", fsScopeTier: "sandboxed" },
+ *   deps: { clock: { now: () => 0 }, ids: () => "x", resolveProvider: () => provider,
+ *     keyFor: () => "", sleep: () => Promise.resolve(), emit: () => {} },
+ * });
+ * session.start();
+ * await session.sendMessage("Hello");
+ * assert.equal(session.transcript.messages.length, 2);
  * ```
  *
  * @module
  */
-export * from "./deps.ts";
+export type { Clock, EgressAttempt, IdSource, SessionDeps } from "./deps.ts";
+export { SessionStateError, type SessionStateErrorCode } from "./errors.ts";
+export { createEventStamper, type EventStamperOptions } from "./events.ts";
+export {
+  projectHistory,
+  type ProjectionInput,
+  renderSummaryBlock,
+  SUMMARY_CLOSING_SENTENCE,
+} from "./projection.ts";
+export { resolveSystemPrompt } from "./prompt.ts";
+export { isValidResumeState } from "./resume_state.ts";
+export {
+  AgentSession,
+  type AgentSessionParams,
+  type CompletedExchange,
+  DEFAULT_MAX_TURNS,
+  type SessionState,
+} from "./session.ts";
+export {
+  type ContentChunk,
+  type IssuedCall,
+  parseArgsJson,
+  ResponseCollector,
+} from "./tool_calls.ts";
+export {
+  runTurnCore,
+  TURN_LIMITS,
+  type TurnCoreInput,
+  type TurnCoreResult,
+} from "./turn.ts";
+export { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";

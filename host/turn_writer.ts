@@ -1,0 +1,190 @@
+/**
+ * The store's turn writer: observes stamped events and persists each turn
+ * at its terminal (store.md §4, DECISIONS.md 5). The first failed write
+ * latches it.
+ *
+ * @module
+ */
+import type { SessionEvent, ToolHistoryEntry } from "../schema/event.ts";
+import type { CostEntry, SessionStore, ToolRound } from "../store/store.ts";
+
+/**
+ * Options of {@linkcode createTurnWriter}.
+ *
+ * @example Shape
+ * ```ts
+ * import type { TurnWriterOptions } from "@relavium/session/host";
+ * type K = keyof TurnWriterOptions;
+ * ```
+ */
+export interface TurnWriterOptions {
+  /** Where turns go. */
+  store: SessionStore;
+  /** The session's id. */
+  sessionId: string;
+  /** The just-completed exchange, read when a turn completes. */
+  exchange(): { userText: string; assistantText: string } | undefined;
+  /** Called once, with the error, when a write fails. */
+  onLatch(error: unknown): void;
+}
+
+/**
+ * A turn writer.
+ *
+ * @example Shape
+ * ```ts
+ * import type { TurnWriter } from "@relavium/session/host";
+ * type O = TurnWriter["observe"];
+ * ```
+ */
+export interface TurnWriter {
+  /** Feeds one stamped event, in order. */
+  observe(event: SessionEvent): void;
+  /** Whether a write has failed. */
+  readonly latched: boolean;
+}
+
+function groupRounds(
+  history: readonly ToolHistoryEntry[],
+  rounds: readonly string[][],
+): ToolRound[] {
+  const byId = new Map(history.map((h) => [h.call.id, h]));
+  const out: ToolRound[] = [];
+  for (const ids of rounds) {
+    const round: ToolRound = { calls: [], results: [] };
+    for (const id of ids) {
+      const h = byId.get(id);
+      if (h === undefined) continue;
+      byId.delete(id);
+      round.calls.push(h.call);
+      round.results.push(h.result);
+    }
+    if (round.calls.length > 0) out.push(round);
+  }
+  if (byId.size > 0) {
+    const rest = [...byId.values()];
+    out.push({
+      calls: rest.map((h) => h.call),
+      results: rest.map((h) => h.result),
+    });
+  }
+  return out;
+}
+
+/**
+ * Creates the writer. Costs are buffered during a turn and written at its
+ * terminal: with the rows on success, alone on error, abort or cancel.
+ * Tool rounds are read off the event order (a round's `cost:updated`
+ * precedes its calls) and filled from `toolHistory`.
+ *
+ * @param options Store, session id, exchange reader, latch callback.
+ * @returns The writer.
+ *
+ * @example Persist a turn into a memory store
+ * ```ts
+ * import { createTurnWriter } from "@relavium/session/host";
+ * import { createMemoryStore } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * const store = createMemoryStore();
+ * store.create({ id: "s", agentSlug: "a", context: { workingDir: "/w", fsScopeTier: "sandboxed" } });
+ * const w = createTurnWriter({
+ *   store, sessionId: "s", onLatch: () => {},
+ *   exchange: () => ({ userText: "hi", assistantText: "hello" }),
+ * });
+ * const env = { sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z", sequenceNumber: 0 };
+ * w.observe({ ...env, type: "session:turn_completed", stopReason: "stop", tokensUsed: { input: 1, output: 1, model: "m" } });
+ * assert.equal(store.load("s")?.messages.length, 2);
+ * ```
+ */
+export function createTurnWriter(options: TurnWriterOptions): TurnWriter {
+  const { store, sessionId } = options;
+  let costs: CostEntry[] = [];
+  let rounds: string[][] = [];
+  let current: string[] = [];
+  let latched = false;
+
+  function closeRound(): void {
+    if (current.length > 0) rounds.push(current);
+    current = [];
+  }
+  function reset(): void {
+    costs = [];
+    rounds = [];
+    current = [];
+  }
+  function write(fn: () => void): void {
+    if (latched) return;
+    try {
+      fn();
+    } catch (e) {
+      latched = true;
+      options.onLatch(e);
+    }
+  }
+
+  return {
+    get latched(): boolean {
+      return latched;
+    },
+    observe(event: SessionEvent): void {
+      switch (event.type) {
+        case "cost:updated":
+          closeRound();
+          costs.push({
+            model: event.model,
+            inputTokens: event.inputTokens,
+            outputTokens: event.outputTokens,
+            costMicrocents: event.costMicrocents,
+            priced: event.priced,
+          });
+          return;
+        case "agent:tool_call":
+          current.push(event.toolCallId);
+          return;
+        case "session:turn_completed": {
+          closeRound();
+          const turnCosts = costs;
+          const turnRounds = rounds;
+          reset();
+          if (event.stopReason === "error" || event.stopReason === "aborted") {
+            if (turnCosts.length > 0) {
+              write(() => store.recordCosts(sessionId, turnCosts));
+            }
+            return;
+          }
+          write(() => {
+            const exchange = options.exchange();
+            if (exchange === undefined) {
+              throw new Error("No completed exchange to persist");
+            }
+            store.commitTurn(sessionId, {
+              userText: exchange.userText,
+              rounds: groupRounds(event.toolHistory ?? [], turnRounds),
+              finalText: exchange.assistantText,
+              ...(event.tokensUsed.model === undefined
+                ? {}
+                : { modelId: event.tokensUsed.model }),
+              tokensUsed: {
+                input: event.tokensUsed.input,
+                output: event.tokensUsed.output,
+              },
+              costs: turnCosts,
+            });
+          });
+          return;
+        }
+        case "session:cancelled": {
+          const left = costs;
+          reset();
+          write(() => {
+            if (left.length > 0) store.recordCosts(sessionId, left);
+            store.setStatus(sessionId, "ended");
+          });
+          return;
+        }
+        default:
+          return;
+      }
+    },
+  };
+}

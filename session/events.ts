@@ -1,0 +1,60 @@
+/**
+ * The one translation point from engine drafts to delivered events: stamps
+ * `sessionId`, `timestamp` and a gap-free `sequenceNumber` (events.md §1).
+ *
+ * @module
+ */
+import type { SessionEvent, SessionEventDraft } from "../schema/event.ts";
+import type { Clock } from "./deps.ts";
+
+/**
+ * Options of {@linkcode createEventStamper}.
+ *
+ * @example Shape
+ * ```ts
+ * import type { EventStamperOptions } from "@relavium/session/session";
+ * const o: EventStamperOptions = { sessionId: "s", clock: { now: () => 0 }, deliver: () => {} };
+ * ```
+ */
+export interface EventStamperOptions {
+  /** The session id stamped on every event. */
+  sessionId: string;
+  /** Source of the `timestamp`. */
+  clock: Clock;
+  /** Receives each stamped event, synchronously, in order. */
+  deliver(event: SessionEvent): void;
+  /** First `sequenceNumber`; a stream starts at 0 (also after resume). */
+  firstSequence?: number;
+}
+
+/**
+ * Creates the envelope-stamping sink a session emits into.
+ *
+ * @param options Session id, clock and the delivery callback.
+ * @returns The `emit` function to pass as `SessionDeps.emit`.
+ *
+ * @example Stamp two events
+ * ```ts
+ * import { createEventStamper } from "@relavium/session/session";
+ * import assert from "node:assert/strict";
+ * const seen: number[] = [];
+ * const emit = createEventStamper({ sessionId: "s", clock: { now: () => 0 }, deliver: (e) => seen.push(e.sequenceNumber) });
+ * emit({ type: "session:turn_started" });
+ * emit({ type: "session:cancelled" });
+ * assert.deepEqual(seen, [0, 1]);
+ * ```
+ */
+export function createEventStamper(
+  options: EventStamperOptions,
+): (draft: SessionEventDraft) => void {
+  let next = options.firstSequence ?? 0;
+  return function emit(draft: SessionEventDraft): void {
+    const event = {
+      ...draft,
+      sessionId: options.sessionId,
+      timestamp: new Date(options.clock.now()).toISOString(),
+      sequenceNumber: next++,
+    } as SessionEvent;
+    options.deliver(event);
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * `{{ctx.<key>}}` substitution in the authored system prompt
+ * (agent-yaml.md §4): plain substitution from trusted context variables;
+ * an unresolvable reference is an error, never an empty string.
+ *
+ * @module
+ */
+import { err, ok, type Result } from "../schema/result.ts";
+
+const CTX_REF = /\{\{\s*ctx\.([A-Za-z0-9_-]+)\s*\}\}/g;
+
+/**
+ * Resolves `{{ctx.key}}` references.
+ *
+ * @param prompt The authored `system_prompt`.
+ * @param variables Trusted plaintext variables (`SessionContext.variables`).
+ * @returns The resolved prompt, or the first missing key.
+ *
+ * @example Resolve and fail
+ * ```ts
+ * import { resolveSystemPrompt } from "@relavium/session/session";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(resolveSystemPrompt("Focus on {{ctx.area}}.", { area: "tests" }), { ok: true, value: "Focus on tests." });
+ * assert.deepEqual(resolveSystemPrompt("{{ ctx.x }}", {}), { ok: false, error: { missing: "x" } });
+ * ```
+ */
+export function resolveSystemPrompt(
+  prompt: string,
+  variables: Readonly<Record<string, string>> | undefined,
+): Result<string, { missing: string }> {
+  let missing: string | undefined;
+  const out = prompt.replace(CTX_REF, (whole, key: string) => {
+    const v = variables !== undefined && Object.hasOwn(variables, key)
+      ? variables[key]
+      : undefined;
+    if (v === undefined) {
+      missing ??= key;
+      return whole;
+    }
+    return v;
+  });
+  return missing === undefined ? ok(out) : err({ missing });
+}

@@ -1,0 +1,361 @@
+/**
+ * The shared turn core (session.md §4 step 5): stream a round through the
+ * chain, dispatch its tool calls through the registry, repeat until a
+ * response without tool calls; enforce the within-turn limits.
+ *
+ * @module
+ */
+import type { Chain } from "../llm/chain.ts";
+import type { LlmMessage, LlmRequest, ToolDef } from "../llm/provider.ts";
+import type {
+  SessionError,
+  SessionEventDraft,
+  ToolHistoryEntry,
+  TurnStopReason,
+} from "../schema/event.ts";
+import type {
+  EgressDecision,
+  ToolOutcome,
+  ToolRegistry,
+  TurnPolicy,
+} from "../tools/registry.ts";
+import { type IssuedCall, ResponseCollector } from "./tool_calls.ts";
+import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
+
+/** Within-turn limits (session.md §12, tools.md §3). */
+export const TURN_LIMITS: {
+  readonly maxToolRounds: number;
+  readonly maxCallsPerResponse: number;
+  readonly maxCorrections: number;
+} = { maxToolRounds: 16, maxCallsPerResponse: 16, maxCorrections: 3 };
+
+/**
+ * Everything one turn needs.
+ *
+ * @example Shape
+ * ```ts
+ * import type { TurnCoreInput } from "@relavium/session/session";
+ * type Keys = keyof TurnCoreInput;
+ * ```
+ */
+export interface TurnCoreInput {
+  /** The turn's chain (one per turn). */
+  chain: Chain;
+  /** Request fields other than messages and signal. */
+  base: Omit<LlmRequest, "messages" | "signal" | "tools">;
+  /** Advertised tools (may be empty). */
+  tools: ToolDef[];
+  /** Projected history ending with the pending user message. */
+  messages: LlmMessage[];
+  /** Aborts the turn. */
+  signal: AbortSignal;
+  /** The agent ref, stamped as `nodeId`. */
+  nodeId: string;
+  /** Event sink. */
+  emit(draft: SessionEventDraft): void;
+  /** The tool seam (absent ⇒ every call is an unknown tool). */
+  registry?: ToolRegistry;
+  /** The session's effective grant. */
+  granted: readonly string[];
+  /** Turn policy snapshotted at turn start. */
+  policy?: TurnPolicy;
+  /** Whether a person can answer prompts. */
+  interactive: boolean;
+  /** Admission right before each tool effect. */
+  admitTool(toolId: string): EgressDecision;
+  /** The next engine tool-call id (reserves the turn key lazily; may throw). */
+  nextToolCallId(): string;
+  /** Whether `cancel()` has been called. */
+  isCancelled(): boolean;
+}
+
+/**
+ * Outcome of the turn core. `engaged` says whether the provider was engaged
+ * (the turn then consumes a cap slot).
+ *
+ * @example Value
+ * ```ts
+ * import type { TurnCoreResult } from "@relavium/session/session";
+ * const r: TurnCoreResult = { kind: "cancelled" };
+ * ```
+ */
+export type TurnCoreResult =
+  | {
+    kind: "success";
+    text: string;
+    stopReason: Exclude<TurnStopReason, "aborted" | "error">;
+    usage: { input: number; output: number };
+    model?: string;
+    toolHistory: ToolHistoryEntry[];
+    engaged: true;
+  }
+  | {
+    kind: "aborted";
+    usage: { input: number; output: number };
+    model?: string;
+    engaged: boolean;
+  }
+  | {
+    kind: "error";
+    error: SessionError;
+    usage: { input: number; output: number };
+    model?: string;
+    engaged: boolean;
+  }
+  | { kind: "cancelled" };
+
+function utf8Bytes(s: string): number {
+  return new TextEncoder().encode(s).byteLength;
+}
+
+function unknownToolOutcome(call: IssuedCall): ToolOutcome {
+  return {
+    kind: "feedback",
+    toolId: "unknown_tool",
+    displayInput: {},
+    summary: "unknown tool",
+    modelResult: `Unknown tool "${
+      call.name.slice(0, 128)
+    }": no such tool is available`,
+    outcome: "error",
+    code: "tool_failed",
+  };
+}
+
+/**
+ * Runs one turn's rounds until the model answers without tool calls, a
+ * limit is hit, or the turn fails, aborts or is cancelled.
+ *
+ * @param input The turn's inputs.
+ * @returns The turn outcome (events already emitted, except the terminal).
+ *
+ * @example See tests/session/turn_test.ts
+ * ```ts
+ * import { runTurnCore } from "@relavium/session/session";
+ * import assert from "node:assert/strict";
+ * assert.equal(typeof runTurnCore, "function");
+ * ```
+ */
+export async function runTurnCore(
+  input: TurnCoreInput,
+): Promise<TurnCoreResult> {
+  const messages = input.messages;
+  const usage = { input: 0, output: 0 };
+  const history: ToolHistoryEntry[] = [];
+  let model: string | undefined;
+  let engaged = false;
+  let corrections = 0;
+  let toolsRan = false;
+
+  function stopped(): TurnCoreResult | undefined {
+    if (input.isCancelled()) return { kind: "cancelled" };
+    if (input.signal.aborted) {
+      return model === undefined
+        ? { kind: "aborted", usage, engaged }
+        : { kind: "aborted", usage, model, engaged };
+    }
+    return undefined;
+  }
+  function fail(error: SessionError): TurnCoreResult {
+    return model === undefined
+      ? { kind: "error", error, usage, engaged }
+      : { kind: "error", error, usage, model, engaged };
+  }
+
+  for (let round = 0;; round++) {
+    const request: LlmRequest = {
+      ...input.base,
+      messages: structuredClone(messages),
+      signal: input.signal,
+    };
+    if (input.tools.length > 0) request.tools = input.tools;
+    const collected = new ResponseCollector();
+    let attemptNumber = 0;
+    let stopReason: Exclude<TurnStopReason, "aborted" | "error"> | undefined;
+    for await (const ev of input.chain.stream(request, input.signal)) {
+      const halt = stopped();
+      if (halt !== undefined) return halt;
+      switch (ev.type) {
+        case "attempt_start":
+          engaged = true;
+          break;
+        case "chunk":
+          attemptNumber = ev.attemptNumber;
+          collected.add(ev.chunk);
+          if (ev.chunk.type === "text_delta" && ev.chunk.text !== "") {
+            input.emit({
+              type: "agent:token",
+              nodeId: input.nodeId,
+              token: ev.chunk.text,
+              model: ev.model,
+            });
+          } else if (
+            ev.chunk.type === "reasoning_delta" && ev.chunk.text !== ""
+          ) {
+            input.emit({
+              type: "agent:reasoning",
+              nodeId: input.nodeId,
+              text: ev.chunk.text,
+              model: ev.model,
+            });
+          }
+          break;
+        case "done":
+          attemptNumber = ev.attemptNumber;
+          model = ev.model;
+          usage.input += ev.usage.inputTokens;
+          usage.output += ev.usage.outputTokens;
+          if (ev.contextExceeded === true) {
+            return fail(sessionErrorFromLlm(
+              {
+                kind: "context_overflow",
+                retryable: false,
+                provider: ev.provider,
+                message: "",
+              },
+              { model: ev.model, toolsRan },
+            ));
+          }
+          stopReason = ev.stopReason === "error" ? "stop" : ev.stopReason;
+          break;
+        case "failed": {
+          engaged ||= ev.engaged;
+          const halt2 = stopped();
+          if (halt2 !== undefined) return halt2;
+          if (ev.refusal !== undefined) return fail(ev.refusal);
+          if (ev.error === undefined || ev.error.kind === "cancelled") {
+            return fail(sessionError("internal"));
+          }
+          return fail(sessionErrorFromLlm(ev.error, { model, toolsRan }));
+        }
+        default: {
+          const never: never = ev;
+          return never;
+        }
+      }
+    }
+    const halt = stopped();
+    if (halt !== undefined) return halt;
+    if (stopReason === undefined) return fail(sessionError("internal"));
+
+    const calls = collected.calls();
+    if (calls.length === 0) {
+      return {
+        kind: "success",
+        text: collected.text,
+        stopReason,
+        usage,
+        ...(model === undefined ? {} : { model }),
+        toolHistory: history,
+        engaged: true,
+      };
+    }
+    if (calls.length > TURN_LIMITS.maxCallsPerResponse) {
+      return fail(sessionError(
+        "turn_limit",
+        `The model issued ${calls.length} tool calls in one response (limit ${TURN_LIMITS.maxCallsPerResponse})`,
+      ));
+    }
+    if (round >= TURN_LIMITS.maxToolRounds) {
+      return fail(sessionError(
+        "turn_limit",
+        `The turn reached its limit of ${TURN_LIMITS.maxToolRounds} tool rounds`,
+      ));
+    }
+
+    const toolMessages: LlmMessage[] = [];
+    let fedBack = false;
+    for (const call of calls) {
+      let id: string;
+      try {
+        id = input.nextToolCallId();
+      } catch {
+        return fail(sessionError(
+          "internal",
+          "session effect identity could not be reserved",
+        ));
+      }
+      const outcome = input.registry === undefined
+        ? unknownToolOutcome(call)
+        : await input.registry.dispatch(
+          { id, name: call.name, args: call.args },
+          {
+            signal: input.signal,
+            granted: input.granted,
+            ...(input.policy === undefined ? {} : { policy: input.policy }),
+            interactive: input.interactive,
+            emitApproval: (req) =>
+              input.emit({
+                type: "agent:approval_requested",
+                nodeId: input.nodeId,
+                toolId: req.toolId,
+                action: req.action,
+                preview: req.preview,
+                attemptNumber,
+              }),
+            admit: () => input.admitTool(call.name),
+          },
+        );
+      toolsRan = true;
+      if (input.isCancelled()) return { kind: "cancelled" };
+      input.emit({
+        type: "agent:tool_call",
+        nodeId: input.nodeId,
+        model: model ?? "",
+        toolId: outcome.toolId,
+        toolInput: outcome.displayInput,
+        toolCallId: id,
+        attemptNumber,
+      });
+      input.emit({
+        type: "agent:tool_result",
+        nodeId: input.nodeId,
+        toolId: outcome.toolId,
+        success: outcome.kind === "ok",
+        outputSummary: outcome.summary,
+        toolCallId: id,
+        attemptNumber,
+      });
+      const halt2 = stopped();
+      if (halt2 !== undefined) return halt2;
+      if (outcome.kind === "fatal") {
+        if (outcome.outcome === "cancelled") {
+          return stopped() ?? fail(sessionError("cancelled"));
+        }
+        return fail(outcome.error);
+      }
+      if (outcome.kind === "feedback") fedBack = true;
+      history.push({
+        call: {
+          type: "tool_call",
+          id,
+          name: outcome.toolId,
+          argsBytes: utf8Bytes(call.argsJson),
+        },
+        result: {
+          type: "tool_result",
+          toolCallId: id,
+          resultBytes: utf8Bytes(outcome.modelResult),
+          outcome: outcome.kind === "ok" ? "ok" : outcome.outcome,
+        },
+      });
+      toolMessages.push({
+        role: "tool",
+        content: [{
+          type: "tool_result",
+          toolCallId: call.providerId,
+          result: outcome.modelResult,
+          ...(outcome.kind === "ok" ? {} : { isError: true }),
+        }],
+      });
+    }
+    if (fedBack && ++corrections > TURN_LIMITS.maxCorrections) {
+      return fail(sessionError(
+        "tool_failed",
+        `Tool calls could not be corrected within ${TURN_LIMITS.maxCorrections} rounds`,
+      ));
+    }
+    messages.push({ role: "assistant", content: collected.assistantContent() });
+    messages.push(...toolMessages);
+  }
+}

@@ -1,0 +1,196 @@
+import assert from "node:assert/strict";
+import { openSession, resumeSession } from "../../host/host.ts";
+import { createScriptedProvider } from "../../llm/scripted_provider.ts";
+import type { StreamChunk } from "../../llm/chunk.ts";
+import type { SessionEvent } from "../../schema/event.ts";
+import { createMemoryStore } from "../../store/memory_store.ts";
+import { openSqliteStore } from "../../store/sqlite_store.ts";
+import type { SessionStore } from "../../store/store.ts";
+import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
+import { createFakeRegistry } from "../_fakes/tools.ts";
+import { AGENT, reply, toolCall } from "../session/_harness.ts";
+
+const CONTEXT = { workingDir: "/work", fsScopeTier: "sandboxed" as const };
+
+function script(): StreamChunk[][] {
+  return [
+    reply("first answer"),
+    toolCall("c1", "read_file", { path: "a.txt" }),
+    reply("second answer"),
+    reply(""),
+    reply("fourth answer"),
+  ];
+}
+
+function deps(provider: ReturnType<typeof createScriptedProvider>) {
+  return {
+    resolveProvider: (id: string) => (id === "openai" ? provider : undefined),
+    keyFor: () => "k",
+    sleep: () => Promise.resolve(),
+    tools: createFakeRegistry({ read_file: () => "file body" }),
+  };
+}
+
+const MESSAGES = ["one", "two", "three", "four"];
+
+Deno.test("resumeSession() on a fresh store handle sends exactly the request the uninterrupted session would", async () => {
+  // Uninterrupted.
+  const pa = createScriptedProvider({ id: "openai", script: script() });
+  const a = openSession({
+    store: createMemoryStore(),
+    clock: steppingClock(),
+    ids: sequentialIds("a"),
+    agent: AGENT,
+    context: CONTEXT,
+    deps: deps(pa),
+  });
+  for (const m of MESSAGES) await a.session.sendMessage(m);
+
+  // Interrupted after three turns, resumed through a new SQLite handle.
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/history.db`;
+    const pb = createScriptedProvider({ id: "openai", script: script() });
+    const store1 = openSqliteStore(path, {
+      clock: steppingClock(),
+      ids: sequentialIds("r"),
+    });
+    const b = openSession({
+      store: store1,
+      clock: steppingClock(),
+      ids: sequentialIds("b"),
+      agent: AGENT,
+      context: CONTEXT,
+      deps: deps(pb),
+    });
+    for (const m of MESSAGES.slice(0, 3)) await b.session.sendMessage(m);
+    const id = b.sessionId;
+    store1.close();
+
+    const pc = createScriptedProvider({
+      id: "openai",
+      script: script().slice(4),
+    });
+    const store2 = openSqliteStore(path, {
+      clock: steppingClock(),
+      ids: sequentialIds("q"),
+    });
+    const resumed = resumeSession({
+      store: store2,
+      sessionId: id,
+      clock: steppingClock(),
+      ids: sequentialIds("c"),
+      deps: deps(pc),
+    });
+    assert.ok(resumed.ok);
+    assert.equal(resumed.value.session.turnCount, 3);
+    await resumed.value.session.sendMessage("four");
+    assert.deepEqual(pc.requests[0], pa.requests[4]);
+    resumed.value.close();
+    store2.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openSession() persists each completed turn with its tool rounds and costs", async () => {
+  const store = createMemoryStore({
+    clock: steppingClock(),
+    ids: sequentialIds("m"),
+  });
+  const p = createScriptedProvider({ id: "openai", script: script() });
+  const live = openSession({
+    store,
+    clock: steppingClock(),
+    ids: sequentialIds("s"),
+    agent: AGENT,
+    context: CONTEXT,
+    deps: { ...deps(p), catalog: { lookup: () => undefined } },
+  });
+  await live.session.sendMessage("one");
+  await live.session.sendMessage("two");
+  const loaded = store.load(live.sessionId);
+  assert.ok(loaded);
+  assert.deepEqual(loaded.messages.map((m) => m.role), [
+    "user",
+    "assistant",
+    "user",
+    "assistant",
+    "tool",
+    "assistant",
+  ]);
+  assert.deepEqual(loaded.messages[3]?.content, [
+    {
+      type: "tool_call",
+      id: "session-tool:2:0",
+      name: "read_file",
+      argsBytes: 16,
+    },
+  ]);
+  assert.equal(loaded.record.title, "one");
+  assert.equal(loaded.record.totalInputTokens, 25);
+  live.close();
+  assert.equal(store.load(live.sessionId)?.record.status, "ended");
+});
+
+function failingCommits(inner: SessionStore): SessionStore {
+  return {
+    ...inner,
+    create: (s) => inner.create(s),
+    commitTurn: () => {
+      throw new Error("disk full");
+    },
+    recordCosts: (id, c) => inner.recordCosts(id, c),
+    allocateTurnKey: (id) => inner.allocateTurnKey(id),
+    setStatus: (id, s) => inner.setStatus(id, s),
+    markExported: (id, p) => inner.markExported(id, p),
+    softDelete: (id) => inner.softDelete(id),
+    list: () => inner.list(),
+    load: (id) => inner.load(id),
+    close: () => inner.close(),
+  };
+}
+
+Deno.test("a failed turn commit latches the session: no later provider or tool egress", async () => {
+  const p = createScriptedProvider({
+    id: "openai",
+    script: [reply("one"), reply("two")],
+  });
+  const events: SessionEvent[] = [];
+  const live = openSession({
+    store: failingCommits(createMemoryStore()),
+    clock: steppingClock(),
+    ids: sequentialIds("s"),
+    agent: AGENT,
+    context: CONTEXT,
+    deps: deps(p),
+    onEvent: (e) => events.push(e),
+  });
+  await live.session.sendMessage("first");
+  assert.equal(live.latched, true);
+  assert.match(String(live.latchError), /disk full/);
+  await live.session.sendMessage("second");
+  assert.equal(
+    p.requests.length,
+    1,
+    "the latched session made no second request",
+  );
+  const last = events.at(-1);
+  assert.ok(last?.type === "session:turn_completed");
+  assert.equal(last.stopReason, "error");
+  assert.equal(last.error?.code, "internal");
+});
+
+Deno.test("resumeSession() reports an unknown id", () => {
+  const r = resumeSession({
+    store: createMemoryStore(),
+    sessionId: "missing",
+    clock: steppingClock(),
+    ids: sequentialIds(),
+    deps: deps(createScriptedProvider({ id: "openai", script: [] })),
+  });
+  assert.deepEqual(r, {
+    ok: false,
+    error: { kind: "not_found", sessionId: "missing" },
+  });
+});

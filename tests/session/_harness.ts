@@ -1,0 +1,107 @@
+/** Shared set-up for engine tests: a session wired to fakes. */
+import type { Agent } from "../../schema/agent.ts";
+import type { SessionEvent, SessionEventDraft } from "../../schema/event.ts";
+import type { StreamChunk } from "../../llm/chunk.ts";
+import type { LlmProvider } from "../../llm/provider.ts";
+import { createScriptedProvider } from "../../llm/scripted_provider.ts";
+import type { SessionDeps } from "../../session/deps.ts";
+import { createEventStamper } from "../../session/events.ts";
+import { AgentSession } from "../../session/session.ts";
+import type { ToolRegistry } from "../../tools/registry.ts";
+import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
+
+export const AGENT: Agent = {
+  id: "helper",
+  model: "gpt-5.4-mini",
+  provider: "openai",
+  system_prompt: "You help.",
+  tools: ["read_file", "list_directory"],
+};
+
+/** A text reply chunk list. */
+export function reply(text: string, input = 10, output = 2): StreamChunk[] {
+  return [
+    ...(text === "" ? [] : [{ type: "text_delta" as const, text }]),
+    {
+      type: "stop",
+      stopReason: "stop",
+      usage: { inputTokens: input, outputTokens: output },
+    },
+  ];
+}
+
+/** A tool-call response. */
+export function toolCall(
+  id: string,
+  name: string,
+  args: unknown,
+): StreamChunk[] {
+  return [
+    { type: "tool_call_start", id, name },
+    { type: "tool_call_delta", id, argsJsonDelta: JSON.stringify(args) },
+    { type: "tool_call_end", id },
+    {
+      type: "stop",
+      stopReason: "tool_use",
+      usage: { inputTokens: 5, outputTokens: 3 },
+    },
+  ];
+}
+
+export interface Harness {
+  session: AgentSession;
+  events: SessionEvent[];
+  types(): string[];
+  provider: ReturnType<typeof createScriptedProvider>;
+}
+
+/** Builds a started session over a scripted provider. */
+export function harness(options: {
+  script: Parameters<typeof createScriptedProvider>[0]["script"];
+  agent?: Agent;
+  tools?: ToolRegistry;
+  deps?: Partial<SessionDeps>;
+  onEvent?: (e: SessionEvent, s: AgentSession) => void;
+  provider?: LlmProvider;
+  start?: boolean;
+}): Harness {
+  const provider = createScriptedProvider({
+    id: "openai",
+    script: options.script,
+  });
+  const events: SessionEvent[] = [];
+  const ref: { session?: AgentSession } = {};
+  const emit: (d: SessionEventDraft) => void = createEventStamper({
+    sessionId: "s1",
+    clock: steppingClock(),
+    deliver: (e) => {
+      events.push(e);
+      if (ref.session !== undefined) options.onEvent?.(e, ref.session);
+    },
+  });
+  const session = new AgentSession({
+    sessionId: "s1",
+    agentRef: (options.agent ?? AGENT).id,
+    agent: options.agent ?? AGENT,
+    context: { workingDir: "/work", fsScopeTier: "sandboxed" },
+    deps: {
+      clock: steppingClock(),
+      ids: sequentialIds(),
+      resolveProvider: (id) =>
+        id === "openai" ? (options.provider ?? provider) : undefined,
+      keyFor: () => "test-key",
+      sleep: () => Promise.resolve(),
+      emit,
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
+      ...options.deps,
+    },
+  });
+  ref.session = session;
+  if (options.start !== false) session.start();
+  return {
+    session,
+    events,
+    types: () => events.map((e) => e.type),
+    provider,
+  };
+}

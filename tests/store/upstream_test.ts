@@ -18,7 +18,7 @@ import {
 const MINI = "39271b8b-ff7a-4fd7-a98d-12b38fc40374";
 const TOOLBOX = "2fcee55c-bbd1-4ccf-9a3a-a6a92ec37694";
 const CATALOG_MINI = "d61f8293-9b82-47d5-ad56-d05e480945e9";
-const LIST_FIXTURE = new URL("chat-list.json", UPSTREAM_DIR);
+const LIST_FIXTURE = new URL("chat-list.jsonl", UPSTREAM_DIR);
 
 function rawRows(
   path: string,

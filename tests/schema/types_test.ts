@@ -1,0 +1,35 @@
+/**
+ * The hand-written public types equal what zod infers from their schemas
+ * (checked by the type checker: a mismatch fails `deno check`).
+ */
+import assert from "node:assert/strict";
+import type { z } from "zod";
+import { type Agent, agentSchema } from "../../schema/agent.ts";
+import {
+  type SessionContext,
+  sessionContextSchema,
+} from "../../schema/context.ts";
+import {
+  type SessionContentPart,
+  sessionContentPartSchema,
+  type SessionMessage,
+  sessionMessageSchema,
+} from "../../schema/message.ts";
+import { type SessionEvent, sessionEventSchema } from "../../schema/event.ts";
+import { type StreamChunk, streamChunkSchema } from "../../llm/chunk.ts";
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends
+  (<T>() => T extends B ? 1 : 2) ? true
+  : false;
+
+Deno.test("schema types equal zod's inference", () => {
+  const checks: [
+    Equal<z.infer<typeof agentSchema>, Agent>,
+    Equal<z.infer<typeof sessionContextSchema>, SessionContext>,
+    Equal<z.infer<typeof sessionContentPartSchema>, SessionContentPart>,
+    Equal<z.infer<typeof sessionMessageSchema>, SessionMessage>,
+    Equal<z.infer<typeof sessionEventSchema>, SessionEvent>,
+    Equal<z.infer<typeof streamChunkSchema>, StreamChunk>,
+  ] = [true, true, true, true, true, true];
+  assert.ok(checks.every((c) => c));
+});

@@ -4,19 +4,19 @@
  */
 import assert from "node:assert/strict";
 import type { z } from "zod";
-import { type Agent, agentSchema } from "../../schema/agent.ts";
-import {
-  type SessionContext,
+import type { Agent, agentSchema } from "../../schema/agent.ts";
+import type {
+  SessionContext,
   sessionContextSchema,
 } from "../../schema/context.ts";
-import {
-  type SessionContentPart,
+import type {
+  SessionContentPart,
   sessionContentPartSchema,
-  type SessionMessage,
+  SessionMessage,
   sessionMessageSchema,
 } from "../../schema/message.ts";
-import { type SessionEvent, sessionEventSchema } from "../../schema/event.ts";
-import { type StreamChunk, streamChunkSchema } from "../../llm/chunk.ts";
+import type { SessionEvent, sessionEventSchema } from "../../schema/event.ts";
+import type { StreamChunk, streamChunkSchema } from "../../llm/chunk.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends
   (<T>() => T extends B ? 1 : 2) ? true

@@ -70,6 +70,19 @@ export {
   type ScriptedProviderOptions,
   type ScriptEntry,
 } from "./scripted_provider.ts";
+export {
+  type Cassette,
+  type CassetteCall,
+  type CassetteError,
+  type CassetteExpect,
+  type CassetteQueues,
+  parseCassette,
+} from "./cassette.ts";
+export {
+  createReplay,
+  type Replay,
+  type ReplayOptions,
+} from "./replay_provider.ts";
 export type { ErrorCode, SessionError } from "../schema/event.ts";
 export type { Result } from "../schema/result.ts";
 export type { ValidationIssue } from "../schema/issues.ts";

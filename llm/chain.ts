@@ -214,7 +214,10 @@ export function createChain(options: ChainOptions): Chain {
     busy: false,
   };
   return {
-    stream(request: LlmRequest, signal: AbortSignal) {
+    stream(
+      request: LlmRequest,
+      signal: AbortSignal,
+    ): AsyncIterable<ChainEvent> {
       return runChain(options, state, request, signal);
     },
   };
@@ -348,7 +351,7 @@ async function* walkPlan(
           attemptNumber,
           ...meta,
           outcome: "succeeded",
-          usage,
+          usage: { ...usage },
           usageKnown: true,
         });
         s.cooldowns.delete(pid);

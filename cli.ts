@@ -1,13 +1,35 @@
 /**
- * The `relavium` command line.
+ * The `relavium` command line. Parses nothing itself: it hands `Deno.args`
+ * and the real io to {@linkcode main} and exits with the code it returns.
+ * Every command module is imported lazily, so `--version` and `--help`
+ * load no zod, YAML or SQLite.
+ *
+ * @example Run in-process with a captured io
+ * ```ts
+ * import { createBufferedIo, main, VERSION } from "./cli.ts";
+ * import assert from "node:assert/strict";
+ * const b = createBufferedIo();
+ * assert.equal(await main(["--version"], b.io), 0);
+ * assert.equal(b.stdoutText(), `${VERSION}\n`);
+ * ```
  *
  * @module
  */
+import { createDenoIo } from "./cli/io.ts";
+import { main } from "./cli/main.ts";
 
-/** The package version (a constant: no file reads at run time). */
-export const VERSION: string = "0.1.0";
+export { VERSION } from "./cli/version.ts";
+export { main } from "./cli/main.ts";
+export {
+  type BufferedIo,
+  type BufferedIoOptions,
+  type CliIo,
+  type CliSignal,
+  createBufferedIo,
+  createDenoIo,
+  type TextSink,
+} from "./cli/io.ts";
 
 if (import.meta.main) {
-  // deno-lint-ignore no-console
-  console.log(VERSION);
+  Deno.exit(await main(Deno.args, createDenoIo()));
 }

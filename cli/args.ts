@@ -1,0 +1,466 @@
+/**
+ * Argument parsing with `node:util` `parseArgs` (cli.md §1). Global flags
+ * are valid anywhere on the line; each command has its own flags. Bad input
+ * is a typed `usage` error, never a throw.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { err, ok, type Result } from "../schema/result.ts";
+
+/**
+ * Approval modes (tools.md §8).
+ *
+ * @example Value
+ * ```ts
+ * import type { ModeName } from "./args.ts";
+ * const m: ModeName = "accept-edits";
+ * ```
+ */
+export type ModeName = "ask" | "plan" | "accept-edits" | "auto";
+
+const MODES: readonly ModeName[] = ["ask", "plan", "accept-edits", "auto"];
+
+/**
+ * Flags valid on every command.
+ *
+ * @example Value
+ * ```ts
+ * import type { GlobalOptions } from "./args.ts";
+ * const g: GlobalOptions = { json: true, verbose: false, quiet: false };
+ * ```
+ */
+export interface GlobalOptions {
+  /** `--json`: NDJSON events / JSON records on stdout. */
+  json: boolean;
+  /** `--cwd <dir>`: replaces the process cwd everywhere. */
+  cwd?: string;
+  /** `--config <path>`: replaces the global config file. */
+  config?: string;
+  /** `--color` (`true`) / `--no-color` (`false`); absent ⇒ environment. */
+  color?: boolean;
+  /** `-v`/`--verbose`. */
+  verbose: boolean;
+  /** `-q`/`--quiet`. */
+  quiet: boolean;
+}
+
+/**
+ * A parsed command with its own flags.
+ *
+ * @example Value
+ * ```ts
+ * import type { CliCommand } from "./args.ts";
+ * const c: CliCommand = { name: "chat-show", sessionId: "abc" };
+ * ```
+ */
+export type CliCommand =
+  | {
+    name: "chat";
+    agent?: string;
+    model?: string;
+    provider?: string;
+    fixture?: string;
+    mode?: ModeName;
+  }
+  | {
+    name: "chat-resume";
+    sessionId?: string;
+    last: boolean;
+    fixture?: string;
+    mode?: ModeName;
+  }
+  | { name: "chat-list" }
+  | { name: "chat-show"; sessionId: string }
+  | { name: "chat-delete"; sessionId: string; yes: boolean }
+  | {
+    name: "agent-run";
+    agent: string;
+    model?: string;
+    provider?: string;
+    fixture?: string;
+    mode?: ModeName;
+  }
+  | { name: "config-path" }
+  | { name: "config-show" }
+  | { name: "doctor" };
+
+/**
+ * Help pages: the overview and one per command.
+ *
+ * @example Value
+ * ```ts
+ * import type { HelpTopic } from "./args.ts";
+ * const t: HelpTopic = "agent-run";
+ * ```
+ */
+export type HelpTopic =
+  | "main"
+  | "chat"
+  | "chat-resume"
+  | "chat-list"
+  | "chat-show"
+  | "chat-delete"
+  | "agent-run"
+  | "config"
+  | "doctor";
+
+/**
+ * What the command line asks for.
+ *
+ * @example Value
+ * ```ts
+ * import type { ParsedCli } from "./args.ts";
+ * const p: ParsedCli = { kind: "help", topic: "chat" };
+ * ```
+ */
+export type ParsedCli =
+  | { kind: "help"; topic: HelpTopic }
+  | { kind: "version" }
+  | { kind: "run"; command: CliCommand; globals: GlobalOptions };
+
+/**
+ * A bad command line: exit 2. `json` tells the printer which error form
+ * to use even though parsing failed.
+ *
+ * @example Value
+ * ```ts
+ * import type { UsageError } from "./args.ts";
+ * const e: UsageError = { code: "usage", message: "Unknown option: --x", json: false, topic: "main" };
+ * ```
+ */
+export interface UsageError {
+  code: "usage";
+  message: string;
+  json: boolean;
+  topic: HelpTopic;
+}
+
+const OPTIONS = {
+  json: { type: "boolean" },
+  cwd: { type: "string" },
+  config: { type: "string" },
+  color: { type: "boolean" },
+  verbose: { type: "boolean", short: "v" },
+  quiet: { type: "boolean", short: "q" },
+  version: { type: "boolean", short: "V" },
+  help: { type: "boolean", short: "h" },
+  agent: { type: "string" },
+  model: { type: "string" },
+  provider: { type: "string" },
+  fixture: { type: "string" },
+  mode: { type: "string" },
+  last: { type: "boolean" },
+  yes: { type: "boolean" },
+  input: { type: "string", multiple: true },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+const GLOBAL: ReadonlySet<string> = new Set<OptionName>([
+  "json",
+  "cwd",
+  "config",
+  "color",
+  "verbose",
+  "quiet",
+  "version",
+  "help",
+]);
+
+const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
+  {
+    "chat": ["agent", "model", "provider", "fixture", "mode"],
+    "chat-resume": ["last", "fixture", "mode"],
+    "chat-list": [],
+    "chat-show": [],
+    "chat-delete": ["yes"],
+    "agent-run": ["fixture", "mode", "input", "model", "provider"],
+    "config": [],
+    "doctor": [],
+  };
+
+const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
+  "chat": "chat",
+  "chat-resume": "chat-resume",
+  "chat-list": "chat-list",
+  "chat-show": "chat-show",
+  "chat-delete": "chat-delete",
+  "agent": "agent-run",
+  "config": "config",
+  "doctor": "doctor",
+};
+
+type Values = {
+  [K in OptionName]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[]
+    : (typeof OPTIONS)[K] extends { type: "string" } ? string
+    : boolean;
+};
+
+interface Parsed {
+  values: Values;
+  positionals: string[];
+  optionNames: string[];
+}
+
+function parse(argv: readonly string[], strict: boolean): Parsed {
+  const r = parseArgs({
+    args: [...argv],
+    options: OPTIONS,
+    allowPositionals: true,
+    allowNegative: true,
+    strict,
+    tokens: true,
+  });
+  const optionNames: string[] = [];
+  for (const t of r.tokens) {
+    if (t.kind === "option") optionNames.push(t.rawName);
+  }
+  return {
+    values: r.values as Values,
+    positionals: r.positionals,
+    optionNames,
+  };
+}
+
+function topicOf(positionals: readonly string[]): HelpTopic {
+  const first = positionals[0];
+  return first !== undefined && Object.hasOwn(TOPICS, first)
+    ? TOPICS[first] ?? "main"
+    : "main";
+}
+
+function describeParseError(e: unknown): string {
+  const code = (e as { code?: unknown }).code;
+  const message = e instanceof Error ? e.message : String(e);
+  const name = /'(-[^' ]+)/.exec(message)?.[1] ?? "";
+  switch (code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `Unknown option: ${name}`;
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      if (message.includes("does not take an argument")) {
+        return `Option ${name} does not take a value`;
+      }
+      if (message.includes("ambiguous")) {
+        return `Missing value for ${name} (write ${name}=<value> for a value starting with "-")`;
+      }
+      return `Missing value for ${name}`;
+    default:
+      return `Invalid arguments: ${message.split("\n")[0] ?? ""}`;
+  }
+}
+
+/**
+ * Parses the command line (without the program name).
+ *
+ * `-h`/`--help` wins over everything else on the line, then
+ * `-V`/`--version`; both are answered even when other flags are wrong.
+ *
+ * @param argv The arguments after the program name.
+ * @returns What to run, or a `usage` error.
+ *
+ * @example Global flags anywhere
+ * ```ts
+ * import { parseCliArgs } from "./args.ts";
+ * import assert from "node:assert/strict";
+ * const r = parseCliArgs(["chat-show", "s1", "--json"]);
+ * assert.ok(r.ok && r.value.kind === "run");
+ * if (r.ok && r.value.kind === "run") {
+ *   assert.deepEqual(r.value.command, { name: "chat-show", sessionId: "s1" });
+ *   assert.equal(r.value.globals.json, true);
+ * }
+ * assert.equal(parseCliArgs(["chat-list", "--model", "m"]).ok, false);
+ * ```
+ */
+export function parseCliArgs(
+  argv: readonly string[],
+): Result<ParsedCli, UsageError> {
+  const terminator = argv.indexOf("--");
+  const flagPart = terminator === -1 ? argv : argv.slice(0, terminator);
+  let lenient: Parsed;
+  try {
+    lenient = parse(argv, false);
+  } catch {
+    lenient = { values: {}, positionals: [], optionNames: [] };
+  }
+  const json = flagPart.includes("--json");
+  const topic = topicOf(lenient.positionals);
+  if (lenient.values.help === true) return ok({ kind: "help", topic });
+  if (lenient.values.version === true) return ok({ kind: "version" });
+  const fail = (message: string): { ok: false; error: UsageError } =>
+    err({ code: "usage", message, json, topic });
+
+  let p: Parsed;
+  try {
+    p = parse(argv, true);
+  } catch (e) {
+    return fail(describeParseError(e));
+  }
+  for (const raw of p.optionNames) {
+    if (raw.startsWith("--no-") && raw !== "--no-color") {
+      return fail(`Unknown option: ${raw}`);
+    }
+  }
+  const v = p.values;
+  if (v.verbose === true && v.quiet === true) {
+    return fail("Options -v and -q cannot be combined");
+  }
+  const globals: GlobalOptions = {
+    json: v.json === true,
+    verbose: v.verbose === true,
+    quiet: v.quiet === true,
+  };
+  for (const key of ["cwd", "config"] as const) {
+    const value = v[key];
+    if (value === "") return fail(`Missing value for --${key}`);
+    if (value !== undefined) globals[key] = value;
+  }
+  if (v.color !== undefined) globals.color = v.color;
+
+  const [first, ...rest] = p.positionals;
+  if (first === undefined) {
+    return fail("Missing command (run relavium --help for the list)");
+  }
+  if (!Object.hasOwn(TOPICS, first)) {
+    return fail(`Unknown command: ${first}`);
+  }
+  const cmdTopic = TOPICS[first] ?? "chat";
+  const allowed = new Set(COMMAND_OPTIONS[cmdTopic]);
+  for (const raw of p.optionNames) {
+    const name = optionName(raw);
+    if (!GLOBAL.has(name) && !allowed.has(name)) {
+      return fail(`Option ${raw} is not valid for ${helpName(cmdTopic)}`);
+    }
+  }
+  for (const key of ["agent", "model", "provider", "fixture"] as const) {
+    if (v[key] === "") return fail(`Missing value for --${key}`);
+  }
+  let mode: ModeName | undefined;
+  if (v.mode !== undefined) {
+    mode = MODES.find((m) => m === v.mode);
+    if (mode === undefined) {
+      return fail(`Invalid --mode: expected one of ${MODES.join(", ")}`);
+    }
+  }
+  const command = buildCommand(cmdTopic, rest, v, mode);
+  if (typeof command === "string") return fail(command);
+  return ok({ kind: "run", command, globals });
+}
+
+function optionName(raw: string): string {
+  if (raw === "--no-color") return "color";
+  if (raw.startsWith("--")) return raw.slice(2);
+  const short = raw.slice(1);
+  for (const [name, spec] of Object.entries(OPTIONS)) {
+    if ("short" in spec && spec.short === short) return name;
+  }
+  return short;
+}
+
+function helpName(topic: Exclude<HelpTopic, "main">): string {
+  return topic === "agent-run" ? "agent run" : topic;
+}
+
+function extra(args: readonly string[], name: string): string | undefined {
+  return args.length > 0
+    ? `Unexpected argument for ${name}: ${args[0]}`
+    : undefined;
+}
+
+function defined<T extends Record<string, unknown>>(
+  fields: T,
+): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  const out: { [K in keyof T]?: Exclude<T[K], undefined> } = {};
+  for (const k of Object.keys(fields) as Array<keyof T>) {
+    const value = fields[k];
+    if (value !== undefined) out[k] = value as Exclude<T[keyof T], undefined>;
+  }
+  return out;
+}
+
+function buildCommand(
+  topic: Exclude<HelpTopic, "main">,
+  args: readonly string[],
+  v: Values,
+  mode: ModeName | undefined,
+): CliCommand | string {
+  if (v.provider !== undefined && v.model === undefined) {
+    return "Option --provider needs --model";
+  }
+  switch (topic) {
+    case "chat":
+      return extra(args, "chat") ?? {
+        name: "chat",
+        ...defined({
+          agent: v.agent,
+          model: v.model,
+          provider: v.provider,
+          fixture: v.fixture,
+          mode,
+        }),
+      };
+    case "chat-resume": {
+      const [id, ...more] = args;
+      const last = v.last === true;
+      if (id !== undefined && last) {
+        return "chat-resume takes a session id or --last, not both";
+      }
+      if (id === undefined && !last) {
+        return "chat-resume needs a session id or --last";
+      }
+      return extra(more, "chat-resume") ?? {
+        name: "chat-resume",
+        last,
+        ...defined({ sessionId: id, fixture: v.fixture, mode }),
+      };
+    }
+    case "chat-list":
+      return extra(args, "chat-list") ?? { name: "chat-list" };
+    case "chat-show":
+    case "chat-delete": {
+      const [id, ...more] = args;
+      if (id === undefined || id === "") return `${topic} needs a session id`;
+      const bad = extra(more, topic);
+      if (bad !== undefined) return bad;
+      return topic === "chat-show"
+        ? { name: "chat-show", sessionId: id }
+        : { name: "chat-delete", sessionId: id, yes: v.yes === true };
+    }
+    case "agent-run": {
+      const [sub, agent, ...more] = args;
+      if (sub !== "run") {
+        return sub === undefined
+          ? "agent needs a subcommand: run"
+          : `Unknown agent subcommand: ${sub}`;
+      }
+      if (agent === undefined || agent === "") {
+        return "agent run needs an agent (a file path or an id)";
+      }
+      if (v.input !== undefined) {
+        return "Option --input is reserved and not supported in this version";
+      }
+      return extra(more, "agent run") ?? {
+        name: "agent-run",
+        agent,
+        ...defined({
+          model: v.model,
+          provider: v.provider,
+          fixture: v.fixture,
+          mode,
+        }),
+      };
+    }
+    case "config": {
+      const [sub, ...more] = args;
+      if (sub !== "path" && sub !== "show") {
+        return sub === undefined
+          ? "config needs a subcommand: path or show"
+          : `Unknown config subcommand: ${sub}`;
+      }
+      return extra(more, `config ${sub}`) ??
+        (sub === "path" ? { name: "config-path" } : { name: "config-show" });
+    }
+    case "doctor":
+      return extra(args, "doctor") ?? { name: "doctor" };
+  }
+}

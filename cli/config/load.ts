@@ -1,0 +1,195 @@
+/**
+ * Reads and validates one config file: strict TOML (`smol-toml`), then the
+ * strict schema of its kind. Every error names the file, the line and the
+ * key path.
+ *
+ * @module
+ */
+import { parse, TomlError } from "smol-toml";
+import type { z } from "zod";
+import { err, ok, type Result } from "../../schema/result.ts";
+import { type CliFault, fault } from "../fault.ts";
+import { findKeyLine } from "./lines.ts";
+import {
+  GLOBAL_ONLY_KEYS,
+  type GlobalFile,
+  globalFileSchema,
+  LATER_KEYS,
+  PROJECT_ONLY_KEYS,
+  type ProjectFile,
+  projectFileSchema,
+} from "./schema.ts";
+
+/**
+ * Which schema a file follows.
+ *
+ * @example Value
+ * ```ts
+ * import type { FileKind } from "./load.ts";
+ * const k: FileKind = "project";
+ * ```
+ */
+export type FileKind = "global" | "workspace" | "project";
+
+/**
+ * A loaded file: its kind, path and validated content.
+ *
+ * @example Value
+ * ```ts
+ * import type { LoadedFile } from "./load.ts";
+ * const f: LoadedFile = { kind: "global", path: "/h/.relavium/config.toml", text: "", data: {} };
+ * ```
+ */
+export type LoadedFile =
+  | { kind: "global"; path: string; text: string; data: GlobalFile }
+  | {
+    kind: "workspace" | "project";
+    path: string;
+    text: string;
+    data: ProjectFile;
+  };
+
+function formatPath(path: ReadonlyArray<string | number>): string {
+  let out = "";
+  for (const seg of path) {
+    if (typeof seg === "number") out += `[${seg}]`;
+    else out += out === "" ? seg : `.${seg}`;
+  }
+  return out;
+}
+
+function where(file: string, text: string, path: Array<string | number>) {
+  const line = findKeyLine(text, path);
+  return line === undefined ? file : `${file}:${line}`;
+}
+
+function misplacedMessage(kind: FileKind, key: string): string | undefined {
+  if (LATER_KEYS.includes(key)) return "is not supported in this version";
+  if (kind !== "global" && GLOBAL_ONLY_KEYS.includes(key)) {
+    return "belongs in the global config.toml, not in a project file";
+  }
+  if (kind === "global" && PROJECT_ONLY_KEYS.includes(key)) {
+    return "belongs in .relavium/project.toml or workspace.toml, not in the global config";
+  }
+  return undefined;
+}
+
+function describeIssues(
+  kind: FileKind,
+  file: string,
+  text: string,
+  error: z.ZodError,
+): string {
+  const lines: string[] = [];
+  for (const issue of error.issues) {
+    const base = issue.path.filter((p): p is string | number =>
+      typeof p !== "symbol"
+    );
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        const path = [...base, key];
+        const misplaced = base.length === 0
+          ? misplacedMessage(kind, key)
+          : undefined;
+        lines.push(
+          `${where(file, text, path)}: ${formatPath(path)}: ${
+            misplaced ?? "unknown key"
+          }`,
+        );
+      }
+      continue;
+    }
+    const name = base.length === 0 ? "(root)" : formatPath(base);
+    lines.push(`${where(file, text, base)}: ${name}: ${issue.message}`);
+  }
+  return `Invalid config: ${lines.join("\n")}`;
+}
+
+/**
+ * Parses and validates config text.
+ *
+ * @param kind The file kind (selects the schema).
+ * @param file The path, used in messages.
+ * @param text The TOML text.
+ * @returns The loaded file, or an `invalid_config` fault naming the file,
+ * line and key path.
+ *
+ * @example A wrong type names the line
+ * ```ts
+ * import { parseConfigText } from "./load.ts";
+ * import assert from "node:assert/strict";
+ * const r = parseConfigText("project", "p.toml", "[chat]\nmax_turns = \"ten\"\n");
+ * assert.equal(r.ok, false);
+ * if (!r.ok) assert.equal(r.error.message, "Invalid config: p.toml:2: chat.max_turns: must be a number");
+ * ```
+ */
+export function parseConfigText(
+  kind: FileKind,
+  file: string,
+  text: string,
+): Result<LoadedFile, CliFault> {
+  let value: unknown;
+  try {
+    value = parse(text, { unsafeKeyBehaviour: "throw", maxDepth: 32 });
+  } catch (e) {
+    if (e instanceof TomlError) {
+      const first = e.message.split("\n")[0]?.replace(
+        /^Invalid TOML document: /,
+        "",
+      );
+      return err(
+        fault(
+          "invalid_config",
+          `Invalid config: ${file}:${e.line}:${e.column}: invalid TOML: ${first}`,
+        ),
+      );
+    }
+    throw e;
+  }
+  if (kind === "global") {
+    const r = globalFileSchema.safeParse(value);
+    return r.success
+      ? ok({ kind, path: file, text, data: r.data })
+      : err(fault("invalid_config", describeIssues(kind, file, text, r.error)));
+  }
+  const r = projectFileSchema.safeParse(value);
+  return r.success
+    ? ok({ kind, path: file, text, data: r.data })
+    : err(fault("invalid_config", describeIssues(kind, file, text, r.error)));
+}
+
+/**
+ * Reads a config file; a missing file is `undefined` (an absent layer).
+ *
+ * @param kind The file kind.
+ * @param path The absolute path.
+ * @returns The loaded file, `undefined` when it does not exist, or a fault
+ * (`invalid_config`, or `internal` when it cannot be read).
+ *
+ * @example Missing is fine
+ * ```ts
+ * import { loadConfigFile } from "./load.ts";
+ * import assert from "node:assert/strict";
+ * const r = await loadConfigFile("project", "/nonexistent/.relavium/project.toml");
+ * assert.deepEqual(r, { ok: true, value: undefined });
+ * ```
+ */
+export async function loadConfigFile(
+  kind: FileKind,
+  path: string,
+): Promise<Result<LoadedFile | undefined, CliFault>> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return ok(undefined);
+    if (e instanceof Deno.errors.IsADirectory) {
+      return err(
+        fault("invalid_config", `Invalid config: ${path} is a directory`),
+      );
+    }
+    const why = e instanceof Error ? e.name : "unknown error";
+    return err(fault("internal", `Cannot read config file ${path}: ${why}`));
+  }
+  return parseConfigText(kind, path, text);
+}

@@ -1,0 +1,292 @@
+/**
+ * Strict schemas of the config files (config.md §2–§4, DECISIONS.md 25,
+ * 26, 28, 29). Two file kinds: the global `config.toml` and the project
+ * files (`workspace.toml`, `project.toml`). Keys the Relavium CLI writes
+ * for its own UI are accepted and ignored.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { KEBAB_ID, type ReasoningEffort } from "../../schema/agent.ts";
+import type { FsScopeTier } from "../../schema/context.ts";
+import { isBuiltInProvider } from "../providers.ts";
+import { checkBaseUrl } from "./base_url.ts";
+
+/**
+ * The `[chat]` table as written.
+ *
+ * @example Value
+ * ```ts
+ * import type { ChatTable } from "./schema.ts";
+ * const c: ChatTable = { default_model: "gpt-5.4-mini", max_turns: 20 };
+ * ```
+ */
+export interface ChatTable {
+  default_model?: string;
+  default_provider?: string;
+  reasoning_effort?: ReasoningEffort;
+  fs_scope?: FsScopeTier;
+  allowed_commands?: string[];
+  allowed_command_globs?: string[];
+  allowed_domains?: string[];
+  max_turns?: number;
+  max_messages?: number;
+  auto_compact?: boolean;
+  compact_threshold?: number;
+  max_cost_microcents?: number;
+  on_exceed?: "fail" | "pause_for_approval" | "warn";
+  strict_cost_cap?: boolean;
+}
+
+/**
+ * One `[[providers]]` entry as written.
+ *
+ * @example Value
+ * ```ts
+ * import type { ProviderEntry } from "./schema.ts";
+ * const p: ProviderEntry = { id: "ollama", kind: "openai-compatible", base_url: "http://localhost:11434/v1", allow_local: true };
+ * ```
+ */
+export interface ProviderEntry {
+  id: string;
+  kind: "anthropic" | "openai-compatible";
+  base_url: string;
+  api_key_env?: string;
+  allow_local?: boolean;
+}
+
+/**
+ * The global `config.toml` as written (UI-only keys are validated loosely
+ * and otherwise ignored).
+ *
+ * @example Value
+ * ```ts
+ * import type { GlobalFile } from "./schema.ts";
+ * const g: GlobalFile = { preferences: { default_model: "claude-sonnet-4-6", default_provider: "anthropic" } };
+ * ```
+ */
+export interface GlobalFile {
+  preferences?: {
+    default_model?: string;
+    default_provider?: string;
+    reasoning_effort?: ReasoningEffort;
+    theme?: unknown;
+    alt_screen?: unknown;
+    mouse?: unknown;
+    show_banner?: unknown;
+    copy_on_select?: unknown;
+  };
+  update_channel?: "stable" | "beta";
+  catalog?: { auto_refresh?: boolean };
+  chat?: ChatTable;
+  providers?: ProviderEntry[];
+}
+
+/**
+ * A `workspace.toml` or `project.toml` as written.
+ *
+ * @example Value
+ * ```ts
+ * import type { ProjectFile } from "./schema.ts";
+ * const p: ProjectFile = { defaults: { fs_scope: "project" }, variables: { focus_area: "security" } };
+ * ```
+ */
+export interface ProjectFile {
+  defaults?: {
+    model?: string;
+    fs_scope?: FsScopeTier;
+    max_tokens_estimate?: number;
+  };
+  variables?: Record<string, string>;
+  chat?: ChatTable;
+  providers?: ProviderEntry[];
+}
+
+const str = z.string({ error: "must be a string" });
+const nonEmpty = str.min(1, "must not be empty");
+const bool = z.boolean({ error: "must be true or false" });
+const posInt = z.number({ error: "must be a number" })
+  .int("must be an integer")
+  .positive("must be a positive integer");
+const kebab = str.regex(KEBAB_ID, "must be a kebab-case id");
+const effort = z.enum(["off", "low", "medium", "high", "max"], {
+  error: "must be one of off, low, medium, high, max",
+});
+const fsScope = z.enum(["sandboxed", "project", "full"], {
+  error: "must be one of sandboxed, project, full",
+});
+const strings = z.array(nonEmpty, { error: "must be an array of strings" });
+
+const chatSchema = z.strictObject({
+  default_model: nonEmpty.exactOptional(),
+  default_provider: kebab.exactOptional(),
+  reasoning_effort: effort.exactOptional(),
+  fs_scope: fsScope.exactOptional(),
+  allowed_commands: strings.exactOptional(),
+  allowed_command_globs: strings.exactOptional(),
+  allowed_domains: strings.exactOptional(),
+  max_turns: posInt.exactOptional(),
+  max_messages: posInt.exactOptional(),
+  auto_compact: bool.exactOptional(),
+  compact_threshold: z.number({ error: "must be a number" })
+    .gt(0, "must be greater than 0")
+    .max(1, "must be at most 1")
+    .exactOptional(),
+  max_cost_microcents: z.number({ error: "must be a number" })
+    .int("must be an integer")
+    .min(0, "must not be negative")
+    .max(0, "a positive cost cap is not enforced in this version (set 0)")
+    .exactOptional(),
+  on_exceed: z.enum(["fail", "pause_for_approval", "warn"], {
+    error: "must be one of fail, pause_for_approval, warn",
+  }).exactOptional(),
+  strict_cost_cap: bool.exactOptional(),
+}, { error: "must be a table" });
+
+function providerSchema(global: boolean): z.ZodType<ProviderEntry> {
+  return z.strictObject({
+    id: kebab.refine(
+      (id) => !isBuiltInProvider(id),
+      "must not shadow a built-in provider id",
+    ),
+    kind: z.enum(["anthropic", "openai-compatible"], {
+      error: "must be anthropic or openai-compatible",
+    }),
+    base_url: nonEmpty,
+    api_key_env: str.regex(
+      /^[A-Za-z_][A-Za-z0-9_]*$/,
+      "must be an environment variable name",
+    ).exactOptional(),
+    allow_local: bool.exactOptional(),
+  }, { error: "must be a table" }).superRefine((p, ctx) => {
+    if (!global && p.api_key_env !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["api_key_env"],
+        message:
+          "is only allowed in the global config (a project file must not choose where your key is read from)",
+      });
+    }
+    const problem = checkBaseUrl(p.base_url, p.allow_local === true);
+    if (problem !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["base_url"], message: problem });
+    }
+  });
+}
+
+function providersSchema(global: boolean): z.ZodType<ProviderEntry[]> {
+  return z.array(providerSchema(global), {
+    error: "must be an array of tables ([[providers]])",
+  }).superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((p, i) => {
+      if (seen.has(p.id)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [i, "id"],
+          message: `duplicate provider "${p.id}"`,
+        });
+      }
+      seen.add(p.id);
+    });
+  });
+}
+
+/**
+ * Schema of the global `config.toml`.
+ *
+ * @example Unknown keys fail
+ * ```ts
+ * import { globalFileSchema } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(globalFileSchema.safeParse({ preferences: { theme: "dark" } }).success, true);
+ * assert.equal(globalFileSchema.safeParse({ preferences: { colour: 1 } }).success, false);
+ * ```
+ */
+export const globalFileSchema: z.ZodType<GlobalFile> = z.strictObject({
+  preferences: z.strictObject({
+    default_model: nonEmpty.exactOptional(),
+    default_provider: kebab.exactOptional(),
+    reasoning_effort: effort.exactOptional(),
+    theme: z.unknown().exactOptional(),
+    alt_screen: z.unknown().exactOptional(),
+    mouse: z.unknown().exactOptional(),
+    show_banner: z.unknown().exactOptional(),
+    copy_on_select: z.unknown().exactOptional(),
+  }, { error: "must be a table" }).exactOptional(),
+  update_channel: z.enum(["stable", "beta"], {
+    error: "must be stable or beta",
+  }).exactOptional(),
+  catalog: z.strictObject({ auto_refresh: bool.exactOptional() }, {
+    error: "must be a table",
+  }).exactOptional(),
+  chat: chatSchema.exactOptional(),
+  providers: providersSchema(true).exactOptional(),
+});
+
+/**
+ * Schema of `workspace.toml` and `project.toml`.
+ *
+ * @example `api_key_env` is refused in a project file
+ * ```ts
+ * import { projectFileSchema } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ * const r = projectFileSchema.safeParse({ providers: [
+ *   { id: "x", kind: "openai-compatible", base_url: "https://x.example/v1", api_key_env: "MY_KEY" },
+ * ] });
+ * assert.equal(r.success, false);
+ * ```
+ */
+export const projectFileSchema: z.ZodType<ProjectFile> = z.strictObject({
+  defaults: z.strictObject({
+    model: nonEmpty.exactOptional(),
+    fs_scope: fsScope.exactOptional(),
+    max_tokens_estimate: posInt.exactOptional(),
+  }, { error: "must be a table" }).exactOptional(),
+  variables: z.record(str, str, {
+    error: "must be a table of strings",
+  }).exactOptional(),
+  chat: chatSchema.exactOptional(),
+  providers: providersSchema(false).exactOptional(),
+});
+
+/**
+ * Top-level keys only the global file may have (for a clearer message).
+ *
+ * @example Check
+ * ```ts
+ * import { GLOBAL_ONLY_KEYS } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(GLOBAL_ONLY_KEYS.includes("preferences"));
+ * ```
+ */
+export const GLOBAL_ONLY_KEYS: readonly string[] = [
+  "preferences",
+  "update_channel",
+  "catalog",
+];
+
+/**
+ * Top-level keys only project files may have (for a clearer message).
+ *
+ * @example Check
+ * ```ts
+ * import { PROJECT_ONLY_KEYS } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(PROJECT_ONLY_KEYS.includes("variables"));
+ * ```
+ */
+export const PROJECT_ONLY_KEYS: readonly string[] = ["defaults", "variables"];
+
+/**
+ * Keys of later features, refused as "not supported in this version"
+ * rather than silently ignored.
+ *
+ * @example Check
+ * ```ts
+ * import { LATER_KEYS } from "./schema.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(LATER_KEYS.includes("mcp_servers"));
+ * ```
+ */
+export const LATER_KEYS: readonly string[] = ["mcp_servers"];

@@ -1,0 +1,158 @@
+/**
+ * `doctor` (cli.md §1): does the config load, which provider keys are
+ * present (never their values), where history lives. Exit 1 when something
+ * needs fixing: an invalid config, or no key for the default provider.
+ *
+ * @module
+ */
+import { loadCliConfig, locateConfig } from "./config.ts";
+import type { CommandContext, CommandResult } from "./context.ts";
+import { type KeyStatus, lookupKey } from "./keys.ts";
+
+/**
+ * The `doctor --json` report.
+ *
+ * @example Shape
+ * ```ts
+ * import type { DoctorReport } from "./doctor.ts";
+ * type Keys = DoctorReport["keys"];
+ * ```
+ */
+export interface DoctorReport {
+  ok: boolean;
+  config: { ok: true } | { ok: false; error: string };
+  defaultModel: string | null;
+  defaultProvider: string | null;
+  keys: Array<{ provider: string } & KeyStatus>;
+  history: string | null;
+  problems: string[];
+}
+
+/**
+ * Builds the doctor report.
+ *
+ * @param ctx The command context.
+ * @returns The report (never contains a key value).
+ *
+ * @example A missing default key is a problem
+ * ```ts
+ * import { diagnose } from "./doctor.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir } });
+ * const r = await diagnose({ io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
+ * assert.equal(r.ok, false);
+ * assert.match(r.problems[0] ?? "", /anthropic/);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function diagnose(ctx: CommandContext): Promise<DoctorReport> {
+  const env = (n: string): string | undefined => ctx.io.env(n);
+  const req = {
+    cwd: ctx.cwd,
+    env,
+    ...(ctx.globals.config === undefined
+      ? {}
+      : { configFlag: ctx.globals.config }),
+  };
+  const loaded = await loadCliConfig(req);
+  if (!loaded.ok) {
+    const located = await locateConfig(req);
+    return {
+      ok: false,
+      config: { ok: false, error: loaded.error.message },
+      defaultModel: null,
+      defaultProvider: null,
+      keys: [],
+      history: located.ok ? located.value.historyDb ?? null : null,
+      problems: [loaded.error.message],
+    };
+  }
+  const { resolved, paths } = loaded.value;
+  const problems: string[] = [];
+  const providerId = resolved.chat.defaultProvider?.value ?? null;
+  if (providerId === null) {
+    problems.push(
+      `Cannot infer the provider of the default model "${resolved.chat.defaultModel.value}": set [chat].default_provider`,
+    );
+  }
+  const keys = resolved.providers.map((p) => ({
+    provider: p.id,
+    ...lookupKey(p.id, { providers: resolved.providers, env }),
+  }));
+  const primary = keys.find((k) => k.provider === providerId);
+  if (primary?.status === "missing") {
+    problems.push(
+      `No API key for ${primary.provider} (the default provider): set ${
+        primary.tried.join(" or ")
+      }`,
+    );
+  }
+  return {
+    ok: problems.length === 0,
+    config: { ok: true },
+    defaultModel: resolved.chat.defaultModel.value,
+    defaultProvider: providerId,
+    keys,
+    history: paths.historyDb ?? null,
+    problems,
+  };
+}
+
+function keyLine(k: { provider: string } & KeyStatus): string {
+  const name = k.provider.padEnd(12);
+  switch (k.status) {
+    case "found":
+      return `  ${name} present (${k.variable})`;
+    case "no-auth":
+      return `  ${name} no key set (local endpoint: sent without auth)`;
+    case "missing":
+      return `  ${name} missing (set ${k.tried.join(" or ")})`;
+  }
+}
+
+/**
+ * Runs `doctor`.
+ *
+ * @param ctx The command context.
+ * @returns 0 when all is well, 1 otherwise.
+ *
+ * @example Plain report
+ * ```ts
+ * import { runDoctor } from "./doctor.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir, ANTHROPIC_API_KEY: "sk-secret" } });
+ * assert.equal(await runDoctor({ io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir }), 0);
+ * assert.match(b.stdoutText(), /anthropic +present \(ANTHROPIC_API_KEY\)/);
+ * assert.doesNotMatch(b.stdoutText(), /sk-secret/);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function runDoctor(ctx: CommandContext): Promise<CommandResult> {
+  const r = await diagnose(ctx);
+  if (ctx.globals.json) {
+    ctx.io.stdout.write(`${JSON.stringify(r)}\n`);
+    return r.ok ? 0 : 1;
+  }
+  const lines: string[] = [
+    `config     ${r.config.ok ? "ok" : "invalid"}`,
+  ];
+  if (r.defaultModel !== null) {
+    lines.push(
+      `model      ${r.defaultModel} (${
+        r.defaultProvider ?? "provider unknown"
+      })`,
+    );
+  }
+  if (r.keys.length > 0) lines.push("keys");
+  for (const k of r.keys) lines.push(keyLine(k));
+  lines.push(
+    `history    ${r.history ?? "(no home: set HOME or RELAVIUM_HOME)"}`,
+  );
+  ctx.io.stdout.write(`${lines.join("\n")}\n`);
+  for (const p of r.problems) ctx.io.stderr.write(`problem: ${p}\n`);
+  return r.ok ? 0 : 1;
+}

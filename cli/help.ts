@@ -1,0 +1,144 @@
+/**
+ * Help pages, one per command plus the overview. Plain constants: loading
+ * this module costs nothing (`--help` imports no zod, YAML or SQLite).
+ *
+ * @module
+ */
+import type { HelpTopic } from "./args.ts";
+
+const GLOBAL_FLAGS = `Global flags (valid anywhere on the line):
+  --json              machine output: NDJSON events / JSON records on stdout
+  --cwd <dir>         run as if started in <dir>
+  --config <path>     use <path> instead of the global config.toml
+  --color, --no-color force colour on or off (else NO_COLOR / FORCE_COLOR)
+  -v, --verbose       more diagnostics on stderr
+  -q, --quiet         fewer notices on stderr (not with -v)
+  -V, --version       print the version
+  -h, --help          print help (also per command: relavium <command> -h)
+`;
+
+const PAGES: Readonly<Record<HelpTopic, string>> = {
+  main: `relavium: line-oriented agent chat sessions
+
+Usage: relavium <command> [flags]
+
+Commands:
+  chat                start a chat session (stdin lines are messages)
+  chat-resume <id>    resume a stored session (or --last)
+  chat-list           list stored sessions, newest first
+  chat-show <id>      print a stored session's transcript and totals
+  chat-delete <id>    delete a stored session (asks, or --yes)
+  agent run <agent>   run one turn with stdin as the prompt
+  config path|show    print config file locations / resolved values
+  doctor              check config and provider keys
+
+${GLOBAL_FLAGS}
+Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
+4 chat ended, 130/143 interrupted.
+`,
+  chat:
+    `Usage: relavium chat [--agent <path|id>] [--model <id> [--provider <id>]]
+                     [--fixture <cassette>] [--mode <mode>]
+
+Start a persisted chat session. Each stdin line is one message; end of
+input, /exit or /cancel ends the chat (exit 4).
+
+Flags:
+  --agent <path|id>   agent file (path, or *.yaml) or id in .relavium/agents/
+                      (default: the built-in read-only chat agent)
+  --model <id>        replace the agent's model (drops its fallback chain)
+  --provider <id>     provider of --model when it cannot be inferred
+  --fixture <file>    replay a recorded cassette instead of calling a provider
+  --mode <mode>       approval mode: ask (default), plan, accept-edits, auto
+
+${GLOBAL_FLAGS}`,
+  "chat-resume":
+    `Usage: relavium chat-resume (<id> | --last) [--fixture <cassette>]
+                            [--mode <mode>]
+
+Resume a stored session with its stored agent and context. Only the text
+of earlier turns is carried over; earlier tool calls and file contents are
+not.
+
+Flags:
+  --last              resume the most recently updated session
+  --fixture <file>    replay a recorded cassette instead of calling a provider
+  --mode <mode>       approval mode: ask (default), plan, accept-edits, auto
+
+${GLOBAL_FLAGS}`,
+  "chat-list": `Usage: relavium chat-list
+
+List stored sessions, newest first:
+  <id>  <agent>  [<status>]  <updatedAt>  "<title>"
+With --json, one record per line:
+  {sessionId, agentSlug, title, status, modelId, createdAt, updatedAt,
+   totalCostMicrocents}
+
+${GLOBAL_FLAGS}`,
+  "chat-show": `Usage: relavium chat-show <id>
+
+Print a stored session: each turn's text and tool names, compaction
+boundaries and totals. An unknown id exits 2.
+
+${GLOBAL_FLAGS}`,
+  "chat-delete": `Usage: relavium chat-delete <id> [--yes]
+
+Delete a stored session (hidden from chat-list and chat-resume). Asks for
+confirmation on a terminal; elsewhere --yes is required.
+
+Flags:
+  --yes               delete without asking
+
+${GLOBAL_FLAGS}`,
+  "agent-run":
+    `Usage: relavium agent run <agent> [--fixture <cassette>] [--mode <mode>]
+                          [--model <id> [--provider <id>]]
+
+Run one turn of <agent> (a file path, or an id in .relavium/agents/) with
+all of stdin as the prompt. Nothing is stored. Exit 0 when the turn
+succeeds, 1 when it fails, 2 for bad input (e.g. empty stdin).
+
+Flags:
+  --fixture <file>    replay a recorded cassette instead of calling a provider
+  --mode <mode>       approval mode: ask (default), plan, accept-edits, auto
+                      (only auto approves governed actions without a person)
+  --model <id>        replace the agent's model (drops its fallback chain)
+  --provider <id>     provider of --model when it cannot be inferred
+  --input <k=v>       reserved (exit 2)
+
+${GLOBAL_FLAGS}`,
+  config: `Usage: relavium config path
+       relavium config show
+
+path   print the config files (global, workspace, project) and history.db
+show   print every resolved setting with the layer it came from
+
+Layers, last wins: global config.toml (or --config), <project>/.relavium/
+workspace.toml, <project>/.relavium/project.toml. RELAVIUM_HOME replaces
+~/.relavium.
+
+${GLOBAL_FLAGS}`,
+  doctor: `Usage: relavium doctor
+
+Check that the config loads and which provider keys are present (never
+their values). Exit 1 when something needs fixing.
+
+${GLOBAL_FLAGS}`,
+};
+
+/**
+ * The help page of a topic.
+ *
+ * @param topic `main` or a command.
+ * @returns The page, ending with a newline.
+ *
+ * @example Command help
+ * ```ts
+ * import { helpText } from "./help.ts";
+ * import assert from "node:assert/strict";
+ * assert.match(helpText("chat-delete"), /--yes/);
+ * ```
+ */
+export function helpText(topic: HelpTopic): string {
+  return PAGES[topic];
+}

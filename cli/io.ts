@@ -1,0 +1,226 @@
+/**
+ * The world as the CLI sees it: standard streams, environment, working
+ * directory, terminal flags and signals. Tests build a {@linkcode CliIo}
+ * in memory ({@linkcode createBufferedIo}); {@linkcode createDenoIo} is the
+ * only place that touches `Deno.env`, `Deno.stdin`, `Deno.stdout`,
+ * `Deno.stderr` and signal listeners (DECISIONS.md 23).
+ *
+ * @module
+ */
+
+/**
+ * A synchronous text sink (stdout or stderr). Writes are complete when the
+ * call returns, so stdout and stderr interleave in call order.
+ *
+ * @example A sink that collects
+ * ```ts
+ * import type { TextSink } from "./io.ts";
+ * const chunks: string[] = [];
+ * const sink: TextSink = { write: (t) => void chunks.push(t) };
+ * ```
+ */
+export interface TextSink {
+  /** Writes the whole text. */
+  write(text: string): void;
+}
+
+/**
+ * Signals the CLI reacts to.
+ *
+ * @example Value
+ * ```ts
+ * import type { CliSignal } from "./io.ts";
+ * const s: CliSignal = "SIGINT";
+ * ```
+ */
+export type CliSignal = "SIGINT" | "SIGTERM";
+
+/**
+ * Everything `main` may use from its surroundings.
+ *
+ * @example Shape
+ * ```ts
+ * import type { CliIo } from "./io.ts";
+ * type Cwd = CliIo["cwd"];
+ * ```
+ */
+export interface CliIo {
+  /** Standard input as bytes (read lazily; never read by read commands). */
+  readonly stdin: ReadableStream<Uint8Array>;
+  /** Standard output. */
+  readonly stdout: TextSink;
+  /** Standard error. */
+  readonly stderr: TextSink;
+  /** Reads one environment variable; `undefined` when unset. */
+  env(name: string): string | undefined;
+  /** The process working directory (absolute). */
+  readonly cwd: string;
+  /** Whether stdin is a terminal. */
+  readonly stdinIsTerminal: boolean;
+  /** Whether stdout is a terminal. */
+  readonly stdoutIsTerminal: boolean;
+  /**
+   * Registers a signal handler.
+   *
+   * @returns A function that removes the handler.
+   */
+  onSignal(signal: CliSignal, handler: () => void): () => void;
+}
+
+/**
+ * Options of {@linkcode createBufferedIo}.
+ *
+ * @example Value
+ * ```ts
+ * import type { BufferedIoOptions } from "./io.ts";
+ * const o: BufferedIoOptions = { stdin: "hello\n", env: { HOME: "/home/u" }, cwd: "/w" };
+ * ```
+ */
+export interface BufferedIoOptions {
+  /** Whole stdin text, or a stream (default: empty). */
+  stdin?: string | ReadableStream<Uint8Array>;
+  /** Environment variables (default: none). */
+  env?: Readonly<Record<string, string>>;
+  /** Working directory (default `/`). */
+  cwd?: string;
+  /** Default `false`. */
+  stdinIsTerminal?: boolean;
+  /** Default `false`. */
+  stdoutIsTerminal?: boolean;
+}
+
+/**
+ * An in-memory {@linkcode CliIo} plus what it captured.
+ *
+ * @example Shape
+ * ```ts
+ * import type { BufferedIo } from "./io.ts";
+ * type Out = ReturnType<BufferedIo["stdoutText"]>;
+ * ```
+ */
+export interface BufferedIo {
+  /** The io to pass to `main`. */
+  io: CliIo;
+  /** Everything written to stdout so far. */
+  stdoutText(): string;
+  /** Everything written to stderr so far. */
+  stderrText(): string;
+  /** Delivers a signal to the registered handlers; returns how many ran. */
+  raise(signal: CliSignal): number;
+}
+
+/**
+ * Builds an in-memory io for tests and examples: captured output, a fixed
+ * environment, no real signals.
+ *
+ * @param options Stdin, environment, cwd and terminal flags.
+ * @returns The io and accessors for what it captured.
+ *
+ * @example Capture output
+ * ```ts
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const b = createBufferedIo({ env: { NO_COLOR: "1" } });
+ * b.io.stdout.write("hi\n");
+ * assert.equal(b.stdoutText(), "hi\n");
+ * assert.equal(b.io.env("NO_COLOR"), "1");
+ * ```
+ */
+export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
+  const out: string[] = [];
+  const errs: string[] = [];
+  const handlers = new Map<CliSignal, Set<() => void>>();
+  const env = { ...(options.env ?? {}) };
+  const stdin = typeof options.stdin === "object"
+    ? options.stdin
+    : textStream(options.stdin ?? "");
+  const io: CliIo = {
+    stdin,
+    stdout: { write: (t) => void out.push(t) },
+    stderr: { write: (t) => void errs.push(t) },
+    env: (name) => Object.hasOwn(env, name) ? env[name] : undefined,
+    cwd: options.cwd ?? "/",
+    stdinIsTerminal: options.stdinIsTerminal ?? false,
+    stdoutIsTerminal: options.stdoutIsTerminal ?? false,
+    onSignal(signal, handler) {
+      const set = handlers.get(signal) ?? new Set();
+      handlers.set(signal, set);
+      set.add(handler);
+      return () => void set.delete(handler);
+    },
+  };
+  return {
+    io,
+    stdoutText: () => out.join(""),
+    stderrText: () => errs.join(""),
+    raise(signal) {
+      const set = [...(handlers.get(signal) ?? [])];
+      for (const h of set) h();
+      return set.length;
+    },
+  };
+}
+
+function textStream(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (bytes.length > 0) controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
+function syncSink(file: { writeSync(p: Uint8Array): number }): TextSink {
+  const encoder = new TextEncoder();
+  return {
+    write(text) {
+      let bytes = encoder.encode(text);
+      while (bytes.length > 0) {
+        const n = file.writeSync(bytes);
+        bytes = bytes.subarray(n);
+      }
+    },
+  };
+}
+
+function readEnv(name: string): string | undefined {
+  try {
+    return Deno.env.get(name);
+  } catch (e) {
+    // Without `--allow-env` for this name the variable counts as unset.
+    if (e instanceof Deno.errors.NotCapable) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * The real io of a `deno run`/`deno compile` process.
+ *
+ * @returns An io over `Deno.stdin`/`stdout`/`stderr`, `Deno.env`,
+ * `Deno.cwd()` and `Deno.addSignalListener`.
+ *
+ * @example Build it (reads the cwd)
+ * ```ts ignore
+ * import { createDenoIo } from "./io.ts";
+ * const io = createDenoIo();
+ * io.stderr.write(`cwd: ${io.cwd}\n`);
+ * ```
+ */
+export function createDenoIo(): CliIo {
+  return {
+    get stdin(): ReadableStream<Uint8Array> {
+      return Deno.stdin.readable;
+    },
+    stdout: syncSink(Deno.stdout),
+    stderr: syncSink(Deno.stderr),
+    env: readEnv,
+    cwd: Deno.cwd(),
+    stdinIsTerminal: Deno.stdin.isTerminal(),
+    stdoutIsTerminal: Deno.stdout.isTerminal(),
+    onSignal(signal, handler) {
+      Deno.addSignalListener(signal, handler);
+      return () => Deno.removeSignalListener(signal, handler);
+    },
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * The CLI entry point as a function: `main(argv, io)` parses the line,
+ * answers `--help`/`--version` itself, loads the one command module it
+ * needs (string-literal dynamic imports, DECISIONS.md 22) and turns faults
+ * into their printed form and exit code. Tests drive it in-process.
+ *
+ * @module
+ */
+import { parseCliArgs } from "./args.ts";
+import type { CliCommand } from "./args.ts";
+import { resolveColor } from "./color.ts";
+import {
+  type CommandContext,
+  type CommandResult,
+  effectiveCwd,
+} from "./context.ts";
+import type { CliIo } from "./io.ts";
+import { printFault } from "./output.ts";
+import { VERSION } from "./version.ts";
+
+function colorFlagOf(argv: readonly string[]): boolean | undefined {
+  let flag: boolean | undefined;
+  for (const a of argv) {
+    if (a === "--") break;
+    if (a === "--color") flag = true;
+    if (a === "--no-color") flag = false;
+  }
+  return flag;
+}
+
+async function dispatch(
+  command: CliCommand,
+  ctx: CommandContext,
+): Promise<CommandResult> {
+  switch (command.name) {
+    case "chat-list":
+      return (await import("./chat_list.ts")).runChatList(ctx);
+    case "chat-show":
+      return (await import("./chat_show.ts")).runChatShow(command, ctx);
+    case "chat-delete":
+      return (await import("./chat_delete.ts")).runChatDelete(command, ctx);
+    case "config-path":
+    case "config-show":
+      return (await import("./config_command.ts")).runConfig(command, ctx);
+    case "doctor":
+      return (await import("./doctor.ts")).runDoctor(ctx);
+    case "chat":
+    case "chat-resume":
+    case "agent-run":
+      return (await import("./engine_commands.ts")).runEngineCommand(
+        command,
+        ctx,
+      );
+    default: {
+      const never: never = command;
+      return never;
+    }
+  }
+}
+
+/**
+ * Runs the CLI.
+ *
+ * @param argv The arguments after the program name.
+ * @param io The world (streams, env, cwd, terminal flags, signals).
+ * @returns The exit code: 0 success, 1 failure, 2 invalid invocation,
+ * 4 chat ended, 130/143 interrupted.
+ *
+ * @example Version and help load no command module
+ * ```ts
+ * import { main } from "./main.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const b = createBufferedIo();
+ * assert.equal(await main(["-V", "--json"], b.io), 0);
+ * assert.match(b.stdoutText(), /^\d+\.\d+\.\d+\n$/);
+ * const u = createBufferedIo();
+ * assert.equal(await main(["chat-list", "--bogus", "--json"], u.io), 2);
+ * assert.equal(u.stderrText(), '{"type":"error","code":"usage","message":"Unknown option: --bogus"}\n');
+ * ```
+ */
+export async function main(
+  argv: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  const parsed = parseCliArgs(argv);
+  if (!parsed.ok) {
+    const { json, topic, message } = parsed.error;
+    const color = resolveColor(colorFlagOf(argv), (n) => io.env(n));
+    const code = printFault(io, { code: "usage", message }, { json, color });
+    if (!json) {
+      const cmd = topic === "main"
+        ? ""
+        : `${topic === "agent-run" ? "agent run" : topic} `;
+      io.stderr.write(`Run 'relavium ${cmd}--help' for usage\n`);
+    }
+    return code;
+  }
+  const p = parsed.value;
+  if (p.kind === "help") {
+    const { helpText } = await import("./help.ts");
+    io.stdout.write(helpText(p.topic));
+    return 0;
+  }
+  if (p.kind === "version") {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const { globals, command } = p;
+  const color = resolveColor(globals.color, (n) => io.env(n));
+  const out = { json: globals.json, color };
+  try {
+    const cwd = await effectiveCwd(io, globals.cwd);
+    if (!cwd.ok) return printFault(io, cwd.error, out);
+    const result = await dispatch(command, {
+      io,
+      globals,
+      color,
+      cwd: cwd.value,
+    });
+    return typeof result === "number" ? result : printFault(io, result, out);
+  } catch (e) {
+    const detail = globals.verbose && e instanceof Error
+      ? `: ${e.name}: ${e.message}`
+      : e instanceof Error
+      ? `: ${e.name}`
+      : "";
+    return printFault(
+      io,
+      { code: "internal", message: `Internal error${detail}` },
+      out,
+    );
+  }
+}

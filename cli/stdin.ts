@@ -1,0 +1,105 @@
+/**
+ * Reading stdin: line by line (chat messages, confirmations) or whole
+ * (the `agent run` prompt).
+ *
+ * @module
+ */
+
+/**
+ * Reads lines one at a time.
+ *
+ * @example Shape
+ * ```ts
+ * import type { LineReader } from "./stdin.ts";
+ * type Next = LineReader["next"];
+ * ```
+ */
+export interface LineReader {
+  /** The next line without its `\n` / `\r\n`; `undefined` at end of input. */
+  next(): Promise<string | undefined>;
+  /** Stops reading and releases the stream. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a line reader over a byte stream (UTF-8).
+ *
+ * @param stream The input.
+ * @returns The reader.
+ *
+ * @example Lines, with a last line lacking its newline
+ * ```ts
+ * import { createLineReader } from "./stdin.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const r = createLineReader(createBufferedIo({ stdin: "a\r\nb\nc" }).io.stdin);
+ * assert.deepEqual([await r.next(), await r.next(), await r.next(), await r.next()], ["a", "b", "c", undefined]);
+ * ```
+ */
+export function createLineReader(
+  stream: ReadableStream<Uint8Array>,
+): LineReader {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let done = false;
+  return {
+    async next(): Promise<string | undefined> {
+      for (;;) {
+        const nl = buffer.indexOf("\n");
+        if (nl !== -1) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          return line.endsWith("\r") ? line.slice(0, -1) : line;
+        }
+        if (done) {
+          if (buffer === "") return undefined;
+          const last = buffer;
+          buffer = "";
+          return last;
+        }
+        const chunk = await reader.read();
+        if (chunk.done) {
+          done = true;
+          buffer += decoder.decode();
+        } else {
+          buffer += decoder.decode(chunk.value, { stream: true });
+        }
+      }
+    },
+    async close(): Promise<void> {
+      done = true;
+      try {
+        await reader.cancel();
+      } catch {
+        // already closed
+      }
+      reader.releaseLock();
+    },
+  };
+}
+
+/**
+ * Reads the whole input as UTF-8 text.
+ *
+ * @param stream The input.
+ * @returns The text.
+ *
+ * @example Whole input
+ * ```ts
+ * import { readAllText } from "./stdin.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(await readAllText(createBufferedIo({ stdin: "one\ntwo\n" }).io.stdin), "one\ntwo\n");
+ * ```
+ */
+export async function readAllText(
+  stream: ReadableStream<Uint8Array>,
+): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of stream) {
+    text += decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}

@@ -283,7 +283,7 @@ const mcpSchema = z.union([mcpRef, mcpInline]);
  *
  * @example Validate
  * ```ts
- * import { agentSchema } from "@relavium/session/schema";
+ * import { agentSchema } from "./agent.ts";
  * import assert from "node:assert/strict";
  * assert.equal(agentSchema.safeParse({ id: "x" }).success, false);
  * ```

@@ -50,7 +50,7 @@ const line = z.number().int().positive();
  *
  * @example Validate
  * ```ts
- * import { sessionContextSchema } from "@relavium/session/schema";
+ * import { sessionContextSchema } from "./context.ts";
  * import assert from "node:assert/strict";
  * assert.ok(sessionContextSchema.safeParse({ workingDir: "/w", fsScopeTier: "project" }).success);
  * ```

@@ -322,7 +322,7 @@ const engineId = z.string().regex(ENGINE_TOOL_CALL_ID);
  *
  * @example Validate a line
  * ```ts
- * import { sessionEventSchema } from "@relavium/session/schema";
+ * import { sessionEventSchema } from "./event.ts";
  * import assert from "node:assert/strict";
  * assert.ok(sessionEventSchema.safeParse({
  *   type: "session:turn_started", sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z", sequenceNumber: 1,

@@ -54,7 +54,7 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
  * @example Convert
  * ```ts
  * import { z } from "zod";
- * import { toIssues } from "@relavium/session/schema";
+ * import { toIssues } from "./issues.ts";
  * import assert from "node:assert/strict";
  * const r = z.strictObject({ a: z.string() }).safeParse({ a: "x", b: 1 });
  * assert.equal(r.success, false);

@@ -260,7 +260,7 @@ const toolMediaSchema = z.strictObject({
  *
  * @example Refuse raw arguments
  * ```ts
- * import { sessionContentPartSchema } from "@relavium/session/schema";
+ * import { sessionContentPartSchema } from "./message.ts";
  * import assert from "node:assert/strict";
  * const r = sessionContentPartSchema.safeParse({
  *   type: "tool_call", id: "session-tool:1:0", name: "read_file", argsBytes: 2, args: {},
@@ -315,7 +315,7 @@ export const sessionContentPartSchema: z.ZodType<SessionContentPart> = z
  *
  * @example Validate
  * ```ts
- * import { sessionMessageSchema } from "@relavium/session/schema";
+ * import { sessionMessageSchema } from "./message.ts";
  * import assert from "node:assert/strict";
  * assert.ok(sessionMessageSchema.safeParse({
  *   id: "m", sessionId: "s", sequenceNumber: 0, role: "user",

@@ -13,6 +13,7 @@ import {
   type SessionToolCallPart,
 } from "../schema/message.ts";
 import { SessionMessageBoundaryError } from "./errors.ts";
+import { type DecodeMemo, isPlainlyValidMessage } from "./fast_check.ts";
 import { messageText } from "./projection.ts";
 
 /** Provider stop reasons allowed in `finish_reason`. */
@@ -68,9 +69,45 @@ export interface MessageRow {
 }
 
 /**
+ * Builds a {@linkcode MessageRow} from a row read as an array in
+ * `MESSAGE_COLUMN_ORDER` (id, session_id, sequence_number, role, content,
+ * content_parts, tool_calls, tool_call_id, name, finish_reason, model_id,
+ * created_at, compaction_dropped_through_sequence).
+ *
+ * @param a The row values.
+ * @returns The row as an object.
+ *
+ * @example From an array
+ * ```ts
+ * import { messageRowFromArray } from "./message_codec.ts";
+ * import assert from "node:assert/strict";
+ * const r = messageRowFromArray(["m", "s", 0, "user", null, "[]", null, null, null, null, null, 0, null]);
+ * assert.equal(r.content_parts, "[]");
+ * ```
+ */
+export function messageRowFromArray(a: readonly unknown[]): MessageRow {
+  return {
+    id: a[0],
+    session_id: a[1],
+    sequence_number: a[2],
+    role: a[3],
+    content: a[4],
+    content_parts: a[5],
+    tool_calls: a[6],
+    tool_call_id: a[7],
+    name: a[8],
+    finish_reason: a[9],
+    model_id: a[10],
+    created_at: a[11],
+    compaction_dropped_through_sequence: a[12],
+  };
+}
+
+/**
  * Validates a message strictly (unknown keys refused, never stripped).
  *
  * @param candidate The message to check.
+ * @param memo A per-read memo (optional).
  * @returns The message, typed.
  * @throws {SessionMessageBoundaryError} `invalid_message` when it is not a
  * valid {@linkcode SessionMessage}.
@@ -85,7 +122,13 @@ export interface MessageRow {
  * }), { code: "invalid_message" });
  * ```
  */
-export function checkMessage(candidate: unknown): SessionMessage {
+export function checkMessage(
+  candidate: unknown,
+  memo?: DecodeMemo,
+): SessionMessage {
+  if (isPlainlyValidMessage(candidate, memo)) {
+    return candidate as SessionMessage;
+  }
   const r = sessionMessageSchema.safeParse(candidate);
   if (!r.success) throw new SessionMessageBoundaryError("invalid_message");
   return r.data;
@@ -99,7 +142,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-function epochToIso(value: unknown): string {
+function epochToIso(value: unknown, memo: DecodeMemo): string {
+  if (value === memo.epoch) return memo.iso;
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
     throw new SessionMessageBoundaryError("invalid_message");
   }
@@ -114,6 +158,7 @@ function epochToIso(value: unknown): string {
  * Decodes and re-validates one stored row: body first, then metadata.
  *
  * @param row The raw row.
+ * @param memo A memo shared by the rows of one read (optional).
  * @returns The domain message (timestamps ISO-8601).
  * @throws {SessionMessageBoundaryError} With a fixed code on any
  * corruption: `malformed_json`, `invalid_message`, `invalid_metadata` or
@@ -133,7 +178,10 @@ function epochToIso(value: unknown): string {
  * assert.equal(decodeMessageRow({ ...row, content: "hi" }).timestamp, "1970-01-01T00:00:00.000Z");
  * ```
  */
-export function decodeMessageRow(row: MessageRow): SessionMessage {
+export function decodeMessageRow(
+  row: MessageRow,
+  memo: DecodeMemo = { epoch: Number.NaN, iso: "" },
+): SessionMessage {
   if (typeof row.content_parts !== "string") {
     throw new SessionMessageBoundaryError("invalid_message");
   }
@@ -143,7 +191,7 @@ export function decodeMessageRow(row: MessageRow): SessionMessage {
     sequenceNumber: row.sequence_number,
     role: row.role,
     content: parseJson(row.content_parts),
-    timestamp: epochToIso(row.created_at),
+    timestamp: epochToIso(row.created_at, memo),
   };
   if (row.model_id !== null) candidate["modelId"] = row.model_id;
   if (row.compaction_dropped_through_sequence !== null) {
@@ -151,7 +199,7 @@ export function decodeMessageRow(row: MessageRow): SessionMessage {
       droppedThroughSequence: row.compaction_dropped_through_sequence,
     };
   }
-  const message = checkMessage(candidate);
+  const message = checkMessage(candidate, memo);
   checkMetadata(message, row);
   return message;
 }

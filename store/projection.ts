@@ -98,11 +98,12 @@ export interface StructuralProjection {
  * ```
  */
 export function messageText(message: SessionMessage): string {
-  const texts: string[] = [];
+  let out: string | undefined;
   for (const part of message.content) {
-    if (part.type === "text") texts.push(part.text);
+    if (part.type !== "text") continue;
+    out = out === undefined ? part.text : `${out}\n\n${part.text}`;
   }
-  return texts.join("\n\n");
+  return out ?? "";
 }
 
 /**

@@ -13,9 +13,35 @@ const SESSION_COLUMNS = `s.id, s.agent_id, s.agent_slug, s.agent_snapshot,
   FROM agent_sessions s
   LEFT JOIN relavium_session_state st ON st.session_id = s.id`;
 
-const MESSAGE_COLUMNS = `id, session_id, sequence_number, role, content,
-  content_parts, tool_calls, tool_call_id, name, finish_reason, model_id,
-  created_at, compaction_dropped_through_sequence FROM session_messages`;
+/**
+ * Column order of message rows read as arrays.
+ *
+ * @example First column
+ * ```ts
+ * import { MESSAGE_COLUMN_ORDER } from "./sqlite_statements.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(MESSAGE_COLUMN_ORDER[0], "id");
+ * ```
+ */
+export const MESSAGE_COLUMN_ORDER = [
+  "id",
+  "session_id",
+  "sequence_number",
+  "role",
+  "content",
+  "content_parts",
+  "tool_calls",
+  "tool_call_id",
+  "name",
+  "finish_reason",
+  "model_id",
+  "created_at",
+  "compaction_dropped_through_sequence",
+] as const;
+
+const MESSAGE_COLUMNS = `${
+  MESSAGE_COLUMN_ORDER.join(", ")
+} FROM session_messages`;
 
 /**
  * Every statement the store runs.
@@ -35,7 +61,10 @@ export interface Statements {
   sessionById: StatementSync;
   /** Visible sessions, newest `updated_at` first, then id descending. */
   listVisible: StatementSync;
-  /** All rows of a session in sequence order. */
+  /**
+   * All rows of a session in sequence order; arrays in
+   * {@linkcode MESSAGE_COLUMN_ORDER} where the runtime supports it.
+   */
   messagesOf: StatementSync;
   /** Assistant rows of a session (turn-key seeding). */
   assistantRows: StatementSync;
@@ -89,6 +118,17 @@ export function prepareStatements(
   withCatalog: boolean,
 ): Statements {
   const p = (sql: string): StatementSync => db.prepare(sql);
+  const messagesOf = p(
+    `SELECT ${MESSAGE_COLUMNS} WHERE session_id = ? ORDER BY sequence_number`,
+  );
+  // Arrays skip building one native object per row (resume of 10k rows).
+  // Deno implements `setReturnArrays`; its typings do not declare it yet.
+  const arrays = messagesOf as StatementSync & {
+    setReturnArrays?: (enabled: boolean) => void;
+  };
+  if (typeof arrays.setReturnArrays === "function") {
+    arrays.setReturnArrays(true);
+  }
   return {
     visibleSessionFull: p(
       `SELECT ${SESSION_COLUMNS} WHERE s.id = ? AND s.deleted_at IS NULL`,
@@ -101,9 +141,7 @@ export function prepareStatements(
       `SELECT ${SESSION_COLUMNS} WHERE s.deleted_at IS NULL
        ORDER BY s.updated_at DESC, s.id DESC`,
     ),
-    messagesOf: p(
-      `SELECT ${MESSAGE_COLUMNS} WHERE session_id = ? ORDER BY sequence_number`,
-    ),
+    messagesOf,
     assistantRows: p(
       `SELECT ${MESSAGE_COLUMNS} WHERE session_id = ? AND role = 'assistant'
        ORDER BY sequence_number`,

@@ -12,7 +12,12 @@ import { sessionContextSchema } from "../schema/context.ts";
 import type { SessionMessage } from "../schema/message.ts";
 import { missingColumns, referencesModelCatalog, STORE_DDL } from "./ddl.ts";
 import { SessionNotFoundError, StoreOpenError } from "./errors.ts";
-import { decodeMessageRow, type MessageRow } from "./message_codec.ts";
+import type { DecodeMemo } from "./fast_check.ts";
+import {
+  decodeMessageRow,
+  type MessageRow,
+  messageRowFromArray,
+} from "./message_codec.ts";
 import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
 import { openDatabaseFile, secureSidecars } from "./sqlite_file.ts";
 import { blockingSleep, transaction } from "./sqlite_tx.ts";
@@ -255,8 +260,12 @@ class SqliteSessionStore implements SessionStore {
     }, { begin: "DEFERRED", sleep: this.#sleep });
     if (raw === undefined) return undefined;
     const record = decodeSessionRow(raw.session as unknown as SessionRow);
+    const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
     const messages: SessionMessage[] = raw.rows.map((r) =>
-      decodeMessageRow(r as unknown as MessageRow)
+      decodeMessageRow(
+        Array.isArray(r) ? messageRowFromArray(r) : r as unknown as MessageRow,
+        memo,
+      )
     );
     return { record, messages };
   }

@@ -1,16 +1,154 @@
 /**
- * The tool seam and (as they land) the pipeline, built-in tools, the
- * filesystem jail and the Deno permission layer.
+ * The tool seam and its production implementation: the dispatch pipeline
+ * of tools.md §1, the read-only built-ins (`read_file`, `list_directory`,
+ * `git_status`), the filesystem jail and floors, chat modes, and the Deno
+ * permission layer. Effects go through a `ToolHost`; the Deno host and
+ * permission query are the only parts that touch `Deno.*`.
  *
- * @example A registry with no tools
+ * @example Wire a registry and a mode policy
  * ```ts
- * import type { ToolRegistry } from "@relavium/session/tools";
- * const none: ToolRegistry = {
- *   advertise: () => [],
- *   dispatch: () => Promise.reject(new Error("no tools")),
- * };
+ * import {
+ *   builtinTools,
+ *   createDenoPermissionQuery,
+ *   createDenoToolHost,
+ *   createModePolicy,
+ *   createToolRegistry,
+ * } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.writeTextFile(`${dir}/notes.txt`, "remember the milk");
+ * const registry = createToolRegistry({
+ *   tools: builtinTools(),
+ *   host: createDenoToolHost(),
+ *   context: { workingDir: dir, fsScopeTier: "sandboxed" },
+ *   permissions: createDenoPermissionQuery(),
+ * });
+ * const modes = createModePolicy({ mode: "ask", interactive: false, isReadOnly: registry.isReadOnly });
+ * const outcome = await registry.dispatch(
+ *   { id: "session-tool:1:0", name: "read_file", args: { path: "notes.txt" } },
+ *   {
+ *     signal: new AbortController().signal,
+ *     granted: ["read_file"],
+ *     policy: modes.policy,
+ *     interactive: false,
+ *     emitApproval: () => {},
+ *     admit: () => ({ allow: true }),
+ *   },
+ * );
+ * assert.equal(outcome.kind, "ok");
+ * if (outcome.kind === "ok") assert.match(outcome.modelResult, /remember the milk/);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @module
  */
 export * from "./registry.ts";
+export type { JsonSchema, ToolDef } from "../llm/provider.ts";
+export type {
+  ErrorCode,
+  GovernedAction,
+  SessionError,
+} from "../schema/event.ts";
+export type { FsScopeTier } from "../schema/context.ts";
+export type { ValidationIssue } from "../schema/issues.ts";
+export type { Result } from "../schema/result.ts";
+
+export type {
+  PolicyTarget,
+  ToolDefinition,
+  ToolPolicy,
+  ToolRunContext,
+  ToolRunResult,
+} from "./tool.ts";
+export type { RefusalReason, ToolFailure } from "./failure.ts";
+export {
+  type DirEntryInfo,
+  type FileStat,
+  type HostErrorKind,
+  type SpawnRequest,
+  type SpawnResult,
+  type ToolHost,
+  ToolHostError,
+} from "./host.ts";
+export { createDenoPermissionQuery, createDenoToolHost } from "./deno_host.ts";
+export {
+  DEFAULT_TOOL_LIMITS,
+  resolveToolLimits,
+  type ToolLimits,
+} from "./limits.ts";
+export {
+  createToolRegistry,
+  type ScopedToolRegistry,
+  type ToolRegistryOptions,
+} from "./registry_impl.ts";
+export type { GateHook, GateRequest } from "./approval.ts";
+export {
+  checkLexicalPath,
+  type FsScopeConfig,
+  type LexicalTarget,
+  planFsScope,
+  type ScopePlan,
+} from "./fs_scope.ts";
+export {
+  createFsAccess,
+  type FsAccess,
+  type ResolvedPath,
+} from "./fs_access.ts";
+export {
+  type FloorOptions,
+  foldName,
+  isProtectedPath,
+  isSensitivePath,
+} from "./floors.ts";
+export { hasGlobSyntax, matchPathGlob, matchWildcard } from "./glob.ts";
+export {
+  boundModelText,
+  type BoundOptions,
+  resultText,
+  summarizeText,
+} from "./bound.ts";
+export { containsSecret, displayInput, type SecretTest } from "./sanitize.ts";
+export {
+  governedAction,
+  isReadOnlyPolicy,
+  staticPermissions,
+} from "./policy.ts";
+export {
+  firstMissingPermission,
+  permissionFlag,
+  type PermissionQuery,
+  type PermissionState,
+  type ToolPermission,
+} from "./permission_query.ts";
+export {
+  broadGrantWarnings,
+  derivePermissions,
+  permissionFlags,
+  type PermissionPlanInput,
+} from "./permissions.ts";
+export { baseEnvKeys, isRefusedEnvKey } from "./env.ts";
+export {
+  CHAT_MODES,
+  type ChatMode,
+  createModePolicy,
+  type ModeController,
+  type ModePolicyOptions,
+} from "./modes.ts";
+export { builtinTools } from "./builtins.ts";
+export {
+  type ReadFileArgs,
+  type ReadFileResult,
+  readFileTool,
+} from "./read_file.ts";
+export {
+  type DirectoryEntry,
+  type ListDirectoryArgs,
+  type ListDirectoryResult,
+  listDirectoryTool,
+} from "./list_directory.ts";
+export {
+  type GitStatusArgs,
+  gitStatusTool,
+  type ProcessResult,
+} from "./git_status.ts";

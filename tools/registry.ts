@@ -22,13 +22,55 @@ import type {
  * ```
  */
 export interface ApprovalRequest {
+  /** The registry id of the tool asking. */
   toolId: string;
+  /** The governed action class (tools.md §8). */
   action: GovernedAction;
+  /** Secret-free preview: `{path}`, `{command}`, `{host}` or `{}`. */
   preview: { path?: string; command?: string; host?: string };
   /** `false` for blank previews and protected-path prompts. */
   cacheable: boolean;
+  /** Aborts with the turn; an answer after abort still cancels. */
   signal: AbortSignal;
 }
+
+/**
+ * What a turn policy sees when it may decide without asking a person
+ * (see {@linkcode TurnPolicy}'s `decide`).
+ *
+ * @example Value
+ * ```ts
+ * import type { ApprovalCheck } from "@relavium/session/tools";
+ * const c: ApprovalCheck = { toolId: "write_file", action: "fs_write", preview: { path: ".bashrc" }, cacheable: false, protectedPath: true };
+ * ```
+ */
+export interface ApprovalCheck {
+  /** The registry id of the tool asking. */
+  toolId: string;
+  /** The governed action class (tools.md §8). */
+  action: GovernedAction;
+  /** Secret-free preview: `{path}`, `{command}`, `{host}` or `{}`. */
+  preview: { path?: string; command?: string; host?: string };
+  /** `false` for blank previews and protected-path prompts. */
+  cacheable: boolean;
+  /** `true` for a write to a protected path: never auto-approved. */
+  protectedPath: boolean;
+}
+
+/**
+ * A decision a turn policy takes without asking anyone: approve, or deny
+ * with a secret-free reason (for example "not allowed in ask mode").
+ *
+ * @example Value
+ * ```ts
+ * import type { PolicyVerdict } from "@relavium/session/tools";
+ * const v: PolicyVerdict = { approve: false, reason: "interactive approval is unavailable" };
+ * ```
+ */
+export type PolicyVerdict = { approve: true } | {
+  approve: false;
+  reason: string;
+};
 
 /**
  * A person's answer.
@@ -53,7 +95,15 @@ export type ApprovalDecision = "once" | "always" | "reject";
  * ```
  */
 export interface TurnPolicy {
+  /** Best-effort filter of advertised tool ids (`false` hides a tool). */
   advertise?(toolId: string): boolean;
+  /**
+   * Optional: decides a governed action without a person (mode rules, the
+   * `always` cache). `undefined` ⇒ ask through `confirm`, announced by
+   * `agent:approval_requested`; a verdict ⇒ no prompt and no event.
+   */
+  decide?(check: ApprovalCheck): PolicyVerdict | undefined;
+  /** Asks a person; authoritative. Absent ⇒ governed actions are denied. */
   confirm?(request: ApprovalRequest): Promise<ApprovalDecision>;
 }
 
@@ -73,6 +123,7 @@ export interface ToolCall {
   name: string;
   /** Parsed JSON args (`{}` when empty or unparseable). */
   args: unknown;
+  /** Executed by the provider itself: never dispatched here. */
   providerExecuted?: boolean;
 }
 
@@ -100,6 +151,7 @@ export type EgressDecision = { allow: true } | {
  * ```
  */
 export interface ToolDispatchContext {
+  /** Aborts the call (turn abort or session cancel). */
   signal: AbortSignal;
   /** The session's effective grant (agent tools ∩ session narrowing). */
   granted: readonly string[];

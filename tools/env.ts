@@ -1,0 +1,103 @@
+/**
+ * Child-process environment policy (tools.md §5): the base keys copied
+ * from the host, and the declared keys that are always refused.
+ *
+ * @module
+ */
+
+const POSIX_BASE = [
+  "PATH",
+  "HOME",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TZ",
+  "TMPDIR",
+  "TERM",
+] as const;
+
+const WINDOWS_BASE = [
+  "PATH",
+  "Path",
+  "PATHEXT",
+  "SystemRoot",
+  "SystemDrive",
+  "ComSpec",
+  "windir",
+  "TEMP",
+  "TMP",
+  "USERPROFILE",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "ProgramData",
+  "ProgramFiles",
+  "NUMBER_OF_PROCESSORS",
+  "OS",
+] as const;
+
+const REFUSED_KEYS: ReadonlySet<string> = new Set([
+  "NODE_OPTIONS",
+  "NODE_PATH",
+  "NODE_V8_COVERAGE",
+  "PERL5LIB",
+  "PERL5OPT",
+  "RUBYLIB",
+  "RUBYOPT",
+  "JAVA_TOOL_OPTIONS",
+  "_JAVA_OPTIONS",
+  "JDK_JAVA_OPTIONS",
+  "CLASSPATH",
+  "BASH_ENV",
+  "ENV",
+  "IFS",
+  "HOME",
+  "XDG_CONFIG_HOME",
+  "USERPROFILE",
+  "HOMEDRIVE",
+  "HOMEPATH",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "PATH",
+]);
+
+const REFUSED_PREFIXES = ["DYLD_", "LD_", "GIT_", "PYTHON", "DENO_"] as const;
+
+/**
+ * The host variables a child process inherits (everything else is
+ * cleared).
+ *
+ * @param os Path flavour of the host.
+ * @returns Variable names.
+ *
+ * @example POSIX keys
+ * ```ts
+ * import { baseEnvKeys } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.ok(baseEnvKeys("posix").includes("PATH"));
+ * ```
+ */
+export function baseEnvKeys(os: "posix" | "windows"): readonly string[] {
+  return os === "windows" ? WINDOWS_BASE : POSIX_BASE;
+}
+
+/**
+ * Whether a config-declared variable is refused (case-insensitive):
+ * loader and interpreter hooks, home/path overrides, and the `DYLD_`,
+ * `LD_`, `GIT_`, `PYTHON`, `DENO_` prefixes.
+ *
+ * @param key The declared name.
+ * @returns `true` when refused.
+ *
+ * @example Refuse a loader hook
+ * ```ts
+ * import { isRefusedEnvKey } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.equal(isRefusedEnvKey("ld_preload"), true);
+ * assert.equal(isRefusedEnvKey("CI"), false);
+ * ```
+ */
+export function isRefusedEnvKey(key: string): boolean {
+  const upper = key.toUpperCase();
+  return REFUSED_KEYS.has(upper) ||
+    REFUSED_PREFIXES.some((p) => upper.startsWith(p));
+}

@@ -1,0 +1,260 @@
+/**
+ * The jail's effectful half (tools.md §4 steps 2–5): per operation it
+ * realpaths the roots once, realpaths the target, refuses symlink escapes
+ * and hard links, re-applies the sensitive floor to the real path, and
+ * queries the Deno read permission of the real path before any metadata
+ * or content call on it (a `prompt` state never reaches Deno).
+ *
+ * @module
+ */
+import { err, ok, type Result } from "../schema/result.ts";
+import { isWithin } from "./_path.ts";
+import { REASONS, type ToolFailure } from "./failure.ts";
+import { isSensitivePath } from "./floors.ts";
+import {
+  checkLexicalPath,
+  type LexicalTarget,
+  type ScopePlan,
+} from "./fs_scope.ts";
+import {
+  type DirEntryInfo,
+  type FileStat,
+  type ToolHost,
+  ToolHostError,
+} from "./host.ts";
+import { permissionFlag, type PermissionQuery } from "./permission_query.ts";
+
+/**
+ * A target that passed the whole jail.
+ *
+ * @example Value
+ * ```ts
+ * import type { ResolvedPath } from "@relavium/session/tools";
+ * const r: Omit<ResolvedPath, "stat"> = { absolute: "/ws/a", real: "/ws/a", root: "/ws" };
+ * ```
+ */
+export interface ResolvedPath {
+  /** The lexical absolute path. */
+  absolute: string;
+  /** The canonical path (what is actually read). */
+  real: string;
+  /** The canonical root containing `real`. */
+  root: string;
+  /** Metadata of `real`. */
+  stat: FileStat;
+}
+
+/**
+ * Jailed filesystem access for one operation. Every method returns a
+ * path-free failure instead of throwing.
+ *
+ * @example Shape
+ * ```ts
+ * import type { FsAccess } from "@relavium/session/tools";
+ * type Resolve = FsAccess["resolve"];
+ * ```
+ */
+export interface FsAccess {
+  /** The scope this access enforces. */
+  readonly plan: ScopePlan;
+  /** The lexical check (no host call). */
+  check(
+    path: string,
+    intent: "read" | "write",
+  ): Result<LexicalTarget, ToolFailure>;
+  /** Resolves an existing file or directory for reading. */
+  resolve(
+    path: string,
+    expect: "file" | "directory",
+  ): Promise<Result<ResolvedPath, ToolFailure>>;
+  /**
+   * Lists a directory that a walk queued: re-resolves it just before
+   * reading and skips it (empty list) if it moved, left the scope or
+   * became sensitive.
+   */
+  readDir(
+    real: string,
+    limit: number,
+  ): Promise<Result<DirEntryInfo[], ToolFailure>>;
+  /** `lstat` of a real path inside the scope, permission-checked. */
+  lstat(real: string): Promise<Result<FileStat, ToolFailure>>;
+}
+
+/**
+ * Maps a host error to a path-free failure.
+ *
+ * @param error What the host threw.
+ * @param flag The permission flag to name when Deno refused, if known.
+ * @returns The failure.
+ */
+export function hostFailure(error: unknown, flag?: string): ToolFailure {
+  if (!(error instanceof ToolHostError)) {
+    return { kind: "failed", message: REASONS.hostFailed };
+  }
+  switch (error.kind) {
+    case "not_found":
+      return { kind: "failed", message: REASONS.notFound };
+    case "not_capable":
+      return {
+        kind: "unavailable",
+        message: flag === undefined
+          ? "needs a Deno permission that is not granted"
+          : `needs the Deno permission ${flag}`,
+      };
+    case "permission_denied":
+      return { kind: "failed", message: REASONS.osDenied };
+    case "not_a_directory":
+      return { kind: "failed", message: REASONS.notDirectory };
+    case "is_a_directory":
+      return { kind: "failed", message: REASONS.notFile };
+    default:
+      return { kind: "failed", message: REASONS.hostFailed };
+  }
+}
+
+/**
+ * Builds the jailed access for one operation (roots are realpath'd once,
+ * lazily, at the first resolve).
+ *
+ * @param plan The scope.
+ * @param deps Host, permission query and abort signal.
+ * @returns The access.
+ *
+ * @example Lexical refusals never reach the host
+ * ```ts
+ * import { createFsAccess, planFsScope, ToolHostError, type ToolHost } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * const touched = (): never => { throw new ToolHostError("failed"); };
+ * const host: ToolHost = { os: "posix", realPath: touched, lstat: touched, stat: touched, readFile: touched, readDir: touched, readEnv: touched, spawn: touched };
+ * const fs = createFsAccess(planFsScope({ workingDir: "/ws", fsScopeTier: "sandboxed" }, "posix"), { host, permissions: () => "granted", signal: new AbortController().signal });
+ * const r = await fs.resolve("/etc/passwd", "file");
+ * assert.equal(r.ok, false);
+ * ```
+ */
+export function createFsAccess(
+  plan: ScopePlan,
+  deps: { host: ToolHost; permissions: PermissionQuery; signal: AbortSignal },
+): FsAccess {
+  const { host, permissions, signal } = deps;
+  const os = plan.os;
+  const floor = { os, ownDirs: plan.ownDirs };
+  let realRoots: Promise<string[]> | undefined;
+
+  /** Realpaths of the readable roots; unresolvable ones are dropped. */
+  function roots(): Promise<string[]> {
+    realRoots ??= Promise.all(
+      plan.roots.map((r) =>
+        permissions({ name: "read", path: r }) === "granted"
+          ? host.realPath(r).catch(() => undefined)
+          : undefined
+      ),
+    ).then((rs) => rs.filter((r): r is string => r !== undefined));
+    return realRoots;
+  }
+
+  /** In-scope, non-sensitive, readable real path ⇒ its real root. */
+  async function admitReal(real: string): Promise<Result<string, ToolFailure>> {
+    const root = (await roots()).find((r) => isWithin(real, r, os));
+    if (root === undefined) {
+      return err({
+        kind: "refused",
+        reason: "symlink",
+        message: REASONS.symlink,
+      });
+    }
+    if (isSensitivePath(real, floor)) {
+      return err({
+        kind: "refused",
+        reason: "sensitive",
+        message: REASONS.sensitive,
+      });
+    }
+    if (permissions({ name: "read", path: real }) !== "granted") {
+      const flag = permissionFlag({ name: "read", path: root });
+      return err({
+        kind: "unavailable",
+        message: `needs the Deno permission ${flag}`,
+      });
+    }
+    return ok(root);
+  }
+
+  function readFlag(root: string): string {
+    return permissionFlag({ name: "read", path: root });
+  }
+
+  return {
+    plan,
+    check: (path, intent) => checkLexicalPath(plan, path, intent),
+    async resolve(path, expect): Promise<Result<ResolvedPath, ToolFailure>> {
+      const lexical = checkLexicalPath(plan, path, "read");
+      if (!lexical.ok) return lexical;
+      const { absolute, root: lexicalRoot } = lexical.value;
+      if (permissions({ name: "read", path: lexicalRoot }) !== "granted") {
+        const flag = readFlag(lexicalRoot);
+        return err({
+          kind: "unavailable",
+          message: `needs the Deno permission ${flag}`,
+        });
+      }
+      if ((await roots()).length === 0) {
+        return err({ kind: "failed", message: REASONS.noRoot });
+      }
+      let real: string;
+      try {
+        real = await host.realPath(absolute);
+      } catch (e) {
+        return err(hostFailure(e, readFlag(lexicalRoot)));
+      }
+      const root = await admitReal(real);
+      if (!root.ok) return root;
+      let stat: FileStat;
+      try {
+        stat = await host.stat(real);
+      } catch (e) {
+        return err(hostFailure(e, readFlag(root.value)));
+      }
+      if (expect === "directory" && !stat.isDirectory) {
+        return err({ kind: "failed", message: REASONS.notDirectory });
+      }
+      if (expect === "file") {
+        if (!stat.isFile) {
+          return err({ kind: "failed", message: REASONS.notFile });
+        }
+        if (stat.nlink !== null && stat.nlink > 1) {
+          return err({
+            kind: "refused",
+            reason: "hard_link",
+            message: REASONS.hardLink,
+          });
+        }
+      }
+      return ok({ absolute, real, root: root.value, stat });
+    },
+    async readDir(real, limit): Promise<Result<DirEntryInfo[], ToolFailure>> {
+      let again: string;
+      try {
+        again = await host.realPath(real);
+      } catch {
+        return ok([]);
+      }
+      if (again !== real) return ok([]);
+      const root = await admitReal(real);
+      if (!root.ok) return root.error.kind === "unavailable" ? root : ok([]);
+      try {
+        return ok(await host.readDir(real, { limit, signal }));
+      } catch (e) {
+        return err(hostFailure(e, readFlag(root.value)));
+      }
+    },
+    async lstat(real): Promise<Result<FileStat, ToolFailure>> {
+      const root = await admitReal(real);
+      if (!root.ok) return root;
+      try {
+        return ok(await host.lstat(real));
+      } catch (e) {
+        return err(hostFailure(e, readFlag(root.value)));
+      }
+    },
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * The effect seam of the tools: every filesystem and process effect goes
+ * through a {@linkcode ToolHost}, so policy code stays pure and tests use
+ * fakes or real temp dirs. The Deno implementation lives in
+ * `deno_host.ts`.
+ *
+ * @module
+ */
+
+/**
+ * File metadata as the tools need it.
+ *
+ * @example Value
+ * ```ts
+ * import type { FileStat } from "@relavium/session/tools";
+ * const s: FileStat = { isFile: true, isDirectory: false, isSymlink: false, size: 3, mtimeMs: 0, nlink: 1 };
+ * ```
+ */
+export interface FileStat {
+  /** A regular file. */
+  isFile: boolean;
+  /** A directory. */
+  isDirectory: boolean;
+  /** A symlink (only ever `true` from `lstat`). */
+  isSymlink: boolean;
+  /** Size in bytes. */
+  size: number;
+  /** Modification time in epoch ms; `null` when the platform has none. */
+  mtimeMs: number | null;
+  /** Hard-link count; `null` when the platform reports none. */
+  nlink: number | null;
+}
+
+/**
+ * One directory entry (no metadata beyond its type; `lstat` for more).
+ *
+ * @example Value
+ * ```ts
+ * import type { DirEntryInfo } from "@relavium/session/tools";
+ * const e: DirEntryInfo = { name: "a.txt", isFile: true, isDirectory: false, isSymlink: false };
+ * ```
+ */
+export interface DirEntryInfo {
+  /** The entry's name (one path segment). */
+  name: string;
+  /** A regular file. */
+  isFile: boolean;
+  /** A directory. */
+  isDirectory: boolean;
+  /** A symlink; never followed by walks. */
+  isSymlink: boolean;
+}
+
+/**
+ * A child process to run with a cleared environment (`clearEnv: true`,
+ * no shell, stdin closed).
+ *
+ * @example Value
+ * ```ts
+ * import type { SpawnRequest } from "@relavium/session/tools";
+ * const r: Omit<SpawnRequest, "signal"> = { program: "git", args: ["status"], cwd: "/ws", env: {}, timeoutMs: 30_000, maxOutputBytes: 1_048_576 };
+ * ```
+ */
+export interface SpawnRequest {
+  /** Program name (resolved on the host's PATH) or a path. */
+  program: string;
+  /** Arguments, passed as-is (no shell). */
+  args: readonly string[];
+  /** Working directory. */
+  cwd: string;
+  /** The complete child environment; nothing is inherited. */
+  env: Readonly<Record<string, string>>;
+  /** Kill the child after this many milliseconds. */
+  timeoutMs: number;
+  /** Bytes kept per stream; the rest is drained and dropped. */
+  maxOutputBytes: number;
+  /** Aborting kills the child and rejects with kind `aborted`. */
+  signal: AbortSignal;
+}
+
+/**
+ * What a finished child reported.
+ *
+ * @example Value
+ * ```ts
+ * import type { SpawnResult } from "@relavium/session/tools";
+ * const r: SpawnResult = { exitCode: 0, stdout: "", stderr: "", stdoutTruncated: false, stderrTruncated: false, durationMs: 4, timedOut: false };
+ * ```
+ */
+export interface SpawnResult {
+  /** Exit code; a signal death reports 1. */
+  exitCode: number;
+  /** Captured stdout (UTF-8, lossy), at most `maxOutputBytes` bytes. */
+  stdout: string;
+  /** Captured stderr (UTF-8, lossy), at most `maxOutputBytes` bytes. */
+  stderr: string;
+  /** Whether stdout exceeded `maxOutputBytes`. */
+  stdoutTruncated: boolean;
+  /** Whether stderr exceeded `maxOutputBytes`. */
+  stderrTruncated: boolean;
+  /** Wall time the child ran, measured by the host. */
+  durationMs: number;
+  /** Whether the timeout killed the child. */
+  timedOut: boolean;
+}
+
+/**
+ * Classes of host failure. `not_capable` is a missing Deno permission
+ * (`tool_unavailable`); `permission_denied` is the operating system's
+ * refusal (`tool_failed`).
+ *
+ * @example Value
+ * ```ts
+ * import type { HostErrorKind } from "@relavium/session/tools";
+ * const k: HostErrorKind = "not_found";
+ * ```
+ */
+export type HostErrorKind =
+  | "not_found"
+  | "permission_denied"
+  | "not_capable"
+  | "not_a_directory"
+  | "is_a_directory"
+  | "aborted"
+  | "failed";
+
+/**
+ * The one error a {@linkcode ToolHost} throws. Its message is fixed per
+ * kind and never contains a path.
+ *
+ * @example Classify
+ * ```ts
+ * import { ToolHostError } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * const e = new ToolHostError("not_found");
+ * assert.equal(e.kind, "not_found");
+ * assert.equal(e.name, "ToolHostError");
+ * ```
+ */
+export class ToolHostError extends Error {
+  /** The failure class. */
+  readonly kind: HostErrorKind;
+
+  /**
+   * Builds a host error.
+   *
+   * @param kind The failure class.
+   * @param options Optional `cause` (kept for debugging, never shown).
+   */
+  constructor(kind: HostErrorKind, options?: { cause?: unknown }) {
+    super(`Host operation failed: ${kind.replaceAll("_", " ")}`, options);
+    this.name = "ToolHostError";
+    this.kind = kind;
+  }
+}
+
+/**
+ * Every effect a tool may have. Paths are absolute. Implementations throw
+ * only {@linkcode ToolHostError}. Hosts never prompt for permissions: the
+ * pipeline queries them first.
+ *
+ * @example Shape
+ * ```ts
+ * import type { ToolHost } from "@relavium/session/tools";
+ * const os: ToolHost["os"] = "posix";
+ * ```
+ */
+export interface ToolHost {
+  /** Path flavour of the platform. */
+  readonly os: "posix" | "windows";
+  /** Canonical path (symlinks resolved); the path must exist. */
+  realPath(path: string): Promise<string>;
+  /** Metadata of the path itself (symlinks not followed). */
+  lstat(path: string): Promise<FileStat>;
+  /** Metadata of the final target (symlinks followed). */
+  stat(path: string): Promise<FileStat>;
+  /** Reads at most `maxBytes + 1` bytes (one more reveals an overflow). */
+  readFile(
+    path: string,
+    options: { maxBytes: number; signal: AbortSignal },
+  ): Promise<Uint8Array>;
+  /** At most `limit` entries of a directory, in platform order. */
+  readDir(
+    path: string,
+    options: { limit: number; signal: AbortSignal },
+  ): Promise<DirEntryInfo[]>;
+  /** The host's values of these variables; unset or unreadable ones omitted. */
+  readEnv(keys: readonly string[]): Record<string, string>;
+  /** Runs a child process to completion. */
+  spawn(request: SpawnRequest): Promise<SpawnResult>;
+}

@@ -1,0 +1,100 @@
+/**
+ * Host limits of tools.md §3. Configuration may only lower them.
+ *
+ * @module
+ */
+
+/**
+ * Every limit the tools enforce.
+ *
+ * @example Value
+ * ```ts
+ * import type { ToolLimits } from "@relavium/session/tools";
+ * const l: Pick<ToolLimits, "listEntries"> = { listEntries: 100 };
+ * ```
+ */
+export interface ToolLimits {
+  /** Bytes per `read_file` (glob: total). */
+  readBytes: number;
+  /** Leading bytes probed for NUL (binary refusal). */
+  binaryProbeBytes: number;
+  /** Files a `read_file` glob may match. */
+  globMatches: number;
+  /** Entries a `list_directory` returns. */
+  listEntries: number;
+  /** Directory entries a walk may visit before it stops. */
+  walkVisits: number;
+  /** Default child-process timeout. */
+  processTimeoutMs: number;
+  /** Captured bytes per child stream. */
+  processOutputBytes: number;
+  /** Model-facing result bytes (§9 bounding). */
+  resultBytes: number;
+  /** Model-facing result lines (§9 bounding). */
+  resultLines: number;
+}
+
+/**
+ * The defaults (tools.md §3).
+ *
+ * @example Read a default
+ * ```ts
+ * import { DEFAULT_TOOL_LIMITS } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.equal(DEFAULT_TOOL_LIMITS.resultBytes, 51_200);
+ * ```
+ */
+export const DEFAULT_TOOL_LIMITS: Readonly<ToolLimits> = Object.freeze({
+  readBytes: 8 * 1024 * 1024,
+  binaryProbeBytes: 8192,
+  globMatches: 200,
+  listEntries: 1000,
+  walkVisits: 20_000,
+  processTimeoutMs: 30_000,
+  processOutputBytes: 1024 * 1024,
+  resultBytes: 50 * 1024,
+  resultLines: 2000,
+});
+
+/**
+ * Applies overrides that may only lower the defaults.
+ *
+ * @param overrides Lower values for some limits.
+ * @returns The effective limits.
+ * @throws {RangeError} When a value is not a positive integer or raises a
+ *   default.
+ *
+ * @example Lower one limit
+ * ```ts
+ * import { resolveToolLimits } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.equal(resolveToolLimits({ listEntries: 10 }).listEntries, 10);
+ * assert.throws(() => resolveToolLimits({ listEntries: 5000 }), RangeError);
+ * ```
+ */
+export function resolveToolLimits(
+  overrides: Partial<ToolLimits> = {},
+): ToolLimits {
+  const out: ToolLimits = { ...DEFAULT_TOOL_LIMITS };
+  for (const key of Object.keys(overrides) as (keyof ToolLimits)[]) {
+    const value = overrides[key];
+    if (value === undefined) continue;
+    if (!(key in DEFAULT_TOOL_LIMITS)) {
+      throw new RangeError(`Cannot set tool limit: unknown limit ${key}`);
+    }
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new RangeError(
+        `Cannot set tool limit: ${key} must be a positive integer`,
+      );
+    }
+    if (value > DEFAULT_TOOL_LIMITS[key]) {
+      throw new RangeError(
+        `Cannot set tool limit: ${key} may only lower the default of ${
+          DEFAULT_TOOL_LIMITS[key]
+        }`,
+      );
+    }
+    out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,98 @@
+/**
+ * The Deno permission layer's query seam (tools.md §10): the pipeline asks
+ * an injected {@linkcode PermissionQuery} (in production,
+ * `Deno.permissions.querySync`) and never calls `request`.
+ *
+ * @module
+ */
+
+/**
+ * One Deno permission descriptor the tools may need.
+ *
+ * @example Value
+ * ```ts
+ * import type { ToolPermission } from "@relavium/session/tools";
+ * const p: ToolPermission = { name: "read", path: "/work/project" };
+ * ```
+ */
+export type ToolPermission =
+  | { name: "read"; path: string }
+  | { name: "write"; path: string }
+  | { name: "run"; command: string }
+  | { name: "net"; host: string }
+  | { name: "env"; variable: string };
+
+/**
+ * A permission's state. `prompt` counts as not granted (DECISIONS 31).
+ *
+ * @example Value
+ * ```ts
+ * import type { PermissionState } from "@relavium/session/tools";
+ * const s: PermissionState = "prompt";
+ * ```
+ */
+export type PermissionState = "granted" | "denied" | "prompt";
+
+/**
+ * Reports a permission's state without ever prompting.
+ *
+ * @example Everything granted (tests)
+ * ```ts
+ * import type { PermissionQuery } from "@relavium/session/tools";
+ * const all: PermissionQuery = () => "granted";
+ * ```
+ */
+export type PermissionQuery = (permission: ToolPermission) => PermissionState;
+
+/**
+ * The `deno run` flag that grants one descriptor.
+ *
+ * @param permission The descriptor.
+ * @returns For example `--allow-read=/ws` or `--allow-run=git`.
+ *
+ * @example Name a flag
+ * ```ts
+ * import { permissionFlag } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.equal(permissionFlag({ name: "run", command: "git" }), "--allow-run=git");
+ * ```
+ */
+export function permissionFlag(permission: ToolPermission): string {
+  switch (permission.name) {
+    case "read":
+    case "write":
+      return `--allow-${permission.name}=${permission.path}`;
+    case "run":
+      return `--allow-run=${permission.command}`;
+    case "net":
+      return `--allow-net=${permission.host}`;
+    case "env":
+      return `--allow-env=${permission.variable}`;
+    default: {
+      const never: never = permission;
+      return never;
+    }
+  }
+}
+
+/**
+ * The first descriptor that is not `granted`, if any.
+ *
+ * @param query The permission query.
+ * @param permissions Descriptors to check, in order.
+ * @returns The first missing one, or `undefined` when all are granted.
+ *
+ * @example Find a gap
+ * ```ts
+ * import { firstMissingPermission } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * const missing = firstMissingPermission(() => "prompt", [{ name: "run", command: "git" }]);
+ * assert.deepEqual(missing, { name: "run", command: "git" });
+ * ```
+ */
+export function firstMissingPermission(
+  query: PermissionQuery,
+  permissions: readonly ToolPermission[],
+): ToolPermission | undefined {
+  return permissions.find((p) => query(p) !== "granted");
+}

@@ -1,0 +1,256 @@
+/**
+ * The dispatch pipeline of tools.md §1, step for step; nothing touches the
+ * host before the runtime permission check (step 6):
+ *
+ * 0. provider-executed ⇒ deny; 1. exact-name lookup ⇒ else `unknown_tool`
+ * feedback, then the grant; 2. effective args (config-only merged last;
+ * the model may not send config-only keys); 3. strict parse and the
+ * secret-taint check ⇒ `invalid_args` feedback; 4. guardrails (lexical
+ * jail and floors on the policy target, the gate); 5. approval of governed
+ * actions; 6. Deno permissions; 7. `ctx.admit()`, then the host effect
+ * under the abort signal; 8. bounding of the model copy.
+ *
+ * @module
+ */
+import type { ValidationIssue } from "../schema/issues.ts";
+import { err, ok, type Result } from "../schema/result.ts";
+import { raceAbort } from "./_abort.ts";
+import { approveGoverned, type GateHook, passGate } from "./approval.ts";
+import { boundModelText, resultText } from "./bound.ts";
+import { createFsAccess, hostFailure } from "./fs_access.ts";
+import { checkLexicalPath, type ScopePlan } from "./fs_scope.ts";
+import type { ToolHost } from "./host.ts";
+import type { ToolLimits } from "./limits.ts";
+import {
+  cancelledOutcome,
+  deniedOutcome,
+  failureOutcome,
+  fatalOutcome,
+  invalidArgsOutcome,
+  okOutcome,
+  type OutcomeBase,
+  unknownToolOutcome,
+} from "./outcomes.ts";
+import {
+  firstMissingPermission,
+  permissionFlag,
+  type PermissionQuery,
+} from "./permission_query.ts";
+import { governedAction, staticPermissions } from "./policy.ts";
+import type { ToolCall, ToolDispatchContext, ToolOutcome } from "./registry.ts";
+import { containsSecret, displayInput, type SecretTest } from "./sanitize.ts";
+import type { ToolDefinition, ToolRunResult } from "./tool.ts";
+
+/** Everything the pipeline needs, fixed at registry creation. */
+export interface PipelineConfig {
+  /** Registered tools by exact id. */
+  tools: ReadonlyMap<string, ToolDefinition<unknown>>;
+  /** The effect host. */
+  host: ToolHost;
+  /** The filesystem scope. */
+  plan: ScopePlan;
+  /** Deno permission query. */
+  permissions: PermissionQuery;
+  /** Effective limits. */
+  limits: ToolLimits;
+  /** Config-only values by tool id. */
+  toolConfig: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+  /** The host's secret test. */
+  isSecret: SecretTest | undefined;
+  /** The gate of gated tools. */
+  gate: GateHook | undefined;
+}
+
+function effectiveArgs(
+  tool: ToolDefinition<unknown>,
+  raw: unknown,
+  config: Readonly<Record<string, unknown>> | undefined,
+): Result<Record<string, unknown>, ValidationIssue[]> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    return err([{ path: "", message: "arguments must be a JSON object" }]);
+  }
+  const configOnly = new Set(tool.configOnly ?? []);
+  const sent = Object.keys(raw).filter((k) => configOnly.has(k));
+  if (sent.length > 0) {
+    return err(sent.map((path) => ({ path, message: "unknown key" })));
+  }
+  return ok({ ...raw, ...config });
+}
+
+/**
+ * Runs one call through the whole pipeline. Never throws: an unexpected
+ * error becomes a fatal `internal` outcome (or `cancelled` after abort).
+ *
+ * @param config The registry's fixed configuration.
+ * @param call The model-issued call.
+ * @param ctx The engine's dispatch context.
+ * @returns The outcome.
+ */
+export async function runPipeline(
+  config: PipelineConfig,
+  call: ToolCall,
+  ctx: ToolDispatchContext,
+): Promise<ToolOutcome> {
+  const tool = config.tools.get(call.name);
+  const base: OutcomeBase = {
+    toolId: tool?.id ?? "unknown_tool",
+    displayInput: displayInput(call.args, {
+      configOnly: tool?.configOnly ?? [],
+      ...(config.isSecret === undefined ? {} : { isSecret: config.isSecret }),
+    }),
+  };
+  try {
+    return await steps(config, call, ctx, tool, base);
+  } catch {
+    return ctx.signal.aborted
+      ? cancelledOutcome(base)
+      : fatalOutcome(base, "internal", "Tool dispatch failed unexpectedly");
+  }
+}
+
+async function steps(
+  config: PipelineConfig,
+  call: ToolCall,
+  ctx: ToolDispatchContext,
+  tool: ToolDefinition<unknown> | undefined,
+  base: OutcomeBase,
+): Promise<ToolOutcome> {
+  // 0–1
+  if (call.providerExecuted === true) {
+    return deniedOutcome(
+      base,
+      "provider_executed",
+      "provider-executed calls are not dispatched",
+    );
+  }
+  if (tool === undefined) {
+    return unknownToolOutcome(base.displayInput, call.name);
+  }
+  if (!ctx.granted.includes(tool.id)) {
+    return deniedOutcome(
+      base,
+      "not_granted",
+      `${tool.id} is not granted to this session`,
+    );
+  }
+  if (ctx.signal.aborted) return cancelledOutcome(base);
+  // 2–3
+  const effective = effectiveArgs(
+    tool,
+    call.args,
+    config.toolConfig.get(tool.id),
+  );
+  if (!effective.ok) return invalidArgsOutcome(base, effective.error);
+  const parsed = tool.parse(effective.value);
+  if (!parsed.ok) return invalidArgsOutcome(base, parsed.error);
+  if (
+    config.isSecret !== undefined &&
+    containsSecret(effective.value, config.isSecret)
+  ) {
+    return invalidArgsOutcome(base, [{
+      path: "",
+      message: "a value contains a secret; secrets never enter tool arguments",
+    }]);
+  }
+  const shown: OutcomeBase = {
+    toolId: tool.id,
+    displayInput: displayInput(effective.value, {
+      configOnly: tool.configOnly ?? [],
+      ...(config.isSecret === undefined ? {} : { isSecret: config.isSecret }),
+    }),
+  };
+  const action = governedAction(tool.policy);
+  const governed = action !== undefined || tool.policy.requiresGateApproval;
+  const failOptions = { interactive: ctx.interactive, governed };
+  // 4: guardrails
+  const target = tool.policyTarget?.(parsed.value) ?? {};
+  let protectedPath = false;
+  if (tool.policy.fsScoped && target.path !== undefined) {
+    const intent = tool.policy.fsWrite === true ? "write" : "read";
+    const lexical = checkLexicalPath(config.plan, target.path, intent);
+    if (!lexical.ok) return failureOutcome(shown, lexical.error, failOptions);
+    protectedPath = lexical.value.protectedPath;
+  }
+  if (protectedPath && ctx.policy === undefined) {
+    return fatalOutcome(
+      shown,
+      "tool_denied",
+      "Tool call denied: path is on the protected-write floor",
+    );
+  }
+  if (tool.policy.requiresGateApproval) {
+    const gated = await passGate({ base: shown, gate: config.gate, ctx });
+    if (gated !== undefined) return gated;
+  }
+  // 5: approval
+  if (action !== undefined && ctx.policy !== undefined) {
+    const denied = await approveGoverned({
+      base: shown,
+      action,
+      target,
+      protectedPath,
+      policy: ctx.policy,
+      ctx,
+    });
+    if (denied !== undefined) return denied;
+  }
+  // 6: Deno permissions (prompt counts as missing; never requested)
+  const missing = firstMissingPermission(
+    config.permissions,
+    staticPermissions(tool.policy, config.plan),
+  );
+  if (missing !== undefined) {
+    return fatalOutcome(
+      shown,
+      "tool_unavailable",
+      `Tool unavailable: ${tool.id} needs the Deno permission ${
+        permissionFlag(missing)
+      }`,
+    );
+  }
+  // 7: admit, then the effect
+  if (ctx.signal.aborted) return cancelledOutcome(shown);
+  const admission = ctx.admit();
+  if (!admission.allow) {
+    return fatalOutcome(shown, admission.error.code, admission.error.message);
+  }
+  const result = await runTool(config, tool, parsed.value, ctx);
+  if (result === "aborted" || ctx.signal.aborted) {
+    return cancelledOutcome(shown);
+  }
+  if (!result.ok) return failureOutcome(shown, result.error, failOptions);
+  // 8: bound the model copy
+  const bounded = boundModelText(resultText(result.value), {
+    maxBytes: config.limits.resultBytes,
+    maxLines: config.limits.resultLines,
+  });
+  return okOutcome(shown, bounded.text, result.summary ?? bounded.text);
+}
+
+async function runTool(
+  config: PipelineConfig,
+  tool: ToolDefinition<unknown>,
+  args: unknown,
+  ctx: ToolDispatchContext,
+): Promise<ToolRunResult | "aborted"> {
+  const { host, plan, permissions } = config;
+  const workingDir = plan.roots[0] ?? "";
+  try {
+    const raced = await raceAbort(
+      Promise.resolve().then(() =>
+        tool.dispatch(args, host, {
+          signal: ctx.signal,
+          fs: createFsAccess(plan, { host, permissions, signal: ctx.signal }),
+          limits: config.limits,
+          workingDir,
+          permissions,
+        })
+      ),
+      ctx.signal,
+    );
+    return raced.aborted ? "aborted" : raced.value;
+  } catch (e) {
+    if (ctx.signal.aborted) return "aborted";
+    return { ok: false, error: hostFailure(e) };
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Classification of tools by their policy (tools.md §8, §10): governed
+ * action, read-only-ness, and the Deno permissions a tool needs before it
+ * may be advertised or dispatched.
+ *
+ * @module
+ */
+import type { GovernedAction } from "../schema/event.ts";
+import type { ScopePlan } from "./fs_scope.ts";
+import type { ToolPermission } from "./permission_query.ts";
+import type { ToolPolicy } from "./tool.ts";
+
+/**
+ * The governed action class of a tool, or `undefined` when it is not
+ * governed (reads, `git_status`, the gated `git_commit`).
+ *
+ * @param policy The tool's policy.
+ * @returns The action class.
+ *
+ * @example Classify
+ * ```ts
+ * import { governedAction } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.equal(governedAction({ fsScoped: true, fsWrite: true, spawnsProcess: false, requiresGateApproval: false }), "fs_write");
+ * assert.equal(governedAction({ fsScoped: false, spawnsProcess: true, fixedProgram: "git", requiresGateApproval: false }), undefined);
+ * ```
+ */
+export function governedAction(policy: ToolPolicy): GovernedAction | undefined {
+  if (policy.fsWrite === true) return "fs_write";
+  if (policy.egress !== undefined) return "egress";
+  if (policy.os === true) return "os";
+  if (
+    policy.spawnsProcess && policy.fixedProgram === undefined &&
+    !policy.requiresGateApproval
+  ) return "process";
+  return undefined;
+}
+
+/**
+ * Whether a tool is read-only: neither governed nor gated (the tools the
+ * `ask` and `plan` modes advertise).
+ *
+ * @param policy The tool's policy.
+ * @returns `true` for `read_file`, `list_directory`, `git_status` and alike.
+ *
+ * @example Read-only
+ * ```ts
+ * import { isReadOnlyPolicy } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.equal(isReadOnlyPolicy({ fsScoped: true, spawnsProcess: false, requiresGateApproval: false }), true);
+ * ```
+ */
+export function isReadOnlyPolicy(policy: ToolPolicy): boolean {
+  return governedAction(policy) === undefined && !policy.requiresGateApproval;
+}
+
+/**
+ * The Deno permissions a tool needs regardless of its arguments: read on
+ * every root for fs tools (plus write for fs writers), run for a fixed
+ * program. Per-call needs (a command, a host) are checked at dispatch.
+ *
+ * @param policy The tool's policy.
+ * @param plan The filesystem scope.
+ * @returns Descriptors, in order.
+ *
+ * @example An fs reader
+ * ```ts
+ * import { planFsScope, staticPermissions } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * const plan = planFsScope({ workingDir: "/ws", fsScopeTier: "sandboxed" }, "posix");
+ * assert.deepEqual(
+ *   staticPermissions({ fsScoped: true, spawnsProcess: false, requiresGateApproval: false }, plan),
+ *   [{ name: "read", path: "/ws" }],
+ * );
+ * ```
+ */
+export function staticPermissions(
+  policy: ToolPolicy,
+  plan: ScopePlan,
+): ToolPermission[] {
+  const out: ToolPermission[] = [];
+  if (policy.fsScoped) {
+    for (const path of plan.roots) out.push({ name: "read", path });
+    if (policy.fsWrite === true) {
+      for (const path of plan.roots) out.push({ name: "write", path });
+    }
+  }
+  if (policy.fixedProgram !== undefined) {
+    out.push({ name: "run", command: policy.fixedProgram });
+  }
+  return out;
+}

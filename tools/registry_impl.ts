@@ -1,0 +1,204 @@
+/**
+ * `createToolRegistry`: the production `ToolRegistry` over registered
+ * tool definitions, one effect host, the filesystem scope and the Deno
+ * permission query.
+ *
+ * @module
+ */
+import type { ToolDef } from "../llm/provider.ts";
+import type { GateHook } from "./approval.ts";
+import { type FsScopeConfig, planFsScope, type ScopePlan } from "./fs_scope.ts";
+import type { ToolHost } from "./host.ts";
+import { resolveToolLimits, type ToolLimits } from "./limits.ts";
+import { type PipelineConfig, runPipeline } from "./pipeline.ts";
+import {
+  firstMissingPermission,
+  type PermissionQuery,
+} from "./permission_query.ts";
+import {
+  governedAction,
+  isReadOnlyPolicy,
+  staticPermissions,
+} from "./policy.ts";
+import type { ToolRegistry } from "./registry.ts";
+import type { SecretTest } from "./sanitize.ts";
+import type { ToolDefinition } from "./tool.ts";
+
+/**
+ * Options of {@linkcode createToolRegistry}.
+ *
+ * @example Shape
+ * ```ts
+ * import type { ToolRegistryOptions } from "@relavium/session/tools";
+ * const context: ToolRegistryOptions["context"] = { workingDir: "/ws", fsScopeTier: "sandboxed" };
+ * ```
+ */
+export interface ToolRegistryOptions {
+  /** The wired tools (for example `builtinTools()`), by exact id. */
+  tools: readonly ToolDefinition<unknown>[];
+  /** The effect host (`createDenoToolHost()` in production). */
+  host: ToolHost;
+  /** Workspace, tier, extra roots and own dirs (absolute, canonical). */
+  context: FsScopeConfig;
+  /** Deno permission query (`createDenoPermissionQuery()` in production). */
+  permissions: PermissionQuery;
+  /** Lower limits (never higher than the defaults). */
+  limits?: Partial<ToolLimits>;
+  /** Config-only values by tool id, e.g. `{ git_status: { args: ["-s"] } }`. */
+  toolConfig?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Secret test for the taint check (tools.md §1 step 3). */
+  isSecret?: SecretTest;
+  /** Gate of gated tools (`git_commit`); absent ⇒ they are denied. */
+  gate?: GateHook;
+}
+
+/**
+ * The registry plus what the host needs to show or wire.
+ *
+ * @example Shape
+ * ```ts
+ * import type { ScopedToolRegistry } from "@relavium/session/tools";
+ * type Notices = ScopedToolRegistry["notices"];
+ * ```
+ */
+export interface ScopedToolRegistry extends ToolRegistry {
+  /** The effective filesystem scope. */
+  readonly plan: ScopePlan;
+  /** Notices to print once (e.g. the `full` tier clamp). */
+  readonly notices: readonly string[];
+  /** Effective limits. */
+  readonly limits: Readonly<ToolLimits>;
+  /** Registered ids, in registration order. */
+  readonly toolIds: readonly string[];
+  /** Registered and neither governed nor gated (`ask`/`plan` advertise it). */
+  isReadOnly(toolId: string): boolean;
+}
+
+function validateTools(
+  tools: readonly ToolDefinition<unknown>[],
+): Map<string, ToolDefinition<unknown>> {
+  const byId = new Map<string, ToolDefinition<unknown>>();
+  for (const tool of tools) {
+    const bad = (why: string): TypeError =>
+      new TypeError(`Cannot register tool ${JSON.stringify(tool.id)}: ${why}`);
+    if (tool.id === "" || tool.id === "unknown_tool") {
+      throw bad("reserved or empty id");
+    }
+    if (byId.has(tool.id)) throw bad("duplicate id");
+    const props = tool.llmParams["properties"];
+    for (const key of tool.configOnly ?? []) {
+      if (typeof props === "object" && props !== null && key in props) {
+        throw bad(`config-only key ${key} must not be advertised`);
+      }
+    }
+    const action = governedAction(tool.policy);
+    const needsTarget = action === "process" || tool.policy.egress === "http";
+    if (needsTarget && tool.policyTarget === undefined) {
+      throw bad("a process or http tool needs a policyTarget (its allowlist)");
+    }
+    if (tool.policy.fsWrite === true && tool.policyTarget === undefined) {
+      throw bad("a writing tool needs a policyTarget (its path)");
+    }
+    byId.set(tool.id, tool);
+  }
+  return byId;
+}
+
+function validateConfig(
+  byId: ReadonlyMap<string, ToolDefinition<unknown>>,
+  toolConfig: ToolRegistryOptions["toolConfig"],
+): Map<string, Readonly<Record<string, unknown>>> {
+  const out = new Map<string, Readonly<Record<string, unknown>>>();
+  for (const [id, values] of Object.entries(toolConfig ?? {})) {
+    const tool = byId.get(id);
+    if (tool === undefined) {
+      throw new TypeError(
+        `Cannot configure tool ${JSON.stringify(id)}: not registered`,
+      );
+    }
+    for (const key of Object.keys(values)) {
+      if (!(tool.configOnly ?? []).includes(key)) {
+        throw new TypeError(
+          `Cannot configure tool ${
+            JSON.stringify(id)
+          }: ${key} is not a config-only key`,
+        );
+      }
+    }
+    out.set(id, { ...values });
+  }
+  return out;
+}
+
+/**
+ * Builds the production registry. `advertise(granted, policy)` returns
+ * granted ∩ registered ∩ runtime permissions ∩ `policy.advertise`, in
+ * registration order; `dispatch` runs the pipeline of tools.md §1 and
+ * never throws.
+ *
+ * @param options Tools, host, scope, permission query, limits, config.
+ * @returns The registry.
+ * @throws {TypeError} On a duplicate or reserved id, an advertised
+ *   config-only key, a process/http/write tool without `policyTarget`,
+ *   configuration for an unknown tool or key, or a non-absolute root.
+ * @throws {RangeError} When a limit is invalid or raises a default.
+ *
+ * @example Advertise the read-only built-ins
+ * ```ts
+ * import { builtinTools, createDenoToolHost, createToolRegistry } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * const registry = createToolRegistry({
+ *   tools: builtinTools(),
+ *   host: createDenoToolHost(), // advertise never touches it
+ *   context: { workingDir: "/ws", fsScopeTier: "sandboxed" },
+ *   permissions: () => "granted",
+ * });
+ * const names = registry.advertise(["read_file", "git_status"], undefined).map((d) => d.name);
+ * assert.deepEqual(names, ["read_file", "git_status"]);
+ * ```
+ */
+export function createToolRegistry(
+  options: ToolRegistryOptions,
+): ScopedToolRegistry {
+  const byId = validateTools(options.tools);
+  const plan = planFsScope(options.context, options.host.os);
+  const limits = resolveToolLimits(options.limits);
+  const config: PipelineConfig = {
+    tools: byId,
+    host: options.host,
+    plan,
+    permissions: options.permissions,
+    limits,
+    toolConfig: validateConfig(byId, options.toolConfig),
+    isSecret: options.isSecret,
+    gate: options.gate,
+  };
+  return {
+    plan,
+    notices: plan.notices,
+    limits: Object.freeze({ ...limits }),
+    toolIds: Object.freeze([...byId.keys()]),
+    isReadOnly(toolId): boolean {
+      const tool = byId.get(toolId);
+      return tool !== undefined && isReadOnlyPolicy(tool.policy);
+    },
+    advertise(granted, policy): ToolDef[] {
+      const out: ToolDef[] = [];
+      for (const tool of byId.values()) {
+        if (!granted.includes(tool.id)) continue;
+        const needs = staticPermissions(tool.policy, plan);
+        if (firstMissingPermission(options.permissions, needs) !== undefined) {
+          continue;
+        }
+        if (policy?.advertise?.(tool.id) === false) continue;
+        out.push({
+          name: tool.id,
+          description: tool.description,
+          parameters: tool.llmParams,
+        });
+      }
+      return out;
+    },
+    dispatch: (call, ctx) => runPipeline(config, call, ctx),
+  };
+}

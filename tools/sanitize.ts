@@ -1,0 +1,106 @@
+/**
+ * Display sanitising and the secret-taint check (tools.md §1 steps 3 and
+ * 8): what `agent:tool_call` may show, and whether args carry a secret.
+ *
+ * @module
+ */
+
+/**
+ * Tells whether a string is (or contains) a secret value the host knows,
+ * such as a provider API key.
+ *
+ * @example Known keys
+ * ```ts
+ * import type { SecretTest } from "@relavium/session/tools";
+ * const keys = ["sk-test-123"];
+ * const isSecret: SecretTest = (v) => keys.some((k) => v.includes(k));
+ * ```
+ */
+export type SecretTest = (value: string) => boolean;
+
+const SECRET_KEY =
+  /pass(word|wd)?|secret|token|api[-_]?key|authorization|credential|cookie|private[-_]?key/i;
+const MAX_DEPTH = 8;
+const MAX_STRING = 2000;
+
+/**
+ * Whether any string inside `value` (keys included) is tainted.
+ *
+ * @param value Effective args.
+ * @param isSecret The host's secret test.
+ * @returns `true` when a secret was found.
+ *
+ * @example Find a key in nested args
+ * ```ts
+ * import { containsSecret } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.equal(containsSecret({ a: ["x", "key sk-1"] }, (v) => v.includes("sk-1")), true);
+ * ```
+ */
+export function containsSecret(value: unknown, isSecret: SecretTest): boolean {
+  const seen = new Set<unknown>();
+  function walk(v: unknown, depth: number): boolean {
+    if (typeof v === "string") return isSecret(v);
+    if (typeof v !== "object" || v === null || seen.has(v)) return false;
+    if (depth > MAX_DEPTH) return false;
+    seen.add(v);
+    if (Array.isArray(v)) return v.some((x) => walk(x, depth + 1));
+    return Object.entries(v).some(([k, x]) =>
+      isSecret(k) || walk(x, depth + 1)
+    );
+  }
+  return walk(value, 0);
+}
+
+/**
+ * The sanitised input shown on `agent:tool_call`: config-only keys
+ * dropped; values under secret-looking keys (`token`, `password`,
+ * `authorization`, …) and tainted strings replaced by `[redacted]`; long
+ * strings shortened; depth bounded. Non-object args ⇒ `{}`.
+ *
+ * @param args Model or effective args.
+ * @param options Config-only keys to drop and the host's secret test.
+ * @returns A JSON-safe display object.
+ *
+ * @example Sanitise
+ * ```ts
+ * import { displayInput } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * const shown = displayInput({ command: "log", args: ["-n1"], headers: { Authorization: "Bearer x" } }, { configOnly: ["args"] });
+ * assert.deepEqual(shown, { command: "log", headers: { Authorization: "[redacted]" } });
+ * ```
+ */
+export function displayInput(
+  args: unknown,
+  options: { configOnly?: readonly string[]; isSecret?: SecretTest } = {},
+): Record<string, unknown> {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    return {};
+  }
+  const drop = new Set(options.configOnly ?? []);
+  const isSecret = options.isSecret;
+  function clean(v: unknown, depth: number): unknown {
+    if (typeof v === "string") {
+      if (isSecret?.(v) === true) return "[redacted]";
+      return v.length > MAX_STRING
+        ? `${v.slice(0, MAX_STRING)}…[${v.length} chars]`
+        : v;
+    }
+    if (typeof v === "number" || typeof v === "boolean" || v === null) {
+      return v;
+    }
+    if (typeof v !== "object" || depth > MAX_DEPTH) return "[omitted]";
+    if (Array.isArray(v)) return v.map((x) => clean(x, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      out[k] = SECRET_KEY.test(k) ? "[redacted]" : clean(x, depth + 1);
+    }
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (drop.has(k)) continue;
+    out[k] = SECRET_KEY.test(k) ? "[redacted]" : clean(v, 1);
+  }
+  return out;
+}

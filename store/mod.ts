@@ -53,3 +53,29 @@ export {
   type MemoryStoreOptions,
   type ModelCostTotals,
 } from "./memory_store.ts";
+// The schema types the store's API refers to, so this entry point documents
+// them too (type-only: no zod type is re-exported).
+export type {
+  Agent,
+  AgentMemory,
+  AgentRetry,
+  FallbackEntry,
+  FsScopeTier,
+  McpServer,
+  MediaHandle,
+  ReasoningEffort,
+  ResumeState,
+  SessionContentPart,
+  SessionContext,
+  SessionMediaPart,
+  SessionMessage,
+  SessionReasoningPart,
+  SessionRole,
+  SessionTextPart,
+  SessionToolCallPart,
+  SessionToolMedia,
+  SessionToolResultPart,
+  ToolResultOutcome,
+  TurnSpan,
+  WorkingMessage,
+} from "../schema/mod.ts";

@@ -75,7 +75,8 @@ function tailBytes(text: string, max: number): string {
  * joined `head\n…\ntail` and followed by
  * `\n\n[… truncated: <bytes> bytes / <lines> lines; full output unavailable (no output store)]`
  * where the figures are the original size (the spill store is deferred,
- * DECISIONS 32). The result never exceeds `maxBytes`; it has at most
+ * DECISIONS 32). The result never exceeds `maxBytes` (unless the budget is
+ * smaller than the notice itself); it has at most
  * `maxLines + 2` lines (the notice's two).
  *
  * @param text The full text.

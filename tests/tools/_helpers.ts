@@ -1,0 +1,196 @@
+/** Shared fakes for the tools tests: recording hosts, contexts, fake tools. */
+import { createDenoToolHost } from "../../tools/deno_host.ts";
+import { type ToolHost, ToolHostError } from "../../tools/host.ts";
+import type { PermissionQuery } from "../../tools/permission_query.ts";
+import type {
+  ApprovalRequest,
+  ToolDispatchContext,
+  ToolOutcome,
+} from "../../tools/registry.ts";
+import type {
+  PolicyTarget,
+  ToolDefinition,
+  ToolPolicy,
+} from "../../tools/tool.ts";
+
+/** One recorded host call. */
+export interface HostCall {
+  op: keyof Omit<ToolHost, "os">;
+  target: string;
+}
+
+/** A host that records every call and delegates (or fails when no inner). */
+export function recordingHost(
+  inner?: ToolHost,
+): { host: ToolHost; calls: HostCall[] } {
+  const calls: HostCall[] = [];
+  function dead(): never {
+    throw new ToolHostError("failed");
+  }
+  const i = inner;
+  const host: ToolHost = {
+    os: i?.os ?? "posix",
+    realPath(path) {
+      calls.push({ op: "realPath", target: path });
+      return i === undefined ? dead() : i.realPath(path);
+    },
+    lstat(path) {
+      calls.push({ op: "lstat", target: path });
+      return i === undefined ? dead() : i.lstat(path);
+    },
+    stat(path) {
+      calls.push({ op: "stat", target: path });
+      return i === undefined ? dead() : i.stat(path);
+    },
+    readFile(path, options) {
+      calls.push({ op: "readFile", target: path });
+      return i === undefined ? dead() : i.readFile(path, options);
+    },
+    readDir(path, options) {
+      calls.push({ op: "readDir", target: path });
+      return i === undefined ? dead() : i.readDir(path, options);
+    },
+    readEnv(keys) {
+      calls.push({ op: "readEnv", target: keys.join(",") });
+      return i === undefined ? dead() : i.readEnv(keys);
+    },
+    spawn(request) {
+      calls.push({
+        op: "spawn",
+        target: [request.program, ...request.args].join(" "),
+      });
+      return i === undefined ? dead() : i.spawn(request);
+    },
+  };
+  return { host, calls };
+}
+
+/** The real Deno host, recorded. */
+export function recordedDenoHost(): { host: ToolHost; calls: HostCall[] } {
+  return recordingHost(createDenoToolHost());
+}
+
+/** Everything granted. */
+export const grantAll: PermissionQuery = () => "granted";
+
+/** A dispatch context plus what it saw. */
+export interface TestContext {
+  ctx: ToolDispatchContext;
+  approvals: Omit<ApprovalRequest, "signal" | "cacheable">[];
+  admits: number;
+  controller: AbortController;
+}
+
+/** Builds a dispatch context; override any member. */
+export function makeContext(
+  overrides: Partial<ToolDispatchContext> = {},
+): TestContext {
+  const controller = new AbortController();
+  const out: TestContext = {
+    approvals: [],
+    admits: 0,
+    controller,
+    ctx: {
+      signal: controller.signal,
+      granted: ["read_file", "list_directory", "git_status"],
+      interactive: false,
+      emitApproval: (r) => {
+        out.approvals.push(r);
+      },
+      admit: () => {
+        out.admits++;
+        return { allow: true };
+      },
+      ...overrides,
+    },
+  };
+  return out;
+}
+
+/** Fresh canonical temp dir, removed on dispose. */
+export async function tempDir(): Promise<AsyncDisposable & { path: string }> {
+  const path = await Deno.realPath(
+    await Deno.makeTempDir({ prefix: "relavium-tools-" }),
+  );
+  return {
+    path,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(path, { recursive: true });
+    },
+  };
+}
+
+/** The error message of a fatal outcome, the model text otherwise. */
+export function messageOf(o: ToolOutcome): string {
+  return o.kind === "fatal" ? o.error.message : o.modelResult;
+}
+
+/** Args of the fake governed tools. */
+export interface FakeArgs {
+  path?: string;
+  command?: string;
+  url?: string;
+}
+
+/** A fake tool of a given policy class, registered only in tests. */
+export function fakeTool(
+  id: string,
+  policy: Partial<ToolPolicy>,
+  options: { target?: (a: FakeArgs) => PolicyTarget; result?: unknown } = {},
+): ToolDefinition<FakeArgs> & { runs: FakeArgs[] } {
+  const runs: FakeArgs[] = [];
+  const tool: ToolDefinition<FakeArgs> & { runs: FakeArgs[] } = {
+    runs,
+    id,
+    description: `fake ${id}`,
+    parse(raw) {
+      if (typeof raw !== "object" || raw === null) {
+        return { ok: false, error: [{ path: "", message: "object expected" }] };
+      }
+      const extra = Object.keys(raw).filter((k) =>
+        !["path", "command", "url"].includes(k)
+      );
+      if (extra.length > 0) {
+        return {
+          ok: false,
+          error: extra.map((path) => ({ path, message: "unknown key" })),
+        };
+      }
+      return { ok: true, value: raw as FakeArgs };
+    },
+    llmParams: { type: "object", properties: {}, additionalProperties: false },
+    policy: {
+      fsScoped: false,
+      spawnsProcess: false,
+      requiresGateApproval: false,
+      ...policy,
+    },
+    dispatch(args) {
+      runs.push(args);
+      return Promise.resolve({ ok: true, value: options.result ?? "done" });
+    },
+  };
+  if (options.target !== undefined) tool.policyTarget = options.target;
+  return tool;
+}
+
+/** One fake tool per governed action class. */
+export function governedFakes(): {
+  write: ReturnType<typeof fakeTool>;
+  run: ReturnType<typeof fakeTool>;
+  fetch: ReturnType<typeof fakeTool>;
+  notify: ReturnType<typeof fakeTool>;
+} {
+  return {
+    write: fakeTool("fake_write", { fsScoped: true, fsWrite: true }, {
+      target: (a) => (a.path === undefined ? {} : { path: a.path }),
+    }),
+    run: fakeTool("fake_run", { spawnsProcess: true }, {
+      target: (a) => (a.command === undefined ? {} : { command: a.command }),
+    }),
+    fetch: fakeTool("fake_http", { egress: "http" }, {
+      target: (a) => (a.url === undefined ? {} : { url: a.url }),
+    }),
+    notify: fakeTool("fake_notify", { os: true }),
+  };
+}

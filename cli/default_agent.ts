@@ -38,14 +38,17 @@ function checkProvider(
 }
 
 /**
- * Builds the built-in chat agent from the resolved `[chat]` settings.
+ * Builds the built-in chat agent from the resolved `[chat]` settings, or
+ * on `--model` (with `--provider` where it cannot be inferred).
  *
  * @param chat The resolved chat config (model, provider, effort).
  * @param providers The known providers.
- * @returns The agent, or a `provider_config` fault when the provider
- * cannot be inferred or is unknown.
+ * @param override `--model` and `--provider`, if given.
+ * @returns The agent, or a fault: `provider_config` when the configured
+ * model's provider cannot be inferred or is unknown, `usage` when the
+ * `--model`'s provider cannot be inferred.
  *
- * @example Default model
+ * @example Default model, and --model
  * ```ts
  * import { buildDefaultAgent } from "./default_agent.ts";
  * import { resolveConfig } from "./config/resolve.ts";
@@ -54,17 +57,29 @@ function checkProvider(
  * assert.ok(cfg.ok);
  * if (cfg.ok) {
  *   const a = buildDefaultAgent(cfg.value.chat, cfg.value.providers);
- *   assert.ok(a.ok);
- *   if (a.ok) assert.deepEqual([a.value.model, a.value.provider], ["claude-sonnet-4-6", "anthropic"]);
+ *   assert.deepEqual(a.ok ? [a.value.model, a.value.provider] : [], ["claude-sonnet-4-6", "anthropic"]);
+ *   const b = buildDefaultAgent(cfg.value.chat, cfg.value.providers, { model: "o3" });
+ *   assert.deepEqual(b.ok ? [b.value.model, b.value.provider] : [], ["o3", "openai"]);
  * }
  * ```
  */
 export function buildDefaultAgent(
   chat: ResolvedChat,
   providers: readonly ResolvedProvider[],
+  override?: { model: string; provider?: string },
 ): Result<Agent, CliFault> {
-  const model = chat.defaultModel.value;
-  const provider = chat.defaultProvider?.value;
+  let model = chat.defaultModel.value;
+  let provider = chat.defaultProvider?.value;
+  if (override !== undefined) {
+    model = override.model;
+    provider = override.provider ?? inferProvider(model);
+    if (provider === undefined) {
+      return err(fault(
+        "usage",
+        `Cannot infer the provider of model "${model}": pass --provider`,
+      ));
+    }
+  }
   if (provider === undefined) {
     return err(fault(
       "provider_config",

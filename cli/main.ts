@@ -45,12 +45,11 @@ async function dispatch(
     case "doctor":
       return (await import("./doctor.ts")).runDoctor(ctx);
     case "chat":
+      return (await import("./chat.ts")).runChat(command, ctx);
     case "chat-resume":
+      return (await import("./chat_resume.ts")).runChatResume(command, ctx);
     case "agent-run":
-      return (await import("./engine_commands.ts")).runEngineCommand(
-        command,
-        ctx,
-      );
+      return (await import("./agent_run.ts")).runAgentRun(command, ctx);
     default: {
       const never: never = command;
       return never;

@@ -113,6 +113,8 @@ export interface PlainPrinterOptions {
   primaryModel?: string;
   /** The engine's fixed possible-overflow text (validation hint). */
   possibleOverflowMessage?: string;
+  /** Print the static recovery hint after a failed turn (default `true`). */
+  hints?: boolean;
 }
 
 /**
@@ -202,7 +204,7 @@ export function createPlainPrinter(
         case "session:turn_completed": {
           closeLine();
           if (event.stopReason === "error" && event.error !== undefined) {
-            const hint = turnFailureHint(
+            const hint = options.hints === false ? undefined : turnFailureHint(
               event.error.code,
               event.error.message,
               options.possibleOverflowMessage,

@@ -1,0 +1,96 @@
+/**
+ * `chat` (cli.md §1, §4): start a persisted session in `history.db` and
+ * run the line loop. No `--agent` ⇒ the built-in read-only chat agent on
+ * the resolved default model.
+ *
+ * @module
+ */
+import { openSession, type PersistedSession } from "../host/host.ts";
+import type { CliCommand } from "./args.ts";
+import { isCi, runChatLoop } from "./chat_loop.ts";
+import type { CommandContext, CommandResult } from "./context.ts";
+import { fault } from "./fault.ts";
+import { historyPath, openHistory } from "./history.ts";
+import { prepareNewRun } from "./session_setup.ts";
+import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
+
+/**
+ * Runs `chat`.
+ *
+ * @param command The parsed command.
+ * @param ctx The command context.
+ * @returns 4 when the chat ends, 1 on a latched store or cassette fault,
+ * 130/143 on signals outside the REPL, or a pre-session fault.
+ *
+ * @example See `tests/cli/chat_test.ts`
+ * ```ts
+ * import { runChat } from "./chat.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(typeof runChat, "function");
+ * ```
+ */
+export async function runChat(
+  command: Extract<CliCommand, { name: "chat" }>,
+  ctx: CommandContext,
+): Promise<CommandResult> {
+  const prep = await prepareNewRun(ctx, command);
+  if (!prep.ok) return prep.error;
+  const run = prep.value;
+  const path = historyPath(run.config.paths);
+  if (!path.ok) return path.error;
+  const opened = await openHistory(path.value, { create: true });
+  if (!opened.ok) return opened.error;
+  const store = opened.value;
+  if (store === undefined) return fault("internal", "History store missing");
+  writeNotices(ctx, run.notices);
+  const printer = printerFor(ctx, {
+    primaryModel: run.agent.model,
+    hints: true,
+  });
+  let live: PersistedSession;
+  try {
+    live = openSession({
+      store,
+      agent: run.agent,
+      context: run.context,
+      deps: run.deps,
+      clock: { now: () => Date.now() },
+      ids: () => crypto.randomUUID(),
+      onEvent: (e) => printer.print(e),
+    });
+  } catch (e) {
+    store.close();
+    const why = e instanceof Error ? e.name : "unknown error";
+    return fault("internal", `Cannot create the session: ${why}`);
+  }
+  const drained = drainEvents(live.events);
+  const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
+    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
+  if (!ctx.globals.json && !ctx.globals.quiet) {
+    ctx.io.stderr.write(
+      `Session ${live.sessionId} (${run.agent.id}, ${run.agent.model})${
+        interactive ? " · /help for commands, /exit to leave" : ""
+      }\n`,
+    );
+  }
+  try {
+    const code = await runChatLoop({
+      ctx,
+      live,
+      store,
+      printer,
+      mode: command.mode ?? "ask",
+      interactive,
+      ...(run.replay === undefined ? {} : { replay: run.replay }),
+    });
+    await drained;
+    if (!ctx.globals.json && !ctx.globals.quiet) {
+      ctx.io.stderr.write(
+        `Resume with: relavium chat-resume ${live.sessionId}\n`,
+      );
+    }
+    return code;
+  } finally {
+    store.close();
+  }
+}

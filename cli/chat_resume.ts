@@ -1,0 +1,117 @@
+/**
+ * `chat-resume <id> | --last` (cli.md §1): reload a stored session with
+ * its stored agent and context (text-only history), in mode `ask` with an
+ * empty approval cache, and run the line loop. Lands idle, without
+ * `session:started`.
+ *
+ * @module
+ */
+import { type PersistedSession, resumeSession } from "../host/host.ts";
+import type { CliCommand } from "./args.ts";
+import { isCi, runChatLoop } from "./chat_loop.ts";
+import type { CommandContext, CommandResult } from "./context.ts";
+import { type CliFault, fault } from "./fault.ts";
+import { historyPath, openHistory } from "./history.ts";
+import { wireProviders } from "./provider_wiring.ts";
+import { buildHostDeps, loadRunConfig } from "./session_setup.ts";
+import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
+
+/**
+ * Runs `chat-resume`.
+ *
+ * @param command The parsed command.
+ * @param ctx The command context.
+ * @returns As `chat`; an unknown id is a `not_found` fault (exit 2).
+ *
+ * @example See `tests/cli/chat_test.ts`
+ * ```ts
+ * import { runChatResume } from "./chat_resume.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(typeof runChatResume, "function");
+ * ```
+ */
+export async function runChatResume(
+  command: Extract<CliCommand, { name: "chat-resume" }>,
+  ctx: CommandContext,
+): Promise<CommandResult> {
+  const config = await loadRunConfig(ctx);
+  if (!config.ok) return config.error;
+  const path = historyPath(config.value.paths);
+  if (!path.ok) return path.error;
+  const opened = await openHistory(path.value, { create: false });
+  if (!opened.ok) return opened.error;
+  const store = opened.value;
+  const wanted = command.sessionId;
+  const noSession: CliFault = wanted === undefined
+    ? fault("not_found", "No session to resume")
+    : fault("not_found", `No session with id ${wanted}`);
+  if (store === undefined) return noSession;
+  let closeStore = true;
+  try {
+    const id = wanted ?? store.list()[0]?.id;
+    const loaded = id === undefined ? undefined : store.load(id);
+    if (id === undefined || loaded === undefined) return noSession;
+    const agent = loaded.record.agentSnapshot;
+    if (agent === undefined) {
+      return fault(
+        "invalid_agent",
+        `Session ${id} has no stored agent to resume with`,
+      );
+    }
+    const wiring = await wireProviders(agent, {
+      providers: config.value.resolved.providers,
+      env: (n) => ctx.io.env(n),
+      cwd: ctx.cwd,
+      ...(command.fixture === undefined ? {} : { fixture: command.fixture }),
+    });
+    if (!wiring.ok) return wiring.error;
+    writeNotices(ctx, wiring.value.warnings);
+    const printer = printerFor(ctx, { primaryModel: agent.model, hints: true });
+    const resumed = resumeSession({
+      store,
+      sessionId: id,
+      clock: { now: () => Date.now() },
+      ids: () => crypto.randomUUID(),
+      deps: buildHostDeps(config.value, wiring.value),
+      onEvent: (e) => printer.print(e),
+    });
+    if (!resumed.ok) {
+      return resumed.error.kind === "not_found" ? noSession : fault(
+        "internal",
+        `Session ${id} cannot be resumed: its stored state is invalid`,
+      );
+    }
+    const live: PersistedSession = resumed.value;
+    const drained = drainEvents(live.events);
+    const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
+      ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
+    if (!ctx.globals.json && !ctx.globals.quiet) {
+      const n = live.session.turnCount;
+      ctx.io.stderr.write(
+        `Resumed session ${id} (${agent.id}, ${agent.model}): ${n} prior turn${
+          n === 1 ? "" : "s"
+        }, mode ask. Earlier tool calls and file contents are not carried over.\n`,
+      );
+    }
+    closeStore = false;
+    try {
+      const code = await runChatLoop({
+        ctx,
+        live,
+        store,
+        printer,
+        mode: command.mode ?? "ask",
+        interactive,
+        ...(wiring.value.replay === undefined
+          ? {}
+          : { replay: wiring.value.replay }),
+      });
+      await drained;
+      return code;
+    } finally {
+      store.close();
+    }
+  } finally {
+    if (closeStore) store.close();
+  }
+}

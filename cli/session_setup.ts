@@ -1,0 +1,263 @@
+/**
+ * Everything a new session needs before it starts (cli.md §4 "resolve
+ * agent → build instance"): config, agent (file, id or built-in, then
+ * `--model`), providers and keys (or a cassette), the session context and
+ * the engine deps. Every failure here is a pre-session fault: nothing is
+ * written to `history.db`.
+ *
+ * @module
+ */
+import { createCatalog } from "../llm/create_catalog.ts";
+import type { Replay } from "../llm/replay_provider.ts";
+import type { HostSessionDeps } from "../host/host.ts";
+import type { Agent } from "../schema/agent.ts";
+import type { SessionContext } from "../schema/context.ts";
+import { err, ok, type Result } from "../schema/result.ts";
+import { resolveSystemPrompt } from "../session/prompt.ts";
+import { resolveAgentRef } from "./agent_file.ts";
+import { loadCliConfig, type LoadedConfig } from "./config.ts";
+import type { CommandContext } from "./context.ts";
+import { applyModelOverride, buildDefaultAgent } from "./default_agent.ts";
+import { type CliFault, fault } from "./fault.ts";
+import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
+
+/**
+ * A session ready to open.
+ *
+ * @example Shape
+ * ```ts
+ * import type { PreparedRun } from "./session_setup.ts";
+ * type A = PreparedRun["agent"];
+ * ```
+ */
+export interface PreparedRun {
+  /** The loaded configuration. */
+  config: LoadedConfig;
+  /** The agent to run (after `--model`, minus skipped fallbacks). */
+  agent: Agent;
+  /** The session context (`workingDir` = effective cwd). */
+  context: SessionContext;
+  /** Engine capabilities. */
+  deps: HostSessionDeps;
+  /** The cassette replay under `--fixture`. */
+  replay?: Replay;
+  /** Config notices and skipped-fallback warnings, for stderr. */
+  notices: string[];
+}
+
+/**
+ * Agent and flag inputs of {@linkcode prepareNewRun}.
+ *
+ * @example Value
+ * ```ts
+ * import type { RunRequest } from "./session_setup.ts";
+ * const r: RunRequest = { agent: "reviewer", fixture: "c.json" };
+ * ```
+ */
+export interface RunRequest {
+  /** `--agent` / `agent run <agent>`; absent ⇒ the built-in agent. */
+  agent?: string;
+  /** `--model`. */
+  model?: string;
+  /** `--provider` (only with `--model`). */
+  provider?: string;
+  /** `--fixture`. */
+  fixture?: string;
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Loads the configuration for a run.
+ *
+ * @param ctx The command context (cwd, env, `--config`).
+ * @returns The config, or its fault.
+ *
+ * @example Defaults
+ * ```ts
+ * import { loadRunConfig } from "./session_setup.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const r = await loadRunConfig({ io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
+ * assert.ok(r.ok);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function loadRunConfig(
+  ctx: CommandContext,
+): Promise<Result<LoadedConfig, CliFault>> {
+  return loadCliConfig({
+    cwd: ctx.cwd,
+    env: (n) => ctx.io.env(n),
+    ...(ctx.globals.config === undefined
+      ? {}
+      : { configFlag: ctx.globals.config }),
+  });
+}
+
+/**
+ * Builds the engine deps from the config and the provider wiring.
+ *
+ * @param config The loaded config.
+ * @param wiring Providers and keys.
+ * @returns The host's session deps.
+ *
+ * @example Turn cap from config
+ * ```ts
+ * import { buildHostDeps, loadRunConfig } from "./session_setup.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const cfg = await loadRunConfig({ io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
+ * assert.ok(cfg.ok);
+ * if (cfg.ok) {
+ *   const deps = buildHostDeps(cfg.value, { resolveProvider: () => undefined, keyFor: () => "", agent: { id: "a", model: "m", provider: "openai", system_prompt: "s" }, warnings: [] });
+ *   assert.equal(deps.maxTurns, 50);
+ * }
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function buildHostDeps(
+  config: LoadedConfig,
+  wiring: ProviderWiring,
+): HostSessionDeps {
+  return {
+    resolveProvider: (id) => wiring.resolveProvider(id),
+    keyFor: (id) => wiring.keyFor(id),
+    sleep: abortableSleep,
+    catalog: createCatalog(),
+    interactive: false,
+    maxTurns: config.resolved.chat.maxTurns.value,
+  };
+}
+
+/**
+ * Resolves the agent of a new session: a file or id, else the built-in
+ * chat agent; then `--model`/`--provider`.
+ *
+ * @param ctx The command context.
+ * @param config The loaded config.
+ * @param req The agent and model flags.
+ * @returns The agent, or a fault.
+ *
+ * @example The built-in agent with --model
+ * ```ts
+ * import { loadRunConfig, resolveRunAgent } from "./session_setup.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const ctx = { io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir };
+ * const cfg = await loadRunConfig(ctx);
+ * assert.ok(cfg.ok);
+ * if (cfg.ok) {
+ *   const a = await resolveRunAgent(ctx, cfg.value, { model: "gpt-5.4-mini" });
+ *   assert.deepEqual(a.ok ? [a.value.id, a.value.provider] : [], ["relavium-chat", "openai"]);
+ * }
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function resolveRunAgent(
+  ctx: CommandContext,
+  config: LoadedConfig,
+  req: RunRequest,
+): Promise<Result<Agent, CliFault>> {
+  const { resolved, paths } = config;
+  const override = req.model === undefined ? undefined : {
+    model: req.model,
+    ...(req.provider === undefined ? {} : { provider: req.provider }),
+  };
+  if (req.agent === undefined) {
+    return buildDefaultAgent(resolved.chat, resolved.providers, override);
+  }
+  const found = await resolveAgentRef(req.agent, {
+    cwd: ctx.cwd,
+    ...(paths.projectRoot === undefined
+      ? {}
+      : { projectRoot: paths.projectRoot }),
+  });
+  if (!found.ok) return found;
+  return override === undefined
+    ? ok(found.value.agent)
+    : applyModelOverride(found.value.agent, override, resolved.providers);
+}
+
+/**
+ * Prepares a new session: config, agent, system-prompt variables,
+ * providers (or cassette), context and deps.
+ *
+ * @param ctx The command context.
+ * @param req The agent, model and fixture flags.
+ * @returns The prepared run, or a pre-session fault.
+ *
+ * @example An unknown agent id
+ * ```ts
+ * import { prepareNewRun } from "./session_setup.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const ctx = { io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir };
+ * const r = await prepareNewRun(ctx, { agent: "nope" });
+ * assert.equal(r.ok ? "" : r.error.code, "not_found");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function prepareNewRun(
+  ctx: CommandContext,
+  req: RunRequest,
+): Promise<Result<PreparedRun, CliFault>> {
+  const config = await loadRunConfig(ctx);
+  if (!config.ok) return config;
+  const agent = await resolveRunAgent(ctx, config.value, req);
+  if (!agent.ok) return agent;
+  const { resolved } = config.value;
+  const variables: Record<string, string> = {};
+  for (const [k, v] of Object.entries(resolved.variables)) {
+    variables[k] = v.value;
+  }
+  const prompt = resolveSystemPrompt(agent.value.system_prompt, variables);
+  if (!prompt.ok) {
+    return err(fault(
+      "invalid_agent",
+      `Invalid agent ${agent.value.id}: system_prompt uses {{ctx.${prompt.error.missing}}} but [variables] has no "${prompt.error.missing}"`,
+    ));
+  }
+  const wiring = await wireProviders(agent.value, {
+    providers: resolved.providers,
+    env: (n) => ctx.io.env(n),
+    cwd: ctx.cwd,
+    ...(req.fixture === undefined ? {} : { fixture: req.fixture }),
+  });
+  if (!wiring.ok) return wiring;
+  const context: SessionContext = {
+    workingDir: ctx.cwd,
+    fsScopeTier: resolved.chat.fsScope.value,
+  };
+  if (Object.keys(variables).length > 0) context.variables = variables;
+  return ok({
+    config: config.value,
+    agent: wiring.value.agent,
+    context,
+    deps: buildHostDeps(config.value, wiring.value),
+    ...(wiring.value.replay === undefined
+      ? {}
+      : { replay: wiring.value.replay }),
+    notices: [...resolved.notices, ...wiring.value.warnings],
+  });
+}

@@ -189,8 +189,7 @@ export function missingColumns(db: DatabaseSync): string[] {
  * (DECISIONS.md 2: upstream files have it, ours do not).
  *
  * @param db An open database.
- * @param table The referencing table.
- * @param column The referencing column.
+ * @param key The referencing `table` and `column`.
  * @returns `true` when `PRAGMA foreign_key_list(table)` shows it.
  *
  * @example Our own schema has no catalog keys
@@ -200,17 +199,19 @@ export function missingColumns(db: DatabaseSync): string[] {
  * import assert from "node:assert/strict";
  * const db = new DatabaseSync(":memory:");
  * for (const sql of STORE_DDL) db.exec(sql);
- * assert.equal(referencesModelCatalog(db, "session_messages", "model_id"), false);
+ * assert.equal(referencesModelCatalog(db, { table: "session_messages", column: "model_id" }), false);
  * db.close();
  * ```
  */
 export function referencesModelCatalog(
   db: DatabaseSync,
-  table: string,
-  column: string,
+  key: { table: string; column: string },
 ): boolean {
-  for (const row of db.prepare(`PRAGMA foreign_key_list(\`${table}\`)`).all()) {
-    if (row["from"] === column && row["table"] === "model_catalog") return true;
+  const sql = `PRAGMA foreign_key_list(\`${key.table}\`)`;
+  for (const row of db.prepare(sql).all()) {
+    if (row["from"] === key.column && row["table"] === "model_catalog") {
+      return true;
+    }
   }
   return false;
 }

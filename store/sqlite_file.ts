@@ -36,7 +36,8 @@ export function secureSidecars(path: string): void {
 }
 
 /**
- * Creates the folder (0700) and the file (0600) when missing, chmods both,
+ * Creates the folder (0700) and the file (0600) when missing, chmods both
+ * (a sticky folder such as `/tmp` is left as it is),
  * opens the connection and applies `busy_timeout`, `journal_mode=WAL`,
  * `synchronous=FULL` and `foreign_keys=ON`.
  *
@@ -63,7 +64,9 @@ export function openDatabaseFile(
 ): DatabaseSync {
   const dir = dirname(path);
   Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmod(dir, 0o700);
+  // A sticky folder (such as /tmp) is shared by design, never the store's
+  // own folder: leave its mode alone.
+  if (((Deno.statSync(dir).mode ?? 0) & 0o1000) === 0) chmod(dir, 0o700);
   try {
     Deno.openSync(path, { createNew: true, write: true, mode: 0o600 }).close();
   } catch (error) {

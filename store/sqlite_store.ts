@@ -70,9 +70,18 @@ class SqliteSessionStore implements SessionStore {
     this.#ids = options.ids;
     this.#sleep = options.sleep ?? blockingSleep;
     this.#catalog = {
-      messages: referencesModelCatalog(db, "session_messages", "model_id"),
-      sessions: referencesModelCatalog(db, "agent_sessions", "model_id"),
-      costs: referencesModelCatalog(db, "session_costs", "model_catalog_id"),
+      messages: referencesModelCatalog(db, {
+        table: "session_messages",
+        column: "model_id",
+      }),
+      sessions: referencesModelCatalog(db, {
+        table: "agent_sessions",
+        column: "model_id",
+      }),
+      costs: referencesModelCatalog(db, {
+        table: "session_costs",
+        column: "model_catalog_id",
+      }),
     };
     const anyCatalog = this.#catalog.messages || this.#catalog.sessions ||
       this.#catalog.costs;
@@ -281,7 +290,8 @@ class SqliteSessionStore implements SessionStore {
  * Opens (creating when missing) the SQLite session store at `path`.
  *
  * The folder holding the file is the store's own folder (e.g.
- * `~/.relavium`): it is created and chmod-ed 0700; the file is created
+ * `~/.relavium`): it is created and chmod-ed 0700, also when it already
+ * existed (a sticky shared folder such as `/tmp` is left alone); the file is created
  * 0600 before SQLite opens it; file and `-wal`/`-shm` are chmod-ed 0600.
  * The schema is applied with `CREATE … IF NOT EXISTS` only, so an upstream
  * Relavium file keeps every existing object unchanged.

@@ -385,3 +385,14 @@ Deno.test("load() refuses a corrupt session row", async (t) => {
   raw.close();
   store.close();
 });
+
+Deno.test("openDatabaseFile() leaves a sticky shared folder's mode alone", async () => {
+  await using dir = await tempDir();
+  const shared = `${dir.path}/shared`;
+  Deno.mkdirSync(shared);
+  Deno.chmodSync(shared, 0o1777);
+  const db = openDatabaseFile(`${shared}/h.db`, 5000);
+  db.close();
+  assert.equal((Deno.statSync(shared).mode ?? 0) & 0o7777, 0o1777);
+  assert.equal(mode(`${shared}/h.db`), 0o600);
+});

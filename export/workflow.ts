@@ -159,9 +159,18 @@ function neutraliseTemplate(text: string): string {
   return text.replace(/\{(?=\{)/g, "{ ");
 }
 
+/** A deep copy of JSON-like data (faster than `structuredClone`). */
+function cloneJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = cloneJson(v);
+  return out as T;
+}
+
 /** The frozen agent exactly as stored, as an independent copy. */
 function snapshotAgent(agent: Agent): WorkflowAgent {
-  const copy: WorkflowAgent = { ...structuredClone(agent) };
+  const copy: WorkflowAgent = { ...cloneJson(agent) };
   return copy;
 }
 
@@ -172,7 +181,7 @@ function copyMessage(m: SessionMessage): SessionMessage {
     sessionId: m.sessionId,
     sequenceNumber: m.sequenceNumber,
     role: m.role,
-    content: structuredClone(m.content),
+    content: cloneJson(m.content),
     timestamp: m.timestamp,
   };
   if (m.modelId !== undefined) out.modelId = m.modelId;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parse } from "yaml";
+import { isScalar, type Pair, parse, stringify } from "yaml";
 import type { WorkflowDocument } from "../../export/document.ts";
 import { stringifyWorkflow } from "../../export/yaml.ts";
 
@@ -252,5 +252,109 @@ Deno.test("stringifyWorkflow() round-trips random awkward data byte-stably", () 
     assert.deepEqual(back.workflow.metadata, metadata, text);
     assert.equal(stringifyWorkflow(back), text);
     assert.deepEqual(metadataOf(text, "1.1"), metadata, text);
+  }
+});
+
+function keyOf(pair: Pair): string {
+  return String(isScalar(pair.key) ? pair.key.value : pair.key);
+}
+
+/** The `yaml` library configured like the Relavium CLI's exports. */
+function libraryStringify(value: unknown): string {
+  return stringify(value, {
+    schema: "core",
+    compat: "yaml-1.1",
+    aliasDuplicateObjects: false,
+    lineWidth: 0,
+    sortMapEntries: (a: Pair, b: Pair) => {
+      const x = keyOf(a);
+      const y = keyOf(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    },
+  });
+}
+
+/**
+ * Whether the data hits one of our deliberate style differences from the
+ * library: keys starting with `---`/`...` are always quoted, a space
+ * before a line feed inside double quotes is not escaped, text made only
+ * of spaces and line feeds is double-quoted (the library's literal block
+ * for it does not load back), blank text with a space gets an explicit
+ * indentation indicator, and signed octal look-alikes such as
+ * `-0o7` are quoted (js-yaml reads them as numbers).
+ */
+function hasKnownStyleDifference(v: unknown): boolean {
+  if (typeof v === "string") return /^[ \t\n]* [ \t\n]*$| \n|^[-+]0o/.test(v);
+  if (Array.isArray(v)) return v.some(hasKnownStyleDifference);
+  if (typeof v === "object" && v !== null) {
+    return Object.entries(v).some(([k, x]) =>
+      /^(?:---|\.\.\.|[-+]0o)| \n/.test(k) ||
+      hasKnownStyleDifference(x)
+    );
+  }
+  return false;
+}
+
+Deno.test("stringifyWorkflow() writes what the yaml library writes (printable text)", () => {
+  const next = prng(7);
+  let compared = 0;
+  for (let i = 0; i < 1000; i++) {
+    const metadata = { v: randomValue(next, 0) };
+    const printable =
+      // deno-lint-ignore no-control-regex -- the characters escaped on purpose
+      !/[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/
+        .test(JSON.stringify(metadata));
+    if (!printable || hasKnownStyleDifference(metadata)) continue;
+    const doc = docWith(metadata);
+    assert.equal(stringifyWorkflow(doc), libraryStringify(doc));
+    compared++;
+  }
+  assert.ok(compared > 500, `only ${compared} cases compared`);
+});
+
+Deno.test("stringifyWorkflow() writes keys over 1024 characters as explicit keys", () => {
+  const key = "k".repeat(1100);
+  const metadata = { [key]: { nested: [1, "two"] }, [`${key}x`]: "flat" };
+  const text = stringifyWorkflow(docWith(metadata));
+  assert.ok(text.includes(`    ? ${key}\n    :\n      nested:\n`), text);
+  assert.deepEqual(metadataOf(text, "1.2"), metadata);
+  assert.deepEqual(metadataOf(text, "1.1"), metadata);
+  const back = parse(text, { schema: "core" }) as WorkflowDocument;
+  assert.equal(stringifyWorkflow(back), text);
+});
+
+Deno.test("stringifyWorkflow() refuses values that are not JSON-like", () => {
+  for (const bad of [() => 1, 1n, Symbol("s"), new Date(0), new Map()]) {
+    assert.throws(() => stringifyWorkflow(docWith({ bad })), TypeError);
+  }
+});
+
+const BLANKISH = [
+  " \n\n",
+  " \n",
+  "  \n",
+  "\n \n",
+  "\n",
+  "\n\n",
+  "\t\n",
+  " \t\n",
+  "x\n \n",
+  " \nx",
+  "\n\n  x\n",
+  "line one \nline two",
+  "a\n\n ",
+  "a\n\t",
+  "windows\r\nlines\r\n",
+];
+
+Deno.test("stringifyWorkflow() round-trips blank and whitespace-edged lines", async (t) => {
+  for (const v of BLANKISH) {
+    await t.step(JSON.stringify(v), () => {
+      const text = stringifyWorkflow(docWith({ v, [v]: 1 }));
+      assert.deepEqual(metadataOf(text, "1.2"), { v, [v]: 1 });
+      assert.deepEqual(metadataOf(text, "1.1"), { v, [v]: 1 });
+      const back = parse(text, { schema: "core" }) as WorkflowDocument;
+      assert.equal(stringifyWorkflow(back), text);
+    });
   }
 });

@@ -130,8 +130,11 @@ export function parseWorkflow(
   const parsed = documentSchema.safeParse(value);
   const issues = parsed.success ? [] : toIssues(parsed.error);
   issues.push(...graphIssues(value));
-  if (issues.length > 0 || !parsed.success) return err({ source, issues });
-  return ok(parsed.data);
+  if (issues.length > 0) return err({ source, issues });
+  // The schema only validates (no defaults, coercion or stripping), so the
+  // decoded value is the document. zod's copy is not used: it would turn
+  // an own `__proto__` key of free-form data into a prototype.
+  return ok(value as unknown as WorkflowDocument);
 }
 
 function yamlIssue(e: YAMLError, lineCounter: LineCounter): ValidationIssue {

@@ -164,7 +164,19 @@ function cloneJson<T>(value: T): T {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.map(cloneJson) as T;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = cloneJson(v);
+  for (const [k, v] of Object.entries(value)) {
+    if (k === "__proto__") {
+      // An own `__proto__` key (JSON.parse makes them) stays a key.
+      Object.defineProperty(out, k, {
+        value: cloneJson(v),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      out[k] = cloneJson(v);
+    }
+  }
   return out as T;
 }
 

@@ -296,3 +296,23 @@ Deno.test("parseWorkflow() bounds alias expansion", () => {
     }]);
   }
 });
+
+Deno.test("parseWorkflow() keeps own __proto__ keys as plain data", () => {
+  const r = parseWorkflow(
+    withNodes("").replace(
+      "  id: demo\n",
+      "  id: demo\n  metadata:\n    __proto__:\n      polluted: true\n" +
+        "  agents:\n    - id: a\n      __proto__: { x: 1 }\n",
+    ),
+    "proto.yaml",
+  );
+  assert.ok(r.ok);
+  const metadata = r.value.workflow.metadata ?? {};
+  assert.deepEqual(Object.keys(metadata), ["__proto__"]);
+  assert.equal(Object.getPrototypeOf(metadata), Object.prototype);
+  assert.equal((metadata as { polluted?: unknown }).polluted, undefined);
+  assert.deepEqual(Object.keys(r.value.workflow.agents?.[0] ?? {}), [
+    "id",
+    "__proto__",
+  ]);
+});

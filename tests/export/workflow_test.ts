@@ -335,3 +335,15 @@ function deepFreeze(value: unknown): void {
   Object.freeze(value);
   for (const v of Object.values(value)) deepFreeze(v);
 }
+
+Deno.test("sessionToWorkflow() keeps an own __proto__ key of the snapshot", () => {
+  const snapshot = JSON.parse(
+    '{"id":"mini","model":"m","provider":"openai","system_prompt":"s",' +
+      '"input_schema":{"__proto__":{"x":1}}}',
+  ) as Agent;
+  const doc = sessionToWorkflow(record({ agentSnapshot: snapshot }), []);
+  const schema = doc.workflow.agents?.[0]?.input_schema as object;
+  assert.deepEqual(Object.keys(schema), ["__proto__"]);
+  assert.equal(Object.getPrototypeOf(schema), Object.prototype);
+  assert.equal(JSON.stringify(doc.workflow.agents), JSON.stringify([snapshot]));
+});

@@ -1,7 +1,10 @@
 /** Shared fakes for the tools tests: recording hosts, contexts, fake tools. */
 import { createDenoToolHost } from "../../tools/deno_host.ts";
 import { type ToolHost, ToolHostError } from "../../tools/host.ts";
-import type { PermissionQuery } from "../../tools/permission_query.ts";
+import type {
+  PermissionState,
+  ToolPermission,
+} from "../../tools/permission_query.ts";
 import type {
   ApprovalRequest,
   ToolDispatchContext,
@@ -71,7 +74,9 @@ export function recordedDenoHost(): { host: ToolHost; calls: HostCall[] } {
 }
 
 /** Everything granted. */
-export const grantAll: PermissionQuery = () => "granted";
+export function grantAll(_permission: ToolPermission): PermissionState {
+  return "granted";
+}
 
 /** A dispatch context plus what it saw. */
 export interface TestContext {

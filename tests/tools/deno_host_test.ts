@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import {
+  createDenoPermissionQuery,
+  createDenoToolHost,
+} from "../../tools/deno_host.ts";
+import { ToolHostError } from "../../tools/host.ts";
+import { tempDir } from "./_helpers.ts";
+
+const never = new AbortController().signal;
+
+Deno.test("createDenoToolHost() maps errors to path-free host errors", async () => {
+  await using dir = await tempDir();
+  const host = createDenoToolHost();
+  await assert.rejects(host.realPath(`${dir.path}/missing`), (e: unknown) => {
+    assert.ok(e instanceof ToolHostError);
+    assert.equal(e.kind, "not_found");
+    assert.ok(!e.message.includes(dir.path));
+    return true;
+  });
+  await assert.rejects(
+    host.readDir(`${dir.path}/missing`, { limit: 5, signal: never }),
+    ToolHostError,
+  );
+});
+
+Deno.test("createDenoToolHost() reads with a byte cap and reports nlink", async () => {
+  await using dir = await tempDir();
+  const host = createDenoToolHost();
+  await Deno.writeTextFile(`${dir.path}/a`, "x".repeat(200_000));
+  assert.equal(
+    (await host.readFile(`${dir.path}/a`, { maxBytes: 70_000, signal: never }))
+      .length,
+    70_001,
+  );
+  assert.equal(
+    (await host.readFile(`${dir.path}/a`, { maxBytes: 300_000, signal: never }))
+      .length,
+    200_000,
+  );
+  await Deno.link(`${dir.path}/a`, `${dir.path}/b`);
+  assert.equal((await host.stat(`${dir.path}/b`)).nlink, 2);
+  await Deno.symlink(`${dir.path}/a`, `${dir.path}/c`);
+  assert.equal((await host.lstat(`${dir.path}/c`)).isSymlink, true);
+  assert.equal((await host.stat(`${dir.path}/c`)).isSymlink, false);
+  const entries = await host.readDir(dir.path, { limit: 2, signal: never });
+  assert.equal(entries.length, 2);
+});
+
+Deno.test("createDenoToolHost() spawns with a cleared env and capped output", async () => {
+  const host = createDenoToolHost();
+  const env = host.readEnv(["PATH", "RELAVIUM_TOOLS_TEST_UNSET"]);
+  assert.deepEqual(
+    Object.keys(env),
+    Deno.env.get("PATH") === undefined ? [] : ["PATH"],
+  );
+  const r = await host.spawn({
+    program: "sh",
+    args: [
+      "-c",
+      "printf '%s' \"$PATH-$HOME\"; printf 'eeeeeeeeee' >&2; exit 3",
+    ],
+    cwd: "/",
+    env: { PATH: "/usr/bin:/bin" },
+    timeoutMs: 30_000,
+    maxOutputBytes: 4,
+    signal: never,
+  });
+  assert.deepEqual(
+    [
+      r.exitCode,
+      r.stdout,
+      r.stdoutTruncated,
+      r.stderr,
+      r.stderrTruncated,
+      r.timedOut,
+    ],
+    [3, "/usr", true, "eeee", true, false],
+  );
+  const bare = await host.spawn({
+    program: "sh",
+    args: ["-c", "printf '[%s]' \"$HOME\""],
+    cwd: "/",
+    env: {},
+    timeoutMs: 30_000,
+    maxOutputBytes: 100,
+    signal: never,
+  });
+  assert.equal(bare.stdout, "[]", "nothing is inherited");
+  await assert.rejects(
+    host.spawn({
+      program: "relavium-no-such-program",
+      args: [],
+      cwd: "/",
+      env: {},
+      timeoutMs: 1000,
+      maxOutputBytes: 10,
+      signal: never,
+    }),
+    (e: unknown) => e instanceof ToolHostError && e.kind === "not_found",
+  );
+});
+
+Deno.test("createDenoToolHost() kills a child on abort", async () => {
+  const host = createDenoToolHost();
+  const controller = new AbortController();
+  const pending = host.spawn({
+    program: "sh",
+    args: ["-c", "read x"],
+    cwd: "/",
+    env: {},
+    timeoutMs: 30_000,
+    maxOutputBytes: 10,
+    signal: controller.signal,
+  });
+  controller.abort();
+  await assert.rejects(
+    pending,
+    (e: unknown) => e instanceof ToolHostError && e.kind === "aborted",
+  );
+});
+
+Deno.test("createDenoPermissionQuery() reports states without prompting", () => {
+  const query = createDenoPermissionQuery();
+  assert.equal(query({ name: "read", path: "/" }), "granted");
+});

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { builtinTools } from "../../tools/builtins.ts";
+import { createDenoToolHost } from "../../tools/deno_host.ts";
+import type { ToolLimits } from "../../tools/limits.ts";
+import type { ReadFileResult } from "../../tools/read_file.ts";
+import { createToolRegistry } from "../../tools/registry_impl.ts";
+import type { ToolOutcome } from "../../tools/registry.ts";
+import { grantAll, makeContext, messageOf, tempDir } from "./_helpers.ts";
+
+async function readFile(
+  ws: string,
+  args: Record<string, unknown>,
+  limits: Partial<ToolLimits> = {},
+  interactive = true,
+): Promise<ToolOutcome> {
+  const registry = createToolRegistry({
+    tools: builtinTools(),
+    host: createDenoToolHost(),
+    context: { workingDir: ws, fsScopeTier: "sandboxed" },
+    permissions: grantAll,
+    limits,
+  });
+  return await registry.dispatch(
+    { id: "c", name: "read_file", args },
+    makeContext({ interactive }).ctx,
+  );
+}
+
+function resultOf(o: ToolOutcome): ReadFileResult {
+  assert.equal(o.kind, "ok", messageOf(o));
+  return JSON.parse(o.kind === "ok" ? o.modelResult : "{}") as ReadFileResult;
+}
+
+Deno.test("read_file reads a text file with metadata", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(`${dir.path}/src`);
+  await Deno.writeTextFile(`${dir.path}/src/a.ts`, "export const a = 'é';\n");
+  const mtime = new Date(Date.UTC(2026, 0, 2, 3, 4, 5));
+  await Deno.utime(`${dir.path}/src/a.ts`, mtime, mtime);
+  for (
+    const path of ["src/a.ts", `${dir.path}/src/a.ts`, "./src/../src/a.ts"]
+  ) {
+    const o = await readFile(dir.path, { path });
+    assert.deepEqual(resultOf(o), {
+      content: "export const a = 'é';\n",
+      mimeType: "text/typescript",
+      sizeBytes: 23,
+      lastModified: "2026-01-02T03:04:05.000Z",
+    });
+    assert.equal(o.summary, "Read 23 bytes (text/typescript)");
+    assert.deepEqual(o.displayInput, { path });
+  }
+});
+
+Deno.test("read_file refuses binary, oversized and non-file targets", async () => {
+  await using dir = await tempDir();
+  await Deno.writeFile(
+    `${dir.path}/bin.dat`,
+    new Uint8Array([0x50, 0x4b, 0, 1]),
+  );
+  await Deno.writeTextFile(`${dir.path}/big.txt`, "x".repeat(100));
+  await Deno.mkdir(`${dir.path}/d`);
+  const rows: [string, Partial<ToolLimits>, RegExp][] = [
+    ["bin.dat", {}, /binary/],
+    ["big.txt", { readBytes: 99 }, /exceeds the 99-byte read limit/],
+    ["d", {}, /not a regular file/],
+    ["missing", {}, /no such file/],
+  ];
+  for (const [path, limits, why] of rows) {
+    const o = await readFile(dir.path, { path }, limits);
+    assert.equal(o.kind, "feedback", path);
+    assert.match(messageOf(o), why);
+    assert.ok(!messageOf(o).includes(dir.path));
+  }
+  const late = await readFile(dir.path, { path: "big.txt" }, {
+    readBytes: 100,
+  });
+  assert.equal(resultOf(late).sizeBytes, 100, "exactly at the limit is fine");
+});
+
+Deno.test("read_file with glob concatenates matching text files", async () => {
+  await using dir = await tempDir();
+  await Deno.mkdir(`${dir.path}/src/deep`, { recursive: true });
+  await Deno.writeTextFile(`${dir.path}/src/a.ts`, "A");
+  await Deno.writeTextFile(`${dir.path}/src/b.md`, "B");
+  await Deno.writeTextFile(`${dir.path}/src/deep/c.ts`, "C");
+  await Deno.writeFile(`${dir.path}/src/deep/d.ts`, new Uint8Array([0]));
+  const flat = resultOf(
+    await readFile(dir.path, { path: "src/*.ts", glob: true }),
+  );
+  assert.equal(flat.content, "===== src/a.ts =====\nA");
+  const deep = resultOf(
+    await readFile(dir.path, { path: "src/**/*.ts", glob: true }),
+  );
+  assert.equal(
+    deep.content,
+    "===== src/a.ts =====\nA\n\n===== src/deep/c.ts =====\nC",
+  );
+  assert.equal(deep.sizeBytes, 2);
+  assert.equal(deep.mimeType, "text/plain");
+  const none = resultOf(await readFile(dir.path, { path: "*.rs", glob: true }));
+  assert.equal(none.content, "");
+});
+
+Deno.test("read_file glob stops at the match and byte caps", async () => {
+  await using dir = await tempDir();
+  for (let i = 0; i < 5; i++) {
+    await Deno.writeTextFile(`${dir.path}/f${i}.txt`, "12345");
+  }
+  const capped = resultOf(
+    await readFile(dir.path, { path: "*.txt", glob: true }, { globMatches: 2 }),
+  );
+  assert.equal(capped.content.match(/=====/g)?.length, 4);
+  assert.match(capped.content, /\[… glob stopped at 2 matches\]$/);
+  const bytes = resultOf(
+    await readFile(dir.path, { path: "*.txt", glob: true }, { readBytes: 12 }),
+  );
+  assert.equal(bytes.sizeBytes, 10);
+  assert.match(bytes.content, /total read limit\]$/);
+});
+
+Deno.test("read_file bounds a large file in the model copy only", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/long.txt`, "row\n".repeat(20_000));
+  const o = await readFile(dir.path, { path: "long.txt" });
+  assert.equal(o.kind, "ok");
+  if (o.kind !== "ok") return;
+  assert.match(
+    o.modelResult,
+    /\[… truncated: \d+ bytes \/ 1 lines; full output unavailable \(no output store\)\]$/,
+  );
+  assert.ok(new TextEncoder().encode(o.modelResult).length <= 50 * 1024);
+});

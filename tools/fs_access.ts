@@ -232,6 +232,8 @@ export function createFsAccess(
       return ok({ absolute, real, root: root.value, stat });
     },
     async readDir(real, limit): Promise<Result<DirEntryInfo[], ToolFailure>> {
+      const root = await admitReal(real);
+      if (!root.ok) return root.error.kind === "unavailable" ? root : ok([]);
       let again: string;
       try {
         again = await host.realPath(real);
@@ -239,8 +241,6 @@ export function createFsAccess(
         return ok([]);
       }
       if (again !== real) return ok([]);
-      const root = await admitReal(real);
-      if (!root.ok) return root.error.kind === "unavailable" ? root : ok([]);
       try {
         return ok(await host.readDir(real, { limit, signal }));
       } catch (e) {

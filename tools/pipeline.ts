@@ -10,6 +10,12 @@
  * actions; 6. Deno permissions; 7. `ctx.admit()`, then the host effect
  * under the abort signal; 8. bounding of the model copy.
  *
+ * A missing Deno permission (`prompt` or `denied`) is a fatal
+ * `tool_unavailable` whose message names the flag to add and nothing else:
+ * `Tool unavailable: read_file needs the Deno permission --allow-read=/ws`.
+ * The path in it is always a configured or canonical scope root, never
+ * the requested or resolved target.
+ *
  * @module
  */
 import type { ValidationIssue } from "../schema/issues.ts";

@@ -59,11 +59,11 @@ Deno.test("main() reports usage errors: plain with a hint, JSON as one line", as
 
 Deno.test("main() colours the error prefix unless told not to", async () => {
   const on = await runCli(["bogus"]);
-  assert.match(on.stderr, /^\x1b\[31merror:\x1b\[39m /);
+  assert.ok(on.stderr.startsWith("\x1b[31merror:\x1b[39m "));
   const flag = await runCli(["bogus", "--no-color"]);
   assert.match(flag.stderr, /^error: /);
   const forced = await runCli(["bogus", "--color"], { env: { NO_COLOR: "1" } });
-  assert.match(forced.stderr, /^\x1b\[31m/);
+  assert.ok(forced.stderr.startsWith("\x1b[31m"));
   const force0 = await runCli(["bogus"], { env: { FORCE_COLOR: "0" } });
   assert.match(force0.stderr, /^error: /);
 });

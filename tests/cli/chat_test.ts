@@ -1,0 +1,383 @@
+/**
+ * Regression harness (cli.md §8) for `chat` and `chat-resume`, driven
+ * in-process through `main(argv, io)` with cassettes and temp stores.
+ */
+import assert from "node:assert/strict";
+import { createBufferedIo } from "../../cli/io.ts";
+import { main } from "../../cli/main.ts";
+import { sessionEventSchema } from "../../schema/event.ts";
+import { openSqliteStore } from "../../store/sqlite_store.ts";
+import { runCli, tempDir, textCassette, write } from "./_helpers.ts";
+
+/** Parses NDJSON stdout strictly and checks the stream invariants. */
+function events(stdout: string): Array<Record<string, unknown>> {
+  const lines = stdout.trimEnd().split("\n");
+  const out = lines.map((line) => {
+    const value = JSON.parse(line);
+    const parsed = sessionEventSchema.safeParse(value);
+    assert.ok(parsed.success, `not an event: ${line}`);
+    assert.deepEqual(parsed.data, value, "strict: no stray fields");
+    return value as Record<string, unknown>;
+  });
+  const first = out[0]?.sequenceNumber as number;
+  out.forEach((e, i) => assert.equal(e.sequenceNumber, first + i, "gap-free"));
+  return out;
+}
+
+function signature(list: Array<Record<string, unknown>>): string[] {
+  return list.map((e) =>
+    typeof e.toolId === "string" ? `${e.type}:${e.toolId}` : String(e.type)
+  );
+}
+
+Deno.test("chat: plain text turn streams model text to stdout, exit 4 on EOF", async () => {
+  await using dir = await tempDir();
+  await write(
+    `${dir.path}/c.json`,
+    textCassette("anthropic", ["Hello \x1b[31mthere."]),
+  );
+  const r = await runCli(["chat", "--fixture", "c.json", "-q"], {
+    env: { RELAVIUM_HOME: `${dir.path}/home` },
+    cwd: dir.path,
+    stdin: "hi\n",
+  });
+  assert.equal(r.code, 4);
+  assert.equal(r.stdout, "Hello there.\n");
+  assert.equal(r.stderr, "");
+});
+
+Deno.test("chat --json: pure NDJSON, gap-free, session:cancelled last, empty stderr", async () => {
+  await using dir = await tempDir();
+  await write(
+    `${dir.path}/c.json`,
+    textCassette("anthropic", ["One.", "Two."]),
+  );
+  const r = await runCli(["--json", "chat", "--fixture", "c.json"], {
+    env: { RELAVIUM_HOME: `${dir.path}/home` },
+    cwd: dir.path,
+    stdin: "first\n\n   \nsecond",
+  });
+  assert.equal(r.code, 4);
+  assert.equal(r.stderr, "");
+  const list = events(r.stdout);
+  assert.equal(list[0]?.sequenceNumber, 0);
+  assert.deepEqual(signature(list), [
+    "session:started",
+    "session:turn_started",
+    "agent:token",
+    "cost:updated",
+    "session:turn_completed",
+    "session:turn_started",
+    "agent:token",
+    "cost:updated",
+    "session:turn_completed",
+    "session:cancelled",
+  ]);
+  assert.deepEqual(
+    (list[0]?.context as Record<string, unknown>).workingDir,
+    dir.path,
+  );
+  const id = list[0]?.sessionId as string;
+  const store = openSqliteStore(`${dir.path}/home/history.db`, {
+    clock: { now: () => 0 },
+    ids: () => crypto.randomUUID(),
+  });
+  try {
+    const loaded = store.load(id);
+    assert.equal(loaded?.messages.length, 4);
+    assert.equal(loaded?.record.status, "ended");
+    assert.equal(loaded?.record.title, "first");
+  } finally {
+    store.close();
+  }
+});
+
+Deno.test("chat --json: slash commands answer on stderr, stdout stays events", async () => {
+  await using dir = await tempDir();
+  await write(`${dir.path}/c.json`, textCassette("anthropic", ["Ok."]));
+  const r = await runCli(["chat", "--json", "--fixture", "c.json"], {
+    env: { RELAVIUM_HOME: `${dir.path}/home` },
+    cwd: dir.path,
+    stdin:
+      "/help\n/mode auto\n/frob\nhi\n/cost\n@file is literal\n/exit\nnever sent\n",
+  });
+  assert.equal(
+    r.code,
+    1,
+    "the @ line needs a second recorded call: a cassette fault",
+  );
+  assert.match(r.stderr, /\/mode \[mode\]/);
+  assert.match(r.stderr, /Mode: auto \(from the next turn\)/);
+  assert.match(r.stderr, /Unknown command \/frob \(try \/help\)/);
+  assert.match(r.stderr, /Cost: \$0\.\d+ \(10 input, 2 output tokens\)/);
+  assert.match(r.stderr, /unexpected stream call #2 \(only 1 recorded\)/);
+  const sig = signature(events(r.stdout));
+  assert.equal(sig.filter((s) => s === "session:turn_started").length, 2);
+  assert.equal(sig.at(-1), "session:cancelled");
+});
+
+Deno.test("chat: a malformed or mismatched cassette is exit 2 before anything is stored", async (t) => {
+  const cases: Array<[string, string, RegExp]> = [
+    ["bad JSON", "{", /invalid JSON/],
+    [
+      "unknown version",
+      JSON.stringify({ schema_version: "9", provider: "anthropic", calls: [] }),
+      /schema_version/,
+    ],
+    [
+      "unknown chunk",
+      JSON.stringify({
+        schema_version: "1.0",
+        provider: "anthropic",
+        calls: [[{ type: "nope" }]],
+      }),
+      /calls\[0\]\[0\]\.type: unknown chunk type/,
+    ],
+    [
+      "wrong provider",
+      textCassette("openai", ["x"]),
+      /provider: must equal the agent's primary provider "anthropic"/,
+    ],
+  ];
+  for (const [name, text, message] of cases) {
+    await t.step(name, async () => {
+      await using dir = await tempDir();
+      await write(`${dir.path}/c.json`, text);
+      const r = await runCli(["chat", "--json", "--fixture", "c.json"], {
+        env: { RELAVIUM_HOME: `${dir.path}/home` },
+        cwd: dir.path,
+        stdin: "hi\n",
+      });
+      assert.equal(r.code, 2);
+      assert.equal(r.stdout, "");
+      const e = JSON.parse(r.stderr);
+      assert.equal(e.code, "invalid_cassette");
+      assert.match(e.message, message);
+      assert.ok(e.message.includes(`${dir.path}/c.json`), "file-attributed");
+      await assert.rejects(
+        () => Deno.stat(`${dir.path}/home/history.db`),
+        Deno.errors.NotFound,
+      );
+    });
+  }
+});
+
+Deno.test("chat: bad invocations exit 2 with nothing stored", async (t) => {
+  const cases: Array<[string, string[], Record<string, string>, string]> = [
+    ["unknown agent id", ["chat", "--agent", "nobody"], {}, "not_found"],
+    [
+      "missing agent file",
+      ["chat", "--agent", "./x.agent.yaml"],
+      {},
+      "not_found",
+    ],
+    ["missing key", ["chat"], {}, "provider_auth"],
+    ["no adapter yet", ["chat"], { ANTHROPIC_API_KEY: "k" }, "provider_config"],
+    ["uninferable --model", ["chat", "--model", "llama3"], {}, "usage"],
+    [
+      "unknown --provider",
+      ["chat", "--model", "llama3", "--provider", "nowhere"],
+      {},
+      "provider_config",
+    ],
+    ["missing cassette", ["chat", "--fixture", "none.json"], {}, "not_found"],
+  ];
+  for (const [name, argv, env, code] of cases) {
+    await t.step(name, async () => {
+      await using dir = await tempDir();
+      const r = await runCli([...argv, "--json"], {
+        env: { RELAVIUM_HOME: `${dir.path}/home`, ...env },
+        cwd: dir.path,
+        stdin: "hi\n",
+      });
+      assert.equal(r.code, 2);
+      assert.equal(r.stdout, "");
+      assert.equal(JSON.parse(r.stderr).code, code);
+      await assert.rejects(
+        () => Deno.stat(`${dir.path}/home/history.db`),
+        Deno.errors.NotFound,
+      );
+    });
+  }
+});
+
+Deno.test("chat --agent <id> --model: the override replaces the primary and its provider", async () => {
+  await using dir = await tempDir();
+  await write(
+    `${dir.path}/.relavium/agents/helper.agent.yaml`,
+    "id: helper\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nfallback_chain:\n  - model: gpt-5.4-mini\n    provider: openai\n    max_attempts: 1\n",
+  );
+  await write(`${dir.path}/c.json`, textCassette("openai", ["From o3."]));
+  const r = await runCli([
+    "chat",
+    "--agent",
+    "helper",
+    "--model",
+    "o3",
+    "--fixture",
+    "c.json",
+    "--json",
+  ], {
+    env: { RELAVIUM_HOME: `${dir.path}/home`, HOME: `${dir.path}/h` },
+    cwd: `${dir.path}`,
+    stdin: "hi\n",
+  });
+  assert.equal(r.code, 4, r.stderr);
+  const list = events(r.stdout);
+  assert.deepEqual([list[0]?.agentRef, list[0]?.model], ["helper", "o3"]);
+});
+
+Deno.test("chat → chat-resume: prior turns carried, totals accumulate", async () => {
+  await using dir = await tempDir();
+  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
+  await write(`${dir.path}/c1.json`, textCassette("anthropic", ["Paris."]));
+  const first = await runCli(["chat", "--json", "--fixture", "c1.json"], {
+    env,
+    cwd: dir.path,
+    stdin: "Capital of France?\n",
+  });
+  assert.equal(first.code, 4);
+  const id = events(first.stdout)[0]?.sessionId as string;
+  await write(
+    `${dir.path}/c2.json`,
+    JSON.stringify({
+      schema_version: "1.1",
+      strict: true,
+      provider: "anthropic",
+      calls: [{
+        expect: { model: "claude-sonnet-4-6", lastUserIncludes: "And Spain?" },
+        chunks: [
+          { type: "text_delta", text: "Madrid." },
+          {
+            type: "stop",
+            stopReason: "stop",
+            usage: { inputTokens: 40, outputTokens: 3 },
+          },
+        ],
+      }],
+    }),
+  );
+  const resumed = await runCli(["chat-resume", id, "--fixture", "c2.json"], {
+    env,
+    cwd: dir.path,
+    stdin: "And Spain?\n",
+  });
+  assert.equal(resumed.code, 4, resumed.stderr);
+  assert.equal(resumed.stdout, "Madrid.\n");
+  assert.match(
+    resumed.stderr,
+    new RegExp(
+      `Resumed session ${id} \\(relavium-chat, claude-sonnet-4-6\\): 1 prior turn, mode ask\\. Earlier tool calls and file contents are not carried over\\.`,
+    ),
+  );
+  const shown = JSON.parse(
+    (await runCli(["chat-show", id, "--json"], { env, cwd: dir.path })).stdout,
+  );
+  assert.deepEqual(shown.turns.map((t: { user: string }) => t.user), [
+    "Capital of France?",
+    "And Spain?",
+  ]);
+  assert.equal(shown.totalInputTokens, 50);
+  const last = await runCli([
+    "chat-resume",
+    "--last",
+    "--json",
+    "--fixture",
+    "c1.json",
+  ], {
+    env,
+    cwd: dir.path,
+    stdin: "",
+  });
+  assert.equal(last.code, 4);
+  assert.equal(last.stderr, "");
+  const only = events(last.stdout);
+  assert.deepEqual([only.length, only[0]?.type, only[0]?.sessionId], [
+    1,
+    "session:cancelled",
+    id,
+  ]);
+});
+
+Deno.test("chat-resume of an unknown id exits 2", async () => {
+  await using dir = await tempDir();
+  const env = { RELAVIUM_HOME: dir.path };
+  const none = await runCli(["chat-resume", "nope", "--json"], {
+    env,
+    cwd: dir.path,
+  });
+  assert.deepEqual([none.code, none.stdout, JSON.parse(none.stderr).code], [
+    2,
+    "",
+    "not_found",
+  ]);
+  const last = await runCli(["chat-resume", "--last", "--json"], {
+    env,
+    cwd: dir.path,
+  });
+  assert.deepEqual([last.code, JSON.parse(last.stderr).message], [
+    2,
+    "No session to resume",
+  ]);
+});
+
+/** Stdin that yields `lines`, then raises `signal` instead of ending. */
+function signallingStdin(
+  lines: string,
+  raise: () => void,
+): ReadableStream<Uint8Array> {
+  let sent = false;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!sent) {
+        sent = true;
+        controller.enqueue(new TextEncoder().encode(lines));
+        return;
+      }
+      raise();
+      return new Promise(() => {}); // never ends by itself
+    },
+  }, { highWaterMark: 0 });
+}
+
+Deno.test("chat: SIGINT/SIGTERM outside the REPL cancel and exit 130/143", async (t) => {
+  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+    await t.step(signal, async () => {
+      await using dir = await tempDir();
+      await write(`${dir.path}/c.json`, textCassette("anthropic", ["Hi."]));
+      let raise = (): void => {};
+      const b = createBufferedIo({
+        env: { RELAVIUM_HOME: `${dir.path}/home` },
+        cwd: dir.path,
+        stdin: signallingStdin("hello\n", () => raise()),
+      });
+      raise = () => void b.raise(signal);
+      const exit = await main(["chat", "--json", "--fixture", "c.json"], b.io);
+      assert.equal(exit, code);
+      assert.deepEqual(signature(events(b.stdoutText())).slice(-2), [
+        "session:turn_completed",
+        "session:cancelled",
+      ]);
+    });
+  }
+});
+
+Deno.test("chat: Ctrl-C at the interactive prompt ends the chat (exit 4)", async () => {
+  await using dir = await tempDir();
+  await write(`${dir.path}/c.json`, textCassette("anthropic", ["Hi."]));
+  let raise = (): void => {};
+  const b = createBufferedIo({
+    env: { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" },
+    cwd: dir.path,
+    stdin: signallingStdin("hello\n", () => raise()),
+    stdinIsTerminal: true,
+    stdoutIsTerminal: true,
+  });
+  raise = () => void b.raise("SIGINT");
+  assert.equal(await main(["chat", "--fixture", "c.json"], b.io), 4);
+  assert.equal(b.stdoutText(), "Hi.\n");
+  assert.match(
+    b.stderrText(),
+    /\/help for commands, \/exit to leave\n> > Resume with: relavium chat-resume /,
+  );
+});

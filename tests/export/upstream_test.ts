@@ -34,6 +34,10 @@ Deno.test("sessionToWorkflow() matches the Relavium CLI's own exports", async (t
         parse(ours, { schema: "core" }),
         parse(theirs, { schema: "core" }),
       );
+      // Ours re-parses and is byte-stable.
+      const again = parseWorkflow(ours, `${record.id}.relavium.yaml`);
+      assert.ok(again.ok, JSON.stringify(!again.ok && again.error));
+      assert.equal(stringifyWorkflow(again.value), ours);
       // The upstream file passes our strict parser, and re-serializes to ours.
       const parsed = parseWorkflow(theirs, `${record.id}.relavium.yaml`);
       assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.error));

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import type { WorkflowAgentNode } from "../../export/document.ts";
+import { parseWorkflow } from "../../export/parse.ts";
 import { sessionToWorkflow } from "../../export/workflow.ts";
+import { stringifyWorkflow } from "../../export/yaml.ts";
 import type { Agent } from "../../schema/agent.ts";
 import type { SessionMessage } from "../../schema/message.ts";
 import {
@@ -205,6 +207,10 @@ Deno.test("sessionToWorkflow() maps turns to nodes (export.md §2)", async (t) =
         meta.messages,
         [...c.messages].sort((a, b) => a.sequenceNumber - b.sequenceNumber),
       );
+      const text = stringifyWorkflow(doc);
+      const back = parseWorkflow(text, "case.relavium.yaml");
+      assert.ok(back.ok, JSON.stringify(!back.ok && back.error));
+      assert.equal(stringifyWorkflow(back.value), text);
     });
   }
 });

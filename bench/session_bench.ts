@@ -18,6 +18,9 @@ const AGENT = {
   model: "gpt-5.4-mini",
   provider: "openai",
   system_prompt: "You help.",
+  // Requests carry only the pending message, so each iteration does the
+  // same work however many turns the session already holds.
+  memory: { type: "none" as const },
 };
 const CONTEXT = { workingDir: "/work", fsScopeTier: "sandboxed" as const };
 const REPLY: StreamChunk[] = [

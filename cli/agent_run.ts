@@ -15,6 +15,7 @@ import { fault } from "./fault.ts";
 import { prepareNewRun } from "./session_setup.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
 import { readAllText } from "./stdin.ts";
+import { buildModes } from "./tool_wiring.ts";
 
 /**
  * The prompt from stdin: one trailing newline (`\n` or `\r\n`) removed.
@@ -97,6 +98,9 @@ export async function runAgentRun(
     ctx.io.onSignal("SIGINT", onSignal(130)),
     ctx.io.onSignal("SIGTERM", onSignal(143)),
   ];
+  // No approver: governed actions are denied except under --mode auto.
+  const modes = buildModes(run.registry, { mode: command.mode ?? "ask" });
+  live.session.setTurnPolicy(modes.policy);
   try {
     await live.session.sendMessage(prompt);
   } finally {

@@ -83,7 +83,7 @@ export type CliCommand =
   }
   | { name: "config-path" }
   | { name: "config-show" }
-  | { name: "doctor" };
+  | { name: "doctor"; permissions: boolean };
 
 /**
  * Help pages: the overview and one per command.
@@ -153,6 +153,7 @@ const OPTIONS = {
   last: { type: "boolean" },
   yes: { type: "boolean" },
   input: { type: "string", multiple: true },
+  permissions: { type: "boolean" },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -177,7 +178,7 @@ const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
     "chat-delete": ["yes"],
     "agent-run": ["fixture", "mode", "input", "model", "provider"],
     "config": [],
-    "doctor": [],
+    "doctor": ["permissions"],
   };
 
 const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
@@ -461,6 +462,7 @@ function buildCommand(
         (sub === "path" ? { name: "config-path" } : { name: "config-show" });
     }
     case "doctor":
-      return extra(args, "doctor") ?? { name: "doctor" };
+      return extra(args, "doctor") ??
+        { name: "doctor", permissions: v.permissions === true };
   }
 }

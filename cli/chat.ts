@@ -13,6 +13,9 @@ import { fault } from "./fault.ts";
 import { historyPath, openHistory } from "./history.ts";
 import { prepareNewRun } from "./session_setup.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
+import { createApprover } from "./approval_prompt.ts";
+import { createLineReader } from "./stdin.ts";
+import { buildModes } from "./tool_wiring.ts";
 
 /**
  * Runs `chat`.
@@ -47,13 +50,20 @@ export async function runChat(
     primaryModel: run.agent.model,
     hints: true,
   });
+  const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
+    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
+  const reader = createLineReader(ctx.io.stdin);
+  const modes = buildModes(run.registry, {
+    mode: command.mode ?? "ask",
+    ...(interactive ? { approver: createApprover(ctx.io, reader) } : {}),
+  });
   let live: PersistedSession;
   try {
     live = openSession({
       store,
       agent: run.agent,
       context: run.context,
-      deps: run.deps,
+      deps: { ...run.deps, interactive },
       clock: { now: () => Date.now() },
       ids: () => crypto.randomUUID(),
       onEvent: (e) => printer.print(e),
@@ -64,8 +74,6 @@ export async function runChat(
     return fault("internal", `Cannot create the session: ${why}`);
   }
   const drained = drainEvents(live.events);
-  const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
-    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
   if (!ctx.globals.json && !ctx.globals.quiet) {
     ctx.io.stderr.write(
       `Session ${live.sessionId} (${run.agent.id}, ${run.agent.model})${
@@ -79,7 +87,8 @@ export async function runChat(
       live,
       store,
       printer,
-      mode: command.mode ?? "ask",
+      modes,
+      reader,
       interactive,
       ...(run.replay === undefined ? {} : { replay: run.replay }),
     });

@@ -14,11 +14,11 @@
 import type { PersistedSession } from "../host/host.ts";
 import type { Replay } from "../llm/replay_provider.ts";
 import type { SessionStore } from "../store/store.ts";
-import type { ModeName } from "./args.ts";
+import type { ModeController } from "../tools/modes.ts";
 import type { CommandContext } from "./context.ts";
 import type { EventPrinter } from "./output.ts";
 import { runSlash } from "./slash.ts";
-import { createLineReader } from "./stdin.ts";
+import type { LineReader } from "./stdin.ts";
 
 /**
  * Inputs of {@linkcode runChatLoop}.
@@ -40,8 +40,10 @@ export interface ChatLoopOptions {
   printer: EventPrinter;
   /** The cassette replay under `--fixture`. */
   replay?: Replay;
-  /** The starting approval mode. */
-  mode: ModeName;
+  /** The approval modes (`/mode` switches, each turn snapshots). */
+  modes: ModeController;
+  /** Stdin lines (shared with the approval prompt). */
+  reader: LineReader;
   /** Whether this is the interactive REPL (TTY, not `--json`, not CI). */
   interactive: boolean;
 }
@@ -76,14 +78,14 @@ export function isCi(env: (name: string) => string | undefined): boolean {
  * @example See `tests/cli/chat_test.ts` (it needs a live session)
  * ```ts
  * import type { ChatLoopOptions } from "./chat_loop.ts";
- * type Mode = ChatLoopOptions["mode"];
+ * type Modes = ChatLoopOptions["modes"];
  * ```
  */
 export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   const { ctx, live, interactive } = options;
   const { io } = ctx;
   const session = live.session;
-  let mode = options.mode;
+  const { modes, reader } = options;
   let exitCode = 4;
   let stopped = false;
   let wake: () => void = () => {};
@@ -104,7 +106,6 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
     }),
     io.onSignal("SIGTERM", () => halt(143)),
   ];
-  const reader = createLineReader(io.stdin);
   try {
     while (!stopped) {
       if (interactive) io.stderr.write("> ");
@@ -117,17 +118,18 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
           write: (t) => io.stderr.write(t),
           sessionId: live.sessionId,
           store: options.store,
-          get mode(): ModeName {
-            return mode;
+          get mode() {
+            return modes.mode;
           },
           setMode: (m) => {
-            mode = m;
+            modes.mode = m;
           },
         });
         if (outcome === "exit") break;
         continue;
       }
       if (session.state !== "idle") break;
+      session.setTurnPolicy(modes.policy);
       await session.sendMessage(line);
       if (live.latched) {
         io.stderr.write(

@@ -15,6 +15,10 @@ import { historyPath, openHistory } from "./history.ts";
 import { wireProviders } from "./provider_wiring.ts";
 import { buildHostDeps, loadRunConfig } from "./session_setup.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
+import { createApprover } from "./approval_prompt.ts";
+import { locateConfig } from "./config.ts";
+import { createLineReader } from "./stdin.ts";
+import { buildModes, buildToolRegistry } from "./tool_wiring.ts";
 
 /**
  * Runs `chat-resume`.
@@ -66,13 +70,36 @@ export async function runChatResume(
     });
     if (!wiring.ok) return wiring.error;
     writeNotices(ctx, wiring.value.warnings);
+    const context = loaded.record.context;
+    const where = await locateConfig({
+      cwd: context.workingDir,
+      env: (n) => ctx.io.env(n),
+    });
+    const projectRoot = where.ok ? where.value.projectRoot : undefined;
+    const relaviumDir = config.value.paths.relaviumDir;
+    const registry = buildToolRegistry({
+      context,
+      ...(projectRoot === undefined ? {} : { projectRoot }),
+      ...(relaviumDir === undefined ? {} : { relaviumDir }),
+    });
+    if (!registry.ok) return registry.error;
+    const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
+      ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
+    const reader = createLineReader(ctx.io.stdin);
+    const modes = buildModes(registry.value, {
+      mode: command.mode ?? "ask",
+      ...(interactive ? { approver: createApprover(ctx.io, reader) } : {}),
+    });
     const printer = printerFor(ctx, { primaryModel: agent.model, hints: true });
     const resumed = resumeSession({
       store,
       sessionId: id,
       clock: { now: () => Date.now() },
       ids: () => crypto.randomUUID(),
-      deps: buildHostDeps(config.value, wiring.value),
+      deps: {
+        ...buildHostDeps(config.value, wiring.value, registry.value),
+        interactive,
+      },
       onEvent: (e) => printer.print(e),
     });
     if (!resumed.ok) {
@@ -83,14 +110,12 @@ export async function runChatResume(
     }
     const live: PersistedSession = resumed.value;
     const drained = drainEvents(live.events);
-    const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
-      ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
     if (!ctx.globals.json && !ctx.globals.quiet) {
       const n = live.session.turnCount;
       ctx.io.stderr.write(
         `Resumed session ${id} (${agent.id}, ${agent.model}): ${n} prior turn${
           n === 1 ? "" : "s"
-        }, mode ask. Earlier tool calls and file contents are not carried over.\n`,
+        }, mode ${modes.mode}. Earlier tool calls and file contents are not carried over.\n`,
       );
     }
     closeStore = false;
@@ -100,7 +125,8 @@ export async function runChatResume(
         live,
         store,
         printer,
-        mode: command.mode ?? "ask",
+        modes,
+        reader,
         interactive,
         ...(wiring.value.replay === undefined
           ? {}

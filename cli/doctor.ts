@@ -5,7 +5,12 @@
  *
  * @module
  */
+import type { CliCommand } from "./args.ts";
 import { loadCliConfig, locateConfig } from "./config.ts";
+import {
+  advisePermissions,
+  type PermissionAdvice,
+} from "./doctor_permissions.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { type KeyStatus, lookupKey } from "./keys.ts";
 
@@ -26,12 +31,15 @@ export interface DoctorReport {
   keys: Array<{ provider: string } & KeyStatus>;
   history: string | null;
   problems: string[];
+  /** With `--permissions` (and a valid config). */
+  permissions?: PermissionAdvice;
 }
 
 /**
  * Builds the doctor report.
  *
  * @param ctx The command context.
+ * @param options Whether to add the permission advice.
  * @returns The report (never contains a key value).
  *
  * @example A missing default key is a problem
@@ -47,7 +55,10 @@ export interface DoctorReport {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function diagnose(ctx: CommandContext): Promise<DoctorReport> {
+export async function diagnose(
+  ctx: CommandContext,
+  options: { permissions?: boolean } = {},
+): Promise<DoctorReport> {
   const env = (n: string): string | undefined => ctx.io.env(n);
   const req = {
     cwd: ctx.cwd,
@@ -89,7 +100,7 @@ export async function diagnose(ctx: CommandContext): Promise<DoctorReport> {
       }`,
     );
   }
-  return {
+  const report: DoctorReport = {
     ok: problems.length === 0,
     config: { ok: true },
     defaultModel: resolved.chat.defaultModel.value,
@@ -98,6 +109,14 @@ export async function diagnose(ctx: CommandContext): Promise<DoctorReport> {
     history: paths.historyDb ?? null,
     problems,
   };
+  if (options.permissions === true) {
+    report.permissions = advisePermissions(
+      loaded.value,
+      ctx.cwd,
+      (d) => Deno.permissions.querySync(d).state,
+    );
+  }
+  return report;
 }
 
 function keyLine(k: { provider: string } & KeyStatus): string {
@@ -115,6 +134,7 @@ function keyLine(k: { provider: string } & KeyStatus): string {
 /**
  * Runs `doctor`.
  *
+ * @param command The parsed command (`--permissions`).
  * @param ctx The command context.
  * @returns 0 when all is well, 1 otherwise.
  *
@@ -125,14 +145,17 @@ function keyLine(k: { provider: string } & KeyStatus): string {
  * import assert from "node:assert/strict";
  * const dir = await Deno.makeTempDir();
  * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir, ANTHROPIC_API_KEY: "sk-secret" } });
- * assert.equal(await runDoctor({ io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir }), 0);
+ * assert.equal(await runDoctor({ name: "doctor", permissions: false }, { io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir }), 0);
  * assert.match(b.stdoutText(), /anthropic +present \(ANTHROPIC_API_KEY\)/);
  * assert.doesNotMatch(b.stdoutText(), /sk-secret/);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function runDoctor(ctx: CommandContext): Promise<CommandResult> {
-  const r = await diagnose(ctx);
+export async function runDoctor(
+  command: Extract<CliCommand, { name: "doctor" }>,
+  ctx: CommandContext,
+): Promise<CommandResult> {
+  const r = await diagnose(ctx, { permissions: command.permissions });
   if (ctx.globals.json) {
     ctx.io.stdout.write(`${JSON.stringify(r)}\n`);
     return r.ok ? 0 : 1;
@@ -152,7 +175,18 @@ export async function runDoctor(ctx: CommandContext): Promise<CommandResult> {
   lines.push(
     `history    ${r.history ?? "(no home: set HOME or RELAVIUM_HOME)"}`,
   );
+  if (r.permissions !== undefined) {
+    const flags = r.permissions.flags.join(" ");
+    lines.push(
+      "permissions (least privilege for the built-in chat agent here):",
+      `  deno run ${flags} cli.ts`,
+      `  deno compile ${flags} cli.ts`,
+    );
+  }
   ctx.io.stdout.write(`${lines.join("\n")}\n`);
+  for (const w of r.permissions?.warnings ?? []) {
+    ctx.io.stderr.write(`warning: ${w}\n`);
+  }
   for (const p of r.problems) ctx.io.stderr.write(`problem: ${p}\n`);
   return r.ok ? 0 : 1;
 }

@@ -30,7 +30,7 @@ Commands:
   chat-delete <id>    delete a stored session (asks, or --yes)
   agent run <agent>   run one turn with stdin as the prompt
   config path|show    print config file locations / resolved values
-  doctor              check config and provider keys
+  doctor              check config, provider keys (and --permissions)
 
 ${GLOBAL_FLAGS}
 Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
@@ -118,10 +118,14 @@ workspace.toml, <project>/.relavium/project.toml. RELAVIUM_HOME replaces
 ~/.relavium.
 
 ${GLOBAL_FLAGS}`,
-  doctor: `Usage: relavium doctor
+  doctor: `Usage: relavium doctor [--permissions]
 
 Check that the config loads and which provider keys are present (never
 their values). Exit 1 when something needs fixing.
+
+Flags:
+  --permissions       also print least-privilege deno run / deno compile
+                      flags for this folder and config
 
 ${GLOBAL_FLAGS}`,
 };

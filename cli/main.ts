@@ -43,7 +43,7 @@ async function dispatch(
     case "config-show":
       return (await import("./config_command.ts")).runConfig(command, ctx);
     case "doctor":
-      return (await import("./doctor.ts")).runDoctor(ctx);
+      return (await import("./doctor.ts")).runDoctor(command, ctx);
     case "chat":
       return (await import("./chat.ts")).runChat(command, ctx);
     case "chat-resume":

@@ -20,6 +20,8 @@ import type { CommandContext } from "./context.ts";
 import { applyModelOverride, buildDefaultAgent } from "./default_agent.ts";
 import { type CliFault, fault } from "./fault.ts";
 import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
+import type { ScopedToolRegistry } from "../tools/registry_impl.ts";
+import { buildToolRegistry } from "./tool_wiring.ts";
 
 /**
  * A session ready to open.
@@ -37,8 +39,10 @@ export interface PreparedRun {
   agent: Agent;
   /** The session context (`workingDir` = effective cwd). */
   context: SessionContext;
-  /** Engine capabilities. */
+  /** Engine capabilities (the caller sets `interactive`). */
   deps: HostSessionDeps;
+  /** The tools wired into `deps.tools`. */
+  registry: ScopedToolRegistry;
   /** The cassette replay under `--fixture`. */
   replay?: Replay;
   /** Config notices and skipped-fallback warnings, for stderr. */
@@ -117,7 +121,8 @@ export function loadRunConfig(
  *
  * @param config The loaded config.
  * @param wiring Providers and keys.
- * @returns The host's session deps.
+ * @param registry The session's tools, if any.
+ * @returns The host's session deps (not interactive).
  *
  * @example Turn cap from config
  * ```ts
@@ -137,6 +142,7 @@ export function loadRunConfig(
 export function buildHostDeps(
   config: LoadedConfig,
   wiring: ProviderWiring,
+  registry?: ScopedToolRegistry,
 ): HostSessionDeps {
   return {
     resolveProvider: (id) => wiring.resolveProvider(id),
@@ -145,6 +151,7 @@ export function buildHostDeps(
     catalog: createCatalog(),
     interactive: false,
     maxTurns: config.resolved.chat.maxTurns.value,
+    ...(registry === undefined ? {} : { tools: registry }),
   };
 }
 
@@ -250,11 +257,23 @@ export async function prepareNewRun(
     fsScopeTier: resolved.chat.fsScope.value,
   };
   if (Object.keys(variables).length > 0) context.variables = variables;
+  const { paths } = config.value;
+  const registry = buildToolRegistry({
+    context,
+    ...(paths.projectRoot === undefined
+      ? {}
+      : { projectRoot: paths.projectRoot }),
+    ...(paths.relaviumDir === undefined
+      ? {}
+      : { relaviumDir: paths.relaviumDir }),
+  });
+  if (!registry.ok) return registry;
   return ok({
     config: config.value,
     agent: wiring.value.agent,
     context,
-    deps: buildHostDeps(config.value, wiring.value),
+    deps: buildHostDeps(config.value, wiring.value, registry.value),
+    registry: registry.value,
     ...(wiring.value.replay === undefined
       ? {}
       : { replay: wiring.value.replay }),

@@ -9,6 +9,7 @@
 import type { ModeName } from "./args.ts";
 import { formatCost } from "./chat_show.ts";
 import type { SessionStore } from "../store/store.ts";
+import { CHAT_MODES } from "../tools/modes.ts";
 
 /**
  * What the loop does after a slash command.
@@ -43,15 +44,9 @@ export interface SlashContext {
   setMode(mode: ModeName): void;
 }
 
-const MODES: ReadonlyArray<[ModeName, string]> = [
-  ["ask", "read-only tools; governed actions are refused"],
-  ["plan", "read-only tools while planning; governed actions are refused"],
-  ["accept-edits", "every granted tool; each governed action asks first"],
-  [
-    "auto",
-    "every granted tool; governed actions run (protected writes still ask)",
-  ],
-];
+const MODES: ReadonlyArray<[ModeName, string]> = CHAT_MODES.map((
+  m,
+): [ModeName, string] => [m.mode, m.description]);
 
 const LATER = new Set([
   "compact",

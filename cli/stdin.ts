@@ -15,7 +15,11 @@
  * ```
  */
 export interface LineReader {
-  /** The next line without its `\n` / `\r\n`; `undefined` at end of input. */
+  /**
+   * The next line without its `\n` / `\r\n`; `undefined` at end of input.
+   * Calls made while a read is in flight share it: a caller that stops
+   * waiting (an approval prompt cut short by Ctrl-C) loses no line.
+   */
   next(): Promise<string | undefined>;
   /** Stops reading and releases the stream. */
   close(): Promise<void>;
@@ -26,6 +30,18 @@ export interface LineReader {
  *
  * @param stream The input.
  * @returns The reader.
+ *
+ * @example A shared in-flight read
+ * ```ts
+ * import { createLineReader } from "./stdin.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const r = createLineReader(createBufferedIo({ stdin: "only\n" }).io.stdin);
+ * const abandoned = r.next();
+ * assert.equal(await r.next(), "only");
+ * assert.equal(await abandoned, "only");
+ * assert.equal(await r.next(), undefined);
+ * ```
  *
  * @example Lines, with a last line lacking its newline
  * ```ts
@@ -43,28 +59,37 @@ export function createLineReader(
   const decoder = new TextDecoder();
   let buffer = "";
   let done = false;
+  let pending: Promise<string | undefined> | undefined;
+  async function readLine(): Promise<string | undefined> {
+    for (;;) {
+      const nl = buffer.indexOf("\n");
+      if (nl !== -1) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        return line.endsWith("\r") ? line.slice(0, -1) : line;
+      }
+      if (done) {
+        if (buffer === "") return undefined;
+        const last = buffer;
+        buffer = "";
+        return last;
+      }
+      const chunk = await reader.read();
+      if (chunk.done) {
+        done = true;
+        buffer += decoder.decode();
+      } else {
+        buffer += decoder.decode(chunk.value, { stream: true });
+      }
+    }
+  }
   return {
     async next(): Promise<string | undefined> {
-      for (;;) {
-        const nl = buffer.indexOf("\n");
-        if (nl !== -1) {
-          const line = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
-          return line.endsWith("\r") ? line.slice(0, -1) : line;
-        }
-        if (done) {
-          if (buffer === "") return undefined;
-          const last = buffer;
-          buffer = "";
-          return last;
-        }
-        const chunk = await reader.read();
-        if (chunk.done) {
-          done = true;
-          buffer += decoder.decode();
-        } else {
-          buffer += decoder.decode(chunk.value, { stream: true });
-        }
+      const p = pending ?? (pending = readLine());
+      try {
+        return await p;
+      } finally {
+        if (pending === p) pending = undefined;
       }
     },
     async close(): Promise<void> {

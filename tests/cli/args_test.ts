@@ -56,7 +56,8 @@ Deno.test("parseCliArgs() parses every command", async (t) => {
     }],
     [["config", "path"], { name: "config-path" }],
     [["config", "show"], { name: "config-show" }],
-    [["doctor"], { name: "doctor" }],
+    [["doctor"], { name: "doctor", permissions: false }],
+    [["doctor", "--permissions"], { name: "doctor", permissions: true }],
     [["chat-show", "--", "-odd-id"], {
       name: "chat-show",
       sessionId: "-odd-id",
@@ -141,7 +142,7 @@ Deno.test("parseCliArgs() refuses bad input with a usage error", async (t) => {
     [["agent", "run", "x", "--input", "k=v"], /--input is reserved/],
     [["config"], /path or show/],
     [["config", "set", "x"], /Unknown config subcommand: set/],
-    [["doctor", "--permissions"], /Unknown option: --permissions/],
+    [["doctor", "--deep"], /Unknown option: --deep/],
     [["chat", "--agent", ""], /Missing value for --agent/],
   ];
   for (const [argv, message] of cases) {

@@ -381,3 +381,122 @@ Deno.test("chat: Ctrl-C at the interactive prompt ends the chat (exit 4)", async
     /\/help for commands, \/exit to leave\n> > Resume with: relavium chat-resume /,
   );
 });
+
+Deno.test("chat: a tool round reads a file through the jail (cassette v1.1 toolResultFor)", async () => {
+  await using dir = await tempDir();
+  await write(`${dir.path}/README.md`, "This is a readme.\n");
+  await write(
+    `${dir.path}/c.json`,
+    JSON.stringify({
+      schema_version: "1.1",
+      strict: true,
+      provider: "anthropic",
+      calls: [
+        {
+          expect: { tools: ["read_file", "list_directory", "git_status"] },
+          chunks: [
+            { type: "tool_call_start", id: "call-1", name: "read_file" },
+            {
+              type: "tool_call_delta",
+              id: "call-1",
+              argsJsonDelta: '{"path":"README.md"}',
+            },
+            { type: "tool_call_end", id: "call-1" },
+            {
+              type: "stop",
+              stopReason: "tool_use",
+              usage: { inputTokens: 12, outputTokens: 4 },
+            },
+          ],
+        },
+        {
+          expect: { toolResultFor: "call-1" },
+          chunks: [
+            { type: "text_delta", text: "It is a readme." },
+            {
+              type: "stop",
+              stopReason: "stop",
+              usage: { inputTokens: 30, outputTokens: 8 },
+            },
+          ],
+        },
+      ],
+    }),
+  );
+  const r = await runCli(["chat", "--json", "--fixture", "c.json"], {
+    env: { RELAVIUM_HOME: `${dir.path}/home` },
+    cwd: dir.path,
+    stdin: "What is README.md?\n",
+  });
+  assert.equal(r.code, 4, r.stderr);
+  assert.equal(r.stderr, "");
+  assert.deepEqual(signature(events(r.stdout)), [
+    "session:started",
+    "session:turn_started",
+    "cost:updated",
+    "agent:tool_call:read_file",
+    "agent:tool_result:read_file",
+    "agent:token",
+    "cost:updated",
+    "session:turn_completed",
+    "session:cancelled",
+  ]);
+  const plain = await runCli([
+    "chat",
+    "--fixture",
+    "c.json",
+    "--no-color",
+    "-q",
+  ], {
+    env: { RELAVIUM_HOME: `${dir.path}/home` },
+    cwd: dir.path,
+    stdin: "What is README.md?\n",
+  });
+  assert.equal(plain.code, 4);
+  assert.equal(plain.stdout, "It is a readme.\n");
+  assert.equal(plain.stderr, "[tool: read_file]\n");
+});
+
+Deno.test("chat: a file outside the workspace is refused by the sandbox tier", async () => {
+  await using dir = await tempDir();
+  await write(`${dir.path}/secret.txt`, "outside");
+  await write(
+    `${dir.path}/ws/c.json`,
+    JSON.stringify({
+      schema_version: "1.0",
+      provider: "anthropic",
+      calls: [
+        [
+          { type: "tool_call_start", id: "call-1", name: "read_file" },
+          {
+            type: "tool_call_delta",
+            id: "call-1",
+            argsJsonDelta: '{"path":"../secret.txt"}',
+          },
+          { type: "tool_call_end", id: "call-1" },
+          {
+            type: "stop",
+            stopReason: "tool_use",
+            usage: { inputTokens: 1, outputTokens: 1 },
+          },
+        ],
+        [
+          { type: "text_delta", text: "Cannot." },
+          {
+            type: "stop",
+            stopReason: "stop",
+            usage: { inputTokens: 1, outputTokens: 1 },
+          },
+        ],
+      ],
+    }),
+  );
+  const r = await runCli(["chat", "--json", "--fixture", "c.json"], {
+    env: { RELAVIUM_HOME: `${dir.path}/home` },
+    cwd: `${dir.path}/ws`,
+    stdin: "read it\n",
+  });
+  assert.ok(!r.stdout.includes("outside"));
+  const result = events(r.stdout).find((e) => e.type === "agent:tool_result");
+  assert.equal(result?.success, false);
+});

@@ -277,3 +277,28 @@ Deno.test("a store that cannot open is an environmental fault (exit 1)", async (
   assert.equal(r.code, 1);
   assert.equal(JSON.parse(r.stderr).code, "internal");
 });
+
+Deno.test("doctor --permissions prints least-privilege flags", async () => {
+  await using dir = await tempDir();
+  const r = await runCli(["doctor", "--permissions", "--json"], {
+    env: { RELAVIUM_HOME: `${dir.path}/rh`, ANTHROPIC_API_KEY: "k" },
+    cwd: dir.path,
+  });
+  assert.equal(r.code, 0);
+  const { permissions } = JSON.parse(r.stdout);
+  assert.deepEqual(permissions.flags.slice(0, 4), [
+    `--allow-read=${dir.path},${dir.path}/rh`,
+    `--allow-write=${dir.path}/rh`,
+    "--allow-run=git",
+    "--allow-net=api.anthropic.com:443",
+  ]);
+  assert.equal(permissions.flags.at(-1), "--no-prompt");
+  const plain = await runCli(["doctor", "--permissions"], {
+    env: { RELAVIUM_HOME: `${dir.path}/rh`, ANTHROPIC_API_KEY: "k" },
+    cwd: dir.path,
+  });
+  assert.match(
+    plain.stdout,
+    /^ {2}deno run --allow-read=\S+ .* --no-prompt cli\.ts$/m,
+  );
+});

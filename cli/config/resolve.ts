@@ -13,15 +13,16 @@
 import type { ReasoningEffort } from "../../schema/agent.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
+import { inferProvider } from "../providers.ts";
 import {
-  BUILT_IN_PROVIDERS,
-  inferProvider,
-  type ProviderProtocol,
-} from "../providers.ts";
-import { checkBaseUrl, classifyHost, normalizeBaseUrl } from "./base_url.ts";
+  type ResolvedProvider,
+  resolveProviders,
+} from "./provider_registry.ts";
 import { findKeyLine } from "./lines.ts";
 import type { LoadedFile } from "./load.ts";
 import type { ChatTable } from "./schema.ts";
+
+export type { ResolvedProvider } from "./provider_registry.ts";
 
 /**
  * Where a value came from.
@@ -51,29 +52,6 @@ export type ConfigSource =
  */
 export interface Sourced<T> {
   value: T;
-  source: ConfigSource;
-}
-
-/**
- * A provider the CLI can route to (built-in or `[[providers]]`).
- *
- * @example Value
- * ```ts
- * import type { ResolvedProvider } from "./resolve.ts";
- * const p: ResolvedProvider = { id: "anthropic", kind: "anthropic", builtIn: true, allowLocal: false, source: "built-in" };
- * ```
- */
-export interface ResolvedProvider {
-  id: string;
-  kind: ProviderProtocol;
-  builtIn: boolean;
-  /** Custom base URL (no trailing `/`); absent ⇒ the adapter's default. */
-  baseUrl?: string;
-  /** Where the base URL came from, when set. */
-  baseUrlSource?: ConfigSource;
-  /** `api_key_env` from the global file (a variable name, never a key). */
-  apiKeyEnv?: string;
-  allowLocal: boolean;
   source: ConfigSource;
 }
 
@@ -255,51 +233,6 @@ function resolveModelGroup(
       defaultProvider: { value: inferred, source: "inferred" },
     },
   );
-}
-
-function resolveProviders(
-  layers: ConfigLayers,
-  env: (name: string) => string | undefined,
-): Result<ResolvedProvider[], CliFault> {
-  const byId = new Map<string, ResolvedProvider>();
-  for (const [id, kind] of Object.entries(BUILT_IN_PROVIDERS)) {
-    byId.set(id, {
-      id,
-      kind,
-      builtIn: true,
-      allowLocal: false,
-      source: "built-in",
-    });
-  }
-  for (const f of [layers.global, layers.workspace, layers.project]) {
-    for (const p of f?.data.providers ?? []) {
-      byId.set(p.id, {
-        id: p.id,
-        kind: p.kind,
-        builtIn: false,
-        baseUrl: normalizeBaseUrl(p.base_url),
-        baseUrlSource: f?.kind ?? "global",
-        ...(p.api_key_env === undefined ? {} : { apiKeyEnv: p.api_key_env }),
-        allowLocal: p.allow_local === true,
-        source: f?.kind ?? "global",
-      });
-    }
-  }
-  for (const p of byId.values()) {
-    const name = `RELAVIUM_${p.id.toUpperCase().replaceAll("-", "_")}_BASE_URL`;
-    const url = env(name);
-    if (url === undefined || url === "") continue;
-    const problem = checkBaseUrl(url, false) ??
-      (classifyHost(new URL(url).hostname) === "public"
-        ? undefined
-        : "must be a public https URL");
-    if (problem !== undefined) {
-      return err(fault("invalid_config", `Invalid ${name}: ${problem}`));
-    }
-    p.baseUrl = normalizeBaseUrl(url);
-    p.baseUrlSource = "env";
-  }
-  return ok([...byId.values()]);
 }
 
 /**

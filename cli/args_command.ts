@@ -1,0 +1,146 @@
+/**
+ * Builds a {@linkcode CliCommand} from a command's positionals and flags
+ * (the per-command half of `parseCliArgs`).
+ *
+ * @module
+ */
+import type { CliCommand, HelpTopic, ModeName, Values } from "./args.ts";
+
+/**
+ * The name a command is typed as.
+ *
+ * @param topic A command topic.
+ * @returns For example `agent run` for `agent-run`.
+ *
+ * @example Name
+ * ```ts
+ * import { helpName } from "./args_command.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(helpName("agent-run"), "agent run");
+ * ```
+ */
+export function helpName(topic: Exclude<HelpTopic, "main">): string {
+  return topic === "agent-run" ? "agent run" : topic;
+}
+
+function extra(args: readonly string[], name: string): string | undefined {
+  return args.length > 0
+    ? `Unexpected argument for ${name}: ${args[0]}`
+    : undefined;
+}
+
+function defined<T extends Record<string, unknown>>(
+  fields: T,
+): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  const out: { [K in keyof T]?: Exclude<T[K], undefined> } = {};
+  for (const k of Object.keys(fields) as Array<keyof T>) {
+    const value = fields[k];
+    if (value !== undefined) out[k] = value as Exclude<T[keyof T], undefined>;
+  }
+  return out;
+}
+
+/**
+ * Builds the command of a topic from its positionals and option values.
+ *
+ * @param topic The command.
+ * @param args The positionals after the command name.
+ * @param v The parsed option values.
+ * @param mode The validated `--mode`.
+ * @returns The command, or a usage message.
+ *
+ * @example chat-show
+ * ```ts
+ * import { buildCommand } from "./args_command.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(buildCommand("chat-show", ["s1"], {}, undefined), { name: "chat-show", sessionId: "s1" });
+ * assert.equal(buildCommand("chat-show", [], {}, undefined), "chat-show needs a session id");
+ * ```
+ */
+export function buildCommand(
+  topic: Exclude<HelpTopic, "main">,
+  args: readonly string[],
+  v: Values,
+  mode: ModeName | undefined,
+): CliCommand | string {
+  if (v.provider !== undefined && v.model === undefined) {
+    return "Option --provider needs --model";
+  }
+  switch (topic) {
+    case "chat":
+      return extra(args, "chat") ?? {
+        name: "chat",
+        ...defined({
+          agent: v.agent,
+          model: v.model,
+          provider: v.provider,
+          fixture: v.fixture,
+          mode,
+        }),
+      };
+    case "chat-resume": {
+      const [id, ...more] = args;
+      const last = v.last === true;
+      if (id !== undefined && last) {
+        return "chat-resume takes a session id or --last, not both";
+      }
+      if (id === undefined && !last) {
+        return "chat-resume needs a session id or --last";
+      }
+      return extra(more, "chat-resume") ?? {
+        name: "chat-resume",
+        last,
+        ...defined({ sessionId: id, fixture: v.fixture, mode }),
+      };
+    }
+    case "chat-list":
+      return extra(args, "chat-list") ?? { name: "chat-list" };
+    case "chat-show":
+    case "chat-delete": {
+      const [id, ...more] = args;
+      if (id === undefined || id === "") return `${topic} needs a session id`;
+      const bad = extra(more, topic);
+      if (bad !== undefined) return bad;
+      return topic === "chat-show"
+        ? { name: "chat-show", sessionId: id }
+        : { name: "chat-delete", sessionId: id, yes: v.yes === true };
+    }
+    case "agent-run": {
+      const [sub, agent, ...more] = args;
+      if (sub !== "run") {
+        return sub === undefined
+          ? "agent needs a subcommand: run"
+          : `Unknown agent subcommand: ${sub}`;
+      }
+      if (agent === undefined || agent === "") {
+        return "agent run needs an agent (a file path or an id)";
+      }
+      if (v.input !== undefined) {
+        return "Option --input is reserved and not supported in this version";
+      }
+      return extra(more, "agent run") ?? {
+        name: "agent-run",
+        agent,
+        ...defined({
+          model: v.model,
+          provider: v.provider,
+          fixture: v.fixture,
+          mode,
+        }),
+      };
+    }
+    case "config": {
+      const [sub, ...more] = args;
+      if (sub !== "path" && sub !== "show") {
+        return sub === undefined
+          ? "config needs a subcommand: path or show"
+          : `Unknown config subcommand: ${sub}`;
+      }
+      return extra(more, `config ${sub}`) ??
+        (sub === "path" ? { name: "config-path" } : { name: "config-show" });
+    }
+    case "doctor":
+      return extra(args, "doctor") ??
+        { name: "doctor", permissions: v.permissions === true };
+  }
+}

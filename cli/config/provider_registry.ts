@@ -1,0 +1,97 @@
+/**
+ * The provider registry the CLI routes to: built-in ids plus
+ * `[[providers]]` entries, with base-URL overrides from the environment.
+ *
+ * @module
+ */
+import { err, ok, type Result } from "../../schema/result.ts";
+import { type CliFault, fault } from "../fault.ts";
+import { BUILT_IN_PROVIDERS, type ProviderProtocol } from "../providers.ts";
+import { checkBaseUrl, classifyHost, normalizeBaseUrl } from "./base_url.ts";
+import type { ConfigLayers, ConfigSource } from "./resolve.ts";
+
+/**
+ * A provider the CLI can route to (built-in or `[[providers]]`).
+ *
+ * @example Value
+ * ```ts
+ * import type { ResolvedProvider } from "./resolve.ts";
+ * const p: ResolvedProvider = { id: "anthropic", kind: "anthropic", builtIn: true, allowLocal: false, source: "built-in" };
+ * ```
+ */
+export interface ResolvedProvider {
+  id: string;
+  kind: ProviderProtocol;
+  builtIn: boolean;
+  /** Custom base URL (no trailing `/`); absent ⇒ the adapter's default. */
+  baseUrl?: string;
+  /** Where the base URL came from, when set. */
+  baseUrlSource?: ConfigSource;
+  /** `api_key_env` from the global file (a variable name, never a key). */
+  apiKeyEnv?: string;
+  allowLocal: boolean;
+  source: ConfigSource;
+}
+
+/**
+ * Resolves the provider registry: the built-ins, then `[[providers]]` of
+ * the global, workspace and project files (a higher layer's entry replaces
+ * a lower one with the same id whole, DECISIONS.md 25), then
+ * `RELAVIUM_<ID>_BASE_URL` overrides (public https only, DECISIONS.md 26).
+ *
+ * @param layers The loaded files.
+ * @param env Reads environment variables.
+ * @returns The providers, or an `invalid_config` fault for a bad override.
+ *
+ * @example Built-ins only
+ * ```ts
+ * import { resolveProviders } from "./provider_registry.ts";
+ * import assert from "node:assert/strict";
+ * const r = resolveProviders({}, () => undefined);
+ * assert.deepEqual(r.ok ? r.value.map((p) => p.id) : [], ["anthropic", "openai", "gemini", "deepseek"]);
+ * ```
+ */
+export function resolveProviders(
+  layers: ConfigLayers,
+  env: (name: string) => string | undefined,
+): Result<ResolvedProvider[], CliFault> {
+  const byId = new Map<string, ResolvedProvider>();
+  for (const [id, kind] of Object.entries(BUILT_IN_PROVIDERS)) {
+    byId.set(id, {
+      id,
+      kind,
+      builtIn: true,
+      allowLocal: false,
+      source: "built-in",
+    });
+  }
+  for (const f of [layers.global, layers.workspace, layers.project]) {
+    for (const p of f?.data.providers ?? []) {
+      byId.set(p.id, {
+        id: p.id,
+        kind: p.kind,
+        builtIn: false,
+        baseUrl: normalizeBaseUrl(p.base_url),
+        baseUrlSource: f?.kind ?? "global",
+        ...(p.api_key_env === undefined ? {} : { apiKeyEnv: p.api_key_env }),
+        allowLocal: p.allow_local === true,
+        source: f?.kind ?? "global",
+      });
+    }
+  }
+  for (const p of byId.values()) {
+    const name = `RELAVIUM_${p.id.toUpperCase().replaceAll("-", "_")}_BASE_URL`;
+    const url = env(name);
+    if (url === undefined || url === "") continue;
+    const problem = checkBaseUrl(url, false) ??
+      (classifyHost(new URL(url).hostname) === "public"
+        ? undefined
+        : "must be a public https URL");
+    if (problem !== undefined) {
+      return err(fault("invalid_config", `Invalid ${name}: ${problem}`));
+    }
+    p.baseUrl = normalizeBaseUrl(url);
+    p.baseUrlSource = "env";
+  }
+  return ok([...byId.values()]);
+}

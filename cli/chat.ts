@@ -46,12 +46,13 @@ export async function runChat(
   const store = opened.value;
   if (store === undefined) return fault("internal", "History store missing");
   writeNotices(ctx, run.notices);
+  const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
+    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
   const printer = printerFor(ctx, {
     primaryModel: run.agent.model,
     hints: true,
+    turnSummary: interactive,
   });
-  const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
-    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
   const reader = createLineReader(ctx.io.stdin);
   const modes = buildModes(run.registry, {
     mode: command.mode ?? "ask",

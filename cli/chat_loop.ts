@@ -106,12 +106,17 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
     }),
     io.onSignal("SIGTERM", () => halt(143)),
   ];
+  let promptOpen = false;
   try {
     while (!stopped) {
-      if (interactive) io.stderr.write("> ");
+      if (interactive) {
+        io.stderr.write("> ");
+        promptOpen = true;
+      }
       const line = await Promise.race([reader.next(), stop.then(() => null)]);
       if (line === null || stopped) break;
       if (line === undefined) break;
+      promptOpen = false;
       if (line.trim() === "") continue;
       if (line.startsWith("/")) {
         const outcome = runSlash(line, {
@@ -139,6 +144,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
       }
     }
   } finally {
+    if (promptOpen) io.stderr.write("\n");
     for (const off of unsubscribe) off();
     live.close();
     await reader.close();

@@ -90,7 +90,11 @@ export async function runChatResume(
       mode: command.mode ?? "ask",
       ...(interactive ? { approver: createApprover(ctx.io, reader) } : {}),
     });
-    const printer = printerFor(ctx, { primaryModel: agent.model, hints: true });
+    const printer = printerFor(ctx, {
+      primaryModel: agent.model,
+      hints: true,
+      turnSummary: interactive,
+    });
     const resumed = resumeSession({
       store,
       sessionId: id,

@@ -115,6 +115,8 @@ export interface PlainPrinterOptions {
   possibleOverflowMessage?: string;
   /** Print the static recovery hint after a failed turn (default `true`). */
   hints?: boolean;
+  /** After each turn, print its tokens and cost (the interactive REPL). */
+  turnSummary?: boolean;
 }
 
 /**
@@ -148,6 +150,8 @@ export function createPlainPrinter(
 ): EventPrinter {
   const stripper = createControlStripper();
   let primary = options.primaryModel;
+  let turnCost = 0;
+  let turnUnpriced = false;
   let lineOpen = false;
   const closeLine = (): void => {
     const rest = stripper.flush();
@@ -188,6 +192,8 @@ export function createPlainPrinter(
         case "agent:approval_requested":
           return;
         case "cost:updated":
+          turnCost += event.costMicrocents;
+          if (!event.priced) turnUnpriced = true;
           if (options.verbose) {
             note(
               `[cost: ${event.model} ${event.inputTokens} in / ${event.outputTokens} out${
@@ -200,6 +206,8 @@ export function createPlainPrinter(
           primary ??= event.model;
           return;
         case "session:turn_started":
+          turnCost = 0;
+          turnUnpriced = false;
           return;
         case "session:turn_completed": {
           closeLine();
@@ -223,6 +231,13 @@ export function createPlainPrinter(
             served !== undefined && primary !== undefined && served !== primary
           ) {
             info(`(via ${served})`);
+          }
+          if (options.turnSummary === true) {
+            const { input, output } = event.tokensUsed;
+            const cost = turnUnpriced && turnCost === 0
+              ? "price unknown"
+              : `$${(turnCost / 1e8).toFixed(4)}`;
+            info(`[${input} in / ${output} out tokens, ${cost}]`);
           }
           return;
         }

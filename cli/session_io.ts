@@ -19,7 +19,8 @@ import {
  * plain.
  *
  * @param ctx The command context.
- * @param options The primary model (for `via`) and whether to print hints.
+ * @param options The primary model (for `via`), whether to print hints
+ * and per-turn summaries.
  * @returns The printer.
  *
  * @example JSON mode
@@ -35,7 +36,7 @@ import {
  */
 export function printerFor(
   ctx: CommandContext,
-  options: { primaryModel: string; hints: boolean },
+  options: { primaryModel: string; hints: boolean; turnSummary?: boolean },
 ): EventPrinter {
   if (ctx.globals.json) return createNdjsonPrinter(ctx.io);
   return createPlainPrinter(ctx.io, {
@@ -45,6 +46,7 @@ export function printerFor(
     primaryModel: options.primaryModel,
     possibleOverflowMessage: POSSIBLE_OVERFLOW_MESSAGE,
     hints: options.hints,
+    turnSummary: options.turnSummary === true,
   });
 }
 

@@ -16,6 +16,18 @@ function lastUserText(req: LlmRequest): string | undefined {
   return undefined;
 }
 
+function messageText(req: LlmRequest): string[] {
+  return req.messages.map((m) =>
+    m.content.map((p) =>
+      p.type === "text" || p.type === "reasoning"
+        ? p.text
+        : p.type === "tool_result"
+        ? (typeof p.result === "string" ? p.result : JSON.stringify(p.result))
+        : ""
+    ).join("\n")
+  );
+}
+
 function hasToolResult(req: LlmRequest, id: string): boolean {
   return req.messages.some((m) =>
     m.content.some((p) => p.type === "tool_result" && p.toolCallId === id)
@@ -85,6 +97,18 @@ export function expectMismatches(
         } not found in the last user message`,
       );
     }
+  }
+  if (expect.messagesInclude !== undefined) {
+    const texts = messageText(req);
+    expect.messagesInclude.forEach((needle, i) => {
+      if (!texts.some((t) => t.includes(needle))) {
+        out.push(
+          `expect.messagesInclude[${i}]: ${
+            JSON.stringify(needle)
+          } not found in any request message`,
+        );
+      }
+    });
   }
   if (
     expect.toolResultFor !== undefined &&

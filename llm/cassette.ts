@@ -23,6 +23,12 @@ export interface CassetteExpect {
   model?: string;
   /** A substring of the request's last user message text. */
   lastUserIncludes?: string;
+  /**
+   * Substrings that must each appear in the text of some request message
+   * (any role): proves earlier turns or a summary reached the request.
+   * A module addition to cli.md §7, v1.1 only.
+   */
+  messagesInclude?: string[];
   /** Exactly this set of advertised tool names. */
   tools?: string[];
   /** A cassette tool-call id whose `tool_result` the request must carry. */
@@ -103,6 +109,7 @@ export interface CassetteError {
 const expectSchema = z.strictObject({
   model: z.string().exactOptional(),
   lastUserIncludes: z.string().exactOptional(),
+  messagesInclude: z.array(z.string().min(1)).min(1).exactOptional(),
   tools: z.array(z.string()).exactOptional(),
   toolResultFor: z.string().min(1).exactOptional(),
   maxTokens: z.number().int().positive().exactOptional(),

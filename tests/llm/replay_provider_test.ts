@@ -252,3 +252,64 @@ Deno.test("createReplay() lastUserIncludes matches the last user message only", 
     'v1_1_fallback.json: providers.openai call #1: expect.lastUserIncludes: "hello" not found in the last user message',
   ]);
 });
+
+Deno.test("createReplay() messagesInclude finds each substring in some request message", async (t) => {
+  const cassette = (needles: string[]): string =>
+    JSON.stringify({
+      schema_version: "1.1",
+      provider: "openai",
+      calls: [{
+        expect: { messagesInclude: needles },
+        chunks: [{
+          type: "stop",
+          stopReason: "stop",
+          usage: { inputTokens: 1, outputTokens: 1 },
+        }],
+      }],
+    });
+  const request = {
+    model: "m",
+    messages: [
+      {
+        role: "user" as const,
+        content: [{ type: "text" as const, text: "first question" }],
+      },
+      {
+        role: "assistant" as const,
+        content: [{ type: "text" as const, text: "first answer" }],
+      },
+      {
+        role: "user" as const,
+        content: [{ type: "text" as const, text: "second" }],
+      },
+    ],
+  };
+  await t.step("all found", async () => {
+    const parsed = parseCassette(
+      cassette(["first question", "first answer"]),
+      "c.json",
+    );
+    assert.ok(parsed.ok);
+    const r = createReplay(parsed.value, { primaryProvider: "openai" });
+    const out = await drain(provider(r, "openai"), request);
+    assert.equal(out.at(-1)?.type, "stop");
+    assert.deepEqual(r.faults(), []);
+  });
+  await t.step("one missing is a named fault", async () => {
+    const parsed = parseCassette(
+      cassette(["first answer", "never said"]),
+      "c.json",
+    );
+    assert.ok(parsed.ok);
+    const r = createReplay(parsed.value, { primaryProvider: "openai" });
+    const out = await drain(provider(r, "openai"), request);
+    assert.equal(out[0]?.type, "error");
+    assert.deepEqual(r.faults(), [
+      'c.json: calls call #1: expect.messagesInclude[1]: "never said" not found in any request message',
+    ]);
+  });
+  await t.step("refused in a 1.0 file", () => {
+    const text = cassette(["x"]).replace('"1.1"', '"1.0"');
+    assert.equal(parseCassette(text, "c.json").ok, false);
+  });
+});

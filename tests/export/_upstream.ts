@@ -12,8 +12,11 @@ import type {
 } from "../../schema/message.ts";
 import type { AgentSessionRecord, SessionStatus } from "../../store/store.ts";
 
-/** The shared fixture folder. */
-export const UPSTREAM_DIR = "/work/shared/fixtures/upstream-history";
+/** The vendored copy of the shared upstream fixture (shared/fixtures/upstream-history). */
+export const UPSTREAM_DIR: string = new URL(
+  "../store/_fixtures/upstream-history",
+  import.meta.url,
+).pathname;
 
 /** A session and its rows. */
 export interface UpstreamSession {

@@ -117,6 +117,14 @@ export interface PersistedSession {
   readonly latchError: unknown;
   /** Cancels the session if it is still live and closes the stream. */
   close(): void;
+  /**
+   * Emits `session:exported` on this session's stream, stamped like every
+   * other event (the in-chat `/export`, export.md §5). The row is not
+   * changed.
+   *
+   * @throws {TypeError} When the session is cancelled (its stream ended).
+   */
+  emitExported(workflowPath: string): void;
 }
 
 /**
@@ -208,6 +216,14 @@ function join(
     close(): void {
       if (live.state !== "cancelled") live.cancel();
       closeStream();
+    },
+    emitExported(workflowPath: string): void {
+      if (streamClosed || live.state === "cancelled") {
+        throw new TypeError(
+          "Cannot emit session:exported: the session is cancelled",
+        );
+      }
+      emit({ type: "session:exported", workflowPath });
     },
   };
 }

@@ -66,7 +66,7 @@ export interface AttemptReport {
   /** Why a failed attempt failed. */
   error?: LlmError;
   /** Why an entry was skipped. */
-  skipReason?: "cooldown" | "no_streaming" | "no_tools";
+  skipReason?: "cooldown" | "no_streaming" | "no_tools" | "no_key";
 }
 
 /**
@@ -312,7 +312,7 @@ async function* walkPlan(
     error,
     engaged,
   });
-  for (const entry of o.plan) {
+  for (const [index, entry] of o.plan.entries()) {
     const pid = entry.provider.id;
     const meta = { provider: pid, model: entry.model };
     if (signal.aborted) return yield fail(cancelledError(pid));
@@ -336,6 +336,17 @@ async function* walkPlan(
       try {
         key = await o.keyFor(pid);
       } catch {
+        if (index > 0) {
+          // A fallback entry without a key is skipped (DECISIONS.md 24);
+          // the host warns about it once, before the session.
+          o.onAttempt?.({
+            attemptNumber: s.attempts + 1,
+            ...meta,
+            outcome: "skipped",
+            skipReason: "no_key",
+          });
+          break;
+        }
         const message = `credential resolution failed for provider ${pid}`;
         return yield fail(makeLlmError("auth", pid, message));
       }

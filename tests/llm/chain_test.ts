@@ -734,3 +734,39 @@ Deno.test("createChain() passes contextExceeded and drops effort for non-reasoni
   assert.equal(end.contextExceeded, true);
   assert.equal(p.requests[0]?.reasoningEffort, undefined);
 });
+
+Deno.test("createChain() skips a fallback entry whose key cannot be resolved (DECISIONS 24)", async () => {
+  const primary = createScriptedProvider({
+    id: "anthropic",
+    script: [errorReply("overloaded", "anthropic")],
+  });
+  const keyless = createScriptedProvider({
+    id: "openai",
+    script: [textReply("never")],
+  });
+  const third = createScriptedProvider({
+    id: "deepseek",
+    script: [textReply("served")],
+  });
+  const { options, reports } = setup([
+    { provider: primary, model: "a", maxAttempts: 1 },
+    { provider: keyless, model: "b", maxAttempts: 2 },
+    { provider: third, model: "c", maxAttempts: 1 },
+  ], {
+    keyFor: (id) =>
+      id === "openai" ? Promise.reject(new Error("no key")) : `key-${id}`,
+  });
+  const events = await collect(
+    createChain(options).stream(userRequest(), signal()),
+  );
+  assert.equal(servedBy(events), "deepseek");
+  assert.equal(keyless.calls, 0);
+  assert.deepEqual(
+    reports.map((r) => [r.provider, r.outcome, r.skipReason]),
+    [["anthropic", "failed", undefined], ["openai", "skipped", "no_key"], [
+      "deepseek",
+      "succeeded",
+      undefined,
+    ]],
+  );
+});

@@ -1,7 +1,8 @@
 /**
  * The provider seam: request and chunk types, errors, plan resolution, the
- * fallback chain, the model catalog and cost, the token estimator, and the
- * scripted and replay providers.
+ * fallback chain, the model catalog and cost, the token estimator, the
+ * scripted and replay providers, the SSE parser, and the Anthropic and
+ * OpenAI-compatible HTTP adapters.
  *
  * @example Stream one call through a one-entry chain
  * ```ts
@@ -83,6 +84,31 @@ export {
   type Replay,
   type ReplayOptions,
 } from "./replay_provider.ts";
+export {
+  createSseParser,
+  type SseEvent,
+  type SseLimitError,
+  type SseParser,
+  type SseParserOptions,
+} from "./sse.ts";
+export {
+  type FetchFn,
+  type HttpProviderOptions,
+  normaliseBaseUrl,
+} from "./http.ts";
+export {
+  ANTHROPIC_BASE_URL,
+  ANTHROPIC_VERSION,
+  type AnthropicProviderOptions,
+  createAnthropicProvider,
+} from "./anthropic/provider.ts";
+export {
+  createOpenAiProvider,
+  DEEPSEEK_BASE_URL,
+  OPENAI_BASE_URL,
+  type OpenAiProviderOptions,
+} from "./openai/provider.ts";
+export type { MaxTokensParam, OpenAiDialect } from "./openai/types.ts";
 export type { ErrorCode, SessionError } from "../schema/event.ts";
 export type { Result } from "../schema/result.ts";
 export type { ValidationIssue } from "../schema/issues.ts";

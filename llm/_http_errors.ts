@@ -1,0 +1,148 @@
+/**
+ * Dialect-independent error classification (llm.md §5): the HTTP status
+ * baseline, the custom-endpoint overflow downgrade, and failed `fetch`
+ * calls.
+ *
+ * @module
+ */
+import type { LlmError, LlmErrorKind } from "./chunk.ts";
+import { type LlmErrorExtra, makeLlmError } from "./errors.ts";
+
+/**
+ * The kind an HTTP status implies when the body says nothing more specific:
+ * 429 rate_limit · 529 overloaded · 408 timeout · ≥500 overloaded ·
+ * 401/402/403 auth · 400/404/409/413/422 bad_request · else unknown.
+ *
+ * @param status The HTTP status.
+ * @returns The baseline kind.
+ *
+ * @example Baseline
+ * ```ts
+ * import { statusKind } from "./_http_errors.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(statusKind(529), "overloaded");
+ * assert.equal(statusKind(503), "overloaded");
+ * assert.equal(statusKind(402), "auth");
+ * assert.equal(statusKind(418), "unknown");
+ * ```
+ */
+export function statusKind(status: number): LlmErrorKind {
+  if (status === 429) return "rate_limit";
+  if (status === 408) return "timeout";
+  if (status >= 500) return "overloaded";
+  if (status === 401 || status === 402 || status === 403) return "auth";
+  if ([400, 404, 409, 413, 422].includes(status)) return "bad_request";
+  return "unknown";
+}
+
+const POSSIBLE_OVERFLOW =
+  /context (window|length|size|limit)|maximum context|too many tokens|prompt is too long/i;
+
+/**
+ * What a dialect classifier decided, before the custom-endpoint rules.
+ *
+ * @example Value
+ * ```ts
+ * import type { Classified } from "./_http_errors.ts";
+ * const c: Classified = { kind: "bad_request", message: "bad", code: "invalid_request_error" };
+ * ```
+ */
+export interface Classified {
+  /** The kind the dialect rules give. */
+  kind: LlmErrorKind;
+  /** The provider's message (redacted of the key; scrubbed later). */
+  message: string;
+  /** The provider's error code or type. */
+  code?: string;
+}
+
+/**
+ * Builds the final error of a failed call: on a custom endpoint an
+ * overflow is never authoritative, so `context_overflow` stays
+ * `bad_request`, and a `bad_request` whose message looks like an overflow
+ * gets `code: "possible_context_overflow"` (a UX hint only).
+ *
+ * @param provider The provider id.
+ * @param classified The dialect's decision.
+ * @param options Status, retry-after and whether the endpoint is custom.
+ * @returns The scrubbed error.
+ *
+ * @example The downgrade on a custom endpoint
+ * ```ts
+ * import { finishError } from "./_http_errors.ts";
+ * import assert from "node:assert/strict";
+ * const c = { kind: "bad_request" as const, message: "request exceeds the context size of 4096" };
+ * const e = finishError("ollama", c, { status: 400, customEndpoint: true });
+ * assert.equal(e.kind, "bad_request");
+ * assert.equal(e.code, "possible_context_overflow");
+ * const o = finishError("openai", { kind: "context_overflow", message: "x" }, { status: 400, customEndpoint: true });
+ * assert.equal(o.kind, "bad_request");
+ * ```
+ */
+export function finishError(
+  provider: string,
+  classified: Classified,
+  options: { status?: number; retryAfterMs?: number; customEndpoint: boolean },
+): LlmError {
+  let { kind, code } = classified;
+  if (options.customEndpoint) {
+    if (kind === "context_overflow") kind = "bad_request";
+    if (kind === "bad_request" && POSSIBLE_OVERFLOW.test(classified.message)) {
+      code = "possible_context_overflow";
+    }
+  }
+  const extra: LlmErrorExtra = {};
+  if (code !== undefined && code !== "") extra.code = code;
+  if (options.status !== undefined) extra.status = options.status;
+  if (options.retryAfterMs !== undefined) {
+    extra.retryAfterMs = options.retryAfterMs;
+  }
+  return makeLlmError(kind, provider, classified.message, extra);
+}
+
+/**
+ * Classifies a rejected `fetch` (or a failed body read): an aborted signal
+ * is `cancelled` whatever the transport said; a refused redirect is a fatal
+ * `bad_request` (`redirect_refused`: the base URL is wrong and retrying will
+ * not fix it); a `TimeoutError` is `timeout`; anything else (DNS, reset,
+ * TLS) is `transport`.
+ *
+ * @param thrown What `fetch` or the reader threw.
+ * @param provider The provider id.
+ * @param signal The request's abort signal, when it has one.
+ * @param redact Removes the key from text.
+ * @returns The error.
+ *
+ * @example A reset connection
+ * ```ts
+ * import { fetchError } from "./_http_errors.ts";
+ * import assert from "node:assert/strict";
+ * const e = fetchError(new TypeError("connection reset"), "openai", undefined, (t) => t);
+ * assert.equal(e.kind, "transport");
+ * assert.equal(e.retryable, true);
+ * ```
+ */
+export function fetchError(
+  thrown: unknown,
+  provider: string,
+  signal: AbortSignal | undefined,
+  redact: (text: string) => string,
+): LlmError {
+  if (signal?.aborted === true) {
+    return makeLlmError("cancelled", provider, "Request aborted");
+  }
+  const name = thrown instanceof Error ? thrown.name : "";
+  const detail = redact(thrown instanceof Error ? thrown.message : "");
+  if (/redirect/i.test(detail)) {
+    return makeLlmError(
+      "bad_request",
+      provider,
+      `Request refused a redirect: ${detail}`,
+      { code: "redirect_refused" },
+    );
+  }
+  if (name === "TimeoutError") {
+    return makeLlmError("timeout", provider, `Request timed out: ${detail}`);
+  }
+  return makeLlmError("transport", provider, `Request failed: ${detail}`);
+}

@@ -1,0 +1,171 @@
+/**
+ * Canonical messages → Anthropic `messages` (llm.md §10, §9).
+ *
+ * @module
+ */
+import type { ContentPart, LlmMessage } from "../provider.ts";
+import { isObject, type JsonObject } from "../_wire_json.ts";
+
+/**
+ * One Anthropic content block we send.
+ *
+ * @example Value
+ * ```ts
+ * import type { AnthropicBlock } from "./_lower_messages.ts";
+ * const b: AnthropicBlock = { type: "tool_result", tool_use_id: "toolu_1", content: "42" };
+ * ```
+ */
+export type AnthropicBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "tool_use"; id: string; name: string; input: JsonObject }
+  | {
+    type: "tool_result";
+    tool_use_id: string;
+    content: string;
+    is_error?: true;
+  };
+
+/**
+ * One Anthropic message we send.
+ *
+ * @example Value
+ * ```ts
+ * import type { AnthropicMessage } from "./_lower_messages.ts";
+ * const m: AnthropicMessage = { role: "user", content: [{ type: "text", text: "hi" }] };
+ * ```
+ */
+export interface AnthropicMessage {
+  /** `tool` messages travel as `user`. */
+  role: "user" | "assistant";
+  /** Non-empty content blocks. */
+  content: AnthropicBlock[];
+}
+
+/** Stands in for a missing first user turn (the API requires one). */
+const OPENING_USER_TEXT = "(conversation continues)";
+
+function resultText(result: unknown): string {
+  if (typeof result === "string") return result;
+  return JSON.stringify(result) ?? "";
+}
+
+function lowerPart(
+  part: ContentPart,
+  role: LlmMessage["role"],
+): AnthropicBlock | undefined {
+  switch (part.type) {
+    case "text":
+      return part.text === "" ? undefined : { type: "text", text: part.text };
+    case "reasoning":
+      // Only signed, unredacted thinking can be replayed (same provider;
+      // the chain strips reasoning before any other provider sees it).
+      if (role !== "assistant" || part.redacted === true) return undefined;
+      if (part.signature === undefined || part.signature === "") {
+        return undefined;
+      }
+      return {
+        type: "thinking",
+        thinking: part.text,
+        signature: part.signature,
+      };
+    case "tool_call":
+      if (role !== "assistant") return undefined;
+      return {
+        type: "tool_use",
+        id: part.id,
+        name: part.name,
+        input: isObject(part.args) ? part.args : {},
+      };
+    case "tool_result": {
+      if (role === "assistant") return undefined;
+      const block: AnthropicBlock = {
+        type: "tool_result",
+        tool_use_id: part.toolCallId,
+        content: resultText(part.result),
+      };
+      if (part.isError === true) block.is_error = true;
+      return block;
+    }
+  }
+}
+
+function blocksOf(m: LlmMessage): AnthropicBlock[] {
+  const out: AnthropicBlock[] = [];
+  for (const part of m.content) {
+    const block = lowerPart(part, m.role);
+    if (block !== undefined) out.push(block);
+  }
+  if (m.role === "assistant") {
+    // Signed thinking goes first, before the text and tool_use it led to.
+    const thinking = out.filter((b) => b.type === "thinking");
+    if (thinking.length > 0) {
+      return [...thinking, ...out.filter((b) => b.type !== "thinking")];
+    }
+  }
+  return out;
+}
+
+/** Inserts tool results after the leading tool results of a user message. */
+function withResultsFirst(
+  content: AnthropicBlock[],
+  results: AnthropicBlock[],
+): AnthropicBlock[] {
+  let i = 0;
+  while (i < content.length && content[i]?.type === "tool_result") i++;
+  return [...content.slice(0, i), ...results, ...content.slice(i)];
+}
+
+/**
+ * Lowers the conversation: `tool_call` → `tool_use`; signed, unredacted
+ * assistant reasoning → a `thinking` block placed first in its message
+ * (redacted or unsigned reasoning is not sent back); consecutive `tool`
+ * messages → one `user` message whose `tool_result` blocks (content as a
+ * string, `is_error` when set) come first; neighbouring messages of one
+ * role are merged and empty ones dropped; a conversation that would open
+ * with the assistant gets a short user turn first.
+ *
+ * @param messages The canonical messages.
+ * @returns The Anthropic messages.
+ *
+ * @example A tool round
+ * ```ts
+ * import { lowerAnthropicMessages } from "./_lower_messages.ts";
+ * import assert from "node:assert/strict";
+ * const out = lowerAnthropicMessages([
+ *   { role: "user", content: [{ type: "text", text: "Weather?" }] },
+ *   { role: "assistant", content: [
+ *     { type: "reasoning", text: "Use the tool.", signature: "sig" },
+ *     { type: "tool_call", id: "toolu_1", name: "weather", args: { city: "Paris" } },
+ *   ] },
+ *   { role: "tool", content: [{ type: "tool_result", toolCallId: "toolu_1", result: { c: 21 } }] },
+ * ]);
+ * assert.deepEqual(out[1]?.content[0], { type: "thinking", thinking: "Use the tool.", signature: "sig" });
+ * assert.deepEqual(out[2], { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: '{"c":21}' }] });
+ * ```
+ */
+export function lowerAnthropicMessages(
+  messages: readonly LlmMessage[],
+): AnthropicMessage[] {
+  const out: AnthropicMessage[] = [];
+  for (const m of messages) {
+    const content = blocksOf(m);
+    if (content.length === 0) continue;
+    const role = m.role === "assistant" ? "assistant" : "user";
+    const prev = out[out.length - 1];
+    if (prev === undefined || prev.role !== role) {
+      out.push({ role, content });
+    } else if (m.role === "tool") {
+      prev.content = withResultsFirst(prev.content, content);
+    } else {
+      prev.content = [...prev.content, ...content];
+    }
+  }
+  if (out[0]?.role === "assistant") {
+    out.unshift({
+      role: "user",
+      content: [{ type: "text", text: OPENING_USER_TEXT }],
+    });
+  }
+  return out;
+}

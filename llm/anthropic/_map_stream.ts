@@ -1,0 +1,227 @@
+/**
+ * Anthropic Messages SSE events → chunks (llm.md §10 table).
+ *
+ * @module
+ */
+import type { LlmError, StreamChunk } from "../chunk.ts";
+import type { SseEvent } from "../sse.ts";
+import type { StreamMapper } from "../_http_stream.ts";
+import { makeLlmError } from "../errors.ts";
+import {
+  countField,
+  isObject,
+  objectField,
+  parseJson,
+  stringField,
+} from "../_wire_json.ts";
+import { mapAnthropicStopReason } from "./_stop_reason.ts";
+import {
+  type AnthropicCounters,
+  anthropicUsage,
+  mergeAnthropicUsage,
+} from "./_usage.ts";
+
+type Block =
+  | { kind: "text" }
+  | { kind: "tool"; id: string }
+  | { kind: "reasoning"; id: string; signature: string; redacted: boolean }
+  | { kind: "ignored" };
+
+/**
+ * Creates the mapper of one Anthropic stream: `message_start` usage (input,
+ * cache read, cache creation); content blocks `text` (a non-empty initial
+ * text is a `text_delta`), `tool_use` (`tool_call_start`), `thinking` and
+ * `redacted_thinking` (`reasoning_start`); deltas `text_delta`,
+ * `input_json_delta`, `thinking_delta`, `signature_delta` (kept for the
+ * block's end); `content_block_stop` → `tool_call_end` / `reasoning_end`;
+ * `message_delta` → stop reason and cumulative usage; `message_stop` →
+ * `stop`; `error` → `error`; `ping` and unknown events are ignored. Data
+ * that is not JSON is a `transport` error. End of stream without a
+ * `message_delta` is truncation (`transport`); after one, a missing
+ * `message_stop` is tolerated.
+ *
+ * @param provider The provider id.
+ * @param streamError Classifies an `error` event's data (scrub,
+ *   downgrade).
+ * @returns The mapper.
+ *
+ * @example Map a short stream
+ * ```ts
+ * import { createAnthropicMapper } from "./_map_stream.ts";
+ * import { makeLlmError } from "../errors.ts";
+ * import assert from "node:assert/strict";
+ * const m = createAnthropicMapper("anthropic", () => makeLlmError("unknown", "anthropic", "stream error"));
+ * const ev = (data: object) => ({ event: "x", data: JSON.stringify(data) });
+ * const out = [
+ *   ...m.event(ev({ type: "message_start", message: { usage: { input_tokens: 5, output_tokens: 1 } } })),
+ *   ...m.event(ev({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } })),
+ *   ...m.event(ev({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } })),
+ *   ...m.event(ev({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } })),
+ *   ...m.event(ev({ type: "message_stop" })),
+ * ];
+ * assert.deepEqual(out, [
+ *   { type: "text_delta", text: "Hi" },
+ *   { type: "stop", stopReason: "stop", usage: { inputTokens: 5, outputTokens: 2 } },
+ * ]);
+ * ```
+ */
+export function createAnthropicMapper(
+  provider: string,
+  streamError: (data: unknown, text: string) => LlmError,
+): StreamMapper {
+  const counters: AnthropicCounters = {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    thinking: 0,
+  };
+  const blocks = new Map<number, Block>();
+  let sawDelta = false;
+  let stopReason: string | undefined;
+
+  function close(index: number, out: StreamChunk[]): void {
+    const block = blocks.get(index);
+    blocks.delete(index);
+    if (block === undefined) return;
+    if (block.kind === "tool") {
+      out.push({ type: "tool_call_end", id: block.id });
+    } else if (block.kind === "reasoning") {
+      const end: StreamChunk = { type: "reasoning_end", id: block.id };
+      if (block.redacted) end.redacted = true;
+      else if (block.signature !== "") end.signature = block.signature;
+      out.push(end);
+    }
+  }
+
+  function stop(out: StreamChunk[]): StreamChunk[] {
+    for (const index of [...blocks.keys()].sort((a, b) => a - b)) {
+      close(index, out);
+    }
+    const mapped = mapAnthropicStopReason(stopReason);
+    const chunk: StreamChunk = {
+      type: "stop",
+      stopReason: mapped.stopReason,
+      usage: anthropicUsage(counters),
+    };
+    if (mapped.contextExceeded) chunk.contextExceeded = true;
+    out.push(chunk);
+    return out;
+  }
+
+  function start(index: number, cb: unknown, out: StreamChunk[]): void {
+    const type = stringField(cb, "type");
+    if (type === "text") {
+      blocks.set(index, { kind: "text" });
+      const text = stringField(cb, "text") ?? "";
+      if (text !== "") out.push({ type: "text_delta", text });
+    } else if (type === "tool_use") {
+      const id = stringField(cb, "id") || `call_${index}`;
+      const name = stringField(cb, "name") ?? "";
+      blocks.set(index, { kind: "tool", id });
+      out.push({ type: "tool_call_start", id, name });
+      const input = objectField(cb, "input");
+      if (input !== undefined && Object.keys(input).length > 0) {
+        out.push({
+          type: "tool_call_delta",
+          id,
+          argsJsonDelta: JSON.stringify(input),
+        });
+      }
+    } else if (type === "thinking" || type === "redacted_thinking") {
+      const id = `thinking_${index}`;
+      const redacted = type === "redacted_thinking";
+      const signature = stringField(cb, "signature") ?? "";
+      blocks.set(index, { kind: "reasoning", id, signature, redacted });
+      out.push({ type: "reasoning_start", id });
+      const text = redacted ? "" : stringField(cb, "thinking") ?? "";
+      if (text !== "") out.push({ type: "reasoning_delta", id, text });
+    } else {
+      blocks.set(index, { kind: "ignored" });
+    }
+  }
+
+  function delta(index: number, d: unknown, out: StreamChunk[]): void {
+    const block = blocks.get(index);
+    const type = stringField(d, "type");
+    if (block === undefined) return;
+    if (type === "text_delta" && block.kind === "text") {
+      const text = stringField(d, "text") ?? "";
+      if (text !== "") out.push({ type: "text_delta", text });
+    } else if (type === "input_json_delta" && block.kind === "tool") {
+      const json = stringField(d, "partial_json") ?? "";
+      if (json !== "") {
+        out.push({
+          type: "tool_call_delta",
+          id: block.id,
+          argsJsonDelta: json,
+        });
+      }
+    } else if (type === "thinking_delta" && block.kind === "reasoning") {
+      const text = stringField(d, "thinking") ?? "";
+      if (text !== "") {
+        out.push({ type: "reasoning_delta", id: block.id, text });
+      }
+    } else if (type === "signature_delta" && block.kind === "reasoning") {
+      block.signature += stringField(d, "signature") ?? "";
+    }
+  }
+
+  return {
+    event(ev: SseEvent): StreamChunk[] {
+      const data = parseJson(ev.data);
+      if (!isObject(data)) {
+        if (ev.event === "ping") return [];
+        return [{
+          type: "error",
+          error: makeLlmError(
+            "transport",
+            provider,
+            `Stream refused: malformed data in a ${ev.event} event`,
+          ),
+        }];
+      }
+      const out: StreamChunk[] = [];
+      const index = countField(data, "index") ?? -1;
+      switch (stringField(data, "type") ?? ev.event) {
+        case "message_start":
+          mergeAnthropicUsage(counters, objectField(data.message, "usage"));
+          return out;
+        case "content_block_start":
+          start(index, data.content_block, out);
+          return out;
+        case "content_block_delta":
+          delta(index, data.delta, out);
+          return out;
+        case "content_block_stop":
+          close(index, out);
+          return out;
+        case "message_delta":
+          sawDelta = true;
+          stopReason = stringField(data.delta, "stop_reason") ?? stopReason;
+          mergeAnthropicUsage(counters, data.usage);
+          return out;
+        case "message_stop":
+          return stop(out);
+        case "error":
+          return [{
+            type: "error",
+            error: streamError(data, ev.data),
+          }];
+        default:
+          return out;
+      }
+    },
+    end(): StreamChunk[] {
+      if (sawDelta) return stop([]);
+      return [{
+        type: "error",
+        error: makeLlmError(
+          "transport",
+          provider,
+          "Stream ended before message_delta: truncated",
+        ),
+      }];
+    },
+  };
+}

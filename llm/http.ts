@@ -1,0 +1,76 @@
+/**
+ * What every HTTP provider adapter is given: an injected `fetch`, the base
+ * URL, and the few knobs the CLI wires from config (llm.md §1, §12).
+ *
+ * @module
+ */
+import type { ModelCatalog } from "./catalog.ts";
+import type { ProviderSupports } from "./provider.ts";
+import type { SseParserOptions } from "./sse.ts";
+
+/**
+ * The `fetch` an adapter calls (the global `fetch` fits). Adapters always
+ * pass `redirect: "error"` and the request's abort signal.
+ *
+ * @example The global fetch fits
+ * ```ts
+ * import type { FetchFn } from "@relavium/session/llm";
+ * const f: FetchFn = fetch;
+ * ```
+ */
+export type FetchFn = (
+  input: string,
+  init: RequestInit,
+) => Promise<Response>;
+
+/**
+ * Options shared by the HTTP adapters. Plain data plus injected effects:
+ * no environment reads, no wall clock.
+ *
+ * @example Value
+ * ```ts
+ * import type { HttpProviderOptions } from "@relavium/session/llm";
+ * const o: HttpProviderOptions = { fetch, baseUrl: "https://gateway.example.com", customEndpoint: true };
+ * ```
+ */
+export interface HttpProviderOptions {
+  /** The transport; tests pass a loopback or in-memory one. */
+  fetch: FetchFn;
+  /**
+   * Base URL, trailing `/` ignored (DECISIONS.md 26): Anthropic's excludes
+   * the version (`{base}/v1/messages`), OpenAI-compatible ones include it
+   * (`{base}/chat/completions`). Default: the provider's official URL.
+   */
+  baseUrl?: string;
+  /**
+   * Non-default endpoint: overflows are never authoritative (downgraded to
+   * `bad_request` + `possible_context_overflow`) and `contextLimit` is
+   * unknown. Default: `true` when `baseUrl` differs from the official one.
+   */
+  customEndpoint?: boolean;
+  /** Windows, output ceilings and reasoning flags; default the bundled one. */
+  catalog?: ModelCatalog;
+  /** Capability overrides (e.g. a local server without tools). */
+  supports?: Partial<ProviderSupports>;
+  /** Epoch ms, to read `retry-after` HTTP dates; without it they are ignored. */
+  now?: () => number;
+  /** Bounds of the SSE reader; beyond them the call fails as `transport`. */
+  sse?: SseParserOptions;
+}
+
+/**
+ * Normalises a base URL: surrounding whitespace and trailing `/` removed.
+ *
+ * @param url A base URL.
+ * @returns The URL without trailing slashes.
+ *
+ * @example Strip the trailing slash
+ * ```ts
+ * import { normaliseBaseUrl } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * assert.equal(normaliseBaseUrl("http://localhost:11434/v1/"), "http://localhost:11434/v1");
+ * ```
+ */
+export function normaliseBaseUrl(url: string): string {
+  return url.trim().replace(/\/+$/, "");
+}

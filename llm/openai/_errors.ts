@@ -1,0 +1,98 @@
+/**
+ * OpenAI Chat Completions error classification (llm.md §5): the HTTP
+ * status baseline refined by the body (`{error:{message, type, param,
+ * code}}`); overflow = 400 `code: context_length_exceeded` (OpenAI) or a
+ * 400 whose message says `maximum context length` (DeepSeek).
+ *
+ * @module
+ */
+import type { LlmErrorKind } from "../chunk.ts";
+import { type Classified, statusKind } from "../_http_errors.ts";
+import { objectField, stringField } from "../_wire_json.ts";
+import type { OpenAiDialect } from "./types.ts";
+
+/** Kinds of a mid-stream error, which has no status. */
+const STREAM_KINDS: Readonly<Record<string, LlmErrorKind>> = {
+  rate_limit_exceeded: "rate_limit",
+  server_error: "overloaded",
+  insufficient_quota: "auth",
+  invalid_api_key: "auth",
+  context_length_exceeded: "context_overflow",
+  invalid_request_error: "bad_request",
+};
+
+/** Longest raw (non-JSON) body text kept in a message. */
+const MAX_TEXT = 2000;
+
+/**
+ * Classifies an OpenAI-compatible error: a non-2xx response or, with
+ * `status` undefined, a mid-stream `data: {"error": …}`. A 429
+ * `insufficient_quota` is `auth` (retrying will not add credit).
+ *
+ * @param dialect `openai` or `deepseek` (overflow signal).
+ * @param status The HTTP status; `undefined` for a stream error.
+ * @param body The parsed body or event data.
+ * @param text The raw body text.
+ * @returns Kind, message and code (`error.code`, else `error.type`).
+ *
+ * @example Overflow per dialect, quota
+ * ```ts
+ * import { classifyOpenAiError } from "./_errors.ts";
+ * import assert from "node:assert/strict";
+ * const openai = { error: { message: "This model's maximum context length is 128000 tokens.", type: "invalid_request_error", param: "messages", code: "context_length_exceeded" } };
+ * assert.equal(classifyOpenAiError("openai", 400, openai, "").kind, "context_overflow");
+ * const deepseek = { error: { message: "This model's maximum context length is 131072 tokens.", type: "invalid_request_error", param: null, code: "invalid_request_error" } };
+ * assert.equal(classifyOpenAiError("deepseek", 400, deepseek, "").kind, "context_overflow");
+ * assert.equal(classifyOpenAiError("openai", 400, deepseek, "").kind, "bad_request");
+ * const quota = { error: { message: "You exceeded your current quota", type: "insufficient_quota", code: "insufficient_quota" } };
+ * assert.equal(classifyOpenAiError("openai", 429, quota, "").kind, "auth");
+ * ```
+ */
+export function classifyOpenAiError(
+  dialect: OpenAiDialect,
+  status: number | undefined,
+  body: unknown,
+  text: string,
+): Classified {
+  const error = objectField(body, "error");
+  const code = stringField(error, "code");
+  const type = stringField(error, "type");
+  const message = stringField(error, "message") ??
+    (text.trim() === ""
+      ? `HTTP ${status ?? "stream"} error`
+      : text.slice(0, MAX_TEXT));
+  let kind: LlmErrorKind;
+  if (status === undefined) {
+    kind = lookup(code) ?? lookup(type) ?? "unknown";
+  } else {
+    kind = statusKind(status);
+    if (
+      status === 429 &&
+      (code === "insufficient_quota" || type === "insufficient_quota")
+    ) {
+      kind = "auth";
+    }
+    if (status === 400 && isOverflow(dialect, code, message)) {
+      kind = "context_overflow";
+    }
+  }
+  const classified: Classified = { kind, message };
+  const wireCode = code ?? type;
+  if (wireCode !== undefined) classified.code = wireCode;
+  return classified;
+}
+
+function lookup(key: string | undefined): LlmErrorKind | undefined {
+  return key !== undefined && Object.hasOwn(STREAM_KINDS, key)
+    ? STREAM_KINDS[key]
+    : undefined;
+}
+
+function isOverflow(
+  dialect: OpenAiDialect,
+  code: string | undefined,
+  message: string,
+): boolean {
+  if (code === "context_length_exceeded") return true;
+  return dialect === "deepseek" && /maximum context length/i.test(message);
+}

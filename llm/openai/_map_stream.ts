@@ -1,0 +1,218 @@
+/**
+ * OpenAI `chat.completion.chunk` SSE events → chunks (llm.md §11).
+ *
+ * @module
+ */
+import type { LlmError, StreamChunk, Usage } from "../chunk.ts";
+import type { SseEvent } from "../sse.ts";
+import type { StreamMapper } from "../_http_stream.ts";
+import { makeLlmError } from "../errors.ts";
+import {
+  countField,
+  isObject,
+  objectField,
+  parseJson,
+  stringField,
+} from "../_wire_json.ts";
+import { mapOpenAiFinishReason } from "./_finish_reason.ts";
+import { openAiUsage } from "./_usage.ts";
+
+interface CallState {
+  id: string | undefined;
+  name: string | undefined;
+  started: boolean;
+  pending: string;
+}
+
+const REASONING_ID = "reasoning_0";
+
+/**
+ * Creates the mapper of one Chat Completions stream: `content` →
+ * `text_delta`; `reasoning_content` (or `reasoning`) → `reasoning_start`
+ * once + `reasoning_delta`; `tool_calls` accumulated by `index` (a call
+ * starts once its name is known, with its id or a synthesised `call_<n>`;
+ * whole calls in one fragment and repeated ids and names are tolerated; a
+ * new id at a used index opens a new call); a non-empty `refusal` marks
+ * `content_filter`; a non-null `finish_reason` closes open calls (index
+ * order) and the reasoning; usage from any chunk is kept (the last wins);
+ * `[DONE]`, or end of stream after a finish reason, gives `stop`. A
+ * `{"error": …}` payload is an `error`; data that is not JSON is
+ * `transport`; no finish reason before the end is truncation.
+ *
+ * @param provider The provider id.
+ * @param streamError Classifies an error payload (dialect, scrub,
+ *   downgrade).
+ * @returns The mapper.
+ *
+ * @example Text, a usage chunk, then [DONE]
+ * ```ts
+ * import { createOpenAiMapper } from "./_map_stream.ts";
+ * import { makeLlmError } from "../errors.ts";
+ * import assert from "node:assert/strict";
+ * const m = createOpenAiMapper("openai", () => makeLlmError("unknown", "openai", "stream error"));
+ * const ev = (data: unknown) => ({ event: "message", data: typeof data === "string" ? data : JSON.stringify(data) });
+ * const out = [
+ *   ...m.event(ev({ choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: null }] })),
+ *   ...m.event(ev({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })),
+ *   ...m.event(ev({ choices: [], usage: { prompt_tokens: 9, completion_tokens: 1 } })),
+ *   ...m.event(ev("[DONE]")),
+ * ];
+ * assert.deepEqual(out, [
+ *   { type: "text_delta", text: "Hi" },
+ *   { type: "stop", stopReason: "stop", usage: { inputTokens: 9, outputTokens: 1 } },
+ * ]);
+ * ```
+ */
+export function createOpenAiMapper(
+  provider: string,
+  streamError: (data: unknown, text: string) => LlmError,
+): StreamMapper {
+  const calls = new Map<number, CallState>();
+  let reasoningOpen = false;
+  let refusal = false;
+  let anyCall = false;
+  let finish: string | undefined;
+  let usage: Usage | undefined;
+  let nextIndex = 0;
+
+  function startIfNamed(
+    index: number,
+    call: CallState,
+    out: StreamChunk[],
+  ): void {
+    if (call.started || call.name === undefined || call.name === "") return;
+    call.started = true;
+    anyCall = true;
+    call.id ??= `call_${index}`;
+    out.push({ type: "tool_call_start", id: call.id, name: call.name });
+    if (call.pending !== "") {
+      out.push({
+        type: "tool_call_delta",
+        id: call.id,
+        argsJsonDelta: call.pending,
+      });
+      call.pending = "";
+    }
+  }
+
+  function fragment(tc: unknown, position: number, out: StreamChunk[]): void {
+    let index = countField(tc, "index") ?? position;
+    const fn = objectField(tc, "function");
+    const id = stringField(tc, "id") || undefined;
+    const name = stringField(fn, "name") || undefined;
+    let call = calls.get(index);
+    if (call?.id !== undefined && id !== undefined && id !== call.id) {
+      index = Math.max(nextIndex, ...calls.keys()) + 1;
+      call = undefined;
+    }
+    if (call === undefined) {
+      call = { id: undefined, name: undefined, started: false, pending: "" };
+      calls.set(index, call);
+      nextIndex = Math.max(nextIndex, index);
+    }
+    if (!call.started) {
+      call.id ??= id;
+      call.name ??= name;
+    }
+    const args = stringField(fn, "arguments") ?? "";
+    startIfNamed(index, call, out);
+    if (args === "") return;
+    if (call.started && call.id !== undefined) {
+      out.push({ type: "tool_call_delta", id: call.id, argsJsonDelta: args });
+    } else {
+      call.pending += args;
+    }
+  }
+
+  function finishOpen(out: StreamChunk[]): void {
+    for (const index of [...calls.keys()].sort((a, b) => a - b)) {
+      const call = calls.get(index);
+      if (call?.started === true && call.id !== undefined) {
+        out.push({ type: "tool_call_end", id: call.id });
+      }
+    }
+    calls.clear();
+    if (reasoningOpen) {
+      out.push({ type: "reasoning_end", id: REASONING_ID });
+      reasoningOpen = false;
+    }
+  }
+
+  function choice(c: unknown, out: StreamChunk[]): void {
+    const delta = objectField(c, "delta");
+    const reasoning = stringField(delta, "reasoning_content") ??
+      stringField(delta, "reasoning") ?? "";
+    if (reasoning !== "") {
+      if (!reasoningOpen) {
+        reasoningOpen = true;
+        out.push({ type: "reasoning_start", id: REASONING_ID });
+      }
+      out.push({ type: "reasoning_delta", id: REASONING_ID, text: reasoning });
+    }
+    const content = stringField(delta, "content") ?? "";
+    if (content !== "") out.push({ type: "text_delta", text: content });
+    if ((stringField(delta, "refusal") ?? "") !== "") refusal = true;
+    const toolCalls = isObject(delta) ? delta.tool_calls : undefined;
+    if (Array.isArray(toolCalls)) {
+      toolCalls.forEach((tc, position) => fragment(tc, position, out));
+    }
+    const reason = stringField(c, "finish_reason");
+    if (reason !== undefined && reason !== "") {
+      finish = reason;
+      finishOpen(out);
+    }
+  }
+
+  function stop(): StreamChunk {
+    return {
+      type: "stop",
+      stopReason: mapOpenAiFinishReason(finish ?? "stop", {
+        toolCalls: anyCall,
+        refusal,
+      }),
+      usage: usage ?? { inputTokens: 0, outputTokens: 0 },
+    };
+  }
+
+  function truncated(): StreamChunk {
+    return {
+      type: "error",
+      error: makeLlmError(
+        "transport",
+        provider,
+        "Stream ended before a finish_reason: truncated",
+      ),
+    };
+  }
+
+  return {
+    event(ev: SseEvent): StreamChunk[] {
+      if (ev.data.trim() === "[DONE]") {
+        return [finish === undefined ? truncated() : stop()];
+      }
+      const data = parseJson(ev.data);
+      if (!isObject(data)) {
+        return [{
+          type: "error",
+          error: makeLlmError(
+            "transport",
+            provider,
+            "Stream refused: malformed chunk data",
+          ),
+        }];
+      }
+      if (data.error !== undefined && data.error !== null) {
+        return [{ type: "error", error: streamError(data, ev.data) }];
+      }
+      const out: StreamChunk[] = [];
+      const choices = Array.isArray(data.choices) ? data.choices : [];
+      const first = choices.find((c) => (countField(c, "index") ?? 0) === 0);
+      if (first !== undefined && finish === undefined) choice(first, out);
+      usage = openAiUsage(data.usage) ?? usage;
+      return out;
+    },
+    end(): StreamChunk[] {
+      return [finish === undefined ? truncated() : stop()];
+    },
+  };
+}

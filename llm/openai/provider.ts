@@ -1,0 +1,176 @@
+/**
+ * The OpenAI Chat Completions adapter (llm.md §11, §12): official OpenAI,
+ * DeepSeek (same adapter, its dialect) and OpenAI-compatible servers.
+ *
+ * @module
+ */
+import type { StreamChunk } from "../chunk.ts";
+import type { LlmProvider, LlmRequest, ProviderSupports } from "../provider.ts";
+import type { ModelCatalog } from "../catalog.ts";
+import type { HttpProviderOptions } from "../http.ts";
+import { createCatalog } from "../create_catalog.ts";
+import { finishError } from "../_http_errors.ts";
+import { keyRedactor, streamHttp } from "../_http_stream.ts";
+import { resolveEndpoint } from "../_endpoint.ts";
+import { classifyOpenAiError } from "./_errors.ts";
+import { createOpenAiMapper } from "./_map_stream.ts";
+import { buildOpenAiBody } from "./_request_body.ts";
+import type { MaxTokensParam, OpenAiDialect } from "./types.ts";
+
+/**
+ * The official OpenAI base URL (with the version, DECISIONS.md 26).
+ *
+ * @example Read it
+ * ```ts
+ * import { OPENAI_BASE_URL } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * assert.equal(OPENAI_BASE_URL, "https://api.openai.com/v1");
+ * ```
+ */
+export const OPENAI_BASE_URL: string = "https://api.openai.com/v1";
+
+/**
+ * The official DeepSeek base URL (`{base}/chat/completions`).
+ *
+ * @example Read it
+ * ```ts
+ * import { DEEPSEEK_BASE_URL } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * assert.equal(DEEPSEEK_BASE_URL, "https://api.deepseek.com");
+ * ```
+ */
+export const DEEPSEEK_BASE_URL: string = "https://api.deepseek.com";
+
+/**
+ * Options of {@linkcode createOpenAiProvider}.
+ *
+ * @example A local server
+ * ```ts
+ * import type { OpenAiProviderOptions } from "@relavium/session/llm";
+ * const o: OpenAiProviderOptions = { id: "ollama", fetch, baseUrl: "http://localhost:11434/v1" };
+ * ```
+ */
+export interface OpenAiProviderOptions extends HttpProviderOptions {
+  /** Provider id: `openai`, `deepseek` or a `[[providers]]` id. */
+  id: string;
+  /**
+   * Server conventions: `openai` (overflow = `context_length_exceeded`,
+   * `reasoning_effort`) or `deepseek` (overflow = "maximum context length",
+   * `thinking` on/off, reasoning replayed with tool calls). Default
+   * `openai`; the official base URL follows it.
+   */
+  dialect?: OpenAiDialect;
+  /**
+   * Output-cap field. Default `max_completion_tokens` on the official
+   * OpenAI endpoint, `max_tokens` everywhere else.
+   */
+  maxTokensParam?: MaxTokensParam;
+}
+
+function defaultSupports(custom: boolean): ProviderSupports {
+  return {
+    tools: true,
+    streaming: true,
+    parallelToolCalls: true,
+    reasoning: !custom,
+    promptCache: !custom,
+  };
+}
+
+/**
+ * Creates an OpenAI Chat Completions provider. Each `stream` call POSTs
+ * `{base}/chat/completions` with `Authorization: Bearer <key>` (omitted when
+ * the key is empty: local servers, DECISIONS.md 24) and
+ * `stream_options.include_usage`, never following a redirect, and maps the
+ * SSE stream to chunks (llm.md §11). Failures are one classified `error`
+ * chunk (llm.md §5). A base URL other than the dialect's official one makes
+ * a custom endpoint: overflows downgraded, `contextLimit` unknown, and by
+ * default no reasoning or prompt-cache capability.
+ *
+ * @param options Id, transport, base URL, dialect, cap field, catalog.
+ * @returns The provider.
+ * @throws {TypeError} When `id` is empty, `fetch` is not a function or
+ *   `baseUrl` is not a URL.
+ *
+ * @example Tool call from an in-memory fetch
+ * ```ts
+ * import { createOpenAiProvider, type StreamChunk } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * const data = [
+ *   { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "weather", arguments: "" } }] }, finish_reason: null }] },
+ *   { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }, finish_reason: null }] },
+ *   { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+ *   { choices: [], usage: { prompt_tokens: 20, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 8 } } },
+ * ];
+ * const sse = data.map((d) => `data: ${JSON.stringify(d)}\n\n`).join("") + "data: [DONE]\n\n";
+ * const provider = createOpenAiProvider({ id: "openai", fetch: () => Promise.resolve(new Response(sse)) });
+ * const chunks: StreamChunk[] = [];
+ * for await (const c of provider.stream({ model: "gpt-5.4-mini", messages: [] }, "key")) chunks.push(c);
+ * assert.deepEqual(chunks.map((c) => c.type), ["tool_call_start", "tool_call_delta", "tool_call_end", "stop"]);
+ * assert.deepEqual(chunks[3], { type: "stop", stopReason: "tool_use", usage: { inputTokens: 12, outputTokens: 5, cacheReadTokens: 8 } });
+ * ```
+ */
+export function createOpenAiProvider(
+  options: OpenAiProviderOptions,
+): LlmProvider {
+  const id = options.id;
+  if (typeof id !== "string" || id === "") {
+    throw new TypeError(
+      "Cannot create the provider: id must be a non-empty string",
+    );
+  }
+  const dialect: OpenAiDialect = options.dialect ?? "openai";
+  const official = dialect === "deepseek" ? DEEPSEEK_BASE_URL : OPENAI_BASE_URL;
+  const { base, custom } = resolveEndpoint(options, official);
+  const catalog: ModelCatalog = options.catalog ?? createCatalog();
+  const maxTokensParam: MaxTokensParam = options.maxTokensParam ??
+    (dialect === "openai" && !custom ? "max_completion_tokens" : "max_tokens");
+  const url = `${base}/chat/completions`;
+  const supports: ProviderSupports = {
+    ...defaultSupports(custom),
+    ...options.supports,
+  };
+
+  function stream(req: LlmRequest, key: string): AsyncIterable<StreamChunk> {
+    const body = buildOpenAiBody(req, { dialect, maxTokensParam, catalog });
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+    };
+    if (key !== "") headers.authorization = `Bearer ${key}`;
+    const redact = keyRedactor(key);
+    const mapper = createOpenAiMapper(id, (data, text) => {
+      const c = classifyOpenAiError(dialect, undefined, data, text);
+      return finishError(id, { ...c, message: redact(c.message) }, {
+        customEndpoint: custom,
+      });
+    });
+    return streamHttp({
+      provider: id,
+      fetch: options.fetch,
+      url,
+      headers,
+      body: JSON.stringify(body),
+      signal: req.signal,
+      redact,
+      mapper,
+      classify: (status, parsed, text) =>
+        classifyOpenAiError(dialect, status, parsed, text),
+      customEndpoint: custom,
+      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.sse === undefined ? {} : { sse: options.sse }),
+    });
+  }
+
+  return {
+    id,
+    kind: "openai-compatible",
+    customEndpoint: custom,
+    supports,
+    stream,
+    contextLimit(model: string): number | undefined {
+      if (custom) return undefined;
+      const window = catalog.lookup(model)?.contextWindowTokens;
+      return window !== undefined && window > 0 ? window : undefined;
+    },
+  };
+}

@@ -1,0 +1,238 @@
+/**
+ * An incremental Server-Sent Events parser (llm.md §13, WHATWG HTML
+ * "event stream interpretation"): bytes in, dispatched events out, with a
+ * bound on line length and event size.
+ *
+ * @module
+ */
+import type { Result } from "../schema/result.ts";
+
+/**
+ * One dispatched event.
+ *
+ * @example Value
+ * ```ts
+ * import type { SseEvent } from "@relavium/session/llm";
+ * const e: SseEvent = { event: "message_stop", data: '{"type":"message_stop"}' };
+ * ```
+ */
+export interface SseEvent {
+  /** The `event:` field; `"message"` when the event named none. */
+  event: string;
+  /** The `data:` lines joined by `\n`. */
+  data: string;
+  /** The last `id:` field seen, when any. */
+  id?: string;
+}
+
+/**
+ * Why the parser refused its input: a line or an event past its bound.
+ * Adapters treat it as a `transport` error.
+ *
+ * @example Value
+ * ```ts
+ * import type { SseLimitError } from "@relavium/session/llm";
+ * const e: SseLimitError = { kind: "line_too_long", limit: 1024 };
+ * ```
+ */
+export interface SseLimitError {
+  /** Which bound was exceeded. */
+  kind: "line_too_long" | "event_too_large";
+  /** The bound, in UTF-16 code units. */
+  limit: number;
+}
+
+/**
+ * Bounds of {@linkcode createSseParser}, in UTF-16 code units of decoded
+ * text.
+ *
+ * @example Value
+ * ```ts
+ * import type { SseParserOptions } from "@relavium/session/llm";
+ * const o: SseParserOptions = { maxLineLength: 65_536, maxEventLength: 1_048_576 };
+ * ```
+ */
+export interface SseParserOptions {
+  /** Longest line (terminator excluded); default 1 MiB. */
+  maxLineLength?: number;
+  /** Largest event (`data` plus `event` name); default 8 MiB. */
+  maxEventLength?: number;
+}
+
+/**
+ * A stateful parser: feed it the body's bytes in order, then call `end`.
+ * After an error it stays failed.
+ *
+ * @example Shape
+ * ```ts
+ * import type { SseParser } from "@relavium/session/llm";
+ * type Push = SseParser["push"];
+ * ```
+ */
+export interface SseParser {
+  /** Decodes `bytes` and returns the events they complete. */
+  push(bytes: Uint8Array): Result<SseEvent[], SseLimitError>;
+  /** Flushes the decoder at end of stream; an unterminated event is dropped. */
+  end(): Result<SseEvent[], SseLimitError>;
+}
+
+const DEFAULT_MAX_LINE = 1 << 20;
+const DEFAULT_MAX_EVENT = 8 << 20;
+const LF = 10;
+const CR = 13;
+
+/**
+ * Creates an incremental SSE parser. UTF-8 is decoded across reads (a
+ * leading BOM is dropped); lines end at CRLF, LF or CR, also when split
+ * across reads; `:` lines are comments; `event:` names the event; each
+ * `data:` line appends (joined by `\n`); a blank line dispatches (an event
+ * without data is not dispatched); one space after the colon is dropped;
+ * unknown fields and `retry:` are ignored. A line longer than
+ * `maxLineLength`, or an event larger than `maxEventLength`, is an error.
+ *
+ * @param options Line and event bounds.
+ * @returns The parser.
+ * @throws {RangeError} When a bound is not a positive integer.
+ *
+ * @example Parse events split across reads
+ * ```ts
+ * import { createSseParser } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * const p = createSseParser();
+ * const bytes = new TextEncoder().encode("event: a\r\ndata: 1\r\ndata: 2\r\n\r\n: note\n\ndata: é\n\n");
+ * const first = p.push(bytes.subarray(0, 13));
+ * const rest = p.push(bytes.subarray(13));
+ * assert.deepEqual(first, { ok: true, value: [] });
+ * assert.deepEqual(rest, { ok: true, value: [
+ *   { event: "a", data: "1\n2" },
+ *   { event: "message", data: "é" },
+ * ] });
+ * assert.deepEqual(p.end(), { ok: true, value: [] });
+ * ```
+ */
+export function createSseParser(options: SseParserOptions = {}): SseParser {
+  const maxLine = bound(options.maxLineLength, DEFAULT_MAX_LINE, "line");
+  const maxEvent = bound(options.maxEventLength, DEFAULT_MAX_EVENT, "event");
+  const decoder = new TextDecoder("utf-8");
+  let buffer = "";
+  let skipLf = false;
+  let failed: SseLimitError | undefined;
+  let eventName = "";
+  let data = "";
+  let hasData = false;
+  let lastId: string | undefined;
+
+  function fail(error: SseLimitError): Result<SseEvent[], SseLimitError> {
+    failed = error;
+    return { ok: false, error };
+  }
+
+  /** Applies one line; returns an error when the event grows too large. */
+  function line(text: string, out: SseEvent[]): SseLimitError | undefined {
+    if (text === "") {
+      if (hasData) {
+        const ev: SseEvent = { event: eventName || "message", data };
+        if (lastId !== undefined) ev.id = lastId;
+        out.push(ev);
+      }
+      eventName = "";
+      data = "";
+      hasData = false;
+      return undefined;
+    }
+    if (text.charCodeAt(0) === 58) return undefined; // ':' comment
+    const colon = text.indexOf(":");
+    const field = colon < 0 ? text : text.slice(0, colon);
+    let value = colon < 0 ? "" : text.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    if (field === "data") {
+      data = hasData ? data + "\n" + value : value;
+      hasData = true;
+    } else if (field === "event") {
+      eventName = value;
+    } else if (field === "id") {
+      if (!value.includes("\u0000")) lastId = value;
+      return undefined;
+    } else {
+      return undefined;
+    }
+    if (data.length + eventName.length > maxEvent) {
+      return { kind: "event_too_large", limit: maxEvent };
+    }
+    return undefined;
+  }
+
+  function feed(text: string): Result<SseEvent[], SseLimitError> {
+    const out: SseEvent[] = [];
+    // The buffered tail holds no terminator: scan only the new text.
+    const scanFrom = buffer.length;
+    let chunk = buffer + text;
+    buffer = "";
+    let start = 0;
+    if (skipLf && chunk.length > 0) {
+      if (chunk.charCodeAt(0) === LF) start = 1;
+      skipLf = false;
+    }
+    const n = chunk.length;
+    let i = Math.max(start, scanFrom);
+    while (i < n) {
+      const c = chunk.charCodeAt(i);
+      if (c !== LF && c !== CR) {
+        i++;
+        continue;
+      }
+      if (i - start > maxLine) {
+        return fail({ kind: "line_too_long", limit: maxLine });
+      }
+      const problem = line(chunk.slice(start, i), out);
+      if (problem !== undefined) return fail(problem);
+      if (c === CR) {
+        if (i + 1 < n) {
+          if (chunk.charCodeAt(i + 1) === LF) i++;
+        } else {
+          skipLf = true;
+        }
+      }
+      i++;
+      start = i;
+    }
+    if (start < n) {
+      if (n - start > maxLine) {
+        return fail({ kind: "line_too_long", limit: maxLine });
+      }
+      buffer = chunk.slice(start);
+    }
+    chunk = "";
+    return { ok: true, value: out };
+  }
+
+  return {
+    push(bytes: Uint8Array): Result<SseEvent[], SseLimitError> {
+      if (failed !== undefined) return { ok: false, error: failed };
+      return feed(decoder.decode(bytes, { stream: true }));
+    },
+    end(): Result<SseEvent[], SseLimitError> {
+      if (failed !== undefined) return { ok: false, error: failed };
+      const result = feed(decoder.decode());
+      buffer = "";
+      eventName = "";
+      data = "";
+      hasData = false;
+      return result;
+    },
+  };
+}
+
+function bound(
+  value: number | undefined,
+  fallback: number,
+  what: string,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new RangeError(
+      `Cannot create the SSE parser: max ${what} length must be a positive integer, got ${value}`,
+    );
+  }
+  return value;
+}

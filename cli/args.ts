@@ -74,6 +74,7 @@ export type CliCommand =
   | { name: "chat-list" }
   | { name: "chat-show"; sessionId: string }
   | { name: "chat-delete"; sessionId: string; yes: boolean }
+  | { name: "chat-export"; sessionId: string; out?: string; force: boolean }
   | {
     name: "agent-run";
     agent: string;
@@ -102,6 +103,7 @@ export type HelpTopic =
   | "chat-list"
   | "chat-show"
   | "chat-delete"
+  | "chat-export"
   | "agent-run"
   | "config"
   | "doctor";
@@ -155,6 +157,8 @@ const OPTIONS = {
   yes: { type: "boolean" },
   input: { type: "string", multiple: true },
   permissions: { type: "boolean" },
+  out: { type: "string" },
+  force: { type: "boolean" },
 } as const;
 
 type OptionName = keyof typeof OPTIONS;
@@ -177,6 +181,7 @@ const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
     "chat-list": [],
     "chat-show": [],
     "chat-delete": ["yes"],
+    "chat-export": ["out", "force"],
     "agent-run": ["fixture", "mode", "input", "model", "provider"],
     "config": [],
     "doctor": ["permissions"],
@@ -188,6 +193,7 @@ const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
   "chat-list": "chat-list",
   "chat-show": "chat-show",
   "chat-delete": "chat-delete",
+  "chat-export": "chat-export",
   "agent": "agent-run",
   "config": "config",
   "doctor": "doctor",
@@ -343,7 +349,9 @@ export function parseCliArgs(
       return fail(`Option ${raw} is not valid for ${helpName(cmdTopic)}`);
     }
   }
-  for (const key of ["agent", "model", "provider", "fixture"] as const) {
+  for (
+    const key of ["agent", "model", "provider", "fixture", "out"] as const
+  ) {
     if (v[key] === "") return fail(`Missing value for --${key}`);
   }
   let mode: ModeName | undefined;

@@ -105,6 +105,18 @@ export function buildCommand(
         ? { name: "chat-show", sessionId: id }
         : { name: "chat-delete", sessionId: id, yes: v.yes === true };
     }
+    case "chat-export": {
+      const [id, ...more] = args;
+      if (id === undefined || id === "") {
+        return "chat-export needs a session id";
+      }
+      return extra(more, "chat-export") ?? {
+        name: "chat-export",
+        sessionId: id,
+        force: v.force === true,
+        ...defined({ out: v.out }),
+      };
+    }
     case "agent-run": {
       const [sub, agent, ...more] = args;
       if (sub !== "run") {

@@ -34,7 +34,7 @@ export interface ChatLoopOptions {
   ctx: CommandContext;
   /** The live session. */
   live: PersistedSession;
-  /** Its store (for `/cost`). */
+  /** Its store (for `/cost` and `/export`). */
   store: SessionStore;
   /** The printer events go to (closed at the end). */
   printer: EventPrinter;
@@ -131,6 +131,10 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
           },
         });
         if (outcome === "exit") break;
+        if (outcome === "export") {
+          const { runSlashExport } = await import("./slash_export.ts");
+          await runSlashExport({ ctx, live, store: options.store });
+        }
         continue;
       }
       if (session.state !== "idle") break;

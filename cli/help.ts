@@ -28,6 +28,7 @@ Commands:
   chat-list           list stored sessions, newest first
   chat-show <id>      print a stored session's transcript and totals
   chat-delete <id>    delete a stored session (asks, or --yes)
+  chat-export <id>    write a session as a .relavium.yaml workflow scaffold
   agent run <agent>   run one turn with stdin as the prompt
   config path|show    print config file locations / resolved values
   doctor              check config, provider keys (and --permissions)
@@ -88,6 +89,21 @@ confirmation on a terminal; elsewhere --yes is required.
 
 Flags:
   --yes               delete without asking
+
+${GLOBAL_FLAGS}`,
+  "chat-export": `Usage: relavium chat-export <id> [--out <path>] [--force]
+
+Write a stored session as a workflow scaffold, by default to
+<id>.relavium.yaml in the current folder, and mark the session exported.
+A review notice is always printed on stderr: the file is a scaffold, not a
+replay, and holds the conversation's text unredacted. With --json, stdout
+carries one session:exported event. An unknown id, or an existing file
+without --force, exits 2 and writes nothing.
+
+Flags:
+  --out <path>        write here instead (relative to the current folder;
+                      missing folders are created)
+  --force             replace an existing file
 
 ${GLOBAL_FLAGS}`,
   "agent-run":

@@ -39,6 +39,8 @@ async function dispatch(
       return (await import("./chat_show.ts")).runChatShow(command, ctx);
     case "chat-delete":
       return (await import("./chat_delete.ts")).runChatDelete(command, ctx);
+    case "chat-export":
+      return (await import("./chat_export.ts")).runChatExport(command, ctx);
     case "config-path":
     case "config-show":
       return (await import("./config_command.ts")).runConfig(command, ctx);

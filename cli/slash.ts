@@ -1,8 +1,8 @@
 /**
  * Core slash commands of the chat loop (cli.md §5): `/help`, `/exit`,
- * `/cancel`, `/mode`, `/cost`. Exact names, no aliases; output is human
- * text on stderr in every mode. Commands of later releases answer with one
- * notice.
+ * `/cancel`, `/mode`, `/cost`, and `/export` (checked here, written by the
+ * loop). Exact names, no aliases; output is human text on stderr in every
+ * mode. Commands of later releases answer with one notice.
  *
  * @module
  */
@@ -12,7 +12,8 @@ import type { SessionStore } from "../store/store.ts";
 import { CHAT_MODES } from "../tools/modes.ts";
 
 /**
- * What the loop does after a slash command.
+ * What the loop does after a slash command: go on, end the chat, or write
+ * the in-chat export (`/export`, which needs the live session).
  *
  * @example Value
  * ```ts
@@ -20,7 +21,7 @@ import { CHAT_MODES } from "../tools/modes.ts";
  * const o: SlashOutcome = "continue";
  * ```
  */
-export type SlashOutcome = "continue" | "exit";
+export type SlashOutcome = "continue" | "exit" | "export";
 
 /**
  * What a slash command may touch.
@@ -51,7 +52,6 @@ const MODES: ReadonlyArray<[ModeName, string]> = CHAT_MODES.map((
 const LATER = new Set([
   "compact",
   "trim",
-  "export",
   "models",
   "effort",
   "clear",
@@ -64,6 +64,7 @@ const HELP = `Commands:
   /cancel            cancel the session, including a running turn
   /mode [mode]       show or switch the approval mode (next turn)
   /cost              spend and tokens of this session
+  /export            write <id>.relavium.yaml in the current folder
 `;
 
 /**
@@ -85,6 +86,7 @@ const HELP = `Commands:
  * assert.equal(mode, "auto");
  * assert.equal(runSlash("/exit", ctx), "exit");
  * assert.equal(runSlash("/exit now", ctx), "continue");
+ * assert.equal(runSlash("/export", ctx), "export");
  * assert.match(out, /takes no argument/);
  * ```
  */
@@ -103,6 +105,8 @@ export function runSlash(line: string, ctx: SlashContext): SlashOutcome {
     case "exit":
     case "cancel":
       return noArgs() ? "exit" : "continue";
+    case "export":
+      return noArgs() ? "export" : "continue";
     case "mode": {
       if (args.length > 1) {
         ctx.write("/mode takes one argument\n");

@@ -1,6 +1,8 @@
-/** Shared helpers of the CLI tests: temp dirs and in-process runs of `main`. */
+/** Shared helpers of the CLI tests: temp dirs, in-process runs of `main`, strict NDJSON parsing. */
+import assert from "node:assert/strict";
 import { createBufferedIo } from "../../cli/io.ts";
 import { main } from "../../cli/main.ts";
+import { parseSessionEvent, type SessionEvent } from "../../schema/event.ts";
 
 /** A temp dir removed on `await using` exit. */
 export interface TempDir extends AsyncDisposable {
@@ -71,4 +73,47 @@ export function textCassette(provider: string, replies: string[]): string {
       },
     ]),
   });
+}
+
+/** JSON with object keys sorted at every depth (key order is not part of the event contract). */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) {
+      sorted[k] = (v as Record<string, unknown>)[k];
+    }
+    return sorted;
+  });
+}
+
+/**
+ * Parses `--json` stdout strictly (cli.md §8): every line is one compact
+ * JSON object that `parseSessionEvent` accepts and whose re-serialisation
+ * equals the line (no stray fields, nothing coerced; compared with keys
+ * sorted), and `sequenceNumber` is gap-free from the first line.
+ */
+export function parseEvents(stdout: string): SessionEvent[] {
+  assert.ok(stdout.endsWith("\n"), "NDJSON ends with a newline");
+  const lines = stdout.slice(0, -1).split("\n");
+  const out = lines.map((line) => {
+    const raw: unknown = JSON.parse(line);
+    assert.equal(JSON.stringify(raw), line, "one compact JSON object a line");
+    const parsed = parseSessionEvent(raw);
+    assert.ok(parsed.ok, `not an event: ${line}`);
+    assert.equal(
+      canonical(parsed.value),
+      canonical(raw),
+      `re-serialises to the schema exactly: ${line}`,
+    );
+    return parsed.value;
+  });
+  const first = out[0]?.sequenceNumber ?? 0;
+  out.forEach((e, i) => assert.equal(e.sequenceNumber, first + i, "gap-free"));
+  return out;
+}
+
+/** Event signatures: `type`, or `type:toolId` for tool events (cli.md §8). */
+export function signature(list: readonly SessionEvent[]): string[] {
+  return list.map((e) => "toolId" in e ? `${e.type}:${e.toolId}` : e.type);
 }

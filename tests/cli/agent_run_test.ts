@@ -1,19 +1,20 @@
 /** Regression harness (cli.md §8) for `agent run`, in-process and once through a real process. */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { sessionEventSchema } from "../../schema/event.ts";
-import { runCli, tempDir, textCassette, write } from "./_helpers.ts";
+import {
+  parseEvents,
+  runCli,
+  tempDir,
+  textCassette,
+  write,
+} from "./_helpers.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const AGENT =
   "id: mini\nname: Mini\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: Be terse.\n";
 
 function types(stdout: string): string[] {
-  return stdout.trimEnd().split("\n").map((l) => {
-    const e = JSON.parse(l);
-    assert.ok(sessionEventSchema.safeParse(e).success, l);
-    return e.type as string;
-  });
+  return parseEvents(stdout).map((e) => e.type);
 }
 
 Deno.test("agent run: one turn from stdin, stream grammar of chat, nothing stored", async () => {

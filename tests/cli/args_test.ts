@@ -49,6 +49,17 @@ Deno.test("parseCliArgs() parses every command", async (t) => {
       sessionId: "s1",
       yes: true,
     }],
+    [["chat-export", "s1"], {
+      name: "chat-export",
+      sessionId: "s1",
+      force: false,
+    }],
+    [["chat-export", "s1", "--out", "w/x.yaml", "--force", "--json"], {
+      name: "chat-export",
+      sessionId: "s1",
+      out: "w/x.yaml",
+      force: true,
+    }],
     [["agent", "run", "rev", "--fixture", "c.json"], {
       name: "agent-run",
       agent: "rev",
@@ -144,6 +155,11 @@ Deno.test("parseCliArgs() refuses bad input with a usage error", async (t) => {
     [["config", "set", "x"], /Unknown config subcommand: set/],
     [["doctor", "--deep"], /Unknown option: --deep/],
     [["chat", "--agent", ""], /Missing value for --agent/],
+    [["chat-export"], /chat-export needs a session id/],
+    [["chat-export", "a", "b"], /Unexpected argument for chat-export: b/],
+    [["chat-export", "a", "--out", ""], /Missing value for --out/],
+    [["chat-export", "a", "--yes"], /--yes is not valid for chat-export/],
+    [["chat", "--force"], /--force is not valid for chat/],
   ];
   for (const [argv, message] of cases) {
     await t.step(argv.join(" ") || "(empty)", () => {

@@ -3,6 +3,7 @@
  * in-process through `main(argv, io)` with cassettes and temp stores.
  */
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { createBufferedIo } from "../../cli/io.ts";
 import { main } from "../../cli/main.ts";
 import type { SessionEvent } from "../../schema/event.ts";
@@ -15,6 +16,8 @@ import {
   textCassette,
   write,
 } from "./_helpers.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Strict NDJSON (see `parseEvents`), as loose records for field checks. */
 function events(stdout: string): Array<Record<string, unknown>> {
@@ -292,6 +295,108 @@ Deno.test("chat → chat-resume: prior turns carried, totals accumulate", async 
     "session:cancelled",
     id,
   ]);
+});
+
+/** A strict v1.1 cassette of one text call with `expect`. */
+function expectCassette(expect: Record<string, unknown>, text: string): string {
+  return JSON.stringify({
+    schema_version: "1.1",
+    strict: true,
+    provider: "anthropic",
+    calls: [{
+      expect,
+      chunks: [
+        { type: "text_delta", text },
+        {
+          type: "stop",
+          stopReason: "stop",
+          usage: { inputTokens: 60, outputTokens: 2 },
+        },
+      ],
+    }],
+  });
+}
+
+Deno.test("chat, then chat-resume in a new process: earlier turns reach the request (expect.messagesInclude)", async () => {
+  await using dir = await tempDir();
+  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
+  await write(
+    `${dir.path}/c1.json`,
+    textCassette("anthropic", ["Paris.", "Madrid."]),
+  );
+  const first = await runCli(["chat", "--json", "--fixture", "c1.json"], {
+    env,
+    cwd: dir.path,
+    stdin: "Capital of France?\nAnd Spain?\n",
+  });
+  assert.equal(first.code, 4, first.stderr);
+  const id = events(first.stdout)[0]?.sessionId as string;
+  await write(
+    `${dir.path}/c2.json`,
+    expectCassette({
+      messagesInclude: [
+        "Capital of France?",
+        "Paris.",
+        "And Spain?",
+        "Madrid.",
+      ],
+      lastUserIncludes: "And Italy?",
+    }, "Rome."),
+  );
+  const child = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      `${ROOT}cli.ts`,
+      "chat-resume",
+      id,
+      "--fixture",
+      "c2.json",
+      "--json",
+    ],
+    cwd: dir.path,
+    clearEnv: true,
+    env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode("And Italy?\n"));
+  await writer.close();
+  const out = await child.output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 4, stderr);
+  assert.equal(stderr, "");
+  const resumed = events(new TextDecoder().decode(out.stdout));
+  assert.equal(resumed[0]?.sequenceNumber, 0);
+  assert.deepEqual(signature(resumed), [
+    "session:turn_started",
+    "agent:token",
+    "cost:updated",
+    "session:turn_completed",
+    "session:cancelled",
+  ]);
+  assert.equal(resumed[1]?.token, "Rome.");
+
+  // The check bites: text that was never said fails the call (exit 1).
+  await write(
+    `${dir.path}/c3.json`,
+    expectCassette({ messagesInclude: ["Berlin."] }, "x"),
+  );
+  const miss = await runCli(["chat-resume", id, "--fixture", "c3.json"], {
+    env,
+    cwd: dir.path,
+    stdin: "And Germany?\n",
+  });
+  assert.equal(miss.code, 1);
+  assert.match(
+    miss.stderr,
+    /expect\.messagesInclude\[0\]: "Berlin\." not found in any request message/,
+  );
 });
 
 Deno.test("chat-resume of an unknown id exits 2", async () => {

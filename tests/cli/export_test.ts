@@ -111,6 +111,8 @@ Deno.test("chat-export writes <cwd>/<id>.relavium.yaml, marks the row, prints th
   });
   assert.equal(quiet.code, 0);
   assert.equal(quiet.stderr, EXPORT_NOTICE, "-q keeps the notice");
+  const listed = await runCli(["chat-list", "--json"], { env, cwd: dir.path });
+  assert.equal(JSON.parse(listed.stdout).status, "exported");
 });
 
 Deno.test("chat-export --json: one session:exported event on stdout, notice on stderr", async () => {

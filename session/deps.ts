@@ -9,6 +9,8 @@ import type { ModelCatalog } from "../llm/catalog.ts";
 import type { LlmProvider, LlmRequest } from "../llm/provider.ts";
 import type { SessionEventDraft } from "../schema/event.ts";
 import type { EgressDecision, ToolRegistry } from "../tools/registry.ts";
+import type { BudgetPolicy } from "./budget.ts";
+import type { CompactionStart } from "./compaction_run.ts";
 
 /**
  * A source of epoch milliseconds.
@@ -87,10 +89,56 @@ export interface SessionDeps {
   toolNarrowing?: readonly string[];
   /** Hard cap of provider-engaged turns; absent or ≤ 0 ⇒ 50. */
   maxTurns?: number;
+  /**
+   * `[chat].max_messages`: the bound of the after-turn fallback trim when
+   * an automatic compaction fails (a positive integer; absent ⇒ no
+   * fallback). Callers also use it as the default bound of `/trim`.
+   */
+  maxMessages?: number;
+  /**
+   * `[chat].auto_compact`: whether automatic compaction (after-turn,
+   * pre-send, overflow recovery) runs when the agent omits `memory`.
+   * Default `true`; ignored under `memory: summary` (always on) and
+   * `none`/`window` (never).
+   */
+  autoCompact?: boolean;
+  /**
+   * `[chat].compact_threshold` in (0, 1], default 0.8: compact when the
+   * next request's estimate exceeds `threshold × window`. Outside the
+   * range the constructor throws a `TypeError`.
+   */
+  compactThreshold?: number;
+  /** `false` skips only the after-turn trigger (one-shot runs). */
+  afterTurnCompaction?: boolean;
+  /**
+   * Awaited after `session:compacting`, before any summariser egress. A
+   * throw closes the moment with `session:compaction_failed` (manual
+   * `compact()` returns `failed`; an active turn ends `internal`).
+   */
+  onCompactionStart?(start: CompactionStart): void | Promise<void>;
+  /**
+   * `[defaults].max_tokens_estimate`: the output reservation when the
+   * request carries no cap and the wire sends none (copied at
+   * construction; a positive integer).
+   */
+  maxTokensEstimate?: number;
+  /**
+   * The cost cap (`max_cost_microcents`, `on_exceed`, `strict_cost_cap`),
+   * enforced before every provider attempt, main and summariser, after
+   * `preEgress`. Absent or a cap ≤ 0 ⇒ no governor.
+   */
+  budget?: BudgetPolicy;
   /** Checked before every provider attempt and every tool effect. */
   preEgress?(attempt: EgressAttempt): EgressDecision;
   /** Told the session-wide realised spend after each priced attempt. */
   updateCost?(cumulativeMicrocents: number): void;
+  /** Told the conservative (estimated) spend once, on resume. */
+  restoreConservativeCost?(conservativeMicrocents: number): void;
+  /**
+   * Awaited before a turn terminal is published (the host's budget
+   * commitment flush). A rejection ends the turn `internal`.
+   */
+  flushBudgetCommitments?(): Promise<void>;
   /**
    * Reserves the turn's effect key at its first tool dispatch (store.md §3).
    * Absent ⇒ an in-memory counter. A throw fails the dispatch closed.

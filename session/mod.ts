@@ -26,7 +26,78 @@
  *
  * @module
  */
+export {
+  type BudgetAttempt,
+  type BudgetGovernor,
+  type BudgetNotice,
+  type BudgetPolicy,
+  budgetRefusalMessage,
+  checkBudgetPolicy,
+  createBudgetGovernor,
+  type OnExceed,
+  projectedSpend,
+} from "./budget.ts";
+export {
+  COMPACTION_LIMITS,
+  COMPACTION_SYSTEM_PROMPT,
+  countSlots,
+  cutHeadAndTail,
+  type FoldSplit,
+  omittedMarker,
+  type PassInput,
+  type PassPlan,
+  planPass,
+  rebaseSpans,
+  splitForCompaction,
+} from "./compaction.ts";
+export {
+  type CompactionOutcome,
+  type CompactionRunInput,
+  type CompactionStart,
+  type ContextState,
+  runCompaction,
+} from "./compaction_run.ts";
+export {
+  afterTurn,
+  afterTurnDue,
+  applyTrim,
+  compactWith,
+  type ContextEnv,
+  measureNext,
+  measureState,
+  preSend,
+  type PreSendOutcome,
+} from "./context_ops.ts";
 export type { Clock, EgressAttempt, IdSource, SessionDeps } from "./deps.ts";
+export {
+  attemptableEntries,
+  authoritativeWindow,
+  checkCompactThreshold,
+  compactionTrigger,
+  DEFAULT_COMPACT_THRESHOLD,
+  DEFAULT_OUTPUT_RESERVATION,
+  type Measurement,
+  outputReservation,
+  type ReservationInput,
+  reservationOf,
+  summariserBound,
+} from "./measure.ts";
+export {
+  automaticCompactionFor,
+  type CompactionResult,
+  compactionRefusalFor,
+  type MemoryPolicyRefusal,
+  NO_STREAMING,
+  toCompactionResult,
+  trimRefusalFor,
+  type TrimResult,
+} from "./memory_policy.ts";
+export { planTrim, type TrimPlan } from "./trim.ts";
+export {
+  runTurnFlow,
+  terminalDraft,
+  type TurnFlowHost,
+} from "./turn_flow.ts";
 export { SessionStateError, type SessionStateErrorCode } from "./errors.ts";
 export { createEventStamper, type EventStamperOptions } from "./events.ts";
 export {

@@ -7,82 +7,53 @@
  */
 import type { Agent, AgentMemory } from "../schema/agent.ts";
 import type { SessionContext } from "../schema/context.ts";
-import type { SessionError, TokensUsed } from "../schema/event.ts";
+import type { SessionError } from "../schema/event.ts";
 import type { Result } from "../schema/result.ts";
 import type {
   ResumeState,
   TurnSpan,
   WorkingMessage,
 } from "../schema/resume.ts";
-import type { AttemptReport, PlanEntry } from "../llm/chain.ts";
-import { createChain } from "../llm/chain.ts";
-import { priceUsage } from "../llm/cost.ts";
+import type { PlanEntry } from "../llm/chain.ts";
 import { resolvePlan } from "../llm/plan.ts";
-import type { LlmRequest } from "../llm/provider.ts";
-import type { EgressDecision, TurnPolicy } from "../tools/registry.ts";
+import type { ToolDef } from "../llm/provider.ts";
+import type { TurnPolicy } from "../tools/registry.ts";
+import type { ContextState } from "./compaction_run.ts";
+import { applyTrim, compactWith, type ContextEnv } from "./context_ops.ts";
 import type { SessionDeps } from "./deps.ts";
 import { SessionStateError } from "./errors.ts";
-import { projectHistory } from "./projection.ts";
+import { SpendLedger } from "./ledger.ts";
+import { summariserBound } from "./measure.ts";
+import {
+  automaticCompactionFor,
+  type CompactionResult,
+  compactionRefusalFor,
+  type MemoryPolicyRefusal,
+  NO_STREAMING,
+  toCompactionResult,
+  trimRefusalFor,
+  type TrimResult,
+} from "./memory_policy.ts";
 import { resolveSystemPrompt } from "./prompt.ts";
 import { isValidResumeState } from "./resume_state.ts";
-import { runTurnCore, type TurnCoreResult } from "./turn.ts";
+import {
+  type AgentSessionParams,
+  checkContextDeps,
+  type CompletedExchange,
+  DEFAULT_MAX_TURNS,
+  type SessionState,
+} from "./session_types.ts";
+import type { TurnCoreResult } from "./turn.ts";
 import { sessionError } from "./turn_errors.ts";
+import { runTurnFlow, terminalDraft } from "./turn_flow.ts";
+import { prepareTurn } from "./turn_setup.ts";
 
-/** Default hard cap of provider-engaged turns (session.md §12). */
-export const DEFAULT_MAX_TURNS = 50;
-
-/**
- * Engine states (session.md §2).
- *
- * @example Value
- * ```ts
- * import type { SessionState } from "@relavium/session/session";
- * const s: SessionState = "idle";
- * ```
- */
-export type SessionState = "created" | "idle" | "running" | "cancelled";
-
-/**
- * Construction parameters.
- *
- * @example Shape
- * ```ts
- * import type { AgentSessionParams } from "@relavium/session/session";
- * type K = keyof AgentSessionParams;
- * ```
- */
-export interface AgentSessionParams {
-  /** The durable session id (minted by the host). */
-  sessionId: string;
-  /** The kebab agent id; stamped as `nodeId`. */
-  agentRef: string;
-  /** The agent as authored (or as frozen in a snapshot). */
-  agent: Agent;
-  /** Where the session works. */
-  context: SessionContext;
-  /** Injected capabilities. */
-  deps: SessionDeps;
-}
-
-/**
- * A completed exchange as the working transcript holds it.
- *
- * @example Value
- * ```ts
- * import type { CompletedExchange } from "@relavium/session/session";
- * const e: CompletedExchange = { userText: "hi", assistantText: "" };
- * ```
- */
-export interface CompletedExchange {
-  /** The user's text. */
-  userText: string;
-  /** The final assistant text (`""` for an empty final reply). */
-  assistantText: string;
-}
-
-function allow(): EgressDecision {
-  return { allow: true };
-}
+export {
+  type AgentSessionParams,
+  type CompletedExchange,
+  DEFAULT_MAX_TURNS,
+  type SessionState,
+} from "./session_types.ts";
 
 /**
  * One multi-turn conversation with one agent.
@@ -121,12 +92,11 @@ export class AgentSession {
   #context: SessionContext;
   #deps: SessionDeps;
   #system: string;
+  #threshold: number;
+  #ledger: SpendLedger;
   #state: SessionState = "created";
-  #messages: WorkingMessage[] = [];
-  #spans: TurnSpan[] = [];
-  #summary: string | undefined;
+  #ctx: ContextState = { messages: [], spans: [] };
   #turnCount = 0;
-  #cost = 0;
   #conservative = 0;
   #policy: TurnPolicy | undefined;
   #controller: AbortController | undefined;
@@ -140,14 +110,26 @@ export class AgentSession {
    * Builds a session in state `created`.
    *
    * @param params Session id, agent ref, agent, context and deps.
-   * @throws {TypeError} When the system prompt references a missing `{{ctx.*}}` variable.
+   * @throws {TypeError} When the system prompt references a missing
+   * `{{ctx.*}}` variable, or a context-management dep is out of range
+   * (`compactThreshold` outside (0, 1], a non-positive `maxMessages` or
+   * `maxTokensEstimate`, an invalid `budget`).
    */
   constructor(params: AgentSessionParams) {
     this.sessionId = params.sessionId;
     this.agentRef = params.agentRef;
     this.#agent = structuredClone(params.agent);
     this.#context = structuredClone(params.context);
-    this.#deps = params.deps;
+    const deps = params.deps;
+    this.#threshold = checkContextDeps(deps);
+    this.#deps = deps.maxTokensEstimate === undefined
+      ? deps
+      : { ...deps, maxTokensEstimate: deps.maxTokensEstimate };
+    this.#ledger = new SpendLedger({
+      deps: this.#deps,
+      nodeId: params.agentRef,
+      isCancelled: () => this.#cancelled,
+    });
     const system = resolveSystemPrompt(
       params.agent.system_prompt,
       params.context.variables,
@@ -174,16 +156,19 @@ export class AgentSession {
       throw new SessionStateError("invalid_resume_state");
     }
     const s = new AgentSession(params);
-    s.#messages = structuredClone(state.messages);
-    s.#spans = structuredClone(state.completedTurnSpans);
+    s.#ctx = {
+      messages: structuredClone(state.messages),
+      spans: structuredClone(state.completedTurnSpans),
+      ...(state.compactionSummary === undefined
+        ? {}
+        : { summary: state.compactionSummary }),
+    };
     s.#turnCount = state.turnCount;
-    s.#cost = state.cumulativeCostMicrocents;
+    s.#ledger.restore(state.cumulativeCostMicrocents);
     s.#conservative = state.conservativeCostMicrocents;
-    if (state.compactionSummary !== undefined) {
-      s.#summary = state.compactionSummary;
-    }
     s.#state = "idle";
-    params.deps.updateCost?.(s.#cost);
+    params.deps.updateCost?.(state.cumulativeCostMicrocents);
+    params.deps.restoreConservativeCost?.(s.#conservative);
     return s;
   }
 
@@ -199,7 +184,7 @@ export class AgentSession {
 
   /** Session-wide realised spend in micro-cents. */
   get cumulativeCostMicrocents(): number {
-    return this.#cost;
+    return this.#ledger.spent;
   }
 
   /** Estimated possibly-billed spend carried across resume (later issue). */
@@ -213,6 +198,25 @@ export class AgentSession {
     return m === undefined ? undefined : Object.freeze({ ...m });
   }
 
+  /**
+   * Whether automatic compaction (after-turn, pre-send, overflow recovery)
+   * is permitted: `memory: summary` always, omitted iff `autoCompact !==
+   * false`, `none`/`window` never. Windows are checked when it would run.
+   */
+  get automaticCompactionAllowed(): boolean {
+    return automaticCompactionFor(this.#agent.memory, this.#deps.autoCompact);
+  }
+
+  /** Why `compact()` would be refused by the memory policy, if it would. */
+  get compactionRefusal(): MemoryPolicyRefusal | undefined {
+    return compactionRefusalFor(this.#agent.memory);
+  }
+
+  /** Why `trimHistory()` would be refused by the memory policy, if it would. */
+  get trimRefusal(): MemoryPolicyRefusal | undefined {
+    return trimRefusalFor(this.#agent.memory);
+  }
+
   /** A deep copy of the working transcript, its spans and summary. */
   get transcript(): {
     messages: WorkingMessage[];
@@ -220,12 +224,11 @@ export class AgentSession {
     summary?: string;
   } {
     const out = {
-      messages: structuredClone(this.#messages),
-      spans: structuredClone(this.#spans),
+      messages: structuredClone(this.#ctx.messages),
+      spans: structuredClone(this.#ctx.spans),
     };
-    return this.#summary === undefined
-      ? out
-      : { ...out, summary: this.#summary };
+    const summary = this.#ctx.summary;
+    return summary === undefined ? out : { ...out, summary };
   }
 
   /**
@@ -235,10 +238,11 @@ export class AgentSession {
    * @returns The exchange, or `undefined` before the first completed turn.
    */
   lastCompletedExchange(): CompletedExchange | undefined {
-    const span = this.#spans[this.#spans.length - 1];
+    const { messages, spans } = this.#ctx;
+    const span = spans[spans.length - 1];
     if (span === undefined) return undefined;
     const text = (i: number): string =>
-      (this.#messages[i]?.content ?? []).map((p) => p.text).join("\n\n");
+      (messages[i]?.content ?? []).map((p) => p.text).join("\n\n");
     return {
       userText: text(span.start),
       assistantText: span.end - span.start === 2 ? text(span.start + 1) : "",
@@ -275,7 +279,7 @@ export class AgentSession {
     this.#policy = policy;
   }
 
-  /** Aborts the in-flight turn; a no-op unless `running`. */
+  /** Aborts the in-flight turn or compaction; a no-op unless `running`. */
   abort(): void {
     if (this.#state === "running") this.#controller?.abort();
   }
@@ -289,210 +293,203 @@ export class AgentSession {
     this.#deps.emit({ type: "session:cancelled" });
   }
 
+  #checkIdle(): void {
+    if (this.#state === "created") throw new SessionStateError("not_started");
+    if (this.#state !== "idle") throw new SessionStateError("not_active");
+  }
+
   /**
    * Runs one turn. The outcome is in the events: exactly one
    * `session:turn_completed` unless the session is cancelled meanwhile.
+   * Automatic compaction (pre-send, overflow recovery, after-turn) runs
+   * inside this call when permitted and measured necessary.
    *
    * @param text The user message.
-   * @returns Resolves when the turn has ended.
+   * @returns Resolves when the turn (and any after-turn work) has ended.
    * @throws {SessionStateError} `not_started` or `not_active` (as a rejection).
    */
   async sendMessage(text: string): Promise<void> {
-    if (this.#state === "created") throw new SessionStateError("not_started");
-    if (this.#state !== "idle") throw new SessionStateError("not_active");
+    this.#checkIdle();
     this.#state = "running";
     const controller = new AbortController();
     this.#controller = controller;
     this.#deps.emit({ type: "session:turn_started" });
     if (this.#cancelled) return;
+    const refused = (error: SessionError): void =>
+      this.#finish({
+        kind: "error",
+        error,
+        usage: { input: 0, output: 0 },
+        engaged: false,
+      }, true);
 
     const maxTurns = (this.#deps.maxTurns ?? 0) > 0
       ? this.#deps.maxTurns ?? DEFAULT_MAX_TURNS
       : DEFAULT_MAX_TURNS;
     if (this.#turnCount >= maxTurns) {
-      this.#finish({
-        kind: "error",
-        error: sessionError(
-          "turn_limit",
-          `session reached its hard cap of ${maxTurns} turns`,
-        ),
-        usage: { input: 0, output: 0 },
-        engaged: false,
-      });
-      return;
+      return refused(sessionError(
+        "turn_limit",
+        `session reached its hard cap of ${maxTurns} turns`,
+      ));
     }
     const policy = this.#policy;
-    const plan = this.#plan ??= resolvePlan(
-      this.#agent,
-      (id) => this.#deps.resolveProvider(id),
-    );
+    const plan = this.#resolvePlan();
     if (!plan.ok) {
-      this.#finish({
-        kind: "error",
-        error: sessionError(
-          "validation",
-          `Provider "${plan.error.providerId}" is not configured`,
-        ),
-        usage: { input: 0, output: 0 },
-        engaged: false,
-      });
-      return;
+      return refused(sessionError(
+        "validation",
+        `Provider "${plan.error.providerId}" is not configured`,
+      ));
     }
-    let result: TurnCoreResult;
     try {
-      result = await this.#runCore(text, plan.value, policy, controller);
+      await this.#turn(text, plan.value, policy, controller);
     } catch (e) {
-      if (!this.#cancelled) {
-        this.#finish({
-          kind: "error",
-          error: sessionError("internal"),
-          usage: { input: 0, output: 0 },
-          engaged: false,
-        });
+      if (!this.#cancelled && this.#state === "running") {
+        refused(sessionError("internal"));
       }
       throw e;
     }
-    if (result.kind === "success") {
-      if (this.#cancelled) return;
-      const start = this.#messages.length;
-      this.#messages.push({ role: "user", content: [{ type: "text", text }] });
-      if (result.text !== "") {
-        this.#messages.push({
-          role: "assistant",
-          content: [{ type: "text", text: result.text }],
-        });
-      }
-      this.#spans.push({ start, end: this.#messages.length });
+    if (!this.#cancelled) {
+      this.#state = "idle";
+      this.#controller = undefined;
     }
-    this.#finish(result);
   }
 
-  #runCore(
+  /**
+   * Manual compaction (session.md §7): folds everything before the latest
+   * completed turn into the summary, in at most four summariser passes.
+   * Over an unknown window each pass is bounded to 16,384 estimated tokens
+   * and `session:compacting` discloses `windowUnknown: true`.
+   *
+   * @returns The outcome (policy refusals and budget refusals included).
+   * @throws {SessionStateError} `not_started` or `not_active` (as a
+   * rejection), checked before the memory policy.
+   */
+  async compact(): Promise<CompactionResult> {
+    this.#checkIdle();
+    const refusal = this.compactionRefusal;
+    if (refusal !== undefined) return refusal;
+    const { spans } = this.#ctx;
+    const latest = spans[spans.length - 1];
+    if (latest === undefined || latest.start === 0) {
+      return { kind: "nothing_to_compact" };
+    }
+    const plan = this.#resolvePlan();
+    if (!plan.ok) return { kind: "failed", message: plan.error.message };
+    if (summariserBound(plan.value, true) === undefined) {
+      return { kind: "failed", message: NO_STREAMING };
+    }
+    this.#state = "running";
+    const controller = new AbortController();
+    this.#controller = controller;
+    const tools = this.#deps.tools?.advertise(this.#granted(), this.#policy) ??
+      [];
+    const env = this.#env(plan.value, tools, controller.signal);
+    const out = await compactWith(env, "manual", { manual: true });
+    if (!this.#cancelled) {
+      this.#state = "idle";
+      this.#controller = undefined;
+    }
+    return toCompactionResult(out);
+  }
+
+  /**
+   * Drops whole turns from the front of the working transcript, keeping
+   * about `n` trailing messages (session.md §8); no model call. Emits
+   * `session:trimmed` when something was dropped; the summary stays.
+   *
+   * @param n How many trailing messages to keep (a positive integer).
+   * @returns The outcome.
+   * @throws {SessionStateError} `not_started` or `not_active`.
+   * @throws {RangeError} When `n` is not a positive integer (checked after
+   * the memory policy).
+   */
+  trimHistory(n: number): TrimResult {
+    this.#checkIdle();
+    const refusal = this.trimRefusal;
+    if (refusal !== undefined) return refusal;
+    return applyTrim({
+      read: () => this.#ctx,
+      install: (s) => {
+        this.#ctx = s;
+      },
+      emit: (d) => this.#deps.emit(d),
+    }, n, "manual");
+  }
+
+  #resolvePlan(): Result<PlanEntry[], { providerId: string; message: string }> {
+    return this.#plan ??= resolvePlan(
+      this.#agent,
+      (id) => this.#deps.resolveProvider(id),
+    );
+  }
+
+  #granted(): string[] {
+    const narrowing = this.#deps.toolNarrowing;
+    return (this.#agent.tools ?? []).filter((t) =>
+      narrowing === undefined || narrowing.includes(t)
+    );
+  }
+
+  #env(
+    plan: readonly PlanEntry[],
+    tools: readonly ToolDef[],
+    signal: AbortSignal,
+  ): ContextEnv {
+    return {
+      agent: this.#agent,
+      system: this.#system,
+      deps: this.#deps,
+      threshold: this.#threshold,
+      plan,
+      tools,
+      read: () => this.#ctx,
+      install: (state) => {
+        this.#ctx = state;
+      },
+      signal,
+      isCancelled: () => this.#cancelled,
+      emit: (d) => this.#deps.emit(d),
+      admit: (entry, request) =>
+        this.#ledger.admit("summary", plan, entry, request),
+      onAttempt: (report) => this.#ledger.record(report),
+    };
+  }
+
+  #turn(
     text: string,
     plan: PlanEntry[],
     policy: TurnPolicy | undefined,
     controller: AbortController,
-  ): Promise<TurnCoreResult> {
-    const deps = this.#deps;
-    const agent = this.#agent;
-    const primary = plan[0];
-    const base: Omit<LlmRequest, "messages" | "signal" | "tools"> = {
-      model: primary?.model ?? agent.model,
-      system: this.#system,
-    };
-    if (agent.temperature !== undefined) base.temperature = agent.temperature;
-    if (agent.max_tokens !== undefined) base.maxTokens = agent.max_tokens;
-    if (agent.reasoning_effort !== undefined) {
-      base.reasoningEffort = agent.reasoning_effort;
-    }
-    const narrowing = deps.toolNarrowing;
-    const granted = (agent.tools ?? []).filter((t) =>
-      narrowing === undefined || narrowing.includes(t)
-    );
-    const tools = deps.tools?.advertise(granted, policy) ?? [];
-    const chain = createChain({
+  ): Promise<void> {
+    return runTurnFlow(prepareTurn({
+      agent: this.#agent,
+      agentRef: this.agentRef,
       plan,
-      keyFor: (id) => deps.keyFor(id),
-      sleep: (ms, signal) => deps.sleep(ms, signal),
-      now: () => deps.clock.now(),
-      admit: (entry, request) =>
-        deps.preEgress?.({
-          kind: "provider",
-          provider: entry.provider,
-          model: entry.model,
-          purpose: "turn",
-          request,
-        }) ?? allow(),
-      onAttempt: (report) => this.#onAttempt(report),
-    });
-    let turnKey: number | undefined;
-    let slot = 0;
-    return runTurnCore({
-      chain,
-      base,
-      tools,
-      messages: projectHistory({
-        ...(agent.memory === undefined ? {} : { memory: agent.memory }),
-        messages: this.#messages,
-        spans: this.#spans,
-        ...(this.#summary === undefined ? {} : { summary: this.#summary }),
-        pending: text,
-      }),
-      signal: controller.signal,
-      nodeId: this.agentRef,
-      emit: (d) => deps.emit(d),
-      ...(deps.tools === undefined ? {} : { registry: deps.tools }),
-      granted,
-      ...(policy === undefined ? {} : { policy }),
-      interactive: deps.interactive ?? false,
-      admitTool: (toolId) =>
-        deps.preEgress?.({ kind: "tool", toolId }) ?? allow(),
-      nextToolCallId: () => {
-        turnKey ??= deps.reserveEffectTurnKey?.() ?? ++this.#localTurnKey;
-        if (!Number.isSafeInteger(turnKey) || turnKey < 1) {
-          throw new RangeError("Invalid turn key");
-        }
-        return `session-tool:${turnKey}:${slot++}`;
+      policy,
+      pending: text,
+      controller,
+      ledger: this.#ledger,
+      env: (tools, signal) => this.#env(plan, tools, signal),
+      granted: this.#granted(),
+      automatic: this.automaticCompactionAllowed,
+      trimAllowed: this.trimRefusal === undefined,
+      finish: (result, idle) => this.#finish(result, idle),
+      renewSignal: () => {
+        const c = new AbortController();
+        this.#controller = c;
+        return c.signal;
       },
-      isCancelled: () => this.#cancelled,
-    });
+      nextLocalTurnKey: () => ++this.#localTurnKey,
+    }));
   }
 
-  #onAttempt(report: AttemptReport): void {
-    if (report.outcome === "skipped" || report.usage === undefined) return;
-    if (this.#cancelled) return;
-    const info = this.#deps.catalog?.lookup(report.model);
-    const price = priceUsage(report.usage, info);
-    this.#cost += price.costMicrocents;
-    this.#deps.emit({
-      type: "cost:updated",
-      nodeId: this.agentRef,
-      model: report.model,
-      inputTokens: report.usage.inputTokens,
-      outputTokens: report.usage.outputTokens,
-      costMicrocents: price.costMicrocents,
-      cumulativeCostMicrocents: this.#cost,
-      attemptNumber: report.attemptNumber,
-      priced: price.priced,
-    });
-    this.#deps.updateCost?.(this.#cost);
-  }
-
-  #finish(result: TurnCoreResult): void {
+  #finish(result: TurnCoreResult, idle: boolean): void {
     if (result.kind === "cancelled" || this.#cancelled) return;
     if (result.engaged) this.#turnCount += 1;
-    this.#state = "idle";
-    this.#controller = undefined;
-    const tokensUsed: TokensUsed = {
-      input: result.usage.input,
-      output: result.usage.output,
-    };
-    if (result.model !== undefined) tokensUsed.model = result.model;
-    if (result.kind === "success") {
-      this.#deps.emit({
-        type: "session:turn_completed",
-        stopReason: result.stopReason,
-        tokensUsed,
-        ...(result.toolHistory.length > 0
-          ? { toolHistory: result.toolHistory }
-          : {}),
-      });
-      return;
+    if (idle) {
+      this.#state = "idle";
+      this.#controller = undefined;
     }
-    if (result.kind === "aborted") {
-      this.#deps.emit({
-        type: "session:turn_completed",
-        stopReason: "aborted",
-        tokensUsed,
-      });
-      return;
-    }
-    const error: SessionError = result.error;
-    this.#deps.emit({
-      type: "session:turn_completed",
-      stopReason: "error",
-      tokensUsed,
-      error,
-    });
+    this.#deps.emit(terminalDraft(result));
   }
 }

@@ -67,6 +67,8 @@ export interface TurnCoreInput {
   nextToolCallId(): string;
   /** Whether `cancel()` has been called. */
   isCancelled(): boolean;
+  /** The authoritative window of a model, for the overflow message. */
+  windowOf?(model: string): number | undefined;
 }
 
 /**
@@ -101,6 +103,12 @@ export type TurnCoreResult =
     usage: { input: number; output: number };
     model?: string;
     engaged: boolean;
+    /**
+     * A provider `context_overflow` before any tool round and before any
+     * content was forwarded in this invocation: the session may recover
+     * once (session.md §9).
+     */
+    overflowRecoverable?: true;
   }
   | { kind: "cancelled" };
 
@@ -146,6 +154,7 @@ export async function runTurnCore(
   let engaged = false;
   let corrections = 0;
   let toolsRan = false;
+  let attemptModel: string | undefined;
 
   function stopped(): TurnCoreResult | undefined {
     if (input.isCancelled()) return { kind: "cancelled" };
@@ -161,6 +170,22 @@ export async function runTurnCore(
       ? { kind: "error", error, usage, engaged }
       : { kind: "error", error, usage, model, engaged };
   }
+  function overflow(
+    provider: string,
+    overflowModel: string | undefined,
+  ): SessionError {
+    const window = overflowModel === undefined
+      ? undefined
+      : input.windowOf?.(overflowModel);
+    return sessionErrorFromLlm(
+      { kind: "context_overflow", retryable: false, provider, message: "" },
+      {
+        model: overflowModel,
+        toolsRan,
+        ...(window === undefined ? {} : { window }),
+      },
+    );
+  }
 
   for (let round = 0;; round++) {
     const request: LlmRequest = {
@@ -172,14 +197,17 @@ export async function runTurnCore(
     const collected = new ResponseCollector();
     let attemptNumber = 0;
     let stopReason: Exclude<TurnStopReason, "aborted" | "error"> | undefined;
+    let forwarded = false;
     for await (const ev of input.chain.stream(request, input.signal)) {
       const halt = stopped();
       if (halt !== undefined) return halt;
       switch (ev.type) {
         case "attempt_start":
           engaged = true;
+          attemptModel = ev.model;
           break;
         case "chunk":
+          forwarded = true;
           attemptNumber = ev.attemptNumber;
           collected.add(ev.chunk);
           if (ev.chunk.type === "text_delta" && ev.chunk.text !== "") {
@@ -206,15 +234,7 @@ export async function runTurnCore(
           usage.input += ev.usage.inputTokens;
           usage.output += ev.usage.outputTokens;
           if (ev.contextExceeded === true) {
-            return fail(sessionErrorFromLlm(
-              {
-                kind: "context_overflow",
-                retryable: false,
-                provider: ev.provider,
-                message: "",
-              },
-              { model: ev.model, toolsRan },
-            ));
+            return fail(overflow(ev.provider, ev.model));
           }
           stopReason = ev.stopReason === "error" ? "stop" : ev.stopReason;
           break;
@@ -225,6 +245,13 @@ export async function runTurnCore(
           if (ev.refusal !== undefined) return fail(ev.refusal);
           if (ev.error === undefined || ev.error.kind === "cancelled") {
             return fail(sessionError("internal"));
+          }
+          if (ev.error.kind === "context_overflow") {
+            const r = fail(overflow(ev.error.provider, attemptModel ?? model));
+            const fresh = round === 0 && !forwarded && !toolsRan;
+            return fresh && r.kind === "error"
+              ? { ...r, overflowRecoverable: true }
+              : r;
           }
           return fail(sessionErrorFromLlm(ev.error, { model, toolsRan }));
         }

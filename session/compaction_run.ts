@@ -1,0 +1,362 @@
+/**
+ * Runs the compaction primitive (session.md §6): up to four summariser
+ * passes through the session's plan, the moment (`session:compacting` →
+ * observer → egress → exactly one close), and the all-or-nothing install.
+ * The policy it follows lives in `compaction.ts`.
+ *
+ * @module
+ */
+import type { Admission, AttemptReport, PlanEntry } from "../llm/chain.ts";
+import { createChain } from "../llm/chain.ts";
+import type { LlmRequest } from "../llm/provider.ts";
+import type {
+  CompactionReason,
+  SessionError,
+  SessionEventDraft,
+} from "../schema/event.ts";
+import type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
+import {
+  COMPACTION_LIMITS,
+  COMPACTION_SYSTEM_PROMPT,
+  planPass,
+  splitForCompaction,
+} from "./compaction.ts";
+import { attemptableEntries } from "./measure.ts";
+import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
+
+/**
+ * The part of the session a compaction reads and replaces.
+ *
+ * @example Value
+ * ```ts
+ * import type { ContextState } from "@relavium/session/session";
+ * const s: ContextState = { messages: [], spans: [] };
+ * ```
+ */
+export interface ContextState {
+  /** The working transcript. */
+  messages: WorkingMessage[];
+  /** Its completed spans. */
+  spans: TurnSpan[];
+  /** The installed summary, if any. */
+  summary?: string;
+}
+
+/**
+ * What the observer awaited when a moment opens is told.
+ *
+ * @example Value
+ * ```ts
+ * import type { CompactionStart } from "@relavium/session/session";
+ * const s: CompactionStart = { reason: "manual", windowUnknown: false, signal: new AbortController().signal };
+ * ```
+ */
+export interface CompactionStart {
+  /** Why the compaction runs. */
+  reason: CompactionReason;
+  /** Whether the window is unknown (manual compaction with disclosure). */
+  windowUnknown: boolean;
+  /** Aborted by Esc or cancel. */
+  signal: AbortSignal;
+}
+
+/**
+ * Everything one compaction run needs.
+ *
+ * @example Shape
+ * ```ts
+ * import type { CompactionRunInput } from "@relavium/session/session";
+ * type K = keyof CompactionRunInput;
+ * ```
+ */
+export interface CompactionRunInput {
+  /** Why it runs. */
+  reason: CompactionReason;
+  /** The session's plan. */
+  plan: readonly PlanEntry[];
+  /** Largest summariser request estimate. */
+  bound: number;
+  /** Disclose an unknown window on `session:compacting`. */
+  windowUnknown: boolean;
+  /** The state before the compaction. */
+  state: ContextState;
+  /** The pending user of the turn (pre-send, recovery). */
+  pending?: string;
+  /** Estimated tokens of the request a state projects to. */
+  measure(state: ContextState): number;
+  /** Replaces the session's state (called once, on success). */
+  install(state: ContextState): void;
+  /** Aborts the compaction. */
+  signal: AbortSignal;
+  /** Whether `cancel()` was called. */
+  isCancelled(): boolean;
+  /** The event sink. */
+  emit(draft: SessionEventDraft): void;
+  /** Pre-egress admission of a summariser attempt (latch, then budget). */
+  admit(entry: { provider: string; model: string }, request: LlmRequest): Admission;
+  /** Each summariser attempt's report (cost accounting). */
+  onAttempt(report: AttemptReport): void;
+  /** API key of a provider. */
+  keyFor(providerId: string): string | Promise<string>;
+  /** Backoff wait. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** Epoch ms for cooldowns. */
+  now(): number;
+  /** Awaited after `session:compacting`, before any egress. */
+  onStart?(start: CompactionStart): void | Promise<void>;
+}
+
+/**
+ * How a compaction ended. `momentOpened` says whether `session:compacting`
+ * was emitted (and so closed by `session:compaction_failed`).
+ *
+ * @example Value
+ * ```ts
+ * import type { CompactionOutcome } from "@relavium/session/session";
+ * const o: CompactionOutcome = { kind: "nothing_to_compact" };
+ * ```
+ */
+export type CompactionOutcome =
+  | {
+    kind: "compacted";
+    summary: string;
+    keptMessageCount: number;
+    keptTurnCount: number;
+    tokensBefore: number;
+    tokensAfter: number;
+    usage: { input: number; output: number };
+  }
+  | { kind: "nothing_to_compact" }
+  | { kind: "budget_refused"; error: SessionError; momentOpened: boolean }
+  | {
+    kind: "failed";
+    error: SessionError;
+    momentOpened: boolean;
+    observer?: true;
+  }
+  | { kind: "aborted"; momentOpened: boolean }
+  | { kind: "cancelled" };
+
+type PassResult =
+  | { kind: "text"; text: string; usage: { input: number; output: number } }
+  | { kind: "refused"; error: SessionError }
+  | { kind: "failed"; error: SessionError }
+  | { kind: "aborted" };
+
+const ABORTED: unique symbol = Symbol("aborted");
+
+function untilAborted(signal: AbortSignal): Promise<typeof ABORTED> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(ABORTED);
+    else signal.addEventListener("abort", () => resolve(ABORTED), { once: true });
+  });
+}
+
+async function runPass(
+  chain: ReturnType<typeof createChain>,
+  request: LlmRequest,
+  signal: AbortSignal,
+): Promise<PassResult> {
+  let text = "";
+  for await (const ev of chain.stream(request, signal)) {
+    if (signal.aborted) return { kind: "aborted" };
+    if (ev.type === "attempt_start") text = "";
+    else if (ev.type === "chunk" && ev.chunk.type === "text_delta") {
+      text += ev.chunk.text;
+    } else if (ev.type === "done") {
+      if (ev.contextExceeded === true || ev.stopReason === "content_filter") {
+        return { kind: "failed", error: sessionError("internal", "The summariser did not return a summary") };
+      }
+      return {
+        kind: "text",
+        text,
+        usage: { input: ev.usage.inputTokens, output: ev.usage.outputTokens },
+      };
+    } else if (ev.type === "failed") {
+      if (signal.aborted) return { kind: "aborted" };
+      if (ev.refusal !== undefined) return { kind: "refused", error: ev.refusal };
+      if (ev.error === undefined || ev.error.kind === "cancelled") {
+        return { kind: "failed", error: sessionError("internal") };
+      }
+      return {
+        kind: "failed",
+        error: sessionErrorFromLlm(ev.error, { model: undefined, toolsRan: false }),
+      };
+    }
+  }
+  return signal.aborted
+    ? { kind: "aborted" }
+    : { kind: "failed", error: sessionError("internal") };
+}
+
+/**
+ * Runs one compaction. Nothing foldable ⇒ `nothing_to_compact` (no
+ * events). Pass 1 is admitted before the moment opens; a refusal there
+ * returns with no events. Then `session:compacting`, the awaited observer,
+ * and the passes; each opened moment ends with exactly one
+ * `session:compacted` or `session:compaction_failed` — or nothing, when
+ * the session was cancelled (its `session:cancelled` closes it). The state
+ * is installed only when every pass succeeded.
+ *
+ * @param input State, plan, bound, sink and effects.
+ * @returns The outcome.
+ *
+ * @example Nothing to fold
+ * ```ts
+ * import { runCompaction } from "@relavium/session/session";
+ * import assert from "node:assert/strict";
+ * const out = await runCompaction({
+ *   reason: "manual", plan: [], bound: 1000, windowUnknown: false,
+ *   state: { messages: [], spans: [] }, measure: () => 0, install: () => {},
+ *   signal: new AbortController().signal, isCancelled: () => false, emit: () => {},
+ *   admit: () => ({ allow: true }), onAttempt: () => {}, keyFor: () => "",
+ *   sleep: () => Promise.resolve(), now: () => 0,
+ * });
+ * assert.deepEqual(out, { kind: "nothing_to_compact" });
+ * ```
+ */
+export async function runCompaction(
+  input: CompactionRunInput,
+): Promise<CompactionOutcome> {
+  const split = splitForCompaction(input.state.messages, input.state.spans);
+  if (split === undefined) return { kind: "nothing_to_compact" };
+  const { reason, signal } = input;
+  let opened = false;
+  const close = (error: SessionError): void => {
+    if (opened) input.emit({ type: "session:compaction_failed", reason, error });
+  };
+  const failed = (error: SessionError): CompactionOutcome => {
+    close(error);
+    return { kind: "failed", error, momentOpened: opened };
+  };
+  const stop = (): CompactionOutcome => {
+    if (input.isCancelled()) return { kind: "cancelled" };
+    close(sessionError("cancelled", "The compaction was aborted"));
+    return { kind: "aborted", momentOpened: opened };
+  };
+  if (signal.aborted || input.isCancelled()) return stop();
+
+  const tokensBefore = input.measure(input.state);
+  let admitted = false;
+  const chain = createChain({
+    plan: input.plan,
+    keyFor: (id) => input.keyFor(id),
+    sleep: (ms, s) => input.sleep(ms, s),
+    now: () => input.now(),
+    admit: (entry, request) => {
+      if (admitted) {
+        admitted = false;
+        return { allow: true };
+      }
+      return input.admit(entry, request);
+    },
+    onAttempt: (report) => input.onAttempt(report),
+  });
+  let prior = input.state.summary === "" ? undefined : input.state.summary;
+  let remaining = split.foldable;
+  const usage = { input: 0, output: 0 };
+  const unfittable = "The running summary leaves no room to fold the history";
+
+  for (let pass = 1; pass <= COMPACTION_LIMITS.maxPasses; pass++) {
+    const plan = planPass({
+      system: COMPACTION_SYSTEM_PROMPT,
+      ...(prior === undefined ? {} : { prior }),
+      remaining,
+      maxTokens: input.bound,
+    });
+    if (plan === undefined) return failed(sessionError("internal", unfittable));
+    const request: LlmRequest = {
+      model: "",
+      system: COMPACTION_SYSTEM_PROMPT,
+      messages: [{ role: "user", content: [{ type: "text", text: plan.text }] }],
+      maxTokens: COMPACTION_LIMITS.summaryMaxTokens,
+    };
+    if (pass === 1) {
+      const entry = attemptableEntries(input.plan, false)[0];
+      if (entry !== undefined) {
+        const meta = { provider: entry.provider.id, model: entry.model };
+        const a = input.admit(meta, { ...request, model: entry.model });
+        if (!a.allow) {
+          return a.error.code === "budget_exceeded"
+            ? { kind: "budget_refused", error: a.error, momentOpened: false }
+            : failed(a.error);
+        }
+        admitted = true;
+      }
+      opened = true;
+      input.emit({
+        type: "session:compacting",
+        reason,
+        ...(input.windowUnknown ? { windowUnknown: true } : {}),
+      });
+      if (input.isCancelled()) return stop();
+      if (input.onStart !== undefined) {
+        const onStart = input.onStart;
+        const observed = Promise.resolve().then(() =>
+          onStart({ reason, windowUnknown: input.windowUnknown, signal })
+        ).then(() => true, () => false);
+        const r = await Promise.race([observed, untilAborted(signal)]);
+        if (r === ABORTED || signal.aborted || input.isCancelled()) return stop();
+        if (!r) {
+          const error = sessionError(
+            "internal",
+            "The compaction observer failed",
+          );
+          close(error);
+          return { kind: "failed", error, momentOpened: true, observer: true };
+        }
+      }
+    }
+    const r = await runPass(chain, request, signal);
+    if (input.isCancelled()) return { kind: "cancelled" };
+    if (r.kind === "aborted" || signal.aborted) return stop();
+    if (r.kind === "refused") {
+      if (r.error.code !== "budget_exceeded") return failed(r.error);
+      close(r.error);
+      return { kind: "budget_refused", error: r.error, momentOpened: true };
+    }
+    if (r.kind === "failed") return failed(r.error);
+    usage.input += r.usage.input;
+    usage.output += r.usage.output;
+    const summary = r.text.trim();
+    if (summary === "") {
+      return failed(sessionError("internal", "The summariser returned an empty summary"));
+    }
+    prior = summary;
+    remaining = remaining.slice(plan.consumed);
+    if (remaining.length === 0) break;
+  }
+  if (remaining.length > 0 || prior === undefined) {
+    return failed(sessionError(
+      "internal",
+      `The history could not be folded within ${COMPACTION_LIMITS.maxPasses} passes`,
+    ));
+  }
+  const next: ContextState = {
+    messages: split.kept,
+    spans: split.keptSpans,
+    summary: prior,
+  };
+  const tokensAfter = input.measure(next);
+  input.install(next);
+  const keptMessageCount = split.kept.length + (input.pending === undefined ? 0 : 1);
+  input.emit({
+    type: "session:compacted",
+    reason,
+    summary: prior,
+    keptMessageCount,
+    keptTurnCount: split.keptTurnCount,
+    tokensBefore,
+    tokensAfter,
+    tokensUsed: { ...usage },
+  });
+  return {
+    kind: "compacted",
+    summary: prior,
+    keptMessageCount,
+    keptTurnCount: split.keptTurnCount,
+    tokensBefore,
+    tokensAfter,
+    usage,
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * What the memory policy allows (session.md §5) and the result shapes of
+ * `compact()` and `trimHistory()` (session.md §3). Pure.
+ *
+ * @module
+ */
+import type { AgentMemory } from "../schema/agent.ts";
+import type { CompactionReason } from "../schema/event.ts";
+import type { CompactionOutcome } from "./compaction_run.ts";
+
+/**
+ * A refusal by the memory policy; the message is fixed and secret-free.
+ *
+ * @example Value
+ * ```ts
+ * import type { MemoryPolicyRefusal } from "@relavium/session/session";
+ * const r: MemoryPolicyRefusal = { kind: "policy_refused", memory: "none", message: "x" };
+ * ```
+ */
+export interface MemoryPolicyRefusal {
+  /** Discriminator. */
+  kind: "policy_refused";
+  /** The policy that refused. */
+  memory: "none" | "window";
+  /** Fixed, user-facing explanation. */
+  message: string;
+}
+
+/**
+ * The outcome of a manual `compact()`.
+ *
+ * @example Value
+ * ```ts
+ * import type { CompactionResult } from "@relavium/session/session";
+ * const r: CompactionResult = { kind: "nothing_to_compact" };
+ * ```
+ */
+export type CompactionResult =
+  | {
+    kind: "compacted";
+    reason: CompactionReason;
+    summary: string;
+    keptMessageCount: number;
+    keptTurnCount: number;
+    tokensBefore: number;
+    tokensAfter: number;
+    summaryTokens: { input: number; output: number };
+  }
+  | { kind: "nothing_to_compact" }
+  | { kind: "failed"; message: string }
+  | { kind: "cancelled" }
+  | { kind: "budget_refused"; message: string; momentOpened: boolean }
+  | MemoryPolicyRefusal;
+
+/**
+ * The outcome of `trimHistory(n)`.
+ *
+ * @example Value
+ * ```ts
+ * import type { TrimResult } from "@relavium/session/session";
+ * const r: TrimResult = { kind: "nothing_to_trim", messageCount: 0 };
+ * ```
+ */
+export type TrimResult =
+  | {
+    kind: "trimmed";
+    keptMessageCount: number;
+    droppedMessageCount: number;
+    keptTurnCount: number;
+  }
+  | { kind: "nothing_to_trim"; messageCount: number }
+  | MemoryPolicyRefusal;
+
+const COMPACT_REFUSED: Record<"none" | "window", string> = {
+  none:
+    "Compaction is not available: this agent's memory is none, so requests carry only the pending message",
+  window:
+    "Compaction is not available: this agent's memory is a fixed window of recent turns",
+};
+
+const TRIM_REFUSED =
+  "Trimming is not available: this agent's memory is none, so requests carry only the pending message";
+
+/**
+ * Why `compact()` is refused under a memory policy.
+ *
+ * @param memory The authored policy (`undefined` = omitted).
+ * @returns The refusal, or `undefined` when compaction is allowed.
+ *
+ * @example Window refuses
+ * ```ts
+ * import { compactionRefusalFor } from "@relavium/session/session";
+ * import assert from "node:assert/strict";
+ * assert.equal(compactionRefusalFor({ type: "window", window_size: 3 })?.memory, "window");
+ * assert.equal(compactionRefusalFor(undefined), undefined);
+ * ```
+ */
+export function compactionRefusalFor(
+  memory: AgentMemory | undefined,
+): MemoryPolicyRefusal | undefined {
+  if (memory?.type !== "none" && memory?.type !== "window") return undefined;
+  return {
+    kind: "policy_refused",
+    memory: memory.type,
+    message: COMPACT_REFUSED[memory.type],
+  };
+}
+
+/**
+ * Why `trimHistory()` is refused under a memory policy.
+ *
+ * @param memory The authored policy (`undefined` = omitted).
+ * @returns The refusal, or `undefined` when trimming is allowed.
+ *
+ * @example Only none refuses
+ * ```ts
+ * import { trimRefusalFor } from "@relavium/session/session";
+ * import assert from "node:assert/strict";
+ * assert.equal(trimRefusalFor({ type: "none" })?.memory, "none");
+ * assert.equal(trimRefusalFor({ type: "window", window_size: 2 }), undefined);
+ * ```
+ */
+export function trimRefusalFor(
+  memory: AgentMemory | undefined,
+): MemoryPolicyRefusal | undefined {
+  return memory?.type === "none"
+    ? { kind: "policy_refused", memory: "none", message: TRIM_REFUSED }
+    : undefined;
+}
+
+/**
+ * Whether automatic compaction may run: `summary` always, omitted iff
+ * `autoCompact !== false`, `none`/`window` never.
+ *
+ * @param memory The authored policy.
+ * @param autoCompact `SessionDeps.autoCompact`.
+ * @returns `true` when permitted.
+ *
+ * @example Summary ignores auto_compact
+ * ```ts
+ * import { automaticCompactionFor } from "@relavium/session/session";
+ * import assert from "node:assert/strict";
+ * assert.equal(automaticCompactionFor({ type: "summary" }, false), true);
+ * assert.equal(automaticCompactionFor(undefined, false), false);
+ * ```
+ */
+export function automaticCompactionFor(
+  memory: AgentMemory | undefined,
+  autoCompact: boolean | undefined,
+): boolean {
+  if (memory === undefined) return autoCompact !== false;
+  return memory.type === "summary";
+}
+
+/**
+ * Maps the primitive's outcome to what a manual `compact()` returns.
+ *
+ * @param out The outcome (`skipped` when no plan entry can stream).
+ * @returns The manual result.
+ *
+ * @example An aborted compaction is cancelled
+ * ```ts
+ * import { toCompactionResult } from "@relavium/session/session";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(toCompactionResult({ kind: "aborted", momentOpened: true }), { kind: "cancelled" });
+ * ```
+ */
+export function toCompactionResult(
+  out: CompactionOutcome | { kind: "skipped" },
+): CompactionResult {
+  switch (out.kind) {
+    case "compacted":
+      return {
+        kind: "compacted",
+        reason: "manual",
+        summary: out.summary,
+        keptMessageCount: out.keptMessageCount,
+        keptTurnCount: out.keptTurnCount,
+        tokensBefore: out.tokensBefore,
+        tokensAfter: out.tokensAfter,
+        summaryTokens: { ...out.usage },
+      };
+    case "budget_refused":
+      return {
+        kind: "budget_refused",
+        message: out.error.message,
+        momentOpened: out.momentOpened,
+      };
+    case "failed":
+      return { kind: "failed", message: out.error.message };
+    case "aborted":
+    case "cancelled":
+      return { kind: "cancelled" };
+    case "skipped":
+      return { kind: "failed", message: NO_STREAMING };
+    case "nothing_to_compact":
+      return out;
+  }
+}
+
+/**
+ * The failure message when no plan entry can run a summariser pass.
+ *
+ * @example Read it
+ * ```ts
+ * import { NO_STREAMING } from "@relavium/session/session";
+ * import assert from "node:assert/strict";
+ * assert.match(NO_STREAMING, /stream/);
+ * ```
+ */
+export const NO_STREAMING: string =
+  "Cannot compact: no model in the plan can stream";

@@ -25,7 +25,11 @@ const DEFAULT_HOSTS: Readonly<Record<string, string>> = {
   gemini: "generativelanguage.googleapis.com:443",
 };
 
-/** Variables the CLI itself reads. */
+/**
+ * Variables the CLI reads: its own, plus `LOG_STREAM` / `LOG_TOKENS`, which
+ * `npm:yaml`'s parser reads on every parse (an agent file, a workflow):
+ * under `--no-prompt` without them a YAML read fails with `NotCapable`.
+ */
 const CLI_ENV = [
   "HOME",
   "USERPROFILE",
@@ -33,6 +37,8 @@ const CLI_ENV = [
   "NO_COLOR",
   "FORCE_COLOR",
   "CI",
+  "LOG_STREAM",
+  "LOG_TOKENS",
 ];
 
 /**

@@ -18,6 +18,7 @@ import {
 import type {
   ApprovalCheck,
   ApprovalDecision,
+  PolicyVerdict,
   ToolDispatchContext,
   ToolOutcome,
   TurnPolicy,
@@ -118,11 +119,23 @@ export async function approveGoverned(input: {
     cacheable: !blank && !input.protectedPath,
     protectedPath: input.protectedPath,
   };
-  let verdict;
+  let verdict: PolicyVerdict | undefined;
   try {
     verdict = policy.decide?.(check);
   } catch {
     return deniedOutcome(base, "approval_error", "the approval policy failed");
+  }
+  // A protected-path write always needs a person: no verdict approves it,
+  // and without an interactive approver it is denied.
+  if (input.protectedPath && verdict?.approve !== false) {
+    if (!ctx.interactive) {
+      return fatalOutcome(
+        base,
+        "tool_denied",
+        "Tool call denied: a protected-path write needs interactive approval",
+      );
+    }
+    verdict = undefined;
   }
   if (verdict !== undefined) {
     return verdict.approve ? undefined : fatalOutcome(

@@ -1,50 +1,42 @@
 /**
  * The real effect boundary: a `ToolHost` over Deno's file and process
  * APIs, and the `PermissionQuery` over `Deno.permissions.querySync`. This
- * is the one file in `tools/` that touches `Deno.*`, the environment and
- * the clock. It never calls `Deno.permissions.request`; run with
+ * file and its private halves (`_deno_spawn.ts`, `_deno_write.ts`,
+ * `_deno_net.ts`) are the only ones in `tools/` that touch `Deno.*`, the
+ * environment, the network and the clock. It never calls `Deno.permissions.request`; run with
  * `--no-prompt` so a missed query fails instead of prompting.
  *
  * @module
  */
+import { toStat, wrap } from "./_deno_errors.ts";
+import { fetchOnce, resolveAll } from "./_deno_net.ts";
+import { spawnTree } from "./_deno_spawn.ts";
+import { appendChecked, mkdirOne, writeAtomic } from "./_deno_write.ts";
 import {
   type DirEntryInfo,
   type FileStat,
-  type HostErrorKind,
+  type HttpResponse,
   type SpawnResult,
   type ToolHost,
   ToolHostError,
 } from "./host.ts";
 import type { PermissionQuery } from "./permission_query.ts";
 
-function kindOf(error: unknown): HostErrorKind {
-  if (error instanceof Deno.errors.NotFound) return "not_found";
-  if (error instanceof Deno.errors.NotCapable) return "not_capable";
-  if (error instanceof Deno.errors.PermissionDenied) return "permission_denied";
-  if (error instanceof Deno.errors.NotADirectory) return "not_a_directory";
-  if (error instanceof Deno.errors.IsADirectory) return "is_a_directory";
-  if (error instanceof DOMException && error.name === "AbortError") {
-    return "aborted";
-  }
-  if (error instanceof Deno.errors.Interrupted) return "aborted";
-  return "failed";
-}
-
-function wrap(error: unknown): ToolHostError {
-  return error instanceof ToolHostError
-    ? error
-    : new ToolHostError(kindOf(error), { cause: error });
-}
-
-function toStat(info: Deno.FileInfo): FileStat {
-  return {
-    isFile: info.isFile,
-    isDirectory: info.isDirectory,
-    isSymlink: info.isSymlink,
-    size: info.size,
-    mtimeMs: info.mtime === null ? null : info.mtime.getTime(),
-    nlink: info.nlink,
-  };
+/**
+ * Options of {@linkcode createDenoToolHost}.
+ *
+ * @example Value
+ * ```ts
+ * import type { DenoToolHostOptions } from "@relavium/session/tools";
+ * let t = 0;
+ * const o: DenoToolHostOptions = { now: () => (t += 5) };
+ * ```
+ */
+export interface DenoToolHostOptions {
+  /** Monotonic clock for `durationMs` (default `performance.now`). */
+  now?: () => number;
+  /** Extra PEM root certificates `http_request` trusts (default none). */
+  caCerts?: readonly string[];
 }
 
 async function readCapped(
@@ -78,78 +70,17 @@ async function readCapped(
   }
 }
 
-async function capture(
-  stream: ReadableStream<Uint8Array>,
-  maxBytes: number,
-): Promise<{ text: string; truncated: boolean }> {
-  const kept: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for await (const chunk of stream) {
-    const room = maxBytes - size;
-    if (room <= 0) {
-      truncated = true;
-      continue;
-    }
-    const take = chunk.subarray(0, room);
-    if (take.length < chunk.length) truncated = true;
-    kept.push(take);
-    size += take.length;
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of kept) {
-    all.set(c, at);
-    at += c.length;
-  }
-  return { text: new TextDecoder().decode(all), truncated };
-}
-
-async function spawn(
-  request: Parameters<ToolHost["spawn"]>[0],
-): Promise<SpawnResult> {
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
-  const started = performance.now();
-  try {
-    const child = new Deno.Command(request.program, {
-      args: [...request.args],
-      cwd: request.cwd,
-      env: { ...request.env },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      signal: AbortSignal.any([request.signal, timeout.signal]),
-    }).spawn();
-    const [out, err, status] = await Promise.all([
-      capture(child.stdout, request.maxOutputBytes),
-      capture(child.stderr, request.maxOutputBytes),
-      child.status,
-    ]);
-    if (request.signal.aborted) throw new ToolHostError("aborted");
-    return {
-      exitCode: status.signal === null ? status.code : 1,
-      stdout: out.text,
-      stderr: err.text,
-      stdoutTruncated: out.truncated,
-      stderrTruncated: err.truncated,
-      durationMs: Math.round(performance.now() - started),
-      timedOut: timeout.signal.aborted,
-    };
-  } catch (e) {
-    throw wrap(e);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * The production host over Deno's APIs. Creating it touches nothing.
  * Child processes get exactly `request.env` (`clearEnv: true`), no shell
- * and no stdin; a timeout or abort kills the child (not its descendants:
- * Deno has no process-group kill).
+ * and no stdin. On POSIX each child leads its own process group
+ * (`detached: true`); timeout, abort and normal exit SIGKILL the whole
+ * group (`Deno.kill(-pgid)` under an unscoped `--allow-run`, else the
+ * `kill` program under `--allow-run=kill`, else the child alone). Writes
+ * go through an exclusive temp file and `rename`; appends re-check the
+ * file's identity after opening; `fetch` never follows redirects.
  *
+ * @param options Clock and extra CA certificates.
  * @returns The host.
  *
  * @example Read a file
@@ -164,9 +95,14 @@ async function spawn(
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export function createDenoToolHost(): ToolHost {
+export function createDenoToolHost(
+  options: DenoToolHostOptions = {},
+): ToolHost {
+  const windows = Deno.build.os === "windows";
+  const now = options.now ?? ((): number => performance.now());
+  const caCerts = [...(options.caCerts ?? [])];
   return {
-    os: Deno.build.os === "windows" ? "windows" : "posix",
+    os: windows ? "windows" : "posix",
     async realPath(path): Promise<string> {
       try {
         return await Deno.realPath(path);
@@ -227,7 +163,20 @@ export function createDenoToolHost(): ToolHost {
       }
       return out;
     },
-    spawn,
+    spawn(request): Promise<SpawnResult> {
+      return spawnTree(request, { now, posix: !windows });
+    },
+    mkdir: mkdirOne,
+    writeFileAtomic(dir, name, data, opts): Promise<void> {
+      return writeAtomic(dir, name, data, { ...opts, windows });
+    },
+    appendFile: appendChecked,
+    async resolveDns(name, signal): Promise<string[]> {
+      return await resolveAll(name, signal);
+    },
+    fetch(request): Promise<HttpResponse> {
+      return fetchOnce(request, { caCerts });
+    },
   };
 }
 
@@ -247,4 +196,26 @@ export function createDenoToolHost(): ToolHost {
  */
 export function createDenoPermissionQuery(): PermissionQuery {
   return (permission) => Deno.permissions.querySync(permission).state;
+}
+
+/**
+ * A DNS resolver over `Deno.resolveDns` (A and AAAA), for
+ * `checkPublicUrl` (the CLI's custom provider base URLs). Needs
+ * `--allow-net` for the system resolver's `ip:53`.
+ *
+ * @returns `(name) => every address`.
+ *
+ * @example Wire the SSRF check of a base URL
+ * ```ts
+ * import { checkPublicUrl, createDenoResolver } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * const resolve = createDenoResolver();
+ * const r = await checkPublicUrl("https://10.0.0.8/v1", { resolve }); // a literal: no lookup
+ * assert.equal(r.ok, false);
+ * ```
+ */
+export function createDenoResolver(): (
+  name: string,
+) => Promise<readonly string[]> {
+  return (name) => resolveAll(name, new AbortController().signal);
 }

@@ -29,6 +29,11 @@ export interface FileStat {
   mtimeMs: number | null;
   /** Hard-link count; `null` when the platform reports none. */
   nlink: number | null;
+  /**
+   * Identity of the file (`<dev>:<ino>` on POSIX); absent when the platform
+   * has none. `appendFile` compares it to detect a swap after `lstat`.
+   */
+  fileId?: string;
 }
 
 /**
@@ -102,6 +107,53 @@ export interface SpawnResult {
   durationMs: number;
   /** Whether the timeout killed the child. */
   timedOut: boolean;
+}
+
+/**
+ * An HTTP request the host performs exactly once: redirects are never
+ * followed (`redirect: "manual"`), the body is read up to `maxBodyBytes`.
+ *
+ * @example Value
+ * ```ts
+ * import type { HttpRequest } from "@relavium/session/tools";
+ * const r: Omit<HttpRequest, "signal"> = { url: "https://example.com/", method: "GET", headers: {}, timeoutMs: 30_000, maxBodyBytes: 1_048_576 };
+ * ```
+ */
+export interface HttpRequest {
+  /** Absolute `https` URL (already checked by the SSRF guard). */
+  url: string;
+  /** HTTP method. */
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** Scrubbed request headers. */
+  headers: Readonly<Record<string, string>>;
+  /** UTF-8 request body. */
+  body?: string;
+  /** Abort the request after this many milliseconds (kind `failed`). */
+  timeoutMs: number;
+  /** Body bytes kept; one more byte sets `bodyTruncated`. */
+  maxBodyBytes: number;
+  /** Aborting cancels the request (kind `aborted`). */
+  signal: AbortSignal;
+}
+
+/**
+ * What the server answered (a 3xx is returned as is, with its `location`).
+ *
+ * @example Value
+ * ```ts
+ * import type { HttpResponse } from "@relavium/session/tools";
+ * const r: HttpResponse = { status: 200, headers: { "content-type": "text/plain" }, body: new Uint8Array(), bodyTruncated: false };
+ * ```
+ */
+export interface HttpResponse {
+  /** Status code. */
+  status: number;
+  /** Response headers, lowercase names (repeated values joined by `, `). */
+  headers: Record<string, string>;
+  /** At most `maxBodyBytes` bytes of the body. */
+  body: Uint8Array;
+  /** Whether the body exceeded `maxBodyBytes` (the rest was not read). */
+  bodyTruncated: boolean;
 }
 
 /**
@@ -186,6 +238,49 @@ export interface ToolHost {
   ): Promise<DirEntryInfo[]>;
   /** The host's values of these variables; unset or unreadable ones omitted. */
   readEnv(keys: readonly string[]): Record<string, string>;
-  /** Runs a child process to completion. */
+  /**
+   * Runs a child process to completion. On POSIX the child leads its own
+   * process group; timeout, abort and normal exit kill the whole group.
+   */
   spawn(request: SpawnRequest): Promise<SpawnResult>;
+  /**
+   * Creates one directory (not its parents). An existing entry is an
+   * error (kind `failed`). Absent ⇒ `write_file` cannot create dirs.
+   */
+  mkdir?(path: string): Promise<void>;
+  /**
+   * Writes `data` to `dir/name` atomically: a temp file created
+   * exclusively (`O_EXCL`, so never through a symlink) in `dir`, then
+   * `rename`d over the target (which replaces a link, never follows it).
+   * An existing target's permission bits are kept. Absent ⇒ `write_file`
+   * is unavailable.
+   */
+  writeFileAtomic?(
+    dir: string,
+    name: string,
+    data: Uint8Array,
+    options: { signal: AbortSignal },
+  ): Promise<void>;
+  /**
+   * Appends to an existing regular file without creating it. After the
+   * open, the handle is `fstat`ed: not a regular file, a `fileId` other
+   * than `expectedId`, or (with `refuseHardLinks`) a link count above 1 ⇒
+   * nothing is written, kind `failed`. Absent ⇒ `append` is unavailable.
+   */
+  appendFile?(
+    path: string,
+    data: Uint8Array,
+    options: {
+      expectedId: string | undefined;
+      refuseHardLinks: boolean;
+      signal: AbortSignal;
+    },
+  ): Promise<void>;
+  /**
+   * Every A and AAAA answer for a name (an empty list when there are
+   * none). Absent ⇒ `http_request` is unavailable for names.
+   */
+  resolveDns?(name: string, signal: AbortSignal): Promise<string[]>;
+  /** Performs one HTTP request. Absent ⇒ `http_request` is unavailable. */
+  fetch?(request: HttpRequest): Promise<HttpResponse>;
 }

@@ -26,8 +26,14 @@ export interface ToolLimits {
   walkVisits: number;
   /** Default child-process timeout. */
   processTimeoutMs: number;
+  /** Ceiling of a configured `run_command` `timeoutMs`. */
+  processTimeoutCeilingMs: number;
   /** Captured bytes per child stream. */
   processOutputBytes: number;
+  /** Bytes of an `http_request` response body (over ⇒ failure). */
+  httpBodyBytes: number;
+  /** `http_request` timeout. */
+  httpTimeoutMs: number;
   /** Model-facing result bytes (§9 bounding). */
   resultBytes: number;
   /** Model-facing result lines (§9 bounding). */
@@ -51,7 +57,10 @@ export const DEFAULT_TOOL_LIMITS: Readonly<ToolLimits> = Object.freeze({
   listEntries: 1000,
   walkVisits: 20_000,
   processTimeoutMs: 30_000,
+  processTimeoutCeilingMs: 120_000,
   processOutputBytes: 1024 * 1024,
+  httpBodyBytes: 1024 * 1024,
+  httpTimeoutMs: 30_000,
   resultBytes: 50 * 1024,
   resultLines: 2000,
 });

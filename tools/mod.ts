@@ -1,9 +1,16 @@
 /**
  * The tool seam and its production implementation: the dispatch pipeline
- * of tools.md §1, the read-only built-ins (`read_file`, `list_directory`,
- * `git_status`), the filesystem jail and floors, chat modes, and the Deno
- * permission layer. Effects go through a `ToolHost`; the Deno host and
- * permission query are the only parts that touch `Deno.*`.
+ * of tools.md §1, the built-ins (`read_file`, `list_directory`,
+ * `git_status`, `write_file`, `run_command`, `git_commit`,
+ * `http_request`), the filesystem jail and floors, the command allowlist,
+ * the SSRF primitive, chat modes, and the Deno permission layer. Effects
+ * go through a `ToolHost`; the Deno host and permission query are the
+ * only parts that touch `Deno.*`.
+ *
+ * A CLI wires the whole catalog with `allBuiltinTools()`, the `[chat]`
+ * lists as `guardrails` (`allowedCommands`, `allowedCommandGlobs`,
+ * `allowedDomains`; empty ⇒ deny all), the `git_commit` `gate`, and the
+ * config-only `run_command` values as `toolConfig`.
  *
  * @example Wire a registry and a mode policy
  * ```ts
@@ -66,12 +73,19 @@ export {
   type DirEntryInfo,
   type FileStat,
   type HostErrorKind,
+  type HttpRequest,
+  type HttpResponse,
   type SpawnRequest,
   type SpawnResult,
   type ToolHost,
   ToolHostError,
 } from "./host.ts";
-export { createDenoPermissionQuery, createDenoToolHost } from "./deno_host.ts";
+export {
+  createDenoPermissionQuery,
+  createDenoResolver,
+  createDenoToolHost,
+  type DenoToolHostOptions,
+} from "./deno_host.ts";
 export {
   DEFAULT_TOOL_LIMITS,
   resolveToolLimits,
@@ -122,11 +136,37 @@ export {
   type ToolPermission,
 } from "./permission_query.ts";
 export {
+  allowlistWarnings,
   broadGrantWarnings,
   derivePermissions,
   permissionFlags,
   type PermissionPlanInput,
 } from "./permissions.ts";
+export { parseResolvConf } from "./resolv_conf.ts";
+export {
+  checkGuardrails,
+  type GuardrailRefusal,
+  type ToolGuardrails,
+} from "./guardrails.ts";
+export {
+  type CommandAllowlist,
+  commandLine,
+  isCommandAllowed,
+} from "./command_allowlist.ts";
+export {
+  type CanonicalHost,
+  canonicalHost,
+  type CheckedUrl,
+  checkPublicUrl,
+  checkResolvedAddresses,
+  checkUrl,
+  isBlockedAddress,
+  isBlockedHostName,
+  SSRF_DENY_NET,
+  type SsrfOptions,
+  type SsrfRefusal,
+} from "./ssrf.ts";
+export { scrubRequestHeaders } from "./http_headers.ts";
 export { baseEnvKeys, isRefusedEnvKey } from "./env.ts";
 export {
   CHAT_MODES,
@@ -135,7 +175,7 @@ export {
   type ModeController,
   type ModePolicyOptions,
 } from "./modes.ts";
-export { builtinTools } from "./builtins.ts";
+export { allBuiltinTools, builtinTools } from "./builtins.ts";
 export {
   type ReadFileArgs,
   type ReadFileResult,
@@ -152,3 +192,19 @@ export {
   gitStatusTool,
   type ProcessResult,
 } from "./git_status.ts";
+export {
+  type WriteFileArgs,
+  type WriteFileResult,
+  writeFileTool,
+} from "./write_file.ts";
+export { type RunCommandArgs, runCommandTool } from "./run_command.ts";
+export {
+  type GitCommitArgs,
+  gitCommitArgv,
+  gitCommitTool,
+} from "./git_commit.ts";
+export {
+  type HttpRequestArgs,
+  type HttpRequestResult,
+  httpRequestTool,
+} from "./http_request.ts";

@@ -5,10 +5,16 @@
  *
  * @module
  */
+import { firstToken } from "./_command.ts";
 import { baseEnvKeys } from "./env.ts";
 import type { ToolPermission } from "./permission_query.ts";
 import { governedAction } from "./policy.ts";
 import type { ToolDefinition } from "./tool.ts";
+
+export {
+  allowlistWarnings,
+  broadGrantWarnings,
+} from "./permission_warnings.ts";
 
 /**
  * Inputs of {@linkcode derivePermissions}.
@@ -42,19 +48,23 @@ export interface PermissionPlanInput {
   allowedDomains?: readonly string[];
   /** Provider key variables (and other env the CLI reads). */
   envKeys?: readonly string[];
-}
-
-function firstToken(command: string): string | undefined {
-  const token = command.trim().split(/\s+/)[0];
-  return token === undefined || token === "" ? undefined : token;
+  /**
+   * The system DNS resolvers as `ip:53` (see `parseResolvConf`): an
+   * `http` tool checks every DNS answer with `Deno.resolveDns`, which needs
+   * net access to them.
+   */
+  nameServers?: readonly string[];
 }
 
 /**
  * The descriptors a session needs: read per root (if an fs tool is
  * granted), config dir and store dir; write per root only if a writing
  * tool is granted, store dir always; run for allowlisted programs (if a
- * process tool is granted) and fixed programs (`git`); net for provider
- * hosts and allowed domains; env for the base keys (if a process tool is
+ * process tool is granted), fixed programs (`git`) and, on POSIX, `kill`
+ * when `run_command` or a gated tool (`git_commit`, whose hooks may
+ * spawn) is granted, so a timeout kills the whole process group; net for
+ * provider hosts, allowed domains (`:443`) and the DNS resolvers (when an
+ * `http` tool is granted); env for the base keys (if a process tool is
  * granted) and provider keys. Deduplicated, in that order.
  *
  * @param input Roots, grant, tools and configuration.
@@ -113,11 +123,17 @@ export function derivePermissions(
     const program = t.policy.fixedProgram;
     if (program !== undefined) add({ name: "run", command: program });
   }
+  const treeKill = governedProcess ||
+    granted.some((t) =>
+      t.policy.spawnsProcess && t.policy.requiresGateApproval
+    );
+  if (treeKill && input.os === "posix") add({ name: "run", command: "kill" });
   for (const host of input.netHosts ?? []) add({ name: "net", host });
   if (http) {
     for (const d of input.allowedDomains ?? []) {
       add({ name: "net", host: `${d.toLowerCase().replace(/\.+$/, "")}:443` });
     }
+    for (const host of input.nameServers ?? []) add({ name: "net", host });
   }
   if (spawns) {
     for (const variable of baseEnvKeys(input.os)) {
@@ -130,12 +146,13 @@ export function derivePermissions(
 
 /**
  * Renders descriptors as `deno run` / `deno compile` flags, one per
- * permission kind (`--allow-read=a,b`), then `--no-prompt` unless turned
- * off. Deno has no escape for a comma inside a flag value: such values are
- * left out with a warning.
+ * permission kind (`--allow-read=a,b`), then `--deny-net=…` when given
+ * (for example `SSRF_DENY_NET` when `http_request` is granted), then
+ * `--no-prompt` unless turned off. Deno has no escape for a comma inside
+ * a flag value: such values are left out with a warning.
  *
  * @param permissions The descriptors.
- * @param options `noPrompt` (default `true`).
+ * @param options `noPrompt` (default `true`); `denyNet` values.
  * @returns The flags (unquoted argv entries) and warnings.
  *
  * @example Print flags
@@ -148,7 +165,7 @@ export function derivePermissions(
  */
 export function permissionFlags(
   permissions: readonly ToolPermission[],
-  options: { noPrompt?: boolean } = {},
+  options: { noPrompt?: boolean; denyNet?: readonly string[] } = {},
 ): { flags: string[]; warnings: string[] } {
   const order = ["read", "write", "run", "net", "env"] as const;
   const values = new Map<string, string[]>(order.map((n) => [n, []]));
@@ -175,66 +192,8 @@ export function permissionFlags(
     const list = values.get(name) ?? [];
     if (list.length > 0) flags.push(`--allow-${name}=${list.join(",")}`);
   }
+  const deny = (options.denyNet ?? []).filter((d) => !d.includes(","));
+  if (deny.length > 0) flags.push(`--deny-net=${deny.join(",")}`);
   if (options.noPrompt ?? true) flags.push("--no-prompt");
   return { flags, warnings };
-}
-
-/**
- * Warnings for broad grants (`-A` or unscoped `--allow-*`): the app jail
- * still holds, but Deno no longer backs it up; interpreters and shells in
- * the run grant are full access.
- *
- * @param query The permission query.
- * @param runPrograms Programs granted to run (to flag interpreters).
- * @returns Human-readable warnings.
- *
- * @example No broad grants
- * ```ts
- * import { broadGrantWarnings } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.deepEqual(broadGrantWarnings(() => "prompt", ["git"]), []);
- * ```
- */
-export function broadGrantWarnings(
-  query: (
-    descriptor: { name: "read" | "write" | "run" | "net" | "env" },
-  ) => string,
-  runPrograms: readonly string[] = [],
-): string[] {
-  const out: string[] = [];
-  for (const name of ["read", "write", "run", "net", "env"] as const) {
-    if (query({ name }) === "granted") {
-      out.push(
-        `Running with unscoped --allow-${name}: the application jail still applies, Deno no longer backs it up`,
-      );
-    }
-  }
-  const interpreters = new Set([
-    "sh",
-    "bash",
-    "zsh",
-    "fish",
-    "dash",
-    "pwsh",
-    "powershell",
-    "cmd",
-    "python",
-    "python3",
-    "node",
-    "deno",
-    "bun",
-    "ruby",
-    "perl",
-    "php",
-  ]);
-  for (const p of runPrograms) {
-    const base = p.split(/[\\/]/).pop()?.toLowerCase().replace(/\.exe$/, "") ??
-      p;
-    if (interpreters.has(base)) {
-      out.push(
-        `Allowing ${base} to run grants full access: child processes are not sandboxed`,
-      );
-    }
-  }
-  return out;
 }

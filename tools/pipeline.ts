@@ -6,7 +6,8 @@
  * feedback, then the grant; 2. effective args (config-only merged last;
  * the model may not send config-only keys); 3. strict parse and the
  * secret-taint check ⇒ `invalid_args` feedback; 4. guardrails (lexical
- * jail and floors on the policy target, the gate); 5. approval of governed
+ * jail and floors on the policy target, the command allowlist, the URL
+ * and domain checks, the gate); 5. approval of governed
  * actions; 6. Deno permissions; 7. `ctx.admit()`, then the host effect
  * under the abort signal; 8. bounding of the model copy.
  *
@@ -25,6 +26,7 @@ import { approveGoverned, type GateHook, passGate } from "./approval.ts";
 import { boundModelText, resultText } from "./bound.ts";
 import { createFsAccess, hostFailure } from "./fs_access.ts";
 import { checkLexicalPath, type ScopePlan } from "./fs_scope.ts";
+import { checkGuardrails, type ToolGuardrails } from "./guardrails.ts";
 import type { ToolHost } from "./host.ts";
 import type { ToolLimits } from "./limits.ts";
 import {
@@ -65,6 +67,8 @@ export interface PipelineConfig {
   isSecret: SecretTest | undefined;
   /** The gate of gated tools. */
   gate: GateHook | undefined;
+  /** Command allowlists and egress configuration. */
+  guardrails: Readonly<ToolGuardrails>;
 }
 
 function effectiveArgs(
@@ -184,6 +188,10 @@ async function steps(
       "Tool call denied: path is on the protected-write floor",
     );
   }
+  const refusal = checkGuardrails(tool.policy, target, config.guardrails);
+  if (refusal !== undefined) {
+    return deniedOutcome(shown, refusal.reason, refusal.message);
+  }
   if (tool.policy.requiresGateApproval) {
     const gated = await passGate({ base: shown, gate: config.gate, ctx });
     if (gated !== undefined) return gated;
@@ -250,6 +258,7 @@ async function runTool(
           limits: config.limits,
           workingDir,
           permissions,
+          guardrails: config.guardrails,
         })
       ),
       ctx.signal,

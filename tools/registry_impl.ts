@@ -8,6 +8,7 @@
 import type { ToolDef } from "../llm/provider.ts";
 import type { GateHook } from "./approval.ts";
 import { type FsScopeConfig, planFsScope, type ScopePlan } from "./fs_scope.ts";
+import type { ToolGuardrails } from "./guardrails.ts";
 import type { ToolHost } from "./host.ts";
 import { resolveToolLimits, type ToolLimits } from "./limits.ts";
 import { type PipelineConfig, runPipeline } from "./pipeline.ts";
@@ -50,6 +51,11 @@ export interface ToolRegistryOptions {
   isSecret?: SecretTest;
   /** Gate of gated tools (`git_commit`); absent ⇒ they are denied. */
   gate?: GateHook;
+  /**
+   * Command allowlists and allowed domains (`[chat]` config); absent or
+   * empty lists deny every command and every host.
+   */
+  guardrails?: ToolGuardrails;
 }
 
 /**
@@ -130,6 +136,24 @@ function validateConfig(
   return out;
 }
 
+function freezeGuardrails(g: ToolGuardrails): Readonly<ToolGuardrails> {
+  const list = (xs: readonly string[] | undefined): readonly string[] =>
+    Object.freeze([...(xs ?? [])]);
+  for (const d of g.allowedDomains ?? []) {
+    if (typeof d !== "string" || d.trim() === "") {
+      throw new TypeError("Cannot configure allowed domains: empty entry");
+    }
+  }
+  return Object.freeze({
+    allowedCommands: list(g.allowedCommands),
+    allowedCommandGlobs: list(g.allowedCommandGlobs),
+    allowedDomains: list(g.allowedDomains),
+    ...(g.allowLoopbackForTests === true
+      ? { allowLoopbackForTests: true }
+      : {}),
+  });
+}
+
 /**
  * Builds the production registry. `advertise(granted, policy)` returns
  * granted ∩ registered ∩ runtime permissions ∩ `policy.advertise`, in
@@ -172,6 +196,7 @@ export function createToolRegistry(
     toolConfig: validateConfig(byId, options.toolConfig),
     isSecret: options.isSecret,
     gate: options.gate,
+    guardrails: freezeGuardrails(options.guardrails ?? {}),
   };
   return {
     plan,

@@ -10,6 +10,7 @@ import type { ValidationIssue } from "../schema/issues.ts";
 import type { Result } from "../schema/result.ts";
 import type { ToolFailure } from "./failure.ts";
 import type { FsAccess } from "./fs_access.ts";
+import type { ToolGuardrails } from "./guardrails.ts";
 import type { ToolHost } from "./host.ts";
 import type { ToolLimits } from "./limits.ts";
 import type { PermissionQuery } from "./permission_query.ts";
@@ -61,6 +62,8 @@ export interface ToolPolicy {
 export interface PolicyTarget {
   /** Command line (`[command, ...args].join(" ")`) for the allowlist. */
   command?: string;
+  /** The argv behind `command` (exact allowlist entries match by token). */
+  argv?: readonly string[];
   /** URL for the egress checks (the preview shows its host only). */
   url?: string;
   /** Requested path, checked lexically before approval. */
@@ -87,6 +90,8 @@ export interface ToolRunContext {
   workingDir: string;
   /** Deno permission query for per-target checks. */
   permissions: PermissionQuery;
+  /** Allowlists and egress options (re-checked by tools before effects). */
+  guardrails?: Readonly<ToolGuardrails>;
 }
 
 /**

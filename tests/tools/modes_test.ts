@@ -44,6 +44,10 @@ function setUp() {
     host: recordingHost().host,
     context: { workingDir: "/ws", fsScopeTier: "sandboxed" },
     permissions: grantAll,
+    guardrails: {
+      allowedCommands: ["npm test"],
+      allowedDomains: ["example.com"],
+    },
     gate: (r) => {
       gateCalls.push(r.toolId);
       return Promise.resolve(true);

@@ -82,6 +82,7 @@ Deno.test("derivePermissions() follows the grant", async (t) => {
           "--allow-run=deno",
           "--allow-run=cargo",
           "--allow-run=git",
+          "--allow-run=kill",
         ],
       );
       assert.ok(perms.some((p) => p.name === "env" && p.variable === "PATH"));

@@ -1,0 +1,87 @@
+/**
+ * The command allowlist of tools.md §5: the target is
+ * `[command, ...args].join(" ")`; it is allowed iff it equals an
+ * `allowedCommands` entry or fully matches an `allowedCommandGlobs`
+ * pattern (`*` any run including empty, `?` one character, everything
+ * else literal). Empty or absent lists deny everything. Matching is the
+ * linear-space wildcard matcher of `glob.ts` (one backtrack point,
+ * `O(pattern × target)` worst case, no RegExp, no exponential blow-up).
+ *
+ * An exact entry is also compared token by token when the argv is known:
+ * `["git", "status --short"]` joins to `git status --short` but is not the
+ * tokenised command the entry names, so only a glob can allow it.
+ *
+ * @module
+ */
+import { matchWildcard } from "./glob.ts";
+
+/**
+ * The allowlists, as configured (`[chat].allowed_commands`,
+ * `[chat].allowed_command_globs`).
+ *
+ * @example Value
+ * ```ts
+ * import type { CommandAllowlist } from "@relavium/session/tools";
+ * const a: CommandAllowlist = { allowedCommands: ["git status"], allowedCommandGlobs: ["npm run *"] };
+ * ```
+ */
+export interface CommandAllowlist {
+  /** Exact command lines. */
+  allowedCommands?: readonly string[];
+  /** Wildcard patterns over the whole command line. */
+  allowedCommandGlobs?: readonly string[];
+}
+
+/**
+ * The allowlist target of a call.
+ *
+ * @param command Program name or path.
+ * @param args Arguments.
+ * @returns `[command, ...args].join(" ")`.
+ *
+ * @example Join
+ * ```ts
+ * import { commandLine } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.equal(commandLine("git", ["status", "--short"]), "git status --short");
+ * ```
+ */
+export function commandLine(command: string, args: readonly string[]): string {
+  return [command, ...args].join(" ");
+}
+
+/**
+ * Whether a command line is allowed.
+ *
+ * @param target `[command, ...args].join(" ")`.
+ * @param allowlist Exact entries and globs.
+ * @param argv The argv behind `target`, when known (token check of exact
+ *   entries).
+ * @returns `true` when allowed.
+ *
+ * @example `git` does not allow `git push`
+ * ```ts
+ * import { isCommandAllowed } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * const list = { allowedCommands: ["git status"], allowedCommandGlobs: ["npm run *"] };
+ * assert.equal(isCommandAllowed("git status", list), true);
+ * assert.equal(isCommandAllowed("git push", list), false);
+ * assert.equal(isCommandAllowed("git; rm -rf x", list), false);
+ * assert.equal(isCommandAllowed("npm run test", list), true);
+ * assert.equal(isCommandAllowed("anything", {}), false);
+ * ```
+ */
+export function isCommandAllowed(
+  target: string,
+  allowlist: CommandAllowlist,
+  argv?: readonly string[],
+): boolean {
+  const tokenised = argv === undefined ||
+    argv.every((t) => t !== "" && !/\s/.test(t));
+  if (tokenised && (allowlist.allowedCommands ?? []).includes(target)) {
+    return true;
+  }
+  return (allowlist.allowedCommandGlobs ?? []).some((g) =>
+    matchWildcard(g, target)
+  );
+}

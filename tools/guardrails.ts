@@ -1,0 +1,103 @@
+/**
+ * Step 4 of the pipeline (tools.md §1), the part driven by configuration:
+ * the command allowlist for a process tool and the URL checks for an
+ * `http` tool, both on the tool's policy target and before approval, so
+ * no mode (not even `auto`) runs an unlisted command or reaches an
+ * unlisted host.
+ *
+ * @module
+ */
+import {
+  type CommandAllowlist,
+  isCommandAllowed,
+} from "./command_allowlist.ts";
+import { governedAction } from "./policy.ts";
+import { checkUrl } from "./ssrf.ts";
+import type { PolicyTarget, ToolPolicy } from "./tool.ts";
+
+/**
+ * The guardrail configuration of a registry (from `[chat]`
+ * `allowed_commands`, `allowed_command_globs`, `allowed_domains`). Every
+ * list defaults to empty, which denies everything.
+ *
+ * @example Value
+ * ```ts
+ * import type { ToolGuardrails } from "@relavium/session/tools";
+ * const g: ToolGuardrails = { allowedCommands: ["deno task test"], allowedDomains: ["api.github.com"] };
+ * ```
+ */
+export interface ToolGuardrails extends CommandAllowlist {
+  /** Exact hosts `http_request` may reach (`[]` ⇒ none). */
+  allowedDomains?: readonly string[];
+  /**
+   * Test-only: lets `http_request` reach `127.0.0.0/8` and `::1` literals.
+   * Never set it outside tests; the CLI never does.
+   */
+  allowLoopbackForTests?: boolean;
+}
+
+/**
+ * A guardrail refusal: a reason code and a path-free message.
+ *
+ * @example Value
+ * ```ts
+ * import type { GuardrailRefusal } from "@relavium/session/tools";
+ * const r: GuardrailRefusal = { reason: "command_not_allowed", message: "the command is not in the allowlist" };
+ * ```
+ */
+export interface GuardrailRefusal {
+  /** `command_not_allowed`, `insecure_url`, `domain_not_allowed`, `ssrf_blocked`. */
+  reason: string;
+  /** Message without the command, URL or path. */
+  message: string;
+}
+
+/**
+ * Checks a call's policy target against the guardrails: a governed
+ * process tool needs an allowed command target, an `http` tool a URL that
+ * passes `checkUrl` with the allowed domains. Other tools pass.
+ *
+ * @param policy The tool's policy.
+ * @param target The tool's policy target for this call.
+ * @param guardrails The configuration.
+ * @returns `undefined` when allowed, else the refusal.
+ *
+ * @example Deny by default
+ * ```ts
+ * import { checkGuardrails } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * const run = { fsScoped: false, spawnsProcess: true, requiresGateApproval: false };
+ * assert.equal(checkGuardrails(run, { command: "ls" }, {})?.reason, "command_not_allowed");
+ * assert.equal(checkGuardrails(run, { command: "ls" }, { allowedCommands: ["ls"] }), undefined);
+ * ```
+ */
+export function checkGuardrails(
+  policy: ToolPolicy,
+  target: PolicyTarget,
+  guardrails: ToolGuardrails,
+): GuardrailRefusal | undefined {
+  if (governedAction(policy) === "process") {
+    if (
+      target.command === undefined ||
+      !isCommandAllowed(target.command, guardrails, target.argv)
+    ) {
+      return {
+        reason: "command_not_allowed",
+        message: "the command is not in the allowlist",
+      };
+    }
+  }
+  if (policy.egress === "http") {
+    if (target.url === undefined) {
+      return { reason: "insecure_url", message: "the call has no URL" };
+    }
+    const checked = checkUrl(target.url, {
+      allowedDomains: guardrails.allowedDomains ?? [],
+      ...(guardrails.allowLoopbackForTests === true
+        ? { allowLoopbackForTests: true }
+        : {}),
+    });
+    if (!checked.ok) return checked.error;
+  }
+  return undefined;
+}

@@ -1,0 +1,173 @@
+/**
+ * `run_command` (tools.md §5): one allowlisted program, governed
+ * `process`. The model passes `command` (the program, no whitespace) and
+ * `args` (no tokenising, no shell); the pipeline allows the call only if
+ * `[command, ...args].join(" ")` is an exact `allowedCommands` entry or
+ * fully matches an `allowedCommandGlobs` pattern — before approval, so
+ * `auto` never runs an unlisted command.
+ *
+ * The program is resolved on the host's PATH (the child's `PATH` is always
+ * the host's: a declared `PATH` is refused); a name with a separator is
+ * used as given, relative to `cwd`; not found ⇒ fatal failure. The child
+ * environment is built from scratch: the host's base keys plus the
+ * config-declared `env` (refused keys are invalid arguments). `cwd`,
+ * `timeoutMs` (default 30 s, ceiling 120 s) and `env` are config-only.
+ * Timeout and abort kill the whole process group (see
+ * `createDenoToolHost`); a signal death reports exit code 1.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { absolutize, isWithin } from "./_path.ts";
+import { realWorkDir, runProcess } from "./_process.ts";
+import { zodParser } from "./_zod.ts";
+import { commandLine } from "./command_allowlist.ts";
+import { baseEnvKeys, isRefusedEnvKey } from "./env.ts";
+import { REASONS } from "./failure.ts";
+import { checkLexicalPath } from "./fs_scope.ts";
+import { DEFAULT_TOOL_LIMITS } from "./limits.ts";
+import type { ToolDefinition, ToolRunResult } from "./tool.ts";
+
+/**
+ * Arguments of `run_command` (`cwd`, `timeoutMs`, `env` are config-only).
+ *
+ * @example Value
+ * ```ts
+ * import type { RunCommandArgs } from "@relavium/session/tools";
+ * const a: RunCommandArgs = { command: "deno", args: ["task", "test"], timeoutMs: 60_000, env: { CI: "1" } };
+ * ```
+ */
+export interface RunCommandArgs {
+  /** The program: a name on the host PATH, or a path. */
+  command: string;
+  /** Arguments, passed as-is. */
+  args?: string[];
+  /** Working directory inside the workspace (config-only). */
+  cwd?: string;
+  /** Timeout in ms, at most 120 000 (config-only). */
+  timeoutMs?: number;
+  /** Extra environment variables (config-only; refused keys rejected). */
+  env?: Record<string, string>;
+}
+
+// deno-lint-ignore no-control-regex
+const NUL = /\u0000/;
+
+const schema: z.ZodType<RunCommandArgs> = z.strictObject({
+  command: z.string().min(1).refine((c) => !/\s/.test(c) && !NUL.test(c), {
+    message:
+      "command is the program name only (no spaces); put arguments in args",
+  }),
+  args: z.array(
+    z.string().refine((a) => !NUL.test(a), "NUL characters are not allowed"),
+  ).exactOptional(),
+  cwd: z.string().min(1).exactOptional(),
+  timeoutMs: z.int().min(1).max(DEFAULT_TOOL_LIMITS.processTimeoutCeilingMs)
+    .exactOptional(),
+  env: z.record(
+    z.string().min(1).refine(
+      (k) => !k.includes("=") && !NUL.test(k),
+      "invalid environment variable name",
+    ).refine((k) => !isRefusedEnvKey(k), {
+      message: "environment variable is refused (set in configuration)",
+    }),
+    z.string().refine((v) => !NUL.test(v), "NUL characters are not allowed"),
+  ).exactOptional(),
+});
+
+function hasSeparator(program: string, windows: boolean): boolean {
+  return program.includes("/") || (windows && program.includes("\\"));
+}
+
+/**
+ * The `run_command` tool: governed `process`, allowlisted.
+ *
+ * @example The policy target is the joined command line
+ * ```ts
+ * import { runCommandTool } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.equal(runCommandTool.policyTarget?.({ command: "git", args: ["status"] }).command, "git status");
+ * assert.deepEqual(runCommandTool.configOnly, ["cwd", "timeoutMs", "env"]);
+ * assert.equal(runCommandTool.parse({ command: "git status" }).ok, false);
+ * assert.equal(runCommandTool.parse({ command: "make", env: { LD_PRELOAD: "x" } }).ok, false);
+ * ```
+ */
+export const runCommandTool: ToolDefinition<RunCommandArgs> = {
+  id: "run_command",
+  description:
+    "Run one allowlisted program in the workspace, without a shell: command is the program name, args its arguments. Returns exit code, stdout and stderr.",
+  parse: zodParser(schema),
+  llmParams: {
+    type: "object",
+    properties: {
+      command: {
+        type: "string",
+        description: "Program name (no spaces), e.g. git",
+      },
+      args: {
+        type: "array",
+        items: { type: "string" },
+        description: 'Arguments, one per element, e.g. ["status"]',
+      },
+    },
+    required: ["command"],
+    additionalProperties: false,
+  },
+  configOnly: ["cwd", "timeoutMs", "env"],
+  policy: { fsScoped: true, spawnsProcess: true, requiresGateApproval: false },
+  policyTarget: (args) => ({
+    command: commandLine(args.command, args.args ?? []),
+    argv: [args.command, ...(args.args ?? [])],
+  }),
+  async dispatch(args, host, ctx): Promise<ToolRunResult> {
+    const plan = ctx.fs.plan;
+    const workspace = plan.roots[0] ?? ctx.workingDir;
+    let lexicalCwd = workspace;
+    if (args.cwd !== undefined) {
+      const lexical = checkLexicalPath(plan, args.cwd, "read");
+      if (!lexical.ok) return lexical;
+      if (!isWithin(lexical.value.absolute, workspace, plan.os)) {
+        return {
+          ok: false,
+          error: { kind: "refused", reason: "policy", message: REASONS.escape },
+        };
+      }
+      lexicalCwd = lexical.value.absolute;
+    }
+    const cwd = await realWorkDir(plan, lexicalCwd, {
+      host,
+      permissions: ctx.permissions,
+    });
+    if (!cwd.ok) return cwd;
+    const env = { ...host.readEnv(baseEnvKeys(host.os)), ...args.env };
+    const windows = host.os === "windows";
+    let program = args.command;
+    if (hasSeparator(program, windows)) {
+      program = absolutize(program, cwd.value, plan.os);
+    } else if (env["PATH"] === undefined && env["Path"] === undefined) {
+      return {
+        ok: false,
+        error: {
+          kind: "unavailable",
+          message: "needs the Deno permission --allow-env=PATH",
+        },
+      };
+    }
+    const ceiling = ctx.limits.processTimeoutCeilingMs;
+    return await runProcess(host, {
+      program,
+      args: args.args ?? [],
+      cwd: cwd.value,
+      env,
+      timeoutMs: Math.min(
+        args.timeoutMs ?? ctx.limits.processTimeoutMs,
+        ceiling,
+      ),
+      notFound: {
+        kind: "failed",
+        message: "program not found on the host PATH",
+      },
+      label: args.command,
+    }, ctx);
+  },
+};

@@ -1,0 +1,202 @@
+/** Fakes for context-management tests: a provider that declares its window
+ * and answers turns and summariser passes from separate scripts. */
+import type { StreamChunk } from "../../llm/chunk.ts";
+import type { ModelCatalog, ModelInfo } from "../../llm/catalog.ts";
+import { estimateTokens } from "../../llm/estimate.ts";
+import type { LlmProvider, LlmRequest } from "../../llm/provider.ts";
+import type { SessionEvent } from "../../schema/event.ts";
+import { COMPACTION_SYSTEM_PROMPT } from "../../session/compaction.ts";
+
+/** One scripted answer: chunks, or a promise of them (to hang a call). */
+export type Answer =
+  | readonly StreamChunk[]
+  | ((req: LlmRequest, signal: AbortSignal | undefined) =>
+    | readonly StreamChunk[]
+    | Promise<readonly StreamChunk[]>);
+
+export interface RoutedProvider extends LlmProvider {
+  /** Every request, in order (signal omitted). */
+  readonly all: LlmRequest[];
+  /** Main-turn requests. */
+  readonly turns: LlmRequest[];
+  /** Summariser requests. */
+  readonly summaries: LlmRequest[];
+  /** Call log entries: "turn" | "summary". */
+  readonly log: string[];
+}
+
+/** A summary reply. */
+export function summaryReply(
+  text: string,
+  input = 100,
+  output = 20,
+): StreamChunk[] {
+  return [
+    ...(text === "" ? [] : [{ type: "text_delta" as const, text }]),
+    {
+      type: "stop",
+      stopReason: "stop",
+      usage: { inputTokens: input, outputTokens: output },
+    },
+  ];
+}
+
+/** A provider error chunk list. */
+export function providerError(
+  kind: "context_overflow" | "bad_request" | "overloaded",
+  code?: string,
+): StreamChunk[] {
+  return [{
+    type: "error",
+    error: {
+      kind,
+      retryable: kind === "overloaded",
+      provider: "openai",
+      message: "provider text that must never leak",
+      ...(code === undefined ? {} : { code }),
+    },
+  }];
+}
+
+/** Waits until the signal aborts (a hung call), then reports cancellation. */
+export function hang(
+  _req: LlmRequest,
+  signal: AbortSignal | undefined,
+): Promise<StreamChunk[]> {
+  return new Promise((resolve) => {
+    const done = () =>
+      resolve([{
+        type: "error",
+        error: {
+          kind: "cancelled",
+          retryable: false,
+          provider: "openai",
+          message: "aborted",
+        },
+      }]);
+    if (signal?.aborted) done();
+    else signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/**
+ * A provider routing by system prompt: summariser requests (the fixed
+ * compaction prompt) take the next `summaries` answer, others the next
+ * `turns` answer; an exhausted script answers with a default.
+ */
+export function routedProvider(options: {
+  id?: string;
+  window?: number;
+  customEndpoint?: boolean;
+  managesOwnContext?: boolean;
+  turns?: Answer[];
+  summaries?: Answer[];
+  defaultTurn?: (req: LlmRequest, n: number) => StreamChunk[];
+  defaultSummary?: (req: LlmRequest, n: number) => StreamChunk[];
+}): RoutedProvider {
+  const all: LlmRequest[] = [];
+  const turns: LlmRequest[] = [];
+  const summaries: LlmRequest[] = [];
+  const log: string[] = [];
+  const turnScript = [...(options.turns ?? [])];
+  const summaryScript = [...(options.summaries ?? [])];
+  const provider: RoutedProvider = {
+    id: options.id ?? "openai",
+    kind: "openai-compatible",
+    customEndpoint: options.customEndpoint ?? false,
+    supports: {
+      tools: true,
+      streaming: true,
+      parallelToolCalls: false,
+      reasoning: false,
+      promptCache: false,
+    },
+    all,
+    turns,
+    summaries,
+    log,
+    async *stream(req: LlmRequest): AsyncIterable<StreamChunk> {
+      const { signal, ...rest } = req;
+      const copy = structuredClone(rest);
+      all.push(copy);
+      const isSummary = req.system === COMPACTION_SYSTEM_PROMPT;
+      log.push(isSummary ? "summary" : "turn");
+      let answer: Answer | undefined;
+      if (isSummary) {
+        summaries.push(copy);
+        answer = summaryScript.shift() ??
+          options.defaultSummary?.(copy, summaries.length) ??
+          summaryReply(`summary ${summaries.length}`);
+      } else {
+        turns.push(copy);
+        answer = turnScript.shift() ??
+          options.defaultTurn?.(copy, turns.length) ??
+          summaryReply(`reply ${turns.length}`, 10, 2);
+      }
+      const chunks = typeof answer === "function"
+        ? await answer(copy, signal)
+        : answer;
+      for (const c of chunks) {
+        if (signal?.aborted) return;
+        yield structuredClone(c);
+      }
+    },
+    contextLimit(): number | undefined {
+      return options.window;
+    },
+    ...(options.managesOwnContext === true
+      ? { managesOwnContext: () => true }
+      : {}),
+  };
+  return provider;
+}
+
+/** Estimated tokens of a recorded request. */
+export function estimateOf(req: LlmRequest | undefined): number {
+  if (req === undefined) return 0;
+  return estimateTokens({
+    system: req.system ?? "",
+    messages: req.messages,
+    ...(req.tools === undefined ? {} : { tools: req.tools }),
+  });
+}
+
+/** Text of a request message. */
+export function textOfMessage(req: LlmRequest | undefined, i: number): string {
+  const m = req?.messages.at(i);
+  return (m?.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join(
+    "",
+  );
+}
+
+/** Event types, without streaming noise. */
+export function kinds(events: SessionEvent[], from = 0): string[] {
+  return events.slice(from).map((e) => e.type).filter((t) =>
+    t !== "agent:token"
+  );
+}
+
+/** A catalog pricing gpt-5.4-mini at `input`/`output` µ¢ per million tokens. */
+export function pricedCatalog(
+  input: number,
+  output: number,
+  maxOutputTokens = 128_000,
+): ModelCatalog {
+  const info: ModelInfo = {
+    provider: "openai",
+    id: "gpt-5.4-mini",
+    contextWindowTokens: 10_000,
+    maxOutputTokens,
+    inputPerMtokMicrocents: input,
+    outputPerMtokMicrocents: output,
+    cachedInputPerMtokMicrocents: 0,
+  };
+  return {
+    lookup: (m: string) => (m === "gpt-5.4-mini" ? { ...info } : undefined),
+  };
+}
+
+/** `n` characters of filler that start with `tag`. */
+export function filler(tag: string, n: number): string {
+  return (tag + " " + "x".repeat(Math.max(0, n))).slice(0, Math.max(n, tag.length));
+}

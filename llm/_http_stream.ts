@@ -137,7 +137,7 @@ async function errorFromResponse(
     }
   }
   if (aborted(input.signal)) {
-    return makeLlmError("cancelled", input.provider, "Request aborted");
+    return cancelled(input.provider);
   }
   const classified = input.classify(status, parseJson(text), text);
   const options: {
@@ -185,7 +185,7 @@ export async function* streamHttp(
 ): AsyncGenerator<StreamChunk> {
   const { provider, signal } = input;
   if (signal?.aborted === true) {
-    yield errorChunk(makeLlmError("cancelled", provider, "Request aborted"));
+    yield errorChunk(cancelled(provider));
     return;
   }
   let response: Response;
@@ -236,9 +236,7 @@ async function* readEvents(
   try {
     while (true) {
       if (aborted(signal)) {
-        yield errorChunk(
-          makeLlmError("cancelled", provider, "Request aborted"),
-        );
+        yield errorChunk(cancelled(provider));
         return;
       }
       let step: ReadableStreamReadResult<Uint8Array>;
@@ -249,9 +247,7 @@ async function* readEvents(
         return;
       }
       if (aborted(signal)) {
-        yield errorChunk(
-          makeLlmError("cancelled", provider, "Request aborted"),
-        );
+        yield errorChunk(cancelled(provider));
         return;
       }
       const parsed = step.done ? parser.end() : parser.push(step.value);
@@ -265,6 +261,10 @@ async function* readEvents(
       }
       for (const ev of parsed.value) {
         for (const chunk of mapper.event(ev)) {
+          if (aborted(signal)) {
+            yield errorChunk(cancelled(provider));
+            return;
+          }
           yield chunk;
           if (isTerminal(chunk)) return;
         }
@@ -278,6 +278,10 @@ async function* readEvents(
   } finally {
     if (!finished) reader.cancel().catch(() => undefined);
   }
+}
+
+function cancelled(provider: string): LlmError {
+  return makeLlmError("cancelled", provider, "Request aborted");
 }
 
 function aborted(signal: AbortSignal | undefined): boolean {

@@ -1,0 +1,628 @@
+import assert from "node:assert/strict";
+import {
+  createAnthropicProvider,
+  type LlmMessage,
+  type LlmRequest,
+  type StreamChunk,
+} from "../../../llm/mod.ts";
+import {
+  argsOf,
+  ask,
+  collect,
+  cutServer,
+  fixture,
+  held,
+  http,
+  serve,
+  sse,
+  terminal,
+  textOf,
+  within,
+} from "./_server.ts";
+
+const KEY = "sk-ant-api03-PLANTEDkey0123456789abcdefXYZ";
+const fx = (name: string): Uint8Array => fixture("anthropic", name);
+
+/** An Anthropic provider on a loopback server, treated as the official endpoint. */
+function official(url: string, extra: { id?: string } = {}) {
+  return createAnthropicProvider({
+    fetch,
+    baseUrl: url,
+    customEndpoint: false,
+    ...extra,
+  });
+}
+
+async function once(name: string, req: LlmRequest = ask("claude-sonnet-4-6")) {
+  const server = serve([sse(fx(name))]);
+  try {
+    const chunks = await collect(official(server.url).stream(req, KEY));
+    return { chunks, requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}
+
+async function failure(name: string, customEndpoint = false) {
+  const server = serve([http(fx(name))]);
+  try {
+    const provider = createAnthropicProvider({
+      fetch,
+      baseUrl: server.url,
+      customEndpoint,
+    });
+    const chunks = await collect(
+      provider.stream(ask("claude-sonnet-4-6"), KEY),
+    );
+    const last = terminal(chunks);
+    assert.equal(chunks.length, 1);
+    assert.ok(last.type === "error");
+    return last.error;
+  } finally {
+    await server.close();
+  }
+}
+
+Deno.test("createAnthropicProvider() streams plain text and sends the documented request", async () => {
+  const req: LlmRequest = {
+    ...ask("claude-sonnet-4-6", "Salut"),
+    system: "Be brief.",
+  };
+  const { chunks, requests } = await once("text.sse", req);
+  const last = terminal(chunks);
+  assert.equal(textOf(chunks), "Bonjour ! Ça va très bien, merci 😊.");
+  assert.deepEqual(last, {
+    type: "stop",
+    stopReason: "stop",
+    usage: { inputTokens: 24, outputTokens: 14 },
+  });
+  const r = requests[0];
+  assert.ok(r !== undefined);
+  assert.equal(r.method, "POST");
+  assert.equal(r.path, "/v1/messages");
+  assert.equal(r.headers.get("x-api-key"), KEY);
+  assert.equal(r.headers.get("anthropic-version"), "2023-06-01");
+  assert.equal(r.headers.get("content-type"), "application/json");
+  assert.deepEqual(JSON.parse(r.body), {
+    model: "claude-sonnet-4-6",
+    max_tokens: 4096,
+    system: "Be brief.",
+    messages: [{ role: "user", content: [{ type: "text", text: "Salut" }] }],
+    stream: true,
+  });
+});
+
+Deno.test("createAnthropicProvider() joins split tool arguments", async () => {
+  const { chunks } = await once("tool_split_args.sse");
+  const id = "toolu_01T1x1fJ34qAmk2tNTrN7Up6";
+  assert.deepEqual(
+    chunks.filter((c) => c.type !== "tool_call_delta").map((c) => c.type),
+    [
+      "text_delta",
+      "tool_call_start",
+      "tool_call_end",
+      "stop",
+    ],
+  );
+  assert.deepEqual(chunks[1], {
+    type: "tool_call_start",
+    id,
+    name: "get_weather",
+  });
+  assert.deepEqual(JSON.parse(argsOf(chunks, id)), {
+    location: "San Francisco, CA",
+    unit: "celsius",
+  });
+  const last = terminal(chunks);
+  assert.ok(last.type === "stop" && last.stopReason === "tool_use");
+});
+
+Deno.test("createAnthropicProvider() streams parallel tool calls in start order", async () => {
+  const { chunks } = await once("parallel_tools.sse");
+  const starts = chunks.flatMap((c) =>
+    c.type === "tool_call_start" ? [c.name] : []
+  );
+  const ends = chunks.flatMap((c) => c.type === "tool_call_end" ? [c.id] : []);
+  assert.deepEqual(starts, ["get_weather", "get_time"]);
+  assert.deepEqual(ends, [
+    "toolu_01A09q90qw90lq917835lq9",
+    "toolu_01B09q90qw90lq917835lq9",
+  ]);
+  assert.deepEqual(
+    JSON.parse(argsOf(chunks, "toolu_01B09q90qw90lq917835lq9")),
+    { timezone: "Europe/Paris" },
+  );
+  assert.equal(terminal(chunks).type, "stop");
+});
+
+const SIGNATURE =
+  "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds2yQ6Zcs4Zp7s1N1kQ/a5BYZ4QmXwnG9KnFbGPwrHs7Xo3PkXZBn4sHtGEN6KWNTbLyUTgqIhI5dDSwi1HGPFFsu6zcWqk/fSfAb4xYyGAE=";
+
+Deno.test("createAnthropicProvider() keeps the thinking signature and replays it verbatim in the tool loop", async () => {
+  const server = serve([
+    sse(fx("thinking_signature.sse")),
+    sse(fx("text.sse")),
+  ]);
+  try {
+    const provider = official(server.url);
+    const first: LlmRequest = {
+      ...ask("claude-sonnet-4-6", "Weather in Paris?"),
+      reasoningEffort: "high",
+      temperature: 0.3,
+      toolChoice: "required",
+      tools: [{
+        name: "get_weather",
+        description: "Weather",
+        parameters: { type: "object" },
+      }],
+    };
+    const chunks = await collect(provider.stream(first, KEY));
+    terminal(chunks);
+    assert.deepEqual(chunks.slice(0, 4), [
+      { type: "reasoning_start", id: "thinking_0" },
+      {
+        type: "reasoning_delta",
+        id: "thinking_0",
+        text: "The user wants the weather in Paris.",
+      },
+      {
+        type: "reasoning_delta",
+        id: "thinking_0",
+        text: " I should call get_weather.",
+      },
+      { type: "reasoning_end", id: "thinking_0", signature: SIGNATURE },
+    ]);
+    const sent = JSON.parse(server.requests[0]?.body ?? "{}");
+    assert.deepEqual(sent.thinking, { type: "adaptive" });
+    assert.deepEqual(sent.output_config, { effort: "high" });
+    assert.equal(
+      sent.temperature,
+      undefined,
+      "thinking runs at the default temperature",
+    );
+    assert.deepEqual(
+      sent.tool_choice,
+      { type: "auto" },
+      "thinking allows auto/none only",
+    );
+    // The session folds the response and appends the tool result.
+    const assistant: LlmMessage = {
+      role: "assistant",
+      content: [
+        {
+          type: "reasoning",
+          text:
+            "The user wants the weather in Paris. I should call get_weather.",
+          signature: SIGNATURE,
+        },
+        { type: "text", text: "Let me look that up." },
+        {
+          type: "tool_call",
+          id: "toolu_01Xb9FwPc2mGHsDoZMPX4Y3N",
+          name: "get_weather",
+          args: { location: "Paris" },
+        },
+      ],
+    };
+    const second: LlmRequest = {
+      ...first,
+      messages: [
+        ...first.messages,
+        assistant,
+        {
+          role: "tool",
+          content: [{
+            type: "tool_result",
+            toolCallId: "toolu_01Xb9FwPc2mGHsDoZMPX4Y3N",
+            result: "21°C",
+          }],
+        },
+      ],
+    };
+    terminal(await collect(provider.stream(second, KEY)));
+    const replay = JSON.parse(server.requests[1]?.body ?? "{}");
+    assert.deepEqual(replay.messages.slice(1), [
+      {
+        role: "assistant",
+        content: [
+          {
+            type: "thinking",
+            thinking:
+              "The user wants the weather in Paris. I should call get_weather.",
+            signature: SIGNATURE,
+          },
+          { type: "text", text: "Let me look that up." },
+          {
+            type: "tool_use",
+            id: "toolu_01Xb9FwPc2mGHsDoZMPX4Y3N",
+            name: "get_weather",
+            input: { location: "Paris" },
+          },
+        ],
+      },
+      {
+        role: "user",
+        content: [{
+          type: "tool_result",
+          tool_use_id: "toolu_01Xb9FwPc2mGHsDoZMPX4Y3N",
+          content: "21°C",
+        }],
+      },
+    ]);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("createAnthropicProvider() marks redacted thinking and never sends it back", async () => {
+  const { chunks } = await once("redacted_thinking.sse");
+  assert.deepEqual(chunks.slice(0, 2), [
+    { type: "reasoning_start", id: "thinking_0" },
+    { type: "reasoning_end", id: "thinking_0", redacted: true },
+  ]);
+  assert.equal(textOf(chunks), "Here is my answer.");
+  const req: LlmRequest = {
+    model: "claude-sonnet-4-6",
+    messages: [
+      { role: "user", content: [{ type: "text", text: "q" }] },
+      {
+        role: "assistant",
+        content: [{ type: "reasoning", text: "", redacted: true }, {
+          type: "text",
+          text: "a",
+        }],
+      },
+      { role: "user", content: [{ type: "text", text: "more" }] },
+    ],
+  };
+  const { requests } = await once("text.sse", req);
+  assert.deepEqual(JSON.parse(requests[0]?.body ?? "{}").messages[1], {
+    role: "assistant",
+    content: [{ type: "text", text: "a" }],
+  });
+});
+
+Deno.test("createAnthropicProvider() reports cache read and write tokens", async () => {
+  const { chunks } = await once("cache_usage.sse");
+  assert.deepEqual(terminal(chunks), {
+    type: "stop",
+    stopReason: "stop",
+    usage: {
+      inputTokens: 5,
+      outputTokens: 40,
+      cacheReadTokens: 12000,
+      cacheWriteTokens: 1800,
+    },
+  });
+});
+
+Deno.test("createAnthropicProvider() maps every stop reason", async (t) => {
+  const cases: [string, string, boolean][] = [
+    ["text.sse", "stop", false],
+    ["stop_stop_sequence.sse", "stop", false],
+    ["stop_pause_turn.sse", "stop", false],
+    ["stop_null.sse", "stop", false],
+    ["stop_unknown.sse", "stop", false],
+    ["stop_max_tokens.sse", "length", false],
+    ["stop_model_context_window_exceeded.sse", "length", true],
+    ["tool_split_args.sse", "tool_use", false],
+    ["stop_refusal.sse", "content_filter", false],
+  ];
+  for (const [name, reason, exceeded] of cases) {
+    await t.step(name, async () => {
+      const last = terminal((await once(name)).chunks);
+      assert.ok(last.type === "stop");
+      assert.equal(last.stopReason, reason);
+      assert.equal(last.contextExceeded === true, exceeded);
+    });
+  }
+});
+
+Deno.test("createAnthropicProvider() classifies error responses", async (t) => {
+  const cases: [string, string, number, string][] = [
+    ["error_401.http", "auth", 401, "authentication_error"],
+    ["error_403.http", "auth", 403, "permission_error"],
+    ["error_404.http", "bad_request", 404, "not_found_error"],
+    ["error_400_bad.http", "bad_request", 400, "invalid_request_error"],
+    ["error_500.http", "overloaded", 500, "api_error"],
+    ["error_529.http", "overloaded", 529, "overloaded_error"],
+    ["error_429.http", "rate_limit", 429, "rate_limit_error"],
+  ];
+  for (const [name, kind, status, code] of cases) {
+    await t.step(name, async () => {
+      const e = await failure(name);
+      assert.equal(e.kind, kind);
+      assert.equal(e.status, status);
+      assert.equal(e.code, code);
+      assert.equal(e.provider, "anthropic");
+    });
+  }
+  await t.step("retry-after becomes retryAfterMs", async () => {
+    assert.equal((await failure("error_429.http")).retryAfterMs, 2000);
+  });
+});
+
+Deno.test("createAnthropicProvider() classifies a prompt-too-long 400 as context_overflow on the official endpoint only", async () => {
+  const e = await failure("error_400_overflow.http");
+  assert.equal(e.kind, "context_overflow");
+  assert.equal(e.retryable, false);
+  const custom = await failure("error_400_overflow.http", true);
+  assert.equal(custom.kind, "bad_request");
+  assert.equal(custom.code, "possible_context_overflow");
+  const plain = await failure("error_400_bad.http", true);
+  assert.equal(plain.code, "invalid_request_error");
+});
+
+Deno.test("createAnthropicProvider() turns a mid-stream error event into an error chunk", async () => {
+  const { chunks } = await once("error_event.sse");
+  assert.equal(textOf(chunks), "Starting");
+  const last = terminal(chunks);
+  assert.ok(last.type === "error");
+  assert.equal(last.error.kind, "overloaded");
+  assert.equal(last.error.code, "overloaded_error");
+});
+
+Deno.test("createAnthropicProvider() reports a connection cut mid-stream as transport, never a clean stop", async () => {
+  const bytes = fx("text.sse");
+  const cut = cutServer(bytes.slice(0, Math.floor(bytes.length * 0.6)));
+  const chunks = await collect(
+    official(cut.url).stream(ask("claude-sonnet-4-6"), KEY),
+  );
+  await within(cut.done, 5000, "the cut server");
+  assert.ok(
+    textOf(chunks).startsWith("Bonjour"),
+    "chunks before the cut were forwarded",
+  );
+  const last = terminal(chunks);
+  assert.ok(last.type === "error");
+  assert.equal(last.error.kind, "transport");
+});
+
+Deno.test("createAnthropicProvider() treats end of stream before message_delta as truncation", async () => {
+  const last = terminal((await once("truncated.sse")).chunks);
+  assert.ok(last.type === "error" && last.error.kind === "transport");
+  const tolerated = terminal((await once("no_message_stop.sse")).chunks);
+  assert.deepEqual(tolerated, {
+    type: "stop",
+    stopReason: "stop",
+    usage: { inputTokens: 24, outputTokens: 3 },
+  });
+});
+
+Deno.test("createAnthropicProvider() ignores stray SSE lines and refuses malformed event data", async () => {
+  const ok = await once("malformed_line.sse");
+  assert.equal(textOf(ok.chunks), "Fine");
+  assert.equal(terminal(ok.chunks).type, "stop");
+  const bad = await once("malformed_data.sse");
+  assert.equal(textOf(bad.chunks), "Half");
+  const last = terminal(bad.chunks);
+  assert.ok(last.type === "error" && last.error.kind === "transport");
+});
+
+Deno.test("createAnthropicProvider() ignores ping, unknown events, deltas and blocks", async () => {
+  const { chunks } = await once("unknown_events.sse");
+  assert.deepEqual(chunks.map((c) => c.type), ["text_delta", "stop"]);
+  assert.equal(textOf(chunks), "Still fine");
+});
+
+Deno.test("createAnthropicProvider() stops reading at abort and the server sees the connection close", async () => {
+  const bytes = fx("text.sse");
+  const cutAt = new TextDecoder().decode(bytes).indexOf(
+    "event: content_block_stop",
+  );
+  const hold = held(bytes.slice(0, cutAt));
+  const server = serve([hold.reply]);
+  try {
+    const controller = new AbortController();
+    const req: LlmRequest = {
+      ...ask("claude-sonnet-4-6"),
+      signal: controller.signal,
+    };
+    const seen: StreamChunk[] = [];
+    for await (const c of official(server.url).stream(req, KEY)) {
+      seen.push(c);
+      if (c.type === "text_delta" && seen.length === 1) controller.abort();
+      if (seen.length > 50) break;
+    }
+    const last = terminal(seen);
+    assert.ok(last.type === "error" && last.error.kind === "cancelled");
+    await within(hold.closed, 5000, "the server to see the connection close");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("createAnthropicProvider() makes no read after abort and cancels the body", async () => {
+  const bytes = fx("text.sse");
+  let pulls = 0;
+  let cancelled = false;
+  let offset = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller): void {
+      pulls++;
+      controller.enqueue(bytes.slice(offset, offset + 200));
+      offset += 200;
+    },
+    cancel(): void {
+      cancelled = true;
+    },
+  }, { highWaterMark: 0 });
+  const controller = new AbortController();
+  const provider = createAnthropicProvider({
+    fetch: () => Promise.resolve(new Response(body)),
+  });
+  const seen: StreamChunk[] = [];
+  let pullsAtAbort = -1;
+  for await (
+    const c of provider.stream({
+      ...ask("claude-sonnet-4-6"),
+      signal: controller.signal,
+    }, KEY)
+  ) {
+    seen.push(c);
+    if (c.type === "text_delta" && pullsAtAbort < 0) {
+      pullsAtAbort = pulls;
+      controller.abort();
+    }
+  }
+  assert.deepEqual(
+    seen.map((c) => c.type),
+    ["text_delta", "error"],
+    "nothing but the cancellation after the abort",
+  );
+  const last = terminal(seen);
+  assert.ok(last.type === "error" && last.error.kind === "cancelled");
+  assert.equal(pulls, pullsAtAbort, "no read after the abort");
+  assert.equal(cancelled, true, "the body was cancelled");
+});
+
+Deno.test("createAnthropicProvider() makes no request when the signal is already aborted", async () => {
+  const server = serve([]);
+  try {
+    const controller = new AbortController();
+    controller.abort();
+    const chunks = await collect(
+      official(server.url).stream({
+        ...ask("claude-sonnet-4-6"),
+        signal: controller.signal,
+      }, KEY),
+    );
+    assert.ok(terminal(chunks).type === "error");
+    assert.equal(server.requests.length, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("createAnthropicProvider() never follows a redirect", async () => {
+  const target = serve([sse(fx("text.sse"))]);
+  const server = serve([
+    () =>
+      new Response(null, {
+        status: 307,
+        headers: { location: `${target.url}/v1/messages` },
+      }),
+  ]);
+  try {
+    const chunks = await collect(
+      official(server.url).stream(ask("claude-sonnet-4-6"), KEY),
+    );
+    const last = terminal(chunks);
+    assert.ok(last.type === "error");
+    assert.equal(last.error.kind, "bad_request");
+    assert.equal(last.error.code, "redirect_refused");
+    assert.equal(
+      target.requests.length,
+      0,
+      "the key never reached the redirect target",
+    );
+  } finally {
+    await server.close();
+    await target.close();
+  }
+});
+
+Deno.test("createAnthropicProvider() keeps a planted key out of every chunk and error", async () => {
+  const echo =
+    `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key: ${KEY}"}}`;
+  const event =
+    `event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":1,"output_tokens":1}}}\n\n` +
+    `event: error\ndata: {"type":"error","error":{"type":"api_error","message":"upstream rejected key ${KEY} (x-api-key=${KEY})"}}\n\n`;
+  const server = serve([
+    () => new Response(echo, { status: 401 }),
+    sse(new TextEncoder().encode(event)),
+  ]);
+  try {
+    const provider = official(server.url);
+    const a = await collect(provider.stream(ask("claude-sonnet-4-6"), KEY));
+    const b = await collect(provider.stream(ask("claude-sonnet-4-6"), KEY));
+    for (const chunks of [a, b]) {
+      const last = terminal(chunks);
+      assert.ok(last.type === "error");
+      assert.ok(!JSON.stringify(chunks).includes(KEY), JSON.stringify(chunks));
+      assert.ok(!JSON.stringify(chunks).includes("PLANTED"));
+    }
+    for (const r of server.requests) {
+      assert.ok(!r.body.includes(KEY));
+      assert.equal(r.headers.get("x-api-key"), KEY);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("createAnthropicProvider() refuses temperature above 1 locally", async () => {
+  const server = serve([]);
+  try {
+    const chunks = await collect(
+      official(server.url).stream({
+        ...ask("claude-sonnet-4-6"),
+        temperature: 1.2,
+      }, KEY),
+    );
+    const last = terminal(chunks);
+    assert.ok(last.type === "error" && last.error.kind === "bad_request");
+    assert.equal(server.requests.length, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("createAnthropicProvider() sends no x-api-key for an empty key and clamps max_tokens", async () => {
+  const req: LlmRequest = { ...ask("claude-opus-4-1"), maxTokens: 90_000 };
+  const server = serve([sse(fx("text.sse"))]);
+  try {
+    terminal(await collect(official(server.url).stream(req, "")));
+    const r = server.requests[0];
+    assert.equal(r?.headers.has("x-api-key"), false);
+    assert.equal(JSON.parse(r?.body ?? "{}").max_tokens, 32_000);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("createAnthropicProvider() fails a stream past the SSE bounds as transport", async () => {
+  const server = serve([sse(fx("text.sse"))]);
+  try {
+    const provider = createAnthropicProvider({
+      fetch,
+      baseUrl: server.url,
+      sse: { maxLineLength: 64 },
+    });
+    const last = terminal(
+      await collect(provider.stream(ask("claude-sonnet-4-6"), KEY)),
+    );
+    assert.ok(last.type === "error" && last.error.kind === "transport");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("createAnthropicProvider() knows the window only on the official endpoint", () => {
+  const builtIn = createAnthropicProvider({ fetch });
+  assert.equal(builtIn.customEndpoint, false);
+  assert.equal(builtIn.contextLimit?.("claude-sonnet-4-6"), 1_000_000);
+  assert.equal(builtIn.contextLimit?.("claude-unknown"), undefined);
+  const gateway = createAnthropicProvider({
+    fetch,
+    baseUrl: "https://gateway.example.com/",
+  });
+  assert.equal(gateway.customEndpoint, true);
+  assert.equal(gateway.contextLimit?.("claude-sonnet-4-6"), undefined);
+  assert.equal(
+    createAnthropicProvider({ fetch, baseUrl: "https://api.anthropic.com/" })
+      .customEndpoint,
+    false,
+  );
+  assert.deepEqual(builtIn.supports, {
+    tools: true,
+    streaming: true,
+    parallelToolCalls: true,
+    reasoning: true,
+    promptCache: true,
+  });
+  assert.throws(
+    () => createAnthropicProvider({ fetch, baseUrl: "not a url" }),
+    TypeError,
+  );
+});

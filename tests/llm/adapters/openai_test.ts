@@ -1,0 +1,570 @@
+import assert from "node:assert/strict";
+import {
+  createOpenAiProvider,
+  type LlmRequest,
+  type OpenAiProviderOptions,
+  type StreamChunk,
+} from "../../../llm/mod.ts";
+import {
+  argsOf,
+  ask,
+  collect,
+  cutServer,
+  fixture,
+  held,
+  http,
+  serve,
+  sse,
+  terminal,
+  textOf,
+  within,
+} from "./_server.ts";
+
+const KEY = "sk-proj-PLANTEDkey0123456789abcdefghijXYZ";
+const LOCAL_KEY = "local-planted-secret-42";
+const fx = (name: string): Uint8Array => fixture("openai", name);
+
+/** An OpenAI provider on a loopback server, treated as the official endpoint. */
+function official(url: string, extra: Partial<OpenAiProviderOptions> = {}) {
+  return createOpenAiProvider({
+    id: "openai",
+    fetch,
+    baseUrl: url,
+    customEndpoint: false,
+    ...extra,
+  });
+}
+
+async function once(
+  name: string,
+  req: LlmRequest = ask("gpt-5.4-mini"),
+  extra: Partial<OpenAiProviderOptions> = {},
+) {
+  const server = serve([sse(fx(name))]);
+  try {
+    const chunks = await collect(official(server.url, extra).stream(req, KEY));
+    return { chunks, requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}
+
+async function failure(
+  name: string,
+  extra: Partial<OpenAiProviderOptions> = {},
+) {
+  const server = serve([http(fx(name))]);
+  try {
+    const chunks = await collect(
+      official(server.url, extra).stream(ask("gpt-5.4-mini"), KEY),
+    );
+    const last = terminal(chunks);
+    assert.equal(chunks.length, 1);
+    assert.ok(last.type === "error");
+    return last.error;
+  } finally {
+    await server.close();
+  }
+}
+
+Deno.test("createOpenAiProvider() streams plain text and sends the documented request", async () => {
+  const req: LlmRequest = {
+    ...ask("gpt-5.4-mini", "Salut"),
+    system: "Be brief.",
+    maxTokens: 300,
+    temperature: 0.2,
+    stopSequences: ["END"],
+  };
+  const { chunks, requests } = await once("text.sse", req);
+  assert.equal(textOf(chunks), "Bonjour ! Ça va très bien 😊.");
+  assert.deepEqual(terminal(chunks), {
+    type: "stop",
+    stopReason: "stop",
+    usage: { inputTokens: 19, outputTokens: 10 },
+  });
+  const r = requests[0];
+  assert.ok(r !== undefined);
+  assert.equal(r.path, "/chat/completions");
+  assert.equal(r.headers.get("authorization"), `Bearer ${KEY}`);
+  assert.equal(r.headers.get("content-type"), "application/json");
+  assert.deepEqual(JSON.parse(r.body), {
+    model: "gpt-5.4-mini",
+    messages: [{ role: "system", content: "Be brief." }, {
+      role: "user",
+      content: "Salut",
+    }],
+    temperature: 0.2,
+    stop: ["END"],
+    max_completion_tokens: 300,
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+});
+
+Deno.test("createOpenAiProvider() sends max_tokens on compatible servers and as configured", async () => {
+  const req: LlmRequest = { ...ask("llama3.2"), maxTokens: 64 };
+  const server = serve([sse(fx("text.sse")), sse(fx("text.sse"))]);
+  try {
+    const local = createOpenAiProvider({
+      id: "ollama",
+      fetch,
+      baseUrl: `${server.url}/`,
+    });
+    assert.equal(local.customEndpoint, true);
+    terminal(await collect(local.stream(req, "")));
+    const forced = official(server.url, { maxTokensParam: "max_tokens" });
+    terminal(await collect(forced.stream(req, KEY)));
+    const [a, b] = server.requests.map((r) => JSON.parse(r.body));
+    assert.equal(a.max_tokens, 64);
+    assert.equal(a.max_completion_tokens, undefined);
+    assert.equal(b.max_tokens, 64);
+    assert.equal(
+      server.requests[0]?.headers.has("authorization"),
+      false,
+      "no key, no auth header",
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("createOpenAiProvider() joins split tool arguments", async () => {
+  const { chunks } = await once("tool_split_args.sse");
+  const id = "call_DdmO9pD3xa9XTPNJ32zg2hcA";
+  assert.deepEqual(
+    chunks.filter((c) => c.type !== "tool_call_delta").map((c) => c.type),
+    ["tool_call_start", "tool_call_end", "stop"],
+  );
+  assert.deepEqual(chunks[0], {
+    type: "tool_call_start",
+    id,
+    name: "get_weather",
+  });
+  assert.deepEqual(JSON.parse(argsOf(chunks, id)), {
+    location: "San Francisco, CA",
+  });
+  const last = terminal(chunks);
+  assert.ok(last.type === "stop" && last.stopReason === "tool_use");
+});
+
+Deno.test("createOpenAiProvider() accumulates parallel tool calls by index", async () => {
+  const { chunks } = await once("parallel_tools.sse");
+  const a = "call_A1b2C3d4E5f6G7h8I9j0K1l2";
+  const b = "call_M3n4O5p6Q7r8S9t0U1v2W3x4";
+  assert.deepEqual(
+    chunks.flatMap((c) => c.type === "tool_call_end" ? [c.id] : []),
+    [a, b],
+  );
+  assert.deepEqual(JSON.parse(argsOf(chunks, a)), { location: "Paris" });
+  assert.deepEqual(JSON.parse(argsOf(chunks, b)), { timezone: "Europe/Paris" });
+  assert.deepEqual(terminal(chunks), {
+    type: "stop",
+    stopReason: "tool_use",
+    usage: { inputTokens: 96, outputTokens: 44 },
+  });
+});
+
+Deno.test("createOpenAiProvider() tolerates whole calls in one fragment, reused indexes and missing ids", async () => {
+  const { chunks } = await once("compat_tool_calls.sse");
+  assert.deepEqual(
+    chunks.flatMap((c) => c.type === "tool_call_start" ? [[c.id, c.name]] : []),
+    [
+      ["call_k3n1x9", "get_weather"],
+      ["call_p0q2z7", "get_time"],
+      ["call_2", "lookup"],
+    ],
+  );
+  assert.deepEqual(JSON.parse(argsOf(chunks, "call_k3n1x9")), {
+    city: "Paris",
+  });
+  assert.deepEqual(JSON.parse(argsOf(chunks, "call_p0q2z7")), { tz: "CET" });
+  assert.deepEqual(JSON.parse(argsOf(chunks, "call_2")), { q: 1 });
+  assert.deepEqual(terminal(chunks), {
+    type: "stop",
+    stopReason: "tool_use",
+    usage: { inputTokens: 0, outputTokens: 0 },
+  });
+});
+
+Deno.test("createOpenAiProvider() streams DeepSeek reasoning_content and cache-hit usage", async () => {
+  const { chunks, requests } = await once("deepseek_reasoning.sse", {
+    ...ask("deepseek-reasoner"),
+    reasoningEffort: "off",
+  }, { id: "deepseek", dialect: "deepseek" });
+  assert.deepEqual(chunks.slice(0, 3), [
+    { type: "reasoning_start", id: "reasoning_0" },
+    { type: "reasoning_delta", id: "reasoning_0", text: "The user" },
+    {
+      type: "reasoning_delta",
+      id: "reasoning_0",
+      text: " asks about 9.11 vs 9.8.",
+    },
+  ]);
+  assert.equal(textOf(chunks), "9.8 is greater.");
+  assert.deepEqual(chunks.slice(-2), [
+    { type: "reasoning_end", id: "reasoning_0" },
+    {
+      type: "stop",
+      stopReason: "stop",
+      usage: {
+        inputTokens: 118,
+        outputTokens: 61,
+        cacheReadTokens: 256,
+        reasoningTokens: 17,
+      },
+    },
+  ]);
+  const body = JSON.parse(requests[0]?.body ?? "{}");
+  assert.deepEqual(body.thinking, { type: "disabled" });
+  assert.equal(body.reasoning_effort, undefined);
+});
+
+Deno.test("createOpenAiProvider() replays DeepSeek reasoning with its tool calls and drops it for OpenAI", async () => {
+  const { chunks } = await once(
+    "deepseek_tool_call.sse",
+    ask("deepseek-reasoner"),
+    { id: "deepseek", dialect: "deepseek" },
+  );
+  const last = terminal(chunks);
+  assert.ok(last.type === "stop" && last.stopReason === "tool_use");
+  const id = "call_00_IhCAliIHtM9gKpgfqbBV9873";
+  const loop: LlmRequest = {
+    model: "deepseek-reasoner",
+    messages: [
+      {
+        role: "user",
+        content: [{ type: "text", text: "Weather in Hangzhou?" }],
+      },
+      {
+        role: "assistant",
+        content: [{ type: "reasoning", text: "Use the weather tool." }, {
+          type: "tool_call",
+          id,
+          name: "get_weather",
+          args: { location: "Hangzhou" },
+        }],
+      },
+      {
+        role: "tool",
+        content: [{
+          type: "tool_result",
+          toolCallId: id,
+          result: { temp: 24 },
+        }],
+      },
+    ],
+  };
+  const ds = await once("text.sse", loop, {
+    id: "deepseek",
+    dialect: "deepseek",
+  });
+  const oa = await once("text.sse", { ...loop, model: "gpt-5.4-mini" });
+  const expected = {
+    role: "assistant",
+    content: null,
+    tool_calls: [{
+      id,
+      type: "function",
+      function: { name: "get_weather", arguments: '{"location":"Hangzhou"}' },
+    }],
+  };
+  const dsMessages = JSON.parse(ds.requests[0]?.body ?? "{}").messages;
+  assert.deepEqual(dsMessages[1], {
+    ...expected,
+    reasoning_content: "Use the weather tool.",
+  });
+  assert.deepEqual(dsMessages[2], {
+    role: "tool",
+    tool_call_id: id,
+    content: '{"temp":24}',
+  });
+  assert.deepEqual(
+    JSON.parse(oa.requests[0]?.body ?? "{}").messages[1],
+    expected,
+  );
+});
+
+Deno.test("createOpenAiProvider() subtracts cached tokens from input", async () => {
+  const { chunks } = await once("cache_usage.sse");
+  assert.deepEqual(terminal(chunks), {
+    type: "stop",
+    stopReason: "stop",
+    usage: {
+      inputTokens: 86,
+      outputTokens: 300,
+      cacheReadTokens: 1920,
+      reasoningTokens: 128,
+    },
+  });
+});
+
+Deno.test("createOpenAiProvider() maps every finish reason and refusals", async (t) => {
+  const cases: [string, string][] = [
+    ["text.sse", "stop"],
+    ["stop_length.sse", "length"],
+    ["stop_content_filter.sse", "content_filter"],
+    ["tool_split_args.sse", "tool_use"],
+    ["stop_function_call.sse", "tool_use"],
+    ["refusal.sse", "content_filter"],
+    ["eof_after_finish.sse", "stop"],
+  ];
+  for (const [name, reason] of cases) {
+    await t.step(name, async () => {
+      const last = terminal((await once(name)).chunks);
+      assert.ok(last.type === "stop");
+      assert.equal(last.stopReason, reason);
+    });
+  }
+  await t.step("refusal text is not forwarded as model text", async () => {
+    assert.equal(textOf((await once("refusal.sse")).chunks), "");
+  });
+  await t.step(
+    "end of stream after a finish reason keeps the usage",
+    async () => {
+      const last = terminal((await once("eof_after_finish.sse")).chunks);
+      assert.deepEqual(last, {
+        type: "stop",
+        stopReason: "stop",
+        usage: { inputTokens: 7, outputTokens: 4 },
+      });
+    },
+  );
+});
+
+Deno.test("createOpenAiProvider() treats a stream without finish_reason as truncated", async () => {
+  for (const name of ["truncated.sse", "done_without_finish.sse"]) {
+    const last = terminal((await once(name)).chunks);
+    assert.ok(last.type === "error" && last.error.kind === "transport", name);
+  }
+});
+
+Deno.test("createOpenAiProvider() classifies error responses", async (t) => {
+  const cases: [string, string, number, string][] = [
+    ["error_401.http", "auth", 401, "invalid_api_key"],
+    ["error_429.http", "rate_limit", 429, "rate_limit_exceeded"],
+    ["error_429_quota.http", "auth", 429, "insufficient_quota"],
+    ["error_503.http", "overloaded", 503, "server_error"],
+    ["error_400_bad.http", "bad_request", 400, "unsupported_parameter"],
+  ];
+  for (const [name, kind, status, code] of cases) {
+    await t.step(name, async () => {
+      const e = await failure(name);
+      assert.equal(e.kind, kind);
+      assert.equal(e.status, status);
+      assert.equal(e.code, code);
+    });
+  }
+  await t.step("retry-after becomes retryAfterMs", async () => {
+    assert.equal((await failure("error_429.http")).retryAfterMs, 3000);
+  });
+});
+
+Deno.test("createOpenAiProvider() classifies overflow per dialect and downgrades it on custom endpoints", async (t) => {
+  await t.step("OpenAI: code context_length_exceeded", async () => {
+    assert.equal(
+      (await failure("error_400_overflow.http")).kind,
+      "context_overflow",
+    );
+  });
+  await t.step("DeepSeek: maximum context length", async () => {
+    const e = await failure("deepseek_400_overflow.http", {
+      id: "deepseek",
+      dialect: "deepseek",
+    });
+    assert.equal(e.kind, "context_overflow");
+    assert.equal(e.provider, "deepseek");
+    assert.equal(
+      (await failure("deepseek_400_overflow.http")).kind,
+      "bad_request",
+      "not an OpenAI signal",
+    );
+  });
+  await t.step("custom endpoint: stays bad_request with a hint", async () => {
+    for (
+      const name of ["error_400_overflow.http", "compat_400_overflow.http"]
+    ) {
+      const e = await failure(name, { id: "llamacpp", customEndpoint: true });
+      assert.equal(e.kind, "bad_request", name);
+      assert.equal(e.code, "possible_context_overflow", name);
+    }
+    const plain = await failure("error_400_bad.http", { customEndpoint: true });
+    assert.equal(plain.code, "unsupported_parameter");
+  });
+});
+
+Deno.test("createOpenAiProvider() turns a mid-stream error payload into an error chunk", async () => {
+  const { chunks } = await once("error_midstream.sse");
+  assert.equal(textOf(chunks), "Starting");
+  const last = terminal(chunks);
+  assert.ok(last.type === "error");
+  assert.equal(last.error.kind, "overloaded");
+  assert.equal(last.error.code, "server_error");
+});
+
+Deno.test("createOpenAiProvider() reports a connection cut mid-stream as transport, never a clean stop", async () => {
+  const bytes = fx("tool_split_args.sse");
+  const cut = cutServer(bytes.slice(0, Math.floor(bytes.length * 0.7)));
+  const chunks = await collect(
+    official(cut.url).stream(ask("gpt-5.4-mini"), KEY),
+  );
+  await within(cut.done, 5000, "the cut server");
+  assert.equal(chunks[0]?.type, "tool_call_start");
+  const last = terminal(chunks);
+  assert.ok(last.type === "error" && last.error.kind === "transport");
+});
+
+Deno.test("createOpenAiProvider() ignores stray SSE lines and refuses malformed chunk data", async () => {
+  const ok = await once("malformed_line.sse");
+  assert.equal(textOf(ok.chunks), "Fine");
+  assert.equal(terminal(ok.chunks).type, "stop");
+  const bad = await once("malformed_data.sse");
+  assert.equal(textOf(bad.chunks), "Half");
+  const last = terminal(bad.chunks);
+  assert.ok(last.type === "error" && last.error.kind === "transport");
+});
+
+Deno.test("createOpenAiProvider() stops reading at abort and the server sees the connection close", async () => {
+  const bytes = fx("text.sse");
+  const text = new TextDecoder().decode(bytes);
+  const hold = held(
+    new TextEncoder().encode(
+      text.slice(0, text.indexOf('"finish_reason":"stop"') - 200),
+    ),
+  );
+  const server = serve([hold.reply]);
+  try {
+    const controller = new AbortController();
+    const seen: StreamChunk[] = [];
+    for await (
+      const c of official(server.url).stream({
+        ...ask("gpt-5.4-mini"),
+        signal: controller.signal,
+      }, KEY)
+    ) {
+      seen.push(c);
+      if (c.type === "text_delta") controller.abort();
+      if (seen.length > 50) break;
+    }
+    assert.deepEqual(seen.map((c) => c.type), ["text_delta", "error"]);
+    const last = terminal(seen);
+    assert.ok(last.type === "error" && last.error.kind === "cancelled");
+    await within(hold.closed, 5000, "the server to see the connection close");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("createOpenAiProvider() never follows a redirect", async () => {
+  const target = serve([sse(fx("text.sse"))]);
+  const server = serve([
+    () =>
+      new Response(null, {
+        status: 302,
+        headers: { location: `${target.url}/chat/completions` },
+      }),
+  ]);
+  try {
+    const last = terminal(
+      await collect(official(server.url).stream(ask("gpt-5.4-mini"), KEY)),
+    );
+    assert.ok(last.type === "error" && last.error.kind === "bad_request");
+    assert.equal(last.error.code, "redirect_refused");
+    assert.equal(target.requests.length, 0);
+  } finally {
+    await server.close();
+    await target.close();
+  }
+});
+
+Deno.test("createOpenAiProvider() keeps a planted key out of every chunk and error", async () => {
+  for (const key of [KEY, LOCAL_KEY]) {
+    const echo =
+      `{"error":{"message":"Incorrect API key provided: ${key}. Header was Authorization: Bearer ${key}","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`;
+    const stream =
+      `data: {"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}\n\n` +
+      `data: {"error":{"message":"key ${key} revoked","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}\n\n`;
+    const server = serve([
+      () => new Response(echo, { status: 401 }),
+      sse(new TextEncoder().encode(stream)),
+    ]);
+    try {
+      const provider = createOpenAiProvider({
+        id: "local",
+        fetch,
+        baseUrl: server.url,
+      });
+      for (let i = 0; i < 2; i++) {
+        const chunks = await collect(provider.stream(ask("m"), key));
+        assert.ok(terminal(chunks).type === "error");
+        assert.ok(
+          !JSON.stringify(chunks).includes(key),
+          JSON.stringify(chunks),
+        );
+        assert.ok(
+          !JSON.stringify(chunks).includes("PLANTED") &&
+            !JSON.stringify(chunks).includes("planted"),
+        );
+      }
+      for (const r of server.requests) {
+        assert.ok(!r.body.includes(key));
+        assert.equal(r.headers.get("authorization"), `Bearer ${key}`);
+      }
+    } finally {
+      await server.close();
+    }
+  }
+});
+
+Deno.test("createOpenAiProvider() sends reasoning effort per model family", async () => {
+  const cases: [string, "off" | "medium" | "high" | "max", unknown][] = [
+    ["gpt-5.4-mini", "off", "none"],
+    ["gpt-5.4", "max", "xhigh"],
+    ["o3", "medium", "medium"],
+    ["gpt-4.1", "high", undefined],
+  ];
+  for (const [model, effort, wire] of cases) {
+    const { requests } = await once("text.sse", {
+      ...ask(model),
+      reasoningEffort: effort,
+    });
+    assert.equal(
+      JSON.parse(requests[0]?.body ?? "{}").reasoning_effort,
+      wire,
+      model,
+    );
+  }
+});
+
+Deno.test("createOpenAiProvider() knows the window and capabilities only on official endpoints", () => {
+  const openai = createOpenAiProvider({ id: "openai", fetch });
+  assert.equal(openai.customEndpoint, false);
+  assert.equal(openai.contextLimit?.("gpt-5.4-mini"), 400_000);
+  const deepseek = createOpenAiProvider({
+    id: "deepseek",
+    fetch,
+    dialect: "deepseek",
+  });
+  assert.equal(deepseek.customEndpoint, false);
+  assert.equal(deepseek.contextLimit?.("deepseek-chat"), 128_000);
+  const override = createOpenAiProvider({
+    id: "openai",
+    fetch,
+    baseUrl: "https://proxy.example.com/v1",
+  });
+  assert.equal(override.customEndpoint, true);
+  assert.equal(override.contextLimit?.("gpt-5.4-mini"), undefined);
+  const ollama = createOpenAiProvider({
+    id: "ollama",
+    fetch,
+    baseUrl: "http://localhost:11434/v1",
+  });
+  assert.deepEqual(ollama.supports, {
+    tools: true,
+    streaming: true,
+    parallelToolCalls: true,
+    reasoning: false,
+    promptCache: false,
+  });
+  assert.equal(ollama.kind, "openai-compatible");
+  assert.throws(() => createOpenAiProvider({ id: "", fetch }), TypeError);
+});

@@ -6,7 +6,12 @@
  * @module
  */
 import type { SessionEvent, ToolHistoryEntry } from "../schema/event.ts";
-import type { CostEntry, SessionStore, ToolRound } from "../store/store.ts";
+import type {
+  BoundaryMarker,
+  CostEntry,
+  SessionStore,
+  ToolRound,
+} from "../store/store.ts";
 
 /**
  * Options of {@linkcode createTurnWriter}.
@@ -77,6 +82,13 @@ function groupRounds(
  * Tool rounds are read off the event order (a round's `cost:updated`
  * precedes its calls) and filled from `toolHistory`.
  *
+ * Compaction moments are written when they close: `session:compacted`
+ * appends the boundary marker with the summariser's usage and spend (the
+ * `cost:updated` events since `session:compacting`) in one transaction;
+ * `session:compaction_failed` records that spend alone. `session:trimmed`
+ * appends a trim marker. A store without `appendMarker` latches the
+ * writer at the first marker.
+ *
  * @param options Store, session id, exchange reader, latch callback.
  * @returns The writer.
  *
@@ -102,6 +114,7 @@ export function createTurnWriter(options: TurnWriterOptions): TurnWriter {
   let rounds: string[][] = [];
   let current: string[] = [];
   let latched = false;
+  let moment: number | undefined;
 
   function closeRound(): void {
     if (current.length > 0) rounds.push(current);
@@ -111,6 +124,22 @@ export function createTurnWriter(options: TurnWriterOptions): TurnWriter {
     costs = [];
     rounds = [];
     current = [];
+    moment = undefined;
+  }
+  function momentCosts(): CostEntry[] {
+    const from = moment ?? costs.length;
+    moment = undefined;
+    return costs.splice(from);
+  }
+  function marker(marker: BoundaryMarker): void {
+    write(() => {
+      if (store.appendMarker === undefined) {
+        throw new TypeError(
+          "Cannot persist a boundary: the session store has no appendMarker",
+        );
+      }
+      store.appendMarker(sessionId, marker);
+    });
   }
   function write(fn: () => void): void {
     if (latched) return;
@@ -140,6 +169,29 @@ export function createTurnWriter(options: TurnWriterOptions): TurnWriter {
           return;
         case "agent:tool_call":
           current.push(event.toolCallId);
+          return;
+        case "session:compacting":
+          moment = costs.length;
+          return;
+        case "session:compacted": {
+          const spent = momentCosts();
+          marker({
+            summary: event.summary,
+            keptTurnCount: event.keptTurnCount,
+            tokensUsed: { ...event.tokensUsed },
+            costs: spent,
+          });
+          return;
+        }
+        case "session:compaction_failed": {
+          const spent = momentCosts();
+          if (spent.length > 0) {
+            write(() => store.recordCosts(sessionId, spent));
+          }
+          return;
+        }
+        case "session:trimmed":
+          marker({ keptTurnCount: event.keptTurnCount });
           return;
         case "session:turn_completed": {
           closeRound();

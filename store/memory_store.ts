@@ -9,8 +9,11 @@ import { isAbsolute } from "node:path";
 import { sessionContextSchema } from "../schema/context.ts";
 import type { SessionMessage } from "../schema/message.ts";
 import { SessionNotFoundError } from "./errors.ts";
+import { markerBoundary, markerContent } from "./markers.ts";
+import { checkMessage } from "./message_codec.ts";
 import type {
   AgentSessionRecord,
+  BoundaryMarker,
   CostEntry,
   LoadedSession,
   NewSession,
@@ -190,6 +193,35 @@ class MemorySessionStore implements SessionStore {
     const entry = this.#visible(sessionId);
     for (const cost of costs) checkCost(cost);
     this.#addCosts(entry, costs);
+  }
+
+  appendMarker(sessionId: string, marker: BoundaryMarker): number | undefined {
+    const entry = this.#visible(sessionId);
+    const content = markerContent(marker);
+    for (const cost of marker.costs ?? []) checkCost(cost);
+    const d = markerBoundary(entry.messages, marker.keptTurnCount);
+    const now = this.#clock.now();
+    let row: SessionMessage | undefined;
+    if (d !== undefined) {
+      row = checkMessage({
+        id: this.#ids(),
+        sessionId,
+        sequenceNumber: (entry.messages.at(-1)?.sequenceNumber ?? -1) + 1,
+        role: "system",
+        content,
+        compaction: { droppedThroughSequence: d },
+        timestamp: iso(now),
+      });
+    }
+    if (row !== undefined) entry.messages.push(row);
+    const used = marker.tokensUsed;
+    if (used !== undefined) {
+      entry.record.totalInputTokens += used.input;
+      entry.record.totalOutputTokens += used.output;
+    }
+    this.#addCosts(entry, marker.costs ?? []);
+    this.#touch(entry, now);
+    return d;
   }
 
   allocateTurnKey(sessionId: string): number {

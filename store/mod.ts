@@ -19,6 +19,7 @@
  */
 export type {
   AgentSessionRecord,
+  BoundaryMarker,
   CostEntry,
   LoadedSession,
   NewSession,
@@ -37,6 +38,12 @@ export {
   reconstructSessionState,
   type StructuralProjection,
 } from "./projection.ts";
+export {
+  type BoundaryEntry,
+  listBoundaries,
+  markerBoundary,
+  markerContent,
+} from "./markers.ts";
 export { deriveTitle } from "./title.ts";
 export { STORE_DDL } from "./ddl.ts";
 export {

@@ -76,6 +76,10 @@ export interface Statements {
   insertMessage: StatementSync;
   /** Adds turn tokens, sets status `active`, the title when NULL, `updated_at`. */
   updateAfterTurn: StatementSync;
+  /** Inserts a boundary marker row (`system`, dropped-through sequence set). */
+  insertMarker: StatementSync;
+  /** Adds summariser tokens and sets `updated_at`. */
+  addTokens: StatementSync;
   /** Upserts a `session_costs` row (non-legacy). */
   upsertCost: StatementSync;
   /** Adds realised spend to `total_cost_microcents`. */
@@ -167,6 +171,18 @@ export function prepareStatements(
        total_input_tokens = total_input_tokens + ?,
        total_output_tokens = total_output_tokens + ?,
        title = COALESCE(title, ?), status = 'active', updated_at = ?
+       WHERE id = ?`,
+    ),
+    insertMarker: p(
+      `INSERT INTO session_messages (id, session_id, sequence_number, role,
+       content, content_parts, tool_calls, tool_call_id, name, finish_reason,
+       model_id, created_at, compaction_dropped_through_sequence)
+       VALUES (?, ?, ?, 'system', NULL, ?, NULL, NULL, NULL, NULL, NULL, ?, ?)`,
+    ),
+    addTokens: p(
+      `UPDATE agent_sessions SET
+       total_input_tokens = total_input_tokens + ?,
+       total_output_tokens = total_output_tokens + ?, updated_at = ?
        WHERE id = ?`,
     ),
     upsertCost: p(

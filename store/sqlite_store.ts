@@ -22,8 +22,11 @@ import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
 import { openDatabaseFile, secureSidecars } from "./sqlite_file.ts";
 import { blockingSleep, transaction } from "./sqlite_tx.ts";
 import { prepareStatements, type Statements } from "./sqlite_statements.ts";
+import { markerBoundary, markerContent } from "./markers.ts";
+import { checkMessage } from "./message_codec.ts";
 import type {
   AgentSessionRecord,
+  BoundaryMarker,
   CostEntry,
   LoadedSession,
   NewSession,
@@ -204,6 +207,52 @@ class SqliteSessionStore implements SessionStore {
     this.#write(() => {
       this.#requireVisible(sessionId);
       this.#addCosts(sessionId, costs, now);
+    });
+  }
+
+  appendMarker(sessionId: string, marker: BoundaryMarker): number | undefined {
+    const content = markerContent(marker);
+    const costs = marker.costs ?? [];
+    for (const cost of costs) checkCost(cost);
+    const now = this.#clock.now();
+    const timestamp = new Date(now).toISOString();
+    const id = this.#ids();
+    return this.#write(() => {
+      this.#requireVisible(sessionId);
+      const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
+      const rows = this.#sql.messagesOf.all(sessionId).map((r) =>
+        decodeMessageRow(
+          Array.isArray(r)
+            ? messageRowFromArray(r)
+            : r as unknown as MessageRow,
+          memo,
+        )
+      );
+      const d = markerBoundary(rows, marker.keptTurnCount);
+      if (d !== undefined) {
+        const seq = Number(this.#sql.nextSequence.get(sessionId)?.["n"] ?? 0);
+        checkMessage({
+          id,
+          sessionId,
+          sequenceNumber: seq,
+          role: "system",
+          content,
+          compaction: { droppedThroughSequence: d },
+          timestamp,
+        });
+        this.#sql.insertMarker.run(
+          id,
+          sessionId,
+          seq,
+          JSON.stringify(content),
+          now,
+          d,
+        );
+      }
+      const used = marker.tokensUsed ?? { input: 0, output: 0 };
+      this.#sql.addTokens.run(used.input, used.output, now, sessionId);
+      this.#addCosts(sessionId, costs, now);
+      return d;
     });
   }
 

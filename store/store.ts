@@ -159,6 +159,27 @@ export interface TurnCommit {
 }
 
 /**
+ * A boundary marker to append on `session:compacted` / `session:trimmed`
+ * (store.md §4). The store places it by boundary slots.
+ *
+ * @example A compaction marker
+ * ```ts
+ * import type { BoundaryMarker } from "@relavium/session/store";
+ * const m: BoundaryMarker = { summary: "We fixed the parser.", keptTurnCount: 1, tokensUsed: { input: 900, output: 120 }, costs: [] };
+ * ```
+ */
+export interface BoundaryMarker {
+  /** The compaction summary (non-empty); absent for a trim. */
+  summary?: string;
+  /** Boundary slots the working context kept (`keptTurnCount`). */
+  keptTurnCount: number;
+  /** Summariser usage, added to the session's token totals. */
+  tokensUsed?: { input: number; output: number };
+  /** Summariser spend recorded in the same transaction. */
+  costs?: CostEntry[];
+}
+
+/**
  * A session and all its rows, read in one transaction.
  *
  * @example Value
@@ -193,6 +214,19 @@ export interface SessionStore {
   commitTurn(sessionId: string, turn: TurnCommit): void;
   /** Writes spend of a failed, aborted or cancelled turn (cost only). */
   recordCosts(sessionId: string, costs: CostEntry[]): void;
+  /**
+   * Appends a boundary marker (a `system` row: the summary as one text
+   * part, or no parts for a trim) dropping through
+   * `slots[slots.length − keptTurnCount − 1]` of the persisted rows'
+   * boundary slots; writes no row when nothing is dropped. In the same
+   * transaction adds `tokensUsed` to the token totals and records `costs`.
+   * Raw rows are never deleted. Optional: a store without it cannot
+   * persist compactions (the host latches).
+   *
+   * @returns The marker's `droppedThroughSequence`, or `undefined` when
+   * no row was written.
+   */
+  appendMarker?(sessionId: string, marker: BoundaryMarker): number | undefined;
   /** Advances and returns the session's effect turn key (never reused). */
   allocateTurnKey(sessionId: string): number;
   /** Sets `ended` (on cancel) or `active`. */

@@ -86,7 +86,7 @@ export function hang(
  */
 export function routedProvider(options: {
   id?: string;
-  window?: number;
+  window?: number | undefined;
   customEndpoint?: boolean;
   managesOwnContext?: boolean;
   turns?: Answer[];

@@ -87,18 +87,18 @@ function canRunKill(): boolean {
 async function killGroup(
   pgid: number,
   env: Readonly<Record<string, string>>,
-): Promise<boolean> {
+): Promise<void> {
   if (canKillGroupDirectly()) {
     try {
       Deno.kill(-pgid, "SIGKILL");
     } catch {
       // ESRCH: nothing left in the group
     }
-    return true;
+    return;
   }
-  if (!canRunKill()) return false;
+  if (!canRunKill()) return;
   try {
-    const out = await new Deno.Command("kill", {
+    await new Deno.Command("kill", {
       args: ["-KILL", "--", `-${pgid}`],
       env: { ...env },
       clearEnv: true,
@@ -106,9 +106,8 @@ async function killGroup(
       stdout: "null",
       stderr: "null",
     }).output();
-    return out.success || out.code === 1;
   } catch {
-    return false;
+    // the kill program is missing: the child alone is killed
   }
 }
 
@@ -148,13 +147,11 @@ export async function spawnTree(
   let killing: Promise<void> | undefined;
   function kill(): Promise<void> {
     killing ??= (async (): Promise<void> => {
-      const grouped = deps.posix && await killGroup(child.pid, request.env);
-      if (!grouped) {
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // already exited
-        }
+      if (deps.posix) await killGroup(child.pid, request.env);
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already exited (the group kill took it)
       }
     })();
     return killing;

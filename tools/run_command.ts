@@ -65,14 +65,20 @@ const schema: z.ZodType<RunCommandArgs> = z.strictObject({
   timeoutMs: z.int().min(1).max(DEFAULT_TOOL_LIMITS.processTimeoutCeilingMs)
     .exactOptional(),
   env: z.record(
-    z.string().min(1).refine(
-      (k) => !k.includes("=") && !NUL.test(k),
-      "invalid environment variable name",
-    ).refine((k) => !isRefusedEnvKey(k), {
-      message: "environment variable is refused (set in configuration)",
-    }),
+    z.string(),
     z.string().refine((v) => !NUL.test(v), "NUL characters are not allowed"),
-  ).exactOptional(),
+  ).superRefine((env, ctx) => {
+    for (const key of Object.keys(env)) {
+      const message = key === "" || key.includes("=") || NUL.test(key)
+        ? "invalid environment variable name"
+        : isRefusedEnvKey(key)
+        ? "environment variable is refused (set in configuration)"
+        : undefined;
+      if (message !== undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message });
+      }
+    }
+  }).exactOptional(),
 });
 
 function hasSeparator(program: string, windows: boolean): boolean {
@@ -124,8 +130,18 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
     const workspace = plan.roots[0] ?? ctx.workingDir;
     let lexicalCwd = workspace;
     if (args.cwd !== undefined) {
+      // A configured cwd is not the model's to correct: refusals are fatal.
       const lexical = checkLexicalPath(plan, args.cwd, "read");
-      if (!lexical.ok) return lexical;
+      if (!lexical.ok) {
+        return {
+          ok: false,
+          error: {
+            kind: "refused",
+            reason: "policy",
+            message: lexical.error.message,
+          },
+        };
+      }
       if (!isWithin(lexical.value.absolute, workspace, plan.os)) {
         return {
           ok: false,

@@ -64,8 +64,47 @@ export function recordingHost(
       });
       return i === undefined ? dead() : i.spawn(request);
     },
+    mkdir(path) {
+      calls.push({ op: "mkdir", target: path });
+      return i?.mkdir === undefined ? dead() : i.mkdir(path);
+    },
+    writeFileAtomic(dir, name, data, options) {
+      calls.push({ op: "writeFileAtomic", target: `${dir}/${name}` });
+      return i?.writeFileAtomic === undefined
+        ? dead()
+        : i.writeFileAtomic(dir, name, data, options);
+    },
+    appendFile(path, data, options) {
+      calls.push({ op: "appendFile", target: path });
+      return i?.appendFile === undefined
+        ? dead()
+        : i.appendFile(path, data, options);
+    },
+    resolveDns(name, signal) {
+      calls.push({ op: "resolveDns", target: name });
+      return i?.resolveDns === undefined ? dead() : i.resolveDns(name, signal);
+    },
+    fetch(request) {
+      calls.push({ op: "fetch", target: request.url });
+      return i?.fetch === undefined ? dead() : i.fetch(request);
+    },
   };
   return { host, calls };
+}
+
+/** Host operations that change the world (writes, processes, network). */
+export const EFFECT_OPS: readonly HostCall["op"][] = [
+  "mkdir",
+  "writeFileAtomic",
+  "appendFile",
+  "spawn",
+  "resolveDns",
+  "fetch",
+];
+
+/** The effectful calls among `calls`. */
+export function effectsOf(calls: readonly HostCall[]): HostCall[] {
+  return calls.filter((c) => EFFECT_OPS.includes(c.op));
 }
 
 /** The real Deno host, recorded. */

@@ -7,22 +7,20 @@
  * @module
  */
 import type { LlmError, StreamChunk } from "./chunk.ts";
-import type { FetchFn } from "./http.ts";
 import {
   createSseParser,
   type SseEvent,
   type SseParserOptions,
 } from "./sse.ts";
 import { makeLlmError } from "./errors.ts";
-import { type Classified, fetchError, finishError } from "./_http_errors.ts";
-import { retryAfterMs } from "./_retry_after.ts";
-import { parseJson } from "./_wire_json.ts";
+import { fetchError } from "./_http_errors.ts";
+import { aborted, cancelled, type HttpCall, openStream } from "./_http_open.ts";
 
 /**
  * Turns one dialect's SSE events into chunks. `event` may return a terminal
- * chunk (the stream then stops); `end` gives the terminal at end of stream
- * (a `stop` when the dialect allows ending there, else the truncation
- * error).
+ * chunk (the stream then stops); `end` gives the chunks at end of stream,
+ * closing with the terminal (a `stop` when the dialect allows ending
+ * there, else the truncation error).
  *
  * @example Shape
  * ```ts
@@ -38,7 +36,7 @@ export interface StreamMapper {
 }
 
 /**
- * One streaming HTTP call.
+ * One streaming HTTP call: the request, plus the dialect's stream mapper.
  *
  * @example Shape
  * ```ts
@@ -46,118 +44,44 @@ export interface StreamMapper {
  * type K = keyof HttpStreamInput;
  * ```
  */
-export interface HttpStreamInput {
-  /** Provider id, for errors. */
-  provider: string;
-  /** The transport. */
-  fetch: FetchFn;
-  /** Full endpoint URL. */
-  url: string;
-  /** Request headers (the key lives only here). */
-  headers: Record<string, string>;
-  /** The JSON request body. */
-  body: string;
-  /** The request's abort signal. */
-  signal: AbortSignal | undefined;
-  /** Removes the key from any provider text. */
-  redact(text: string): string;
+export interface HttpStreamInput extends HttpCall {
   /** The dialect's stream mapper for this call. */
   mapper: StreamMapper;
-  /** The dialect's classification of a non-2xx response. */
-  classify(status: number, body: unknown, text: string): Classified;
-  /** Whether the endpoint is custom (overflow downgrade). */
-  customEndpoint: boolean;
-  /** Clock for `retry-after` HTTP dates. */
-  now?: () => number;
   /** SSE bounds. */
   sse?: SseParserOptions;
-}
-
-/** Most bytes of an error body we read before giving up on the rest. */
-const MAX_ERROR_BODY = 64 * 1024;
-
-/**
- * Returns a function that replaces every occurrence of `key` in a text by
- * `[redacted]` (keys shorter than 6 characters are left alone: they cannot
- * be told apart from ordinary words).
- *
- * @param key The API key of the call.
- * @returns The redactor.
- *
- * @example Redact a planted key
- * ```ts
- * import { keyRedactor } from "./_http_stream.ts";
- * import assert from "node:assert/strict";
- * assert.equal(keyRedactor("local-secret")("bad key local-secret"), "bad key [redacted]");
- * ```
- */
-export function keyRedactor(key: string): (text: string) => string {
-  if (key.length < 6) return (text) => text;
-  return (text) =>
-    text.includes(key) ? text.split(key).join("[redacted]") : text;
 }
 
 function isTerminal(chunk: StreamChunk): boolean {
   return chunk.type === "stop" || chunk.type === "error";
 }
 
-async function readBounded(
-  body: ReadableStream<Uint8Array>,
-  limit: number,
-): Promise<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let size = 0;
-  try {
-    while (size < limit) {
-      const r = await reader.read();
-      if (r.done) return text + decoder.decode();
-      size += r.value.byteLength;
-      text += decoder.decode(r.value, { stream: true });
-    }
-    return text + decoder.decode();
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-}
-
-async function errorFromResponse(
-  input: HttpStreamInput,
-  response: Response,
-): Promise<LlmError> {
-  const status = response.status;
-  const wait = retryAfterMs(response.headers, input.now);
-  let text = "";
-  if (response.body !== null) {
-    try {
-      text = input.redact(await readBounded(response.body, MAX_ERROR_BODY));
-    } catch (thrown) {
-      return fetchError(thrown, input.provider, input.signal, input.redact);
-    }
-  }
-  if (aborted(input.signal)) {
-    return cancelled(input.provider);
-  }
-  const classified = input.classify(status, parseJson(text), text);
-  const options: {
-    status: number;
-    retryAfterMs?: number;
-    customEndpoint: boolean;
-  } = {
-    status,
-    customEndpoint: input.customEndpoint,
-  };
-  if (wait !== undefined) options.retryAfterMs = wait;
-  return finishError(input.provider, classified, options);
+/**
+ * A stream of one chunk (a local refusal that never reaches the network).
+ *
+ * @param chunk The only chunk, normally an `error`.
+ * @returns The stream.
+ *
+ * @example One error chunk
+ * ```ts
+ * import { singleChunk } from "./_http_stream.ts";
+ * import assert from "node:assert/strict";
+ * const seen = [];
+ * for await (const c of singleChunk({ type: "text_delta", text: "x" })) seen.push(c);
+ * assert.deepEqual(seen, [{ type: "text_delta", text: "x" }]);
+ * ```
+ */
+export async function* singleChunk(
+  chunk: StreamChunk,
+): AsyncGenerator<StreamChunk> {
+  yield chunk;
 }
 
 /**
  * Runs one streaming call and yields its chunks, always ending with exactly
  * one terminal chunk (unless the consumer stops early; the mapper's `end`
- * must close with one). A 3xx is refused,
- * never followed; a non-2xx becomes one classified `error`; an SSE bound or
- * a failed read is `transport`; an aborted signal is `cancelled` and no
+ * must close with one). A 3xx is refused, never followed; a non-2xx
+ * becomes one classified `error`; an SSE bound or a failed read is
+ * `transport`; an aborted signal is `cancelled` and no
  * further read is made. The body is cancelled whenever the generator ends
  * before end of stream.
  *
@@ -183,54 +107,15 @@ async function errorFromResponse(
 export async function* streamHttp(
   input: HttpStreamInput,
 ): AsyncGenerator<StreamChunk> {
-  const { provider, signal } = input;
-  if (signal?.aborted === true) {
-    yield errorChunk(cancelled(provider));
+  const opened = await openStream(input);
+  if (!opened.ok) {
+    yield errorChunk(opened.error);
     return;
   }
-  let response: Response;
-  try {
-    const init: RequestInit = {
-      method: "POST",
-      headers: input.headers,
-      body: input.body,
-      redirect: "error",
-    };
-    if (signal !== undefined) init.signal = signal;
-    response = await input.fetch(input.url, init);
-  } catch (thrown) {
-    yield errorChunk(fetchError(thrown, provider, signal, input.redact));
-    return;
-  }
-  if (response.status >= 300 && response.status < 400) {
-    response.body?.cancel().catch(() => undefined);
-    yield errorChunk(makeLlmError(
-      "bad_request",
-      provider,
-      `Request refused a redirect (HTTP ${response.status})`,
-      { code: "redirect_refused", status: response.status },
-    ));
-    return;
-  }
-  if (!response.ok) {
-    yield errorChunk(await errorFromResponse(input, response));
-    return;
-  }
-  if (response.body === null) {
-    yield errorChunk(
-      makeLlmError("transport", provider, "Response has no body: truncated"),
-    );
-    return;
-  }
-  yield* readEvents(input, response.body);
-}
-
-async function* readEvents(
-  input: HttpStreamInput,
-  body: ReadableStream<Uint8Array>,
-): AsyncGenerator<StreamChunk> {
+  // One generator from bytes to chunks: every nested `yield*` would add an
+  // await per chunk on the hot path.
   const { provider, signal, mapper } = input;
-  const reader = body.getReader();
+  const reader = opened.value.getReader();
   const parser = createSseParser(input.sse);
   let finished = false;
   try {
@@ -278,14 +163,6 @@ async function* readEvents(
   } finally {
     if (!finished) reader.cancel().catch(() => undefined);
   }
-}
-
-function cancelled(provider: string): LlmError {
-  return makeLlmError("cancelled", provider, "Request aborted");
-}
-
-function aborted(signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true;
 }
 
 function errorChunk(error: LlmError): StreamChunk {

@@ -12,7 +12,8 @@ import { resolveEndpoint } from "../_endpoint.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { makeLlmError } from "../errors.ts";
 import { finishError } from "../_http_errors.ts";
-import { keyRedactor, streamHttp } from "../_http_stream.ts";
+import { keyRedactor } from "../_http_open.ts";
+import { singleChunk, streamHttp } from "../_http_stream.ts";
 import { classifyAnthropicError } from "./_errors.ts";
 import { createAnthropicMapper } from "./_map_stream.ts";
 import { buildAnthropicBody } from "./_request_body.ts";
@@ -113,17 +114,11 @@ export function createAnthropicProvider(
     ...options.supports,
   };
 
-  async function* stream(
-    req: LlmRequest,
-    key: string,
-  ): AsyncGenerator<StreamChunk> {
+  function stream(req: LlmRequest, key: string): AsyncIterable<StreamChunk> {
     const body = buildAnthropicBody(req, catalog);
     if (!body.ok) {
-      yield {
-        type: "error",
-        error: makeLlmError("bad_request", id, body.error),
-      };
-      return;
+      const error = makeLlmError("bad_request", id, body.error);
+      return singleChunk({ type: "error", error });
     }
     const headers: Record<string, string> = {
       "content-type": "application/json",
@@ -137,7 +132,7 @@ export function createAnthropicProvider(
         customEndpoint: custom,
       });
     });
-    const input = {
+    return streamHttp({
       provider: id,
       fetch: options.fetch,
       url,
@@ -150,8 +145,7 @@ export function createAnthropicProvider(
       customEndpoint: custom,
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.sse === undefined ? {} : { sse: options.sse }),
-    };
-    yield* streamHttp(input);
+    });
   }
 
   return {

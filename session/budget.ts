@@ -161,7 +161,10 @@ export function checkBudgetPolicy(policy: BudgetPolicy | undefined): void {
     throw new TypeError("Invalid budget: maxCostMicrocents must be an integer");
   }
   const o = policy.onExceed;
-  if (o !== undefined && o !== "fail" && o !== "pause_for_approval" && o !== "warn") {
+  if (
+    o !== undefined && o !== "fail" && o !== "pause_for_approval" &&
+    o !== "warn"
+  ) {
     throw new TypeError("Invalid budget: unknown onExceed");
   }
 }

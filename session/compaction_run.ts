@@ -93,7 +93,10 @@ export interface CompactionRunInput {
   /** The event sink. */
   emit(draft: SessionEventDraft): void;
   /** Pre-egress admission of a summariser attempt (latch, then budget). */
-  admit(entry: { provider: string; model: string }, request: LlmRequest): Admission;
+  admit(
+    entry: { provider: string; model: string },
+    request: LlmRequest,
+  ): Admission;
   /** Each summariser attempt's report (cost accounting). */
   onAttempt(report: AttemptReport): void;
   /** API key of a provider. */
@@ -148,7 +151,9 @@ const ABORTED: unique symbol = Symbol("aborted");
 function untilAborted(signal: AbortSignal): Promise<typeof ABORTED> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve(ABORTED);
-    else signal.addEventListener("abort", () => resolve(ABORTED), { once: true });
+    else {signal.addEventListener("abort", () => resolve(ABORTED), {
+        once: true,
+      });}
   });
 }
 
@@ -165,7 +170,13 @@ async function runPass(
       text += ev.chunk.text;
     } else if (ev.type === "done") {
       if (ev.contextExceeded === true || ev.stopReason === "content_filter") {
-        return { kind: "failed", error: sessionError("internal", "The summariser did not return a summary") };
+        return {
+          kind: "failed",
+          error: sessionError(
+            "internal",
+            "The summariser did not return a summary",
+          ),
+        };
       }
       return {
         kind: "text",
@@ -174,13 +185,18 @@ async function runPass(
       };
     } else if (ev.type === "failed") {
       if (signal.aborted) return { kind: "aborted" };
-      if (ev.refusal !== undefined) return { kind: "refused", error: ev.refusal };
+      if (ev.refusal !== undefined) {
+        return { kind: "refused", error: ev.refusal };
+      }
       if (ev.error === undefined || ev.error.kind === "cancelled") {
         return { kind: "failed", error: sessionError("internal") };
       }
       return {
         kind: "failed",
-        error: sessionErrorFromLlm(ev.error, { model: undefined, toolsRan: false }),
+        error: sessionErrorFromLlm(ev.error, {
+          model: undefined,
+          toolsRan: false,
+        }),
       };
     }
   }
@@ -223,7 +239,9 @@ export async function runCompaction(
   const { reason, signal } = input;
   let opened = false;
   const close = (error: SessionError): void => {
-    if (opened) input.emit({ type: "session:compaction_failed", reason, error });
+    if (opened) {
+      input.emit({ type: "session:compaction_failed", reason, error });
+    }
   };
   const failed = (error: SessionError): CompactionOutcome => {
     close(error);
@@ -268,7 +286,10 @@ export async function runCompaction(
     const request: LlmRequest = {
       model: "",
       system: COMPACTION_SYSTEM_PROMPT,
-      messages: [{ role: "user", content: [{ type: "text", text: plan.text }] }],
+      messages: [{
+        role: "user",
+        content: [{ type: "text", text: plan.text }],
+      }],
       maxTokens: COMPACTION_LIMITS.summaryMaxTokens,
     };
     if (pass === 1) {
@@ -296,7 +317,9 @@ export async function runCompaction(
           onStart({ reason, windowUnknown: input.windowUnknown, signal })
         ).then(() => true, () => false);
         const r = await Promise.race([observed, untilAborted(signal)]);
-        if (r === ABORTED || signal.aborted || input.isCancelled()) return stop();
+        if (r === ABORTED || signal.aborted || input.isCancelled()) {
+          return stop();
+        }
         if (!r) {
           const error = sessionError(
             "internal",
@@ -320,7 +343,9 @@ export async function runCompaction(
     usage.output += r.usage.output;
     const summary = r.text.trim();
     if (summary === "") {
-      return failed(sessionError("internal", "The summariser returned an empty summary"));
+      return failed(
+        sessionError("internal", "The summariser returned an empty summary"),
+      );
     }
     prior = summary;
     remaining = remaining.slice(plan.consumed);
@@ -339,7 +364,8 @@ export async function runCompaction(
   };
   const tokensAfter = input.measure(next);
   input.install(next);
-  const keptMessageCount = split.kept.length + (input.pending === undefined ? 0 : 1);
+  const keptMessageCount = split.kept.length +
+    (input.pending === undefined ? 0 : 1);
   input.emit({
     type: "session:compacted",
     reason,

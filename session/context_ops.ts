@@ -67,7 +67,10 @@ export interface ContextEnv {
   /** The event sink. */
   emit(draft: SessionEventDraft): void;
   /** Admission of a summariser attempt (latch, then budget). */
-  admit(entry: { provider: string; model: string }, request: LlmRequest): Admission;
+  admit(
+    entry: { provider: string; model: string },
+    request: LlmRequest,
+  ): Admission;
   /** Cost accounting of a summariser attempt. */
   onAttempt(report: AttemptReport): void;
 }

@@ -84,8 +84,8 @@ export {
 } from "./measure.ts";
 export {
   automaticCompactionFor,
-  type CompactionResult,
   compactionRefusalFor,
+  type CompactionResult,
   type MemoryPolicyRefusal,
   NO_STREAMING,
   toCompactionResult,
@@ -93,11 +93,7 @@ export {
   type TrimResult,
 } from "./memory_policy.ts";
 export { planTrim, type TrimPlan } from "./trim.ts";
-export {
-  runTurnFlow,
-  terminalDraft,
-  type TurnFlowHost,
-} from "./turn_flow.ts";
+export { runTurnFlow, terminalDraft, type TurnFlowHost } from "./turn_flow.ts";
 export { SessionStateError, type SessionStateErrorCode } from "./errors.ts";
 export { createEventStamper, type EventStamperOptions } from "./events.ts";
 export {

@@ -26,8 +26,8 @@ import { SpendLedger } from "./ledger.ts";
 import { summariserBound } from "./measure.ts";
 import {
   automaticCompactionFor,
-  type CompactionResult,
   compactionRefusalFor,
+  type CompactionResult,
   type MemoryPolicyRefusal,
   NO_STREAMING,
   toCompactionResult,
@@ -407,13 +407,17 @@ export class AgentSession {
     this.#checkIdle();
     const refusal = this.trimRefusal;
     if (refusal !== undefined) return refusal;
-    return applyTrim({
-      read: () => this.#ctx,
-      install: (s) => {
-        this.#ctx = s;
+    return applyTrim(
+      {
+        read: () => this.#ctx,
+        install: (s) => {
+          this.#ctx = s;
+        },
+        emit: (d) => this.#deps.emit(d),
       },
-      emit: (d) => this.#deps.emit(d),
-    }, n, "manual");
+      n,
+      "manual",
+    );
   }
 
   #resolvePlan(): Result<PlanEntry[], { providerId: string; message: string }> {

@@ -219,7 +219,11 @@ export function terminalDraft(
           : {}),
       };
     case "aborted":
-      return { type: "session:turn_completed", stopReason: "aborted", tokensUsed };
+      return {
+        type: "session:turn_completed",
+        stopReason: "aborted",
+        tokensUsed,
+      };
     case "error":
       return {
         type: "session:turn_completed",

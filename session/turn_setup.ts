@@ -109,7 +109,10 @@ export function prepareTurn(input: TurnSetupInput): TurnFlowHost {
     installReply(reply: string): void {
       const { messages, spans } = env.read();
       const start = messages.length;
-      messages.push({ role: "user", content: [{ type: "text", text: pending }] });
+      messages.push({
+        role: "user",
+        content: [{ type: "text", text: pending }],
+      });
       if (reply !== "") {
         messages.push({
           role: "assistant",

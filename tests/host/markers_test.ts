@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { openSession, type PersistedSession, resumeSession } from "../../host/host.ts";
+import {
+  openSession,
+  type PersistedSession,
+  resumeSession,
+} from "../../host/host.ts";
 import { createCatalog } from "../../llm/create_catalog.ts";
 import type { LlmRequest } from "../../llm/provider.ts";
 import type { Agent } from "../../schema/agent.ts";
@@ -99,7 +103,8 @@ async function sameNextRequest(
   for (const step of steps.slice(0, cut)) await step(b);
   assert.equal(b.latched, false);
   const id = b.sessionId;
-  const boundariesAtCut = listBoundaries(store1.load(id)?.messages ?? []).length;
+  const boundariesAtCut =
+    listBoundaries(store1.load(id)?.messages ?? []).length;
   store1.close();
 
   const pc = provider(window);
@@ -181,16 +186,27 @@ Deno.test("resume after compaction, trim and compaction again (markers stack)", 
   const { a, b, path, id, dir } = await sameNextRequest(steps, 9);
   try {
     assert.deepEqual(b, a);
-    const store = openSqliteStore(path, { clock: steppingClock(), ids: sequentialIds("z") });
+    const store = openSqliteStore(path, {
+      clock: steppingClock(),
+      ids: sequentialIds("z"),
+    });
     const loaded = store.load(id);
     store.close();
     assert.ok(loaded);
     const list = listBoundaries(loaded.messages);
-    assert.deepEqual(list.map((x) => x.kind), ["compaction", "trim", "compaction"]);
-    assert.ok(list.every((x, i) =>
-      x.droppedFromSequence <= x.droppedThroughSequence &&
-      (i === 0 || x.droppedFromSequence === (list[i - 1]?.droppedThroughSequence ?? 0) + 1)
-    ));
+    assert.deepEqual(list.map((x) => x.kind), [
+      "compaction",
+      "trim",
+      "compaction",
+    ]);
+    assert.ok(
+      list.every((x, i) =>
+        x.droppedFromSequence <= x.droppedThroughSequence &&
+        (i === 0 ||
+          x.droppedFromSequence ===
+            (list[i - 1]?.droppedThroughSequence ?? 0) + 1)
+      ),
+    );
     assert.match(list[2]?.summary ?? "", /summary of/);
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -238,7 +254,10 @@ for (const kind of ["memory", "sqlite"] as const) {
     const dir = kind === "sqlite" ? await Deno.makeTempDir() : undefined;
     const store: SessionStore = dir === undefined
       ? createMemoryStore({ clock: steppingClock(), ids: sequentialIds("m") })
-      : openSqliteStore(`${dir}/history.db`, { clock: steppingClock(), ids: sequentialIds("m") });
+      : openSqliteStore(`${dir}/history.db`, {
+        clock: steppingClock(),
+        ids: sequentialIds("m"),
+      });
     try {
       const p = provider(100_000);
       const live = openSession({
@@ -262,7 +281,15 @@ for (const kind of ["memory", "sqlite"] as const) {
       const marker = after.messages.at(-1);
       // Rows: u a | u a(call) tool a | u a | marker. Kept: the last turn.
       assert.deepEqual(after.messages.map((m) => m.role), [
-        "user", "assistant", "user", "assistant", "tool", "assistant", "user", "assistant", "system",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "user",
+        "assistant",
+        "system",
       ]);
       assert.equal(marker?.role, "system");
       assert.deepEqual(marker?.content, [{ type: "text", text: r.summary }]);
@@ -275,12 +302,26 @@ for (const kind of ["memory", "sqlite"] as const) {
         after.record.totalOutputTokens,
         before.record.totalOutputTokens + r.summaryTokens.output,
       );
-      assert.equal(after.record.totalCostMicrocents, live.session.cumulativeCostMicrocents);
-      assert.ok(after.record.totalCostMicrocents > before.record.totalCostMicrocents);
+      assert.equal(
+        after.record.totalCostMicrocents,
+        live.session.cumulativeCostMicrocents,
+      );
+      assert.ok(
+        after.record.totalCostMicrocents > before.record.totalCostMicrocents,
+      );
       if (kind === "memory") {
-        const costs = (store as ReturnType<typeof createMemoryStore>).costsOf(live.sessionId);
-        assert.equal(costs.reduce((s, c) => s + c.costMicrocents, 0), after.record.totalCostMicrocents);
-        assert.equal(costs[0]?.callCount, 5, "4 turn attempts + 1 summariser pass");
+        const costs = (store as ReturnType<typeof createMemoryStore>).costsOf(
+          live.sessionId,
+        );
+        assert.equal(
+          costs.reduce((s, c) => s + c.costMicrocents, 0),
+          after.record.totalCostMicrocents,
+        );
+        assert.equal(
+          costs[0]?.callCount,
+          5,
+          "4 turn attempts + 1 summariser pass",
+        );
       }
       assert.equal(live.session.trimHistory(1).kind, "nothing_to_trim");
       live.close();
@@ -295,7 +336,10 @@ Deno.test("summariser spend of a failed compaction outside a turn is written at 
   const store = createMemoryStore();
   const p = routedProvider({
     window: 10_000,
-    summaries: [summaryReply("pass one", 100, 20), providerError("bad_request")],
+    summaries: [
+      summaryReply("pass one", 100, 20),
+      providerError("bad_request"),
+    ],
   });
   const live = openSession({
     store,
@@ -316,8 +360,13 @@ Deno.test("summariser spend of a failed compaction outside a turn is written at 
   assert.ok(after);
   assert.equal(after.messages.length, before.messages.length, "no marker");
   assert.equal(after.record.totalInputTokens, before.record.totalInputTokens);
-  assert.ok(after.record.totalCostMicrocents > before.record.totalCostMicrocents);
-  assert.equal(after.record.totalCostMicrocents, live.session.cumulativeCostMicrocents);
+  assert.ok(
+    after.record.totalCostMicrocents > before.record.totalCostMicrocents,
+  );
+  assert.equal(
+    after.record.totalCostMicrocents,
+    live.session.cumulativeCostMicrocents,
+  );
   live.close();
 });
 

@@ -198,5 +198,8 @@ export function pricedCatalog(
 
 /** `n` characters of filler that start with `tag`. */
 export function filler(tag: string, n: number): string {
-  return (tag + " " + "x".repeat(Math.max(0, n))).slice(0, Math.max(n, tag.length));
+  return (tag + " " + "x".repeat(Math.max(0, n))).slice(
+    0,
+    Math.max(n, tag.length),
+  );
 }

@@ -59,7 +59,9 @@ Deno.test("after-turn: the reservation trigger uses the authored max_tokens", as
     agent: { ...AGENT, max_tokens: 8000 },
     deps: { compactThreshold: 1 },
   });
-  for (let i = 0; i < 5; i++) await h.session.sendMessage(filler(`m${i}`, 2000));
+  for (let i = 0; i < 5; i++) {
+    await h.session.sendMessage(filler(`m${i}`, 2000));
+  }
   const done = firstCompacted(h.events);
   assert.ok(done.tokensBefore > 2000 && done.tokensBefore <= 10_000);
 });
@@ -153,14 +155,18 @@ Deno.test("pre-send: after a failed compaction an overflow is not recovered", as
 });
 
 Deno.test("pre-send: skipped when the floor cannot fit; no recovery either", async () => {
-  const { p, h, start } = await preSendSession({
-    turns: [
-      summaryReply("reply 1", 10, 2),
-      summaryReply("reply 2", 10, 2),
-      summaryReply("reply 3", 10, 2),
-      providerError("context_overflow"),
-    ],
-  }, {}, filler("three", 16_000));
+  const { p, h, start } = await preSendSession(
+    {
+      turns: [
+        summaryReply("reply 1", 10, 2),
+        summaryReply("reply 2", 10, 2),
+        summaryReply("reply 3", 10, 2),
+        providerError("context_overflow"),
+      ],
+    },
+    {},
+    filler("three", 16_000),
+  );
   assert.deepEqual(kinds(h.events, start), [
     "session:turn_started",
     "session:turn_completed",
@@ -258,7 +264,11 @@ Deno.test("after-turn: Esc ends the compaction without a trim and keeps the repl
   assert.equal(h.session.state, "idle");
   assert.equal(h.session.transcript.messages.length, 4);
   const done = h.events.filter((e) => e.type === "session:turn_completed");
-  assert.ok(done.every((e) => e.type === "session:turn_completed" && e.stopReason === "stop"));
+  assert.ok(
+    done.every((e) =>
+      e.type === "session:turn_completed" && e.stopReason === "stop"
+    ),
+  );
 });
 
 Deno.test("after-turn: cancel during the compaction emits only session:cancelled", async () => {
@@ -291,7 +301,11 @@ Deno.test("a 60-turn session on a small window runs to the end; every request ke
   assert.equal(h.session.turnCount, 60);
   const terminals = h.events.filter((e) => e.type === "session:turn_completed");
   assert.equal(terminals.length, 60);
-  assert.ok(terminals.every((e) => e.type === "session:turn_completed" && e.stopReason === "stop"));
+  assert.ok(
+    terminals.every((e) =>
+      e.type === "session:turn_completed" && e.stopReason === "stop"
+    ),
+  );
   const compactions = h.events.filter((e) => e.type === "session:compacted");
   assert.ok(compactions.length >= 3, `compacted ${compactions.length} times`);
   assert.equal(p.turns.length, 60);
@@ -304,9 +318,15 @@ Deno.test("a 60-turn session on a small window runs to the end; every request ke
     if (n === 1) return;
     const prevReply = req.messages.at(-2);
     assert.equal(prevReply?.role, "assistant");
-    assert.deepEqual(prevReply?.content, [{ type: "text", text: replyText(n - 1) }]);
+    assert.deepEqual(prevReply?.content, [{
+      type: "text",
+      text: replyText(n - 1),
+    }]);
     const prevUser = req.messages.at(-3);
     assert.equal(prevUser?.role, "user");
-    assert.deepEqual(prevUser?.content.at(-1), { type: "text", text: userText(n - 1) });
+    assert.deepEqual(prevUser?.content.at(-1), {
+      type: "text",
+      text: userText(n - 1),
+    });
   });
 });

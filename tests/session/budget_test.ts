@@ -40,7 +40,9 @@ function session(options: {
   const p = routedProvider({
     window: options.window ?? 10_000,
     ...(options.turns === undefined ? {} : { turns: options.turns }),
-    ...(options.summaries === undefined ? {} : { summaries: options.summaries }),
+    ...(options.summaries === undefined
+      ? {}
+      : { summaries: options.summaries }),
     ...(options.defaultTurn === undefined
       ? {}
       : { defaultTurn: options.defaultTurn }),
@@ -53,8 +55,12 @@ function session(options: {
       catalog: options.catalog ?? CATALOG,
       budget: {
         maxCostMicrocents: options.cap,
-        ...(options.onExceed === undefined ? {} : { onExceed: options.onExceed }),
-        ...(options.strict === undefined ? {} : { strictCostCap: options.strict }),
+        ...(options.onExceed === undefined
+          ? {}
+          : { onExceed: options.onExceed }),
+        ...(options.strict === undefined
+          ? {}
+          : { strictCostCap: options.strict }),
         onNotice: (n) => notices.push(n),
       },
       ...options.deps,
@@ -126,11 +132,18 @@ Deno.test("budget: an unpriced model is allowed with one notice unless strict", 
     const { p, h } = session({ cap: 10, catalog: unpriced, strict: true });
     await h.session.sendMessage("a");
     assert.equal(terminal(h.events).error?.code, "budget_exceeded");
-    assert.match(terminal(h.events).error?.message ?? "", /cap of 10 micro-cents/);
+    assert.match(
+      terminal(h.events).error?.message ?? "",
+      /cap of 10 micro-cents/,
+    );
     assert.equal(p.all.length, 0);
   });
   await t.step("no cap, no notice", async () => {
-    const { p, h, notices } = session({ cap: 0, catalog: unpriced, strict: true });
+    const { p, h, notices } = session({
+      cap: 0,
+      catalog: unpriced,
+      strict: true,
+    });
     await h.session.sendMessage("a");
     assert.equal(p.turns.length, 1);
     assert.deepEqual(notices, []);
@@ -177,21 +190,27 @@ Deno.test("budget: spend survives resume", async () => {
 });
 
 Deno.test("budget refusal matrix, pass 1 (the summariser's 4,096-token reservation does not fit)", async (t) => {
-  await t.step("manual: budget_refused, moment not opened, no events", async () => {
-    const { p, h } = session({ cap: 1_000_000, deps: { autoCompact: false } });
-    await h.session.sendMessage("a");
-    await h.session.sendMessage("b");
-    const start = h.events.length;
-    const r = await h.session.compact();
-    assert.equal(r.kind, "budget_refused");
-    assert.ok(r.kind === "budget_refused" && !r.momentOpened);
-    assert.match(
-      r.kind === "budget_refused" ? r.message : "",
-      /cap of 1000000 micro-cents/,
-    );
-    assert.equal(h.events.length, start);
-    assert.equal(p.summaries.length, 0);
-  });
+  await t.step(
+    "manual: budget_refused, moment not opened, no events",
+    async () => {
+      const { p, h } = session({
+        cap: 1_000_000,
+        deps: { autoCompact: false },
+      });
+      await h.session.sendMessage("a");
+      await h.session.sendMessage("b");
+      const start = h.events.length;
+      const r = await h.session.compact();
+      assert.equal(r.kind, "budget_refused");
+      assert.ok(r.kind === "budget_refused" && !r.momentOpened);
+      assert.match(
+        r.kind === "budget_refused" ? r.message : "",
+        /cap of 1000000 micro-cents/,
+      );
+      assert.equal(h.events.length, start);
+      assert.equal(p.summaries.length, 0);
+    },
+  );
   await t.step("after-turn: a side notice, no trim", async () => {
     const { p, h } = session({
       cap: 1_000_000,
@@ -213,25 +232,28 @@ Deno.test("budget refusal matrix, pass 1 (the summariser's 4,096-token reservati
     assert.equal(p.summaries.length, 0);
     assert.equal(h.session.transcript.messages.length, 6, "no trim");
   });
-  await t.step("pre-send: no main request, terminal budget_exceeded", async () => {
-    const { p, h } = session({
-      cap: 1_000_000,
-      deps: { afterTurnCompaction: false },
-    });
-    await h.session.sendMessage(filler("one", 16_000));
-    await h.session.sendMessage("two");
-    const start = h.events.length;
-    await h.session.sendMessage(filler("three", 16_000));
-    assert.deepEqual(kinds(h.events, start), [
-      "session:turn_started",
-      "session:turn_completed",
-    ]);
-    const done = terminal(h.events);
-    assert.equal(done.error?.code, "budget_exceeded");
-    assert.deepEqual(done.tokensUsed, { input: 0, output: 0 });
-    assert.equal(p.turns.length, 2);
-    assert.equal(h.session.turnCount, 2);
-  });
+  await t.step(
+    "pre-send: no main request, terminal budget_exceeded",
+    async () => {
+      const { p, h } = session({
+        cap: 1_000_000,
+        deps: { afterTurnCompaction: false },
+      });
+      await h.session.sendMessage(filler("one", 16_000));
+      await h.session.sendMessage("two");
+      const start = h.events.length;
+      await h.session.sendMessage(filler("three", 16_000));
+      assert.deepEqual(kinds(h.events, start), [
+        "session:turn_started",
+        "session:turn_completed",
+      ]);
+      const done = terminal(h.events);
+      assert.equal(done.error?.code, "budget_exceeded");
+      assert.deepEqual(done.tokensUsed, { input: 0, output: 0 });
+      assert.equal(p.turns.length, 2);
+      assert.equal(h.session.turnCount, 2);
+    },
+  );
   await t.step("recovery: no retry, terminal budget_exceeded", async () => {
     const { p, h } = session({
       cap: 1_000_000,
@@ -273,27 +295,34 @@ function expectLaterPassRefusal(events: SessionEvent[], start: number): void {
 }
 
 Deno.test("budget refusal matrix, pass 2 (pass 1's spend exhausts the cap)", async (t) => {
-  await t.step("manual: compaction_failed, budget_refused with the moment opened", async () => {
-    const { p, h } = session({
-      cap: 10_000_000,
-      summaries: [EXPENSIVE_PASS],
-      deps: { autoCompact: false },
-    });
-    await h.session.sendMessage(filler("a", 16_000));
-    await h.session.sendMessage(filler("b", 16_000));
-    await h.session.sendMessage("c");
-    const start = h.events.length;
-    const r = await h.session.compact();
-    assert.ok(r.kind === "budget_refused" && r.momentOpened);
-    assert.deepEqual(kinds(h.events, start), [
-      "session:compacting",
-      "cost:updated",
-      "session:compaction_failed",
-    ]);
-    expectLaterPassRefusal(h.events, start);
-    assert.equal(p.summaries.length, 1);
-    assert.equal(h.session.transcript.summary, undefined, "nothing installed");
-  });
+  await t.step(
+    "manual: compaction_failed, budget_refused with the moment opened",
+    async () => {
+      const { p, h } = session({
+        cap: 10_000_000,
+        summaries: [EXPENSIVE_PASS],
+        deps: { autoCompact: false },
+      });
+      await h.session.sendMessage(filler("a", 16_000));
+      await h.session.sendMessage(filler("b", 16_000));
+      await h.session.sendMessage("c");
+      const start = h.events.length;
+      const r = await h.session.compact();
+      assert.ok(r.kind === "budget_refused" && r.momentOpened);
+      assert.deepEqual(kinds(h.events, start), [
+        "session:compacting",
+        "cost:updated",
+        "session:compaction_failed",
+      ]);
+      expectLaterPassRefusal(h.events, start);
+      assert.equal(p.summaries.length, 1);
+      assert.equal(
+        h.session.transcript.summary,
+        undefined,
+        "nothing installed",
+      );
+    },
+  );
   await t.step("after-turn: compaction_failed, no trim", async () => {
     const { h } = session({
       cap: 10_000_000,
@@ -315,58 +344,64 @@ Deno.test("budget refusal matrix, pass 2 (pass 1's spend exhausts the cap)", asy
     expectLaterPassRefusal(h.events, start);
     assert.equal(h.session.transcript.messages.length, 8, "no trim");
   });
-  await t.step("pre-send: compaction_failed, terminal budget_exceeded", async () => {
-    const { p, h } = session({
-      cap: 10_000_000,
-      summaries: [EXPENSIVE_PASS],
-      deps: { compactThreshold: 1, afterTurnCompaction: false },
-    });
-    await h.session.sendMessage(filler("a", 16_000));
-    await h.session.sendMessage(filler("b", 16_000));
-    await h.session.sendMessage("c");
-    const start = h.events.length;
-    await h.session.sendMessage(filler("d", 8_000));
-    assert.deepEqual(kinds(h.events, start), [
-      "session:turn_started",
-      "session:compacting",
-      "cost:updated",
-      "session:compaction_failed",
-      "session:turn_completed",
-    ]);
-    expectLaterPassRefusal(h.events, start);
-    const done = terminal(h.events);
-    assert.equal(done.error?.code, "budget_exceeded");
-    assert.deepEqual(done.tokensUsed, { input: 0, output: 0 });
-    assert.equal(p.turns.length, 3, "no main request");
-  });
-  await t.step("recovery: compaction_failed, terminal budget_exceeded", async () => {
-    const { p, h } = session({
-      cap: 10_000_000,
-      summaries: [EXPENSIVE_PASS],
-      turns: [
-        summaryReply("r1", 10, 2),
-        summaryReply("r2", 10, 2),
-        summaryReply("r3", 10, 2),
-        providerError("context_overflow"),
-      ],
-      deps: { compactThreshold: 1, afterTurnCompaction: false },
-    });
-    await h.session.sendMessage(filler("a", 16_000));
-    await h.session.sendMessage(filler("b", 16_000));
-    await h.session.sendMessage("c");
-    const start = h.events.length;
-    await h.session.sendMessage("d");
-    assert.deepEqual(kinds(h.events, start), [
-      "session:turn_started",
-      "session:compacting",
-      "cost:updated",
-      "session:compaction_failed",
-      "session:turn_completed",
-    ]);
-    expectLaterPassRefusal(h.events, start);
-    assert.equal(terminal(h.events).error?.code, "budget_exceeded");
-    assert.equal(p.turns.length, 4, "no retry");
-  });
+  await t.step(
+    "pre-send: compaction_failed, terminal budget_exceeded",
+    async () => {
+      const { p, h } = session({
+        cap: 10_000_000,
+        summaries: [EXPENSIVE_PASS],
+        deps: { compactThreshold: 1, afterTurnCompaction: false },
+      });
+      await h.session.sendMessage(filler("a", 16_000));
+      await h.session.sendMessage(filler("b", 16_000));
+      await h.session.sendMessage("c");
+      const start = h.events.length;
+      await h.session.sendMessage(filler("d", 8_000));
+      assert.deepEqual(kinds(h.events, start), [
+        "session:turn_started",
+        "session:compacting",
+        "cost:updated",
+        "session:compaction_failed",
+        "session:turn_completed",
+      ]);
+      expectLaterPassRefusal(h.events, start);
+      const done = terminal(h.events);
+      assert.equal(done.error?.code, "budget_exceeded");
+      assert.deepEqual(done.tokensUsed, { input: 0, output: 0 });
+      assert.equal(p.turns.length, 3, "no main request");
+    },
+  );
+  await t.step(
+    "recovery: compaction_failed, terminal budget_exceeded",
+    async () => {
+      const { p, h } = session({
+        cap: 10_000_000,
+        summaries: [EXPENSIVE_PASS],
+        turns: [
+          summaryReply("r1", 10, 2),
+          summaryReply("r2", 10, 2),
+          summaryReply("r3", 10, 2),
+          providerError("context_overflow"),
+        ],
+        deps: { compactThreshold: 1, afterTurnCompaction: false },
+      });
+      await h.session.sendMessage(filler("a", 16_000));
+      await h.session.sendMessage(filler("b", 16_000));
+      await h.session.sendMessage("c");
+      const start = h.events.length;
+      await h.session.sendMessage("d");
+      assert.deepEqual(kinds(h.events, start), [
+        "session:turn_started",
+        "session:compacting",
+        "cost:updated",
+        "session:compaction_failed",
+        "session:turn_completed",
+      ]);
+      expectLaterPassRefusal(h.events, start);
+      assert.equal(terminal(h.events).error?.code, "budget_exceeded");
+      assert.equal(p.turns.length, 4, "no retry");
+    },
+  );
 });
 
 Deno.test("budget: summariser spend is accounted as session spend, never a turn slot", async () => {
@@ -378,8 +413,14 @@ Deno.test("budget: summariser spend is accounted as session spend, never a turn 
   const cost = h.events.at(-2);
   assert.ok(cost?.type === "cost:updated");
   assert.equal(cost.costMicrocents, 100 + 20 * 1000);
-  assert.equal(h.session.cumulativeCostMicrocents, before + cost.costMicrocents);
-  assert.equal(cost.cumulativeCostMicrocents, h.session.cumulativeCostMicrocents);
+  assert.equal(
+    h.session.cumulativeCostMicrocents,
+    before + cost.costMicrocents,
+  );
+  assert.equal(
+    cost.cumulativeCostMicrocents,
+    h.session.cumulativeCostMicrocents,
+  );
   assert.equal(h.session.turnCount, 2);
 });
 

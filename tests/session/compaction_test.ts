@@ -46,8 +46,8 @@ Deno.test("compact() folds everything before the latest turn into one summary", 
     summary: "summary 1",
     keptMessageCount: 2,
     keptTurnCount: 1,
-    tokensBefore: (r.kind === "compacted" ? r.tokensBefore : -1),
-    tokensAfter: (r.kind === "compacted" ? r.tokensAfter : -1),
+    tokensBefore: r.kind === "compacted" ? r.tokensBefore : -1,
+    tokensAfter: r.kind === "compacted" ? r.tokensAfter : -1,
     summaryTokens: { input: 100, output: 20 },
   });
   assert.ok(r.kind === "compacted" && r.tokensAfter < r.tokensBefore);
@@ -106,7 +106,10 @@ Deno.test("compact() with nothing foldable returns nothing_to_compact and emits 
 
 Deno.test("compact() and trimHistory(): lifecycle errors come before memory-policy refusals", async (t) => {
   const none = { ...AGENT, memory: { type: "none" as const } };
-  const window = { ...AGENT, memory: { type: "window" as const, window_size: 2 } };
+  const window = {
+    ...AGENT,
+    memory: { type: "window" as const, window_size: 2 },
+  };
   await t.step("not_started before policy_refused", async () => {
     const h = harness({ script: [], agent: none, start: false });
     await assert.rejects(
@@ -148,7 +151,10 @@ Deno.test("compact() and trimHistory(): lifecycle errors come before memory-poli
       messageCount: 0,
     });
     assert.equal(h.session.automaticCompactionAllowed, false);
-    assert.deepEqual(h.session.memoryPolicy, { type: "window", window_size: 2 });
+    assert.deepEqual(h.session.memoryPolicy, {
+      type: "window",
+      window_size: 2,
+    });
   });
   await t.step("omitted and summary allow both", () => {
     const h = harness({ script: [], deps: { autoCompact: false } });
@@ -331,9 +337,8 @@ Deno.test("compact() orders the moment: pass-1 admission, compacting, observer, 
   assert.ok(
     !h.events.some((e) =>
       e.type === "agent:token" &&
-      h.events.indexOf(e) > h.events.findIndex((x) =>
-          x.type === "session:compacting"
-        )
+      h.events.indexOf(e) >
+        h.events.findIndex((x) => x.type === "session:compacting")
     ),
     "summariser tokens are not forwarded",
   );
@@ -415,26 +420,31 @@ Deno.test("compact(): Esc at each pass ends the moment with compaction_failed an
 
 Deno.test("compact(): cancel at each pass emits only session:cancelled and installs nothing", async (t) => {
   for (const pass of [1, 2, 0]) {
-    await t.step(pass === 0 ? "while the observer is pending" : `pass ${pass}`, async () => {
-      const { p, h } = await twoPassSession(
-        pass === 1 ? [hang] : [summaryReply("s1"), hang],
-        pass === 0 ? { onCompactionStart: () => new Promise<void>(() => {}) } : {},
-      );
-      const before = h.session.transcript;
-      const start = h.events.length;
-      const running = h.session.compact();
-      await until(() =>
-        pass === 0
-          ? h.types().includes("session:compacting")
-          : p.summaries.length === pass
-      );
-      h.session.cancel();
-      assert.deepEqual(await running, { kind: "cancelled" });
-      const tail = kinds(h.events, start).filter((t) => t !== "cost:updated");
-      assert.deepEqual(tail, ["session:compacting", "session:cancelled"]);
-      assert.deepEqual(h.session.transcript, before);
-      assert.equal(h.session.state, "cancelled");
-    });
+    await t.step(
+      pass === 0 ? "while the observer is pending" : `pass ${pass}`,
+      async () => {
+        const { p, h } = await twoPassSession(
+          pass === 1 ? [hang] : [summaryReply("s1"), hang],
+          pass === 0
+            ? { onCompactionStart: () => new Promise<void>(() => {}) }
+            : {},
+        );
+        const before = h.session.transcript;
+        const start = h.events.length;
+        const running = h.session.compact();
+        await until(() =>
+          pass === 0
+            ? h.types().includes("session:compacting")
+            : p.summaries.length === pass
+        );
+        h.session.cancel();
+        assert.deepEqual(await running, { kind: "cancelled" });
+        const tail = kinds(h.events, start).filter((t) => t !== "cost:updated");
+        assert.deepEqual(tail, ["session:compacting", "session:cancelled"]);
+        assert.deepEqual(h.session.transcript, before);
+        assert.equal(h.session.state, "cancelled");
+      },
+    );
   }
 });
 
@@ -472,6 +482,9 @@ Deno.test("compaction policy helpers", async (t) => {
       }),
       undefined,
     );
-    assert.equal(omittedMarker(1), "[engine: omitted 1 character(s) from this message]");
+    assert.equal(
+      omittedMarker(1),
+      "[engine: omitted 1 character(s) from this message]",
+    );
   });
 });

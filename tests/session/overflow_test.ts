@@ -31,8 +31,14 @@ async function overflowSession(
 ) {
   const p = routedProvider({
     window: 100_000,
-    turns: [summaryReply("reply 1", 10, 2), summaryReply("reply 2", 10, 2), ...third],
-    ...(options.summaries === undefined ? {} : { summaries: options.summaries }),
+    turns: [
+      summaryReply("reply 1", 10, 2),
+      summaryReply("reply 2", 10, 2),
+      ...third,
+    ],
+    ...(options.summaries === undefined
+      ? {}
+      : { summaries: options.summaries }),
     ...(options.customEndpoint === undefined
       ? {}
       : { customEndpoint: options.customEndpoint }),
@@ -72,7 +78,11 @@ Deno.test("overflow: one recovery compacts and retries once in the same turn, co
   const done = h.events.at(-1);
   assert.ok(done?.type === "session:turn_completed");
   assert.equal(done.stopReason, "stop");
-  assert.deepEqual(done.tokensUsed, { input: 11, output: 5, model: "gpt-5.4-mini" });
+  assert.deepEqual(done.tokensUsed, {
+    input: 11,
+    output: 5,
+    model: "gpt-5.4-mini",
+  });
   assert.equal(h.session.turnCount, 3, "the recovered turn counts once");
   const retry = p.turns[3];
   assert.match(textOfMessage(retry, 0), /summary 1/);
@@ -104,7 +114,11 @@ Deno.test("overflow: no recovery after a tool round in this invocation", async (
   assert.equal(done.error?.code, "context_overflow");
   assert.match(done.error?.message ?? "", /tools had already run/);
   assert.equal(p.summaries.length, 0);
-  assert.deepEqual(done.tokensUsed, { input: 5, output: 3, model: "gpt-5.4-mini" });
+  assert.deepEqual(done.tokensUsed, {
+    input: 5,
+    output: 3,
+    model: "gpt-5.4-mini",
+  });
 });
 
 Deno.test("overflow: under a custom endpoint it stays validation and is never recovered", async (t) => {
@@ -118,7 +132,9 @@ Deno.test("overflow: under a custom endpoint it stays validation and is never re
     assert.equal(p.summaries.length, 0);
   });
   await t.step("a custom endpoint claiming overflow", async () => {
-    const { p, h } = await overflowSession([OVERFLOW], { customEndpoint: true });
+    const { p, h } = await overflowSession([OVERFLOW], {
+      customEndpoint: true,
+    });
     const done = h.events.at(-1);
     assert.ok(done?.type === "session:turn_completed");
     assert.equal(done.error?.code, "context_overflow");
@@ -165,7 +181,10 @@ Deno.test("overflow: Esc during the recovery ends the turn aborted", async () =>
   h.session.abort();
   await turn;
   const tail = kinds(h.events).slice(-2);
-  assert.deepEqual(tail, ["session:compaction_failed", "session:turn_completed"]);
+  assert.deepEqual(tail, [
+    "session:compaction_failed",
+    "session:turn_completed",
+  ]);
   const done = h.events.at(-1);
   assert.ok(done?.type === "session:turn_completed");
   assert.equal(done.stopReason, "aborted");

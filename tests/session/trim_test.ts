@@ -100,7 +100,10 @@ Deno.test("trimHistory() snaps to whole turns and keeps the summary", async (t2)
 
 Deno.test("trimHistory() with nothing to drop returns nothing_to_trim and emits nothing", () => {
   const { s, events } = resumed(STATE);
-  assert.deepEqual(s.trimHistory(6), { kind: "nothing_to_trim", messageCount: 6 });
+  assert.deepEqual(s.trimHistory(6), {
+    kind: "nothing_to_trim",
+    messageCount: 6,
+  });
   assert.deepEqual(s.trimHistory(100), {
     kind: "nothing_to_trim",
     messageCount: 6,

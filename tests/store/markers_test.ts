@@ -62,9 +62,16 @@ Deno.test("markerBoundary() places D by boundary slots, never by sequence arithm
       type: "text",
       text: "s",
     }]);
-    assert.throws(() => markerContent({ summary: "", keptTurnCount: 0 }), RangeError);
     assert.throws(
-      () => markerContent({ keptTurnCount: 0, tokensUsed: { input: -1, output: 0 } }),
+      () => markerContent({ summary: "", keptTurnCount: 0 }),
+      RangeError,
+    );
+    assert.throws(
+      () =>
+        markerContent({
+          keptTurnCount: 0,
+          tokensUsed: { input: -1, output: 0 },
+        }),
       RangeError,
     );
   });
@@ -90,20 +97,38 @@ for (const factory of FACTORIES) {
     assert.equal(d, 5, "the terminal row of turn two");
     const after = store.load("s1");
     assert.ok(after);
-    assert.deepEqual(after.messages.slice(0, -1), before.messages, "raw history kept");
+    assert.deepEqual(
+      after.messages.slice(0, -1),
+      before.messages,
+      "raw history kept",
+    );
     const m = after.messages.at(-1);
     assert.equal(m?.role, "system");
     assert.equal(m?.sequenceNumber, 8);
     assert.deepEqual(m?.content, [{ type: "text", text: "one and two" }]);
     assert.deepEqual(m?.compaction, { droppedThroughSequence: 5 });
-    assert.equal(after.record.totalInputTokens, before.record.totalInputTokens + 300);
-    assert.equal(after.record.totalOutputTokens, before.record.totalOutputTokens + 40);
+    assert.equal(
+      after.record.totalInputTokens,
+      before.record.totalInputTokens + 300,
+    );
+    assert.equal(
+      after.record.totalOutputTokens,
+      before.record.totalOutputTokens + 40,
+    );
     assert.equal(after.record.totalCostMicrocents, 77);
-    assert.deepEqual(s.costs("s1"), [{ model: "gpt-5.4-mini", cost: 77, calls: 1, unpriced: 0 }]);
+    assert.deepEqual(s.costs("s1"), [{
+      model: "gpt-5.4-mini",
+      cost: 77,
+      calls: 1,
+      unpriced: 0,
+    }]);
 
     const state = reconstructSessionState(after.record, after.messages);
     assert.equal(state.turnCount, 1);
-    assert.deepEqual(state.messages.map((x) => x.content[0]?.text), ["three", "reply to three"]);
+    assert.deepEqual(state.messages.map((x) => x.content[0]?.text), [
+      "three",
+      "reply to three",
+    ]);
     assert.equal(state.compactionSummary, "one and two");
 
     // A trim keeps the summary; the next marker counts slots past the boundary.
@@ -113,10 +138,15 @@ for (const factory of FACTORIES) {
     assert.ok(trimmed);
     assert.deepEqual(trimmed.messages.at(-1)?.content, []);
     const state2 = reconstructSessionState(trimmed.record, trimmed.messages);
-    assert.deepEqual(state2.messages.map((x) => x.content[0]?.text), ["four", "reply to four"]);
+    assert.deepEqual(state2.messages.map((x) => x.content[0]?.text), [
+      "four",
+      "reply to four",
+    ]);
     assert.equal(state2.compactionSummary, "one and two");
     assert.deepEqual(
-      listBoundaries(trimmed.messages).map((b) => [b.kind, b.droppedFromSequence, b.droppedThroughSequence]),
+      listBoundaries(trimmed.messages).map((
+        b,
+      ) => [b.kind, b.droppedFromSequence, b.droppedThroughSequence]),
       [["compaction", 0, 5], ["trim", 6, 7]],
     );
   });
@@ -135,7 +165,11 @@ for (const factory of FACTORIES) {
     assert.equal(d, undefined);
     const loaded = store.load("s1");
     assert.equal(loaded?.messages.length, 2);
-    assert.equal(loaded?.record.totalCostMicrocents, 3, "spend is still recorded");
+    assert.equal(
+      loaded?.record.totalCostMicrocents,
+      3,
+      "spend is still recorded",
+    );
     assert.equal(loaded?.record.totalInputTokens, 15);
     for (
       const bad of [
@@ -162,18 +196,27 @@ Deno.test("sqlite: a marker on a copy of an upstream file keeps it integral", as
     const before = store.load(id);
     assert.ok(before);
     store.commitTurn(id, turn("added"));
-    const d = store.appendMarker?.(id, { summary: "earlier work", keptTurnCount: 1 });
+    const d = store.appendMarker?.(id, {
+      summary: "earlier work",
+      keptTurnCount: 1,
+    });
     assert.ok(d !== undefined);
     const after = store.load(id);
     assert.ok(after);
     const state = reconstructSessionState(after.record, after.messages);
-    assert.deepEqual(state.messages.map((m) => m.content[0]?.text), ["added", "reply to added"]);
+    assert.deepEqual(state.messages.map((m) => m.content[0]?.text), [
+      "added",
+      "reply to added",
+    ]);
   } finally {
     store.close();
   }
   const db = new DatabaseSync(path);
   try {
-    assert.equal(db.prepare("PRAGMA integrity_check").get()?.["integrity_check"], "ok");
+    assert.equal(
+      db.prepare("PRAGMA integrity_check").get()?.["integrity_check"],
+      "ok",
+    );
     assert.equal(db.prepare("PRAGMA foreign_key_check").all().length, 0);
   } finally {
     db.close();

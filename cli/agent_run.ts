@@ -15,7 +15,7 @@ import { fault } from "./fault.ts";
 import { prepareNewRun } from "./session_setup.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
 import { readAllText } from "./stdin.ts";
-import { buildModes } from "./tool_wiring.ts";
+import { buildModes } from "./modes.ts";
 
 /**
  * The prompt from stdin: one trailing newline (`\n` or `\r\n`) removed.

@@ -15,7 +15,7 @@ import { prepareNewRun } from "./session_setup.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
 import { createApprover } from "./approval_prompt.ts";
 import { createLineReader } from "./stdin.ts";
-import { buildModes } from "./tool_wiring.ts";
+import { buildModes } from "./modes.ts";
 
 /**
  * Runs `chat`.

@@ -13,12 +13,12 @@ import type { CommandContext, CommandResult } from "./context.ts";
 import { type CliFault, fault } from "./fault.ts";
 import { historyPath, openHistory } from "./history.ts";
 import { wireProviders } from "./provider_wiring.ts";
-import { buildHostDeps, loadRunConfig } from "./session_setup.ts";
+import { buildHostDeps, loadRunConfig, sessionTools } from "./session_setup.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
 import { createApprover } from "./approval_prompt.ts";
 import { locateConfig } from "./config.ts";
 import { createLineReader } from "./stdin.ts";
-import { buildModes, buildToolRegistry } from "./tool_wiring.ts";
+import { buildModes } from "./modes.ts";
 
 /**
  * Runs `chat-resume`.
@@ -77,7 +77,7 @@ export async function runChatResume(
     });
     const projectRoot = where.ok ? where.value.projectRoot : undefined;
     const relaviumDir = config.value.paths.relaviumDir;
-    const registry = buildToolRegistry({
+    const registry = await sessionTools(agent, {
       context,
       ...(projectRoot === undefined ? {} : { projectRoot }),
       ...(relaviumDir === undefined ? {} : { relaviumDir }),

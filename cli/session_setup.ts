@@ -21,7 +21,7 @@ import { applyModelOverride, buildDefaultAgent } from "./default_agent.ts";
 import { type CliFault, fault } from "./fault.ts";
 import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
 import type { ScopedToolRegistry } from "../tools/registry_impl.ts";
-import { buildToolRegistry } from "./tool_wiring.ts";
+import type { ToolScope } from "./tool_wiring.ts";
 
 /**
  * A session ready to open.
@@ -41,8 +41,8 @@ export interface PreparedRun {
   context: SessionContext;
   /** Engine capabilities (the caller sets `interactive`). */
   deps: HostSessionDeps;
-  /** The tools wired into `deps.tools`. */
-  registry: ScopedToolRegistry;
+  /** The tools wired into `deps.tools`; absent when the agent grants none. */
+  registry?: ScopedToolRegistry;
   /** The cassette replay under `--fixture`. */
   replay?: Replay;
   /** Config notices and skipped-fallback warnings, for stderr. */
@@ -206,6 +206,31 @@ export async function resolveRunAgent(
 }
 
 /**
+ * The tool registry of a session whose agent grants tools; `undefined`
+ * (and no tool module loaded) when it grants none.
+ *
+ * @param agent The session's agent.
+ * @param scope Where the tools may work.
+ * @returns The registry or `undefined`, or an `internal` fault.
+ *
+ * @example No tools, no registry
+ * ```ts
+ * import { sessionTools } from "./session_setup.ts";
+ * import assert from "node:assert/strict";
+ * const r = await sessionTools({ id: "a", model: "m", provider: "openai", system_prompt: "s" }, { context: { workingDir: "/tmp", fsScopeTier: "sandboxed" } });
+ * assert.deepEqual(r, { ok: true, value: undefined });
+ * ```
+ */
+export async function sessionTools(
+  agent: Agent,
+  scope: ToolScope,
+): Promise<Result<ScopedToolRegistry | undefined, CliFault>> {
+  if ((agent.tools ?? []).length === 0) return ok(undefined);
+  const { buildToolRegistry } = await import("./tool_wiring.ts");
+  return buildToolRegistry(scope);
+}
+
+/**
  * Prepares a new session: config, agent, system-prompt variables,
  * providers (or cassette), context and deps.
  *
@@ -258,7 +283,7 @@ export async function prepareNewRun(
   };
   if (Object.keys(variables).length > 0) context.variables = variables;
   const { paths } = config.value;
-  const registry = buildToolRegistry({
+  const registry = await sessionTools(wiring.value.agent, {
     context,
     ...(paths.projectRoot === undefined
       ? {}
@@ -273,7 +298,7 @@ export async function prepareNewRun(
     agent: wiring.value.agent,
     context,
     deps: buildHostDeps(config.value, wiring.value, registry.value),
-    registry: registry.value,
+    ...(registry.value === undefined ? {} : { registry: registry.value }),
     ...(wiring.value.replay === undefined
       ? {}
       : { replay: wiring.value.replay }),

@@ -1,7 +1,8 @@
 /**
  * The tools of a CLI session: the built-in registry on the Deno host with
  * the session's filesystem scope (DECISIONS.md 29: `project` adds the
- * project root), and the approval-mode policy (tools.md §8).
+ * project root). Imported lazily, only when the agent grants a tool; the
+ * approval modes are in `modes.ts`.
  *
  * @module
  */
@@ -12,13 +13,10 @@ import {
   createDenoPermissionQuery,
   createDenoToolHost,
 } from "../tools/deno_host.ts";
-import { createModePolicy, type ModeController } from "../tools/modes.ts";
-import type { ApprovalDecision, ApprovalRequest } from "../tools/registry.ts";
 import {
   createToolRegistry,
   type ScopedToolRegistry,
 } from "../tools/registry_impl.ts";
-import type { ModeName } from "./args.ts";
 import { type CliFault, fault } from "./fault.ts";
 
 /**
@@ -80,35 +78,4 @@ export function buildToolRegistry(
     const why = e instanceof Error ? e.message : "unknown error";
     return err(fault("internal", `Cannot set up the tools: ${why}`));
   }
-}
-
-/**
- * Builds the approval-mode controller.
- *
- * @param registry The registry (its read-only test).
- * @param options Starting mode, and the person to ask when interactive.
- * @returns The controller; its `policy` goes to `setTurnPolicy`.
- *
- * @example Non-interactive auto
- * ```ts
- * import { buildToolRegistry, buildModes } from "./tool_wiring.ts";
- * import assert from "node:assert/strict";
- * const r = buildToolRegistry({ context: { workingDir: "/tmp", fsScopeTier: "sandboxed" } });
- * assert.ok(r.ok);
- * if (r.ok) assert.equal(buildModes(r.value, { mode: "auto" }).mode, "auto");
- * ```
- */
-export function buildModes(
-  registry: ScopedToolRegistry,
-  options: {
-    mode: ModeName;
-    approver?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
-  },
-): ModeController {
-  return createModePolicy({
-    mode: options.mode,
-    interactive: options.approver !== undefined,
-    isReadOnly: (id) => registry.isReadOnly(id),
-    ...(options.approver === undefined ? {} : { approver: options.approver }),
-  });
 }

@@ -50,6 +50,15 @@ Deno.test("cli.ts statically loads no zod, YAML, TOML or SQLite (DECISIONS.md 22
   assert.ok(!modules.some((m) => m.endsWith("/cli/chat.ts")));
 });
 
+Deno.test("agent run loads tool modules only when the agent grants a tool", async () => {
+  const modules = await staticClosure("cli/agent_run.ts");
+  const tools = modules.filter((m) => m.includes("/tools/"));
+  assert.deepEqual(tools.map((m) => m.slice(m.indexOf("/tools/"))), [
+    "/tools/modes.ts",
+  ]);
+  assert.ok(!modules.some((m) => m.endsWith("/cli/tool_wiring.ts")));
+});
+
 Deno.test("cli.ts runs --version in a real process", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--no-prompt", "cli.ts", "--version"],

@@ -133,7 +133,7 @@ export function fetchError(
   }
   const name = thrown instanceof Error ? thrown.name : "";
   const detail = redact(thrown instanceof Error ? thrown.message : "");
-  if (/redirect/i.test(detail)) {
+  if (/encountered redirect|unexpected redirect|redirect mode/i.test(detail)) {
     return makeLlmError(
       "bad_request",
       provider,

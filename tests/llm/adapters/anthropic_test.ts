@@ -626,3 +626,110 @@ Deno.test("createAnthropicProvider() knows the window only on the official endpo
     TypeError,
   );
 });
+
+Deno.test("createAnthropicProvider() merges consecutive tool results into one user message, results first", async () => {
+  const req: LlmRequest = {
+    model: "claude-sonnet-4-6",
+    messages: [
+      {
+        role: "assistant",
+        content: [{ type: "text", text: "" }, {
+          type: "tool_call",
+          id: "t1",
+          name: "a",
+          args: "not an object",
+        }, { type: "tool_call", id: "t2", name: "b", args: { x: 1 } }],
+      },
+      {
+        role: "tool",
+        content: [{ type: "tool_result", toolCallId: "t1", result: "one" }],
+      },
+      {
+        role: "tool",
+        content: [{
+          type: "tool_result",
+          toolCallId: "t2",
+          result: { ok: false },
+          isError: true,
+        }],
+      },
+      { role: "user", content: [{ type: "text", text: "and?" }] },
+    ],
+    tools: [{ name: "a", parameters: { type: "object" } }],
+    toolChoice: { name: "a" },
+    stopSequences: ["END"],
+    providerOptions: {
+      metadata: { user_id: "u1" },
+      model: "ignored",
+      stream: false,
+    },
+  };
+  const { requests } = await once("text.sse", req);
+  const body = JSON.parse(requests[0]?.body ?? "{}");
+  assert.deepEqual(body.messages, [
+    {
+      role: "user",
+      content: [{ type: "text", text: "(conversation continues)" }],
+    },
+    {
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "t1", name: "a", input: {} },
+        { type: "tool_use", id: "t2", name: "b", input: { x: 1 } },
+      ],
+    },
+    {
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: "t1", content: "one" },
+        {
+          type: "tool_result",
+          tool_use_id: "t2",
+          content: '{"ok":false}',
+          is_error: true,
+        },
+        { type: "text", text: "and?" },
+      ],
+    },
+  ]);
+  assert.deepEqual(body.tools, [{
+    name: "a",
+    input_schema: { type: "object" },
+  }]);
+  assert.deepEqual(body.tool_choice, { type: "tool", name: "a" });
+  assert.deepEqual(body.stop_sequences, ["END"]);
+  assert.equal(
+    body.model,
+    "claude-sonnet-4-6",
+    "canonical fields win over providerOptions",
+  );
+  assert.equal(body.stream, true);
+  assert.deepEqual(body.metadata, { user_id: "u1" });
+});
+
+Deno.test("createAnthropicProvider() sends a legacy thinking budget below max_tokens and disables thinking for off", async () => {
+  const legacy = await once("text.sse", {
+    ...ask("claude-haiku-4-5"),
+    reasoningEffort: "medium",
+    maxTokens: 2048,
+  });
+  assert.deepEqual(JSON.parse(legacy.requests[0]?.body ?? "{}").thinking, {
+    type: "enabled",
+    budget_tokens: 2047,
+  });
+  const off = await once("text.sse", {
+    ...ask("claude-opus-4-8"),
+    reasoningEffort: "off",
+    temperature: 0.5,
+  });
+  const body = JSON.parse(off.requests[0]?.body ?? "{}");
+  assert.deepEqual(body.thinking, { type: "disabled" });
+  assert.equal(body.temperature, 0.5);
+  const max = await once("text.sse", {
+    ...ask("claude-opus-4-8"),
+    reasoningEffort: "max",
+  });
+  assert.deepEqual(JSON.parse(max.requests[0]?.body ?? "{}").output_config, {
+    effort: "max",
+  });
+});

@@ -568,3 +568,64 @@ Deno.test("createOpenAiProvider() knows the window and capabilities only on offi
   assert.equal(ollama.kind, "openai-compatible");
   assert.throws(() => createOpenAiProvider({ id: "", fetch }), TypeError);
 });
+
+Deno.test("createOpenAiProvider() reads an HTTP-date retry-after with the injected clock", async () => {
+  const at = Date.UTC(2026, 0, 1, 12, 0, 0);
+  const server = serve([
+    http(fx("error_429.http"), {
+      "retry-after": "Thu, 01 Jan 2026 12:00:07 GMT",
+    }),
+    http(fx("error_429.http"), {
+      "retry-after": "Thu, 01 Jan 2026 12:00:07 GMT",
+    }),
+  ]);
+  try {
+    const withClock = official(server.url, { now: () => at });
+    const a = terminal(
+      await collect(withClock.stream(ask("gpt-5.4-mini"), KEY)),
+    );
+    assert.ok(a.type === "error" && a.error.retryAfterMs === 7000);
+    const without = official(server.url);
+    const b = terminal(await collect(without.stream(ask("gpt-5.4-mini"), KEY)));
+    assert.ok(
+      b.type === "error" && b.error.kind === "rate_limit" &&
+        b.error.retryAfterMs === undefined,
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("createOpenAiProvider() reports an empty 200 body as truncated and a refused fetch as transport", async () => {
+  const server = serve([
+    () =>
+      new Response("", { headers: { "content-type": "text/event-stream" } }),
+  ]);
+  try {
+    const last = terminal(
+      await collect(official(server.url).stream(ask("gpt-5.4-mini"), KEY)),
+    );
+    assert.ok(last.type === "error" && last.error.kind === "transport");
+  } finally {
+    await server.close();
+  }
+  const refused = createOpenAiProvider({
+    id: "openai",
+    fetch: () =>
+      Promise.reject(
+        new TypeError(
+          `error sending request for url (https://u:p@x.test/?api_key=${KEY})`,
+        ),
+      ),
+  });
+  const chunks = await collect(refused.stream(ask("gpt-5.4-mini"), KEY));
+  const last = terminal(chunks);
+  assert.ok(
+    last.type === "error" && last.error.kind === "transport" &&
+      last.error.retryable,
+  );
+  assert.ok(
+    !JSON.stringify(chunks).includes(KEY) &&
+      !JSON.stringify(chunks).includes("u:p@"),
+  );
+});

@@ -1,0 +1,246 @@
+/**
+ * Whole-process CLI start-up figures (issue #3), as a script rather than
+ * `deno bench` because it times separate processes:
+ *
+ * - (a) `deno run cli.ts --version` vs a bare `deno run` hello-world file
+ *   (target: within 1.3×);
+ * - (b) a one-shot `agent run` cassette turn, wall time (target < 250 ms);
+ * - (c) peak memory of that turn (target < 80 MB), from `/usr/bin/time -v`
+ *   when present, else by polling `VmHWM` in `/proc/<pid>/status`.
+ *
+ * Each figure is the median of `--runs` runs (default 15) after two
+ * warm-up runs, so module caches are hot, as on a user's machine.
+ *
+ * @example Run it
+ * ```sh
+ * deno task bench:cli            # or: deno run -A bench/cli_startup.ts --runs 25
+ * ```
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const encoder = new TextEncoder();
+
+function out(text: string): void {
+  Deno.stdout.writeSync(encoder.encode(text));
+}
+
+function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1
+    ? s[mid] ?? Number.NaN
+    : ((s[mid - 1] ?? Number.NaN) + (s[mid] ?? Number.NaN)) / 2;
+}
+
+interface Job {
+  args: string[];
+  cwd: string;
+  env?: Record<string, string>;
+  stdin?: string;
+}
+
+interface Ran {
+  ms: number;
+  code: number;
+  stderr: string;
+}
+
+async function run(cmd: string, job: Job): Promise<Ran> {
+  const started = performance.now();
+  const child = new Deno.Command(cmd, {
+    args: job.args,
+    cwd: job.cwd,
+    ...(job.env === undefined ? {} : { env: job.env }),
+    stdin: job.stdin === undefined ? "null" : "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  if (job.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(encoder.encode(job.stdin));
+    await w.close();
+  }
+  const result = await child.output();
+  return {
+    ms: performance.now() - started,
+    code: result.code,
+    stderr: new TextDecoder().decode(result.stderr),
+  };
+}
+
+async function timed(job: Job, runs: number): Promise<number[]> {
+  const deno = Deno.execPath();
+  for (let i = 0; i < 2; i++) {
+    const warm = await run(deno, job);
+    if (warm.code !== 0) {
+      throw new Error(
+        `Warm-up failed (exit ${warm.code}): deno ${
+          job.args.join(" ")
+        }\n${warm.stderr}`,
+      );
+    }
+  }
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push((await run(deno, job)).ms);
+  return times;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Peak RSS in MB via `/usr/bin/time -v`. */
+async function peakWithTime(job: Job): Promise<number> {
+  const r = await run("/usr/bin/time", {
+    ...job,
+    args: ["-v", Deno.execPath(), ...job.args],
+  });
+  const kb = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1];
+  if (r.code !== 0 || kb === undefined) {
+    throw new Error(`/usr/bin/time failed (exit ${r.code}):\n${r.stderr}`);
+  }
+  return Number(kb) / 1024;
+}
+
+/** Peak RSS in MB by polling `VmHWM` until the process exits (bounded). */
+async function peakWithProc(job: Job): Promise<number> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: job.args,
+    cwd: job.cwd,
+    ...(job.env === undefined ? {} : { env: job.env }),
+    stdin: job.stdin === undefined ? "null" : "piped",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  if (job.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(encoder.encode(job.stdin));
+    await w.close();
+  }
+  let done = false;
+  const status = child.status.then((s) => {
+    done = true;
+    return s;
+  });
+  let peakKb = 0;
+  for (let i = 0; i < 5000 && !done; i++) {
+    try {
+      const text = await Deno.readTextFile(`/proc/${child.pid}/status`);
+      const kb = Number(/VmHWM:\s+(\d+) kB/.exec(text)?.[1] ?? 0);
+      if (kb > peakKb) peakKb = kb;
+    } catch {
+      break; // the process is gone
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await status;
+  return peakKb / 1024;
+}
+
+function parseRuns(args: readonly string[]): number {
+  const i = args.indexOf("--runs");
+  const n = i === -1 ? 15 : Number(args[i + 1]);
+  if (!Number.isInteger(n) || n < 1) throw new RangeError("--runs needs N ≥ 1");
+  return n;
+}
+
+async function mainBench(): Promise<number> {
+  const runs = parseRuns(Deno.args);
+  const tmp = await Deno.makeTempDir({ prefix: "relavium-bench-" });
+  try {
+    await Deno.writeTextFile(
+      `${tmp}/hello.ts`,
+      'Deno.stdout.writeSync(new TextEncoder().encode("hello\\n"));\n',
+    );
+    await Deno.writeTextFile(
+      `${tmp}/mini.agent.yaml`,
+      "id: mini\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: Be terse.\n",
+    );
+    await Deno.writeTextFile(
+      `${tmp}/c.json`,
+      JSON.stringify({
+        schema_version: "1.0",
+        provider: "openai",
+        calls: [[
+          { type: "text_delta", text: "Done." },
+          {
+            type: "stop",
+            stopReason: "stop",
+            usage: { inputTokens: 9, outputTokens: 1 },
+          },
+        ]],
+      }),
+    );
+    const cli = `${ROOT}cli.ts`;
+    const hello: Job = { args: ["run", `${tmp}/hello.ts`], cwd: tmp };
+    const version: Job = { args: ["run", cli, "--version"], cwd: ROOT };
+    const turn: Job = {
+      args: [
+        "run",
+        "--no-prompt",
+        "--allow-read",
+        "--allow-env",
+        cli,
+        "agent",
+        "run",
+        "mini.agent.yaml",
+        "--fixture",
+        "c.json",
+      ],
+      cwd: tmp,
+      env: { RELAVIUM_HOME: `${tmp}/home` },
+      stdin: "hello\n",
+    };
+
+    const tHello = median(await timed(hello, runs));
+    const tVersion = median(await timed(version, runs));
+    const tTurn = median(await timed(turn, runs));
+    const useTime = await exists("/usr/bin/time");
+    const peaks: number[] = [];
+    for (let i = 0; i < Math.min(runs, 7); i++) {
+      peaks.push(await (useTime ? peakWithTime(turn) : peakWithProc(turn)));
+    }
+    const mem = median(peaks);
+    const ratio = tVersion / tHello;
+
+    const mark = (ok: boolean): string => ok ? "yes" : "**no**";
+    out(
+      `Deno ${Deno.version.deno}, median of ${runs} runs after 2 warm-ups\n\n`,
+    );
+    out("| measurement | median | target | met |\n");
+    out("| --- | --- | --- | --- |\n");
+    out(
+      `| bare \`deno run hello.ts\` | ${tHello.toFixed(1)} ms | baseline | |\n`,
+    );
+    out(
+      `| \`deno run cli.ts --version\` | ${tVersion.toFixed(1)} ms (${
+        ratio.toFixed(2)
+      }×) | ≤ 1.3× | ${mark(ratio <= 1.3)} |\n`,
+    );
+    out(
+      `| \`agent run\` cassette turn (wall) | ${
+        tTurn.toFixed(1)
+      } ms | < 250 ms | ${mark(tTurn < 250)} |\n`,
+    );
+    out(
+      `| peak RSS of that turn (${
+        useTime ? "/usr/bin/time -v" : "VmHWM polling"
+      }, median of ${peaks.length}) | ${mem.toFixed(1)} MB | < 80 MB | ${
+        mark(mem < 80)
+      } |\n`,
+    );
+    return 0;
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
+if (import.meta.main) Deno.exit(await mainBench());

@@ -178,7 +178,10 @@ export function splitForCompaction(
 }
 
 function textOf(m: WorkingMessage): string {
-  return m.content.map((p) => p.text).join("\n\n");
+  const only = m.content.length === 1 ? m.content[0] : undefined;
+  return only !== undefined ? only.text : m.content.map((p) => p.text).join(
+    "\n\n",
+  );
 }
 
 function label(m: WorkingMessage): string {
@@ -311,10 +314,12 @@ export function planPass(input: PassInput): PassPlan | undefined {
   let used = fixed;
   let consumed = 0;
   for (const m of input.remaining) {
-    const item = label(m) + textOf(m) + ITEM_END;
-    if (used + item.length > maxChars) break;
-    parts.push(item);
-    used += item.length;
+    const name = label(m);
+    const text = textOf(m);
+    const length = name.length + text.length + ITEM_END.length;
+    if (used + length > maxChars) break;
+    parts.push(name, text, ITEM_END);
+    used += length;
     consumed += 1;
   }
   let cut = false;

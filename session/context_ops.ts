@@ -8,7 +8,6 @@
  * @module
  */
 import type { Admission, AttemptReport, PlanEntry } from "../llm/chain.ts";
-import { estimateTokens } from "../llm/estimate.ts";
 import type { LlmRequest, ToolDef } from "../llm/provider.ts";
 import type { Agent } from "../schema/agent.ts";
 import type {
@@ -31,7 +30,7 @@ import {
   reservationOf,
   summariserBound,
 } from "./measure.ts";
-import { projectHistory } from "./projection.ts";
+import { estimateProjection } from "./projection.ts";
 import { planTrim } from "./trim.ts";
 
 /**
@@ -96,15 +95,13 @@ export function measureState(
   pending?: string,
 ): number {
   const memory = env.agent.memory;
-  return estimateTokens({
+  return estimateProjection({
     system: env.system,
-    messages: projectHistory({
-      ...(memory === undefined ? {} : { memory }),
-      messages: state.messages,
-      spans: state.spans,
-      ...(state.summary === undefined ? {} : { summary: state.summary }),
-      ...(pending === undefined ? {} : { pending }),
-    }),
+    ...(memory === undefined ? {} : { memory }),
+    messages: state.messages,
+    spans: state.spans,
+    ...(state.summary === undefined ? {} : { summary: state.summary }),
+    ...(pending === undefined ? {} : { pending }),
     tools: env.tools,
   });
 }

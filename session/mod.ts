@@ -97,6 +97,7 @@ export { runTurnFlow, terminalDraft, type TurnFlowHost } from "./turn_flow.ts";
 export { SessionStateError, type SessionStateErrorCode } from "./errors.ts";
 export { createEventStamper, type EventStamperOptions } from "./events.ts";
 export {
+  estimateProjection,
   projectHistory,
   type ProjectionInput,
   renderSummaryBlock,

@@ -6,7 +6,7 @@
  */
 import type { AgentMemory } from "../schema/agent.ts";
 import type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
-import type { LlmMessage } from "../llm/provider.ts";
+import type { LlmMessage, ToolDef } from "../llm/provider.ts";
 
 /** The sentence every projected summary block ends with (then `\n\n`). */
 export const SUMMARY_CLOSING_SENTENCE = "The user\u2019s message follows.";
@@ -55,19 +55,98 @@ export function renderSummaryBlock(summary: string): string {
 }
 
 function textOf(m: WorkingMessage): string {
-  return m.content.map((p) => p.text).join("\n\n");
+  const only = m.content.length === 1 ? m.content[0] : undefined;
+  return only !== undefined ? only.text : m.content.map((p) => p.text).join(
+    "\n\n",
+  );
 }
 
-function select(input: ProjectionInput): WorkingMessage[] {
+function selection(
+  input: ProjectionInput,
+): { from: readonly WorkingMessage[]; spans?: readonly TurnSpan[] } {
   const memory = input.memory;
-  if (memory?.type === "none") return [];
+  if (memory?.type === "none") return { from: [] };
   if (memory?.type === "window") {
     const spans = input.spans.slice(
       Math.max(0, input.spans.length - memory.window_size),
     );
-    return spans.flatMap((s) => input.messages.slice(s.start, s.end));
+    return { from: input.messages, spans };
   }
-  return [...input.messages];
+  return { from: input.messages };
+}
+
+/** Receives the selected texts in order, then `flush()`. */
+interface Sink {
+  add(role: "user" | "assistant", text: string): void;
+  flush(): void;
+}
+
+/** Folds adjacent same-role texts with `\n\n` as they stream in. */
+class Folder implements Sink {
+  readonly out: LlmMessage[] = [];
+  #role: "user" | "assistant" | undefined;
+  #first = "";
+  #more: string[] | undefined;
+
+  add(role: "user" | "assistant", text: string): void {
+    if (role !== this.#role) {
+      this.flush();
+      this.#role = role;
+      this.#first = text;
+    } else (this.#more ??= [this.#first]).push(text);
+  }
+
+  flush(): void {
+    if (this.#role === undefined) return;
+    const text = this.#more === undefined
+      ? this.#first
+      : this.#more.join("\n\n");
+    this.out.push({ role: this.#role, content: [{ type: "text", text }] });
+    this.#role = undefined;
+    this.#more = undefined;
+  }
+}
+
+/** Counts the estimator's characters of what a {@linkcode Folder} builds. */
+class Counter implements Sink {
+  chars = 0;
+  messages = 0;
+  firstRole: "user" | "assistant" | undefined;
+  #role: "user" | "assistant" | undefined;
+
+  add(role: "user" | "assistant", text: string): void {
+    if (role !== this.#role) {
+      this.#role = role;
+      this.firstRole ??= role;
+      this.messages += 1;
+      this.chars += 8 + text.length;
+    } else this.chars += 2 + text.length;
+  }
+
+  flush(): void {}
+}
+
+/** Selection, pending user and folding: the shared walk of both sinks. */
+function walk(input: ProjectionInput, sink: Sink): void {
+  const { from, spans } = selection(input);
+  if (spans === undefined) {
+    for (const m of from) sink.add(m.role, textOf(m));
+  } else {
+    for (const span of spans) {
+      for (let i = span.start; i < span.end; i++) {
+        const m = from[i];
+        if (m !== undefined) sink.add(m.role, textOf(m));
+      }
+    }
+  }
+  if (input.pending !== undefined) sink.add("user", input.pending);
+  sink.flush();
+}
+
+function summaryBlock(input: ProjectionInput): string | undefined {
+  const placed = input.summary !== undefined && input.summary !== "" &&
+    (input.memory === undefined || input.memory.type === "summary");
+  return placed ? renderSummaryBlock(input.summary ?? "") : undefined;
 }
 
 /**
@@ -95,33 +174,55 @@ function select(input: ProjectionInput): WorkingMessage[] {
  * ```
  */
 export function projectHistory(input: ProjectionInput): LlmMessage[] {
-  const selected: Array<{ role: "user" | "assistant"; text: string }> = select(
-    input,
-  ).map((m) => ({ role: m.role, text: textOf(m) }));
-  if (input.pending !== undefined) {
-    selected.push({ role: "user", text: input.pending });
-  }
-  const folded: Array<{ role: "user" | "assistant"; texts: string[] }> = [];
-  for (const m of selected) {
-    const last = folded[folded.length - 1];
-    if (last !== undefined && last.role === m.role) last.texts.push(m.text);
-    else folded.push({ role: m.role, texts: [m.text] });
-  }
-  const out: LlmMessage[] = folded.map((m) => ({
-    role: m.role,
-    content: [{ type: "text", text: m.texts.join("\n\n") }],
-  }));
-  const placeSummary = input.summary !== undefined && input.summary !== "" &&
-    (input.memory === undefined || input.memory.type === "summary");
-  if (placeSummary) {
-    const block = {
-      type: "text" as const,
-      text: renderSummaryBlock(input.summary ?? ""),
-    };
+  const folder = new Folder();
+  walk(input, folder);
+  const out = folder.out;
+  const block = summaryBlock(input);
+  if (block !== undefined) {
+    const part = { type: "text" as const, text: block };
     const first = out[0];
     if (first !== undefined && first.role === "user") {
-      first.content.unshift(block);
-    } else out.unshift({ role: "user", content: [block] });
+      first.content.unshift(part);
+    } else out.unshift({ role: "user", content: [part] });
   }
   return out;
+}
+
+/**
+ * The estimator's value (`ceil(chars / 4)`, llm.md §8) of the request the
+ * projection builds, counted over the same walk without building it:
+ * `estimateProjection(i)` equals `estimateTokens({ system, tools,
+ * messages: projectHistory(i) })`.
+ *
+ * @param input What {@linkcode projectHistory} reads, plus the request's
+ * system prompt and tools.
+ * @returns Estimated input tokens.
+ *
+ * @example Same value as estimating the projection
+ * ```ts
+ * import { estimateProjection, projectHistory } from "@relavium/session/session";
+ * import { estimateTokens } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * const t = (role: "user" | "assistant", text: string) => ({ role, content: [{ type: "text" as const, text }] });
+ * const input = { messages: [t("user", "a"), t("assistant", "bb")], spans: [{ start: 0, end: 2 }], summary: "s", pending: "c" };
+ * assert.equal(
+ *   estimateProjection({ ...input, system: "sys" }),
+ *   estimateTokens({ system: "sys", messages: projectHistory(input) }),
+ * );
+ * ```
+ */
+export function estimateProjection(
+  input: ProjectionInput & { system?: string; tools?: readonly ToolDef[] },
+): number {
+  const counter = new Counter();
+  walk(input, counter);
+  let chars = (input.system?.length ?? 0) + counter.chars;
+  const block = summaryBlock(input);
+  if (block !== undefined) {
+    chars += block.length + (counter.firstRole === "user" ? 0 : 8);
+  }
+  for (const tool of input.tools ?? []) {
+    chars += JSON.stringify(tool)?.length ?? 0;
+  }
+  return Math.ceil(chars / 4);
 }

@@ -330,3 +330,102 @@ Deno.test("a 60-turn session on a small window runs to the end; every request ke
     });
   });
 });
+
+Deno.test("pre-send: Esc during the compaction ends the turn aborted with nothing sent", async () => {
+  const p = routedProvider({ window: 10_000, summaries: [hang] });
+  const h = harness({
+    script: [],
+    provider: p,
+    deps: { afterTurnCompaction: false },
+  });
+  await h.session.sendMessage(filler("one", 12_000));
+  await h.session.sendMessage(filler("two", 12_000));
+  await h.session.sendMessage("small");
+  const start = h.events.length;
+  const turn = h.session.sendMessage(filler("pending", 1000));
+  await until(() => p.summaries.length === 1);
+  h.session.abort();
+  await turn;
+  assert.deepEqual(kinds(h.events, start), [
+    "session:turn_started",
+    "session:compacting",
+    "session:compaction_failed",
+    "session:turn_completed",
+  ]);
+  const done = h.events.at(-1);
+  assert.ok(done?.type === "session:turn_completed");
+  assert.equal(done.stopReason, "aborted");
+  assert.deepEqual(done.tokensUsed, { input: 0, output: 0 });
+  assert.equal(p.turns.length, 3, "nothing sent");
+  assert.equal(h.session.turnCount, 3, "no slot: nothing engaged");
+  assert.equal(h.session.transcript.messages.length, 6, "nothing installed");
+});
+
+Deno.test("pre-send: cancel during the compaction emits only session:cancelled", async () => {
+  const p = routedProvider({ window: 10_000, summaries: [hang] });
+  const h = harness({
+    script: [],
+    provider: p,
+    deps: { afterTurnCompaction: false },
+  });
+  await h.session.sendMessage(filler("one", 12_000));
+  await h.session.sendMessage(filler("two", 12_000));
+  await h.session.sendMessage("small");
+  const turn = h.session.sendMessage(filler("pending", 1000));
+  await until(() => p.summaries.length === 1);
+  h.session.cancel();
+  await turn;
+  assert.deepEqual(kinds(h.events).slice(-3), [
+    "session:turn_started",
+    "session:compacting",
+    "session:cancelled",
+  ]);
+  assert.equal(p.turns.length, 3);
+});
+
+Deno.test("pre-send: a throwing observer ends the turn internal, nothing sent", async () => {
+  const { p, h, start } = await preSendSession({}, {
+    onCompactionStart: () => Promise.reject(new Error("observer down")),
+  });
+  assert.deepEqual(kinds(h.events, start), [
+    "session:turn_started",
+    "session:compacting",
+    "session:compaction_failed",
+    "session:turn_completed",
+  ]);
+  const done = h.events.at(-1);
+  assert.ok(done?.type === "session:turn_completed");
+  assert.equal(done.error?.code, "internal");
+  assert.equal(p.turns.length, 3);
+  assert.equal(p.summaries.length, 0);
+});
+
+Deno.test("flushBudgetCommitments is awaited before the terminal; a rejection ends the turn internal", async () => {
+  const order: string[] = [];
+  const p = routedProvider({ window: 100_000 });
+  let fail = false;
+  const h = harness({
+    script: [],
+    provider: p,
+    deps: {
+      flushBudgetCommitments: async () => {
+        await Promise.resolve();
+        order.push("flush");
+        if (fail) throw new Error("flush failed");
+      },
+    },
+    onEvent: (e) => {
+      if (e.type === "session:turn_completed") order.push("terminal");
+    },
+  });
+  await h.session.sendMessage("one");
+  assert.deepEqual(order, ["flush", "terminal"]);
+  assert.equal(h.session.transcript.messages.length, 2);
+  fail = true;
+  await h.session.sendMessage("two");
+  const done = h.events.at(-1);
+  assert.ok(done?.type === "session:turn_completed");
+  assert.equal(done.error?.code, "internal");
+  assert.equal(h.session.transcript.messages.length, 2, "reply not installed");
+  assert.equal(h.session.turnCount, 2, "the engaged turn still counts");
+});

@@ -165,3 +165,28 @@ Deno.test("planTrim() is pure and counts legacy messages as slots", () => {
   });
   assert.equal(msgs.length, 3);
 });
+
+Deno.test("AgentSession.resume() tells updateCost and restoreConservativeCost once each", () => {
+  const told: string[] = [];
+  AgentSession.resume({
+    sessionId: "s1",
+    agentRef: "helper",
+    agent: AGENT,
+    context: { workingDir: "/w", fsScopeTier: "sandboxed" },
+    deps: {
+      clock: steppingClock(),
+      ids: sequentialIds(),
+      resolveProvider: () => undefined,
+      keyFor: () => "k",
+      sleep: () => Promise.resolve(),
+      emit: () => {},
+      updateCost: (c) => told.push(`cost ${c}`),
+      restoreConservativeCost: (c) => told.push(`conservative ${c}`),
+    },
+  }, {
+    ...STATE,
+    cumulativeCostMicrocents: 12,
+    conservativeCostMicrocents: 34,
+  });
+  assert.deepEqual(told, ["cost 12", "conservative 34"]);
+});

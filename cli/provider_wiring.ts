@@ -12,7 +12,6 @@ import type { Agent } from "../schema/agent.ts";
 import { err, ok, type Result } from "../schema/result.ts";
 import type { ResolvedProvider } from "./config/resolve.ts";
 import { type CliFault, fault } from "./fault.ts";
-import { loadFixture, REPLAY_KEY } from "./fixture.ts";
 import { lookupKey, readKey } from "./keys.ts";
 
 /**
@@ -102,6 +101,8 @@ export async function wireProviders(
     }
   }
   if (options.fixture !== undefined) {
+    // Only a --fixture run loads the cassette parser and replay provider.
+    const { loadFixture, REPLAY_KEY } = await import("./fixture.ts");
     const replay = await loadFixture(options.fixture, {
       cwd: options.cwd,
       primaryProvider: agent.provider,

@@ -40,8 +40,8 @@ import {
   type AgentSessionParams,
   checkContextDeps,
   type CompletedExchange,
-  DEFAULT_MAX_TURNS,
   type SessionState,
+  turnGate,
 } from "./session_types.ts";
 import type { TurnCoreResult } from "./turn.ts";
 import { sessionError } from "./turn_errors.ts";
@@ -105,6 +105,7 @@ export class AgentSession {
     | Result<PlanEntry[], { providerId: string; message: string }>
     | undefined;
   #localTurnKey = 0;
+  #terminal = false;
 
   /**
    * Builds a session in state `created`.
@@ -311,6 +312,7 @@ export class AgentSession {
   async sendMessage(text: string): Promise<void> {
     this.#checkIdle();
     this.#state = "running";
+    this.#terminal = false;
     const controller = new AbortController();
     this.#controller = controller;
     this.#deps.emit({ type: "session:turn_started" });
@@ -322,35 +324,24 @@ export class AgentSession {
         usage: { input: 0, output: 0 },
         engaged: false,
       }, true);
-
-    const maxTurns = (this.#deps.maxTurns ?? 0) > 0
-      ? this.#deps.maxTurns ?? DEFAULT_MAX_TURNS
-      : DEFAULT_MAX_TURNS;
-    if (this.#turnCount >= maxTurns) {
-      return refused(sessionError(
-        "turn_limit",
-        `session reached its hard cap of ${maxTurns} turns`,
-      ));
-    }
     const policy = this.#policy;
     const plan = this.#resolvePlan();
-    if (!plan.ok) {
-      return refused(sessionError(
-        "validation",
-        `Provider "${plan.error.providerId}" is not configured`,
-      ));
+    const gate = turnGate(this.#turnCount, this.#deps.maxTurns, plan);
+    if (gate !== undefined || !plan.ok) {
+      return refused(gate ?? sessionError("internal"));
     }
     try {
       await this.#turn(text, plan.value, policy, controller);
     } catch (e) {
-      if (!this.#cancelled && this.#state === "running") {
+      if (!this.#cancelled && !this.#terminal) {
         refused(sessionError("internal"));
       }
       throw e;
-    }
-    if (!this.#cancelled) {
-      this.#state = "idle";
-      this.#controller = undefined;
+    } finally {
+      if (!this.#cancelled) {
+        this.#state = "idle";
+        this.#controller = undefined;
+      }
     }
   }
 
@@ -384,12 +375,16 @@ export class AgentSession {
     const tools = this.#deps.tools?.advertise(this.#granted(), this.#policy) ??
       [];
     const env = this.#env(plan.value, tools, controller.signal);
-    const out = await compactWith(env, "manual", { manual: true });
-    if (!this.#cancelled) {
-      this.#state = "idle";
-      this.#controller = undefined;
+    try {
+      return toCompactionResult(
+        await compactWith(env, "manual", { manual: true }),
+      );
+    } finally {
+      if (!this.#cancelled) {
+        this.#state = "idle";
+        this.#controller = undefined;
+      }
     }
-    return toCompactionResult(out);
   }
 
   /**
@@ -489,6 +484,7 @@ export class AgentSession {
 
   #finish(result: TurnCoreResult, idle: boolean): void {
     if (result.kind === "cancelled" || this.#cancelled) return;
+    this.#terminal = true;
     if (result.engaged) this.#turnCount += 1;
     if (idle) {
       this.#state = "idle";

@@ -4,11 +4,15 @@
  *
  * @module
  */
+import type { PlanEntry } from "../llm/chain.ts";
 import type { Agent } from "../schema/agent.ts";
 import type { SessionContext } from "../schema/context.ts";
+import type { SessionError } from "../schema/event.ts";
+import type { Result } from "../schema/result.ts";
 import { checkBudgetPolicy } from "./budget.ts";
 import type { SessionDeps } from "./deps.ts";
 import { checkCompactThreshold } from "./measure.ts";
+import { sessionError } from "./turn_errors.ts";
 
 /** Default hard cap of provider-engaged turns (session.md §12). */
 export const DEFAULT_MAX_TURNS = 50;
@@ -93,4 +97,44 @@ export function checkContextDeps(
   }
   checkBudgetPolicy(deps.budget);
   return threshold;
+}
+
+/**
+ * The checks before a turn engages anything (session.md §4 step 2, llm.md
+ * §6): the hard turn cap (absent or ≤ 0 ⇒ 50), then the memoised plan.
+ *
+ * @param turnCount Completed turns so far.
+ * @param maxTurns `SessionDeps.maxTurns`.
+ * @param plan The memoised plan resolution.
+ * @returns The error the turn ends with, or `undefined` to proceed.
+ *
+ * @example The cap
+ * ```ts
+ * import { turnGate } from "./session_types.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(turnGate(2, 2, { ok: true, value: [] })?.message, "session reached its hard cap of 2 turns");
+ * assert.equal(turnGate(0, undefined, { ok: true, value: [] }), undefined);
+ * ```
+ */
+export function turnGate(
+  turnCount: number,
+  maxTurns: number | undefined,
+  plan: Result<PlanEntry[], { providerId: string }>,
+): SessionError | undefined {
+  const cap = maxTurns !== undefined && maxTurns > 0
+    ? maxTurns
+    : DEFAULT_MAX_TURNS;
+  if (turnCount >= cap) {
+    return sessionError(
+      "turn_limit",
+      `session reached its hard cap of ${cap} turns`,
+    );
+  }
+  if (!plan.ok) {
+    return sessionError(
+      "validation",
+      `Provider "${plan.error.providerId}" is not configured`,
+    );
+  }
+  return undefined;
 }

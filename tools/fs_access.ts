@@ -197,15 +197,22 @@ export function createFsAccess(
           message: `needs the Deno permission ${flag}`,
         });
       }
-      if ((await roots()).length === 0) {
+      // The roots and the target resolve concurrently (both only read
+      // metadata; the lexical root's permission was checked above).
+      const [realRootList, target] = await Promise.all([
+        roots(),
+        host.realPath(absolute).then(
+          (value) => ({ ok: true as const, value }),
+          (error: unknown) => ({ ok: false as const, error }),
+        ),
+      ]);
+      if (realRootList.length === 0) {
         return err({ kind: "failed", message: REASONS.noRoot });
       }
-      let real: string;
-      try {
-        real = await host.realPath(absolute);
-      } catch (e) {
-        return err(hostFailure(e, readFlag(lexicalRoot)));
+      if (!target.ok) {
+        return err(hostFailure(target.error, readFlag(lexicalRoot)));
       }
+      const real = target.value;
       const root = await admitReal(real);
       if (!root.ok) return root;
       let stat: FileStat;

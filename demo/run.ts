@@ -183,7 +183,11 @@ if (import.meta.main) {
     color: Deno.stderr.isTerminal() && real.env("NO_COLOR") === undefined,
   });
   const ok = r.chat === 4 && r.list === 0 && r.show === 0;
-  if (!ok) {
+  if (ok) {
+    real.stderr.write(
+      `\nThe session is stored in demo/.relavium-demo/history.db; explore it with\n  RELAVIUM_HOME="$PWD/demo/.relavium-demo" deno run --allow-read --allow-write --allow-env cli.ts chat-export ${r.sessionId} --out /tmp/demo.relavium.yaml\n`,
+    );
+  } else {
     real.stderr.write(
       `\ndemo failed: chat exit ${r.chat} (want 4), chat-list ${r.list}, chat-show ${r.show}\n`,
     );

@@ -101,3 +101,60 @@ export function isRefusedEnvKey(key: string): boolean {
   return REFUSED_KEYS.has(upper) ||
     REFUSED_PREFIXES.some((p) => upper.startsWith(p));
 }
+
+/**
+ * Keeps only the absolute entries of a `PATH` value, so a child never
+ * resolves a program from its working directory (an empty entry or `.`
+ * in the host's `PATH` would run a `git` the model wrote into the
+ * workspace).
+ *
+ * @param value The host's `PATH`.
+ * @param os Path flavour (`:` or `;` separated).
+ * @returns The filtered value.
+ *
+ * @example Drop relative entries
+ * ```ts
+ * import { absolutePathEntries } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.equal(absolutePathEntries(".:/usr/bin::bin:/bin", "posix"), "/usr/bin:/bin");
+ * ```
+ */
+export function absolutePathEntries(
+  value: string,
+  os: "posix" | "windows",
+): string {
+  const sep = os === "windows" ? ";" : ":";
+  const absolute = os === "windows"
+    ? (e: string): boolean => /^[a-zA-Z]:[\\/]/.test(e)
+    : (e: string): boolean => e.startsWith("/");
+  return value.split(sep).filter(absolute).join(sep);
+}
+
+/**
+ * The environment of a child process: the host's base keys (with `PATH`
+ * reduced to its absolute entries) plus the declared variables.
+ *
+ * @param base The host's values of `baseEnvKeys(os)`.
+ * @param declared Config-declared variables (already checked).
+ * @param os Path flavour.
+ * @returns The complete child environment.
+ *
+ * @example Build
+ * ```ts
+ * import { childEnv } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(childEnv({ PATH: ".:/usr/bin", HOME: "/h" }, { CI: "1" }, "posix"), { PATH: "/usr/bin", HOME: "/h", CI: "1" });
+ * ```
+ */
+export function childEnv(
+  base: Readonly<Record<string, string>>,
+  declared: Readonly<Record<string, string>> = {},
+  os: "posix" | "windows" = "posix",
+): Record<string, string> {
+  const out: Record<string, string> = { ...base, ...declared };
+  for (const key of ["PATH", "Path"]) {
+    const v = base[key];
+    if (v !== undefined) out[key] = absolutePathEntries(v, os);
+  }
+  return out;
+}

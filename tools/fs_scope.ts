@@ -3,12 +3,12 @@
  * lexical check that runs before any host call. The per-operation resolver
  * that touches the host is `fs_access.ts`.
  *
- * Write-side (with `write_file`): `resolveWrite(path, {createDirs})` will
- * realpath the deepest existing ancestor and check it before any `mkdir`,
- * re-check the parent after creating dirs, refuse a symlink at the final
- * component, and apply the protected floor to the requested, jailed and
- * existing real path; {@linkcode checkLexicalPath} already reports
- * `protectedPath` for the write intent.
+ * The write side (`write_jail.ts`, used by `write_file`) realpaths the
+ * deepest existing ancestor and checks it before any `mkdir`, re-checks
+ * the parent after creating dirs, refuses a symlink at the final
+ * component, and applies the protected floor to the real target;
+ * {@linkcode checkLexicalPath} reports `protectedPath` for the write
+ * intent (the pipeline's approval step uses it).
  *
  * @module
  */

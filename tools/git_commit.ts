@@ -18,7 +18,7 @@
 import { z } from "zod";
 import { realWorkDir, runProcess } from "./_process.ts";
 import { zodParser } from "./_zod.ts";
-import { baseEnvKeys } from "./env.ts";
+import { baseEnvKeys, childEnv } from "./env.ts";
 import { checkLexicalPath } from "./fs_scope.ts";
 import type { ToolDefinition, ToolRunResult } from "./tool.ts";
 
@@ -125,7 +125,7 @@ export const gitCommitTool: ToolDefinition<GitCommitArgs> = {
       program: "git",
       args: gitCommitArgv(args),
       cwd: cwd.value,
-      env: host.readEnv(baseEnvKeys(host.os)),
+      env: childEnv(host.readEnv(baseEnvKeys(host.os)), {}, host.os),
       timeoutMs: ctx.limits.processTimeoutMs,
       notFound: { kind: "unavailable", message: "needs git on the host PATH" },
       label: "git commit",

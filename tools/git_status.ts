@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { zodParser } from "./_zod.ts";
-import { baseEnvKeys } from "./env.ts";
+import { baseEnvKeys, childEnv } from "./env.ts";
 import { hostFailure } from "./fs_access.ts";
 import { type SpawnResult, ToolHostError } from "./host.ts";
 import type { ToolDefinition, ToolRunResult } from "./tool.ts";
@@ -123,7 +123,7 @@ export const gitStatusTool: ToolDefinition<GitStatusArgs> = {
         program: "git",
         args: gitArgv(args),
         cwd: ctx.workingDir,
-        env: host.readEnv(baseEnvKeys(host.os)),
+        env: childEnv(host.readEnv(baseEnvKeys(host.os)), {}, host.os),
         timeoutMs: ctx.limits.processTimeoutMs,
         maxOutputBytes: max,
         signal: ctx.signal,

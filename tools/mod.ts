@@ -167,7 +167,12 @@ export {
   type SsrfRefusal,
 } from "./ssrf.ts";
 export { scrubRequestHeaders } from "./http_headers.ts";
-export { baseEnvKeys, isRefusedEnvKey } from "./env.ts";
+export {
+  absolutePathEntries,
+  baseEnvKeys,
+  childEnv,
+  isRefusedEnvKey,
+} from "./env.ts";
 export {
   CHAT_MODES,
   type ChatMode,

@@ -22,7 +22,7 @@ import { absolutize, isWithin } from "./_path.ts";
 import { realWorkDir, runProcess } from "./_process.ts";
 import { zodParser } from "./_zod.ts";
 import { commandLine } from "./command_allowlist.ts";
-import { baseEnvKeys, isRefusedEnvKey } from "./env.ts";
+import { baseEnvKeys, childEnv, isRefusedEnvKey } from "./env.ts";
 import { REASONS } from "./failure.ts";
 import { checkLexicalPath } from "./fs_scope.ts";
 import { DEFAULT_TOOL_LIMITS } from "./limits.ts";
@@ -155,7 +155,7 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = {
       permissions: ctx.permissions,
     });
     if (!cwd.ok) return cwd;
-    const env = { ...host.readEnv(baseEnvKeys(host.os)), ...args.env };
+    const env = childEnv(host.readEnv(baseEnvKeys(host.os)), args.env, host.os);
     const windows = host.os === "windows";
     let program = args.command;
     if (hasSeparator(program, windows)) {

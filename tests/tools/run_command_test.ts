@@ -261,3 +261,44 @@ Deno.test("run_command runs with a from-scratch env, capped output and signal de
     assert.match(messageOf(o), /not found/);
   });
 });
+
+Deno.test({
+  name:
+    "a relative PATH entry never resolves a program from the workspace (childEnv)",
+  ignore: Deno.build.os === "windows",
+  async fn() {
+    // Deno resolves a relative PATH entry against its own cwd, which is the
+    // workspace when the CLI runs there: reproduce that in a subprocess.
+    await using dir = await tempDir();
+    await Deno.writeTextFile(`${dir.path}/ls`, '#!/bin/sh\ntouch "$0.ran"\n');
+    await Deno.chmod(`${dir.path}/ls`, 0o755);
+    const tools = new URL("../../tools/", import.meta.url).href;
+    const script = `${dir.path}/probe.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { createDenoToolHost } from "${tools}deno_host.ts";
+import { childEnv } from "${tools}env.ts";
+const host = createDenoToolHost();
+const base = { PATH: ".:" + (Deno.env.get("PATH") ?? "/usr/bin:/bin") };
+const seen = {};
+for (const [name, env] of [["raw", base], ["filtered", childEnv(base)]]) {
+  await host.spawn({ program: "ls", args: [], cwd: Deno.cwd(), env, timeoutMs: 5000, maxOutputBytes: 1024, signal: new AbortController().signal });
+  seen[name] = await Deno.stat("ls.ran").then(() => true, () => false);
+  await Deno.remove("ls.ran").catch(() => {});
+}
+console.log(JSON.stringify(seen));
+`,
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-lock", "-A", script],
+      cwd: dir.path,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(out.stdout)), {
+      raw: true,
+      filtered: false,
+    });
+  },
+});

@@ -21,26 +21,19 @@
  */
 import { err, ok, type Result } from "../schema/result.ts";
 import {
-  endsInNumber,
-  formatIPv4,
-  formatIPv6,
-  parseIPv4,
-  parseIPv6,
-} from "./_ip.ts";
+  type CanonicalHost,
+  canonicalHost,
+  isBlockedAddress,
+  isBlockedHostName,
+} from "./ssrf_address.ts";
 
-/**
- * A host after canonicalisation.
- *
- * @example Value
- * ```ts
- * import type { CanonicalHost } from "@relavium/session/tools";
- * const h: CanonicalHost = { kind: "ipv4", address: "127.0.0.1" };
- * ```
- */
-export type CanonicalHost =
-  | { kind: "ipv4"; address: string }
-  | { kind: "ipv6"; address: string }
-  | { kind: "name"; name: string };
+export {
+  type CanonicalHost,
+  canonicalHost,
+  isBlockedAddress,
+  isBlockedHostName,
+  SSRF_DENY_NET,
+} from "./ssrf_address.ts";
 
 /**
  * Why the guard refused a URL or an address (all fatal `tool_denied`).
@@ -77,195 +70,6 @@ export interface SsrfOptions {
    * names such as `localhost` stay blocked.
    */
   allowLoopbackForTests?: boolean;
-}
-
-function v4Value(bytes: readonly number[]): number {
-  return (((bytes[0] ?? 0) << 24) | ((bytes[1] ?? 0) << 16) |
-    ((bytes[2] ?? 0) << 8) | (bytes[3] ?? 0)) >>> 0;
-}
-
-/** Blocked IPv4 networks as `[network, prefix length]`. */
-const V4_BLOCKS: readonly (readonly [number, number])[] = [
-  [[0, 0, 0, 0], 8],
-  [[127, 0, 0, 0], 8],
-  [[10, 0, 0, 0], 8],
-  [[172, 16, 0, 0], 12],
-  [[192, 168, 0, 0], 16],
-  [[100, 64, 0, 0], 10],
-  [[169, 254, 0, 0], 16],
-  [[224, 0, 0, 0], 4],
-  [[240, 0, 0, 0], 4],
-  [[198, 18, 0, 0], 15],
-  [[192, 0, 0, 0], 24],
-].map(([net, bits]) => [v4Value(net as number[]), bits as number] as const);
-
-/**
- * `--deny-net` values that make Deno refuse the blocked IPv4 ranges and
- * IPv6 loopback/unspecified at connect time (IPv6 CIDRs are not accepted
- * by Deno 2.9.6). Drop the entries that cover an `allow_local` provider.
- *
- * @example Build the flag
- * ```ts
- * import { SSRF_DENY_NET } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.ok(`--deny-net=${SSRF_DENY_NET.join(",")}`.includes("169.254.0.0/16"));
- * ```
- */
-export const SSRF_DENY_NET: readonly string[] = Object.freeze([
-  "0.0.0.0/8",
-  "127.0.0.0/8",
-  "10.0.0.0/8",
-  "172.16.0.0/12",
-  "192.168.0.0/16",
-  "100.64.0.0/10",
-  "169.254.0.0/16",
-  "224.0.0.0/4",
-  "240.0.0.0/4",
-  "198.18.0.0/15",
-  "192.0.0.0/24",
-  "[::1]",
-  "[::]",
-]);
-
-function v4Blocked(bytes: readonly number[], loopbackOk: boolean): boolean {
-  if (loopbackOk && bytes[0] === 127) return false;
-  const v = v4Value(bytes);
-  return V4_BLOCKS.some(([net, bits]) => {
-    const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
-    return ((v & mask) >>> 0) === net;
-  });
-}
-
-function embeddedV4(g: readonly number[]): number[] | undefined {
-  const quad = (hi: number, lo: number): number[] => [
-    hi >> 8,
-    hi & 0xff,
-    lo >> 8,
-    lo & 0xff,
-  ];
-  const zero = (from: number, to: number): boolean =>
-    g.slice(from, to).every((x) => x === 0);
-  // ::ffff:a.b.c.d (mapped), ::ffff:0:a.b.c.d (translated), ::a.b.c.d
-  if (zero(0, 5) && (g[5] === 0xffff || g[5] === 0)) {
-    return quad(g[6] ?? 0, g[7] ?? 0);
-  }
-  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) {
-    return quad(g[6] ?? 0, g[7] ?? 0);
-  }
-  // 64:ff9b::/96 (NAT64)
-  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) {
-    return quad(g[6] ?? 0, g[7] ?? 0);
-  }
-  // 2002::/16 (6to4): the IPv4 address is groups 1–2
-  if (g[0] === 0x2002) return quad(g[1] ?? 0, g[2] ?? 0);
-  return undefined;
-}
-
-function v6Blocked(g: readonly number[], loopbackOk: boolean): boolean {
-  const first = g[0] ?? 0;
-  if (g.every((x) => x === 0)) return true; // ::
-  if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return !loopbackOk;
-  if ((first & 0xffc0) === 0xfe80) return true; // fe80::/10
-  if ((first & 0xfe00) === 0xfc00) return true; // fc00::/7
-  if ((first & 0xff00) === 0xff00) return true; // multicast
-  if (first === 0x64 && g[1] === 0xff9b && g[2] === 1) return true; // NAT64 local
-  const v4 = embeddedV4(g);
-  return v4 !== undefined && v4Blocked(v4, false);
-}
-
-/**
- * Canonicalises a host: unbracketed, lowercase, trailing dots stripped;
- * IPv4 in any notation becomes a dotted quad, IPv6 its RFC 5952 form.
- *
- * @param host A URL hostname, a DNS answer or an allowlist entry.
- * @returns The canonical host, or `undefined` for an invalid literal
- *   (an IPv4-looking name that does not parse, a zone id, empty).
- *
- * @example Every notation of loopback
- * ```ts
- * import { canonicalHost } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * for (const h of ["2130706433", "0x7f000001", "0177.0.0.1", "127.1"]) {
- *   assert.deepEqual(canonicalHost(h), { kind: "ipv4", address: "127.0.0.1" });
- * }
- * assert.deepEqual(canonicalHost("[::FFFF:7f00:1]"), { kind: "ipv6", address: "::ffff:7f00:1" });
- * ```
- */
-export function canonicalHost(host: string): CanonicalHost | undefined {
-  let h = host.trim().toLowerCase();
-  if (h.startsWith("[") || h.includes(":")) {
-    const g = parseIPv6(h);
-    return g === undefined
-      ? undefined
-      : { kind: "ipv6", address: formatIPv6(g) };
-  }
-  while (h.endsWith(".")) h = h.slice(0, -1);
-  if (h === "") return undefined;
-  if (endsInNumber(h)) {
-    const b = parseIPv4(h);
-    return b === undefined
-      ? undefined
-      : { kind: "ipv4", address: formatIPv4(b) };
-  }
-  return { kind: "name", name: h };
-}
-
-/**
- * Whether a host name is on the blocked-name list: `localhost`,
- * `*.localhost`, `*.local`, `*.internal` (after canonicalisation).
- *
- * @param name A host name.
- * @returns `true` when blocked.
- *
- * @example Blocked names
- * ```ts
- * import { isBlockedHostName } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(isBlockedHostName("Metadata.Google.Internal."), true);
- * assert.equal(isBlockedHostName("example.com"), false);
- * ```
- */
-export function isBlockedHostName(name: string): boolean {
-  const c = canonicalHost(name);
-  if (c === undefined) return true;
-  if (c.kind !== "name") return false;
-  const n = c.name;
-  return n === "localhost" || n.endsWith(".localhost") ||
-    n.endsWith(".local") || n.endsWith(".internal");
-}
-
-/**
- * Whether an address is blocked: the IPv4 ranges of tools.md §7 (plus
- * `224/4`, `240/4`, `198.18/15`, `192.0.0/24`), IPv6 `::`, `::1`,
- * `fe80::/10`, `fc00::/7`, multicast, and the IPv4 embedded in
- * `::ffff:a.b.c.d`, `::a.b.c.d`, `64:ff9b::/96` and `2002::/16`. Anything
- * that is not an IP literal is blocked.
- *
- * @param address An IP literal in any notation.
- * @param options `allowLoopbackForTests` only.
- * @returns `true` when blocked.
- *
- * @example Ranges
- * ```ts
- * import { isBlockedAddress } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(isBlockedAddress("169.254.169.254"), true);
- * assert.equal(isBlockedAddress("::ffff:10.0.0.1"), true);
- * assert.equal(isBlockedAddress("93.184.216.34"), false);
- * ```
- */
-export function isBlockedAddress(
-  address: string,
-  options: Pick<SsrfOptions, "allowLoopbackForTests"> = {},
-): boolean {
-  const loopbackOk = options.allowLoopbackForTests === true;
-  const c = canonicalHost(address);
-  if (c === undefined || c.kind === "name") return true;
-  if (c.kind === "ipv4") {
-    return v4Blocked(parseIPv4(c.address) ?? [0, 0, 0, 0], loopbackOk);
-  }
-  const g = parseIPv6(c.address);
-  return g === undefined || v6Blocked(g, loopbackOk);
 }
 
 /**

@@ -4,16 +4,15 @@
  * needs (string-literal dynamic imports, DECISIONS.md 22) and turns faults
  * into their printed form and exit code. Tests drive it in-process.
  *
+ * A lone `--version`/`-V`/`--help`/`-h` is answered before the argument
+ * parser loads: the parser needs `node:util` and the context `node:path`,
+ * whose Node compatibility layer costs more than the rest of start-up.
+ *
  * @module
  */
-import { parseCliArgs } from "./args.ts";
 import type { CliCommand } from "./args.ts";
 import { resolveColor } from "./color.ts";
-import {
-  type CommandContext,
-  type CommandResult,
-  effectiveCwd,
-} from "./context.ts";
+import type { CommandContext, CommandResult } from "./context.ts";
 import type { CliIo } from "./io.ts";
 import { printFault } from "./output.ts";
 import { VERSION } from "./version.ts";
@@ -84,6 +83,20 @@ export async function main(
   argv: readonly string[],
   io: CliIo,
 ): Promise<number> {
+  if (argv.length === 1) {
+    // Exactly what parseCliArgs answers for these lines, without loading it.
+    const only = argv[0];
+    if (only === "--version" || only === "-V") {
+      io.stdout.write(`${VERSION}\n`);
+      return 0;
+    }
+    if (only === "--help" || only === "-h") {
+      const { helpText } = await import("./help.ts");
+      io.stdout.write(helpText("main"));
+      return 0;
+    }
+  }
+  const { parseCliArgs } = await import("./args.ts");
   const parsed = parseCliArgs(argv);
   if (!parsed.ok) {
     const { json, topic, message } = parsed.error;
@@ -111,6 +124,7 @@ export async function main(
   const color = resolveColor(globals.color, (n) => io.env(n));
   const out = { json: globals.json, color };
   try {
+    const { effectiveCwd } = await import("./context.ts");
     const cwd = await effectiveCwd(io, globals.cwd);
     if (!cwd.ok) return printFault(io, cwd.error, out);
     const result = await dispatch(command, {

@@ -46,8 +46,14 @@ Deno.test("cli.ts statically loads no zod, YAML, TOML or SQLite (DECISIONS.md 22
   const modules = await staticClosure("cli.ts");
   const heavy = modules.filter((m) => /zod|yaml|smol-toml|node:sqlite/.test(m));
   assert.deepEqual(heavy, []);
-  assert.ok(modules.some((m) => m.endsWith("/cli/args.ts")));
   assert.ok(!modules.some((m) => m.endsWith("/cli/chat.ts")));
+});
+
+Deno.test("a lone --version or --help loads no argument parser and no node: module", async () => {
+  const modules = await staticClosure("cli.ts");
+  assert.deepEqual(modules.filter((m) => m.startsWith("node:")), []);
+  assert.ok(!modules.some((m) => m.endsWith("/cli/args.ts")));
+  assert.ok(!modules.some((m) => m.endsWith("/cli/context.ts")));
 });
 
 Deno.test("agent run loads tool modules only when the agent grants a tool", async () => {

@@ -79,7 +79,6 @@ export interface SseParser {
 const DEFAULT_MAX_LINE = 1 << 20;
 const DEFAULT_MAX_EVENT = 8 << 20;
 const LF = 10;
-const CR = 13;
 
 /**
  * Creates an incremental SSE parser. UTF-8 is decoded across reads (a
@@ -175,25 +174,28 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
     }
     const n = chunk.length;
     let i = Math.max(start, scanFrom);
+    // Native scans for the next LF and CR; each is redone only once passed,
+    // so the whole read is scanned once (most streams carry no CR at all).
+    let lf = chunk.indexOf("\n", i);
+    let cr = chunk.indexOf("\r", i);
     while (i < n) {
-      const c = chunk.charCodeAt(i);
-      if (c !== LF && c !== CR) {
-        i++;
-        continue;
-      }
-      if (i - start > maxLine) {
+      if (lf !== -1 && lf < i) lf = chunk.indexOf("\n", i);
+      if (cr !== -1 && cr < i) cr = chunk.indexOf("\r", i);
+      const at = cr === -1 ? lf : lf === -1 ? cr : Math.min(lf, cr);
+      if (at === -1) break;
+      if (at - start > maxLine) {
         return fail({ kind: "line_too_long", limit: maxLine });
       }
-      const problem = line(chunk.slice(start, i), out);
+      const problem = line(chunk.slice(start, at), out);
       if (problem !== undefined) return fail(problem);
-      if (c === CR) {
-        if (i + 1 < n) {
-          if (chunk.charCodeAt(i + 1) === LF) i++;
+      i = at + 1;
+      if (at === cr) {
+        if (i < n) {
+          if (chunk.charCodeAt(i) === LF) i++;
         } else {
           skipLf = true;
         }
       }
-      i++;
       start = i;
     }
     if (start < n) {

@@ -5,10 +5,15 @@
  * roots and target `realpath`, `stat`, read, binary probe, bounding,
  * outcome) against the read itself. Target: < 200 µs beyond the read.
  *
+ * Four cases: a bare `Deno.readFile`; the host calls the jail cannot
+ * avoid (`realPath` + `stat` + capped read); the full dispatch on the
+ * Deno host; and the full dispatch on an in-memory host (the pipeline's
+ * own cost, every effect answered from memory).
+ *
  *   deno bench --allow-read --allow-write bench/tools_bench.ts
  *
  * Run as a script (`deno run --allow-read --allow-write
- * bench/tools_bench.ts`) it interleaves the three cases in one process
+ * bench/tools_bench.ts`) it interleaves the four cases in one process
  * (2,000 warm-up rounds, then 20,000 timed rounds) and prints the median
  * and p90 of each and the median overheads: steadier than `deno bench`
  * on a shared machine.
@@ -18,6 +23,7 @@ import {
   createDenoPermissionQuery,
   createDenoToolHost,
 } from "../tools/deno_host.ts";
+import type { FileStat, ToolHost } from "../tools/host.ts";
 import { createModePolicy } from "../tools/modes.ts";
 import type { ToolDispatchContext } from "../tools/registry.ts";
 import { createToolRegistry } from "../tools/registry_impl.ts";
@@ -61,6 +67,34 @@ async function dispatch(): Promise<void> {
   if (o.kind !== "ok") throw new Error(`read_file failed: ${o.kind}`);
 }
 
+const bytes = Deno.readFileSync(file);
+const fileStat: FileStat = {
+  isFile: true,
+  isDirectory: false,
+  isSymlink: false,
+  size: bytes.length,
+  mtimeMs: 0,
+  nlink: 1,
+};
+const memoryHost: ToolHost = {
+  ...host,
+  realPath: (p) => Promise.resolve(p),
+  lstat: () => Promise.resolve(fileStat),
+  stat: () => Promise.resolve(fileStat),
+  readFile: () => Promise.resolve(bytes),
+};
+const memoryRegistry = createToolRegistry({
+  tools: builtinTools(),
+  host: memoryHost,
+  context: { workingDir: dir, fsScopeTier: "sandboxed" },
+  permissions: createDenoPermissionQuery(),
+});
+
+async function dispatchInMemory(): Promise<void> {
+  const o = await memoryRegistry.dispatch(call, ctx);
+  if (o.kind !== "ok") throw new Error(`read_file failed: ${o.kind}`);
+}
+
 async function bareRead(): Promise<void> {
   await Deno.readFile(file);
 }
@@ -79,9 +113,14 @@ Deno.bench(
 );
 Deno.bench("host realPath + stat + readFile", { group: "read_file" }, hostRead);
 Deno.bench("registry.dispatch(read_file)", { group: "read_file" }, dispatch);
+Deno.bench(
+  "registry.dispatch(read_file), in-memory host",
+  { group: "read_file" },
+  dispatchInMemory,
+);
 
 if (import.meta.main) {
-  const cases = [bareRead, hostRead, dispatch];
+  const cases = [bareRead, hostRead, dispatch, dispatchInMemory];
   const times: number[][] = cases.map(() => []);
   for (let i = 0; i < 2000; i++) for (const c of cases) await c();
   for (let i = 0; i < 20_000; i++) {
@@ -96,23 +135,18 @@ if (import.meta.main) {
     return s[Math.floor((s.length - 1) * p)] ?? NaN;
   };
   const us = (ms: number): string => `${(ms * 1000).toFixed(1)} µs`;
-  const [bare = [], hosted = [], full = []] = times;
+  const [bare = [], hosted = [], full = [], memory = []] = times;
+  const row = (label: string, xs: number[]): string =>
+    `${label.padEnd(34)} median ${us(q(xs, 0.5))}, p90 ${us(q(xs, 0.9))}`;
+  const diff = (label: string, a: number[], b: number[]): string =>
+    `${label.padEnd(34)} ${us(q(a, 0.5) - q(b, 0.5))} (median difference)`;
   const lines = [
-    `bare Deno.readFile:              median ${us(q(bare, 0.5))}, p90 ${
-      us(q(bare, 0.9))
-    }`,
-    `host realPath + stat + readFile: median ${us(q(hosted, 0.5))}, p90 ${
-      us(q(hosted, 0.9))
-    }`,
-    `registry.dispatch(read_file):    median ${us(q(full, 0.5))}, p90 ${
-      us(q(full, 0.9))
-    }`,
-    `overhead beyond the bare read:   ${
-      us(q(full, 0.5) - q(bare, 0.5))
-    } (median difference)`,
-    `overhead beyond the host calls:  ${
-      us(q(full, 0.5) - q(hosted, 0.5))
-    } (median difference)`,
+    row("bare Deno.readFile:", bare),
+    row("host realPath + stat + readFile:", hosted),
+    row("registry.dispatch(read_file):", full),
+    row("dispatch, in-memory host:", memory),
+    diff("overhead beyond the bare read:", full, bare),
+    diff("overhead beyond the host calls:", full, hosted),
   ];
   Deno.stdout.writeSync(new TextEncoder().encode(lines.join("\n") + "\n"));
   Deno.removeSync(dir, { recursive: true });

@@ -8,8 +8,8 @@
  * - (c) peak memory of that turn (target < 80 MB), from `/usr/bin/time -v`
  *   when present, else by polling `VmHWM` in `/proc/<pid>/status`.
  *
- * Each figure is the median of `--runs` runs (default 15) after two
- * warm-up runs, so module caches are hot, as on a user's machine; the
+ * Each figure is the median of `--runs` runs (default 15, taken
+ * round-robin across the measurements) after two warm-up runs each, so module caches are hot, as on a user's machine; the
  * minimum is printed too (the least disturbed run on a shared machine).
  * Reference rows, not targets: `--version` with
  * `--unstable-lazy-dynamic-imports` (without it Deno walks every
@@ -76,20 +76,33 @@ async function run(cmd: string, job: Job): Promise<Ran> {
   };
 }
 
-async function timed(job: Job, runs: number): Promise<number[]> {
+/**
+ * Times every job `runs` times, round-robin (one run of each job per
+ * round), so a change of machine load affects all jobs alike.
+ */
+async function timedRounds(
+  jobs: readonly Job[],
+  runs: number,
+): Promise<number[][]> {
   const deno = Deno.execPath();
-  for (let i = 0; i < 2; i++) {
-    const warm = await run(deno, job);
-    if (warm.code !== 0) {
-      throw new Error(
-        `Warm-up failed (exit ${warm.code}): deno ${
-          job.args.join(" ")
-        }\n${warm.stderr}`,
-      );
+  for (const job of jobs) {
+    for (let i = 0; i < 2; i++) {
+      const warm = await run(deno, job);
+      if (warm.code !== 0) {
+        throw new Error(
+          `Warm-up failed (exit ${warm.code}): deno ${
+            job.args.join(" ")
+          }\n${warm.stderr}`,
+        );
+      }
     }
   }
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push((await run(deno, job)).ms);
+  const times: number[][] = jobs.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    for (const [j, job] of jobs.entries()) {
+      times[j]?.push((await run(deno, job)).ms);
+    }
+  }
   return times;
 }
 
@@ -223,13 +236,15 @@ async function mainBench(): Promise<number> {
       cwd: ROOT,
     });
 
-    const sHello = await timed(hello, runs);
-    const sVersion = await timed(version, runs);
-    const sTurn = await timed(turn, runs);
-    const sLazy = await timed(lazy, runs);
-    const sBundle = bundled.code === 0
-      ? await timed({ ...turn, args: turnArgs(bundle) }, runs)
-      : [];
+    const jobs = [hello, version, turn, lazy];
+    if (bundled.code === 0) jobs.push({ ...turn, args: turnArgs(bundle) });
+    const [
+      sHello = [],
+      sVersion = [],
+      sTurn = [],
+      sLazy = [],
+      sBundle = [],
+    ] = await timedRounds(jobs, runs);
     const useTime = await exists("/usr/bin/time");
     const peaks: number[] = [];
     for (let i = 0; i < Math.min(runs, 7); i++) {

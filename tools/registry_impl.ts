@@ -164,7 +164,8 @@ function freezeGuardrails(g: ToolGuardrails): Readonly<ToolGuardrails> {
  * @returns The registry.
  * @throws {TypeError} On a duplicate or reserved id, an advertised
  *   config-only key, a process/http/write tool without `policyTarget`,
- *   configuration for an unknown tool or key, or a non-absolute root.
+ *   configuration for an unknown tool or key, a non-absolute root, or an
+ *   empty allowed-domain entry.
  * @throws {RangeError} When a limit is invalid or raises a default.
  *
  * @example Advertise the read-only built-ins

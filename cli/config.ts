@@ -8,7 +8,7 @@
 import { join, resolve } from "node:path";
 import { err, ok, type Result } from "../schema/result.ts";
 import { findProjectRoot } from "./config/discover.ts";
-import { loadConfigFile } from "./config/load.ts";
+import { loadConfigFile } from "./config/read.ts";
 import {
   type ConfigLayers,
   resolveConfig,

@@ -1,7 +1,7 @@
 /**
- * Reads and validates one config file: strict TOML (`smol-toml`), then the
- * strict schema of its kind. Every error names the file, the line and the
- * key path.
+ * Validates the text of one config file: strict TOML (`smol-toml`), then
+ * the strict schema of its kind. Every error names the file, the line and
+ * the key path. Loaded by `read.ts` only when a config file exists.
  *
  * @module
  */
@@ -156,40 +156,4 @@ export function parseConfigText(
   return r.success
     ? ok({ kind, path: file, text, data: r.data })
     : err(fault("invalid_config", describeIssues(kind, file, text, r.error)));
-}
-
-/**
- * Reads a config file; a missing file is `undefined` (an absent layer).
- *
- * @param kind The file kind.
- * @param path The absolute path.
- * @returns The loaded file, `undefined` when it does not exist, or a fault
- * (`invalid_config`, or `internal` when it cannot be read).
- *
- * @example Missing is fine
- * ```ts
- * import { loadConfigFile } from "./load.ts";
- * import assert from "node:assert/strict";
- * const r = await loadConfigFile("project", "/nonexistent/.relavium/project.toml");
- * assert.deepEqual(r, { ok: true, value: undefined });
- * ```
- */
-export async function loadConfigFile(
-  kind: FileKind,
-  path: string,
-): Promise<Result<LoadedFile | undefined, CliFault>> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return ok(undefined);
-    if (e instanceof Deno.errors.IsADirectory) {
-      return err(
-        fault("invalid_config", `Invalid config: ${path} is a directory`),
-      );
-    }
-    const why = e instanceof Error ? e.name : "unknown error";
-    return err(fault("internal", `Cannot read config file ${path}: ${why}`));
-  }
-  return parseConfigText(kind, path, text);
 }

@@ -56,13 +56,17 @@ Deno.test("a lone --version or --help loads no argument parser and no node: modu
   assert.ok(!modules.some((m) => m.endsWith("/cli/context.ts")));
 });
 
-Deno.test("agent run loads tool modules only when the agent grants a tool", async () => {
+Deno.test("agent run loads tools, TOML and cassette modules only when needed", async () => {
   const modules = await staticClosure("cli/agent_run.ts");
   const tools = modules.filter((m) => m.includes("/tools/"));
   assert.deepEqual(tools.map((m) => m.slice(m.indexOf("/tools/"))), [
     "/tools/modes.ts",
   ]);
   assert.ok(!modules.some((m) => m.endsWith("/cli/tool_wiring.ts")));
+  // The TOML parser loads only when a config file exists.
+  assert.ok(!modules.some((m) => m.includes("smol-toml")));
+  // The cassette parser loads only for --fixture.
+  assert.ok(!modules.some((m) => m.endsWith("/cli/fixture.ts")));
 });
 
 Deno.test("cli.ts runs --version in a real process", async () => {

@@ -1,0 +1,47 @@
+/**
+ * Reads one config file. A missing file is an absent layer; only an
+ * existing file loads the TOML parser and the config schemas (`load.ts`),
+ * so a machine without config files starts without them.
+ *
+ * @module
+ */
+import { err, ok, type Result } from "../../schema/result.ts";
+import { type CliFault, fault } from "../fault.ts";
+import type { FileKind, LoadedFile } from "./load.ts";
+
+/**
+ * Reads a config file; a missing file is `undefined` (an absent layer).
+ *
+ * @param kind The file kind.
+ * @param path The absolute path.
+ * @returns The loaded file, `undefined` when it does not exist, or a fault
+ * (`invalid_config`, or `internal` when it cannot be read).
+ *
+ * @example Missing is fine
+ * ```ts
+ * import { loadConfigFile } from "./read.ts";
+ * import assert from "node:assert/strict";
+ * const r = await loadConfigFile("project", "/nonexistent/.relavium/project.toml");
+ * assert.deepEqual(r, { ok: true, value: undefined });
+ * ```
+ */
+export async function loadConfigFile(
+  kind: FileKind,
+  path: string,
+): Promise<Result<LoadedFile | undefined, CliFault>> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return ok(undefined);
+    if (e instanceof Deno.errors.IsADirectory) {
+      return err(
+        fault("invalid_config", `Invalid config: ${path} is a directory`),
+      );
+    }
+    const why = e instanceof Error ? e.name : "unknown error";
+    return err(fault("internal", `Cannot read config file ${path}: ${why}`));
+  }
+  const { parseConfigText } = await import("./load.ts");
+  return parseConfigText(kind, path, text);
+}

@@ -16,6 +16,7 @@ import type {
   BoundaryMarker,
   CostEntry,
   LoadedSession,
+  ModelCostTotals,
   NewSession,
   SessionStore,
   TurnCommit,
@@ -23,6 +24,8 @@ import type {
 import { deriveTitle } from "./title.ts";
 import { nextTurnKey, seedTurnKey } from "./turn_key.ts";
 import { checkCost, planTurnRows } from "./turn_plan.ts";
+
+export type { ModelCostTotals } from "./store.ts";
 
 /**
  * What {@linkcode createMemoryStore} may be given. Defaults are
@@ -39,30 +42,6 @@ export interface MemoryStoreOptions {
   clock?: { now(): number };
   /** Source of fresh row ids; default `mem-<n>` per store. */
   ids?: () => string;
-}
-
-/**
- * One per-model spend row, as `session_costs` would hold it.
- *
- * @example Value
- * ```ts
- * import type { ModelCostTotals } from "@relavium/session/store";
- * const c: ModelCostTotals = { model: "m", inputTokens: 1, outputTokens: 1, costMicrocents: 5, callCount: 1, unpricedCalls: 0 };
- * ```
- */
-export interface ModelCostTotals {
-  /** Raw provider model string. */
-  model: string;
-  /** Summed input tokens. */
-  inputTokens: number;
-  /** Summed output tokens. */
-  outputTokens: number;
-  /** Summed realised spend (micro-cents). */
-  costMicrocents: number;
-  /** Number of attempts recorded. */
-  callCount: number;
-  /** Attempts recorded with `priced: false`. */
-  unpricedCalls: number;
 }
 
 interface Entry {
@@ -283,6 +262,10 @@ class MemorySessionStore implements SessionStore {
     };
   }
 
+  costs(sessionId: string): ModelCostTotals[] {
+    return this.costsOf(sessionId);
+  }
+
   /** Per-model spend rows of a session (what `session_costs` would hold). */
   costsOf(sessionId: string): ModelCostTotals[] {
     const entry = this.#sessions.get(sessionId);
@@ -306,6 +289,8 @@ class MemorySessionStore implements SessionStore {
  */
 export interface MemoryStore extends SessionStore {
   /** Per-model spend rows of a session, in first-recorded order. */
+  costs(sessionId: string): ModelCostTotals[];
+  /** The same as {@linkcode MemoryStore.costs} (its older name). */
   costsOf(sessionId: string): ModelCostTotals[];
 }
 

@@ -22,6 +22,7 @@ export type {
   BoundaryMarker,
   CostEntry,
   LoadedSession,
+  ModelCostTotals,
   NewSession,
   SessionStatus,
   SessionStore,
@@ -58,7 +59,6 @@ export {
   createMemoryStore,
   type MemoryStore,
   type MemoryStoreOptions,
-  type ModelCostTotals,
 } from "./memory_store.ts";
 // The schema types the store's API refers to, so this entry point documents
 // them too (type-only: no zod type is re-exported).

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { isAbsolute } from "node:path";
 import { sessionContextSchema } from "../schema/context.ts";
 import type { SessionMessage } from "../schema/message.ts";
@@ -29,6 +29,7 @@ import type {
   BoundaryMarker,
   CostEntry,
   LoadedSession,
+  ModelCostTotals,
   NewSession,
   SessionStore,
   TurnCommit,
@@ -65,6 +66,7 @@ class SqliteSessionStore implements SessionStore {
   readonly #ids: () => string;
   readonly #sleep: (ms: number) => void;
   readonly #catalog: { messages: boolean; sessions: boolean; costs: boolean };
+  #costsOf: StatementSync | undefined;
   #closed = false;
 
   constructor(db: DatabaseSync, options: SqliteStoreOptions) {
@@ -326,6 +328,25 @@ class SqliteSessionStore implements SessionStore {
       )
     );
     return { record, messages };
+  }
+
+  costs(sessionId: string): ModelCostTotals[] {
+    // Prepared on first use: only `/cost` and `chat-show` read it.
+    this.#costsOf ??= this.#db.prepare(
+      `SELECT model, SUM(input_tokens) AS input, SUM(output_tokens) AS output,
+       SUM(cost_microcents) AS cost, SUM(call_count) AS calls,
+       SUM(unpriced_calls) AS unpriced
+       FROM session_costs WHERE session_id = ?
+       GROUP BY model ORDER BY MIN(created_at), MIN(rowid)`,
+    );
+    return this.#costsOf.all(sessionId).map((r) => ({
+      model: String(r["model"]),
+      inputTokens: Number(r["input"]),
+      outputTokens: Number(r["output"]),
+      costMicrocents: Number(r["cost"]),
+      callCount: Number(r["calls"]),
+      unpricedCalls: Number(r["unpriced"]),
+    }));
   }
 
   close(): void {

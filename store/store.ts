@@ -118,6 +118,31 @@ export interface CostEntry {
 }
 
 /**
+ * One per-model spend row of a session, as `session_costs` holds it
+ * (legacy and current rows of the same model summed).
+ *
+ * @example Value
+ * ```ts
+ * import type { ModelCostTotals } from "@relavium/session/store";
+ * const c: ModelCostTotals = { model: "m", inputTokens: 1, outputTokens: 1, costMicrocents: 5, callCount: 1, unpricedCalls: 0 };
+ * ```
+ */
+export interface ModelCostTotals {
+  /** Raw provider model string. */
+  model: string;
+  /** Summed input tokens. */
+  inputTokens: number;
+  /** Summed output tokens. */
+  outputTokens: number;
+  /** Summed realised spend (micro-cents). */
+  costMicrocents: number;
+  /** Number of attempts recorded. */
+  callCount: number;
+  /** Attempts recorded with `priced: false`. */
+  unpricedCalls: number;
+}
+
+/**
  * One tool round of a turn: the assistant row's calls and the tool row's
  * results, in call order.
  *
@@ -239,6 +264,12 @@ export interface SessionStore {
   list(): AgentSessionRecord[];
   /** One visible session with all its rows, re-validated; or `undefined`. */
   load(sessionId: string): LoadedSession | undefined;
+  /**
+   * Per-model spend of a session (`session_costs`), in first-recorded
+   * order; empty for an unknown id. Optional: a store without it cannot
+   * show the per-model breakdown.
+   */
+  costs?(sessionId: string): ModelCostTotals[];
   /** Releases the handle. */
   close(): void;
 }

@@ -1,0 +1,93 @@
+/** `SessionStore.costs()`: the per-model spend read (`session_costs`), both stores. */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { openSqliteStore } from "../../store/sqlite_store.ts";
+import {
+  cost,
+  deps,
+  FACTORIES,
+  newSession,
+  tempDir,
+  turn,
+} from "./_harness.ts";
+
+for (const factory of FACTORIES) {
+  Deno.test(`costs() sums each model's rows in first-recorded order [${factory.name}]`, async () => {
+    await using s = await factory.open();
+    const store = s.store;
+    assert.ok(store.costs !== undefined);
+    store.create(newSession());
+    assert.deepEqual(store.costs("s1"), []);
+    store.commitTurn(
+      "s1",
+      turn("hi", {
+        costs: [cost("gpt-5.4-mini", 1650), cost("local-llm", 0, false)],
+      }),
+    );
+    store.recordCosts("s1", [cost("gpt-5.4-mini", 350)]);
+    store.appendMarker?.("s1", {
+      keptTurnCount: 1,
+      costs: [cost("claude-haiku-4-5", 900)],
+    });
+    assert.deepEqual(store.costs("s1"), [
+      {
+        model: "gpt-5.4-mini",
+        inputTokens: 20,
+        outputTokens: 4,
+        costMicrocents: 2000,
+        callCount: 2,
+        unpricedCalls: 0,
+      },
+      {
+        model: "local-llm",
+        inputTokens: 10,
+        outputTokens: 2,
+        costMicrocents: 0,
+        callCount: 1,
+        unpricedCalls: 1,
+      },
+      {
+        model: "claude-haiku-4-5",
+        inputTokens: 10,
+        outputTokens: 2,
+        costMicrocents: 900,
+        callCount: 1,
+        unpricedCalls: 0,
+      },
+    ]);
+    const total = store.costs("s1").reduce((n, c) => n + c.costMicrocents, 0);
+    assert.equal(total, store.load("s1")?.record.totalCostMicrocents);
+    assert.deepEqual(store.costs("nope"), []);
+  });
+}
+
+Deno.test("costs() folds an upstream legacy row into its model [sqlite]", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/history.db`;
+  const store = openSqliteStore(path, deps());
+  try {
+    store.create(newSession());
+    store.recordCosts("s1", [cost("gpt-5.4-mini", 100)]);
+    const db = new DatabaseSync(path);
+    try {
+      db.prepare(
+        `INSERT INTO session_costs (id, session_id, model, input_tokens,
+         output_tokens, cost_microcents, call_count, unpriced_calls,
+         created_at, updated_at, is_legacy)
+         VALUES ('legacy', 's1', 'gpt-5.4-mini', 5, 1, 40, 3, 0, 0, 0, 1)`,
+      ).run();
+    } finally {
+      db.close();
+    }
+    assert.deepEqual(store.costs?.("s1"), [{
+      model: "gpt-5.4-mini",
+      inputTokens: 15,
+      outputTokens: 3,
+      costMicrocents: 140,
+      callCount: 4,
+      unpricedCalls: 0,
+    }]);
+  } finally {
+    store.close();
+  }
+});

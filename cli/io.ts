@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { FetchFn } from "../llm/http.ts";
+
 /**
  * A synchronous text sink (stdout or stderr). Writes are complete when the
  * call returns, so stdout and stderr interleave in call order.
@@ -65,6 +67,11 @@ export interface CliIo {
    * @returns A function that removes the handler.
    */
   onSignal(signal: CliSignal, handler: () => void): () => void;
+  /**
+   * The HTTP transport of provider calls (absent ⇒ the global `fetch`).
+   * Only sessions without `--fixture` use it.
+   */
+  readonly fetch?: FetchFn;
 }
 
 /**
@@ -87,6 +94,11 @@ export interface BufferedIoOptions {
   stdinIsTerminal?: boolean;
   /** Default `false`. */
   stdoutIsTerminal?: boolean;
+  /**
+   * The provider transport (default: one that refuses every request, so a
+   * buffered io never reaches the network by accident).
+   */
+  fetch?: FetchFn;
 }
 
 /**
@@ -148,6 +160,7 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
       set.add(handler);
       return () => void set.delete(handler);
     },
+    fetch: options.fetch ?? offlineFetch,
   };
   return {
     io,
@@ -159,6 +172,12 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
       return set.length;
     },
   };
+}
+
+function offlineFetch(): Promise<Response> {
+  return Promise.reject(
+    new TypeError("Network access is disabled in a buffered io"),
+  );
 }
 
 function textStream(text: string): ReadableStream<Uint8Array> {
@@ -222,5 +241,6 @@ export function createDenoIo(): CliIo {
       Deno.addSignalListener(signal, handler);
       return () => Deno.removeSignalListener(signal, handler);
     },
+    fetch: (input, init) => fetch(input, init),
   };
 }

@@ -1,12 +1,18 @@
 /**
  * Base-URL rules of custom provider endpoints (DECISIONS.md 26, llm.md §12,
- * the host classes of tools.md §7): `https`, no credentials, no private,
+ * the SSRF primitive of tools.md §7 in `tools/ssrf.ts`): `https`, no credentials, no private,
  * loopback or metadata host — unless `allow_local`, which admits loopback,
  * private and `.local` hosts (and `http` only for them), never metadata
  * addresses.
  *
  * @module
  */
+import {
+  type CanonicalHost,
+  canonicalHost,
+  isBlockedAddress,
+  isBlockedHostName,
+} from "../../tools/ssrf.ts";
 
 /**
  * Host classes.
@@ -21,68 +27,46 @@ export type HostClass = "public" | "local" | "metadata";
 
 const METADATA_NAMES = new Set(["metadata.google.internal", "metadata"]);
 
-function ipv4Class(a: number, b: number, c: number): HostClass {
-  if (a === 169 && b === 254) return "metadata";
-  const local = a === 0 || a === 127 || a === 10 ||
-    (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) ||
-    (a === 100 && b >= 64 && b <= 127) || a >= 224 ||
-    (a === 198 && (b === 18 || b === 19)) || (a === 192 && b === 0 && c === 0);
-  return local ? "local" : "public";
-}
-
-function parseIpv4(host: string): number[] | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (m === null) return undefined;
-  const parts = m.slice(1).map(Number);
-  return parts.every((n) => n <= 255) ? parts : undefined;
-}
-
-/** Parses the hex-only IPv6 form `URL` normalises to. */
-function parseIpv6(host: string): number[] | undefined {
-  const halves = host.split("::");
+/** Parses the hex-only IPv6 form the SSRF primitive canonicalises to. */
+function ipv6Groups(address: string): number[] | undefined {
+  const halves = address.split("::");
   if (halves.length > 2) return undefined;
   const toGroups = (s: string): number[] =>
-    s === ""
-      ? []
-      : s.split(":").map((g) =>
-        /^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN
-      );
+    s === "" ? [] : s.split(":").map((g) => parseInt(g, 16));
   const head = toGroups(halves[0] ?? "");
   const tail = halves.length === 2 ? toGroups(halves[1] ?? "") : [];
   const fill = halves.length === 2 ? 8 - head.length - tail.length : 0;
   if (fill < 0) return undefined;
   const groups = [...head, ...Array<number>(fill).fill(0), ...tail];
-  if (groups.length !== 8 || groups.some((g) => Number.isNaN(g))) {
-    return undefined;
-  }
-  return groups;
+  return groups.length === 8 && groups.every((g) => Number.isFinite(g))
+    ? groups
+    : undefined;
 }
 
-function ipv6Class(g: number[]): HostClass {
+/** Link-local `169.254.0.0/16`, AWS `fd00:ec2::254`, and their IPv6 embeddings. */
+function isMetadataAddress(host: CanonicalHost): boolean {
+  if (host.kind === "ipv4") return host.address.startsWith("169.254.");
+  if (host.kind !== "ipv6") return false;
+  const g = ipv6Groups(host.address);
+  if (g === undefined) return false;
   const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
-  const embedded = (hi: number, lo: number): HostClass =>
-    ipv4Class(hi >> 8, hi & 0xff, lo >> 8);
-  if (
-    g0 === 0xfd00 && g1 === 0xec2 && g7 === 0x254 &&
-    g2 + g3 + g4 + g5 + g6 === 0
-  ) {
-    return "metadata";
+  if (g0 === 0xfd00 && g1 === 0xec2 && g2 + g3 + g4 + g5 + g6 === 0) {
+    return g7 === 0x254;
   }
-  const zeroHead = g0 + g1 + g2 + g3 + g4 === 0;
-  if (zeroHead && g5 === 0 && g6 === 0 && (g7 === 0 || g7 === 1)) {
-    return "local";
+  const v4 = (hi: number): boolean => hi === 0xa9fe; // 169.254
+  if (g0 + g1 + g2 + g3 + g4 === 0 && (g5 === 0xffff || g5 === 0)) {
+    return v4(g6);
   }
-  if (zeroHead && (g5 === 0xffff || g5 === 0)) return embedded(g6, g7);
-  if (g0 === 0x64 && g1 === 0xff9b && g2 + g3 + g4 + g5 === 0) {
-    return embedded(g6, g7);
-  }
-  if (g0 === 0x2002) return embedded(g1, g2);
-  if ((g0 & 0xffc0) === 0xfe80 || (g0 & 0xfe00) === 0xfc00) return "local";
-  return "public";
+  if (g0 === 0x64 && g1 === 0xff9b && g2 + g3 + g4 + g5 === 0) return v4(g6);
+  if (g0 === 0x2002) return v4(g1);
+  return false;
 }
 
 /**
- * Classifies a URL host name (as `URL.hostname` gives it).
+ * Classifies a URL host name (as `URL.hostname` gives it) with the SSRF
+ * primitive of tools.md §7 (`tools/ssrf.ts`): a host it blocks is `local`
+ * — or `metadata` for cloud metadata addresses and names, which nothing
+ * admits. A dotless name (`ollama` in a compose network) is `local` too.
  *
  * @param hostname The host, IPv6 in brackets.
  * @returns `public`, `local` (loopback, private, `.local`, …) or `metadata`.
@@ -95,27 +79,20 @@ function ipv6Class(g: number[]): HostClass {
  * assert.equal(classifyHost("localhost"), "local");
  * assert.equal(classifyHost("[::ffff:7f00:1]"), "local");
  * assert.equal(classifyHost("169.254.169.254"), "metadata");
+ * assert.equal(classifyHost("[fd00:ec2::254]"), "metadata");
  * ```
  */
 export function classifyHost(hostname: string): HostClass {
-  const host = hostname.toLowerCase().replace(/\.+$/, "");
-  if (METADATA_NAMES.has(host)) return "metadata";
-  if (host.startsWith("[") && host.endsWith("]")) {
-    const groups = parseIpv6(host.slice(1, -1));
-    return groups === undefined ? "local" : ipv6Class(groups);
+  const host = canonicalHost(hostname);
+  if (host === undefined) return "local";
+  if (host.kind === "name") {
+    if (METADATA_NAMES.has(host.name)) return "metadata";
+    return isBlockedHostName(host.name) || !host.name.includes(".")
+      ? "local"
+      : "public";
   }
-  const v4 = parseIpv4(host);
-  if (v4 !== undefined) {
-    const [a = 0, b = 0, c = 0] = v4;
-    return ipv4Class(a, b, c);
-  }
-  if (
-    host === "localhost" || host.endsWith(".localhost") ||
-    host.endsWith(".local") || host.endsWith(".internal") || !host.includes(".")
-  ) {
-    return "local";
-  }
-  return "public";
+  if (isMetadataAddress(host)) return "metadata";
+  return isBlockedAddress(host.address) ? "local" : "public";
 }
 
 /**

@@ -9,6 +9,7 @@ import { type CliFault, fault } from "../fault.ts";
 import { BUILT_IN_PROVIDERS, type ProviderProtocol } from "../providers.ts";
 import { checkBaseUrl, classifyHost, normalizeBaseUrl } from "./base_url.ts";
 import type { ConfigLayers, ConfigSource } from "./resolve.ts";
+import type { ModelPrice } from "./schema.ts";
 
 /**
  * A provider the CLI can route to (built-in or `[[providers]]`).
@@ -31,6 +32,10 @@ export interface ResolvedProvider {
   apiKeyEnv?: string;
   allowLocal: boolean;
   source: ConfigSource;
+  /** `max_tokens_param` of an `openai-compatible` entry. */
+  maxTokensParam?: "max_tokens" | "max_completion_tokens";
+  /** `[providers.prices.<model>]`, µ¢ per million tokens. */
+  prices?: Record<string, ModelPrice>;
 }
 
 /**
@@ -76,6 +81,10 @@ export function resolveProviders(
         ...(p.api_key_env === undefined ? {} : { apiKeyEnv: p.api_key_env }),
         allowLocal: p.allow_local === true,
         source: f?.kind ?? "global",
+        ...(p.max_tokens_param === undefined
+          ? {}
+          : { maxTokensParam: p.max_tokens_param }),
+        ...(p.prices === undefined ? {} : { prices: p.prices }),
       });
     }
   }
@@ -83,10 +92,17 @@ export function resolveProviders(
     const name = `RELAVIUM_${p.id.toUpperCase().replaceAll("-", "_")}_BASE_URL`;
     const url = env(name);
     if (url === undefined || url === "") continue;
-    const problem = checkBaseUrl(url, false) ??
-      (classifyHost(new URL(url).hostname) === "public"
-        ? undefined
-        : "must be a public https URL");
+    let host = "";
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      // checkBaseUrl names the problem
+    }
+    const problem = checkBaseUrl(url, false) === undefined
+      ? undefined
+      : classifyHost(host) !== "public"
+      ? "must be a public https URL (allow_local applies only to [[providers]] entries)"
+      : checkBaseUrl(url, false);
     if (problem !== undefined) {
       return err(fault("invalid_config", `Invalid ${name}: ${problem}`));
     }

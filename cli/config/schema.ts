@@ -53,6 +53,29 @@ export interface ProviderEntry {
   base_url: string;
   api_key_env?: string;
   allow_local?: boolean;
+  /** Output-cap field of an `openai-compatible` server (llm.md §11). */
+  max_tokens_param?: "max_tokens" | "max_completion_tokens";
+  /** Prices of the endpoint's models, by model id (llm.md §7, §12). */
+  prices?: Record<string, ModelPrice>;
+}
+
+/**
+ * A `[providers.prices.<model>]` table: integer micro-cents per million
+ * tokens (1 µ¢ = 1e-8 USD), per token class.
+ *
+ * @example Value
+ * ```ts
+ * import type { ModelPrice } from "./schema.ts";
+ * const p: ModelPrice = { input: 15_000_000, output: 60_000_000, cache_read: 1_500_000 };
+ * ```
+ */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  /** Cached input (default 0). */
+  cache_read?: number;
+  /** Cache write (default 0). */
+  cache_write?: number;
 }
 
 /**
@@ -143,6 +166,17 @@ const chatSchema = z.strictObject({
   strict_cost_cap: bool.exactOptional(),
 }, { error: "must be a table" });
 
+const microcents = z.number({ error: "must be a number" })
+  .int("must be an integer (micro-cents per million tokens)")
+  .min(0, "must not be negative");
+
+const priceSchema: z.ZodType<ModelPrice> = z.strictObject({
+  input: microcents,
+  output: microcents,
+  cache_read: microcents.exactOptional(),
+  cache_write: microcents.exactOptional(),
+}, { error: "must be a table" });
+
 function providerSchema(global: boolean): z.ZodType<ProviderEntry> {
   return z.strictObject({
     id: kebab.refine(
@@ -158,7 +192,20 @@ function providerSchema(global: boolean): z.ZodType<ProviderEntry> {
       "must be an environment variable name",
     ).exactOptional(),
     allow_local: bool.exactOptional(),
+    max_tokens_param: z.enum(["max_tokens", "max_completion_tokens"], {
+      error: "must be max_tokens or max_completion_tokens",
+    }).exactOptional(),
+    prices: z.record(nonEmpty, priceSchema, {
+      error: "must be a table of model prices",
+    }).exactOptional(),
   }, { error: "must be a table" }).superRefine((p, ctx) => {
+    if (p.kind !== "openai-compatible" && p.max_tokens_param !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["max_tokens_param"],
+        message: 'applies only to kind = "openai-compatible"',
+      });
+    }
     if (!global && p.api_key_env !== undefined) {
       ctx.addIssue({
         code: "custom",

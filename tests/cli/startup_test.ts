@@ -59,9 +59,17 @@ Deno.test("a lone --version or --help loads no argument parser and no node: modu
 Deno.test("agent run loads tools, TOML and cassette modules only when needed", async () => {
   const modules = await staticClosure("cli/agent_run.ts");
   const tools = modules.filter((m) => m.includes("/tools/"));
-  assert.deepEqual(tools.map((m) => m.slice(m.indexOf("/tools/"))), [
-    "/tools/modes.ts",
-  ]);
+  // modes.ts, and the pure SSRF primitive the config's provider base-URL
+  // check uses (tools.md §7; three small modules, no zod).
+  assert.deepEqual(
+    tools.map((m) => m.slice(m.indexOf("/tools/"))).sort(),
+    [
+      "/tools/_ip.ts",
+      "/tools/modes.ts",
+      "/tools/ssrf.ts",
+      "/tools/ssrf_address.ts",
+    ],
+  );
   assert.ok(!modules.some((m) => m.endsWith("/cli/tool_wiring.ts")));
   // The TOML parser loads only when a config file exists.
   assert.ok(!modules.some((m) => m.includes("smol-toml")));

@@ -16,6 +16,7 @@ import { prepareNewRun } from "./session_setup.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
 import { readAllText } from "./stdin.ts";
 import { buildModes } from "./modes.ts";
+import { withBudgetNotices } from "./context_deps.ts";
 
 /**
  * The prompt from stdin: one trailing newline (`\n` or `\r\n`) removed.
@@ -78,7 +79,11 @@ export async function runAgentRun(
     store: createMemoryStore(),
     agent: run.agent,
     context: run.context,
-    deps: run.deps,
+    // One turn: no after-turn compaction (cli.md §1).
+    deps: {
+      ...withBudgetNotices(run.deps, (t) => ctx.io.stderr.write(t)),
+      afterTurnCompaction: false,
+    },
     clock: { now: () => Date.now() },
     ids: () => crypto.randomUUID(),
     onEvent: (e) => {

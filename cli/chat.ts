@@ -16,6 +16,7 @@ import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
 import { createApprover } from "./approval_prompt.ts";
 import { createLineReader } from "./stdin.ts";
 import { buildModes } from "./modes.ts";
+import { withBudgetNotices } from "./context_deps.ts";
 
 /**
  * Runs `chat`.
@@ -52,6 +53,7 @@ export async function runChat(
     primaryModel: run.agent.model,
     hints: true,
     turnSummary: interactive,
+    memory: run.agent.memory?.type,
   });
   const reader = createLineReader(ctx.io.stdin);
   const modes = buildModes(run.registry, {
@@ -64,7 +66,10 @@ export async function runChat(
       store,
       agent: run.agent,
       context: run.context,
-      deps: { ...run.deps, interactive },
+      deps: {
+        ...withBudgetNotices(run.deps, (t) => ctx.io.stderr.write(t)),
+        interactive,
+      },
       clock: { now: () => Date.now() },
       ids: () => crypto.randomUUID(),
       onEvent: (e) => printer.print(e),
@@ -92,6 +97,9 @@ export async function runChat(
       reader,
       interactive,
       ...(run.replay === undefined ? {} : { replay: run.replay }),
+      ...(run.deps.maxMessages === undefined
+        ? {}
+        : { maxMessages: run.deps.maxMessages }),
     });
     await drained;
     if (!ctx.globals.json && !ctx.globals.quiet) {

@@ -4,9 +4,9 @@
  * time; slash commands are handled in between; end of input, `/exit` or
  * `/cancel` cancel the session (exit 4, `session:cancelled` last).
  *
- * Signals: in the interactive REPL, Ctrl-C during a turn aborts the turn
- * and Ctrl-C at the prompt cancels the chat (exit 4); elsewhere SIGINT and
- * SIGTERM cancel and exit 130 / 143. A store that failed to write (latch)
+ * Signals: in the interactive REPL, Ctrl-C during a turn or a `/compact`
+ * aborts it and Ctrl-C at the prompt cancels the chat (exit 4); elsewhere
+ * SIGINT and SIGTERM cancel and exit 130 / 143. A store that failed to write (latch)
  * prints one line, cancels and exits 1, as does any cassette fault.
  *
  * @module
@@ -18,6 +18,7 @@ import type { ModeController } from "../tools/modes.ts";
 import type { CommandContext } from "./context.ts";
 import type { EventPrinter } from "./output.ts";
 import { runSlash } from "./slash.ts";
+import { type ContextCommandHost, runSlashCompact } from "./slash_context.ts";
 import type { LineReader } from "./stdin.ts";
 
 /**
@@ -46,6 +47,8 @@ export interface ChatLoopOptions {
   reader: LineReader;
   /** Whether this is the interactive REPL (TTY, not `--json`, not CI). */
   interactive: boolean;
+  /** `[chat].max_messages`: the bound of a bare `/trim`. */
+  maxMessages?: number;
 }
 
 /**
@@ -106,6 +109,14 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
     }),
     io.onSignal("SIGTERM", () => halt(143)),
   ];
+  // A failed durable write (a turn, or a /compact or /trim marker).
+  const latchCheck = (): void => {
+    if (!live.latched) return;
+    io.stderr.write(
+      "error: The session store failed to write; the session was cancelled (resume it to continue)\n",
+    );
+    halt(1);
+  };
   let promptOpen = false;
   try {
     while (!stopped) {
@@ -119,7 +130,15 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
       promptOpen = false;
       if (line.trim() === "") continue;
       if (line.startsWith("/")) {
+        const context: ContextCommandHost = {
+          session,
+          write: (t) => io.stderr.write(t),
+          ...(options.maxMessages === undefined
+            ? {}
+            : { maxMessages: options.maxMessages }),
+        };
         const outcome = runSlash(line, {
+          context,
           write: (t) => io.stderr.write(t),
           sessionId: live.sessionId,
           store: options.store,
@@ -135,17 +154,14 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
           const { runSlashExport } = await import("./slash_export.ts");
           await runSlashExport({ ctx, live, store: options.store });
         }
+        if (outcome === "compact") await runSlashCompact(context);
+        latchCheck();
         continue;
       }
       if (session.state !== "idle") break;
       session.setTurnPolicy(modes.policy);
       await session.sendMessage(line);
-      if (live.latched) {
-        io.stderr.write(
-          "error: The session store failed to write; the session was cancelled (resume it to continue)\n",
-        );
-        halt(1);
-      }
+      latchCheck();
     }
   } finally {
     if (promptOpen) io.stderr.write("\n");

@@ -19,6 +19,7 @@ import { createApprover } from "./approval_prompt.ts";
 import { locateConfig } from "./config.ts";
 import { createLineReader } from "./stdin.ts";
 import { buildModes } from "./modes.ts";
+import { withBudgetNotices } from "./context_deps.ts";
 
 /**
  * Runs `chat-resume`.
@@ -94,6 +95,7 @@ export async function runChatResume(
       primaryModel: agent.model,
       hints: true,
       turnSummary: interactive,
+      memory: agent.memory?.type,
     });
     const resumed = resumeSession({
       store,
@@ -101,7 +103,10 @@ export async function runChatResume(
       clock: { now: () => Date.now() },
       ids: () => crypto.randomUUID(),
       deps: {
-        ...buildHostDeps(config.value, wiring.value, registry.value),
+        ...withBudgetNotices(
+          buildHostDeps(config.value, wiring.value, registry.value),
+          (t) => ctx.io.stderr.write(t),
+        ),
         interactive,
       },
       onEvent: (e) => printer.print(e),
@@ -113,6 +118,7 @@ export async function runChatResume(
       );
     }
     const live: PersistedSession = resumed.value;
+    const maxMessages = config.value.resolved.chat.maxMessages?.value;
     const drained = drainEvents(live.events);
     if (!ctx.globals.json && !ctx.globals.quiet) {
       const n = live.session.turnCount;
@@ -135,6 +141,7 @@ export async function runChatResume(
         ...(wiring.value.replay === undefined
           ? {}
           : { replay: wiring.value.replay }),
+        ...(maxMessages === undefined ? {} : { maxMessages }),
       });
       await drained;
       return code;

@@ -1,18 +1,27 @@
 /**
  * `chat-show <id>` (cli.md §1): a stored session's transcript text, the
- * tool names of each turn, the compaction boundary and the totals. Plain
- * text (control sequences stripped) or, under `--json`, one record.
+ * tool names of each turn, every compaction or trim boundary (what it
+ * dropped from the model's context, and the summary that replaced it),
+ * the totals and the per-model cost. Plain text (control sequences
+ * stripped) or, under `--json`, one record.
  *
  * @module
  */
 import type { CliCommand } from "./args.ts";
 import type { SessionMessage } from "../schema/message.ts";
+import { listBoundaries } from "../store/markers.ts";
 import { messageText, projectStructure } from "../store/projection.ts";
-import type { LoadedSession } from "../store/store.ts";
+import type { LoadedSession, ModelCostTotals } from "../store/store.ts";
 import { toListRecord } from "./chat_list.ts";
 import { locateConfig } from "./config.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { stripControl } from "./control.ts";
+import {
+  modelCostLines,
+  shownCosts,
+  type ShownModelCost,
+  totalPriceText,
+} from "./cost_report.ts";
 import { fault } from "./fault.ts";
 import { historyPath, openHistory } from "./history.ts";
 
@@ -39,6 +48,35 @@ export interface ShownTurn {
 }
 
 /**
+ * One compaction or trim boundary of the `--json` record: the stored
+ * rows it newly dropped from the model's working context (they stay in
+ * the store and in `turns`) and, for a compaction, the summary the model
+ * sees instead.
+ *
+ * @example Value
+ * ```ts
+ * import type { ShownBoundary } from "./chat_show.ts";
+ * const b: ShownBoundary = { reason: "trim", sequenceNumber: 9, droppedFromSequence: 0, droppedThroughSequence: 3, droppedTurns: { first: 1, last: 2 }, summary: null, timestamp: "2026-01-01T00:00:00.000Z" };
+ * ```
+ */
+export interface ShownBoundary {
+  /** `compaction` (summarised) or `trim` (dropped without a summary). */
+  reason: "compaction" | "trim";
+  /** Sequence number of the marker row. */
+  sequenceNumber: number;
+  /** First stored sequence this boundary dropped. */
+  droppedFromSequence: number;
+  /** Last stored sequence dropped (from > through: nothing new). */
+  droppedThroughSequence: number;
+  /** The turns (numbered as in `turns`, from 1) it dropped, if any. */
+  droppedTurns: { first: number; last: number } | null;
+  /** The summary that replaced the dropped rows (compaction only). */
+  summary: string | null;
+  /** When the boundary was written (ISO-8601). */
+  timestamp: string;
+}
+
+/**
  * The `chat-show --json` record.
  *
  * @example Shape
@@ -62,6 +100,10 @@ export interface ShownSession {
   turns: ShownTurn[];
   /** Bare user messages after the last completed turn. */
   unansweredAfter: string[];
+  /** Every boundary, oldest first. */
+  boundaries: ShownBoundary[];
+  /** Spend per model (every recorded attempt), first-recorded first. */
+  costs: ShownModelCost[];
 }
 
 function toolNames(rows: readonly SessionMessage[]): string[] {
@@ -78,6 +120,7 @@ function toolNames(rows: readonly SessionMessage[]): string[] {
  * Builds the `--json` record of a loaded session.
  *
  * @param loaded The session and its rows.
+ * @param costs Its per-model spend rows (`SessionStore.costs`), if read.
  * @returns The record.
  *
  * @example One turn
@@ -94,11 +137,34 @@ function toolNames(rows: readonly SessionMessage[]): string[] {
  *   messages: [row(0, "user", "hi"), row(1, "assistant", "hello")],
  * });
  * assert.deepEqual(shown.turns, [{ user: "hi", assistant: "hello", tools: [], model: null, compacted: false }]);
+ * assert.deepEqual([shown.boundaries, shown.costs], [[], []]);
  * ```
  */
-export function showSession(loaded: LoadedSession): ShownSession {
+export function showSession(
+  loaded: LoadedSession,
+  costs?: readonly ModelCostTotals[],
+): ShownSession {
   const { record, messages } = loaded;
   const p = projectStructure(messages, { honourBoundary: false });
+  const boundaries = listBoundaries(messages).map((b): ShownBoundary => {
+    const inRange = (seq: number): boolean =>
+      seq >= b.droppedFromSequence && seq <= b.droppedThroughSequence;
+    const first = p.turns.findIndex((t) => inRange(t.user.sequenceNumber));
+    let last = first;
+    while (
+      first >= 0 && last + 1 < p.turns.length &&
+      inRange(p.turns[last + 1]?.user.sequenceNumber ?? -1)
+    ) last++;
+    return {
+      reason: b.kind,
+      sequenceNumber: b.sequenceNumber,
+      droppedFromSequence: b.droppedFromSequence,
+      droppedThroughSequence: b.droppedThroughSequence,
+      droppedTurns: first < 0 ? null : { first: first + 1, last: last + 1 },
+      summary: b.summary ?? null,
+      timestamp: b.timestamp,
+    };
+  });
   const turns = p.turns.map((t): ShownTurn => {
     const turn: ShownTurn = {
       user: messageText(t.user),
@@ -120,25 +186,9 @@ export function showSession(loaded: LoadedSession): ShownSession {
     workingDir: record.context.workingDir,
     turns,
     unansweredAfter: p.trailingLegacy.map(messageText),
+    boundaries,
+    costs: shownCosts(costs),
   };
-}
-
-/**
- * Formats micro-cents (1e-8 USD) as dollars.
- *
- * @param microcents Integer micro-cents.
- * @returns `$` and at least four decimals.
- *
- * @example Format
- * ```ts
- * import { formatCost } from "./chat_show.ts";
- * import assert from "node:assert/strict";
- * assert.equal(formatCost(1_650_000), "$0.0165");
- * ```
- */
-export function formatCost(microcents: number): string {
-  const dollars = microcents / 1e8;
-  return `$${dollars.toFixed(dollars !== 0 && dollars < 0.0001 ? 8 : 4)}`;
 }
 
 /**
@@ -155,11 +205,15 @@ export function formatCost(microcents: number): string {
  * const text = renderSession({
  *   sessionId: "s", agentSlug: "mini", title: "hi", status: "active", modelId: "m", createdAt: at, updatedAt: at,
  *   totalCostMicrocents: 0, totalInputTokens: 3, totalOutputTokens: 1, workingDir: "/w",
- *   turns: [{ user: "hi", assistant: "hel\x1b[2Jlo", tools: ["read_file"], model: "m", compacted: false }], unansweredAfter: [],
+ *   turns: [{ user: "hi", assistant: "hel\x1b[2Jlo", tools: ["read_file"], model: "m", compacted: true }], unansweredAfter: [],
+ *   boundaries: [{ reason: "compaction", sequenceNumber: 4, droppedFromSequence: 0, droppedThroughSequence: 1, droppedTurns: { first: 1, last: 1 }, summary: "We said hi.", timestamp: at }],
+ *   costs: [{ model: "m", inputTokens: 3, outputTokens: 1, costMicrocents: 0, calls: 1, unpricedCalls: 1 }],
  * });
  * assert.match(text, /^Session s\n/);
  * assert.match(text, /\nassistant: hello\n/);
  * assert.match(text, /tools: read_file/);
+ * assert.match(text, /=== compaction boundary \(.*\): turn 1, stored messages #0–#1, are no longer sent to the model; the model sees this summary instead:\n  We said hi\.\n===\n/);
+ * assert.match(text, /Totals: 1 turns, 3 input tokens, 1 output tokens, price unknown\nCost by model:\n  m  price unknown/);
  * ```
  */
 export function renderSession(s: ShownSession): string {
@@ -174,15 +228,19 @@ export function renderSession(s: ShownSession): string {
     `  created: ${s.createdAt}`,
     `  updated: ${s.updatedAt}`,
   ];
-  let boundaryShown = false;
+  // Each boundary sits after the last turn it dropped (or where the one
+  // before it sits, when it dropped no whole turn).
+  const below = new Map<number, ShownBoundary[]>();
+  let at = 0;
+  for (const b of s.boundaries) {
+    at = b.droppedTurns?.last ?? at;
+    below.set(at, [...(below.get(at) ?? []), b]);
+  }
+  const boundaries = (after: number): void => {
+    for (const b of below.get(after) ?? []) lines.push("", ...boundaryLines(b));
+  };
+  boundaries(0);
   s.turns.forEach((t, i) => {
-    if (!t.compacted && !boundaryShown && i > 0 && s.turns[i - 1]?.compacted) {
-      lines.push(
-        "",
-        "--- compaction boundary: turns above were summarised ---",
-      );
-      boundaryShown = true;
-    }
     lines.push(
       "",
       `--- turn ${i + 1}${t.model === null ? "" : ` (${clean(t.model)})`} ---`,
@@ -193,17 +251,42 @@ export function renderSession(s: ShownSession): string {
     lines.push(`user: ${clean(t.user)}`);
     if (t.tools.length > 0) lines.push(`tools: ${t.tools.join(", ")}`);
     lines.push(`assistant: ${clean(t.assistant)}`);
+    boundaries(i + 1);
   });
   for (const u of s.unansweredAfter) {
     lines.push("", `user (no reply): ${clean(u)}`);
   }
+  const { costs } = s;
   lines.push(
     "",
     `Totals: ${s.turns.length} turns, ${s.totalInputTokens} input tokens, ${s.totalOutputTokens} output tokens, ${
-      formatCost(s.totalCostMicrocents)
+      totalPriceText(s, costs)
     }`,
   );
+  if (costs.length > 0) lines.push("Cost by model:", ...modelCostLines(costs));
   return `${lines.join("\n")}\n`;
+}
+
+function boundaryLines(b: ShownBoundary): string[] {
+  const t = b.droppedTurns;
+  const turns = t === null
+    ? ""
+    : t.first === t.last
+    ? `turn ${t.first}, `
+    : `turns ${t.first}–${t.last}, `;
+  const what = b.droppedFromSequence > b.droppedThroughSequence
+    ? "nothing new is dropped from the model's context"
+    : `${turns}stored messages #${b.droppedFromSequence}–#${b.droppedThroughSequence}, are no longer sent to the model`;
+  if (b.reason === "trim") {
+    return [
+      `=== trim boundary (${b.timestamp}): ${what}; dropped without a summary ===`,
+    ];
+  }
+  return [
+    `=== compaction boundary (${b.timestamp}): ${what}; the model sees this summary instead:`,
+    ...stripControl(b.summary ?? "").split("\n").map((l) => `  ${l}`),
+    "===",
+  ];
 }
 
 /**
@@ -240,15 +323,17 @@ export async function runChatShow(
   if (!opened.ok) return opened.error;
   const store = opened.value;
   let loaded: LoadedSession | undefined;
+  let costs: ModelCostTotals[] | undefined;
   try {
     loaded = store?.load(command.sessionId);
+    if (loaded !== undefined) costs = store?.costs?.(command.sessionId);
   } finally {
     store?.close();
   }
   if (loaded === undefined) {
     return fault("not_found", `No session with id ${command.sessionId}`);
   }
-  const shown = showSession(loaded);
+  const shown = showSession(loaded, costs);
   ctx.io.stdout.write(
     ctx.globals.json ? `${JSON.stringify(shown)}\n` : renderSession(shown),
   );

@@ -12,6 +12,9 @@ import { type CliFault, exitCodeOf } from "./fault.ts";
 import { turnFailureHint } from "./hints.ts";
 import type { CliIo } from "./io.ts";
 
+/** Session.md §12: the per-pass bound of a manual compaction over an unknown window. */
+const UNKNOWN_WINDOW_PASS_TOKENS = "16,384";
+
 /**
  * Prints a fault and returns its exit code: under `--json` one line
  * `{"type":"error","code","message"}` on stderr, else `error: <message>`.
@@ -113,6 +116,8 @@ export interface PlainPrinterOptions {
   primaryModel?: string;
   /** The engine's fixed possible-overflow text (validation hint). */
   possibleOverflowMessage?: string;
+  /** The agent's memory policy: overflow hints respect it. */
+  memory?: "none" | "window" | "summary";
   /** Print the static recovery hint after a failed turn (default `true`). */
   hints?: boolean;
   /** After each turn, print its tokens and cost (the interactive REPL). */
@@ -215,7 +220,14 @@ export function createPlainPrinter(
             const hint = options.hints === false ? undefined : turnFailureHint(
               event.error.code,
               event.error.message,
-              options.possibleOverflowMessage,
+              {
+                ...(options.possibleOverflowMessage === undefined ? {} : {
+                  possibleOverflowMessage: options.possibleOverflowMessage,
+                }),
+                ...(options.memory === undefined
+                  ? {}
+                  : { memory: options.memory }),
+              },
             );
             note(
               `[turn failed: ${event.error.code}]${
@@ -248,20 +260,28 @@ export function createPlainPrinter(
           info(`Exported to ${event.workflowPath}`);
           return;
         case "session:compacting":
-          info("Compacting the conversation…");
+          info(
+            event.windowUnknown === true
+              ? `Compacting the conversation… (the model's context window is unknown: each summary pass is limited to ${UNKNOWN_WINDOW_PASS_TOKENS} estimated tokens)`
+              : "Compacting the conversation…",
+          );
           return;
+        // `/compact` and `/trim` report their own outcome (slash_context.ts).
         case "session:compacted":
+          if (event.reason === "manual") return;
           info(
             `Compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens`,
           );
           return;
         case "session:compaction_failed":
+          if (event.reason === "manual") return;
           note(`Compaction failed: ${event.error.code}`, "yellow");
           return;
         case "session:compaction_budget_refused":
           note("Compaction refused: the cost cap would be exceeded", "yellow");
           return;
         case "session:trimmed":
+          if (event.reason === "manual") return;
           info(
             `Trimmed ${event.droppedMessageCount} messages (kept ${event.keptMessageCount})`,
           );

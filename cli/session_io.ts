@@ -20,7 +20,7 @@ import {
  *
  * @param ctx The command context.
  * @param options The primary model (for `via`), whether to print hints
- * and per-turn summaries.
+ * and per-turn summaries, and the agent's memory policy (for hints).
  * @returns The printer.
  *
  * @example JSON mode
@@ -36,7 +36,12 @@ import {
  */
 export function printerFor(
   ctx: CommandContext,
-  options: { primaryModel: string; hints: boolean; turnSummary?: boolean },
+  options: {
+    primaryModel: string;
+    hints: boolean;
+    turnSummary?: boolean;
+    memory?: "none" | "window" | "summary" | undefined;
+  },
 ): EventPrinter {
   if (ctx.globals.json) return createNdjsonPrinter(ctx.io);
   return createPlainPrinter(ctx.io, {
@@ -47,6 +52,7 @@ export function printerFor(
     possibleOverflowMessage: POSSIBLE_OVERFLOW_MESSAGE,
     hints: options.hints,
     turnSummary: options.turnSummary === true,
+    ...(options.memory === undefined ? {} : { memory: options.memory }),
   });
 }
 

@@ -9,6 +9,7 @@
  */
 import { createCatalog } from "../llm/create_catalog.ts";
 import type { Replay } from "../llm/replay_provider.ts";
+import type { Recorder } from "./record.ts";
 import type { HostSessionDeps } from "../host/host.ts";
 import type { Agent } from "../schema/agent.ts";
 import type { SessionContext } from "../schema/context.ts";
@@ -17,6 +18,7 @@ import { resolveSystemPrompt } from "../session/prompt.ts";
 import { resolveAgentRef } from "./agent_file.ts";
 import { loadCliConfig, type LoadedConfig } from "./config.ts";
 import type { CommandContext } from "./context.ts";
+import { contextDeps } from "./context_deps.ts";
 import { applyModelOverride, buildDefaultAgent } from "./default_agent.ts";
 import { type CliFault, fault } from "./fault.ts";
 import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
@@ -45,6 +47,8 @@ export interface PreparedRun {
   registry?: ScopedToolRegistry;
   /** The cassette replay under `--fixture`. */
   replay?: Replay;
+  /** The `--record` recorder: write its cassette when the command ends. */
+  recorder?: Recorder;
   /** Config notices and skipped-fallback warnings, for stderr. */
   notices: string[];
 }
@@ -67,6 +71,8 @@ export interface RunRequest {
   provider?: string;
   /** `--fixture`. */
   fixture?: string;
+  /** `--record`. */
+  record?: string;
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -122,7 +128,8 @@ export function loadRunConfig(
  * @param config The loaded config.
  * @param wiring Providers and keys.
  * @param registry The session's tools, if any.
- * @returns The host's session deps (not interactive).
+ * @returns The host's session deps (not interactive), with the
+ * context-management settings and the cost cap of the config.
  *
  * @example Turn cap from config
  * ```ts
@@ -148,9 +155,10 @@ export function buildHostDeps(
     resolveProvider: (id) => wiring.resolveProvider(id),
     keyFor: (id) => wiring.keyFor(id),
     sleep: abortableSleep,
-    catalog: createCatalog(),
+    catalog: wiring.catalog ?? createCatalog(),
     interactive: false,
     maxTurns: config.resolved.chat.maxTurns.value,
+    ...contextDeps(config),
     ...(registry === undefined ? {} : { tools: registry }),
   };
 }
@@ -275,6 +283,8 @@ export async function prepareNewRun(
     env: (n) => ctx.io.env(n),
     cwd: ctx.cwd,
     ...(req.fixture === undefined ? {} : { fixture: req.fixture }),
+    ...(req.record === undefined ? {} : { record: req.record }),
+    ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
   });
   if (!wiring.ok) return wiring;
   const context: SessionContext = {
@@ -302,6 +312,9 @@ export async function prepareNewRun(
     ...(wiring.value.replay === undefined
       ? {}
       : { replay: wiring.value.replay }),
+    ...(wiring.value.recorder === undefined
+      ? {}
+      : { recorder: wiring.value.recorder }),
     notices: [...resolved.notices, ...wiring.value.warnings],
   });
 }

@@ -1,19 +1,22 @@
 /**
  * Core slash commands of the chat loop (cli.md §5): `/help`, `/exit`,
- * `/cancel`, `/mode`, `/cost`, and `/export` (checked here, written by the
- * loop). Exact names, no aliases; output is human text on stderr in every
- * mode. Commands of later releases answer with one notice.
+ * `/cancel`, `/mode`, `/cost`, `/trim [n]`, and `/export` and `/compact`
+ * (checked here, run by the loop). Exact names, no aliases; output is
+ * human text on stderr in every mode. Commands of later releases answer
+ * with one notice.
  *
  * @module
  */
 import type { ModeName } from "./args.ts";
-import { formatCost } from "./chat_show.ts";
+import { costReport, shownCosts } from "./cost_report.ts";
+import { type ContextCommandHost, runSlashTrim } from "./slash_context.ts";
 import type { SessionStore } from "../store/store.ts";
 import { CHAT_MODES } from "../tools/modes.ts";
 
 /**
- * What the loop does after a slash command: go on, end the chat, or write
- * the in-chat export (`/export`, which needs the live session).
+ * What the loop does after a slash command: go on, end the chat, write
+ * the in-chat export (`/export`) or run a manual compaction (`/compact`),
+ * both of which need the live session and run asynchronously.
  *
  * @example Value
  * ```ts
@@ -21,7 +24,7 @@ import { CHAT_MODES } from "../tools/modes.ts";
  * const o: SlashOutcome = "continue";
  * ```
  */
-export type SlashOutcome = "continue" | "exit" | "export";
+export type SlashOutcome = "continue" | "exit" | "export" | "compact";
 
 /**
  * What a slash command may touch.
@@ -43,6 +46,8 @@ export interface SlashContext {
   mode: ModeName;
   /** Switches the mode for the next turn. */
   setMode(mode: ModeName): void;
+  /** The live session for `/trim` (absent ⇒ `/trim` is unavailable). */
+  context?: ContextCommandHost;
 }
 
 const MODES: ReadonlyArray<[ModeName, string]> = CHAT_MODES.map((
@@ -50,8 +55,6 @@ const MODES: ReadonlyArray<[ModeName, string]> = CHAT_MODES.map((
 ): [ModeName, string] => [m.mode, m.description]);
 
 const LATER = new Set([
-  "compact",
-  "trim",
   "models",
   "effort",
   "clear",
@@ -63,7 +66,10 @@ const HELP = `Commands:
   /exit              end the chat (resumable with chat-resume)
   /cancel            cancel the session, including a running turn
   /mode [mode]       show or switch the approval mode (next turn)
-  /cost              spend and tokens of this session
+  /cost              spend and tokens of this session, per model
+  /compact           summarise the earlier conversation (Ctrl-C stops it)
+  /trim [n]          drop earlier turns from the model's context, keeping
+                     about n messages (default [chat].max_messages)
   /export            write <id>.relavium.yaml in the current folder
 `;
 
@@ -87,6 +93,7 @@ const HELP = `Commands:
  * assert.equal(runSlash("/exit", ctx), "exit");
  * assert.equal(runSlash("/exit now", ctx), "continue");
  * assert.equal(runSlash("/export", ctx), "export");
+ * assert.equal(runSlash("/compact", ctx), "compact");
  * assert.match(out, /takes no argument/);
  * ```
  */
@@ -107,6 +114,17 @@ export function runSlash(line: string, ctx: SlashContext): SlashOutcome {
       return noArgs() ? "exit" : "continue";
     case "export":
       return noArgs() ? "export" : "continue";
+    case "compact":
+      return noArgs() ? "compact" : "continue";
+    case "trim":
+      if (args.length > 1) {
+        ctx.write("/trim takes one argument\n");
+      } else if (ctx.context === undefined) {
+        ctx.write("/trim is not available here\n");
+      } else {
+        runSlashTrim(args[0], ctx.context);
+      }
+      return "continue";
     case "mode": {
       if (args.length > 1) {
         ctx.write("/mode takes one argument\n");
@@ -134,16 +152,8 @@ export function runSlash(line: string, ctx: SlashContext): SlashOutcome {
     case "cost": {
       if (!noArgs()) return "continue";
       const record = ctx.store.load(ctx.sessionId)?.record;
-      if (record === undefined) {
-        ctx.write("Cost: nothing recorded yet\n");
-        return "continue";
-      }
-      const tokens = record.totalInputTokens + record.totalOutputTokens;
-      const price = record.totalCostMicrocents === 0 && tokens > 0
-        ? "price unknown"
-        : formatCost(record.totalCostMicrocents);
       ctx.write(
-        `Cost: ${price} (${record.totalInputTokens} input, ${record.totalOutputTokens} output tokens)\n`,
+        costReport(record, shownCosts(ctx.store.costs?.(ctx.sessionId))),
       );
       return "continue";
     }

@@ -1,6 +1,6 @@
 /**
  * Strict schemas of the config files (config.md §2–§4, DECISIONS.md 25,
- * 26, 28, 29). Two file kinds: the global `config.toml` and the project
+ * 26, 29). Two file kinds: the global `config.toml` and the project
  * files (`workspace.toml`, `project.toml`). Keys the Relavium CLI writes
  * for its own UI are accepted and ignored.
  *
@@ -158,7 +158,7 @@ const chatSchema = z.strictObject({
   max_cost_microcents: z.number({ error: "must be a number" })
     .int("must be an integer")
     .min(0, "must not be negative")
-    .max(0, "a positive cost cap is not enforced in this version (set 0)")
+    .max(Number.MAX_SAFE_INTEGER, "must be a safe integer")
     .exactOptional(),
   on_exceed: z.enum(["fail", "pause_for_approval", "warn"], {
     error: "must be one of fail, pause_for_approval, warn",

@@ -105,10 +105,28 @@ Deno.test("loadCliConfig() errors name the file, the line and the key path", asy
       "project.toml:1: chta: unknown key",
     ],
     [
-      "cost cap",
+      "negative cost cap",
       "project",
-      "[chat]\nmax_cost_microcents = 100\n",
-      "project.toml:2: chat.max_cost_microcents: a positive cost cap is not enforced in this version (set 0)",
+      "[chat]\nmax_cost_microcents = -1\n",
+      "project.toml:2: chat.max_cost_microcents: must not be negative",
+    ],
+    [
+      "threshold zero",
+      "workspace",
+      "[chat]\ncompact_threshold = 0\n",
+      "workspace.toml:2: chat.compact_threshold: must be greater than 0",
+    ],
+    [
+      "zero max_messages",
+      "project",
+      "[chat]\nmax_messages = 0\n",
+      "project.toml:2: chat.max_messages: must be a positive integer",
+    ],
+    [
+      "fractional max_tokens_estimate",
+      "project",
+      "[defaults]\nmax_tokens_estimate = 1.5\n",
+      "project.toml:2: defaults.max_tokens_estimate: must be an integer",
     ],
     [
       "api_key_env in a project",

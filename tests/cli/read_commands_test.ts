@@ -123,7 +123,13 @@ Deno.test("chat-show prints the transcript, tool names and totals", async () => 
   assert.match(r.stdout, /--- turn 2 ---\nuser: thanks\nassistant: \n/);
   assert.match(
     r.stdout,
-    /Totals: 2 turns, 33 input tokens, 5 output tokens, \$0\.0000\n$/,
+    /Totals: 2 turns, 33 input tokens, 5 output tokens, price unknown\n$/,
+    "$0 with tokens",
+  );
+  const priced = await runCli(["chat-show", "s-old"], { env, cwd: dir.path });
+  assert.match(
+    priced.stdout,
+    /Totals: 1 turns, 10 input tokens, 2 output tokens, \$0\.00001650\nCost by model:\n {2}gpt-5\.4-mini {2}\$0\.00001650 {2}1 call, 10 input, 2 output tokens\n$/,
   );
   const json = await runCli(["chat-show", "s-new", "--json"], {
     env,
@@ -138,6 +144,7 @@ Deno.test("chat-show prints the transcript, tool names and totals", async () => 
     compacted: false,
   });
   assert.equal(shown.totalInputTokens, 33);
+  assert.deepEqual([shown.boundaries, shown.costs], [[], []]);
 });
 
 Deno.test("chat-show of an unknown or deleted id exits 2 not_found", async () => {

@@ -112,6 +112,13 @@ export {
   DEFAULT_MAX_TURNS,
   type SessionState,
 } from "./session.ts";
+export type { Transcript } from "./session_types.ts";
+export type { UserCommandOutcome } from "../tools/registry.ts";
+export {
+  EFFECT_IDENTITY_REFUSED,
+  runUserCommandFlow,
+  type UserCommandInput,
+} from "./user_command.ts";
 export {
   type ContentChunk,
   type IssuedCall,

@@ -41,3 +41,33 @@ export function resolveSystemPrompt(
   });
   return missing === undefined ? ok(out) : err({ missing });
 }
+
+/**
+ * The agent's system prompt with `{{ctx.*}}` resolved from the context's
+ * variables.
+ *
+ * @param agent The agent (its `system_prompt`).
+ * @param context The session context (its `variables`).
+ * @returns The resolved prompt.
+ * @throws {TypeError} When a referenced variable is missing.
+ *
+ * @example Resolve
+ * ```ts
+ * import { requireSystemPrompt } from "./prompt.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(requireSystemPrompt({ system_prompt: "On {{ctx.a}}" }, { variables: { a: "x" } }), "On x");
+ * assert.throws(() => requireSystemPrompt({ system_prompt: "{{ctx.b}}" }, {}), TypeError);
+ * ```
+ */
+export function requireSystemPrompt(
+  agent: { system_prompt: string },
+  context: { variables?: Readonly<Record<string, string>> },
+): string {
+  const system = resolveSystemPrompt(agent.system_prompt, context.variables);
+  if (!system.ok) {
+    throw new TypeError(
+      `Cannot resolve the system prompt: no context variable "${system.error.missing}"`,
+    );
+  }
+  return system.value;
+}

@@ -9,15 +9,11 @@ import type { Agent, AgentMemory } from "../schema/agent.ts";
 import type { SessionContext } from "../schema/context.ts";
 import type { SessionError } from "../schema/event.ts";
 import type { Result } from "../schema/result.ts";
-import type {
-  ResumeState,
-  TurnSpan,
-  WorkingMessage,
-} from "../schema/resume.ts";
+import type { ResumeState } from "../schema/resume.ts";
 import type { PlanEntry } from "../llm/chain.ts";
 import { resolvePlan } from "../llm/plan.ts";
 import type { ToolDef } from "../llm/provider.ts";
-import type { TurnPolicy } from "../tools/registry.ts";
+import type { TurnPolicy, UserCommandOutcome } from "../tools/registry.ts";
 import type { ContextState } from "./compaction_run.ts";
 import { applyTrim, compactWith, type ContextEnv } from "./context_ops.ts";
 import type { SessionDeps } from "./deps.ts";
@@ -34,19 +30,23 @@ import {
   trimRefusalFor,
   type TrimResult,
 } from "./memory_policy.ts";
-import { resolveSystemPrompt } from "./prompt.ts";
+import { requireSystemPrompt } from "./prompt.ts";
 import { isValidResumeState } from "./resume_state.ts";
 import {
   type AgentSessionParams,
   checkContextDeps,
   type CompletedExchange,
+  copyTranscript,
+  lastExchangeOf,
   type SessionState,
+  type Transcript,
   turnGate,
 } from "./session_types.ts";
 import type { TurnCoreResult } from "./turn.ts";
 import { sessionError } from "./turn_errors.ts";
 import { runTurnFlow, terminalDraft } from "./turn_flow.ts";
 import { prepareTurn } from "./turn_setup.ts";
+import { runUserCommandFlow } from "./user_command.ts";
 
 export {
   type AgentSessionParams,
@@ -131,16 +131,7 @@ export class AgentSession {
       nodeId: params.agentRef,
       isCancelled: () => this.#cancelled,
     });
-    const system = resolveSystemPrompt(
-      params.agent.system_prompt,
-      params.context.variables,
-    );
-    if (!system.ok) {
-      throw new TypeError(
-        `Cannot resolve the system prompt: no context variable "${system.error.missing}"`,
-      );
-    }
-    this.#system = system.value;
+    this.#system = requireSystemPrompt(params.agent, params.context);
   }
 
   /**
@@ -219,17 +210,8 @@ export class AgentSession {
   }
 
   /** A deep copy of the working transcript, its spans and summary. */
-  get transcript(): {
-    messages: WorkingMessage[];
-    spans: TurnSpan[];
-    summary?: string;
-  } {
-    const out = {
-      messages: structuredClone(this.#ctx.messages),
-      spans: structuredClone(this.#ctx.spans),
-    };
-    const summary = this.#ctx.summary;
-    return summary === undefined ? out : { ...out, summary };
+  get transcript(): Transcript {
+    return copyTranscript(this.#ctx);
   }
 
   /**
@@ -239,15 +221,7 @@ export class AgentSession {
    * @returns The exchange, or `undefined` before the first completed turn.
    */
   lastCompletedExchange(): CompletedExchange | undefined {
-    const { messages, spans } = this.#ctx;
-    const span = spans[spans.length - 1];
-    if (span === undefined) return undefined;
-    const text = (i: number): string =>
-      (messages[i]?.content ?? []).map((p) => p.text).join("\n\n");
-    return {
-      userText: text(span.start),
-      assistantText: span.end - span.start === 2 ? text(span.start + 1) : "",
-    };
+    return lastExchangeOf(this.#ctx);
   }
 
   /**
@@ -299,6 +273,12 @@ export class AgentSession {
     if (this.#state !== "idle") throw new SessionStateError("not_active");
   }
 
+  #begin(): AbortController {
+    this.#checkIdle();
+    this.#state = "running";
+    return (this.#controller = new AbortController());
+  }
+
   /**
    * Runs one turn. The outcome is in the events: exactly one
    * `session:turn_completed` unless the session is cancelled meanwhile.
@@ -310,11 +290,8 @@ export class AgentSession {
    * @throws {SessionStateError} `not_started` or `not_active` (as a rejection).
    */
   async sendMessage(text: string): Promise<void> {
-    this.#checkIdle();
-    this.#state = "running";
+    const controller = this.#begin();
     this.#terminal = false;
-    const controller = new AbortController();
-    this.#controller = controller;
     this.#deps.emit({ type: "session:turn_started" });
     if (this.#cancelled) return;
     const refused = (error: SessionError): void =>
@@ -338,10 +315,46 @@ export class AgentSession {
       }
       throw e;
     } finally {
-      if (!this.#cancelled) {
-        this.#state = "idle";
-        this.#controller = undefined;
-      }
+      this.#toIdle();
+    }
+  }
+
+  /**
+   * Runs a user's `!` command (session.md §3) through the registry's
+   * `run_command` policy: allowlist, then the turn policy (never cached),
+   * then the spawn without a shell. Nothing reaches the model.
+   *
+   * @param cmd The program.
+   * @param args Its arguments (tokenised by the caller, cli.md §6).
+   * @returns The outcome; no raw error escapes (a latched persister ⇒
+   * `failed` "session effect identity could not be reserved").
+   * @throws {SessionStateError} `not_started` or `not_active` (as a rejection).
+   */
+  async runUserCommand(
+    cmd: string,
+    args: string[],
+  ): Promise<UserCommandOutcome> {
+    const controller = this.#begin();
+    try {
+      return await runUserCommandFlow({
+        command: cmd,
+        args,
+        deps: this.#deps,
+        policy: this.#policy,
+        signal: controller.signal,
+        nodeId: this.agentRef,
+        nextLocalTurnKey: () => ++this.#localTurnKey,
+        isCancelled: () => this.#cancelled,
+      });
+    } finally {
+      this.#toIdle();
+    }
+  }
+
+  #toIdle(): void {
+    if (!this.#cancelled) {
+      this.#state = "idle";
+      this.#controller = undefined;
     }
   }
 
@@ -369,9 +382,7 @@ export class AgentSession {
     if (summariserBound(plan.value, true) === undefined) {
       return { kind: "failed", message: NO_STREAMING };
     }
-    this.#state = "running";
-    const controller = new AbortController();
-    this.#controller = controller;
+    const controller = this.#begin();
     const tools = this.#deps.tools?.advertise(this.#granted(), this.#policy) ??
       [];
     const env = this.#env(plan.value, tools, controller.signal);
@@ -380,10 +391,7 @@ export class AgentSession {
         await compactWith(env, "manual", { manual: true }),
       );
     } finally {
-      if (!this.#cancelled) {
-        this.#state = "idle";
-        this.#controller = undefined;
-      }
+      this.#toIdle();
     }
   }
 
@@ -486,10 +494,7 @@ export class AgentSession {
     if (result.kind === "cancelled" || this.#cancelled) return;
     this.#terminal = true;
     if (result.engaged) this.#turnCount += 1;
-    if (idle) {
-      this.#state = "idle";
-      this.#controller = undefined;
-    }
+    if (idle) this.#toIdle();
     this.#deps.emit(terminalDraft(result));
   }
 }

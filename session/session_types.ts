@@ -9,6 +9,7 @@ import type { Agent } from "../schema/agent.ts";
 import type { SessionContext } from "../schema/context.ts";
 import type { SessionError } from "../schema/event.ts";
 import type { Result } from "../schema/result.ts";
+import type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
 import { checkBudgetPolicy } from "./budget.ts";
 import type { SessionDeps } from "./deps.ts";
 import { checkCompactThreshold } from "./measure.ts";
@@ -64,6 +65,75 @@ export interface CompletedExchange {
   userText: string;
   /** The final assistant text (`""` for an empty final reply). */
   assistantText: string;
+}
+
+/**
+ * A copy of the working transcript, its spans and summary.
+ *
+ * @example Shape
+ * ```ts
+ * import type { Transcript } from "@relavium/session/session";
+ * const t: Transcript = { messages: [], spans: [] };
+ * ```
+ */
+export interface Transcript {
+  /** Working messages (text only). */
+  messages: WorkingMessage[];
+  /** Completed turn spans. */
+  spans: TurnSpan[];
+  /** The compaction summary, if any. */
+  summary?: string;
+}
+
+/**
+ * A deep copy of a transcript (`summary` only when set).
+ *
+ * @param t The live transcript.
+ * @returns The copy.
+ *
+ * @example Copy
+ * ```ts
+ * import { copyTranscript } from "./session_types.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(copyTranscript({ messages: [], spans: [] }), { messages: [], spans: [] });
+ * ```
+ */
+export function copyTranscript(t: Transcript): Transcript {
+  const out = {
+    messages: structuredClone(t.messages),
+    spans: structuredClone(t.spans),
+  };
+  return t.summary === undefined ? out : { ...out, summary: t.summary };
+}
+
+/**
+ * The most recent completed exchange of a transcript.
+ *
+ * @param t The transcript.
+ * @returns The exchange, or `undefined` before the first completed turn.
+ *
+ * @example One exchange
+ * ```ts
+ * import { lastExchangeOf } from "./session_types.ts";
+ * import assert from "node:assert/strict";
+ * const messages = [
+ *   { role: "user" as const, content: [{ type: "text" as const, text: "hi" }] },
+ *   { role: "assistant" as const, content: [{ type: "text" as const, text: "hello" }] },
+ * ];
+ * assert.deepEqual(lastExchangeOf({ messages, spans: [{ start: 0, end: 2 }] }), { userText: "hi", assistantText: "hello" });
+ * ```
+ */
+export function lastExchangeOf(
+  t: Pick<Transcript, "messages" | "spans">,
+): CompletedExchange | undefined {
+  const span = t.spans[t.spans.length - 1];
+  if (span === undefined) return undefined;
+  const text = (i: number): string =>
+    (t.messages[i]?.content ?? []).map((p) => p.text).join("\n\n");
+  return {
+    userText: text(span.start),
+    assistantText: span.end - span.start === 2 ? text(span.start + 1) : "",
+  };
 }
 
 /**

@@ -99,7 +99,9 @@ export function approvalPreview(
 }
 
 /**
- * Step 5: `undefined` when approved, else the fatal outcome.
+ * Step 5: `undefined` when approved, else the fatal outcome. `oneOff`
+ * (a user's `!` command) makes the request non-cacheable: no `always`
+ * answer is offered, and none recorded for the model applies.
  */
 export async function approveGoverned(input: {
   base: OutcomeBase;
@@ -107,7 +109,8 @@ export async function approveGoverned(input: {
   target: PolicyTarget;
   protectedPath: boolean;
   policy: TurnPolicy;
-  ctx: ToolDispatchContext;
+  ctx: Omit<ToolDispatchContext, "granted">;
+  oneOff?: boolean;
 }): Promise<ToolOutcome | undefined> {
   const { base, action, policy, ctx } = input;
   const preview = approvalPreview(action, input.target);
@@ -116,7 +119,7 @@ export async function approveGoverned(input: {
     toolId: base.toolId,
     action,
     preview,
-    cacheable: !blank && !input.protectedPath,
+    cacheable: !blank && !input.protectedPath && input.oneOff !== true,
     protectedPath: input.protectedPath,
   };
   let verdict: PolicyVerdict | undefined;

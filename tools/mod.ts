@@ -97,6 +97,7 @@ export {
   type ToolRegistryOptions,
 } from "./registry_impl.ts";
 export type { GateHook, GateRequest } from "./approval.ts";
+export type { UserFileResult } from "./user_file.ts";
 export {
   checkLexicalPath,
   type FsScopeConfig,

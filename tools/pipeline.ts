@@ -241,11 +241,15 @@ async function steps(
   return okOutcome(shown, bounded.text, result.summary ?? bounded.text);
 }
 
-async function runTool(
+/**
+ * Step 7's effect: runs a parsed call through the tool's `dispatch` with
+ * jailed fs access, under the abort signal. Host throws become failures.
+ */
+export async function runTool(
   config: PipelineConfig,
   tool: ToolDefinition<unknown>,
   args: unknown,
-  ctx: ToolDispatchContext,
+  ctx: { signal: AbortSignal },
 ): Promise<ToolRunResult | "aborted"> {
   const { host, plan, permissions } = config;
   const workingDir = plan.roots[0] ?? "";

@@ -210,6 +210,52 @@ export type ToolOutcome =
   };
 
 /**
+ * A user's `!` command, already tokenised (cli.md §6): the program and
+ * its arguments. The allowlist target is `[command, ...args].join(" ")`.
+ *
+ * @example Value
+ * ```ts
+ * import type { UserCommandRequest } from "@relavium/session/tools";
+ * const r: UserCommandRequest = { command: "git", args: ["status"] };
+ * ```
+ */
+export interface UserCommandRequest {
+  /** The program (a name on the host PATH, or a path). */
+  command: string;
+  /** Its arguments, passed as-is (no shell). */
+  args: readonly string[];
+}
+
+/**
+ * What a user-command run may use: a {@linkcode ToolDispatchContext}
+ * without the grant (the one-off grant is the user's, never the model's).
+ *
+ * @example Shape
+ * ```ts
+ * import type { UserCommandContext } from "@relavium/session/tools";
+ * const ctx: Omit<UserCommandContext, "signal" | "emitApproval"> = { interactive: true, admit: () => ({ allow: true }) };
+ * ```
+ */
+export type UserCommandContext = Omit<ToolDispatchContext, "granted">;
+
+/**
+ * The outcome of a user `!` command (session.md §3). A non-zero exit is
+ * still `ran`; `denied` with `allowlist: true` means the command line is
+ * not in `[chat].allowed_commands` / `allowed_command_globs`.
+ *
+ * @example Value
+ * ```ts
+ * import type { UserCommandOutcome } from "@relavium/session/tools";
+ * const o: UserCommandOutcome = { kind: "denied", allowlist: true, message: "the command is not in the allowlist" };
+ * ```
+ */
+export type UserCommandOutcome =
+  | { kind: "ran"; exitCode: number; stdout: string; stderr: string }
+  | { kind: "denied"; allowlist: boolean; message: string }
+  | { kind: "failed"; message: string }
+  | { kind: "cancelled" };
+
+/**
  * The engine's tool seam.
  *
  * @example A registry with no tools
@@ -232,4 +278,16 @@ export interface ToolRegistry {
   ): ToolDef[];
   /** Runs one call through the whole pipeline; never throws. */
   dispatch(call: ToolCall, ctx: ToolDispatchContext): Promise<ToolOutcome>;
+  /**
+   * Optional: runs a user's `!` command through the `run_command` policy
+   * (config-only values merged, the allowlist checked before approval, a
+   * non-cacheable approval through `ctx.policy`, Deno permissions,
+   * `ctx.admit()`, no shell). The grant is one-off: the model never gets
+   * `run_command` from it, and an answer is never cached. Never throws.
+   * Absent ⇒ `AgentSession.runUserCommand` answers `failed`.
+   */
+  runUserCommand?(
+    request: UserCommandRequest,
+    ctx: UserCommandContext,
+  ): Promise<UserCommandOutcome>;
 }

@@ -21,9 +21,16 @@ import {
   isReadOnlyPolicy,
   staticPermissions,
 } from "./policy.ts";
-import type { ToolRegistry } from "./registry.ts";
+import type {
+  ToolRegistry,
+  UserCommandContext,
+  UserCommandOutcome,
+  UserCommandRequest,
+} from "./registry.ts";
 import type { SecretTest } from "./sanitize.ts";
 import type { ToolDefinition } from "./tool.ts";
+import { runUserCommandPipeline } from "./user_command.ts";
+import { readUserFilePipeline, type UserFileResult } from "./user_file.ts";
 
 /**
  * Options of {@linkcode createToolRegistry}.
@@ -78,6 +85,20 @@ export interface ScopedToolRegistry extends ToolRegistry {
   readonly toolIds: readonly string[];
   /** Registered and neither governed nor gated (`ask`/`plan` advertise it). */
   isReadOnly(toolId: string): boolean;
+  /**
+   * A user's `!` command through the `run_command` policy (needs
+   * `run_command` registered, not granted). Never throws.
+   */
+  runUserCommand(
+    request: UserCommandRequest,
+    ctx: UserCommandContext,
+  ): Promise<UserCommandOutcome>;
+  /**
+   * A user's `@path`: one file read through `read_file`'s capability
+   * (jail, floors, Deno permission, binary refusal, size cap), whatever
+   * the grant. Never throws.
+   */
+  readUserFile(path: string, signal: AbortSignal): Promise<UserFileResult>;
 }
 
 function validateTools(
@@ -226,5 +247,8 @@ export function createToolRegistry(
       return out;
     },
     dispatch: (call, ctx) => runPipeline(config, call, ctx),
+    runUserCommand: (request, ctx) =>
+      runUserCommandPipeline(config, request, ctx),
+    readUserFile: (path, signal) => readUserFilePipeline(config, path, signal),
   };
 }

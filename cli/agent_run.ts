@@ -13,6 +13,7 @@ import type { CliCommand } from "./args.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { fault } from "./fault.ts";
 import { prepareNewRun } from "./session_setup.ts";
+import { finishRecording } from "./record_exit.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
 import { readAllText } from "./stdin.ts";
 import { buildModes } from "./modes.ts";
@@ -116,6 +117,7 @@ export async function runAgentRun(
   await drained;
   const faults = run.replay?.finalFaults() ?? [];
   for (const f of faults) ctx.io.stderr.write(`error: cassette: ${f}\n`);
+  const recorded = await finishRecording(ctx, run.recorder);
   if (signalCode !== undefined) return signalCode;
-  return failed || faults.length > 0 ? 1 : 0;
+  return failed || faults.length > 0 || !recorded ? 1 : 0;
 }

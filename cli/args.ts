@@ -62,6 +62,7 @@ export type CliCommand =
     model?: string;
     provider?: string;
     fixture?: string;
+    record?: string;
     mode?: ModeName;
   }
   | {
@@ -69,6 +70,7 @@ export type CliCommand =
     sessionId?: string;
     last: boolean;
     fixture?: string;
+    record?: string;
     mode?: ModeName;
   }
   | { name: "chat-list" }
@@ -81,6 +83,7 @@ export type CliCommand =
     model?: string;
     provider?: string;
     fixture?: string;
+    record?: string;
     mode?: ModeName;
   }
   | { name: "config-path" }
@@ -152,6 +155,7 @@ const OPTIONS = {
   model: { type: "string" },
   provider: { type: "string" },
   fixture: { type: "string" },
+  record: { type: "string" },
   mode: { type: "string" },
   last: { type: "boolean" },
   yes: { type: "boolean" },
@@ -176,13 +180,13 @@ const GLOBAL: ReadonlySet<string> = new Set<OptionName>([
 
 const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
   {
-    "chat": ["agent", "model", "provider", "fixture", "mode"],
-    "chat-resume": ["last", "fixture", "mode"],
+    "chat": ["agent", "model", "provider", "fixture", "record", "mode"],
+    "chat-resume": ["last", "fixture", "record", "mode"],
     "chat-list": [],
     "chat-show": [],
     "chat-delete": ["yes"],
     "chat-export": ["out", "force"],
-    "agent-run": ["fixture", "mode", "input", "model", "provider"],
+    "agent-run": ["fixture", "record", "mode", "input", "model", "provider"],
     "config": [],
     "doctor": ["permissions"],
   };
@@ -350,7 +354,14 @@ export function parseCliArgs(
     }
   }
   for (
-    const key of ["agent", "model", "provider", "fixture", "out"] as const
+    const key of [
+      "agent",
+      "model",
+      "provider",
+      "fixture",
+      "record",
+      "out",
+    ] as const
   ) {
     if (v[key] === "") return fail(`Missing value for --${key}`);
   }

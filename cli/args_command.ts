@@ -66,6 +66,9 @@ export function buildCommand(
   if (v.provider !== undefined && v.model === undefined) {
     return "Option --provider needs --model";
   }
+  if (v.record !== undefined && v.fixture !== undefined) {
+    return "Options --record and --fixture cannot be combined";
+  }
   switch (topic) {
     case "chat":
       return extra(args, "chat") ?? {
@@ -75,6 +78,7 @@ export function buildCommand(
           model: v.model,
           provider: v.provider,
           fixture: v.fixture,
+          record: v.record,
           mode,
         }),
       };
@@ -90,7 +94,12 @@ export function buildCommand(
       return extra(more, "chat-resume") ?? {
         name: "chat-resume",
         last,
-        ...defined({ sessionId: id, fixture: v.fixture, mode }),
+        ...defined({
+          sessionId: id,
+          fixture: v.fixture,
+          record: v.record,
+          mode,
+        }),
       };
     }
     case "chat-list":
@@ -137,6 +146,7 @@ export function buildCommand(
           model: v.model,
           provider: v.provider,
           fixture: v.fixture,
+          record: v.record,
           mode,
         }),
       };

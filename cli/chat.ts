@@ -12,6 +12,7 @@ import type { CommandContext, CommandResult } from "./context.ts";
 import { fault } from "./fault.ts";
 import { historyPath, openHistory } from "./history.ts";
 import { prepareNewRun } from "./session_setup.ts";
+import { finishRecording } from "./record_exit.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
 import { createApprover } from "./approval_prompt.ts";
 import { createLineReader } from "./stdin.ts";
@@ -102,12 +103,13 @@ export async function runChat(
         : { maxMessages: run.deps.maxMessages }),
     });
     await drained;
+    const recorded = await finishRecording(ctx, run.recorder);
     if (!ctx.globals.json && !ctx.globals.quiet) {
       ctx.io.stderr.write(
         `Resume with: relavium chat-resume ${live.sessionId}\n`,
       );
     }
-    return code;
+    return recorded ? code : 1;
   } finally {
     store.close();
   }

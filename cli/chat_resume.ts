@@ -13,6 +13,7 @@ import type { CommandContext, CommandResult } from "./context.ts";
 import { type CliFault, fault } from "./fault.ts";
 import { historyPath, openHistory } from "./history.ts";
 import { wireProviders } from "./provider_wiring.ts";
+import { finishRecording } from "./record_exit.ts";
 import { buildHostDeps, loadRunConfig, sessionTools } from "./session_setup.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
 import { createApprover } from "./approval_prompt.ts";
@@ -68,6 +69,8 @@ export async function runChatResume(
       env: (n) => ctx.io.env(n),
       cwd: ctx.cwd,
       ...(command.fixture === undefined ? {} : { fixture: command.fixture }),
+      ...(command.record === undefined ? {} : { record: command.record }),
+      ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
     });
     if (!wiring.ok) return wiring.error;
     writeNotices(ctx, wiring.value.warnings);
@@ -144,7 +147,8 @@ export async function runChatResume(
         ...(maxMessages === undefined ? {} : { maxMessages }),
       });
       await drained;
-      return code;
+      const recorded = await finishRecording(ctx, wiring.value.recorder);
+      return recorded ? code : 1;
     } finally {
       store.close();
     }

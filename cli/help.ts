@@ -39,7 +39,8 @@ Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
 `,
   chat:
     `Usage: relavium chat [--agent <path|id>] [--model <id> [--provider <id>]]
-                     [--fixture <cassette>] [--mode <mode>]
+                     [--fixture <cassette> | --record <cassette>]
+                     [--mode <mode>]
 
 Start a persisted chat session. Each stdin line is one message; end of
 input, /exit or /cancel ends the chat (exit 4).
@@ -50,11 +51,15 @@ Flags:
   --model <id>        replace the agent's model (drops its fallback chain)
   --provider <id>     provider of --model when it cannot be inferred
   --fixture <file>    replay a recorded cassette instead of calling a provider
+  --record <file>     record every provider call as a v1.1 cassette that
+                      --fixture replays offline (not with --fixture); it
+                      holds the conversation's text (user data: review it
+                      before committing), never a key
   --mode <mode>       approval mode: ask (default), plan, accept-edits, auto
 
 ${GLOBAL_FLAGS}`,
-  "chat-resume":
-    `Usage: relavium chat-resume (<id> | --last) [--fixture <cassette>]
+  "chat-resume": `Usage: relavium chat-resume (<id> | --last)
+                            [--fixture <cassette> | --record <cassette>]
                             [--mode <mode>]
 
 Resume a stored session with its stored agent and context. Only the text
@@ -64,6 +69,10 @@ not.
 Flags:
   --last              resume the most recently updated session
   --fixture <file>    replay a recorded cassette instead of calling a provider
+  --record <file>     record every provider call as a v1.1 cassette that
+                      --fixture replays offline (not with --fixture); it
+                      holds the conversation's text (user data: review it
+                      before committing), never a key
   --mode <mode>       approval mode: ask (default), plan, accept-edits, auto
 
 ${GLOBAL_FLAGS}`,
@@ -107,8 +116,8 @@ Flags:
 
 ${GLOBAL_FLAGS}`,
   "agent-run":
-    `Usage: relavium agent run <agent> [--fixture <cassette>] [--mode <mode>]
-                          [--model <id> [--provider <id>]]
+    `Usage: relavium agent run <agent> [--fixture <cassette> | --record <cassette>]
+                          [--mode <mode>] [--model <id> [--provider <id>]]
 
 Run one turn of <agent> (a file path, or an id in .relavium/agents/) with
 all of stdin as the prompt. Nothing is stored. Exit 0 when the turn
@@ -116,6 +125,10 @@ succeeds, 1 when it fails, 2 for bad input (e.g. empty stdin).
 
 Flags:
   --fixture <file>    replay a recorded cassette instead of calling a provider
+  --record <file>     record every provider call as a v1.1 cassette that
+                      --fixture replays offline (not with --fixture); it
+                      holds the conversation's text (user data: review it
+                      before committing), never a key
   --mode <mode>       approval mode: ask (default), plan, accept-edits, auto
                       (only auto approves governed actions without a person)
   --model <id>        replace the agent's model (drops its fallback chain)

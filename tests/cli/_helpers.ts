@@ -1,6 +1,7 @@
 /** Shared helpers of the CLI tests: temp dirs, in-process runs of `main`, strict NDJSON parsing. */
 import assert from "node:assert/strict";
 import { createBufferedIo } from "../../cli/io.ts";
+import type { FetchFn } from "../../llm/http.ts";
 import { main } from "../../cli/main.ts";
 import { parseSessionEvent, type SessionEvent } from "../../schema/event.ts";
 
@@ -28,6 +29,8 @@ export interface RunOptions {
   stdin?: string | ReadableStream<Uint8Array>;
   cwd?: string;
   tty?: boolean;
+  /** The provider transport (default: the buffered io's, which refuses). */
+  fetch?: FetchFn;
 }
 
 /** What a run produced. */
@@ -48,6 +51,7 @@ export async function runCli(
     stdin: options.stdin ?? "",
     stdinIsTerminal: options.tty ?? false,
     stdoutIsTerminal: options.tty ?? false,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
   const code = await main(argv, b.io);
   return { code, stdout: b.stdoutText(), stderr: b.stderrText() };

@@ -87,8 +87,9 @@ With --json, one record per line:
 ${GLOBAL_FLAGS}`,
   "chat-show": `Usage: relavium chat-show <id>
 
-Print a stored session: each turn's text and tool names, compaction
-boundaries and totals. An unknown id exits 2.
+Print a stored session: each turn's text and tool names, every
+compaction or trim boundary (what the model no longer sees, and the
+summary it sees instead), totals and cost per model. An unknown id exits 2.
 
 ${GLOBAL_FLAGS}`,
   "chat-delete": `Usage: relavium chat-delete <id> [--yes]

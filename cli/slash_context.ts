@@ -90,7 +90,7 @@ export function compactReport(
     case "cancelled":
       return `Compaction stopped. Nothing changed${spent}.\n`;
     case "budget_refused":
-      return `Compaction refused: ${result.message}. Nothing changed${spent}; raise [chat].max_cost_microcents to allow it.\n`;
+      return `Compaction not run: ${result.message}. Nothing changed${spent}; raise [chat].max_cost_microcents to allow it.\n`;
     case "policy_refused":
       return `${result.message}.\n`;
     default: {

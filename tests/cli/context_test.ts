@@ -218,6 +218,42 @@ Deno.test("chat: /compact with nothing to fold, or refused by the memory policy,
   );
 });
 
+Deno.test("chat-resume: /compact over the cost cap is refused before any request; nothing written", async () => {
+  await using dir = await tempDir();
+  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
+  await write(
+    `${dir.path}/c.json`,
+    cassette([call("One.", 1_000_000), call("Two.", 1_000_000)], "openai"),
+  );
+  const first = await runCli([
+    "chat",
+    "--model",
+    "gpt-5.4-mini",
+    "--fixture",
+    "c.json",
+    "--json",
+  ], { env, cwd: dir.path, stdin: "a\nb\n" });
+  assert.equal(first.code, 4, first.stderr);
+  const id = parseEvents(first.stdout)[0]?.sessionId ?? "";
+  await write(
+    `${dir.path}/.relavium/project.toml`,
+    '[chat]\nmax_cost_microcents = 10000000\non_exceed = "fail"\n',
+  );
+  // No recorded call: any request would be a cassette fault (exit 1).
+  await write(`${dir.path}/none.json`, cassette([], "openai"));
+  const r = await runCli(
+    ["chat-resume", id, "--fixture", "none.json", "--json"],
+    { env, cwd: dir.path, stdin: "/compact\n" },
+  );
+  assert.equal(r.code, 4, r.stderr);
+  assert.equal(
+    r.stderr,
+    "Compaction not run: Request refused: it could exceed the session's cost cap of 10000000 micro-cents. Nothing changed; raise [chat].max_cost_microcents to allow it.\n",
+  );
+  assert.deepEqual(signature(parseEvents(r.stdout)), ["session:cancelled"]);
+  assert.deepEqual((await show(id, env, dir.path)).boundaries, []);
+});
+
 Deno.test("chat: /trim without a bound names [chat].max_messages and /compact; with one it drops whole turns", async () => {
   await using dir = await tempDir();
   const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { GateRequest } from "../tools/approval.ts";
 import type { ApprovalDecision, ApprovalRequest } from "../tools/registry.ts";
 import { stripControl } from "./control.ts";
 import type { CliIo } from "./io.ts";
@@ -61,6 +62,72 @@ export function createApprover(
       if (answer === "y") return "once";
       if (answer === "a" && request.cacheable) return "always";
       return "reject";
+    } finally {
+      request.signal.removeEventListener("abort", onAbort);
+    }
+  };
+}
+
+function gateText(details: Readonly<Record<string, unknown>>): string {
+  const message = typeof details["message"] === "string"
+    ? details["message"]
+    : "";
+  const files = Array.isArray(details["files"])
+    ? details["files"].filter((f): f is string => typeof f === "string")
+    : [];
+  const clip = (t: string, n: number): string => {
+    const clean = stripControl(t).replace(/\s+/g, " ").trim();
+    return clean.length > n ? `${clean.slice(0, n)}…` : clean;
+  };
+  const list = files.length === 0
+    ? "the staged changes"
+    : files.slice(0, 10).map((f) => clip(f, 120)).join(", ") +
+      (files.length > 10 ? ` and ${files.length - 10} more` : "");
+  return `${JSON.stringify(clip(message, 300))} (${list})`;
+}
+
+/**
+ * Creates the per-call gate of `git_commit` (tools.md §6) for an
+ * interactive TTY: it shows the message and files on stderr and asks
+ * `Commit <message> (<files>)? [y] yes  [n] no`; only `y` commits. Never
+ * cached; Ctrl-C (the request's signal) or end of input declines.
+ *
+ * @param io Where the question goes (stderr).
+ * @param reader The chat's stdin line reader (shared with the loop).
+ * @returns The gate hook.
+ *
+ * @example Answer "y"
+ * ```ts
+ * import { createGatePrompt } from "./approval_prompt.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import { createLineReader } from "./stdin.ts";
+ * import assert from "node:assert/strict";
+ * const b = createBufferedIo({ stdin: "y\n" });
+ * const gate = createGatePrompt(b.io, createLineReader(b.io.stdin));
+ * const yes = await gate({ toolId: "git_commit", details: { message: "fix: typo", files: ["a.md"] }, signal: new AbortController().signal });
+ * assert.equal(yes, true);
+ * assert.equal(b.stderrText(), 'Commit "fix: typo" (a.md)? [y] yes  [n] no ');
+ * ```
+ */
+export function createGatePrompt(
+  io: CliIo,
+  reader: LineReader,
+): (request: GateRequest) => Promise<boolean> {
+  return async (request) => {
+    io.stderr.write(
+      `${
+        request.toolId === "git_commit" ? "Commit" : `Run ${request.toolId}`
+      } ${gateText(request.details)}? [y] yes  [n] no `,
+    );
+    if (request.signal.aborted) return false;
+    let onAbort = (): void => {};
+    const aborted = new Promise<undefined>((resolve) => {
+      onAbort = () => resolve(undefined);
+      request.signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      const line = await Promise.race([reader.next(), aborted]);
+      return line?.trim().toLowerCase() === "y";
     } finally {
       request.signal.removeEventListener("abort", onAbort);
     }

@@ -14,7 +14,8 @@ import { historyPath, openHistory } from "./history.ts";
 import { prepareNewRun } from "./session_setup.ts";
 import { finishRecording } from "./record_exit.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
-import { createApprover } from "./approval_prompt.ts";
+import { createApprover, createGatePrompt } from "./approval_prompt.ts";
+import { userLineHandler } from "./user_input.ts";
 import { createLineReader } from "./stdin.ts";
 import { buildModes } from "./modes.ts";
 import { withBudgetNotices } from "./context_deps.ts";
@@ -38,7 +39,15 @@ export async function runChat(
   command: Extract<CliCommand, { name: "chat" }>,
   ctx: CommandContext,
 ): Promise<CommandResult> {
-  const prep = await prepareNewRun(ctx, command);
+  const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
+    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
+  const reader = createLineReader(ctx.io.stdin);
+  const prep = await prepareNewRun(ctx, {
+    ...command,
+    ...(interactive
+      ? { userTools: true, gate: createGatePrompt(ctx.io, reader) }
+      : {}),
+  });
   if (!prep.ok) return prep.error;
   const run = prep.value;
   const path = historyPath(run.config.paths);
@@ -48,15 +57,12 @@ export async function runChat(
   const store = opened.value;
   if (store === undefined) return fault("internal", "History store missing");
   writeNotices(ctx, run.notices);
-  const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
-    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
   const printer = printerFor(ctx, {
     primaryModel: run.agent.model,
     hints: true,
     turnSummary: interactive,
     memory: run.agent.memory?.type,
   });
-  const reader = createLineReader(ctx.io.stdin);
   const modes = buildModes(run.registry, {
     mode: command.mode ?? "ask",
     ...(interactive ? { approver: createApprover(ctx.io, reader) } : {}),
@@ -97,6 +103,16 @@ export async function runChat(
       modes,
       reader,
       interactive,
+      ...(interactive
+        ? {
+          prepareLine: userLineHandler(
+            ctx.io,
+            live.session,
+            modes,
+            run.registry,
+          ),
+        }
+        : {}),
       ...(run.replay === undefined ? {} : { replay: run.replay }),
       ...(run.deps.maxMessages === undefined
         ? {}

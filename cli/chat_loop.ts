@@ -47,6 +47,12 @@ export interface ChatLoopOptions {
   reader: LineReader;
   /** Whether this is the interactive REPL (TTY, not `--json`, not CI). */
   interactive: boolean;
+  /**
+   * The interactive REPL's `!cmd` / `@path` handler (cli.md §6): the
+   * message to send, or `undefined` when the line was handled (a `!`).
+   * Absent ⇒ every line is sent as typed.
+   */
+  prepareLine?(line: string): Promise<string | undefined>;
   /** `[chat].max_messages`: the bound of a bare `/trim`. */
   maxMessages?: number;
 }
@@ -147,6 +153,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
           },
           setMode: (m) => {
             modes.mode = m;
+            session.setTurnPolicy(modes.policy);
           },
         });
         if (outcome === "exit") break;
@@ -159,8 +166,13 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
         continue;
       }
       if (session.state !== "idle") break;
+      const text = options.prepareLine === undefined
+        ? line
+        : await options.prepareLine(line);
+      latchCheck();
+      if (text === undefined || stopped || session.state !== "idle") continue;
       session.setTurnPolicy(modes.policy);
-      await session.sendMessage(line);
+      await session.sendMessage(text);
       latchCheck();
     }
   } finally {

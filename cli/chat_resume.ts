@@ -14,9 +14,15 @@ import { type CliFault, fault } from "./fault.ts";
 import { historyPath, openHistory } from "./history.ts";
 import { wireProviders } from "./provider_wiring.ts";
 import { finishRecording } from "./record_exit.ts";
-import { buildHostDeps, loadRunConfig, sessionTools } from "./session_setup.ts";
+import {
+  buildHostDeps,
+  chatGuardrails,
+  loadRunConfig,
+  sessionTools,
+} from "./session_setup.ts";
+import { userLineHandler } from "./user_input.ts";
 import { drainEvents, printerFor, writeNotices } from "./session_io.ts";
-import { createApprover } from "./approval_prompt.ts";
+import { createApprover, createGatePrompt } from "./approval_prompt.ts";
 import { locateConfig } from "./config.ts";
 import { createLineReader } from "./stdin.ts";
 import { buildModes } from "./modes.ts";
@@ -81,15 +87,17 @@ export async function runChatResume(
     });
     const projectRoot = where.ok ? where.value.projectRoot : undefined;
     const relaviumDir = config.value.paths.relaviumDir;
+    const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
+      ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
+    const reader = createLineReader(ctx.io.stdin);
     const registry = await sessionTools(agent, {
       context,
       ...(projectRoot === undefined ? {} : { projectRoot }),
       ...(relaviumDir === undefined ? {} : { relaviumDir }),
-    });
+      guardrails: chatGuardrails(config.value),
+      ...(interactive ? { gate: createGatePrompt(ctx.io, reader) } : {}),
+    }, interactive);
     if (!registry.ok) return registry.error;
-    const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
-      ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
-    const reader = createLineReader(ctx.io.stdin);
     const modes = buildModes(registry.value, {
       mode: command.mode ?? "ask",
       ...(interactive ? { approver: createApprover(ctx.io, reader) } : {}),
@@ -141,6 +149,16 @@ export async function runChatResume(
         modes,
         reader,
         interactive,
+        ...(interactive
+          ? {
+            prepareLine: userLineHandler(
+              ctx.io,
+              live.session,
+              modes,
+              registry.value,
+            ),
+          }
+          : {}),
         ...(wiring.value.replay === undefined
           ? {}
           : { replay: wiring.value.replay }),

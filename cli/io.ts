@@ -72,6 +72,11 @@ export interface CliIo {
    * Only sessions without `--fixture` use it.
    */
   readonly fetch?: FetchFn;
+  /**
+   * Random bytes, e.g. for the nonces of `@`/`!` framing (absent ⇒
+   * `crypto.getRandomValues`).
+   */
+  readonly randomBytes?: (length: number) => Uint8Array;
 }
 
 /**
@@ -99,6 +104,8 @@ export interface BufferedIoOptions {
    * buffered io never reaches the network by accident).
    */
   fetch?: FetchFn;
+  /** Random bytes (default: `crypto.getRandomValues`). */
+  randomBytes?: (length: number) => Uint8Array;
 }
 
 /**
@@ -161,6 +168,9 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
       return () => void set.delete(handler);
     },
     fetch: options.fetch ?? offlineFetch,
+    ...(options.randomBytes === undefined
+      ? {}
+      : { randomBytes: options.randomBytes }),
   };
   return {
     io,

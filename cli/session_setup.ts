@@ -24,6 +24,7 @@ import { type CliFault, fault } from "./fault.ts";
 import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
 import type { ScopedToolRegistry } from "../tools/registry_impl.ts";
 import type { ToolScope } from "./tool_wiring.ts";
+import type { GateHook } from "../tools/approval.ts";
 
 /**
  * A session ready to open.
@@ -73,6 +74,13 @@ export interface RunRequest {
   fixture?: string;
   /** `--record`. */
   record?: string;
+  /**
+   * An interactive chat: build the tools even when the agent grants none
+   * (`@path` and `!cmd` need them).
+   */
+  userTools?: boolean;
+  /** The `git_commit` gate of an interactive TTY (absent ⇒ denied). */
+  gate?: GateHook;
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -214,11 +222,43 @@ export async function resolveRunAgent(
 }
 
 /**
- * The tool registry of a session whose agent grants tools; `undefined`
- * (and no tool module loaded) when it grants none.
+ * The `[chat]` guardrails of the tools: `allowed_commands`,
+ * `allowed_command_globs` and `allowed_domains` (empty ⇒ deny all).
+ *
+ * @param config The loaded config.
+ * @returns The guardrails for `ToolScope.guardrails`.
+ *
+ * @example Defaults deny everything
+ * ```ts
+ * import { chatGuardrails, loadRunConfig } from "./session_setup.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const cfg = await loadRunConfig({ io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
+ * assert.ok(cfg.ok);
+ * if (cfg.ok) assert.deepEqual(chatGuardrails(cfg.value), { allowedCommands: [], allowedCommandGlobs: [], allowedDomains: [] });
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function chatGuardrails(
+  config: LoadedConfig,
+): NonNullable<ToolScope["guardrails"]> {
+  const chat = config.resolved.chat;
+  return {
+    allowedCommands: chat.allowedCommands.value,
+    allowedCommandGlobs: chat.allowedCommandGlobs.value,
+    allowedDomains: chat.allowedDomains.value,
+  };
+}
+
+/**
+ * The tool registry of a session whose agent grants tools (or of an
+ * interactive chat, `userTools`); `undefined` (and no tool module loaded)
+ * otherwise.
  *
  * @param agent The session's agent.
- * @param scope Where the tools may work.
+ * @param scope Where the tools may work, guardrails and gate.
+ * @param userTools Build it even when the agent grants no tool.
  * @returns The registry or `undefined`, or an `internal` fault.
  *
  * @example No tools, no registry
@@ -232,8 +272,9 @@ export async function resolveRunAgent(
 export async function sessionTools(
   agent: Agent,
   scope: ToolScope,
+  userTools = false,
 ): Promise<Result<ScopedToolRegistry | undefined, CliFault>> {
-  if ((agent.tools ?? []).length === 0) return ok(undefined);
+  if ((agent.tools ?? []).length === 0 && !userTools) return ok(undefined);
   const { buildToolRegistry } = await import("./tool_wiring.ts");
   return buildToolRegistry(scope);
 }
@@ -301,7 +342,9 @@ export async function prepareNewRun(
     ...(paths.relaviumDir === undefined
       ? {}
       : { relaviumDir: paths.relaviumDir }),
-  });
+    guardrails: chatGuardrails(config.value),
+    ...(req.gate === undefined ? {} : { gate: req.gate }),
+  }, req.userTools === true);
   if (!registry.ok) return registry;
   return ok({
     config: config.value,

@@ -1,14 +1,19 @@
 /**
- * The tools of a CLI session: the built-in registry on the Deno host with
- * the session's filesystem scope (DECISIONS.md 29: `project` adds the
- * project root). Imported lazily, only when the agent grants a tool; the
- * approval modes are in `modes.ts`.
+ * The tools of a CLI session: every built-in (`allBuiltinTools()`) on the
+ * Deno host with the session's filesystem scope (DECISIONS.md 29:
+ * `project` adds the project root), the `[chat]` allowlists and allowed
+ * domains as guardrails (empty ⇒ deny all), and the `git_commit` gate of
+ * an interactive TTY. Registering is not granting: the agent's `tools:`
+ * and the mode decide what the model may call. Imported lazily, only when
+ * the session needs tools; the approval modes are in `modes.ts`.
  *
  * @module
  */
 import type { SessionContext } from "../schema/context.ts";
 import { err, ok, type Result } from "../schema/result.ts";
-import { builtinTools } from "../tools/builtins.ts";
+import type { GateHook } from "../tools/approval.ts";
+import { allBuiltinTools } from "../tools/builtins.ts";
+import type { ToolGuardrails } from "../tools/guardrails.ts";
 import {
   createDenoPermissionQuery,
   createDenoToolHost,
@@ -35,6 +40,16 @@ export interface ToolScope {
   projectRoot?: string;
   /** The Relavium folder (config, history): on both floors. */
   relaviumDir?: string;
+  /**
+   * `[chat]` `allowed_commands`, `allowed_command_globs` and
+   * `allowed_domains`; absent or empty lists deny every command and host.
+   */
+  guardrails?: Pick<
+    ToolGuardrails,
+    "allowedCommands" | "allowedCommandGlobs" | "allowedDomains"
+  >;
+  /** The `git_commit` gate (interactive TTY only); absent ⇒ denied. */
+  gate?: GateHook;
 }
 
 /**
@@ -44,13 +59,16 @@ export interface ToolScope {
  * @returns The registry, or an `internal` fault when the scope is invalid
  * (for example a stored, non-absolute working directory).
  *
- * @example Read-only built-ins
+ * @example Every built-in is registered
  * ```ts
  * import { buildToolRegistry } from "./tool_wiring.ts";
  * import assert from "node:assert/strict";
- * const r = buildToolRegistry({ context: { workingDir: "/tmp", fsScopeTier: "sandboxed" } });
+ * const r = buildToolRegistry({ context: { workingDir: "/tmp", fsScopeTier: "sandboxed" }, guardrails: { allowedCommands: ["git status"] } });
  * assert.ok(r.ok);
- * if (r.ok) assert.deepEqual(r.value.toolIds, ["read_file", "list_directory", "git_status"]);
+ * if (r.ok) {
+ *   assert.deepEqual(r.value.toolIds, ["read_file", "list_directory", "git_status", "write_file", "run_command", "git_commit", "http_request"]);
+ *   assert.equal(r.value.isReadOnly("run_command"), false);
+ * }
  * ```
  */
 export function buildToolRegistry(
@@ -58,10 +76,17 @@ export function buildToolRegistry(
 ): Result<ScopedToolRegistry, CliFault> {
   const { context } = scope;
   try {
+    const g = scope.guardrails ?? {};
     return ok(createToolRegistry({
-      tools: builtinTools(),
+      tools: allBuiltinTools(),
       host: createDenoToolHost(),
       permissions: createDenoPermissionQuery(),
+      guardrails: {
+        allowedCommands: g.allowedCommands ?? [],
+        allowedCommandGlobs: g.allowedCommandGlobs ?? [],
+        allowedDomains: g.allowedDomains ?? [],
+      },
+      ...(scope.gate === undefined ? {} : { gate: scope.gate }),
       context: {
         workingDir: context.workingDir,
         fsScopeTier: context.fsScopeTier,

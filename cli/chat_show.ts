@@ -9,9 +9,15 @@
  */
 import type { CliCommand } from "./args.ts";
 import type { SessionMessage } from "../schema/message.ts";
-import { listBoundaries } from "../store/markers.ts";
 import { messageText, projectStructure } from "../store/projection.ts";
 import type { LoadedSession, ModelCostTotals } from "../store/store.ts";
+import {
+  boundaryLines,
+  shownBoundaries,
+  type ShownBoundary,
+} from "./chat_show_boundaries.ts";
+
+export type { ShownBoundary } from "./chat_show_boundaries.ts";
 import { toListRecord } from "./chat_list.ts";
 import { locateConfig } from "./config.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
@@ -45,35 +51,6 @@ export interface ShownTurn {
   model: string | null;
   /** Whether the turn lies at or below the compaction boundary. */
   compacted: boolean;
-}
-
-/**
- * One compaction or trim boundary of the `--json` record: the stored
- * rows it newly dropped from the model's working context (they stay in
- * the store and in `turns`) and, for a compaction, the summary the model
- * sees instead.
- *
- * @example Value
- * ```ts
- * import type { ShownBoundary } from "./chat_show.ts";
- * const b: ShownBoundary = { reason: "trim", sequenceNumber: 9, droppedFromSequence: 0, droppedThroughSequence: 3, droppedTurns: { first: 1, last: 2 }, summary: null, timestamp: "2026-01-01T00:00:00.000Z" };
- * ```
- */
-export interface ShownBoundary {
-  /** `compaction` (summarised) or `trim` (dropped without a summary). */
-  reason: "compaction" | "trim";
-  /** Sequence number of the marker row. */
-  sequenceNumber: number;
-  /** First stored sequence this boundary dropped. */
-  droppedFromSequence: number;
-  /** Last stored sequence dropped (from > through: nothing new). */
-  droppedThroughSequence: number;
-  /** The turns (numbered as in `turns`, from 1) it dropped, if any. */
-  droppedTurns: { first: number; last: number } | null;
-  /** The summary that replaced the dropped rows (compaction only). */
-  summary: string | null;
-  /** When the boundary was written (ISO-8601). */
-  timestamp: string;
 }
 
 /**
@@ -146,25 +123,7 @@ export function showSession(
 ): ShownSession {
   const { record, messages } = loaded;
   const p = projectStructure(messages, { honourBoundary: false });
-  const boundaries = listBoundaries(messages).map((b): ShownBoundary => {
-    const inRange = (seq: number): boolean =>
-      seq >= b.droppedFromSequence && seq <= b.droppedThroughSequence;
-    const first = p.turns.findIndex((t) => inRange(t.user.sequenceNumber));
-    let last = first;
-    while (
-      first >= 0 && last + 1 < p.turns.length &&
-      inRange(p.turns[last + 1]?.user.sequenceNumber ?? -1)
-    ) last++;
-    return {
-      reason: b.kind,
-      sequenceNumber: b.sequenceNumber,
-      droppedFromSequence: b.droppedFromSequence,
-      droppedThroughSequence: b.droppedThroughSequence,
-      droppedTurns: first < 0 ? null : { first: first + 1, last: last + 1 },
-      summary: b.summary ?? null,
-      timestamp: b.timestamp,
-    };
-  });
+  const boundaries = shownBoundaries(messages, p.turns);
   const turns = p.turns.map((t): ShownTurn => {
     const turn: ShownTurn = {
       user: messageText(t.user),
@@ -265,28 +224,6 @@ export function renderSession(s: ShownSession): string {
   );
   if (costs.length > 0) lines.push("Cost by model:", ...modelCostLines(costs));
   return `${lines.join("\n")}\n`;
-}
-
-function boundaryLines(b: ShownBoundary): string[] {
-  const t = b.droppedTurns;
-  const turns = t === null
-    ? ""
-    : t.first === t.last
-    ? `turn ${t.first}, `
-    : `turns ${t.first}–${t.last}, `;
-  const what = b.droppedFromSequence > b.droppedThroughSequence
-    ? "nothing new is dropped from the model's context"
-    : `${turns}stored messages #${b.droppedFromSequence}–#${b.droppedThroughSequence}, are no longer sent to the model`;
-  if (b.reason === "trim") {
-    return [
-      `=== trim boundary (${b.timestamp}): ${what}; dropped without a summary ===`,
-    ];
-  }
-  return [
-    `=== compaction boundary (${b.timestamp}): ${what}; the model sees this summary instead:`,
-    ...stripControl(b.summary ?? "").split("\n").map((l) => `  ${l}`),
-    "===",
-  ];
 }
 
 /**

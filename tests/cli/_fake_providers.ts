@@ -1,0 +1,149 @@
+/**
+ * Loopback fake providers for the CLI's end-to-end tests: the adapter
+ * conformance servers (`tests/llm/adapters/_server.ts`) replaying the wire
+ * fixtures of `tests/fixtures/{anthropic,openai}/`, a transport that only
+ * reaches 127.0.0.1, and the project files that declare the fakes as
+ * `[[providers]]` entries.
+ */
+import type { FetchFn } from "../../llm/http.ts";
+import { fixture } from "../llm/adapters/_server.ts";
+import { write } from "./_helpers.ts";
+
+export {
+  fixture,
+  http,
+  serve,
+  sse,
+  type TestServer,
+} from "../llm/adapters/_server.ts";
+
+/** Keys planted in the environment; none may appear outside a request header. */
+export const PLANTED = {
+  anthropic: "sk-ant-planted-3f9c1e7a5b2d4c68",
+  openai: "sk-planted-openai-8d4e2a6c0f1b3e57",
+} as const;
+
+/** A transport that reaches only 127.0.0.1 and logs every URL it is asked for. */
+export function loopbackFetch(): { fetch: FetchFn; urls: string[] } {
+  const urls: string[] = [];
+  return {
+    urls,
+    fetch(input: string, init: RequestInit): Promise<Response> {
+      urls.push(input);
+      if (new URL(input).hostname !== "127.0.0.1") {
+        return Promise.reject(new TypeError(`Not a loopback URL: ${input}`));
+      }
+      return fetch(input, init);
+    },
+  };
+}
+
+function rewrite(
+  bytes: Uint8Array,
+  pairs: Array<[string, string]>,
+): Uint8Array {
+  let text = new TextDecoder().decode(bytes);
+  for (const [from, to] of pairs) {
+    if (!text.includes(from)) throw new Error(`Fixture lacks ${from}`);
+    text = text.replaceAll(from, to);
+  }
+  return new TextEncoder().encode(text);
+}
+
+/**
+ * `anthropic/tool_split_args.sse` with its tool renamed to `read_file` and
+ * its split arguments rewritten (same split points) to
+ * `{"path": "notes.txt"}`.
+ */
+export function anthropicReadNotes(): Uint8Array {
+  return rewrite(fixture("anthropic", "tool_split_args.sse"), [
+    ['"name":"get_weather"', '"name":"read_file"'],
+    ['{\\"loc', '{\\"pa'],
+    ['ation\\": \\"San Fra', 'th\\": \\"not'],
+    ['ncisco, CA\\", \\"unit\\": \\"cel', "es.t"],
+    ['sius\\"}', 'xt\\"}'],
+  ]);
+}
+
+/**
+ * `openai/tool_split_args.sse` with its tool renamed to `read_file` and
+ * its split arguments rewritten to `{"path":"notes.txt"}`.
+ */
+export function openaiReadNotes(): Uint8Array {
+  return rewrite(fixture("openai", "tool_split_args.sse"), [
+    ['"name":"get_weather"', '"name":"read_file"'],
+    ['"arguments":"location"', '"arguments":"path"'],
+    ["San Fra", "not"],
+    ["ncisco, CA", "es.txt"],
+  ]);
+}
+
+/** One `[[providers]]` block. */
+export interface FakeEntry {
+  id: string;
+  kind: "anthropic" | "openai-compatible";
+  baseUrl: string;
+  allowLocal?: boolean;
+}
+
+/** Writes `<dir>/.relavium/project.toml` declaring `entries`. */
+export async function declareProviders(
+  dir: string,
+  entries: readonly FakeEntry[],
+): Promise<void> {
+  const blocks = entries.map((e) =>
+    [
+      "[[providers]]",
+      `id = "${e.id}"`,
+      `kind = "${e.kind}"`,
+      `base_url = "${e.baseUrl}"`,
+      ...(e.allowLocal === true ? ["allow_local = true"] : []),
+    ].join("\n")
+  );
+  await write(`${dir}/.relavium/project.toml`, `${blocks.join("\n\n")}\n`);
+}
+
+/** An agent file; `fallback` entries get `max_attempts: 1`. */
+export function agentYaml(options: {
+  provider: string;
+  model: string;
+  tools?: string[];
+  fallback?: Array<{ provider: string; model: string }>;
+}): string {
+  const lines = [
+    "id: fake",
+    "name: Fake",
+    `model: ${options.model}`,
+    `provider: ${options.provider}`,
+    "system_prompt: Be terse.",
+  ];
+  if (options.tools !== undefined) {
+    lines.push("tools:", ...options.tools.map((t) => `  - ${t}`));
+  }
+  if (options.fallback !== undefined) {
+    lines.push("fallback_chain:");
+    for (const f of options.fallback) {
+      lines.push(
+        `  - model: ${f.model}`,
+        `    provider: ${f.provider}`,
+        "    max_attempts: 1",
+      );
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Every file under `dir`, as bytes decoded leniently (for leak checks). */
+export async function allFileText(dir: string): Promise<string> {
+  let out = "";
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) out += await allFileText(path);
+    else if (entry.isFile) {
+      out += new TextDecoder("utf-8", { fatal: false }).decode(
+        await Deno.readFile(path),
+      );
+    }
+  }
+  return out;
+}

@@ -1,6 +1,7 @@
 /**
  * `doctor` (cli.md §1): does the config load, which provider keys are
- * present (never their values), where history lives. Exit 1 when something
+ * present (never their values), where each provider's requests go (its
+ * effective base URL), where history lives. Exit 1 when something
  * needs fixing: an invalid config, or no key for the default provider.
  *
  * @module
@@ -13,6 +14,29 @@ import {
 } from "./doctor_permissions.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { type KeyStatus, lookupKey } from "./keys.ts";
+import { defaultBaseUrl } from "./provider_adapters.ts";
+import type { ConfigSource } from "./config/resolve.ts";
+
+/**
+ * Where a provider's requests go: its effective base URL and where that
+ * came from (`built-in` for an official endpoint); `null` when this
+ * version has no adapter for it (`gemini`).
+ *
+ * @example Value
+ * ```ts
+ * import type { ProviderEndpoint } from "./doctor.ts";
+ * const e: ProviderEndpoint = { provider: "anthropic", baseUrl: "https://api.anthropic.com", source: "built-in", custom: false };
+ * ```
+ */
+export interface ProviderEndpoint {
+  provider: string;
+  baseUrl: string | null;
+  source: ConfigSource;
+  /** A non-default endpoint (window and prices not authoritative). */
+  custom: boolean;
+  /** `allow_local` (loopback or private host), when set. */
+  allowLocal?: true;
+}
 
 /**
  * The `doctor --json` report.
@@ -29,6 +53,8 @@ export interface DoctorReport {
   defaultModel: string | null;
   defaultProvider: string | null;
   keys: Array<{ provider: string } & KeyStatus>;
+  /** The effective base URL per provider. */
+  endpoints: ProviderEndpoint[];
   history: string | null;
   problems: string[];
   /** With `--permissions` (and a valid config). */
@@ -76,6 +102,7 @@ export async function diagnose(
       defaultModel: null,
       defaultProvider: null,
       keys: [],
+      endpoints: [],
       history: located.ok ? located.value.historyDb ?? null : null,
       problems: [loaded.error.message],
     };
@@ -92,6 +119,18 @@ export async function diagnose(
     provider: p.id,
     ...lookupKey(p.id, { providers: resolved.providers, env }),
   }));
+  const endpoints = resolved.providers.map((p): ProviderEndpoint => {
+    const baseUrl = p.baseUrl ?? defaultBaseUrl(p.id) ?? null;
+    return {
+      provider: p.id,
+      baseUrl,
+      source: p.baseUrl === undefined
+        ? "built-in"
+        : p.baseUrlSource ?? p.source,
+      custom: p.baseUrl !== undefined,
+      ...(p.allowLocal ? { allowLocal: true as const } : {}),
+    };
+  });
   const primary = keys.find((k) => k.provider === providerId);
   if (primary?.status === "missing") {
     problems.push(
@@ -106,6 +145,7 @@ export async function diagnose(
     defaultModel: resolved.chat.defaultModel.value,
     defaultProvider: providerId,
     keys,
+    endpoints,
     history: paths.historyDb ?? null,
     problems,
   };
@@ -129,6 +169,13 @@ function keyLine(k: { provider: string } & KeyStatus): string {
     case "missing":
       return `  ${name} missing (set ${k.tried.join(" or ")})`;
   }
+}
+
+function endpointLine(e: ProviderEndpoint): string {
+  const name = e.provider.padEnd(12);
+  if (e.baseUrl === null) return `  ${name} (no adapter in this version)`;
+  const notes = [e.source, ...(e.allowLocal === true ? ["allow_local"] : [])];
+  return `  ${name} ${e.baseUrl} (${notes.join(", ")})`;
 }
 
 /**
@@ -172,6 +219,8 @@ export async function runDoctor(
   }
   if (r.keys.length > 0) lines.push("keys");
   for (const k of r.keys) lines.push(keyLine(k));
+  if (r.endpoints.length > 0) lines.push("endpoints");
+  for (const e of r.endpoints) lines.push(endpointLine(e));
   lines.push(
     `history    ${r.history ?? "(no home: set HOME or RELAVIUM_HOME)"}`,
   );

@@ -116,7 +116,9 @@ export function advisePermissions(
     const host = p.baseUrl !== undefined
       ? hostOf(p.baseUrl)
       : DEFAULT_HOSTS[p.id];
-    const used = p.id === chat.defaultProvider?.value || !p.builtIn;
+    // The default provider, and every provider with its own base URL.
+    const used = p.id === chat.defaultProvider?.value ||
+      p.baseUrl !== undefined;
     if (used && host !== undefined) netHosts.push(host);
     envKeys.push(...keyVariables(p.id, resolved.providers));
     envKeys.push(

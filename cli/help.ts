@@ -150,8 +150,9 @@ workspace.toml, <project>/.relavium/project.toml. RELAVIUM_HOME replaces
 ${GLOBAL_FLAGS}`,
   doctor: `Usage: relavium doctor [--permissions]
 
-Check that the config loads and which provider keys are present (never
-their values). Exit 1 when something needs fixing.
+Check that the config loads, which provider keys are present (never
+their values) and where each provider's requests go (its base URL). Exit 1
+when something needs fixing.
 
 Flags:
   --permissions       also print least-privilege deno run / deno compile

@@ -455,3 +455,77 @@ Deno.test("bad input stops before any request: exit 2, a message naming the key 
     Deno.errors.NotFound,
   );
 });
+
+Deno.test("doctor: key presence and the effective base URL per provider; --permissions allows each provider host", async () => {
+  await using dir = await tempDir();
+  await declareProviders(dir.path, [{
+    id: "fake-anthropic",
+    kind: "anthropic",
+    baseUrl: "http://127.0.0.1:8799/",
+    allowLocal: true,
+  }]);
+  const env = {
+    RELAVIUM_HOME: `${dir.path}/home`,
+    ANTHROPIC_API_KEY: PLANTED.anthropic,
+    RELAVIUM_OPENAI_BASE_URL: "https://gw.example.com/v1",
+  };
+  const r = await runCli(["doctor", "--json"], { env, cwd: dir.path });
+  assert.equal(r.code, 0, r.stderr);
+  assertNoKey(r.stdout + r.stderr, "the doctor report");
+  const report = JSON.parse(r.stdout);
+  assert.deepEqual(report.endpoints, [
+    {
+      provider: "anthropic",
+      baseUrl: "https://api.anthropic.com",
+      source: "built-in",
+      custom: false,
+    },
+    {
+      provider: "openai",
+      baseUrl: "https://gw.example.com/v1",
+      source: "env",
+      custom: true,
+    },
+    { provider: "gemini", baseUrl: null, source: "built-in", custom: false },
+    {
+      provider: "deepseek",
+      baseUrl: "https://api.deepseek.com",
+      source: "built-in",
+      custom: false,
+    },
+    {
+      provider: "fake-anthropic",
+      baseUrl: "http://127.0.0.1:8799",
+      source: "project",
+      custom: true,
+      allowLocal: true,
+    },
+  ]);
+  assert.deepEqual(
+    report.keys.find((k: { provider: string }) =>
+      k.provider === "fake-anthropic"
+    ),
+    {
+      provider: "fake-anthropic",
+      status: "no-auth",
+      tried: ["RELAVIUM_FAKE_ANTHROPIC_API_KEY"],
+    },
+  );
+  const plain = await runCli(["doctor"], { env, cwd: dir.path });
+  assert.match(
+    plain.stdout,
+    /^ {2}fake-anthropic http:\/\/127\.0\.0\.1:8799 \(project, allow_local\)$/m,
+  );
+  assert.match(plain.stdout, /^ {2}gemini +\(no adapter in this version\)$/m);
+  const perms = await runCli(["doctor", "--permissions", "--json"], {
+    env,
+    cwd: dir.path,
+  });
+  assert.equal(perms.code, 0, perms.stderr);
+  const flags: string[] = JSON.parse(perms.stdout).permissions.flags;
+  const net = flags.find((f) => f.startsWith("--allow-net="));
+  assert.deepEqual(
+    net?.slice("--allow-net=".length).split(",").sort(),
+    ["127.0.0.1:8799", "api.anthropic.com:443", "gw.example.com:443"],
+  );
+});

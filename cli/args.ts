@@ -88,7 +88,7 @@ export type CliCommand =
   }
   | { name: "config-path" }
   | { name: "config-show" }
-  | { name: "doctor"; permissions: boolean };
+  | { name: "doctor"; permissions: boolean; agent?: string };
 
 /**
  * Help pages: the overview and one per command.
@@ -188,7 +188,7 @@ const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
     "chat-export": ["out", "force"],
     "agent-run": ["fixture", "record", "mode", "input", "model", "provider"],
     "config": [],
-    "doctor": ["permissions"],
+    "doctor": ["permissions", "agent"],
   };
 
 const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {

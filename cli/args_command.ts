@@ -162,7 +162,10 @@ export function buildCommand(
         (sub === "path" ? { name: "config-path" } : { name: "config-show" });
     }
     case "doctor":
-      return extra(args, "doctor") ??
-        { name: "doctor", permissions: v.permissions === true };
+      return extra(args, "doctor") ?? {
+        name: "doctor",
+        permissions: v.permissions === true,
+        ...(v.agent === undefined ? {} : { agent: v.agent }),
+      };
   }
 }

@@ -14,6 +14,9 @@ import {
 } from "./doctor_permissions.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { type KeyStatus, lookupKey } from "./keys.ts";
+import { resolveAgentRef } from "./agent_file.ts";
+import { stripControl } from "./control.ts";
+import { parseResolvConf } from "../tools/resolv_conf.ts";
 import { defaultBaseUrl } from "./provider_adapters.ts";
 import type { ConfigSource } from "./config/resolve.ts";
 
@@ -65,7 +68,8 @@ export interface DoctorReport {
  * Builds the doctor report.
  *
  * @param ctx The command context.
- * @param options Whether to add the permission advice.
+ * @param options Whether to add the permission advice, and for which
+ * agent (a path or id; default the built-in chat agent).
  * @returns The report (never contains a key value).
  *
  * @example A missing default key is a problem
@@ -83,7 +87,7 @@ export interface DoctorReport {
  */
 export async function diagnose(
   ctx: CommandContext,
-  options: { permissions?: boolean } = {},
+  options: { permissions?: boolean; agent?: string } = {},
 ): Promise<DoctorReport> {
   const env = (n: string): string | undefined => ctx.io.env(n);
   const req = {
@@ -150,13 +154,41 @@ export async function diagnose(
     problems,
   };
   if (options.permissions === true) {
+    let tools: readonly string[] | undefined;
+    if (options.agent !== undefined) {
+      const found = await resolveAgentRef(options.agent, {
+        cwd: ctx.cwd,
+        ...(paths.projectRoot === undefined
+          ? {}
+          : { projectRoot: paths.projectRoot }),
+      });
+      if (!found.ok) {
+        report.ok = false;
+        problems.push(found.error.message);
+        return report;
+      }
+      tools = found.value.agent.tools ?? [];
+    }
     report.permissions = advisePermissions(
       loaded.value,
       ctx.cwd,
       (d) => Deno.permissions.querySync(d).state,
+      {
+        ...(tools === undefined ? {} : { tools }),
+        nameServers: parseResolvConf(await readResolvConf()),
+      },
     );
   }
   return report;
+}
+
+/** The system resolver config, `""` when it cannot be read. */
+async function readResolvConf(): Promise<string> {
+  try {
+    return await Deno.readTextFile("/etc/resolv.conf");
+  } catch {
+    return "";
+  }
 }
 
 function keyLine(k: { provider: string } & KeyStatus): string {
@@ -202,7 +234,10 @@ export async function runDoctor(
   command: Extract<CliCommand, { name: "doctor" }>,
   ctx: CommandContext,
 ): Promise<CommandResult> {
-  const r = await diagnose(ctx, { permissions: command.permissions });
+  const r = await diagnose(ctx, {
+    permissions: command.permissions,
+    ...(command.agent === undefined ? {} : { agent: command.agent }),
+  });
   if (ctx.globals.json) {
     ctx.io.stdout.write(`${JSON.stringify(r)}\n`);
     return r.ok ? 0 : 1;
@@ -227,7 +262,11 @@ export async function runDoctor(
   if (r.permissions !== undefined) {
     const flags = r.permissions.flags.join(" ");
     lines.push(
-      "permissions (least privilege for the built-in chat agent here):",
+      `permissions (least privilege for ${
+        command.agent === undefined
+          ? "the built-in chat agent"
+          : stripControl(command.agent)
+      } here):`,
       `  deno run ${flags} cli.ts`,
       `  deno compile ${flags} cli.ts`,
     );

@@ -1,13 +1,15 @@
 /**
  * `doctor --permissions` (tools.md §10): the least-privilege `deno run` /
- * `deno compile` flags for the current configuration and the built-in
- * chat agent's tools, plus warnings about broad grants.
+ * `deno compile` flags for the current configuration and an agent's tools
+ * (the built-in chat agent's by default), with `--deny-net` for the SSRF
+ * ranges, plus warnings about broad grants and allowlisted interpreters.
  *
  * @module
  */
 import { join } from "node:path";
-import { builtinTools } from "../tools/builtins.ts";
+import { allBuiltinTools } from "../tools/builtins.ts";
 import {
+  allowlistWarnings,
   broadGrantWarnings,
   derivePermissions,
   permissionFlags,
@@ -15,6 +17,7 @@ import {
 import type { ToolPermission } from "../tools/permission_query.ts";
 import type { LoadedConfig } from "./config.ts";
 import { keyVariables } from "./keys.ts";
+import { denyNetExcept } from "./deny_net.ts";
 import { buildToolRegistry } from "./tool_wiring.ts";
 
 /** Hosts of the built-in providers' default endpoints. */
@@ -68,11 +71,61 @@ function hostOf(url: string): string | undefined {
 }
 
 /**
- * Derives the flags for a session in `cwd` with the built-in agent.
+ * Options of {@linkcode advisePermissions}.
+ *
+ * @example Value
+ * ```ts
+ * import type { AdviceOptions } from "./doctor_permissions.ts";
+ * const o: AdviceOptions = { tools: ["read_file", "run_command"], nameServers: ["10.255.255.53:53"] };
+ * ```
+ */
+export interface AdviceOptions {
+  /** The agent's `tools:` (default: the built-in chat agent's). */
+  tools?: readonly string[];
+  /**
+   * The system resolvers as `ip:53` (`parseResolvConf` of
+   * `/etc/resolv.conf`): `http_request` checks every DNS answer.
+   */
+  nameServers?: readonly string[];
+}
+
+/** The built-in chat agent's tools (`default_agent.ts`). */
+const CHAT_AGENT_TOOLS = ["read_file", "list_directory", "git_status"];
+
+/**
+ * The tools a chat may use for this config: the agent's, plus what the
+ * interactive REPL adds on its own — `read_file`'s capability for
+ * `@path`, and `run_command`'s for `!cmd` when an allowlist is set.
+ */
+function sessionGrant(
+  agentTools: readonly string[],
+  allowlisted: boolean,
+): string[] {
+  const out = new Set([...agentTools, "read_file"]);
+  if (allowlisted) out.add("run_command");
+  return [...out];
+}
+
+function hostName(hostPort: string): string {
+  const m = /^\[([^\]]+)\](?::\d+)?$/.exec(hostPort);
+  if (m !== null) return m[1] ?? "";
+  const i = hostPort.lastIndexOf(":");
+  return i < 0 ? hostPort : hostPort.slice(0, i);
+}
+
+/**
+ * Derives the flags for a session in `cwd` with an agent's tools (the
+ * built-in chat agent's by default): `--allow-*` per tools.md §10
+ * (`kill` beside scoped `--allow-run` when `run_command` or `git_commit`
+ * is granted; the resolvers' `:53` when `http_request` is), then
+ * `--deny-net` with the SSRF ranges minus what must stay reachable (local
+ * providers, resolvers), then `--no-prompt`. Warnings: broad grants,
+ * allowlisted interpreters, what the flags cannot express.
  *
  * @param config The loaded config.
  * @param cwd The effective working directory.
  * @param query Reads a permission's state by name (broad-grant check).
+ * @param options The agent's tools and the system resolvers.
  * @returns The flags and warnings.
  *
  * @example Flags for a fresh folder
@@ -86,6 +139,7 @@ function hostOf(url: string): string | undefined {
  * if (cfg.ok) {
  *   const a = advisePermissions(cfg.value, dir, () => "prompt");
  *   assert.equal(a.flags[0], `--allow-read=${dir},${dir}/rh`);
+ *   assert.ok(a.flags.some((f) => f.startsWith("--deny-net=0.0.0.0/8,127.0.0.0/8,")));
  *   assert.equal(a.flags.at(-1), "--no-prompt");
  * }
  * await Deno.remove(dir, { recursive: true });
@@ -97,9 +151,14 @@ export function advisePermissions(
   query: (
     descriptor: { name: "read" | "write" | "run" | "net" | "env" },
   ) => string,
+  options: AdviceOptions = {},
 ): PermissionAdvice {
   const { resolved, paths } = config;
   const chat = resolved.chat;
+  const allowlist = {
+    allowedCommands: chat.allowedCommands.value,
+    allowedCommandGlobs: chat.allowedCommandGlobs.value,
+  };
   const registry = buildToolRegistry({
     context: { workingDir: cwd, fsScopeTier: chat.fsScope.value },
     ...(paths.projectRoot === undefined
@@ -111,6 +170,7 @@ export function advisePermissions(
   });
   const roots = registry.ok ? [...registry.value.plan.roots] : [cwd];
   const netHosts: string[] = [];
+  const localHosts: string[] = [];
   const envKeys = [...CLI_ENV];
   for (const p of resolved.providers) {
     const host = p.baseUrl !== undefined
@@ -120,24 +180,31 @@ export function advisePermissions(
     const used = p.id === chat.defaultProvider?.value ||
       p.baseUrl !== undefined;
     if (used && host !== undefined) netHosts.push(host);
+    if (p.allowLocal && host !== undefined) localHosts.push(hostName(host));
     envKeys.push(...keyVariables(p.id, resolved.providers));
     envKeys.push(
       `RELAVIUM_${p.id.toUpperCase().replaceAll("-", "_")}_BASE_URL`,
     );
   }
-  const tools = builtinTools();
+  const granted = sessionGrant(
+    options.tools ?? CHAT_AGENT_TOOLS,
+    allowlist.allowedCommands.length + allowlist.allowedCommandGlobs.length >
+      0,
+  );
+  const http = granted.includes("http_request");
+  const nameServers = http ? options.nameServers ?? [] : [];
   const permissions: ToolPermission[] = derivePermissions({
     roots,
-    granted: ["read_file", "list_directory", "git_status"],
-    tools,
+    granted,
+    tools: allBuiltinTools(),
     os: registry.ok ? registry.value.plan.os : "posix",
     ...(paths.relaviumDir === undefined
       ? {}
       : { configDir: paths.relaviumDir, storeDir: paths.relaviumDir }),
-    allowedCommands: chat.allowedCommands.value,
-    allowedCommandGlobs: chat.allowedCommandGlobs.value,
+    ...allowlist,
     allowedDomains: chat.allowedDomains.value,
     netHosts,
+    nameServers,
     envKeys,
   });
   if (paths.projectRoot !== undefined) {
@@ -146,12 +213,25 @@ export function advisePermissions(
       path: join(paths.projectRoot, ".relavium"),
     });
   }
-  const { flags, warnings } = permissionFlags(permissions);
+  const deny = denyNetExcept([...localHosts, ...nameServers.map(hostName)]);
+  const { flags, warnings } = permissionFlags(permissions, {
+    denyNet: deny.deny,
+  });
   const runPrograms = permissions.flatMap((p) =>
     p.name === "run" ? [p.command] : []
   );
   return {
     flags,
-    warnings: [...warnings, ...broadGrantWarnings(query, runPrograms)],
+    warnings: [
+      ...warnings,
+      ...deny.warnings,
+      ...(http && nameServers.length === 0
+        ? [
+          "No DNS resolver found (/etc/resolv.conf): http_request needs --allow-net for the resolver's address:53",
+        ]
+        : []),
+      ...broadGrantWarnings(query, runPrograms),
+      ...allowlistWarnings(allowlist),
+    ],
   };
 }

@@ -148,7 +148,7 @@ workspace.toml, <project>/.relavium/project.toml. RELAVIUM_HOME replaces
 ~/.relavium.
 
 ${GLOBAL_FLAGS}`,
-  doctor: `Usage: relavium doctor [--permissions]
+  doctor: `Usage: relavium doctor [--permissions [--agent <path|id>]]
 
 Check that the config loads, which provider keys are present (never
 their values) and where each provider's requests go (its base URL). Exit 1
@@ -157,6 +157,8 @@ when something needs fixing.
 Flags:
   --permissions       also print least-privilege deno run / deno compile
                       flags for this folder and config
+  --agent <path|id>   the agent whose tools the flags cover (default: the
+                      built-in chat agent)
 
 ${GLOBAL_FLAGS}`,
 };

@@ -230,8 +230,9 @@ export function frameCommand(
 }
 
 /**
- * The `@path` markers of a line: an `@` at the start or after whitespace,
- * then the path up to the next whitespace, minus trailing punctuation
+ * The `@path` markers of a line: an `@` at the start, after whitespace or
+ * after an opening `(`, `[`, `{`, `"`, `'`, then the path up to the next
+ * whitespace, minus trailing punctuation
  * (`.,;:!?)]}'"`). Each path once, in order. An e-mail address has no
  * marker (no word boundary before its `@`).
  *
@@ -247,7 +248,7 @@ export function frameCommand(
  */
 export function fileMarkers(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/(?<=^|[ \t\r\n])@([^ \t\r\n]+)/g)) {
+  for (const m of text.matchAll(/(?<=^|[ \t\r\n([{"'])@([^ \t\r\n]+)/g)) {
     const path = (m[1] ?? "").replace(/[.,;:!?)\]}'"]+$/, "");
     if (path !== "" && !out.includes(path)) out.push(path);
   }

@@ -8,8 +8,6 @@
  * @module
  */
 
-import type { FetchFn } from "../llm/http.ts";
-
 /**
  * A synchronous text sink (stdout or stderr). Writes are complete when the
  * call returns, so stdout and stderr interleave in call order.
@@ -71,7 +69,7 @@ export interface CliIo {
    * The HTTP transport of provider calls (absent ⇒ the global `fetch`).
    * Only sessions without `--fixture` use it.
    */
-  readonly fetch?: FetchFn;
+  readonly fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /**
    * Random bytes, e.g. for the nonces of `@`/`!` framing (absent ⇒
    * `crypto.getRandomValues`).
@@ -103,7 +101,7 @@ export interface BufferedIoOptions {
    * The provider transport (default: one that refuses every request, so a
    * buffered io never reaches the network by accident).
    */
-  fetch?: FetchFn;
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Random bytes (default: `crypto.getRandomValues`). */
   randomBytes?: (length: number) => Uint8Array;
 }

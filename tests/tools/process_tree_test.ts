@@ -172,3 +172,47 @@ Deno.exit(r.timedOut ? 0 : 3);
     assert.ok(await waitDead(await readPid(pidFile)), "grandchild survived");
   },
 });
+
+Deno.test({
+  name:
+    "a user's ! command (runUserCommand) is killed with its group on abort and on timeout",
+  ignore: !linux,
+  async fn(t) {
+    for (const how of ["abort", "timeout"] as const) {
+      await t.step(how, async () => {
+        await using dir = await tempDir();
+        const pidFile = `${dir.path}/pid`;
+        const registry = createToolRegistry({
+          tools: allBuiltinTools(),
+          host: createDenoToolHost(),
+          context: { workingDir: dir.path, fsScopeTier: "sandboxed" },
+          permissions: grantAll,
+          guardrails: { allowedCommandGlobs: ["sh -c *"] },
+          ...(how === "timeout"
+            ? { toolConfig: { run_command: { timeoutMs: 300 } } }
+            : {}),
+        });
+        const controller = new AbortController();
+        const outcome = registry.runUserCommand({
+          command: "sh",
+          args: ["-c", 'sleep 30 & echo $! > "$1"; wait', "sh", pidFile],
+        }, {
+          signal: controller.signal,
+          policy: createModePolicy({ mode: "auto", interactive: true }).policy,
+          interactive: true,
+          emitApproval: () => {},
+          admit: () => ({ allow: true }),
+        });
+        const pid = await readPid(pidFile);
+        if (how === "abort") controller.abort();
+        const o = await outcome;
+        if (how === "abort") assert.deepEqual(o, { kind: "cancelled" });
+        else {
+          assert.equal(o.kind, "failed");
+          assert.match(o.kind === "failed" ? o.message : "", /timed out/);
+        }
+        assert.ok(await waitDead(pid), "grandchild survived");
+      });
+    }
+  },
+});

@@ -1,8 +1,10 @@
 /**
  * The interactive approval prompt (cli.md §4), on stderr:
  * `Approve <tool> <preview>? [y] once  [a] always  [n] no`. One line is
- * read; `[a]` is offered only when the answer can be cached. Ctrl-C
- * (the request's signal) or end of input rejects.
+ * read; `[a]` is offered only when the answer can be cached (never for a
+ * user's `!` command). Ctrl-C (the request's signal) or end of input
+ * rejects. Also the per-call `git_commit` gate (tools.md §6):
+ * `Commit "<message>" (<files>)? [y] yes  [n] no`.
  *
  * @module
  */

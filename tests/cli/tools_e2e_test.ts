@@ -415,3 +415,70 @@ Deno.test("plain and --json chats send ! and @ lines as literal text", async () 
   assert.ok(!r.stdout.includes("remember the milk"));
   assert.ok(!r.stdout.includes("<file"));
 });
+
+Deno.test("git_commit: the per-call gate asks only in an interactive TTY", async (t) => {
+  await using dir = await tempDir();
+  const commit = callChunks("g1", "git_commit", {
+    message: "fix: typo",
+    files: ["a.md"],
+  });
+  await t.step("--json --mode auto: gate_required, nothing asked", async () => {
+    await setUp(dir.path, {
+      tools: ["git_commit"],
+      calls: [{ chunks: commit }],
+    });
+    const r = await runCli(
+      [
+        "chat",
+        "--agent",
+        "helper.agent.yaml",
+        "--fixture",
+        "c.json",
+        "--json",
+        "--mode",
+        "auto",
+      ],
+      { env: env(dir.path), cwd: dir.path, stdin: "commit\n" },
+    );
+    assert.equal(r.code, 4, r.stderr);
+    assert.equal(r.stderr, "");
+    const done = completed(parseEvents(r.stdout))[0];
+    assert.ok(done?.type === "session:turn_completed");
+    assert.match(done.error?.message ?? "", /gate_required/);
+  });
+  await t.step(
+    "interactive auto: the gate shows message and files; n declines",
+    async () => {
+      await setUp(dir.path, {
+        tools: ["git_commit"],
+        calls: [{ chunks: commit }],
+      });
+      const b = createBufferedIo({
+        env: { ...env(dir.path), NO_COLOR: "1" },
+        cwd: dir.path,
+        stdin: lineStdin(["commit it", "n"]),
+        stdinIsTerminal: true,
+        stdoutIsTerminal: true,
+      });
+      const code = await main(
+        [
+          "chat",
+          "--agent",
+          "helper.agent.yaml",
+          "--fixture",
+          "c.json",
+          "--mode",
+          "auto",
+        ],
+        b.io,
+      );
+      const err = b.stderrText();
+      assert.equal(code, 4, err);
+      assert.ok(
+        err.includes('Commit "fix: typo" (a.md)? [y] yes  [n] no '),
+        err,
+      );
+      assert.match(err, /\[turn failed: tool_denied\]/);
+    },
+  );
+});

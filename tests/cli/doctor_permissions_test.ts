@@ -1,0 +1,165 @@
+/**
+ * `doctor --permissions` (tools.md §10): the grant follows the agent's
+ * tools (and what the REPL adds), `kill` rides with scoped run grants,
+ * the resolver's `:53` with `http_request`, `--deny-net` keeps the SSRF
+ * ranges minus what must stay reachable, and warnings name interpreters.
+ */
+import assert from "node:assert/strict";
+import { denyNetExcept } from "../../cli/deny_net.ts";
+import { advisePermissions } from "../../cli/doctor_permissions.ts";
+import { loadCliConfig } from "../../cli/config.ts";
+import { SSRF_DENY_NET } from "../../tools/ssrf.ts";
+import { runCli, tempDir, write } from "./_helpers.ts";
+
+function flag(flags: string[], name: string): string[] {
+  const f = flags.find((x) => x.startsWith(`--${name}=`));
+  return f === undefined ? [] : f.slice(name.length + 3).split(",");
+}
+
+async function advise(
+  dir: string,
+  options: { project?: string; tools?: string[]; nameServers?: string[] },
+) {
+  if (options.project !== undefined) {
+    await write(`${dir}/.relavium/project.toml`, options.project);
+  }
+  const cfg = await loadCliConfig({
+    cwd: dir,
+    env: (n) => (n === "RELAVIUM_HOME" ? `${dir}/rh` : undefined),
+  });
+  assert.ok(cfg.ok, cfg.ok ? "" : cfg.error.message);
+  if (!cfg.ok) throw new Error("config");
+  return advisePermissions(cfg.value, dir, () => "prompt", {
+    ...(options.tools === undefined ? {} : { tools: options.tools }),
+    ...(options.nameServers === undefined
+      ? {}
+      : { nameServers: options.nameServers }),
+  });
+}
+
+Deno.test("denyNetExcept() splits a range around a kept address and nothing else", () => {
+  const { deny, warnings } = denyNetExcept(["10.255.255.53"]);
+  assert.deepEqual(warnings, []);
+  const ten = deny.filter((d) => d.startsWith("10."));
+  assert.equal(ten.length, 24);
+  assert.ok(!ten.includes("10.255.255.53/32"));
+  assert.ok(ten.includes("10.255.255.52/32"));
+  assert.ok(ten.includes("10.0.0.0/9"));
+  // Every other base entry is untouched.
+  for (const d of SSRF_DENY_NET.filter((d) => d !== "10.0.0.0/8")) {
+    assert.ok(deny.includes(d), d);
+  }
+  // Coverage: the split blocks plus the kept address are exactly 10/8.
+  const size = ten.reduce(
+    (n, c) => n + 2 ** (32 - Number(c.split("/")[1])),
+    0,
+  );
+  assert.equal(size + 1, 2 ** 24);
+});
+
+Deno.test("denyNetExcept() handles localhost, IPv6 and names", () => {
+  const local = denyNetExcept(["localhost"]);
+  assert.ok(!local.deny.includes("127.0.0.0/8"));
+  assert.ok(!local.deny.includes("[::1]"));
+  assert.ok(local.deny.includes("127.0.0.0/32"));
+  assert.ok(local.deny.includes("[::]"));
+  const v6 = denyNetExcept(["[::1]"]);
+  assert.ok(!v6.deny.includes("[::1]") && v6.deny.includes("127.0.0.0/8"));
+  const named = denyNetExcept(["gpu-box.lan"]);
+  assert.deepEqual(named.deny, [...SSRF_DENY_NET]);
+  assert.match(named.warnings[0] ?? "", /gpu-box\.lan/);
+  const two = denyNetExcept(["192.168.1.10", "192.168.1.11"]);
+  assert.ok(!two.deny.some((d) => d === "192.168.1.10/32"));
+  assert.ok(!two.deny.some((d) => d === "192.168.1.11/32"));
+  assert.ok(two.deny.includes("192.168.1.8/31"));
+});
+
+Deno.test("advisePermissions() follows the agent's tools", async (t) => {
+  await t.step("the built-in agent: git, no kill, no write", async () => {
+    await using dir = await tempDir();
+    const a = await advise(dir.path, {});
+    assert.deepEqual(flag(a.flags, "allow-run"), ["git"]);
+    assert.deepEqual(flag(a.flags, "allow-write"), [`${dir.path}/rh`]);
+    assert.deepEqual(flag(a.flags, "deny-net"), [...SSRF_DENY_NET]);
+  });
+  await t.step("run_command: allowlisted programs and kill", async () => {
+    await using dir = await tempDir();
+    const a = await advise(dir.path, {
+      project:
+        '[chat]\nallowed_commands = ["deno task test", "bash -c make"]\nallowed_command_globs = ["npm run *"]\n',
+      tools: ["read_file", "run_command"],
+    });
+    assert.deepEqual(flag(a.flags, "allow-run"), [
+      "deno",
+      "bash",
+      "npm",
+      "kill",
+    ]);
+    assert.ok(flag(a.flags, "allow-env").includes("PATH"));
+    assert.ok(a.warnings.some((w) => /Allowlisting bash/.test(w)));
+    assert.ok(a.warnings.some((w) => /Allowlisting deno/.test(w)));
+  });
+  await t.step(
+    "an allowlist alone adds run_command for ! commands",
+    async () => {
+      await using dir = await tempDir();
+      const a = await advise(dir.path, {
+        project: '[chat]\nallowed_commands = ["make"]\n',
+        tools: [],
+      });
+      assert.deepEqual(flag(a.flags, "allow-run"), ["make", "kill"]);
+      assert.ok(flag(a.flags, "allow-read").includes(dir.path), "@ reads");
+    },
+  );
+  await t.step("write_file: write on the workspace", async () => {
+    await using dir = await tempDir();
+    const a = await advise(dir.path, { tools: ["write_file"] });
+    assert.deepEqual(flag(a.flags, "allow-write"), [
+      dir.path,
+      `${dir.path}/rh`,
+    ]);
+  });
+  await t.step(
+    "http_request: domains, resolvers, deny-net around them",
+    async () => {
+      await using dir = await tempDir();
+      const a = await advise(dir.path, {
+        project: '[chat]\nallowed_domains = ["api.github.com"]\n',
+        tools: ["http_request"],
+        nameServers: ["10.255.255.53:53"],
+      });
+      const net = flag(a.flags, "allow-net");
+      assert.ok(net.includes("api.github.com:443"));
+      assert.ok(net.includes("10.255.255.53:53"));
+      const deny = flag(a.flags, "deny-net");
+      assert.ok(!deny.includes("10.0.0.0/8") && deny.includes("10.0.0.0/9"));
+      assert.ok(deny.includes("127.0.0.0/8"));
+    },
+  );
+  await t.step("an allow_local provider stays reachable", async () => {
+    await using dir = await tempDir();
+    const a = await advise(dir.path, {
+      project:
+        '[[providers]]\nid = "ollama"\nkind = "openai-compatible"\nbase_url = "http://127.0.0.1:11434/v1"\nallow_local = true\n',
+    });
+    assert.ok(flag(a.flags, "allow-net").includes("127.0.0.1:11434"));
+    const deny = flag(a.flags, "deny-net");
+    assert.ok(!deny.includes("127.0.0.0/8"));
+    assert.ok(deny.includes("127.0.0.0/32") && deny.includes("127.0.0.2/31"));
+  });
+});
+
+Deno.test("doctor --permissions --agent: an unknown agent is a problem (exit 1)", async () => {
+  await using dir = await tempDir();
+  const r = await runCli(
+    ["doctor", "--permissions", "--agent", "missing.agent.yaml", "--json"],
+    {
+      env: { RELAVIUM_HOME: `${dir.path}/rh`, ANTHROPIC_API_KEY: "k" },
+      cwd: dir.path,
+    },
+  );
+  assert.equal(r.code, 1);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.permissions, undefined);
+  assert.equal(report.problems.length, 1);
+});

@@ -9,8 +9,13 @@
  */
 import { join, resolve } from "node:path";
 import { type Agent, KEBAB_ID, parseAgent } from "../schema/agent.ts";
+import { formatPath } from "../schema/issues.ts";
 import { err, ok, type Result } from "../schema/result.ts";
 import { type CliFault, fault } from "./fault.ts";
+import { type YamlPositions, yamlPositions } from "./yaml_positions.ts";
+
+/** Aliases beyond this are refused (alias-expansion bombs). */
+const MAX_ALIASES = 100;
 
 /**
  * What an agent argument names.
@@ -103,72 +108,54 @@ export async function parseAgentText(
   text: string,
   file: string,
 ): Promise<Result<Agent, CliFault>> {
-  const YAML = await import("yaml");
-  const lineCounter = new YAML.LineCounter();
-  const docs = YAML.parseAllDocuments(text, {
-    schema: "core",
-    uniqueKeys: true,
-    merge: false,
-    lineCounter,
-  });
-  const list = Array.isArray(docs) ? docs : [];
+  const YAML = await import("js-yaml");
   const bad = (message: string): { ok: false; error: CliFault } =>
     err(fault("invalid_agent", `Invalid agent: ${message}`));
-  if (list.length !== 1) {
-    return bad(`${file}: must be a single mapping document`);
-  }
-  const doc = list[0];
-  if (doc === undefined) {
-    return bad(`${file}: must be a single mapping document`);
-  }
-  const problem = doc.errors[0] ?? doc.warnings[0];
-  if (problem !== undefined) {
-    const line = problem.linePos?.[0]?.line;
-    const what = problem.message.split("\n")[0]?.replace(
-      / at line \d+, column \d+:?$/,
-      "",
-    );
-    return bad(`${file}${line === undefined ? "" : `:${line}`}: ${what}`);
-  }
   let value: unknown;
+  let positions: YamlPositions;
   try {
-    value = doc.toJS({ maxAliasCount: 100 });
-  } catch {
+    // Core schema: no timestamps, no custom tags; duplicate keys and a
+    // second document are errors.
+    value = YAML.load(text, { schema: YAML.CORE_SCHEMA });
+    positions = yamlPositions(text);
+  } catch (e) {
+    const mark = (e as { mark?: { line?: number } }).mark;
+    const reason = (e as { reason?: string }).reason ??
+      "cannot be read as YAML";
+    if (/single document|input is empty|expected a document/.test(reason)) {
+      return bad(`${file}: must be a single mapping document`);
+    }
+    const where = typeof mark?.line === "number" ? `:${mark.line + 1}` : "";
+    return bad(`${file}${where}: ${reason.replace(/ \(\d+:\d+\)$/, "")}`);
+  }
+  if (positions.aliases > MAX_ALIASES) {
     return bad(`${file}: too many YAML aliases`);
   }
+  const lineFor = (path: string): string => {
+    const parts = splitIssuePath(path);
+    for (let n = parts.length; n > 0; n--) {
+      const line = positions.lines.get(formatPath(parts.slice(0, n)));
+      if (line !== undefined) return `:${line}`;
+    }
+    return "";
+  };
   const parsed = parseAgent(value, file);
   if (parsed.ok) {
     const unknown = (parsed.value.tools ?? []).findIndex((t) =>
       !KNOWN_TOOL_IDS.includes(t)
     );
     if (unknown === -1) return ok(parsed.value);
-    const node = doc.getIn(["tools", unknown], true) as
-      | { range?: [number, number, number] }
-      | undefined;
-    const line = node?.range === undefined
-      ? undefined
-      : lineCounter.linePos(node.range[0]).line;
     return bad(
       `${file}${
-        line === undefined ? "" : `:${line}`
+        lineFor(`tools[${unknown}]`)
       }: tools[${unknown}]: unknown tool "${parsed.value.tools?.[unknown]}"`,
     );
   }
-  const lines = parsed.error.issues.map((issue) => {
-    const path = splitIssuePath(issue.path);
-    let line: number | undefined;
-    for (let n = path.length; n > 0 && line === undefined; n--) {
-      const node = doc.getIn(path.slice(0, n), true) as
-        | { range?: [number, number, number] }
-        | undefined;
-      if (node?.range !== undefined) {
-        line = lineCounter.linePos(node.range[0]).line;
-      }
-    }
-    return `${file}${line === undefined ? "" : `:${line}`}: ${
+  const lines = parsed.error.issues.map((issue) =>
+    `${file}${lineFor(issue.path)}: ${
       issue.path === "" ? "(root)" : issue.path
-    }: ${issue.message}`;
-  });
+    }: ${issue.message}`
+  );
   return bad(lines.join("\n"));
 }
 

@@ -29,9 +29,9 @@ const DEFAULT_HOSTS: Readonly<Record<string, string>> = {
 };
 
 /**
- * Variables the CLI reads: its own, plus `LOG_STREAM` / `LOG_TOKENS`, which
- * `npm:yaml`'s parser reads on every parse (an agent file, a workflow):
- * under `--no-prompt` without them a YAML read fails with `NotCapable`.
+ * Variables the CLI reads. (Agent files are read with `npm:js-yaml`, which
+ * reads no environment; `npm:yaml`, used only by `parseWorkflow`, would
+ * need `LOG_STREAM` / `LOG_TOKENS`.)
  */
 const CLI_ENV = [
   "HOME",
@@ -40,8 +40,6 @@ const CLI_ENV = [
   "NO_COLOR",
   "FORCE_COLOR",
   "CI",
-  "LOG_STREAM",
-  "LOG_TOKENS",
 ];
 
 /**

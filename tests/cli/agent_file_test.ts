@@ -47,8 +47,8 @@ Deno.test("parseAgentText() refuses what is not one strict mapping", async (t) =
       "a.yaml: must be a single mapping document",
     ],
     ["a list", "- 1\n", "a.yaml: (root): must be a single mapping document"],
-    ["duplicate key", "id: a\nid: b\n", "a.yaml:2: Map keys must be unique"],
-    ["custom tag", "id: !!js/function x\n", "a.yaml:1: Unresolved tag"],
+    ["duplicate key", "id: a\nid: b\n", "a.yaml:2: duplicated mapping key"],
+    ["custom tag", "id: !!js/function x\n", "a.yaml:1: unknown scalar tag"],
     [
       "wrong type",
       "id: a\nmodel: m\nprovider: openai\nsystem_prompt: s\ntemperature: hot\n",

@@ -7,6 +7,7 @@
  * @module
  */
 import { join } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
 import { allBuiltinTools } from "../tools/builtins.ts";
 import {
   allowlistWarnings,
@@ -104,6 +105,18 @@ function sessionGrant(
   return [...out];
 }
 
+/**
+ * The folder of the CLI's own modules when it runs from local files
+ * (`deno run cli.ts`): command modules load lazily (deno.json
+ * `lazy-dynamic-imports`), and Deno checks read access for each. A
+ * compiled binary or a remote URL needs nothing.
+ */
+function sourceRoot(): string | undefined {
+  const url = new URL("../", import.meta.url);
+  if (url.protocol !== "file:") return undefined;
+  return fromFileUrl(url).replace(/[\\/]+$/, "");
+}
+
 function hostName(hostPort: string): string {
   const m = /^\[([^\]]+)\](?::\d+)?$/.exec(hostPort);
   if (m !== null) return m[1] ?? "";
@@ -136,7 +149,7 @@ function hostName(hostPort: string): string {
  * assert.ok(cfg.ok);
  * if (cfg.ok) {
  *   const a = advisePermissions(cfg.value, dir, () => "prompt");
- *   assert.equal(a.flags[0], `--allow-read=${dir},${dir}/rh`);
+ *   assert.ok(a.flags[0]?.startsWith(`--allow-read=${dir},${dir}/rh,`)); // then the CLI's own modules
  *   assert.ok(a.flags.some((f) => f.startsWith("--deny-net=0.0.0.0/8,127.0.0.0/8,")));
  *   assert.equal(a.flags.at(-1), "--no-prompt");
  * }
@@ -211,6 +224,8 @@ export function advisePermissions(
       path: join(paths.projectRoot, ".relavium"),
     });
   }
+  const source = sourceRoot();
+  if (source !== undefined) permissions.push({ name: "read", path: source });
   const deny = denyNetExcept([...localHosts, ...nameServers.map(hostName)]);
   const { flags, warnings } = permissionFlags(permissions, {
     denyNet: deny.deny,

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
 import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
 import { runCli, tempDir, write } from "./_helpers.ts";
@@ -294,7 +295,10 @@ Deno.test("doctor --permissions prints least-privilege flags", async () => {
   assert.equal(r.code, 0);
   const { permissions } = JSON.parse(r.stdout);
   assert.deepEqual(permissions.flags.slice(0, 4), [
-    `--allow-read=${dir.path},${dir.path}/rh`,
+    // the CLI's own modules load lazily from its source folder
+    `--allow-read=${dir.path},${dir.path}/rh,${
+      fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "")
+    }`,
     `--allow-write=${dir.path}/rh`,
     "--allow-run=git",
     "--allow-net=api.anthropic.com:443",

@@ -482,3 +482,37 @@ Deno.test("git_commit: the per-call gate asks only in an interactive TTY", async
     },
   );
 });
+
+Deno.test("agent run --mode auto runs an allowlisted command unattended (CI)", async () => {
+  await using dir = await tempDir();
+  await setUp(dir.path, {
+    tools: ["run_command"],
+    config: '[chat]\nallowed_command_globs = ["echo *"]\n',
+    calls: [
+      {
+        chunks: callChunks("r1", "run_command", {
+          command: "echo",
+          args: ["ci", "ok"],
+        }),
+      },
+      {
+        expect: { toolResultFor: "r1", messagesInclude: ["ci ok"] },
+        chunks: textChunks("Tests pass."),
+      },
+    ],
+  });
+  const r = await runCli(
+    [
+      "agent",
+      "run",
+      "helper.agent.yaml",
+      "--fixture",
+      "c.json",
+      "--mode",
+      "auto",
+    ],
+    { env: env(dir.path), cwd: dir.path, stdin: "run the checks\n" },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, "Tests pass.\n");
+});

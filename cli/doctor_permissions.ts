@@ -107,10 +107,10 @@ function sessionGrant(
 
 /**
  * The folder of the CLI's own modules when it runs from local files
- * (`deno run cli.ts`): under `--unstable-lazy-dynamic-imports` command
- * modules load on first use and Deno checks read access for each (the
- * grant is harmless otherwise). A compiled binary or a remote URL needs
- * nothing.
+ * (`deno run cli.ts`): command modules load on first use (deno.json
+ * `lazy-dynamic-imports`, which keeps `--version` and `--help` as fast as
+ * a bare `deno run`), and Deno checks read access for each. A compiled
+ * binary or a remote URL needs nothing.
  */
 function sourceRoot(): string | undefined {
   const url = new URL("../", import.meta.url);

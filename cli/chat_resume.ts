@@ -115,7 +115,12 @@ export async function runChatResume(
       ids: () => crypto.randomUUID(),
       deps: {
         ...withBudgetNotices(
-          buildHostDeps(config.value, wiring.value, registry.value),
+          buildHostDeps(
+            config.value,
+            wiring.value,
+            registry.value,
+            ctx.io.sleep,
+          ),
           (t) => ctx.io.stderr.write(t),
         ),
         interactive,

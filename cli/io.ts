@@ -75,6 +75,11 @@ export interface CliIo {
    * `crypto.getRandomValues`).
    */
   readonly randomBytes?: (length: number) => Uint8Array;
+  /**
+   * Waits `ms` milliseconds, rejecting with `signal.reason` when the signal
+   * aborts (absent ⇒ a real timer). The provider chain's backoff uses it.
+   */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -104,6 +109,12 @@ export interface BufferedIoOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Random bytes (default: `crypto.getRandomValues`). */
   randomBytes?: (length: number) => Uint8Array;
+  /**
+   * The backoff sleep (default: one that resolves at once, rejecting with
+   * `signal.reason` when the signal is already aborted, so tests never
+   * wait for real).
+   */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -169,6 +180,7 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
     ...(options.randomBytes === undefined
       ? {}
       : { randomBytes: options.randomBytes }),
+    sleep: options.sleep ?? instantSleep,
   };
   return {
     io,
@@ -180,6 +192,10 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
       return set.length;
     },
   };
+}
+
+function instantSleep(_ms: number, signal: AbortSignal): Promise<void> {
+  return signal.aborted ? Promise.reject(signal.reason) : Promise.resolve();
 }
 
 function offlineFetch(): Promise<Response> {

@@ -136,6 +136,7 @@ export function loadRunConfig(
  * @param config The loaded config.
  * @param wiring Providers and keys.
  * @param registry The session's tools, if any.
+ * @param sleep The backoff sleep (absent ⇒ a real, abortable timer).
  * @returns The host's session deps (not interactive), with the
  * context-management settings and the cost cap of the config.
  *
@@ -158,11 +159,12 @@ export function buildHostDeps(
   config: LoadedConfig,
   wiring: ProviderWiring,
   registry?: ScopedToolRegistry,
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>,
 ): HostSessionDeps {
   return {
     resolveProvider: (id) => wiring.resolveProvider(id),
     keyFor: (id) => wiring.keyFor(id),
-    sleep: abortableSleep,
+    sleep: sleep ?? abortableSleep,
     catalog: wiring.catalog ?? createCatalog(),
     interactive: false,
     maxTurns: config.resolved.chat.maxTurns.value,
@@ -350,7 +352,12 @@ export async function prepareNewRun(
     config: config.value,
     agent: wiring.value.agent,
     context,
-    deps: buildHostDeps(config.value, wiring.value, registry.value),
+    deps: buildHostDeps(
+      config.value,
+      wiring.value,
+      registry.value,
+      ctx.io.sleep,
+    ),
     ...(registry.value === undefined ? {} : { registry: registry.value }),
     ...(wiring.value.replay === undefined
       ? {}

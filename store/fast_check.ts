@@ -49,7 +49,23 @@ function isEngineId(v: unknown): boolean {
   return typeof v === "string" && v.length <= 46 && ENGINE_TOOL_CALL_ID.test(v);
 }
 
-function plainPart(p: unknown): boolean {
+/**
+ * Whether one content part is plainly valid. `true` ⇒
+ * `sessionContentPartSchema` accepts it; `false` ⇒ unknown, ask the schema.
+ *
+ * @param p The candidate part.
+ * @returns `true` only for the plainly valid common part shapes.
+ *
+ * @example A tool call
+ * ```ts
+ * import { isPlainlyValidPart } from "./fast_check.ts";
+ * import assert from "node:assert/strict";
+ * const id = "session-tool:1:0";
+ * assert.equal(isPlainlyValidPart({ type: "tool_call", id, name: "read_file", argsBytes: 2 }), true);
+ * assert.equal(isPlainlyValidPart({ type: "tool_call", id, name: "read_file" }), false);
+ * ```
+ */
+export function isPlainlyValidPart(p: unknown): boolean {
   if (!isRecord(p)) return false;
   const n = Object.keys(p).length;
   switch (p["type"]) {
@@ -85,6 +101,33 @@ export interface DecodeMemo {
   epoch: number;
   /** Its ISO-8601 form, known valid. */
   iso: string;
+}
+
+/**
+ * Converts a stored epoch-ms value to its ISO-8601 form, remembering it in
+ * `memo` only when the form is one the fast path accepts (so the check that
+ * follows need not parse it again).
+ *
+ * @param epoch A safe-integer epoch-ms value that is a valid date.
+ * @param memo The per-read memo.
+ * @returns The ISO-8601 form.
+ *
+ * @example Remembered
+ * ```ts
+ * import { epochToIsoMemo, type DecodeMemo } from "./fast_check.ts";
+ * import assert from "node:assert/strict";
+ * const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
+ * assert.equal(epochToIsoMemo(0, memo), "1970-01-01T00:00:00.000Z");
+ * assert.equal(memo.epoch, 0);
+ * ```
+ */
+export function epochToIsoMemo(epoch: number, memo: DecodeMemo): string {
+  const iso = new Date(epoch).toISOString();
+  if (ISO_UTC.test(iso)) {
+    memo.epoch = epoch;
+    memo.iso = iso;
+  }
+  return iso;
 }
 
 function plainTimestamp(v: unknown, memo: DecodeMemo): boolean {
@@ -137,6 +180,6 @@ export function isPlainlyValidMessage(
     if (!Number.isSafeInteger(d) || d < -1) return false;
   }
   if (!plainTimestamp(m["timestamp"], memo)) return false;
-  for (const p of content) if (!plainPart(p)) return false;
+  for (const p of content) if (!isPlainlyValidPart(p)) return false;
   return true;
 }

@@ -13,7 +13,12 @@ import {
   type SessionToolCallPart,
 } from "../schema/message.ts";
 import { SessionMessageBoundaryError } from "./errors.ts";
-import { type DecodeMemo, isPlainlyValidMessage } from "./fast_check.ts";
+import {
+  type DecodeMemo,
+  epochToIsoMemo,
+  isPlainlyValidMessage,
+  isPlainlyValidPart,
+} from "./fast_check.ts";
 import { messageText } from "./projection.ts";
 
 /** Provider stop reasons allowed in `finish_reason`. */
@@ -147,11 +152,79 @@ function epochToIso(value: unknown, memo: DecodeMemo): string {
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
     throw new SessionMessageBoundaryError("invalid_message");
   }
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) {
+  if (Number.isNaN(new Date(value).getTime())) {
     throw new SessionMessageBoundaryError("invalid_message");
   }
-  return d.toISOString();
+  return epochToIsoMemo(value, memo);
+}
+
+function decodeBody(
+  id: unknown,
+  sessionId: unknown,
+  sequenceNumber: unknown,
+  role: unknown,
+  contentParts: unknown,
+  modelId: unknown,
+  createdAt: unknown,
+  dropped: unknown,
+  memo: DecodeMemo,
+): SessionMessage {
+  if (typeof contentParts !== "string") {
+    throw new SessionMessageBoundaryError("invalid_message");
+  }
+  const candidate: Record<string, unknown> = {
+    id,
+    sessionId,
+    sequenceNumber,
+    role,
+    content: parseJson(contentParts),
+    timestamp: epochToIso(createdAt, memo),
+  };
+  if (modelId !== null) candidate["modelId"] = modelId;
+  if (dropped !== null) {
+    candidate["compaction"] = { droppedThroughSequence: dropped };
+  }
+  return checkMessage(candidate, memo);
+}
+
+/**
+ * {@linkcode decodeMessageRow} for a row read as an array in
+ * `MESSAGE_COLUMN_ORDER` (see {@linkcode messageRowFromArray}), without
+ * building the intermediate row object.
+ *
+ * @param a The row values.
+ * @param memo A memo shared by the rows of one read.
+ * @returns The domain message (timestamps ISO-8601).
+ * @throws {SessionMessageBoundaryError} As {@linkcode decodeMessageRow}.
+ *
+ * @example Same result as the object form
+ * ```ts
+ * import { decodeMessageArray } from "./message_codec.ts";
+ * import assert from "node:assert/strict";
+ * const m = decodeMessageArray(
+ *   ["m", "s", 0, "user", "hi", '[{"type":"text","text":"hi"}]', null, null, null, null, null, 0, null],
+ *   { epoch: Number.NaN, iso: "" },
+ * );
+ * assert.equal(m.timestamp, "1970-01-01T00:00:00.000Z");
+ * ```
+ */
+export function decodeMessageArray(
+  a: readonly unknown[],
+  memo: DecodeMemo,
+): SessionMessage {
+  const message = decodeBody(
+    a[0],
+    a[1],
+    a[2],
+    a[3],
+    a[5],
+    a[10],
+    a[11],
+    a[12],
+    memo,
+  );
+  checkMetadataValues(message, a[4], a[6], a[7], a[8], a[9]);
+  return message;
 }
 
 /**
@@ -182,24 +255,17 @@ export function decodeMessageRow(
   row: MessageRow,
   memo: DecodeMemo = { epoch: Number.NaN, iso: "" },
 ): SessionMessage {
-  if (typeof row.content_parts !== "string") {
-    throw new SessionMessageBoundaryError("invalid_message");
-  }
-  const candidate: Record<string, unknown> = {
-    id: row.id,
-    sessionId: row.session_id,
-    sequenceNumber: row.sequence_number,
-    role: row.role,
-    content: parseJson(row.content_parts),
-    timestamp: epochToIso(row.created_at, memo),
-  };
-  if (row.model_id !== null) candidate["modelId"] = row.model_id;
-  if (row.compaction_dropped_through_sequence !== null) {
-    candidate["compaction"] = {
-      droppedThroughSequence: row.compaction_dropped_through_sequence,
-    };
-  }
-  const message = checkMessage(candidate, memo);
+  const message = decodeBody(
+    row.id,
+    row.session_id,
+    row.sequence_number,
+    row.role,
+    row.content_parts,
+    row.model_id,
+    row.created_at,
+    row.compaction_dropped_through_sequence,
+    memo,
+  );
   checkMetadata(message, row);
   return message;
 }
@@ -218,7 +284,8 @@ function sameCall(a: SessionToolCallPart, b: SessionToolCallPart): boolean {
 
 function checkToolCalls(
   column: string,
-  calls: SessionToolCallPart[],
+  content: SessionMessage["content"],
+  callCount: number,
 ): void {
   const value = parseJson(column);
   if (!Array.isArray(value)) {
@@ -226,17 +293,27 @@ function checkToolCalls(
   }
   const parsed: SessionToolCallPart[] = [];
   for (const item of value) {
+    if (isPlainlyValidPart(item)) {
+      if ((item as { type: unknown }).type !== "tool_call") {
+        throw new SessionMessageBoundaryError("invalid_metadata");
+      }
+      parsed.push(item as SessionToolCallPart);
+      continue;
+    }
     const r = sessionContentPartSchema.safeParse(item);
     if (!r.success || r.data.type !== "tool_call") {
       throw new SessionMessageBoundaryError("invalid_metadata");
     }
     parsed.push(r.data);
   }
-  const same = parsed.length === calls.length &&
-    parsed.every((p, i) => {
-      const c = calls[i];
-      return c !== undefined && sameCall(p, c);
-    });
+  let same = parsed.length === callCount;
+  let i = 0;
+  for (const part of content) {
+    if (!same) break;
+    if (part.type !== "tool_call") continue;
+    const p = parsed[i++];
+    same = p !== undefined && sameCall(p, part);
+  }
   if (!same) throw new SessionMessageBoundaryError("metadata_mismatch");
 }
 
@@ -265,17 +342,40 @@ export function checkMetadata(
     "content" | "tool_calls" | "tool_call_id" | "name" | "finish_reason"
   >,
 ): void {
-  const content = optionalString(row.content);
-  const toolCalls = optionalString(row.tool_calls);
-  const toolCallId = optionalString(row.tool_call_id);
-  const name = optionalString(row.name);
-  const finishReason = optionalString(row.finish_reason);
+  checkMetadataValues(
+    message,
+    row.content,
+    row.tool_calls,
+    row.tool_call_id,
+    row.name,
+    row.finish_reason,
+  );
+}
 
-  const calls: SessionToolCallPart[] = [];
-  const resultIds: string[] = [];
+function checkMetadataValues(
+  message: SessionMessage,
+  contentColumn: unknown,
+  toolCallsColumn: unknown,
+  toolCallIdColumn: unknown,
+  nameColumn: unknown,
+  finishReasonColumn: unknown,
+): void {
+  const content = optionalString(contentColumn);
+  const toolCalls = optionalString(toolCallsColumn);
+  const toolCallId = optionalString(toolCallIdColumn);
+  const name = optionalString(nameColumn);
+  const finishReason = optionalString(finishReasonColumn);
+
+  let callCount = 0;
+  let firstCallName: string | undefined;
+  let resultCount = 0;
+  let firstResultId: string | undefined;
   for (const part of message.content) {
-    if (part.type === "tool_call") calls.push(part);
-    else if (part.type === "tool_result") resultIds.push(part.toolCallId);
+    if (part.type === "tool_call") {
+      if (callCount++ === 0) firstCallName = part.name;
+    } else if (part.type === "tool_result") {
+      if (resultCount++ === 0) firstResultId = part.toolCallId;
+    }
   }
   if (finishReason !== undefined) {
     if (!FINISH_REASONS.has(finishReason) || message.role !== "assistant") {
@@ -285,15 +385,15 @@ export function checkMetadata(
   if (content !== undefined && content !== messageText(message)) {
     throw new SessionMessageBoundaryError("metadata_mismatch");
   }
-  if (toolCalls !== undefined) checkToolCalls(toolCalls, calls);
-  if (
-    name !== undefined && (calls.length !== 1 || calls[0]?.name !== name)
-  ) {
+  if (toolCalls !== undefined) {
+    checkToolCalls(toolCalls, message.content, callCount);
+  }
+  if (name !== undefined && (callCount !== 1 || firstCallName !== name)) {
     throw new SessionMessageBoundaryError("metadata_mismatch");
   }
   if (
     toolCallId !== undefined &&
-    (resultIds.length !== 1 || resultIds[0] !== toolCallId)
+    (resultCount !== 1 || firstResultId !== toolCallId)
   ) {
     throw new SessionMessageBoundaryError("metadata_mismatch");
   }

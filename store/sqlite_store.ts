@@ -14,9 +14,9 @@ import { missingColumns, referencesModelCatalog, STORE_DDL } from "./ddl.ts";
 import { SessionNotFoundError, StoreOpenError } from "./errors.ts";
 import type { DecodeMemo } from "./fast_check.ts";
 import {
+  decodeMessageArray,
   decodeMessageRow,
   type MessageRow,
-  messageRowFromArray,
 } from "./message_codec.ts";
 import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
 import { openDatabaseFile, secureSidecars } from "./sqlite_file.ts";
@@ -223,12 +223,9 @@ class SqliteSessionStore implements SessionStore {
       this.#requireVisible(sessionId);
       const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
       const rows = this.#sql.messagesOf.all(sessionId).map((r) =>
-        decodeMessageRow(
-          Array.isArray(r)
-            ? messageRowFromArray(r)
-            : r as unknown as MessageRow,
-          memo,
-        )
+        Array.isArray(r)
+          ? decodeMessageArray(r, memo)
+          : decodeMessageRow(r as unknown as MessageRow, memo)
       );
       const d = markerBoundary(rows, marker.keptTurnCount);
       if (d !== undefined) {
@@ -322,10 +319,9 @@ class SqliteSessionStore implements SessionStore {
     const record = decodeSessionRow(raw.session as unknown as SessionRow);
     const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
     const messages: SessionMessage[] = raw.rows.map((r) =>
-      decodeMessageRow(
-        Array.isArray(r) ? messageRowFromArray(r) : r as unknown as MessageRow,
-        memo,
-      )
+      Array.isArray(r)
+        ? decodeMessageArray(r, memo)
+        : decodeMessageRow(r as unknown as MessageRow, memo)
     );
     return { record, messages };
   }

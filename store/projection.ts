@@ -164,6 +164,69 @@ interface Candidate {
   rows: SessionMessage[];
 }
 
+/** Rows in sequence order: the input itself when already ordered. */
+function inSequence(
+  messages: ReadonlyArray<SessionMessage>,
+): ReadonlyArray<SessionMessage> {
+  for (let i = 1; i < messages.length; i++) {
+    const a = messages[i - 1] as SessionMessage;
+    const b = messages[i] as SessionMessage;
+    if (!(a.sequenceNumber - b.sequenceNumber <= 0)) {
+      return [...messages].sort((x, y) => x.sequenceNumber - y.sequenceNumber);
+    }
+  }
+  return messages;
+}
+
+/** The turns part of {@linkcode projectStructure} (resume needs no more). */
+function projectTurns(
+  messages: ReadonlyArray<SessionMessage>,
+  options: ProjectionOptions,
+): Pick<StructuralProjection, "turns" | "trailingLegacy" | "boundary"> {
+  const sorted = inSequence(messages);
+  const boundary = compactionBoundary(sorted);
+  const cut = options.honourBoundary ? boundary : -1;
+  const turns: ProjectedTurn[] = [];
+  let legacy: SessionMessage[] = [];
+  // `rows` starts with the user row; the terminal row is pushed last.
+  let open: Candidate | undefined;
+
+  for (const row of sorted) {
+    if (row.role === "system") continue;
+    if (row.role === "user") {
+      if (
+        open !== undefined && open.rows.length === 1 &&
+        messageText(open.user) !== ""
+      ) {
+        legacy.push(open.user);
+      }
+      open = { user: row, rows: [row] };
+      continue;
+    }
+    if (open === undefined) continue;
+    if (!isTerminalRow(row)) {
+      open.rows.push(row);
+      continue;
+    }
+    if (open.user.sequenceNumber > cut) {
+      open.rows.push(row);
+      turns.push({
+        user: open.user,
+        terminal: row,
+        rows: open.rows,
+        legacyPrefix: legacy.filter((m) => m.sequenceNumber > cut),
+      });
+    }
+    legacy = [];
+    open = undefined;
+  }
+  return {
+    turns,
+    trailingLegacy: legacy.filter((m) => m.sequenceNumber > cut),
+    boundary,
+  };
+}
+
 /**
  * Projects stored rows into completed turns and legacy users (store.md §6).
  *
@@ -198,45 +261,7 @@ export function projectStructure(
   messages: ReadonlyArray<SessionMessage>,
   options: ProjectionOptions,
 ): StructuralProjection {
-  const sorted = [...messages].sort((a, b) =>
-    a.sequenceNumber - b.sequenceNumber
-  );
-  const boundary = compactionBoundary(sorted);
-  const cut = options.honourBoundary ? boundary : -1;
-  const turns: ProjectedTurn[] = [];
-  let legacy: SessionMessage[] = [];
-  let open: Candidate | undefined;
-
-  for (const row of sorted) {
-    if (row.role === "system") continue;
-    if (row.role === "user") {
-      if (
-        open !== undefined && open.rows.length === 0 &&
-        messageText(open.user) !== ""
-      ) {
-        legacy.push(open.user);
-      }
-      open = { user: row, rows: [] };
-      continue;
-    }
-    if (open === undefined) continue;
-    if (!isTerminalRow(row)) {
-      open.rows.push(row);
-      continue;
-    }
-    if (open.user.sequenceNumber > cut) {
-      turns.push({
-        user: open.user,
-        terminal: row,
-        rows: [open.user, ...open.rows, row],
-        legacyPrefix: legacy.filter((m) => m.sequenceNumber > cut),
-      });
-    }
-    legacy = [];
-    open = undefined;
-  }
-
-  const trailingLegacy = legacy.filter((m) => m.sequenceNumber > cut);
+  const { turns, trailingLegacy, boundary } = projectTurns(messages, options);
   const resumableMessages: SessionMessage[] = [];
   const boundarySlots: number[] = [];
   for (const turn of turns) {
@@ -297,7 +322,7 @@ export function reconstructSessionState(
   record: AgentSessionRecord,
   messages: ReadonlyArray<SessionMessage>,
 ): ResumeState {
-  const projection = projectStructure(messages, { honourBoundary: true });
+  const projection = projectTurns(messages, { honourBoundary: true });
   const working: WorkingMessage[] = [];
   const spans: TurnSpan[] = [];
   const push = (m: SessionMessage, role: "user" | "assistant"): void => {
@@ -307,7 +332,13 @@ export function reconstructSessionState(
     for (const m of turn.legacyPrefix) push(m, "user");
     const start = working.length;
     push(turn.user, "user");
-    if (messageText(turn.terminal) !== "") push(turn.terminal, "assistant");
+    const reply = messageText(turn.terminal);
+    if (reply !== "") {
+      working.push({
+        role: "assistant",
+        content: [{ type: "text", text: reply }],
+      });
+    }
     spans.push({ start, end: working.length });
   }
   for (const m of projection.trailingLegacy) push(m, "user");

@@ -162,7 +162,10 @@ export function isPlainlyValidMessage(
   memo: DecodeMemo = { epoch: Number.NaN, iso: "" },
 ): boolean {
   if (!isRecord(m)) return false;
-  for (const k of Object.keys(m)) if (!MESSAGE_KEYS.has(k)) return false;
+  const keys = Object.keys(m);
+  for (let i = 0; i < keys.length; i++) {
+    if (!MESSAGE_KEYS.has(keys[i] as string)) return false;
+  }
   const { id, sessionId, role, content, compaction } = m;
   if (typeof id !== "string" || id === "") return false;
   if (typeof sessionId !== "string" || sessionId === "") return false;
@@ -180,6 +183,8 @@ export function isPlainlyValidMessage(
     if (!Number.isSafeInteger(d) || d < -1) return false;
   }
   if (!plainTimestamp(m["timestamp"], memo)) return false;
-  for (const p of content) if (!isPlainlyValidPart(p)) return false;
+  for (let i = 0; i < content.length; i++) {
+    if (!isPlainlyValidPart(content[i])) return false;
+  }
   return true;
 }

@@ -370,7 +370,9 @@ function checkMetadataValues(
   let firstCallName: string | undefined;
   let resultCount = 0;
   let firstResultId: string | undefined;
-  for (const part of message.content) {
+  const parts = message.content;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as SessionMessage["content"][number];
     if (part.type === "tool_call") {
       if (callCount++ === 0) firstCallName = part.name;
     } else if (part.type === "tool_result") {

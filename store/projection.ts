@@ -99,7 +99,9 @@ export interface StructuralProjection {
  */
 export function messageText(message: SessionMessage): string {
   let out: string | undefined;
-  for (const part of message.content) {
+  const parts = message.content;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as SessionMessage["content"][number];
     if (part.type !== "text") continue;
     out = out === undefined ? part.text : `${out}\n\n${part.text}`;
   }
@@ -126,7 +128,9 @@ export function messageText(message: SessionMessage): string {
 export function isTerminalRow(message: SessionMessage): boolean {
   if (message.role !== "assistant") return false;
   let text = false;
-  for (const part of message.content) {
+  const parts = message.content;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as SessionMessage["content"][number];
     if (part.type === "tool_call") return false;
     if (part.type === "text") text = true;
   }
@@ -150,7 +154,8 @@ export function compactionBoundary(
   messages: ReadonlyArray<SessionMessage>,
 ): number {
   let b = -1;
-  for (const m of messages) {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as SessionMessage;
     if (m.role !== "system" || m.compaction === undefined) continue;
     if (m.compaction.droppedThroughSequence > b) {
       b = m.compaction.droppedThroughSequence;
@@ -191,7 +196,8 @@ function projectTurns(
   // `rows` starts with the user row; the terminal row is pushed last.
   let open: Candidate | undefined;
 
-  for (const row of sorted) {
+  for (let i = 0; i < sorted.length; i++) {
+    const row = sorted[i] as SessionMessage;
     if (row.role === "system") continue;
     if (row.role === "user") {
       if (
@@ -217,7 +223,7 @@ function projectTurns(
         legacyPrefix: legacy.filter((m) => m.sequenceNumber > cut),
       });
     }
-    legacy = [];
+    if (legacy.length > 0) legacy = [];
     open = undefined;
   }
   return {
@@ -328,8 +334,13 @@ export function reconstructSessionState(
   const push = (m: SessionMessage, role: "user" | "assistant"): void => {
     working.push({ role, content: [{ type: "text", text: messageText(m) }] });
   };
-  for (const turn of projection.turns) {
-    for (const m of turn.legacyPrefix) push(m, "user");
+  const turns = projection.turns;
+  for (let t = 0; t < turns.length; t++) {
+    const turn = turns[t] as ProjectedTurn;
+    const prefix = turn.legacyPrefix;
+    for (let i = 0; i < prefix.length; i++) {
+      push(prefix[i] as SessionMessage, "user");
+    }
     const start = working.length;
     push(turn.user, "user");
     const reply = messageText(turn.terminal);
@@ -359,7 +370,8 @@ function newestSummary(
   messages: ReadonlyArray<SessionMessage>,
 ): string | undefined {
   let best: SessionMessage | undefined;
-  for (const m of messages) {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as SessionMessage;
     if (m.role !== "system" || m.compaction === undefined) continue;
     if (messageText(m) === "") continue;
     if (best === undefined || m.sequenceNumber > best.sequenceNumber) best = m;

@@ -380,7 +380,9 @@ export function parseAgent(
       issues: [{ path: "", message: "must be a single mapping document" }],
     });
   }
-  const r = agentSchema.safeParse(value);
+  // One parse per file: zod's generated fast path would cost more to
+  // compile than it saves (same checks either way).
+  const r = agentSchema.safeParse(value, { jitless: true });
   if (r.success) return ok(r.data);
   return err({ source, issues: toIssues(r.error) });
 }

@@ -104,7 +104,8 @@ class MemorySessionStore implements SessionStore {
     if (
       typeof session.id !== "string" || session.id === "" ||
       typeof session.agentSlug !== "string" || session.agentSlug === "" ||
-      !sessionContextSchema.safeParse(session.context).success
+      !sessionContextSchema.safeParse(session.context, { jitless: true })
+        .success
     ) {
       throw new TypeError("Cannot create session: invalid session fields");
     }

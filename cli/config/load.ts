@@ -147,12 +147,12 @@ export function parseConfigText(
     throw e;
   }
   if (kind === "global") {
-    const r = globalFileSchema.safeParse(value);
+    const r = globalFileSchema.safeParse(value, { jitless: true });
     return r.success
       ? ok({ kind, path: file, text, data: r.data })
       : err(fault("invalid_config", describeIssues(kind, file, text, r.error)));
   }
-  const r = projectFileSchema.safeParse(value);
+  const r = projectFileSchema.safeParse(value, { jitless: true });
   return r.success
     ? ok({ kind, path: file, text, data: r.data })
     : err(fault("invalid_config", describeIssues(kind, file, text, r.error)));

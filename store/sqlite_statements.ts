@@ -66,6 +66,15 @@ export interface Statements {
    * {@linkcode MESSAGE_COLUMN_ORDER} where the runtime supports it.
    */
   messagesOf: StatementSync;
+  /**
+   * The first {@linkcode MESSAGE_PAGE_ROWS} rows of a session in sequence
+   * order (`load` reads in pages so each page's raw rows die young).
+   */
+  messagesFirstPage: StatementSync;
+  /** The next page: rows with `sequence_number` above the given one. */
+  messagesNextPage: StatementSync;
+  /** Row count of a session, as `n` (checks the pages read every row). */
+  messageCount: StatementSync;
   /** Assistant rows of a session (turn-key seeding). */
   assistantRows: StatementSync;
   /** `MAX(sequence_number) + 1` (0 for none), as `n`. */
@@ -98,6 +107,9 @@ export interface Statements {
   catalogByModel: StatementSync | undefined;
 }
 
+/** Rows per page of `messagesFirstPage` / `messagesNextPage`. */
+export const MESSAGE_PAGE_ROWS = 1000;
+
 /**
  * Prepares the statements on an open connection with the schema applied.
  *
@@ -125,13 +137,23 @@ export function prepareStatements(
   const messagesOf = p(
     `SELECT ${MESSAGE_COLUMNS} WHERE session_id = ? ORDER BY sequence_number`,
   );
+  const messagesFirstPage = p(
+    `SELECT ${MESSAGE_COLUMNS} WHERE session_id = ? ORDER BY sequence_number
+     LIMIT ${MESSAGE_PAGE_ROWS}`,
+  );
+  const messagesNextPage = p(
+    `SELECT ${MESSAGE_COLUMNS} WHERE session_id = ? AND sequence_number > ?
+     ORDER BY sequence_number LIMIT ${MESSAGE_PAGE_ROWS}`,
+  );
   // Arrays skip building one native object per row (resume of 10k rows).
   // Deno implements `setReturnArrays`; its typings do not declare it yet.
-  const arrays = messagesOf as StatementSync & {
-    setReturnArrays?: (enabled: boolean) => void;
-  };
-  if (typeof arrays.setReturnArrays === "function") {
-    arrays.setReturnArrays(true);
+  for (const st of [messagesOf, messagesFirstPage, messagesNextPage]) {
+    const arrays = st as StatementSync & {
+      setReturnArrays?: (enabled: boolean) => void;
+    };
+    if (typeof arrays.setReturnArrays === "function") {
+      arrays.setReturnArrays(true);
+    }
   }
   return {
     visibleSessionFull: p(
@@ -146,6 +168,11 @@ export function prepareStatements(
        ORDER BY s.updated_at DESC, s.id DESC`,
     ),
     messagesOf,
+    messagesFirstPage,
+    messagesNextPage,
+    messageCount: p(
+      "SELECT COUNT(*) AS n FROM session_messages WHERE session_id = ?",
+    ),
     assistantRows: p(
       `SELECT ${MESSAGE_COLUMNS} WHERE session_id = ? AND role = 'assistant'
        ORDER BY sequence_number`,

@@ -21,7 +21,11 @@ import {
 import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
 import { openDatabaseFile, secureSidecars } from "./sqlite_file.ts";
 import { blockingSleep, transaction } from "./sqlite_tx.ts";
-import { prepareStatements, type Statements } from "./sqlite_statements.ts";
+import {
+  MESSAGE_PAGE_ROWS,
+  prepareStatements,
+  type Statements,
+} from "./sqlite_statements.ts";
 import { markerBoundary, markerContent } from "./markers.ts";
 import { checkMessage } from "./message_codec.ts";
 import type {
@@ -310,20 +314,38 @@ class SqliteSessionStore implements SessionStore {
   }
 
   load(sessionId: string): LoadedSession | undefined {
-    const raw = transaction(this.#db, () => {
+    // Rows are decoded page by page inside the read transaction, so each
+    // page's raw SQLite values become garbage while young instead of all
+    // 10k rows (and their duplicate text) staying live until decoded.
+    return transaction(this.#db, () => {
       const session = this.#sql.visibleSessionFull.get(sessionId);
       if (session === undefined) return undefined;
-      return { session, rows: this.#sql.messagesOf.all(sessionId) };
+      const record = decodeSessionRow(session as unknown as SessionRow);
+      return { record, messages: this.#readMessages(sessionId) };
     }, { begin: "DEFERRED", sleep: this.#sleep });
-    if (raw === undefined) return undefined;
-    const record = decodeSessionRow(raw.session as unknown as SessionRow);
+  }
+
+  /** Every row of a session in sequence order, decoded and validated. */
+  #readMessages(sessionId: string): SessionMessage[] {
     const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
-    const messages: SessionMessage[] = raw.rows.map((r) =>
+    const decode = (r: unknown): SessionMessage =>
       Array.isArray(r)
         ? decodeMessageArray(r, memo)
-        : decodeMessageRow(r as unknown as MessageRow, memo)
-    );
-    return { record, messages };
+        : decodeMessageRow(r as unknown as MessageRow, memo);
+    const messages: SessionMessage[] = [];
+    let page = this.#sql.messagesFirstPage.all(sessionId);
+    for (;;) {
+      for (let i = 0; i < page.length; i++) messages.push(decode(page[i]));
+      const last = messages[messages.length - 1];
+      if (page.length < MESSAGE_PAGE_ROWS || last === undefined) break;
+      page = this.#sql.messagesNextPage.all(sessionId, last.sequenceNumber);
+    }
+    // Paging by sequence number relies on (session_id, sequence_number)
+    // being unique (idx_session_messages_seq); should a file ever hold
+    // duplicates, read it in one query as before.
+    const count = Number(this.#sql.messageCount.get(sessionId)?.["n"]);
+    if (count === messages.length) return messages;
+    return this.#sql.messagesOf.all(sessionId).map(decode);
   }
 
   costs(sessionId: string): ModelCostTotals[] {

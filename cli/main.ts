@@ -27,60 +27,30 @@ function colorFlagOf(argv: readonly string[]): boolean | undefined {
   return flag;
 }
 
-/**
- * Starts a dynamic import early so it overlaps with other work; its
- * rejection is handled here, and the later `await` of the same import
- * still reports it.
- */
-function prefetch(loading: Promise<unknown>): void {
-  loading.catch(() => undefined);
-}
-
-type Runner = (ctx: CommandContext) => Promise<CommandResult>;
-
-/**
- * Starts loading the command's module (only that one) and resolves to its
- * runner, so the load overlaps with resolving `--cwd`.
- */
-async function loadCommand(command: CliCommand): Promise<Runner> {
+async function dispatch(
+  command: CliCommand,
+  ctx: CommandContext,
+): Promise<CommandResult> {
   switch (command.name) {
-    case "chat-list": {
-      const m = await import("./chat_list.ts");
-      return (ctx) => m.runChatList(ctx);
-    }
-    case "chat-show": {
-      const m = await import("./chat_show.ts");
-      return (ctx) => m.runChatShow(command, ctx);
-    }
-    case "chat-delete": {
-      const m = await import("./chat_delete.ts");
-      return (ctx) => m.runChatDelete(command, ctx);
-    }
-    case "chat-export": {
-      const m = await import("./chat_export.ts");
-      return (ctx) => m.runChatExport(command, ctx);
-    }
+    case "chat-list":
+      return (await import("./chat_list.ts")).runChatList(ctx);
+    case "chat-show":
+      return (await import("./chat_show.ts")).runChatShow(command, ctx);
+    case "chat-delete":
+      return (await import("./chat_delete.ts")).runChatDelete(command, ctx);
+    case "chat-export":
+      return (await import("./chat_export.ts")).runChatExport(command, ctx);
     case "config-path":
-    case "config-show": {
-      const m = await import("./config_command.ts");
-      return (ctx) => m.runConfig(command, ctx);
-    }
-    case "doctor": {
-      const m = await import("./doctor.ts");
-      return (ctx) => m.runDoctor(command, ctx);
-    }
-    case "chat": {
-      const m = await import("./chat.ts");
-      return (ctx) => m.runChat(command, ctx);
-    }
-    case "chat-resume": {
-      const m = await import("./chat_resume.ts");
-      return (ctx) => m.runChatResume(command, ctx);
-    }
-    case "agent-run": {
-      const m = await import("./agent_run.ts");
-      return (ctx) => m.runAgentRun(command, ctx);
-    }
+    case "config-show":
+      return (await import("./config_command.ts")).runConfig(command, ctx);
+    case "doctor":
+      return (await import("./doctor.ts")).runDoctor(command, ctx);
+    case "chat":
+      return (await import("./chat.ts")).runChat(command, ctx);
+    case "chat-resume":
+      return (await import("./chat_resume.ts")).runChatResume(command, ctx);
+    case "agent-run":
+      return (await import("./agent_run.ts")).runAgentRun(command, ctx);
     default: {
       const never: never = command;
       return never;
@@ -154,20 +124,10 @@ export async function main(
   const color = resolveColor(globals.color, (n) => io.env(n));
   const out = { json: globals.json, color };
   try {
-    const runner = loadCommand(command);
-    // What a new run's setup will import next (the agent file's YAML
-    // reader, the cassette reader) loads alongside the command module.
-    if (command.name === "agent-run" || command.name === "chat") {
-      if (command.agent !== undefined) prefetch(import("js-yaml"));
-      if (command.fixture !== undefined) prefetch(import("./fixture.ts"));
-    }
-    // A bad --cwd must not leave it rejected unobserved; the await below
-    // still throws.
-    prefetch(runner);
     const { effectiveCwd } = await import("./context.ts");
     const cwd = await effectiveCwd(io, globals.cwd);
     if (!cwd.ok) return printFault(io, cwd.error, out);
-    const result = await (await runner)({
+    const result = await dispatch(command, {
       io,
       globals,
       color,

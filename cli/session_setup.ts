@@ -83,14 +83,6 @@ export interface RunRequest {
   gate?: GateHook;
 }
 
-/**
- * Starts a dynamic import early so it overlaps with other work; the later
- * `await import(...)` of the same module reports any failure.
- */
-function prefetch(loading: Promise<unknown>): void {
-  loading.catch(() => undefined);
-}
-
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
@@ -317,10 +309,6 @@ export async function prepareNewRun(
   if (!config.ok) return config;
   const agent = await resolveRunAgent(ctx, config.value, req);
   if (!agent.ok) return agent;
-  // The tools load while the providers (or the cassette) are wired.
-  if ((agent.value.tools ?? []).length > 0 || req.userTools === true) {
-    prefetch(import("./tool_wiring.ts"));
-  }
   const { resolved } = config.value;
   const variables: Record<string, string> = {};
   for (const [k, v] of Object.entries(resolved.variables)) {

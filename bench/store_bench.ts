@@ -49,7 +49,7 @@ store.create({
 
 const bare = new DatabaseSync(`${dir}/bare.db`);
 bare.exec(
-  "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON",
+  "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -16384",
 );
 for (const sql of STORE_DDL) bare.exec(sql);
 bare.exec(

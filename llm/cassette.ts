@@ -86,6 +86,12 @@ export interface Cassette {
   model?: string;
   /** v1.1 `strict`: unconsumed calls at exit are a fault. */
   strict: boolean;
+  /**
+   * v1.1 `context_window` (module addition): the window, in tokens, the
+   * replayed providers declare, so measured automatic compaction can run
+   * offline. Absent ⇒ unknown (no automatic compaction).
+   */
+  contextWindow?: number;
   /** The call queues. */
   queues: CassetteQueues;
 }
@@ -116,7 +122,12 @@ const expectSchema = z.strictObject({
 });
 
 const V10_KEYS = new Set(["schema_version", "provider", "model", "calls"]);
-const V11_KEYS = new Set([...V10_KEYS, "providers", "strict"]);
+const V11_KEYS = new Set([
+  ...V10_KEYS,
+  "providers",
+  "strict",
+  "context_window",
+]);
 const NEEDS_11 = 'requires schema_version "1.1"';
 
 type Json = Record<string, unknown>;
@@ -268,6 +279,13 @@ function parseDocument(doc: Json, file: string): Result<Cassette, Issues> {
   if (v11 && "strict" in doc && typeof doc.strict !== "boolean") {
     issues.add("strict", "must be a boolean");
   }
+  const window = doc.context_window;
+  if (
+    v11 && "context_window" in doc &&
+    (typeof window !== "number" || !Number.isSafeInteger(window) || window < 1)
+  ) {
+    issues.add("context_window", "must be a positive integer");
+  }
   let queues: CassetteQueues;
   if (v11 && "providers" in doc) {
     if ("provider" in doc || "calls" in doc) {
@@ -300,6 +318,7 @@ function parseDocument(doc: Json, file: string): Result<Cassette, Issues> {
     queues,
   };
   if (typeof doc.model === "string") cassette.model = doc.model;
+  if (v11 && typeof window === "number") cassette.contextWindow = window;
   return { ok: true, value: cassette };
 }
 

@@ -161,6 +161,8 @@ export function createReplay(
         return replay(next(id, req), req.signal);
       },
     };
+    const window = cassette.contextWindow;
+    if (window !== undefined) provider.contextLimit = () => window;
     providers.set(id, provider);
     return provider;
   }

@@ -313,3 +313,39 @@ Deno.test("createReplay() messagesInclude finds each substring in some request m
     assert.equal(parseCassette(text, "c.json").ok, false);
   });
 });
+
+Deno.test("createReplay() declares a v1.1 context_window on every replayed provider", async (t) => {
+  const doc = (extra: Record<string, unknown>, version = "1.1"): string =>
+    JSON.stringify({
+      schema_version: version,
+      provider: "anthropic",
+      calls: [],
+      ...extra,
+    });
+  await t.step("declared", () => {
+    const parsed = parseCassette(doc({ context_window: 8000 }), "c.json");
+    assert.ok(parsed.ok);
+    assert.equal(parsed.value.contextWindow, 8000);
+    const r = createReplay(parsed.value, { primaryProvider: "anthropic" });
+    assert.equal(r.resolveProvider("anthropic")?.contextLimit?.("any"), 8000);
+  });
+  await t.step("absent: unknown", () => {
+    const parsed = parseCassette(doc({}), "c.json");
+    assert.ok(parsed.ok);
+    const r = createReplay(parsed.value, { primaryProvider: "anthropic" });
+    assert.equal(r.resolveProvider("anthropic")?.contextLimit, undefined);
+  });
+  await t.step("refused when not a positive integer, or in a 1.0 file", () => {
+    for (
+      const [extra, version] of [[{ context_window: 0 }, "1.1"], [{
+        context_window: 1.5,
+      }, "1.1"], [{ context_window: 10 }, "1.0"]] as const
+    ) {
+      const parsed = parseCassette(doc(extra, version), "c.json");
+      assert.equal(parsed.ok, false);
+      if (!parsed.ok) {
+        assert.equal(parsed.error.issues[0]?.path, "context_window");
+      }
+    }
+  });
+});

@@ -6,11 +6,10 @@
  * @module
  */
 import type { CliCommand } from "./args.ts";
-import { locateConfig } from "./config.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { stripControl } from "./control.ts";
 import { fault } from "./fault.ts";
-import { historyPath, openHistory } from "./history.ts";
+import { openExistingHistory } from "./history.ts";
 import { createLineReader } from "./stdin.ts";
 
 async function confirm(
@@ -56,14 +55,7 @@ export async function runChatDelete(
   command: Extract<CliCommand, { name: "chat-delete" }>,
   ctx: CommandContext,
 ): Promise<CommandResult> {
-  const located = await locateConfig({
-    cwd: ctx.cwd,
-    env: (n) => ctx.io.env(n),
-  });
-  if (!located.ok) return located.error;
-  const path = historyPath(located.value);
-  if (!path.ok) return path.error;
-  const opened = await openHistory(path.value, { create: false });
+  const opened = await openExistingHistory(ctx);
   if (!opened.ok) return opened.error;
   const store = opened.value;
   const missing = fault("not_found", `No session with id ${command.sessionId}`);

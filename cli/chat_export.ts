@@ -10,7 +10,6 @@
 import type { SessionEvent } from "../schema/event.ts";
 import type { LoadedSession } from "../store/store.ts";
 import type { CliCommand } from "./args.ts";
-import { locateConfig } from "./config.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { stripControl } from "./control.ts";
 import {
@@ -19,7 +18,7 @@ import {
   writeExport,
 } from "./export_file.ts";
 import { fault } from "./fault.ts";
-import { historyPath, openHistory } from "./history.ts";
+import { openExistingHistory } from "./history.ts";
 import { resolve } from "node:path";
 
 /**
@@ -85,14 +84,7 @@ export async function runChatExport(
   command: Extract<CliCommand, { name: "chat-export" }>,
   ctx: CommandContext,
 ): Promise<CommandResult> {
-  const located = await locateConfig({
-    cwd: ctx.cwd,
-    env: (n) => ctx.io.env(n),
-  });
-  if (!located.ok) return located.error;
-  const path = historyPath(located.value);
-  if (!path.ok) return path.error;
-  const opened = await openHistory(path.value, { create: false });
+  const opened = await openExistingHistory(ctx);
   if (!opened.ok) return opened.error;
   const store = opened.value;
   const missing = fault("not_found", `No session with id ${command.sessionId}`);

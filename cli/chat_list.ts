@@ -6,10 +6,9 @@
  * @module
  */
 import type { AgentSessionRecord } from "../store/store.ts";
-import { locateConfig } from "./config.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { stripControl } from "./control.ts";
-import { historyPath, openHistory } from "./history.ts";
+import { openExistingHistory } from "./history.ts";
 
 /**
  * One `chat-list --json` record; absent values are `null`.
@@ -110,14 +109,7 @@ export function formatListLine(r: AgentSessionRecord): string {
  * ```
  */
 export async function runChatList(ctx: CommandContext): Promise<CommandResult> {
-  const located = await locateConfig({
-    cwd: ctx.cwd,
-    env: (n) => ctx.io.env(n),
-  });
-  if (!located.ok) return located.error;
-  const path = historyPath(located.value);
-  if (!path.ok) return path.error;
-  const opened = await openHistory(path.value, { create: false });
+  const opened = await openExistingHistory(ctx);
   if (!opened.ok) return opened.error;
   const store = opened.value;
   if (store === undefined) {

@@ -19,7 +19,6 @@ import {
 
 export type { ShownBoundary } from "./chat_show_boundaries.ts";
 import { toListRecord } from "./chat_list.ts";
-import { locateConfig } from "./config.ts";
 import type { CommandContext, CommandResult } from "./context.ts";
 import { stripControl } from "./control.ts";
 import {
@@ -29,7 +28,7 @@ import {
   totalPriceText,
 } from "./cost_report.ts";
 import { fault } from "./fault.ts";
-import { historyPath, openHistory } from "./history.ts";
+import { openExistingHistory } from "./history.ts";
 
 /**
  * One turn of the `--json` transcript.
@@ -249,14 +248,7 @@ export async function runChatShow(
   command: Extract<CliCommand, { name: "chat-show" }>,
   ctx: CommandContext,
 ): Promise<CommandResult> {
-  const located = await locateConfig({
-    cwd: ctx.cwd,
-    env: (n) => ctx.io.env(n),
-  });
-  if (!located.ok) return located.error;
-  const path = historyPath(located.value);
-  if (!path.ok) return path.error;
-  const opened = await openHistory(path.value, { create: false });
+  const opened = await openExistingHistory(ctx);
   if (!opened.ok) return opened.error;
   const store = opened.value;
   let loaded: LoadedSession | undefined;

@@ -7,7 +7,8 @@ import { dirname } from "node:path";
 import { err, ok, type Result } from "../schema/result.ts";
 import { openSqliteStore } from "../store/sqlite_store.ts";
 import type { SessionStore } from "../store/store.ts";
-import type { ConfigPaths } from "./config.ts";
+import { type ConfigPaths, locateConfig } from "./config.ts";
+import type { CommandContext } from "./context.ts";
 import { type CliFault, fault } from "./fault.ts";
 
 /**
@@ -86,4 +87,37 @@ export async function openHistory(
       `Cannot open the session store ${path}: ${why}`,
     ));
   }
+}
+
+/**
+ * Opens `history.db` for a read command: locates the configuration (for
+ * `RELAVIUM_HOME` or the global folder), then opens the file without
+ * creating it (`undefined` when there is none yet).
+ *
+ * @param ctx The command's context (cwd and environment).
+ * @returns The store (or `undefined`), or the fault to print.
+ *
+ * @example Nothing stored yet
+ * ```ts
+ * import { openExistingHistory } from "./history.ts";
+ * import { createBufferedIo } from "./io.ts";
+ * import assert from "node:assert/strict";
+ * const home = await Deno.makeTempDir();
+ * const { io } = createBufferedIo({ env: { RELAVIUM_HOME: home }, cwd: home });
+ * const r = await openExistingHistory({ io, cwd: home, color: false, globals: { json: false, quiet: false, verbose: false } });
+ * assert.deepEqual(r, { ok: true, value: undefined });
+ * await Deno.remove(home, { recursive: true });
+ * ```
+ */
+export async function openExistingHistory(
+  ctx: CommandContext,
+): Promise<Result<SessionStore | undefined, CliFault>> {
+  const located = await locateConfig({
+    cwd: ctx.cwd,
+    env: (n) => ctx.io.env(n),
+  });
+  if (!located.ok) return err(located.error);
+  const path = historyPath(located.value);
+  if (!path.ok) return err(path.error);
+  return await openHistory(path.value, { create: false });
 }

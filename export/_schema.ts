@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import type { AgentRetry } from "../schema/agent.ts";
+import { agentRetrySchema } from "../schema/agent.ts";
 import type {
   WorkflowAgent,
   WorkflowDocument,
@@ -27,21 +27,6 @@ const noSecrets = z.string().refine(
   "must not reference {{ secrets.* }}",
 );
 
-const retrySchema: z.ZodType<AgentRetry> = z.strictObject({
-  max: posInt.max(10, "must be at most 10"),
-  backoff: z.enum(["linear", "exponential"]),
-  backoff_ms: posInt.exactOptional(),
-  retry_on: z.array(
-    z.enum([
-      "provider_rate_limit",
-      "provider_unavailable",
-      "tool_failed",
-      "sandbox_error",
-    ]),
-  ).min(1).refine((a) => new Set(a).size === a.length, "must not repeat")
-    .exactOptional(),
-});
-
 const agentNodeSchema = z.strictObject({
   id: kebab,
   type: z.literal("agent"),
@@ -54,7 +39,7 @@ const agentNodeSchema = z.strictObject({
   system_prompt_append: noSecrets.exactOptional(),
   output_schema: z.record(z.string(), z.unknown()).exactOptional(),
   timeout_ms: posInt.exactOptional(),
-  retry: retrySchema.exactOptional(),
+  retry: agentRetrySchema.exactOptional(),
 });
 
 const nodeSchema: z.ZodType<WorkflowNode> = z.discriminatedUnion("type", [

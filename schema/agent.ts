@@ -164,7 +164,18 @@ const memorySchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("window"), window_size: posInt }),
 ]);
 
-const retrySchema = z.strictObject({
+/**
+ * Strict schema of {@linkcode AgentRetry} (shared with the workflow
+ * parser's agent nodes; internal, not exported from `mod.ts`).
+ *
+ * @example Validate
+ * ```ts
+ * import { agentRetrySchema } from "./agent.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(agentRetrySchema.safeParse({ max: 11, backoff: "linear" }).success, false);
+ * ```
+ */
+export const agentRetrySchema: z.ZodType<AgentRetry> = z.strictObject({
   max: posInt.max(MAX_RETRY, `must be at most ${MAX_RETRY}`),
   backoff: z.enum(["linear", "exponential"]),
   backoff_ms: posInt.exactOptional(),
@@ -304,7 +315,7 @@ export const agentSchema: z.ZodType<Agent> = z.strictObject({
     .exactOptional(),
   tools: z.array(nonEmpty).exactOptional(),
   memory: memorySchema.exactOptional(),
-  retry: retrySchema.exactOptional(),
+  retry: agentRetrySchema.exactOptional(),
   fallback_chain: z.array(fallbackSchema)
     .max(MAX_FALLBACK, `must have at most ${MAX_FALLBACK} entries`)
     .exactOptional(),

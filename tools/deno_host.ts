@@ -78,7 +78,9 @@ async function readCapped(
  * group (`Deno.kill(-pgid)` under an unscoped `--allow-run`, else the
  * `kill` program under `--allow-run=kill`, else the child alone). Writes
  * go through an exclusive temp file and `rename`; appends re-check the
- * file's identity after opening; `fetch` never follows redirects.
+ * file's identity after opening. `fetch` connects to one of the request's
+ * validated addresses (TLS verified for the URL's host name), never
+ * follows redirects, and needs `--allow-net` for `address:port`.
  *
  * @param options Clock and extra CA certificates.
  * @returns The host.
@@ -101,6 +103,7 @@ export function createDenoToolHost(
   const windows = Deno.build.os === "windows";
   const now = options.now ?? ((): number => performance.now());
   const caCerts = [...(options.caCerts ?? [])];
+  const userAgent = `Deno/${Deno.version.deno}`;
   return {
     os: windows ? "windows" : "posix",
     async realPath(path): Promise<string> {
@@ -175,7 +178,7 @@ export function createDenoToolHost(
       return await resolveAll(name, signal);
     },
     fetch(request): Promise<HttpResponse> {
-      return fetchOnce(request, { caCerts });
+      return fetchOnce(request, { caCerts, userAgent });
     },
   };
 }

@@ -111,17 +111,25 @@ export interface SpawnResult {
 
 /**
  * An HTTP request the host performs exactly once: redirects are never
- * followed (`redirect: "manual"`), the body is read up to `maxBodyBytes`.
+ * followed, the body is read up to `maxBodyBytes`. The connection goes to
+ * one of `addresses` (the checked DNS answers), never to an address the
+ * host resolves itself; TLS is verified for the URL's host name.
  *
  * @example Value
  * ```ts
  * import type { HttpRequest } from "@relavium/session/tools";
- * const r: Omit<HttpRequest, "signal"> = { url: "https://example.com/", method: "GET", headers: {}, timeoutMs: 30_000, maxBodyBytes: 1_048_576 };
+ * const r: Omit<HttpRequest, "signal"> = { url: "https://example.com/", addresses: ["93.184.215.14"], method: "GET", headers: {}, timeoutMs: 30_000, maxBodyBytes: 1_048_576 };
  * ```
  */
 export interface HttpRequest {
   /** Absolute `https` URL (already checked by the SSRF guard). */
   url: string;
+  /**
+   * Validated IP addresses to connect to, tried in order (the SSRF
+   * check's DNS answers). Absent ⇒ the URL's host must be an IP literal;
+   * the Deno host refuses a name without addresses.
+   */
+  addresses?: readonly string[];
   /** HTTP method. */
   method: "GET" | "POST" | "PUT" | "DELETE";
   /** Scrubbed request headers. */

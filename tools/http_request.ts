@@ -5,17 +5,17 @@
  * names, and the exact `allowedDomains` match; the approval preview shows
  * the host only. At dispatch the tool repeats those checks, resolves the
  * name (A and AAAA) and refuses the call if any answer is blocked, then
- * performs the request with scrubbed headers, `redirect: "manual"` (a
- * 3xx goes back to the model with its `location`, never followed), a
+ * performs the request with scrubbed headers (a 3xx goes back to the
+ * model with its `location`, never followed), a
  * 1 MiB body cap (over ⇒ failure) and a 30 s timeout.
  *
- * Residual DNS-rebinding window (DECISIONS 33): Deno's `fetch` resolves
- * the name again to connect and cannot connect to the checked address
- * while keeping SNI and `Host` for the name, so a resolver that changes
- * its answer between the check and the connect is not caught here. Run
- * with `--deny-net=` + `SSRF_DENY_NET` (see `ssrf.ts`): Deno then refuses
- * the blocked IPv4 ranges and `::1` on the address it actually connects
- * to; the IPv6 ranges remain open to a rebinding resolver.
+ * No DNS-rebinding window: the request is pinned to the checked answers
+ * (`HttpRequest.addresses`, IPv4 first). The host connects to one of
+ * them and verifies TLS for the URL's host name, so the address checked
+ * is the address connected to. The Deno permission queried right before
+ * the effect is therefore `--allow-net=<address>:<port>` for each
+ * answer (ungranted answers are skipped; none granted ⇒
+ * `tool_unavailable` naming the first one's flag).
  *
  * SSRF and scheme refusals are fatal `tool_denied`; network, DNS and size
  * failures are `tool_failed`.
@@ -27,8 +27,8 @@ import { zodParser } from "./_zod.ts";
 import { hostFailure } from "./fs_access.ts";
 import { ToolHostError } from "./host.ts";
 import { scrubRequestHeaders } from "./http_headers.ts";
-import { permissionFlag } from "./permission_query.ts";
-import { checkResolvedAddresses, checkUrl } from "./ssrf.ts";
+import { permissionFlag, type ToolPermission } from "./permission_query.ts";
+import { canonicalHost, checkResolvedAddresses, checkUrl } from "./ssrf.ts";
 import type { ToolDefinition, ToolRunResult } from "./tool.ts";
 
 /**
@@ -78,6 +78,24 @@ const schema: z.ZodType<HttpRequestArgs> = z.strictObject({
   message: "a GET request cannot have a body",
   path: ["body"],
 });
+
+/** Canonical answers, IPv4 first, each once, in resolver order. */
+function connectOrder(answers: readonly string[]): string[] {
+  const v4: string[] = [];
+  const v6: string[] = [];
+  for (const a of answers) {
+    const c = canonicalHost(a);
+    if (c === undefined || c.kind === "name") continue;
+    const list = c.kind === "ipv4" ? v4 : v6;
+    if (!list.includes(c.address)) list.push(c.address);
+  }
+  return [...v4, ...v6];
+}
+
+function netPermission(address: string, port: number): ToolPermission {
+  const host = address.includes(":") ? `[${address}]` : address;
+  return { name: "net", host: `${host}:${port}` };
+}
 
 function denied(message: string): ToolRunResult {
   return { ok: false, error: { kind: "refused", reason: "policy", message } };
@@ -150,6 +168,7 @@ export const httpRequestTool: ToolDefinition<HttpRequestArgs> = {
       : target.kind === "ipv6"
       ? `[${target.address}]`
       : target.address;
+    let answers: string[] = target.kind === "name" ? [] : [target.address];
     if (target.kind === "name") {
       if (host.resolveDns === undefined) {
         return {
@@ -160,7 +179,6 @@ export const httpRequestTool: ToolDefinition<HttpRequestArgs> = {
           },
         };
       }
-      let answers: string[];
       try {
         answers = await host.resolveDns(target.name, ctx.signal);
       } catch (e) {
@@ -181,8 +199,12 @@ export const httpRequestTool: ToolDefinition<HttpRequestArgs> = {
       const verdict = checkResolvedAddresses(answers, loopback);
       if (!verdict.ok) return denied(verdict.error.message);
     }
-    const net = { name: "net" as const, host: `${hostText}:${port}` };
-    if (ctx.permissions(net) !== "granted") {
+    const candidates = connectOrder(answers);
+    const addresses = candidates.filter((a) =>
+      ctx.permissions(netPermission(a, port)) === "granted"
+    );
+    const net = netPermission(addresses[0] ?? candidates[0] ?? "", port);
+    if (addresses.length === 0) {
       return {
         ok: false,
         error: {
@@ -196,6 +218,7 @@ export const httpRequestTool: ToolDefinition<HttpRequestArgs> = {
     try {
       const response = await host.fetch({
         url: checked.value.url,
+        addresses,
         method,
         headers: scrubRequestHeaders(args.headers ?? {}).headers,
         ...(args.body === undefined ? {} : { body: args.body }),
@@ -224,10 +247,11 @@ export const httpRequestTool: ToolDefinition<HttpRequestArgs> = {
       };
     } catch (e) {
       if (e instanceof ToolHostError && e.kind === "failed") {
-        const timedOut = e.cause instanceof Error &&
-          e.cause.message === "timed out";
-        const message = timedOut
+        const cause = e.cause instanceof Error ? e.cause : undefined;
+        const message = cause?.message === "timed out"
           ? `the request timed out after ${ctx.limits.httpTimeoutMs} ms`
+          : cause?.name === "HttpProtocolError"
+          ? `the request failed: ${cause.message}`
           : "the request failed";
         return { ok: false, error: { kind: "failed", message } };
       }

@@ -95,6 +95,7 @@ export async function runChatResume(
       ...(projectRoot === undefined ? {} : { projectRoot }),
       ...(relaviumDir === undefined ? {} : { relaviumDir }),
       guardrails: chatGuardrails(config.value),
+      commandTimeoutMs: config.value.resolved.chat.commandTimeoutMs.value,
       ...(interactive ? { gate: createGatePrompt(ctx.io, reader) } : {}),
     }, interactive);
     if (!registry.ok) return registry.error;

@@ -63,6 +63,7 @@ export function configEntries(r: ResolvedConfig): ConfigEntry[] {
     entry("chat.allowed_commands", c.allowedCommands),
     entry("chat.allowed_command_globs", c.allowedCommandGlobs),
     entry("chat.allowed_domains", c.allowedDomains),
+    entry("chat.command_timeout_ms", c.commandTimeoutMs),
     entry("chat.max_turns", c.maxTurns),
     entry("chat.max_messages", c.maxMessages),
     entry("chat.auto_compact", c.autoCompact),

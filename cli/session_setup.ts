@@ -345,6 +345,7 @@ export async function prepareNewRun(
       ? {}
       : { relaviumDir: paths.relaviumDir }),
     guardrails: chatGuardrails(config.value),
+    commandTimeoutMs: config.value.resolved.chat.commandTimeoutMs.value,
     ...(req.gate === undefined ? {} : { gate: req.gate }),
   }, req.userTools === true);
   if (!registry.ok) return registry;

@@ -50,6 +50,11 @@ export interface ToolScope {
   >;
   /** The `git_commit` gate (interactive TTY only); absent ⇒ denied. */
   gate?: GateHook;
+  /**
+   * `[chat]` `command_timeout_ms`: the `run_command` (and `!`) timeout;
+   * absent ⇒ the tool's default (30 s).
+   */
+  commandTimeoutMs?: number;
 }
 
 /**
@@ -87,6 +92,9 @@ export function buildToolRegistry(
         allowedDomains: g.allowedDomains ?? [],
       },
       ...(scope.gate === undefined ? {} : { gate: scope.gate }),
+      ...(scope.commandTimeoutMs === undefined ? {} : {
+        toolConfig: { run_command: { timeoutMs: scope.commandTimeoutMs } },
+      }),
       context: {
         workingDir: context.workingDir,
         fsScopeTier: context.fsScopeTier,

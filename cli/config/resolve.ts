@@ -74,6 +74,8 @@ export interface ResolvedChat {
   allowedCommands: Sourced<string[]>;
   allowedCommandGlobs: Sourced<string[]>;
   allowedDomains: Sourced<string[]>;
+  /** `run_command` and `!` timeout, ms (built-in 30 000, ceiling 120 000). */
+  commandTimeoutMs: Sourced<number>;
   maxTurns: Sourced<number>;
   maxMessages?: Sourced<number>;
   autoCompact: Sourced<boolean>;
@@ -134,6 +136,8 @@ export interface ConfigLayers {
  */
 export const DEFAULT_MODEL: string = "claude-sonnet-4-6";
 const DEFAULT_MAX_TURNS = 50;
+/** tools.md §3: the default child-process timeout. */
+const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
 
 interface ChatLayer {
   source: ConfigSource;
@@ -304,6 +308,8 @@ export function resolveConfig(
     },
     allowedDomains: first(list, "allowed_domains") ??
       { value: [], source: "built-in" },
+    commandTimeoutMs: first(list, "command_timeout_ms") ??
+      { value: DEFAULT_COMMAND_TIMEOUT_MS, source: "built-in" },
     maxTurns: first(list, "max_turns") ??
       { value: DEFAULT_MAX_TURNS, source: "built-in" },
     ...(maxMessages === undefined ? {} : { maxMessages }),

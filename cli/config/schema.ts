@@ -29,6 +29,8 @@ export interface ChatTable {
   allowed_commands?: string[];
   allowed_command_globs?: string[];
   allowed_domains?: string[];
+  /** `run_command` and `!` timeout, ms (at most the 120 s ceiling). */
+  command_timeout_ms?: number;
   max_turns?: number;
   max_messages?: number;
   auto_compact?: boolean;
@@ -138,6 +140,8 @@ const effort = z.enum(["off", "low", "medium", "high", "max"], {
 const fsScope = z.enum(["sandboxed", "project", "full"], {
   error: "must be one of sandboxed, project, full",
 });
+/** tools.md §3: a configured `run_command` timeout never exceeds it. */
+const PROCESS_TIMEOUT_CEILING_MS = 120_000;
 const strings = z.array(nonEmpty, { error: "must be an array of strings" });
 
 const chatSchema = z.strictObject({
@@ -148,6 +152,10 @@ const chatSchema = z.strictObject({
   allowed_commands: strings.exactOptional(),
   allowed_command_globs: strings.exactOptional(),
   allowed_domains: strings.exactOptional(),
+  command_timeout_ms: posInt.max(
+    PROCESS_TIMEOUT_CEILING_MS,
+    `must be at most ${PROCESS_TIMEOUT_CEILING_MS} (the process-timeout ceiling)`,
+  ).exactOptional(),
   max_turns: posInt.exactOptional(),
   max_messages: posInt.exactOptional(),
   auto_compact: bool.exactOptional(),

@@ -123,3 +123,80 @@ Deno.test("createDenoPermissionQuery() reports states without prompting", () => 
   const query = createDenoPermissionQuery();
   assert.equal(query({ name: "read", path: "/" }), "granted");
 });
+
+const tls = new URL("./fixtures/tls/", import.meta.url);
+const ca = await Deno.readTextFile(new URL("ca.pem", tls));
+
+async function withTlsServer(
+  handler: () => Response | Promise<Response>,
+  fn: (port: number) => Promise<void>,
+): Promise<void> {
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert: await Deno.readTextFile(new URL("cert.pem", tls)),
+    key: await Deno.readTextFile(new URL("key.pem", tls)),
+    onListen() {},
+  }, handler);
+  try {
+    await fn(server.addr.port);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+function get(
+  url: string,
+  extra: { addresses?: string[]; signal?: AbortSignal } = {},
+) {
+  return {
+    url,
+    method: "GET" as const,
+    headers: {},
+    timeoutMs: 5_000,
+    maxBodyBytes: 100,
+    signal: extra.signal ?? never,
+    ...(extra.addresses === undefined ? {} : { addresses: extra.addresses }),
+  };
+}
+
+Deno.test("createDenoToolHost() fetch connects to the given address and verifies TLS for the URL's name", async () => {
+  let release = (): void => {};
+  const held = new Promise<void>((r) => (release = r));
+  await withTlsServer(async () => {
+    await held;
+    return new Response("late");
+  }, async (port) => {
+    const host = createDenoToolHost({ caCerts: [ca] });
+    const fetchIt = host.fetch;
+    assert.ok(fetchIt !== undefined);
+    // The certificate covers pinned.test and 127.0.0.1, not other.test.
+    await assert.rejects(
+      fetchIt(get(`https://other.test:${port}/`, { addresses: ["127.0.0.1"] })),
+      (e: unknown) => {
+        assert.ok(e instanceof ToolHostError && e.kind === "failed");
+        assert.match(String(e.cause), /certificate/);
+        return true;
+      },
+    );
+    // A name without validated addresses is never resolved by the host.
+    await assert.rejects(
+      fetchIt(get(`https://pinned.test:${port}/`)),
+      (e: unknown) => e instanceof ToolHostError && e.kind === "failed",
+    );
+    // Abort while the server holds the response closes the connection.
+    const controller = new AbortController();
+    const pending = fetchIt(
+      get(`https://pinned.test:${port}/`, {
+        addresses: ["127.0.0.1"],
+        signal: controller.signal,
+      }),
+    );
+    setTimeout(() => controller.abort(), 50);
+    await assert.rejects(
+      pending,
+      (e: unknown) => e instanceof ToolHostError && e.kind === "aborted",
+    );
+    release();
+  });
+});

@@ -5,8 +5,11 @@
  * `http` tool queries. A blocked IPv4 range containing such an address is
  * split into the CIDR blocks around it (at most 32), so every other
  * address of the range stays denied; an exact IPv6 entry is dropped. Deno
- * checks `--deny-net` against the address it connects to, which closes
- * DNS rebinding for these ranges.
+ * checks `--deny-net` against the address it connects to, and it wins
+ * over an `--allow-net` range: it backs up `http_request` (which connects
+ * to the checked address under `--allow-net=0.0.0.0/0:443`) and closes
+ * DNS rebinding for these ranges where the CLI fetches by name (provider
+ * base URLs).
  *
  * @module
  */

@@ -129,10 +129,13 @@ function hostName(hostPort: string): string {
  * Derives the flags for a session in `cwd` with an agent's tools (the
  * built-in chat agent's by default): `--allow-*` per tools.md §10
  * (`kill` beside scoped `--allow-run` when `run_command` or `git_commit`
- * is granted; the resolvers' `:53` when `http_request` is), then
- * `--deny-net` with the SSRF ranges minus what must stay reachable (local
- * providers, resolvers), then `--no-prompt`. Warnings: broad grants,
- * allowlisted interpreters, what the flags cannot express.
+ * is granted; the resolvers' `:53` and, with allowed domains,
+ * `0.0.0.0/0:443` when `http_request` is: it connects to the checked
+ * address, so a grant by name would not cover it), then `--deny-net`
+ * with the SSRF ranges minus what must stay reachable (local providers,
+ * resolvers), which Deno enforces on every connect even inside that
+ * range, then `--no-prompt`. Warnings: broad grants, allowlisted
+ * interpreters, what the flags cannot express (IPv6 ranges).
  *
  * @param config The loaded config.
  * @param cwd The effective working directory.
@@ -242,6 +245,11 @@ export function advisePermissions(
       ...(http && nameServers.length === 0
         ? [
           "No DNS resolver found (/etc/resolv.conf): http_request needs --allow-net for the resolver's address:53",
+        ]
+        : []),
+      ...(http && chat.allowedDomains.value.length > 0
+        ? [
+          "http_request connects to the checked address, not the name: --allow-net=0.0.0.0/0:443 covers IPv4 hosts; Deno takes no IPv6 range, so an IPv6-only host needs --allow-net=[address]:443 added by hand",
         ]
         : []),
       ...broadGrantWarnings(query, runPrograms),

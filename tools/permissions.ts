@@ -17,6 +17,18 @@ export {
 } from "./permission_warnings.ts";
 
 /**
+ * The net grant `http_request` needs: it connects to the checked DNS
+ * answer (`address:443`), never by name, so no host-name grant covers it.
+ * Deno 2.9.6 takes an IPv4 CIDR with a port in `--allow-net` (verified)
+ * but no IPv6 range, so an IPv6-only host needs its address granted by
+ * hand; `--deny-net` still wins over it at connect time. A value for
+ * printing: `Deno.permissions.query` reports a CIDR descriptor as
+ * `prompt` even when granted (dispatch queries the concrete
+ * `address:port`).
+ */
+const HTTP_CONNECT_GRANT = "0.0.0.0/0:443";
+
+/**
  * Inputs of {@linkcode derivePermissions}.
  *
  * @example Value
@@ -44,7 +56,11 @@ export interface PermissionPlanInput {
   allowedCommandGlobs?: readonly string[];
   /** `host:port` of provider base URLs and search endpoints. */
   netHosts?: readonly string[];
-  /** `[chat].allowed_domains` (⇒ `host:443` when an http tool is granted). */
+  /**
+   * `[chat].allowed_domains`: non-empty with an http tool granted ⇒
+   * `0.0.0.0/0:443` (the tool connects to the checked address, not by
+   * name; Deno takes no IPv6 range).
+   */
   allowedDomains?: readonly string[];
   /** Provider key variables (and other env the CLI reads). */
   envKeys?: readonly string[];
@@ -63,9 +79,12 @@ export interface PermissionPlanInput {
  * process tool is granted), fixed programs (`git`) and, on POSIX, `kill`
  * when `run_command` or a gated tool (`git_commit`, whose hooks may
  * spawn) is granted, so a timeout kills the whole process group; net for
- * provider hosts, allowed domains (`:443`) and the DNS resolvers (when an
- * `http` tool is granted); env for the base keys (if a process tool is
- * granted) and provider keys. Deduplicated, in that order.
+ * provider hosts, and (when an `http` tool is granted) the DNS resolvers
+ * and, if any domain is allowed, `0.0.0.0/0:443` (`http_request`
+ * connects to the checked address, so a host-name grant would not cover
+ * it; an IPv6-only host needs its address by hand); env for
+ * the base keys (if a process tool is granted) and provider keys.
+ * Deduplicated, in that order.
  *
  * @param input Roots, grant, tools and configuration.
  * @returns The descriptors.
@@ -130,8 +149,8 @@ export function derivePermissions(
   if (treeKill && input.os === "posix") add({ name: "run", command: "kill" });
   for (const host of input.netHosts ?? []) add({ name: "net", host });
   if (http) {
-    for (const d of input.allowedDomains ?? []) {
-      add({ name: "net", host: `${d.toLowerCase().replace(/\.+$/, "")}:443` });
+    if ((input.allowedDomains ?? []).length > 0) {
+      add({ name: "net", host: HTTP_CONNECT_GRANT });
     }
     for (const host of input.nameServers ?? []) add({ name: "net", host });
   }

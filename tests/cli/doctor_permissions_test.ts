@@ -9,6 +9,7 @@ import { denyNetExcept } from "../../cli/deny_net.ts";
 import { advisePermissions } from "../../cli/doctor_permissions.ts";
 import { loadCliConfig } from "../../cli/config.ts";
 import { SSRF_DENY_NET } from "../../tools/ssrf.ts";
+import { fileURLToPath } from "node:url";
 import { runCli, tempDir, write } from "./_helpers.ts";
 
 function flag(flags: string[], name: string): string[] {
@@ -129,8 +130,10 @@ Deno.test("advisePermissions() follows the agent's tools", async (t) => {
         nameServers: ["10.255.255.53:53"],
       });
       const net = flag(a.flags, "allow-net");
-      assert.ok(net.includes("api.github.com:443"));
+      assert.ok(net.includes("0.0.0.0/0:443"), "connects by address");
+      assert.ok(!net.includes("api.github.com:443"), "a name grant is useless");
       assert.ok(net.includes("10.255.255.53:53"));
+      assert.ok(a.warnings.some((w) => /IPv6-only host/.test(w)));
       const deny = flag(a.flags, "deny-net");
       assert.ok(!deny.includes("10.0.0.0/8") && deny.includes("10.0.0.0/9"));
       assert.ok(deny.includes("127.0.0.0/8"));
@@ -162,4 +165,47 @@ Deno.test("doctor --permissions --agent: an unknown agent is a problem (exit 1)"
   const report = JSON.parse(r.stdout);
   assert.equal(report.permissions, undefined);
   assert.equal(report.problems.length, 1);
+});
+
+const PROBE = fileURLToPath(
+  new URL("../tools/fixtures/pinned_probe.ts", import.meta.url),
+);
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+async function probe(flags: string[], args: string[]): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", `--allow-read=${ROOT}`, ...flags, PROBE, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test("the net flags doctor prints for http_request grant the connect by address, and --deny-net still wins", async () => {
+  await using dir = await tempDir();
+  const a = await advise(dir.path, {
+    project: '[chat]\nallowed_domains = ["pinned.test"]\n',
+    tools: ["http_request"],
+    nameServers: ["10.255.255.53:53"],
+  });
+  const net = a.flags.filter((f) =>
+    f.startsWith("--allow-net=") || f.startsWith("--deny-net=") ||
+    f === "--no-prompt"
+  );
+  assert.equal(net.length, 3);
+  // What http_request queries right before its effect (no request made).
+  assert.equal(
+    await probe(net, [
+      "query",
+      "93.184.215.14:443",
+      "10.255.255.53:53",
+      "pinned.test:443",
+      "93.184.215.14:80",
+    ]),
+    "93.184.215.14:443=granted 10.255.255.53:53=granted pinned.test:443=prompt 93.184.215.14:80=prompt",
+  );
+  // The test-only switch lets the app pass 127.0.0.1; Deno refuses the
+  // connect (port 443, so only --deny-net can stop it).
+  assert.equal(await probe(net, ["443"]), "fatal tool_unavailable");
 });

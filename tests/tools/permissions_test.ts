@@ -110,7 +110,20 @@ Deno.test("derivePermissions() follows the grant", async (t) => {
         os: "posix",
         allowedDomains: ["Example.COM."],
       });
-      assert.deepEqual(withHttp, [{ name: "net", host: "example.com:443" }]);
+      assert.deepEqual(
+        withHttp,
+        [{ name: "net", host: "0.0.0.0/0:443" }],
+        "http_request connects by address: an IPv4 range, not the name",
+      );
+      const noDomains = derivePermissions({
+        roots: [],
+        granted: ["fake_http"],
+        tools,
+        os: "posix",
+        allowedDomains: [],
+        nameServers: ["10.255.255.53:53"],
+      });
+      assert.deepEqual(noDomains, [{ name: "net", host: "10.255.255.53:53" }]);
     },
   );
 });

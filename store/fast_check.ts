@@ -166,7 +166,37 @@ export function isPlainlyValidMessage(
   for (let i = 0; i < keys.length; i++) {
     if (!MESSAGE_KEYS.has(keys[i] as string)) return false;
   }
-  const { id, sessionId, role, content, compaction } = m;
+  return isPlainlyValidBuilt(m, memo);
+}
+
+/**
+ * {@linkcode isPlainlyValidMessage} for a candidate whose own keys are
+ * known to be among the message keys (`id`, `sessionId`, `sequenceNumber`,
+ * `role`, `content`, `modelId`, `compaction`, `timestamp`): the decoder
+ * builds its candidates from a literal, so it skips the key scan. Every
+ * value is still checked.
+ *
+ * @param m A candidate built with message keys only.
+ * @param memo The per-read memo.
+ * @returns `true` only for plainly valid common shapes.
+ *
+ * @example A decoded row
+ * ```ts
+ * import { isPlainlyValidBuilt } from "./fast_check.ts";
+ * import assert from "node:assert/strict";
+ * const m = { id: "m", sessionId: "s", sequenceNumber: 0, role: "user", content: [], timestamp: "2026-01-01T00:00:00.000Z" };
+ * assert.equal(isPlainlyValidBuilt(m, { epoch: Number.NaN, iso: "" }), true);
+ * assert.equal(isPlainlyValidBuilt({ ...m, sequenceNumber: -1 }, { epoch: Number.NaN, iso: "" }), false);
+ * ```
+ */
+export function isPlainlyValidBuilt(
+  m: Record<string, unknown>,
+  memo: DecodeMemo,
+): boolean {
+  const id = m["id"];
+  const sessionId = m["sessionId"];
+  const role = m["role"];
+  const content = m["content"];
   if (typeof id !== "string" || id === "") return false;
   if (typeof sessionId !== "string" || sessionId === "") return false;
   if (!isCount(m["sequenceNumber"]) || !ROLES.has(role)) return false;
@@ -176,6 +206,7 @@ export function isPlainlyValidMessage(
     if (typeof modelId !== "string" || modelId === "") return false;
   }
   if ("compaction" in m) {
+    const compaction = m["compaction"];
     if (role !== "system" || !isRecord(compaction)) return false;
     const keys = Object.keys(compaction);
     const d = compaction["droppedThroughSequence"];

@@ -16,6 +16,7 @@ import { SessionMessageBoundaryError } from "./errors.ts";
 import {
   type DecodeMemo,
   epochToIsoMemo,
+  isPlainlyValidBuilt,
   isPlainlyValidMessage,
   isPlainlyValidPart,
 } from "./fast_check.ts";
@@ -158,6 +159,22 @@ function epochToIso(value: unknown, memo: DecodeMemo): string {
   return epochToIsoMemo(value, memo);
 }
 
+/** The role literal for a stored role (a shared string, not a copy). */
+function internRole(role: unknown): unknown {
+  switch (role) {
+    case "user":
+      return "user";
+    case "assistant":
+      return "assistant";
+    case "tool":
+      return "tool";
+    case "system":
+      return "system";
+    default:
+      return role;
+  }
+}
+
 function decodeBody(
   id: unknown,
   sessionId: unknown,
@@ -172,17 +189,24 @@ function decodeBody(
   if (typeof contentParts !== "string") {
     throw new SessionMessageBoundaryError("invalid_message");
   }
-  const candidate: Record<string, unknown> = {
-    id,
-    sessionId,
-    sequenceNumber,
-    role,
-    content: parseJson(contentParts),
-    timestamp: epochToIso(createdAt, memo),
-  };
-  if (modelId !== null) candidate["modelId"] = modelId;
-  if (dropped !== null) {
+  const content = parseJson(contentParts);
+  const timestamp = createdAt === memo.epoch
+    ? memo.iso
+    : epochToIso(createdAt, memo);
+  // One literal per shape: no property added after construction.
+  const r = internRole(role);
+  let candidate: Record<string, unknown>;
+  if (dropped === null) {
+    candidate = modelId === null
+      ? { id, sessionId, sequenceNumber, role: r, content, timestamp }
+      : { id, sessionId, sequenceNumber, role: r, content, timestamp, modelId };
+  } else {
+    candidate = { id, sessionId, sequenceNumber, role: r, content, timestamp };
+    if (modelId !== null) candidate["modelId"] = modelId;
     candidate["compaction"] = { droppedThroughSequence: dropped };
+  }
+  if (isPlainlyValidBuilt(candidate, memo)) {
+    return candidate as unknown as SessionMessage;
   }
   return checkMessage(candidate, memo);
 }
@@ -223,7 +247,12 @@ export function decodeMessageArray(
     a[12],
     memo,
   );
-  checkMetadataValues(message, a[4], a[6], a[7], a[8], a[9]);
+  if (
+    a[4] !== null || a[6] !== null || a[7] !== null || a[8] !== null ||
+    a[9] !== null
+  ) {
+    checkMetadataValues(message, a[4], a[6], a[7], a[8], a[9]);
+  }
   return message;
 }
 

@@ -63,6 +63,13 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
+/** A message row as a statement returns it: an array, or an object. */
+function decodeRead(row: unknown, memo: DecodeMemo): SessionMessage {
+  return Array.isArray(row)
+    ? decodeMessageArray(row, memo)
+    : decodeMessageRow(row as MessageRow, memo);
+}
+
 class SqliteSessionStore implements SessionStore {
   readonly #db: DatabaseSync;
   readonly #sql: Statements;
@@ -227,9 +234,7 @@ class SqliteSessionStore implements SessionStore {
       this.#requireVisible(sessionId);
       const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
       const rows = this.#sql.messagesOf.all(sessionId).map((r) =>
-        Array.isArray(r)
-          ? decodeMessageArray(r, memo)
-          : decodeMessageRow(r as unknown as MessageRow, memo)
+        decodeRead(r, memo)
       );
       const d = markerBoundary(rows, marker.keptTurnCount);
       if (d !== undefined) {
@@ -328,14 +333,12 @@ class SqliteSessionStore implements SessionStore {
   /** Every row of a session in sequence order, decoded and validated. */
   #readMessages(sessionId: string): SessionMessage[] {
     const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
-    const decode = (r: unknown): SessionMessage =>
-      Array.isArray(r)
-        ? decodeMessageArray(r, memo)
-        : decodeMessageRow(r as unknown as MessageRow, memo);
     const messages: SessionMessage[] = [];
     let page = this.#sql.messagesFirstPage.all(sessionId);
     for (;;) {
-      for (let i = 0; i < page.length; i++) messages.push(decode(page[i]));
+      for (let i = 0; i < page.length; i++) {
+        messages.push(decodeRead(page[i], memo));
+      }
       const last = messages[messages.length - 1];
       if (page.length < MESSAGE_PAGE_ROWS || last === undefined) break;
       page = this.#sql.messagesNextPage.all(sessionId, last.sequenceNumber);
@@ -345,7 +348,7 @@ class SqliteSessionStore implements SessionStore {
     // duplicates, read it in one query as before.
     const count = Number(this.#sql.messageCount.get(sessionId)?.["n"]);
     if (count === messages.length) return messages;
-    return this.#sql.messagesOf.all(sessionId).map(decode);
+    return this.#sql.messagesOf.all(sessionId).map((r) => decodeRead(r, memo));
   }
 
   costs(sessionId: string): ModelCostTotals[] {

@@ -5,17 +5,20 @@
  * allowlist, and the check of every DNS answer. Pure: DNS comes from an
  * injected resolver.
  *
- * **Residual window (DECISIONS 33).** Deno's `fetch` resolves the name
- * again when it connects; it cannot be told to connect to the address
- * checked here while keeping SNI and `Host` for the name. A DNS server
- * that answers a public address to the check and a private one to the
- * connect (rebinding) slips through this layer. Deno itself closes most
- * of it: `--deny-net` takes IPv4 CIDR ranges and exact IPv6 addresses
- * and is enforced on the resolved address at connect time (verified with
- * Deno 2.9.6), so running with `--deny-net=` + {@linkcode SSRF_DENY_NET}
- * blocks every IPv4 range below and `::1`/`::`; the IPv6 ranges
- * (`fe80::/10`, `fc00::/7`, embedded forms) stay open to a rebinding
- * resolver because Deno 2.9.6 rejects IPv6 CIDRs in `--deny-net`.
+ * **Connect to the checked address.** `http_request` passes the checked
+ * answers to its host, which connects to one of them and verifies TLS
+ * for the name (`deno_host.ts`): no rebinding window. Callers that hand
+ * the URL to `fetch` by name instead (the CLI's custom provider base
+ * URLs, via {@linkcode checkPublicUrl}) keep a residual window (DECISIONS
+ * 33): Deno resolves the name again to connect, so a DNS server that
+ * answers a public address to the check and a private one to the connect
+ * slips through this layer. Deno closes most of it: `--deny-net` takes
+ * IPv4 CIDR ranges and exact IPv6 addresses and is enforced on the
+ * address actually connected to (verified with Deno 2.9.6), so running
+ * with `--deny-net=` + {@linkcode SSRF_DENY_NET} blocks every IPv4 range
+ * below and `::1`/`::`; the IPv6 ranges (`fe80::/10`, `fc00::/7`,
+ * embedded forms) stay open there because Deno 2.9.6 rejects IPv6 CIDRs
+ * in `--deny-net`.
  *
  * @module
  */

@@ -49,8 +49,9 @@ const V4_BLOCKS: readonly (readonly [number, number])[] = [
 
 /**
  * `--deny-net` values that make Deno refuse the blocked IPv4 ranges and
- * IPv6 loopback/unspecified at connect time (IPv6 CIDRs are not accepted
- * by Deno 2.9.6). Drop the entries that cover an `allow_local` provider.
+ * IPv6 loopback/unspecified at connect time, even inside an `--allow-net`
+ * range (IPv6 CIDRs are not accepted by Deno 2.9.6). Drop the entries
+ * that cover an `allow_local` provider.
  *
  * @example Build the flag
  * ```ts

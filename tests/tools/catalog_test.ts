@@ -143,10 +143,10 @@ Deno.test("derivePermissions() for the whole catalog follows the grant", async (
     ]);
   });
   await t.step(
-    "http_request: allowed domains on 443 and the DNS resolver",
+    "http_request: any IPv4 address on 443 (it connects by address) and the DNS resolver",
     () => {
       assert.deepEqual(flags(["http_request"]), [
-        "--allow-net=api.example.com:443",
+        "--allow-net=0.0.0.0/0:443",
         "--allow-net=10.255.255.53:53",
       ]);
     },

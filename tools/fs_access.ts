@@ -5,6 +5,14 @@
  * queries the Deno read permission of the real path before any metadata
  * or content call on it (a `prompt` state never reaches Deno).
  *
+ * Root realpaths may be shared by every operation of one registry
+ * ({@linkcode createRootCache}): a root's canonical path is pinned at its
+ * first successful resolution. That is never laxer than re-resolving: if
+ * a root were later replaced by a symlink, targets are still measured
+ * against the original canonical directory (a re-resolved root would
+ * follow the symlink), and the lexical root's and the real target's read
+ * permissions are still queried on every operation.
+ *
  * @module
  */
 import { err, ok, type Result } from "../schema/result.ts";
@@ -113,8 +121,64 @@ export function hostFailure(error: unknown, flag?: string): ToolFailure {
 }
 
 /**
+ * The realpaths of a scope's readable roots, resolved lazily.
+ *
+ * @example Shape
+ * ```ts
+ * import type { RootCache } from "./fs_access.ts";
+ * const none: RootCache = () => Promise.resolve([]);
+ * ```
+ */
+export type RootCache = () => Promise<string[]>;
+
+/**
+ * A root cache shared by the operations of one registry: each root is
+ * realpath'd at the first call where its read permission is granted and
+ * the realpath succeeds, then pinned (roots are fixed at session start;
+ * see the module doc for why pinning is never laxer). A root that is not
+ * granted or does not resolve is left out and retried on the next call.
+ * Creating it touches nothing.
+ *
+ * @param plan The scope.
+ * @param deps Host and permission query.
+ * @returns The cache.
+ *
+ * @example One realpath per root, however many operations
+ * ```ts
+ * import { createRootCache } from "./fs_access.ts";
+ * import { planFsScope, type ToolHost } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * let calls = 0;
+ * const host = { os: "posix", realPath: (p: string) => (calls++, Promise.resolve(p)) } as unknown as ToolHost;
+ * const roots = createRootCache(planFsScope({ workingDir: "/ws", fsScopeTier: "sandboxed" }, "posix"), { host, permissions: () => "granted" });
+ * assert.deepEqual(await roots(), ["/ws"]);
+ * assert.deepEqual(await roots(), ["/ws"]);
+ * assert.equal(calls, 1);
+ * ```
+ */
+export function createRootCache(
+  plan: ScopePlan,
+  deps: { host: ToolHost; permissions: PermissionQuery },
+): RootCache {
+  const pinned: Array<string | undefined> = plan.roots.map(() => undefined);
+  let all: string[] | undefined;
+  return async () => {
+    if (all !== undefined) return all;
+    await Promise.all(plan.roots.map(async (r, i) => {
+      if (pinned[i] !== undefined) return;
+      if (deps.permissions({ name: "read", path: r }) !== "granted") return;
+      pinned[i] = await deps.host.realPath(r).catch(() => undefined);
+    }));
+    const found = pinned.filter((r): r is string => r !== undefined);
+    if (found.length === plan.roots.length) all = found;
+    return found;
+  };
+}
+
+/**
  * Builds the jailed access for one operation (roots are realpath'd once,
- * lazily, at the first resolve).
+ * lazily, at the first resolve, or come from a registry's
+ * {@linkcode createRootCache}).
  *
  * @param plan The scope.
  * @param deps Host, permission query and abort signal.
@@ -133,22 +197,23 @@ export function hostFailure(error: unknown, flag?: string): ToolFailure {
  */
 export function createFsAccess(
   plan: ScopePlan,
-  deps: { host: ToolHost; permissions: PermissionQuery; signal: AbortSignal },
+  deps: {
+    host: ToolHost;
+    permissions: PermissionQuery;
+    signal: AbortSignal;
+    /** Shared root realpaths (default: this operation's own). */
+    roots?: RootCache;
+  },
 ): FsAccess {
   const { host, permissions, signal } = deps;
   const os = plan.os;
   const floor = { os, ownDirs: plan.ownDirs };
+  const cache = deps.roots ?? createRootCache(plan, { host, permissions });
   let realRoots: Promise<string[]> | undefined;
 
   /** Realpaths of the readable roots; unresolvable ones are dropped. */
   function roots(): Promise<string[]> {
-    realRoots ??= Promise.all(
-      plan.roots.map((r) =>
-        permissions({ name: "read", path: r }) === "granted"
-          ? host.realPath(r).catch(() => undefined)
-          : undefined
-      ),
-    ).then((rs) => rs.filter((r): r is string => r !== undefined));
+    realRoots ??= cache();
     return realRoots;
   }
 

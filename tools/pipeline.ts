@@ -24,7 +24,7 @@ import { err, ok, type Result } from "../schema/result.ts";
 import { raceAbort } from "./_abort.ts";
 import { approveGoverned, type GateHook, passGate } from "./approval.ts";
 import { boundModelText, resultText } from "./bound.ts";
-import { createFsAccess, hostFailure } from "./fs_access.ts";
+import { createFsAccess, hostFailure, type RootCache } from "./fs_access.ts";
 import { checkLexicalPath, type ScopePlan } from "./fs_scope.ts";
 import { checkGuardrails, type ToolGuardrails } from "./guardrails.ts";
 import type { ToolHost } from "./host.ts";
@@ -69,6 +69,8 @@ export interface PipelineConfig {
   gate: GateHook | undefined;
   /** Command allowlists and egress configuration. */
   guardrails: Readonly<ToolGuardrails>;
+  /** Root realpaths shared by every operation (absent ⇒ per operation). */
+  roots?: RootCache;
 }
 
 function effectiveArgs(
@@ -258,7 +260,12 @@ export async function runTool(
       Promise.resolve().then(() =>
         tool.dispatch(args, host, {
           signal: ctx.signal,
-          fs: createFsAccess(plan, { host, permissions, signal: ctx.signal }),
+          fs: createFsAccess(plan, {
+            host,
+            permissions,
+            signal: ctx.signal,
+            ...(config.roots === undefined ? {} : { roots: config.roots }),
+          }),
           limits: config.limits,
           workingDir,
           permissions,

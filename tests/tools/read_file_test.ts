@@ -5,7 +5,14 @@ import type { ToolLimits } from "../../tools/limits.ts";
 import type { ReadFileResult } from "../../tools/read_file.ts";
 import { createToolRegistry } from "../../tools/registry_impl.ts";
 import type { ToolOutcome } from "../../tools/registry.ts";
-import { grantAll, makeContext, messageOf, tempDir } from "./_helpers.ts";
+import { ToolHostError } from "../../tools/host.ts";
+import {
+  grantAll,
+  makeContext,
+  messageOf,
+  recordedDenoHost,
+  tempDir,
+} from "./_helpers.ts";
 
 async function readFile(
   ws: string,
@@ -130,4 +137,77 @@ Deno.test("read_file bounds a large file in the model copy only", async () => {
     /\[… truncated: \d+ bytes \/ 1 lines; full output unavailable \(no output store\)\]$/,
   );
   assert.ok(new TextEncoder().encode(o.modelResult).length <= 50 * 1024);
+});
+
+Deno.test("the Deno host's readFile re-checks the open handle: a hard link or a directory throws", async () => {
+  await using dir = await tempDir();
+  await Deno.writeTextFile(`${dir.path}/a.txt`, "alpha\n");
+  await Deno.link(`${dir.path}/a.txt`, `${dir.path}/b.txt`);
+  await Deno.mkdir(`${dir.path}/d`);
+  const host = createDenoToolHost();
+  const options = { maxBytes: 1024, signal: new AbortController().signal };
+  for (const [name, kind] of [["a.txt", "failed"], ["d", "is_a_directory"]]) {
+    await assert.rejects(
+      host.readFile(`${dir.path}/${name}`, options),
+      (e: unknown) => e instanceof ToolHostError && e.kind === kind,
+      name,
+    );
+  }
+});
+
+Deno.test("the Deno host's readFile reads past its synchronous first part and caps at maxBytes + 1", async () => {
+  await using dir = await tempDir();
+  const bytes = new Uint8Array(600 * 1024).map((_, i) => 97 + (i % 26));
+  await Deno.writeFile(`${dir.path}/big.txt`, bytes);
+  const host = createDenoToolHost();
+  const signal = new AbortController().signal;
+  const all = await host.readFile(`${dir.path}/big.txt`, {
+    maxBytes: 8 * 1024 * 1024,
+    signal,
+  });
+  assert.deepEqual(all, bytes);
+  const capped = await host.readFile(`${dir.path}/big.txt`, {
+    maxBytes: 300_000,
+    signal,
+  });
+  assert.deepEqual(capped, bytes.subarray(0, 300_001));
+  await Deno.writeFile(`${dir.path}/empty.txt`, new Uint8Array());
+  const empty = await host.readFile(`${dir.path}/empty.txt`, {
+    maxBytes: 10,
+    signal,
+  });
+  assert.equal(empty.length, 0);
+});
+
+Deno.test("a registry realpaths each root once and pins it: a root swapped for a symlink is not followed", async () => {
+  await using dir = await tempDir();
+  const ws = `${dir.path}/ws`;
+  await Deno.mkdir(ws);
+  await Deno.mkdir(`${dir.path}/outside`);
+  await Deno.writeTextFile(`${ws}/a.txt`, "inside\n");
+  await Deno.writeTextFile(`${dir.path}/outside/a.txt`, "outside\n");
+  const { host, calls } = recordedDenoHost();
+  const registry = createToolRegistry({
+    tools: builtinTools(),
+    host,
+    context: { workingDir: ws, fsScopeTier: "sandboxed" },
+    permissions: grantAll,
+  });
+  const read = () =>
+    registry.dispatch(
+      { id: "c", name: "read_file", args: { path: "a.txt" } },
+      makeContext({ interactive: true }).ctx,
+    );
+  for (let i = 0; i < 3; i++) {
+    assert.equal(resultOf(await read()).content, "inside\n");
+  }
+  const rootRealpaths = calls.filter((c) =>
+    c.op === "realPath" && c.target === ws
+  );
+  assert.equal(rootRealpaths.length, 1);
+  await Deno.rename(ws, `${dir.path}/ws-old`);
+  await Deno.symlink(`${dir.path}/outside`, ws);
+  const o = await read();
+  assert.notEqual(o.kind, "ok");
+  assert.match(messageOf(o), /symlink/);
 });

@@ -14,7 +14,8 @@
  * @module
  */
 import { kindOf, wrap } from "./_deno_errors.ts";
-import { encodeRequest, readResponse } from "./_http1.ts";
+import { readResponse } from "./_http1.ts";
+import { encodeRequest } from "./_http1_request.ts";
 import { type HttpRequest, type HttpResponse, ToolHostError } from "./host.ts";
 import { canonicalHost } from "./ssrf_address.ts";
 /** Every A and AAAA answer; NXDOMAIN or no records ⇒ none of that type. */

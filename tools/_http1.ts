@@ -1,7 +1,8 @@
 /**
- * Private: a strict, bounded HTTP/1.1 client codec for `http_request`'s
- * pinned connection (`_deno_net.ts`). One request per connection
- * (`Connection: close`); the response is framed per RFC 9112 §6.3 (no
+ * Private: the strict, bounded HTTP/1.1 response reader of
+ * `http_request`'s pinned connection (`_deno_net.ts`; the request side is
+ * `_http1_request.ts`). One request per connection (`Connection: close`);
+ * the response is framed per RFC 9112 §6.3 (no
  * body for 1xx/204/304, `Transfer-Encoding: chunked` last, else
  * `Content-Length`, else until close), interim 1xx responses are skipped,
  * and every read is bounded: the status line and each header line, the
@@ -55,8 +56,9 @@ export const HTTP1_LIMITS = {
   interimResponses: 8,
 } as const;
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const STATUS = /^HTTP\/1\.[01] ([1-9]\d\d)(?: [\t\x20-\x7e\x80-\xff]*)?$/;
+/** An RFC 9110 token (method, header name). */
+export const TOKEN: RegExp = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const STATUS = /^HTTP\/1\.[01] ([1-5]\d\d)(?: [\t\x20-\x7e\x80-\xff]*)?$/;
 
 /** A buffered reader with bounded line reads. */
 class Reader {
@@ -276,64 +278,4 @@ export async function readResponse(
     };
   }
   throw new HttpProtocolError("status_line");
-}
-
-const FORCED = new Set(["connection", "host", "accept-encoding"]);
-const FRAMING = new Set(["content-length", "transfer-encoding", "te"]);
-
-/**
- * The request bytes: request line (origin form), `Host` from the URL,
- * the caller's headers (names and values re-checked; framing and
- * connection headers dropped), defaults for `accept` / `user-agent` /
- * `content-type` like `fetch`, `accept-encoding: identity` (the body is
- * returned as is, so no compressed encodings are requested),
- * `content-length` for a body (and 0 for a bodiless POST/PUT), and
- * `connection: close`.
- */
-export function encodeRequest(
-  url: URL,
-  request: {
-    method: string;
-    headers: Readonly<Record<string, string>>;
-    body?: string;
-    userAgent: string;
-  },
-): Uint8Array {
-  const target = `${url.pathname}${url.search}`;
-  if (!/^\/[\x21-\x7e]*$/.test(target) || !TOKEN.test(request.method)) {
-    throw new TypeError("Cannot encode the request line");
-  }
-  const body = request.body === undefined
-    ? undefined
-    : new TextEncoder().encode(request.body);
-  const lines = [`${request.method} ${target} HTTP/1.1`, `host: ${url.host}`];
-  const given = new Set<string>();
-  for (const [raw, value] of Object.entries(request.headers)) {
-    const name = raw.toLowerCase();
-    if (!TOKEN.test(raw) || /[\r\n\0]/.test(value)) continue;
-    if (/[\u0100-\uffff]/.test(value)) {
-      throw new TypeError("Cannot encode a header value");
-    }
-    if (FORCED.has(name) || FRAMING.has(name)) continue;
-    given.add(name);
-    lines.push(`${name}: ${value}`);
-  }
-  if (!given.has("accept")) lines.push("accept: */*");
-  if (!given.has("user-agent")) lines.push(`user-agent: ${request.userAgent}`);
-  if (body !== undefined && !given.has("content-type")) {
-    lines.push("content-type: text/plain;charset=UTF-8");
-  }
-  lines.push("accept-encoding: identity");
-  if (body !== undefined) lines.push(`content-length: ${body.length}`);
-  else if (request.method === "POST" || request.method === "PUT") {
-    lines.push("content-length: 0");
-  }
-  lines.push("connection: close", "", "");
-  const text = lines.join("\r\n");
-  const head = Uint8Array.from(text, (c) => c.charCodeAt(0)); // latin1
-  if (body === undefined) return head;
-  const out = new Uint8Array(head.length + body.length);
-  out.set(head);
-  out.set(body, head.length);
-  return out;
 }

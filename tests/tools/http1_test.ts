@@ -7,11 +7,11 @@
 import assert from "node:assert/strict";
 import {
   type ByteSource,
-  encodeRequest,
   HTTP1_LIMITS,
   HttpProtocolError,
   readResponse,
 } from "../../tools/_http1.ts";
+import { encodeRequest } from "../../tools/_http1_request.ts";
 
 /** Serves `text` in pieces of `step` bytes (1 ⇒ byte by byte), then ends. */
 function bytes(text: string | Uint8Array, step = 7): ByteSource {
@@ -141,6 +141,7 @@ Deno.test("readResponse() refuses malformed responses with a typed reason", asyn
     ["not HTTP", "SSH-2.0-OpenSSH\r\n\r\n", "status_line"],
     ["HTTP/2 status line", "HTTP/2 200\r\n\r\n", "status_line"],
     ["status out of range", "HTTP/1.1 099 Low\r\n\r\n", "status_line"],
+    ["status above 599", "HTTP/1.1 600 High\r\n\r\n", "status_line"],
     ["empty stream", "", "unexpected_end"],
     ["ends inside the headers", "HTTP/1.1 200 OK\r\nA: b", "unexpected_end"],
     [

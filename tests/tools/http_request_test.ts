@@ -193,3 +193,56 @@ Deno.test("without the test-only switch the loopback server is unreachable", asy
     assert.equal(seen.length, 0);
   });
 });
+
+Deno.test("http_request reads a chunked body through the pinned connection", async () => {
+  await withServer(
+    () => {
+      const parts = ["one ", "two ", "three"];
+      const body = new ReadableStream<Uint8Array>({
+        pull(c) {
+          const p = parts.shift();
+          if (p === undefined) c.close();
+          else c.enqueue(new TextEncoder().encode(p));
+        },
+      });
+      return new Response(body);
+    },
+    async (base) => {
+      const got = result(await rig().call({ url: `${base}/stream` }));
+      assert.equal(got.status, 200);
+      assert.equal(got.headers["transfer-encoding"], "chunked");
+      assert.equal(got.body, "one two three");
+    },
+  );
+});
+
+Deno.test("http_request reports a malformed response as tool_failed with its reason", async () => {
+  const listener = Deno.listenTls({
+    hostname: "127.0.0.1",
+    port: 0,
+    cert,
+    key,
+  });
+  const served = (async () => {
+    const conn = await listener.accept();
+    try {
+      const buf = new Uint8Array(4096);
+      await conn.read(buf); // the request head
+      await conn.write(new TextEncoder().encode("SSH-2.0-nope\r\n\r\n"));
+    } finally {
+      conn.close();
+    }
+  })();
+  try {
+    const o = await rig().call({
+      url: `https://127.0.0.1:${listener.addr.port}/`,
+    });
+    assert.equal(o.kind, "fatal");
+    if (o.kind === "fatal") assert.equal(o.error.code, "tool_failed");
+    assert.match(messageOf(o), /Invalid HTTP response: status line/);
+    assert.ok(!messageOf(o).includes("SSH"), "no server text echoed");
+  } finally {
+    await served;
+    listener.close();
+  }
+});

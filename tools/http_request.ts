@@ -5,9 +5,9 @@
  * names, and the exact `allowedDomains` match; the approval preview shows
  * the host only. At dispatch the tool repeats those checks, resolves the
  * name (A and AAAA) and refuses the call if any answer is blocked, then
- * performs the request with scrubbed headers (a 3xx goes back to the
- * model with its `location`, never followed), a
- * 1 MiB body cap (over ⇒ failure) and a 30 s timeout.
+ * performs one HTTP/1.1 request over TLS with scrubbed headers (a 3xx
+ * goes back to the model with its `location`, never followed), a 1 MiB
+ * body cap (over ⇒ failure) and a 30 s timeout.
  *
  * No DNS-rebinding window: the request is pinned to the checked answers
  * (`HttpRequest.addresses`, IPv4 first). The host connects to one of

@@ -2,8 +2,10 @@
  * Dispatch overhead of a `read_file` call through the whole tool pipeline
  * (exact-name lookup, grant, effective args, strict parse, secret-taint
  * check, lexical jail and floors, guardrails, Deno permission queries,
- * roots and target `realpath`, `stat`, read, binary probe, bounding,
- * outcome) against the read itself. Target: < 200 µs beyond the read.
+ * target `realpath` (the root's is pinned at the registry's first call),
+ * `stat`, read (open, `fstat` of the handle, capped read), binary probe,
+ * bounding, outcome) against the read itself. Target: < 200 µs beyond the
+ * read.
  *
  * Four cases: a bare `Deno.readFile`; the host calls the jail cannot
  * avoid (`realPath` + `stat` + capped read); the full dispatch on the

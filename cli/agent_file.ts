@@ -8,7 +8,8 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import { type Agent, KEBAB_ID, parseAgent } from "../schema/agent.ts";
+import type { Agent } from "../schema/agent.ts";
+import { KEBAB_ID, quickParseAgent } from "../schema/agent_quick.ts";
 import { formatPath } from "../schema/issues.ts";
 import { err, ok, type Result } from "../schema/result.ts";
 import { type CliFault, fault } from "./fault.ts";
@@ -139,7 +140,12 @@ export async function parseAgentText(
     }
     return "";
   };
-  const parsed = parseAgent(value, file);
+  // The common shape is read without loading zod (start-up time); every
+  // other document goes through the strict schema, which names each issue.
+  const quick = quickParseAgent(value);
+  const parsed = quick !== undefined
+    ? ok(quick)
+    : (await import("../schema/agent.ts")).parseAgent(value, file);
   if (parsed.ok) {
     const unknown = (parsed.value.tools ?? []).findIndex((t) =>
       !KNOWN_TOOL_IDS.includes(t)

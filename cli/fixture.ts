@@ -8,7 +8,7 @@
  * @module
  */
 import { resolve } from "node:path";
-import { parseCassette } from "../llm/cassette.ts";
+import { quickParseCassette } from "../llm/cassette_quick.ts";
 import { createReplay, type Replay } from "../llm/replay_provider.ts";
 import { renderIssues } from "../schema/issues.ts";
 import { err, ok, type Result } from "../schema/result.ts";
@@ -65,16 +65,24 @@ export async function loadFixture(
     const why = e instanceof Error ? e.name : "unknown error";
     return err(fault("internal", `Cannot read cassette ${file}: ${why}`));
   }
-  const parsed = parseCassette(text, file);
-  if (!parsed.ok) {
-    return err(fault(
-      "invalid_cassette",
-      `Invalid cassette: ${
-        renderIssues(parsed.error.file, parsed.error.issues)
-      }`,
-    ));
+  // A valid cassette is read without loading zod (start-up time of a
+  // one-shot run); an invalid one goes through the strict parser, which
+  // names every problem.
+  let cassette = quickParseCassette(text, file);
+  if (cassette === undefined) {
+    const { parseCassette } = await import("../llm/cassette.ts");
+    const parsed = parseCassette(text, file);
+    if (!parsed.ok) {
+      return err(fault(
+        "invalid_cassette",
+        `Invalid cassette: ${
+          renderIssues(parsed.error.file, parsed.error.issues)
+        }`,
+      ));
+    }
+    cassette = parsed.value;
   }
-  const replay = createReplay(parsed.value, {
+  const replay = createReplay(cassette, {
     primaryProvider: options.primaryProvider,
   });
   const primary = replay.checkPrimary();

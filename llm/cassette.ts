@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { type StreamChunk, streamChunkSchema } from "./chunk.ts";
+import { type CassetteChecks, parseCassetteWith } from "./_cassette_doc.ts";
 import { toIssues, type ValidationIssue } from "../schema/issues.ts";
 import type { Result } from "../schema/result.ts";
 
@@ -121,206 +122,27 @@ const expectSchema = z.strictObject({
   maxTokens: z.number().int().positive().exactOptional(),
 });
 
-const V10_KEYS = new Set(["schema_version", "provider", "model", "calls"]);
-const V11_KEYS = new Set([
-  ...V10_KEYS,
-  "providers",
-  "strict",
-  "context_window",
-]);
-const NEEDS_11 = 'requires schema_version "1.1"';
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function join(prefix: string, sub: string): string {
-  if (sub === "") return prefix;
-  return sub.startsWith("[") ? `${prefix}${sub}` : `${prefix}.${sub}`;
-}
-
-class Issues {
-  readonly list: ValidationIssue[] = [];
-  add(path: string, message: string): void {
-    this.list.push({ path, message });
-  }
-}
-
-function parseChunks(
-  value: unknown,
-  path: string,
-  issues: Issues,
-): StreamChunk[] {
-  if (!Array.isArray(value)) {
-    issues.add(path, "must be an array of chunks");
-    return [];
-  }
-  const chunks: StreamChunk[] = [];
-  let terminalAt = -1;
-  value.forEach((raw, j) => {
+const zodChecks: CassetteChecks = {
+  chunk(raw) {
     const r = streamChunkSchema.safeParse(raw);
-    if (!r.success) {
-      for (const i of toIssues(r.error)) {
-        const message = i.message.startsWith("Invalid discriminator")
+    if (r.success) return { ok: true, value: r.data };
+    return {
+      ok: false,
+      issues: toIssues(r.error).map((i) => ({
+        path: i.path,
+        message: i.message.startsWith("Invalid discriminator")
           ? "unknown chunk type"
-          : i.message;
-        issues.add(join(`${path}[${j}]`, i.path), message);
-      }
-      return;
-    }
-    if (terminalAt >= 0) {
-      issues.add(`${path}[${j}]`, "chunk after the terminal stop/error");
-    }
-    if (r.data.type === "stop" || r.data.type === "error") terminalAt = j;
-    chunks.push(r.data);
-  });
-  return chunks;
-}
-
-function parseCall(
-  raw: unknown,
-  path: string,
-  v11: boolean,
-  issues: Issues,
-): CassetteCall {
-  if (Array.isArray(raw)) return { chunks: parseChunks(raw, path, issues) };
-  if (!isObject(raw)) {
-    const shape = v11 ? "an array of chunks or {chunks, expect}" : "an array";
-    issues.add(path, `must be ${shape}`);
-    return { chunks: [] };
-  }
-  if (!v11) {
-    issues.add(path, `a {chunks, expect} call ${NEEDS_11}`);
-    return { chunks: [] };
-  }
-  for (const key of Object.keys(raw)) {
-    if (key !== "chunks" && key !== "expect") {
-      issues.add(join(path, key), "unknown key");
-    }
-  }
-  if (!("chunks" in raw)) issues.add(join(path, "chunks"), "required");
-  const call: CassetteCall = {
-    chunks: parseChunks(raw.chunks ?? [], join(path, "chunks"), issues),
-  };
-  if ("expect" in raw) {
-    const r = expectSchema.safeParse(raw.expect);
-    if (r.success) call.expect = r.data;
-    else {
-      for (const i of toIssues(r.error)) {
-        issues.add(join(join(path, "expect"), i.path), i.message);
-      }
-    }
-  }
-  return call;
-}
-
-function parseCalls(
-  raw: unknown,
-  path: string,
-  v11: boolean,
-  issues: Issues,
-): CassetteCall[] {
-  if (!Array.isArray(raw)) {
-    issues.add(path, "must be an array of calls");
-    return [];
-  }
-  return raw.map((c, i) => parseCall(c, `${path}[${i}]`, v11, issues));
-}
-
-function parseProviders(
-  raw: unknown,
-  issues: Issues,
-): Record<string, CassetteCall[]> {
-  const out: Record<string, CassetteCall[]> = {};
-  if (!isObject(raw) || Object.keys(raw).length === 0) {
-    issues.add("providers", "must be a non-empty object of provider ids");
-    return out;
-  }
-  for (const [id, queue] of Object.entries(raw)) {
-    const path = join("providers", id);
-    if (id === "") issues.add(path, "provider id must not be empty");
-    if (!isObject(queue)) {
-      issues.add(path, "must be an object with calls");
-      continue;
-    }
-    for (const key of Object.keys(queue)) {
-      if (key !== "calls") issues.add(join(path, key), "unknown key");
-    }
-    if (!("calls" in queue)) issues.add(join(path, "calls"), "required");
-    else out[id] = parseCalls(queue.calls, join(path, "calls"), true, issues);
-  }
-  return out;
-}
-
-function parseDocument(doc: Json, file: string): Result<Cassette, Issues> {
-  const issues = new Issues();
-  const version = doc.schema_version;
-  if (version !== "1.0" && version !== "1.1") {
-    issues.add(
-      "schema_version",
-      version === undefined
-        ? "required"
-        : `unsupported version ${
-          JSON.stringify(version)
-        } (expected "1.0" or "1.1")`,
-    );
-    return { ok: false, error: issues };
-  }
-  const v11 = version === "1.1";
-  for (const key of Object.keys(doc)) {
-    if (!V11_KEYS.has(key)) issues.add(key, "unknown key");
-    else if (!v11 && !V10_KEYS.has(key)) issues.add(key, NEEDS_11);
-  }
-  if ("model" in doc && typeof doc.model !== "string") {
-    issues.add("model", "must be a string");
-  }
-  if (v11 && "strict" in doc && typeof doc.strict !== "boolean") {
-    issues.add("strict", "must be a boolean");
-  }
-  const window = doc.context_window;
-  if (
-    v11 && "context_window" in doc &&
-    (typeof window !== "number" || !Number.isSafeInteger(window) || window < 1)
-  ) {
-    issues.add("context_window", "must be a positive integer");
-  }
-  let queues: CassetteQueues;
-  if (v11 && "providers" in doc) {
-    if ("provider" in doc || "calls" in doc) {
-      issues.add("providers", "cannot be combined with provider/calls");
-    }
-    queues = {
-      kind: "per_provider",
-      providers: parseProviders(doc.providers, issues),
+          : i.message,
+      })),
     };
-  } else {
-    const provider = doc.provider;
-    if (typeof provider !== "string" || provider === "") {
-      issues.add(
-        "provider",
-        provider === undefined ? "required" : "must be a non-empty string",
-      );
-    }
-    if (!("calls" in doc)) issues.add("calls", "required");
-    queues = {
-      kind: "single",
-      provider: typeof provider === "string" ? provider : "",
-      calls: "calls" in doc ? parseCalls(doc.calls, "calls", v11, issues) : [],
-    };
-  }
-  if (issues.list.length > 0) return { ok: false, error: issues };
-  const cassette: Cassette = {
-    file,
-    version,
-    strict: v11 && doc.strict === true,
-    queues,
-  };
-  if (typeof doc.model === "string") cassette.model = doc.model;
-  if (v11 && typeof window === "number") cassette.contextWindow = window;
-  return { ok: true, value: cassette };
-}
+  },
+  expect(raw) {
+    const r = expectSchema.safeParse(raw);
+    return r.success
+      ? { ok: true, value: r.data }
+      : { ok: false, issues: toIssues(r.error) };
+  },
+};
 
 /**
  * Parses a cassette file's text. Bad JSON, an unknown version, an invalid
@@ -349,25 +171,5 @@ export function parseCassette(
   text: string,
   file: string,
 ): Result<Cassette, CassetteError> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    const detail = e instanceof Error ? e.message : String(e);
-    return {
-      ok: false,
-      error: {
-        file,
-        issues: [{ path: "", message: `invalid JSON: ${detail}` }],
-      },
-    };
-  }
-  if (!isObject(doc)) {
-    return {
-      ok: false,
-      error: { file, issues: [{ path: "", message: "must be a JSON object" }] },
-    };
-  }
-  const r = parseDocument(doc, file);
-  return r.ok ? r : { ok: false, error: { file, issues: r.error.list } };
+  return parseCassetteWith(text, file, zodChecks);
 }

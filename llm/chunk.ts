@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { isRetryableKind, LLM_ERROR_KINDS } from "./chunk_check.ts";
 
 /**
  * Canonical provider stop reasons.
@@ -126,30 +127,7 @@ export type StreamChunk =
   }
   | { type: "error"; error: LlmError };
 
-const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set([
-  "rate_limit",
-  "overloaded",
-  "timeout",
-  "transport",
-]);
-
-/**
- * Whether an error kind is retryable (llm.md §5).
- *
- * @param kind The error kind.
- * @returns `true` for `rate_limit`, `overloaded`, `timeout`, `transport`.
- *
- * @example Check
- * ```ts
- * import { isRetryableKind } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.equal(isRetryableKind("overloaded"), true);
- * assert.equal(isRetryableKind("auth"), false);
- * ```
- */
-export function isRetryableKind(kind: LlmErrorKind): boolean {
-  return RETRYABLE.has(kind);
-}
+export { isRetryableKind } from "./chunk_check.ts";
 
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -184,18 +162,7 @@ export const usageSchema: z.ZodType<Usage> = z.strictObject({
  * ```
  */
 export const llmErrorSchema: z.ZodType<LlmError> = z.strictObject({
-  kind: z.enum([
-    "rate_limit",
-    "overloaded",
-    "timeout",
-    "transport",
-    "auth",
-    "bad_request",
-    "content_filter",
-    "cancelled",
-    "unknown",
-    "context_overflow",
-  ]),
+  kind: z.enum(LLM_ERROR_KINDS),
   retryable: z.boolean(),
   provider: z.string().min(1),
   message: z.string(),

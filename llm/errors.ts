@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { isRetryableKind, type LlmError, type LlmErrorKind } from "./chunk.ts";
+import type { LlmError, LlmErrorKind } from "./chunk.ts";
+import { isRetryableKind } from "./chunk_check.ts";
 import type { ErrorCode, SessionError } from "../schema/event.ts";
 
 /**

@@ -9,9 +9,14 @@
 import { z } from "zod";
 import { err, ok, type Result } from "./result.ts";
 import { toIssues, type ValidationIssue } from "./issues.ts";
+import {
+  KEBAB_ID,
+  MAX_ATTEMPTS,
+  MAX_FALLBACK,
+  SECRET_REF,
+} from "./agent_quick.ts";
 
-/** Kebab id: `^[a-z0-9]+(-[a-z0-9]+)*$`. */
-export const KEBAB_ID: RegExp = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export { KEBAB_ID } from "./agent_quick.ts";
 
 /**
  * Reasoning effort tiers.
@@ -147,10 +152,7 @@ export interface Agent {
   output_schema?: Record<string, unknown>;
 }
 
-const MAX_FALLBACK = 5;
-const MAX_ATTEMPTS = 10;
 const MAX_RETRY = 10;
-const SECRET_REF = /\{\{\s*secrets\./;
 const FORBIDDEN_MCP_ENV =
   /^(PATH|HOME|NODE_OPTIONS|NODE_PATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|PERL5LIB|PERL5OPT|RUBYLIB|RUBYOPT|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|BASH_ENV|ENV|IFS|XDG_CONFIG_HOME|DENO_.*)$/i;
 

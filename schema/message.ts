@@ -9,17 +9,14 @@
 import { z } from "zod";
 import { err, ok, type Result } from "./result.ts";
 import { toIssues, type ValidationIssue } from "./issues.ts";
+import {
+  ENGINE_TOOL_CALL_ID,
+  MEDIA_HANDLE,
+  MIME,
+  TOOL_NAME,
+} from "./message_check.ts";
 
-/** Engine tool-call id: `session-tool:<turnKey>:<slot>` (≤ 46 chars). */
-export const ENGINE_TOOL_CALL_ID: RegExp =
-  /^session-tool:(?:[1-9][0-9]*):(?:0|[1-9][0-9]*)$/;
-
-/** Durable tool name: a registry id or `unknown_tool`. */
-export const TOOL_NAME: RegExp = /^[a-zA-Z0-9_-]{1,128}$/;
-
-const MEDIA_HANDLE = /^media:\/\/sha256-[0-9a-f]{64}$/;
-const MIME =
-  /^(?:(?:image|audio|video)\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*|application\/pdf)$/;
+export { ENGINE_TOOL_CALL_ID, TOOL_NAME } from "./message_check.ts";
 
 /**
  * A content-addressed media handle (never inline bytes or URLs).

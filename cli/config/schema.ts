@@ -7,7 +7,8 @@
  * @module
  */
 import { z } from "zod";
-import { KEBAB_ID, type ReasoningEffort } from "../../schema/agent.ts";
+import type { ReasoningEffort } from "../../schema/agent.ts";
+import { KEBAB_ID } from "../../schema/agent_quick.ts";
 import type { FsScopeTier } from "../../schema/context.ts";
 import { isBuiltInProvider } from "../providers.ts";
 import { checkBaseUrl } from "./base_url.ts";

@@ -1,0 +1,93 @@
+/**
+ * Zod-free exact check of a {@linkcode SessionContext}: accepts exactly
+ * what `sessionContextSchema` (the contract, in `context.ts`) accepts, so
+ * the store can check the context it writes and reads without loading
+ * zod. `parseSessionContext` still gives the detailed issues.
+ * tests/schema/context_check_test.ts holds the two equal.
+ *
+ * @module
+ */
+import type { SessionContext } from "./context.ts";
+
+type Json = Record<string, unknown>;
+
+const KEYS = [
+  "workingDir",
+  "activeFile",
+  "selection",
+  "gitRef",
+  "fsScopeTier",
+  "variables",
+];
+const TIERS: readonly unknown[] = ["sandboxed", "project", "full"];
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function onlyKeys(o: Json, allowed: readonly string[]): boolean {
+  for (const k in o) if (!allowed.includes(k)) return false;
+  return true;
+}
+
+function isNonEmpty(v: unknown): boolean {
+  return typeof v === "string" && v.length > 0;
+}
+
+function isLine(v: unknown): v is number {
+  return typeof v === "number" && Number.isSafeInteger(v) && v > 0;
+}
+
+function isSelection(v: unknown): boolean {
+  if (!isObject(v) || !onlyKeys(v, ["file", "startLine", "endLine"])) {
+    return false;
+  }
+  const { startLine, endLine } = v;
+  return isNonEmpty(v["file"]) && isLine(startLine) && isLine(endLine) &&
+    startLine <= endLine;
+}
+
+/** zod's `isPlainObject`: an object whose constructor looks like Object's. */
+function isPlainObject(v: unknown): v is Json {
+  if (!isObject(v)) return false;
+  const ctor = (v as { constructor?: unknown }).constructor;
+  if (ctor === undefined || typeof ctor !== "function") return true;
+  const proto: unknown = ctor.prototype;
+  return isObject(proto) && Object.hasOwn(proto, "isPrototypeOf");
+}
+
+/** `z.record(z.string(), z.string())`: an own `__proto__` key is skipped. */
+function isStringRecord(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  for (const key of Object.keys(v)) {
+    if (key !== "__proto__" && typeof v[key] !== "string") return false;
+  }
+  return true;
+}
+
+function optional(o: Json, key: string, test: (v: unknown) => boolean) {
+  return !(key in o) || test(o[key]);
+}
+
+/**
+ * Exactly `sessionContextSchema`'s acceptance, without zod.
+ *
+ * @param v Any value.
+ * @returns Whether `v` is a valid {@linkcode SessionContext}.
+ *
+ * @example
+ * ```ts
+ * import { isSessionContext } from "./context_check.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isSessionContext({ workingDir: "/w", fsScopeTier: "sandboxed" }), true);
+ * assert.equal(isSessionContext({ workingDir: "/w", fsScopeTier: "open" }), false);
+ * ```
+ */
+export function isSessionContext(v: unknown): v is SessionContext {
+  return isObject(v) && onlyKeys(v, KEYS) && isNonEmpty(v["workingDir"]) &&
+    TIERS.includes(v["fsScopeTier"]) &&
+    optional(v, "activeFile", isNonEmpty) &&
+    optional(v, "selection", isSelection) &&
+    optional(v, "gitRef", isNonEmpty) &&
+    optional(v, "variables", isStringRecord);
+}

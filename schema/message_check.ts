@@ -1,0 +1,210 @@
+/**
+ * Zod-free exact check of a {@linkcode SessionMessage}: accepts exactly
+ * what `sessionMessageSchema` (the contract, in `message.ts`) accepts.
+ * The store checks every row it writes and reads with it, so neither a
+ * one-shot CLI run nor a resume has to load zod; the schema still gives
+ * the detailed issues (`parseSessionMessage`).
+ * tests/schema/message_check_test.ts holds the two equal over every part
+ * kind, edge values and single-field mutations.
+ *
+ * @module
+ */
+import type { SessionMessage } from "./message.ts";
+
+/** Engine tool-call id: `session-tool:<turnKey>:<slot>` (≤ 46 chars). */
+export const ENGINE_TOOL_CALL_ID: RegExp =
+  /^session-tool:(?:[1-9][0-9]*):(?:0|[1-9][0-9]*)$/;
+
+/** Durable tool name: a registry id or `unknown_tool`. */
+export const TOOL_NAME: RegExp = /^[a-zA-Z0-9_-]{1,128}$/;
+
+/** A content-addressed media handle. */
+export const MEDIA_HANDLE: RegExp = /^media:\/\/sha256-[0-9a-f]{64}$/;
+
+/** Accepted media types. */
+export const MIME: RegExp =
+  /^(?:(?:image|audio|video)\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*|application\/pdf)$/;
+
+/**
+ * zod 4's `z.iso.datetime({ offset: true })` pattern (RFC 3339 with
+ * seconds, any fraction, `Z` or `±hh:mm`); a test compares it with zod's.
+ */
+export const ISO_DATETIME: RegExp = new RegExp(
+  "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|" +
+    "[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|" +
+    "3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|" +
+    "2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?" +
+    "(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
+);
+
+type Json = Record<string, unknown>;
+
+const OUTCOMES: readonly unknown[] = ["ok", "error", "denied", "cancelled"];
+const ROLES: readonly unknown[] = ["system", "user", "assistant", "tool"];
+const MESSAGE_KEYS = [
+  "id",
+  "sessionId",
+  "sequenceNumber",
+  "role",
+  "content",
+  "modelId",
+  "compaction",
+  "timestamp",
+];
+const MEDIA_KEYS = [
+  "type",
+  "mimeType",
+  "source",
+  "name",
+  "transcript",
+  "byteLength",
+  "durationMs",
+];
+const TOOL_MEDIA_KEYS = [
+  "type",
+  "mimeType",
+  "source",
+  "byteLength",
+  "durationMs",
+];
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function onlyKeys(o: Json, allowed: readonly string[]): boolean {
+  for (const k in o) if (!allowed.includes(k)) return false;
+  return true;
+}
+
+function optional(o: Json, key: string, test: (v: unknown) => boolean) {
+  return !(key in o) || test(o[key]);
+}
+
+function isCount(v: unknown): boolean {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+}
+
+function isPositive(v: unknown): boolean {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 1;
+}
+
+function isNonEmpty(v: unknown): boolean {
+  return typeof v === "string" && v.length > 0;
+}
+
+function isString(v: unknown): boolean {
+  return typeof v === "string";
+}
+
+function isEngineId(v: unknown): boolean {
+  return typeof v === "string" && v.length <= 46 && ENGINE_TOOL_CALL_ID.test(v);
+}
+
+function isHandle(v: unknown): boolean {
+  return isObject(v) && onlyKeys(v, ["kind", "ref"]) &&
+    v["kind"] === "handle" && typeof v["ref"] === "string" &&
+    MEDIA_HANDLE.test(v["ref"]);
+}
+
+function isMime(v: unknown): v is string {
+  return typeof v === "string" && v.length <= 255 && MIME.test(v);
+}
+
+/** The fields both media shapes share, with the audio/video-only rule. */
+function isMediaBody(o: Json): boolean {
+  const mime = o["mimeType"];
+  return isMime(mime) && isHandle(o["source"]) &&
+    optional(o, "byteLength", isCount) &&
+    optional(o, "durationMs", isPositive) &&
+    (!("durationMs" in o) || o["durationMs"] === undefined ||
+      /^(audio|video)\//.test(mime));
+}
+
+function isPart(p: unknown): boolean {
+  if (!isObject(p)) return false;
+  switch (p["type"]) {
+    case "text":
+      return onlyKeys(p, ["type", "text"]) && isString(p["text"]);
+    case "reasoning":
+      return onlyKeys(p, ["type", "text", "redacted"]) && isString(p["text"]) &&
+        optional(p, "redacted", (r) => typeof r === "boolean");
+    case "media":
+      return onlyKeys(p, MEDIA_KEYS) && isMediaBody(p) &&
+        optional(
+          p,
+          "name",
+          (n) => isString(n) && (n as string).length <= 255,
+        ) &&
+        optional(p, "transcript", isString);
+    case "tool_call":
+      return onlyKeys(p, ["type", "id", "name", "argsBytes"]) &&
+        isEngineId(p["id"]) && isString(p["name"]) &&
+        TOOL_NAME.test(p["name"] as string) && isCount(p["argsBytes"]);
+    case "tool_result":
+      return onlyKeys(p, [
+        "type",
+        "toolCallId",
+        "resultBytes",
+        "outcome",
+        "media",
+      ]) &&
+        isEngineId(p["toolCallId"]) && isCount(p["resultBytes"]) &&
+        OUTCOMES.includes(p["outcome"]) &&
+        optional(
+          p,
+          "media",
+          (m) =>
+            isObject(m) && onlyKeys(m, TOOL_MEDIA_KEYS) &&
+            m["type"] === "media" && isMediaBody(m),
+        );
+    default:
+      return false;
+  }
+}
+
+function isCompaction(v: unknown): boolean {
+  if (!isObject(v) || !onlyKeys(v, ["droppedThroughSequence"])) return false;
+  const d = v["droppedThroughSequence"];
+  return typeof d === "number" && Number.isSafeInteger(d) && d >= -1;
+}
+
+/**
+ * Exactly `sessionMessageSchema`'s acceptance, without zod.
+ *
+ * @param m Any value.
+ * @returns Whether `m` is a valid {@linkcode SessionMessage}.
+ *
+ * @example
+ * ```ts
+ * import { isSessionMessage } from "./message_check.ts";
+ * import assert from "node:assert/strict";
+ * const m = {
+ *   id: "m1", sessionId: "s", sequenceNumber: 0, role: "user",
+ *   content: [{ type: "text", text: "hi" }], timestamp: "2026-01-01T00:00:00.000Z",
+ * };
+ * assert.equal(isSessionMessage(m), true);
+ * assert.equal(isSessionMessage({ ...m, content: [{ type: "text", text: "hi", args: {} }] }), false);
+ * ```
+ */
+export function isSessionMessage(m: unknown): m is SessionMessage {
+  if (!isObject(m) || !onlyKeys(m, MESSAGE_KEYS)) return false;
+  const content = m["content"];
+  if (
+    !isNonEmpty(m["id"]) || !isNonEmpty(m["sessionId"]) ||
+    !isCount(m["sequenceNumber"]) || !ROLES.includes(m["role"]) ||
+    !Array.isArray(content) || !optional(m, "modelId", isNonEmpty) ||
+    !optional(m, "compaction", isCompaction)
+  ) {
+    return false;
+  }
+  const stamp = m["timestamp"];
+  if (typeof stamp !== "string" || !ISO_DATETIME.test(stamp)) return false;
+  if ("compaction" in m && m["compaction"] !== undefined) {
+    if (m["role"] !== "system") return false;
+  }
+  for (let i = 0; i < content.length; i++) {
+    if (!isPart(content[i])) return false;
+  }
+  return true;
+}

@@ -9,7 +9,7 @@ import { denyNetExcept } from "../../cli/deny_net.ts";
 import { advisePermissions } from "../../cli/doctor_permissions.ts";
 import { loadCliConfig } from "../../cli/config.ts";
 import { SSRF_DENY_NET } from "../../tools/ssrf.ts";
-import { fileURLToPath } from "node:url";
+import { runProbe } from "../tools/fixtures/run_probe.ts";
 import { runCli, tempDir, write } from "./_helpers.ts";
 
 function flag(flags: string[], name: string): string[] {
@@ -167,21 +167,6 @@ Deno.test("doctor --permissions --agent: an unknown agent is a problem (exit 1)"
   assert.equal(report.problems.length, 1);
 });
 
-const PROBE = fileURLToPath(
-  new URL("../tools/fixtures/pinned_probe.ts", import.meta.url),
-);
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-async function probe(flags: string[], args: string[]): Promise<string> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", `--allow-read=${ROOT}`, ...flags, PROBE, ...args],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout).trim();
-}
-
 Deno.test("the net flags doctor prints for http_request grant the connect by address, and --deny-net still wins", async () => {
   await using dir = await tempDir();
   const a = await advise(dir.path, {
@@ -196,7 +181,7 @@ Deno.test("the net flags doctor prints for http_request grant the connect by add
   assert.equal(net.length, 3);
   // What http_request queries right before its effect (no request made).
   assert.equal(
-    await probe(net, [
+    await runProbe(net, [
       "query",
       "93.184.215.14:443",
       "10.255.255.53:53",
@@ -207,5 +192,5 @@ Deno.test("the net flags doctor prints for http_request grant the connect by add
   );
   // The test-only switch lets the app pass 127.0.0.1; Deno refuses the
   // connect (port 443, so only --deny-net can stop it).
-  assert.equal(await probe(net, ["443"]), "fatal tool_unavailable");
+  assert.equal(await runProbe(net, ["443"]), "fatal tool_unavailable");
 });

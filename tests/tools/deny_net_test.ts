@@ -8,18 +8,10 @@
 import assert from "node:assert/strict";
 import { SSRF_DENY_NET } from "../../tools/ssrf.ts";
 import { tempDir } from "./_helpers.ts";
+import { runProbe } from "./fixtures/run_probe.ts";
 
-async function probe(
-  script: string,
-  flags: string[],
-): Promise<string> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-prompt", "--no-lock", ...flags, script],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout).trim();
+function probe(script: string, flags: string[]): Promise<string> {
+  return runProbe(flags, [], script);
 }
 
 Deno.test("--deny-net=SSRF_DENY_NET refuses a name resolving to loopback at connect time", async () => {

@@ -10,7 +10,6 @@
  * the application let through.
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { denyNetExcept } from "../../cli/deny_net.ts";
 import { allBuiltinTools } from "../../tools/builtins.ts";
 import { createDenoToolHost } from "../../tools/deno_host.ts";
@@ -23,6 +22,7 @@ import type {
 import { createToolRegistry } from "../../tools/registry_impl.ts";
 import { SSRF_DENY_NET } from "../../tools/ssrf.ts";
 import { makeContext, messageOf, recordingHost } from "./_helpers.ts";
+import { runProbe } from "./fixtures/run_probe.ts";
 
 const tls = new URL("./fixtures/tls/", import.meta.url);
 const ca = await Deno.readTextFile(new URL("ca.pem", tls));
@@ -164,27 +164,8 @@ Deno.test("http_request without a net grant for the address is tool_unavailable 
   });
 });
 
-const PROBE = fileURLToPath(
-  new URL("./fixtures/pinned_probe.ts", import.meta.url),
-);
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-async function probe(port: number, net: string[]): Promise<string> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--quiet",
-      `--allow-read=${ROOT}`,
-      ...net,
-      PROBE,
-      String(port),
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout).trim();
+function probe(port: number, net: string[]): Promise<string> {
+  return runProbe(net, [String(port)]);
 }
 
 Deno.test("in a real process an IPv4-range grant suffices and --deny-net still refuses the connect", async () => {

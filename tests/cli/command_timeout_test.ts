@@ -4,12 +4,14 @@
  * `main(argv, io)` with a cassette: a `run_command` that outlives the
  * timeout is killed with its whole process group, the tool result says
  * so, the session completes, and no process of the command remains
- * (issue #6). The leftover check scans `/proc/<pid>/cmdline` for marker
- * arguments, polling a bounded number of times; no wall-clock assertion.
- * Linux only (`/proc`).
+ * (issue #6); a user's `!` command likewise. The leftover check scans
+ * `/proc/<pid>/cmdline` for marker arguments (through `grep`), polling a
+ * bounded number of times; no wall-clock assertion. Linux only (`/proc`).
  */
 import assert from "node:assert/strict";
 import { loadCliConfig } from "../../cli/config.ts";
+import { createBufferedIo } from "../../cli/io.ts";
+import { main } from "../../cli/main.ts";
 import { parseEvents, runCli, tempDir, write } from "./_helpers.ts";
 
 const linux = Deno.build.os === "linux";
@@ -44,35 +46,52 @@ async function noLeftovers(): Promise<number[]> {
   return left;
 }
 
-function cassette(): string {
+/** The agent, the cassette and a project config allowing the script. */
+async function setUp(dir: string, calls: unknown[]): Promise<void> {
+  await write(
+    `${dir}/helper.agent.yaml`,
+    "id: helper\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\ntools:\n  - run_command\n",
+  );
+  await write(
+    `${dir}/c.json`,
+    JSON.stringify({
+      schema_version: "1.1",
+      strict: true,
+      provider: "anthropic",
+      calls,
+    }),
+  );
+  await write(
+    `${dir}/.relavium/project.toml`,
+    `[chat]\ncommand_timeout_ms = 300\nallowed_command_globs = [${
+      JSON.stringify(`sh -c ${SCRIPT}`)
+    }]\n`,
+  );
+}
+
+/** One model turn calling `run_command` on the script. */
+function cassetteCall(): unknown {
   const id = "t1";
-  return JSON.stringify({
-    schema_version: "1.1",
-    strict: true,
-    provider: "anthropic",
-    calls: [
+  return {
+    expect: { tools: ["run_command"] },
+    chunks: [
+      { type: "tool_call_start", id, name: "run_command" },
       {
-        expect: { tools: ["run_command"] },
-        chunks: [
-          { type: "tool_call_start", id, name: "run_command" },
-          {
-            type: "tool_call_delta",
-            id,
-            argsJsonDelta: JSON.stringify({
-              command: "sh",
-              args: ["-c", SCRIPT],
-            }),
-          },
-          { type: "tool_call_end", id },
-          {
-            type: "stop",
-            stopReason: "tool_use",
-            usage: { inputTokens: 10, outputTokens: 3 },
-          },
-        ],
+        type: "tool_call_delta",
+        id,
+        argsJsonDelta: JSON.stringify({
+          command: "sh",
+          args: ["-c", SCRIPT],
+        }),
+      },
+      { type: "tool_call_end", id },
+      {
+        type: "stop",
+        stopReason: "tool_use",
+        usage: { inputTokens: 10, outputTokens: 3 },
       },
     ],
-  });
+  };
 }
 
 Deno.test({
@@ -88,17 +107,7 @@ Deno.test({
     probe.kill("SIGKILL");
     await probe.status;
     await using dir = await tempDir();
-    await write(
-      `${dir.path}/helper.agent.yaml`,
-      "id: helper\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\ntools:\n  - run_command\n",
-    );
-    await write(`${dir.path}/c.json`, cassette());
-    await write(
-      `${dir.path}/.relavium/project.toml`,
-      `[chat]\ncommand_timeout_ms = 300\nallowed_command_globs = [${
-        JSON.stringify(`sh -c ${SCRIPT}`)
-      }]\n`,
-    );
+    await setUp(dir.path, [cassetteCall()]);
     const argv = "chat --agent helper.agent.yaml --fixture c.json --json";
     const r = await runCli([...argv.split(" "), "--mode", "auto"], {
       env: { RELAVIUM_HOME: `${dir.path}/home` },
@@ -124,6 +133,39 @@ Deno.test({
     assert.match(done.error?.message ?? "", /timed out after 300 ms/);
     // stdin ends after one turn: the chat ends as every --json chat does
     assert.equal(events.at(-1)?.type, "session:cancelled");
+    assert.deepEqual(
+      await noLeftovers(),
+      [],
+      "a process of the command survived",
+    );
+  },
+});
+
+Deno.test({
+  name:
+    "main() interactive chat: a user's ! command honours command_timeout_ms and leaves no process behind",
+  ignore: !linux,
+  async fn() {
+    assert.deepEqual(await leftovers(), [], "a previous run left processes");
+    await using dir = await tempDir();
+    await setUp(dir.path, []);
+    const b = createBufferedIo({
+      env: { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" },
+      cwd: dir.path,
+      stdin: `!sh -c '${SCRIPT}'\n`,
+      stdinIsTerminal: true,
+      stdoutIsTerminal: true,
+    });
+    const argv = "chat --agent helper.agent.yaml --fixture c.json";
+    const code = await main([...argv.split(" "), "--mode", "auto"], b.io);
+    const err = b.stderrText();
+    assert.equal(code, 4, err);
+    assert.ok(
+      err.includes(
+        `! sh -c ${SCRIPT}: Command failed: sh timed out after 300 ms and was killed\n`,
+      ),
+      err,
+    );
     assert.deepEqual(
       await noLeftovers(),
       [],
@@ -191,7 +233,7 @@ Deno.test("loadCliConfig() reads [chat].command_timeout_ms strictly", async (t) 
   }
 });
 
-Deno.test("main() config --json lists chat.command_timeout_ms with its source", async () => {
+Deno.test("main() config show --json lists chat.command_timeout_ms with its source", async () => {
   await using dir = await tempDir();
   await write(
     `${dir.path}/.relavium/project.toml`,

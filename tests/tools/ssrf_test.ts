@@ -123,6 +123,7 @@ Deno.test("http_request SSRF table: refused before approval, the host sees nothi
 /** A host whose DNS answers are scripted and whose fetch records. */
 function dnsHost(answers: string[]) {
   const fetched: string[] = [];
+  const pinned: (readonly string[] | undefined)[] = [];
   function dead(): never {
     throw new ToolHostError("failed");
   }
@@ -138,6 +139,7 @@ function dnsHost(answers: string[]) {
     resolveDns: () => Promise.resolve(answers),
     fetch: (request) => {
       fetched.push(request.url);
+      pinned.push(request.addresses);
       return Promise.resolve({
         status: 200,
         headers: {},
@@ -146,7 +148,7 @@ function dnsHost(answers: string[]) {
       });
     },
   };
-  return { host, fetched };
+  return { host, fetched, pinned };
 }
 
 Deno.test("http_request checks every DNS answer before the request", async (t) => {
@@ -158,7 +160,7 @@ Deno.test("http_request checks every DNS answer before the request", async (t) =
     ["no answer", [], false],
     [
       "public answers only (control)",
-      ["93.184.216.34", "2606:2800:220:1::"],
+      ["2606:2800:220:1::", "93.184.216.34", "93.184.216.34"],
       true,
     ],
   ];
@@ -171,6 +173,11 @@ Deno.test("http_request checks every DNS answer before the request", async (t) =
       if (allowed) {
         assert.equal(o.kind, "ok", messageOf(o));
         assert.deepEqual(fake.fetched, ["https://api.example.com/v1"]);
+        assert.deepEqual(
+          fake.pinned,
+          [["93.184.216.34", "2606:2800:220:1::"]],
+          "the request is pinned to the checked answers, IPv4 first, once each",
+        );
       } else {
         assert.equal(o.kind, "fatal");
         if (o.kind === "fatal") assert.equal(o.error.code, "tool_denied");

@@ -1,17 +1,24 @@
 /**
- * The jail's effectful half (tools.md §4 steps 2–5): per operation it
- * realpaths the roots once, realpaths the target, refuses symlink escapes
+ * The jail's effectful half (tools.md §4 steps 2–5): it realpaths the
+ * roots (once per operation, or once per registry: below), realpaths the
+ * target, refuses symlink escapes
  * and hard links, re-applies the sensitive floor to the real path, and
  * queries the Deno read permission of the real path before any metadata
  * or content call on it (a `prompt` state never reaches Deno).
  *
  * Root realpaths may be shared by every operation of one registry
  * ({@linkcode createRootCache}): a root's canonical path is pinned at its
- * first successful resolution. That is never laxer than re-resolving: if
- * a root were later replaced by a symlink, targets are still measured
- * against the original canonical directory (a re-resolved root would
- * follow the symlink), and the lexical root's and the real target's read
- * permissions are still queried on every operation.
+ * first successful resolution, where tools.md §4 step 2 re-resolves the
+ * roots once per operation. Roots are fixed at session start, so the jail
+ * becomes "inside the roots' canonical directories as first resolved":
+ * a real target outside them is refused however the roots move later (a
+ * root re-pointed by a symlink is not followed; re-resolving would follow
+ * it), and a target's realpath, floors, `stat` checks and the lexical
+ * root's and real target's read permissions still run on every operation.
+ * The one difference the other way: after such a re-pointing, a symlink
+ * back into the original canonical root is still readable, as it was at
+ * session start. Writes (`write_jail.ts`) still resolve roots per
+ * operation.
  *
  * @module
  */

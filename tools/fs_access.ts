@@ -1,10 +1,10 @@
 /**
  * The jail's effectful half (tools.md §4 steps 2–5): it realpaths the
  * roots (once per operation, or once per registry: below), realpaths the
- * target, refuses symlink escapes
- * and hard links, re-applies the sensitive floor to the real path, and
- * queries the Deno read permission of the real path before any metadata
- * or content call on it (a `prompt` state never reaches Deno).
+ * target, refuses symlink escapes and hard links, re-applies the
+ * sensitive floor to the real path, and queries the Deno read permission
+ * of the real path before any metadata or content call on it (a `prompt`
+ * state never reaches Deno).
  *
  * Root realpaths may be shared by every operation of one registry
  * ({@linkcode createRootCache}): a root's canonical path is pinned at its

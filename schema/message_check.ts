@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { SessionMessage } from "./message.ts";
+import type { SessionContentPart, SessionMessage } from "./message.ts";
 
 /** Engine tool-call id: `session-tool:<turnKey>:<slot>` (≤ 46 chars). */
 export const ENGINE_TOOL_CALL_ID: RegExp =
@@ -121,7 +121,21 @@ function isMediaBody(o: Json): boolean {
       /^(audio|video)\//.test(mime));
 }
 
-function isPart(p: unknown): boolean {
+/**
+ * Exactly `sessionContentPartSchema`'s acceptance, without zod.
+ *
+ * @param p Any value.
+ * @returns Whether `p` is a valid {@linkcode SessionContentPart}.
+ *
+ * @example
+ * ```ts
+ * import { isSessionContentPart } from "./message_check.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isSessionContentPart({ type: "tool_call", id: "session-tool:1:0", name: "read_file", argsBytes: 2 }), true);
+ * assert.equal(isSessionContentPart({ type: "tool_call", id: "call_1", name: "read_file", argsBytes: 2 }), false);
+ * ```
+ */
+export function isSessionContentPart(p: unknown): p is SessionContentPart {
   if (!isObject(p)) return false;
   switch (p["type"]) {
     case "text":
@@ -204,7 +218,7 @@ export function isSessionMessage(m: unknown): m is SessionMessage {
     if (m["role"] !== "system") return false;
   }
   for (let i = 0; i < content.length; i++) {
-    if (!isPart(content[i])) return false;
+    if (!isSessionContentPart(content[i])) return false;
   }
   return true;
 }

@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { ISO_DATETIME, isSessionMessage } from "../../schema/message_check.ts";
-import { sessionMessageSchema } from "../../schema/message.ts";
+import {
+  ISO_DATETIME,
+  isSessionContentPart,
+  isSessionMessage,
+} from "../../schema/message_check.ts";
+import {
+  sessionContentPartSchema,
+  sessionMessageSchema,
+} from "../../schema/message.ts";
 import { assertSameAcceptance } from "./_mutations.ts";
 
 const HANDLE = { kind: "handle", ref: `media://sha256-${"a".repeat(64)}` };
@@ -108,4 +115,12 @@ Deno.test("ISO_DATETIME is zod's datetime pattern with offsets", () => {
       stamp,
     );
   }
+});
+
+Deno.test("isSessionContentPart() accepts exactly what sessionContentPartSchema accepts", () => {
+  const parts = BASES.flatMap((m) => (m as { content: unknown[] }).content);
+  assertSameAcceptance(parts, isSessionContentPart, sessionContentPartSchema, {
+    accepted: 20,
+    refused: 300,
+  });
 });

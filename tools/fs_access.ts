@@ -208,8 +208,8 @@ export function createFsAccess(
     host: ToolHost;
     permissions: PermissionQuery;
     signal: AbortSignal;
-    /** Shared root realpaths (default: this operation's own). */
-    roots?: RootCache;
+    /** Shared root realpaths, e.g. a `createRootCache()` (default: own). */
+    roots?: () => Promise<string[]>;
   },
 ): FsAccess {
   const { host, permissions, signal } = deps;

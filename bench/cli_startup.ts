@@ -11,10 +11,10 @@
  * Each figure is the median of `--runs` runs (default 15, taken
  * round-robin across the measurements) after two warm-up runs each, so module caches are hot, as on a user's machine; the
  * minimum is printed too (the least disturbed run on a shared machine).
- * Reference rows, not targets: `--version` with
- * `--unstable-lazy-dynamic-imports` (without it Deno walks every
- * statically analysable `import()` at start-up) and the same turn from the
- * `deno bundle` output.
+ * Reference rows, not targets: the same turn with a global `config.toml`
+ * (the TOML reader and the config schema load), a `read_file` tool turn
+ * (two cassette calls; the tool registry loads), and the same turn from
+ * the `deno bundle` output.
  *
  * @example Run it
  * ```sh
@@ -197,14 +197,44 @@ async function mainBench(): Promise<number> {
         ]],
       }),
     );
+    // A tool turn: read_file on a small file, then the answer (two calls).
+    await Deno.mkdir(`${tmp}/ws`);
+    await Deno.writeTextFile(`${tmp}/ws/notes.md`, "# Notes\n\nShip it.\n");
+    await Deno.writeTextFile(
+      `${tmp}/tool.agent.yaml`,
+      "id: reader\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: Read.\ntools: [read_file]\n",
+    );
+    const stop = (reason: string) => ({
+      type: "stop",
+      stopReason: reason,
+      usage: { inputTokens: 9, outputTokens: 1 },
+    });
+    await Deno.writeTextFile(
+      `${tmp}/tool.json`,
+      JSON.stringify({
+        schema_version: "1.0",
+        provider: "openai",
+        calls: [[
+          { type: "tool_call_start", id: "c1", name: "read_file" },
+          {
+            type: "tool_call_delta",
+            id: "c1",
+            argsJsonDelta: '{"path":"notes.md"}',
+          },
+          { type: "tool_call_end", id: "c1" },
+          stop("tool_use"),
+        ], [{ type: "text_delta", text: "Ship it." }, stop("stop")]],
+      }),
+    );
+    await Deno.mkdir(`${tmp}/cfg`);
+    await Deno.writeTextFile(
+      `${tmp}/cfg/config.toml`,
+      '[preferences]\ndefault_model = "gpt-5.4-mini"\n\n[chat]\nmax_turns = 20\nfs_scope = "sandboxed"\n',
+    );
     const cli = `${ROOT}cli.ts`;
     const bundle = `${tmp}/relavium.js`;
     const hello: Job = { args: ["run", `${tmp}/hello.ts`], cwd: tmp };
     const version: Job = { args: ["run", cli, "--version"], cwd: ROOT };
-    const lazy: Job = {
-      args: ["run", "--unstable-lazy-dynamic-imports", cli, "--version"],
-      cwd: ROOT,
-    };
     const turnArgs = (entry: string): string[] => [
       "run",
       "--no-prompt",
@@ -223,6 +253,29 @@ async function mainBench(): Promise<number> {
       env: { RELAVIUM_HOME: `${tmp}/home` },
       stdin: "hello\n",
     };
+    const withConfig: Job = {
+      ...turn,
+      env: { RELAVIUM_HOME: `${tmp}/cfg` },
+    };
+    const toolTurn: Job = {
+      args: [
+        "run",
+        "--no-prompt",
+        "--allow-read",
+        "--allow-env",
+        cli,
+        "--cwd",
+        "ws",
+        "agent",
+        "run",
+        "../tool.agent.yaml",
+        "--fixture",
+        "../tool.json",
+      ],
+      cwd: tmp,
+      env: { RELAVIUM_HOME: `${tmp}/home` },
+      stdin: "What do my notes say?\n",
+    };
     const bundled = await run(Deno.execPath(), {
       args: [
         "bundle",
@@ -236,13 +289,14 @@ async function mainBench(): Promise<number> {
       cwd: ROOT,
     });
 
-    const jobs = [hello, version, turn, lazy];
+    const jobs = [hello, version, turn, withConfig, toolTurn];
     if (bundled.code === 0) jobs.push({ ...turn, args: turnArgs(bundle) });
     const [
       sHello = [],
       sVersion = [],
       sTurn = [],
-      sLazy = [],
+      sConfig = [],
+      sTool = [],
       sBundle = [],
     ] = await timedRounds(jobs, runs);
     const useTime = await exists("/usr/bin/time");
@@ -288,8 +342,13 @@ async function mainBench(): Promise<number> {
       } MB | < 80 MB | ${mark(mem < 80)} |\n`,
     );
     out(
-      `| reference: \`--version\` with \`--unstable-lazy-dynamic-imports\` (× hello-world) | ${
-        ms(sLazy, median(sLazy) / tHello)
+      `| reference: the same turn with a global \`config.toml\` | ${
+        ms(sConfig)
+      } | | |\n`,
+    );
+    out(
+      `| reference: a \`read_file\` tool turn (two cassette calls) | ${
+        ms(sTool)
       } | | |\n`,
     );
     out(

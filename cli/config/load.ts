@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { parse, TomlError } from "smol-toml";
 import type { z } from "zod";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { findKeyLine } from "./lines.ts";
+import { decodeToml } from "./toml.ts";
 import {
   GLOBAL_ONLY_KEYS,
   type GlobalFile,
@@ -128,24 +128,35 @@ export function parseConfigText(
   file: string,
   text: string,
 ): Result<LoadedFile, CliFault> {
-  let value: unknown;
-  try {
-    value = parse(text, { unsafeKeyBehaviour: "throw", maxDepth: 32 });
-  } catch (e) {
-    if (e instanceof TomlError) {
-      const first = e.message.split("\n")[0]?.replace(
-        /^Invalid TOML document: /,
-        "",
-      );
-      return err(
-        fault(
-          "invalid_config",
-          `Invalid config: ${file}:${e.line}:${e.column}: invalid TOML: ${first}`,
-        ),
-      );
-    }
-    throw e;
-  }
+  const decoded = decodeToml(file, text);
+  if (!decoded.ok) return decoded;
+  return validateConfig(kind, file, text, decoded.value);
+}
+
+/**
+ * Validates a decoded config document with the strict schemas.
+ *
+ * @param kind The file kind (selects the schema).
+ * @param file The path, used in messages.
+ * @param text The TOML text (to find the line of a key).
+ * @param value The decoded document.
+ * @returns The loaded file, or an `invalid_config` fault naming the file,
+ * line and key path.
+ *
+ * @example
+ * ```ts
+ * import { validateConfig } from "./load.ts";
+ * import assert from "node:assert/strict";
+ * const r = validateConfig("global", "c.toml", "[defaults]\n", { defaults: {} });
+ * assert.equal(r.ok, false);
+ * ```
+ */
+export function validateConfig(
+  kind: FileKind,
+  file: string,
+  text: string,
+  value: unknown,
+): Result<LoadedFile, CliFault> {
   if (kind === "global") {
     const r = globalFileSchema.safeParse(value, { jitless: true });
     return r.success

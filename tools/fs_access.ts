@@ -1,24 +1,17 @@
 /**
  * The jail's effectful half (tools.md §4 steps 2–5): it realpaths the
- * roots (once per operation, or once per registry: below), realpaths the
+ * roots (once per operation), realpaths the
  * target, refuses symlink escapes and hard links, re-applies the
  * sensitive floor to the real path, and queries the Deno read permission
  * of the real path before any metadata or content call on it (a `prompt`
  * state never reaches Deno).
  *
- * Root realpaths may be shared by every operation of one registry
- * ({@linkcode createRootCache}): a root's canonical path is pinned at its
- * first successful resolution, where tools.md §4 step 2 re-resolves the
- * roots once per operation. Roots are fixed at session start, so the jail
- * becomes "inside the roots' canonical directories as first resolved":
- * a real target outside them is refused however the roots move later (a
- * root re-pointed by a symlink is not followed; re-resolving would follow
- * it), and a target's realpath, floors, `stat` checks and the lexical
- * root's and real target's read permissions still run on every operation.
- * The one difference the other way: after such a re-pointing, a symlink
- * back into the original canonical root is still readable, as it was at
- * session start. Writes (`write_jail.ts`) still resolve roots per
- * operation.
+ * Each operation resolves the roots once (tools.md §4 step 2), through a
+ * {@linkcode createRootCache} of its own. A caller may share one cache
+ * across operations, which pins each root at its first resolution; the
+ * registry does not: with the metadata calls synchronous, re-resolving
+ * costs ~7 µs and the spec's per-operation rule holds (BENCHMARKS.md,
+ * Tools).
  *
  * @module
  */

@@ -7,7 +7,6 @@
  */
 import type { ToolDef } from "../llm/provider.ts";
 import type { GateHook } from "./approval.ts";
-import { createRootCache } from "./fs_access.ts";
 import { type FsScopeConfig, planFsScope, type ScopePlan } from "./fs_scope.ts";
 import type { ToolGuardrails } from "./guardrails.ts";
 import type { ToolHost } from "./host.ts";
@@ -220,12 +219,6 @@ export function createToolRegistry(
     isSecret: options.isSecret,
     gate: options.gate,
     guardrails: freezeGuardrails(options.guardrails ?? {}),
-    // Roots are fixed for the registry's life: realpath each once
-    // (pinned; fs_access.ts says why that is never laxer).
-    roots: createRootCache(plan, {
-      host: options.host,
-      permissions: options.permissions,
-    }),
   };
   return {
     plan,

@@ -256,6 +256,61 @@ export function decodeMessageArray(
   return message;
 }
 
+const LEAN_ROLES: readonly unknown[] = [
+  undefined,
+  "user",
+  "assistant",
+  "tool",
+  "system",
+];
+
+/**
+ * {@linkcode decodeMessageArray} for a regular row read by a lean page
+ * statement (`LEAN_COLUMN_ORDER` in sqlite_statements.ts: id,
+ * sequence_number, kind, content_parts, model_id, created_at). SQLite has
+ * already checked what the lean columns leave out: the `session_id` equals
+ * the session row's id byte for byte, `kind` codes the role, and the
+ * metadata columns are NULL, which always pass. The body is validated as
+ * for any row.
+ *
+ * @param a The lean row values, `kind` between 1 and 4.
+ * @param sessionId The session row's id (the rows' `session_id`).
+ * @param memo A memo shared by the rows of one read.
+ * @returns The domain message (timestamps ISO-8601).
+ * @throws {SessionMessageBoundaryError} `malformed_json` or
+ * `invalid_message`, as {@linkcode decodeMessageRow}.
+ *
+ * @example A user row
+ * ```ts
+ * import { decodeLeanRow } from "./message_codec.ts";
+ * import assert from "node:assert/strict";
+ * const m = decodeLeanRow(
+ *   ["m", 0, 1, '[{"type":"text","text":"hi"}]', null, 0],
+ *   "s",
+ *   { epoch: Number.NaN, iso: "" },
+ * );
+ * assert.equal(m.role, "user");
+ * assert.equal(m.sessionId, "s");
+ * ```
+ */
+export function decodeLeanRow(
+  a: readonly unknown[],
+  sessionId: string,
+  memo: DecodeMemo,
+): SessionMessage {
+  return decodeBody(
+    a[0],
+    sessionId,
+    a[1],
+    LEAN_ROLES[a[2] as number],
+    a[3],
+    a[4],
+    a[5],
+    null,
+    memo,
+  );
+}
+
 /**
  * Decodes and re-validates one stored row: body first, then metadata.
  *

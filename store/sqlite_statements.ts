@@ -73,6 +73,13 @@ export interface Statements {
   messagesFirstPage: StatementSync;
   /** The next page: rows with `sequence_number` above the given one. */
   messagesNextPage: StatementSync;
+  /**
+   * The first lean page (see {@linkcode LEAN_COLUMN_ORDER}); parameters:
+   * session id, the session row's id.
+   */
+  messagesLeanFirstPage: StatementSync;
+  /** The next lean page; parameters: as the first, then the last sequence read. */
+  messagesLeanNextPage: StatementSync;
   /** Row count of a session, as `n` (checks the pages read every row). */
   messageCount: StatementSync;
   /** Assistant rows of a session (turn-key seeding). */
@@ -106,6 +113,46 @@ export interface Statements {
   /** Catalog row ids for a raw model string (upstream files only). */
   catalogByModel: StatementSync | undefined;
 }
+
+/**
+ * Column order of the lean page statements `load` reads first: six values
+ * per row instead of thirteen (node:sqlite pays for every value, NULLs
+ * included). `kind` is the role as 1 user, 2 assistant, 3 tool, 4 system
+ * when the row is regular, i.e. its `session_id` is byte for byte the
+ * session row's id, its role one of those four, and its metadata columns
+ * (`content`, `tool_calls`, `tool_call_id`, `name`, `finish_reason`,
+ * `compaction_dropped_through_sequence`) all NULL; else 0, and the page is
+ * read again with every column.
+ *
+ * @example Kind column
+ * ```ts
+ * import { LEAN_COLUMN_ORDER } from "./sqlite_statements.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(LEAN_COLUMN_ORDER[2], "kind");
+ * ```
+ */
+export const LEAN_COLUMN_ORDER = [
+  "id",
+  "sequence_number",
+  "kind",
+  "content_parts",
+  "model_id",
+  "created_at",
+] as const;
+
+// BINARY comparisons whatever collation an upstream file declares, so a
+// regular row's values are exactly the ones the decoder substitutes.
+const LEAN_COLUMNS = `id, sequence_number,
+  CASE WHEN typeof(session_id) = 'text' AND session_id = ?2 COLLATE BINARY
+    AND content IS NULL AND tool_calls IS NULL AND tool_call_id IS NULL
+    AND name IS NULL AND finish_reason IS NULL
+    AND compaction_dropped_through_sequence IS NULL
+  THEN CASE WHEN role = 'user' COLLATE BINARY THEN 1
+    WHEN role = 'assistant' COLLATE BINARY THEN 2
+    WHEN role = 'tool' COLLATE BINARY THEN 3
+    WHEN role = 'system' COLLATE BINARY THEN 4 ELSE 0 END
+  ELSE 0 END AS kind,
+  content_parts, model_id, created_at FROM session_messages`;
 
 /** Rows per page of `messagesFirstPage` / `messagesNextPage`. */
 export const MESSAGE_PAGE_ROWS = 1000;
@@ -145,9 +192,25 @@ export function prepareStatements(
     `SELECT ${MESSAGE_COLUMNS} WHERE session_id = ? AND sequence_number > ?
      ORDER BY sequence_number LIMIT ${MESSAGE_PAGE_ROWS}`,
   );
+  const messagesLeanFirstPage = p(
+    `SELECT ${LEAN_COLUMNS} WHERE session_id = ?1 ORDER BY sequence_number
+     LIMIT ${MESSAGE_PAGE_ROWS}`,
+  );
+  const messagesLeanNextPage = p(
+    `SELECT ${LEAN_COLUMNS} WHERE session_id = ?1 AND sequence_number > ?3
+     ORDER BY sequence_number LIMIT ${MESSAGE_PAGE_ROWS}`,
+  );
   // Arrays skip building one native object per row (resume of 10k rows).
   // Deno implements `setReturnArrays`; its typings do not declare it yet.
-  for (const st of [messagesOf, messagesFirstPage, messagesNextPage]) {
+  for (
+    const st of [
+      messagesOf,
+      messagesFirstPage,
+      messagesNextPage,
+      messagesLeanFirstPage,
+      messagesLeanNextPage,
+    ]
+  ) {
     const arrays = st as StatementSync & {
       setReturnArrays?: (enabled: boolean) => void;
     };
@@ -170,6 +233,8 @@ export function prepareStatements(
     messagesOf,
     messagesFirstPage,
     messagesNextPage,
+    messagesLeanFirstPage,
+    messagesLeanNextPage,
     messageCount: p(
       "SELECT COUNT(*) AS n FROM session_messages WHERE session_id = ?",
     ),

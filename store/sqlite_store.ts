@@ -14,6 +14,7 @@ import { missingColumns, referencesModelCatalog, STORE_DDL } from "./ddl.ts";
 import { SessionNotFoundError, StoreOpenError } from "./errors.ts";
 import type { DecodeMemo } from "./fast_check.ts";
 import {
+  decodeLeanRow,
   decodeMessageArray,
   decodeMessageRow,
   type MessageRow,
@@ -68,6 +69,17 @@ function decodeRead(row: unknown, memo: DecodeMemo): SessionMessage {
   return Array.isArray(row)
     ? decodeMessageArray(row, memo)
     : decodeMessageRow(row as MessageRow, memo);
+}
+
+/** Whether every row of a lean page is regular (`kind` 1 to 4). */
+function isRegularPage(page: readonly unknown[]): boolean {
+  for (let i = 0; i < page.length; i++) {
+    const row = page[i];
+    if (!Array.isArray(row)) return false;
+    const kind = row[2];
+    if (kind !== 1 && kind !== 2 && kind !== 3 && kind !== 4) return false;
+  }
+  return true;
 }
 
 class SqliteSessionStore implements SessionStore {
@@ -326,22 +338,51 @@ class SqliteSessionStore implements SessionStore {
       const session = this.#sql.visibleSessionFull.get(sessionId);
       if (session === undefined) return undefined;
       const record = decodeSessionRow(session as unknown as SessionRow);
-      return { record, messages: this.#readMessages(sessionId) };
+      return { record, messages: this.#readMessages(sessionId, record.id) };
     }, { begin: "DEFERRED", sleep: this.#sleep });
   }
 
-  /** Every row of a session in sequence order, decoded and validated. */
-  #readMessages(sessionId: string): SessionMessage[] {
+  /**
+   * Every row of a session in sequence order, decoded and validated. Pages
+   * are read lean (six values a row) while their rows are regular; a page
+   * with any other row is read again with every column and decoded as
+   * before, and so are the pages after it.
+   */
+  #readMessages(sessionId: string, recordId: string): SessionMessage[] {
     const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
     const messages: SessionMessage[] = [];
-    let page = this.#sql.messagesFirstPage.all(sessionId);
+    let lean = true;
+    let after: number | undefined;
     for (;;) {
-      for (let i = 0; i < page.length; i++) {
-        messages.push(decodeRead(page[i], memo));
+      let page: unknown[] | undefined;
+      if (lean) {
+        page = after === undefined
+          ? this.#sql.messagesLeanFirstPage.all(sessionId, recordId)
+          : this.#sql.messagesLeanNextPage.all(sessionId, recordId, after);
+        if (isRegularPage(page)) {
+          for (let i = 0; i < page.length; i++) {
+            messages.push(
+              decodeLeanRow(page[i] as unknown[], recordId, memo),
+            );
+          }
+        } else {
+          lean = false;
+        }
+      }
+      if (!lean) {
+        page = after === undefined
+          ? this.#sql.messagesFirstPage.all(sessionId)
+          : this.#sql.messagesNextPage.all(sessionId, after);
+        for (let i = 0; i < page.length; i++) {
+          messages.push(decodeRead(page[i], memo));
+        }
       }
       const last = messages[messages.length - 1];
-      if (page.length < MESSAGE_PAGE_ROWS || last === undefined) break;
-      page = this.#sql.messagesNextPage.all(sessionId, last.sequenceNumber);
+      if (
+        page === undefined || page.length < MESSAGE_PAGE_ROWS ||
+        last === undefined
+      ) break;
+      after = last.sequenceNumber;
     }
     // Paging by sequence number relies on (session_id, sequence_number)
     // being unique (idx_session_messages_seq); should a file ever hold

@@ -15,9 +15,9 @@
  *
  * @module
  */
-import { z } from "zod";
 import { realWorkDir, runProcess } from "./_process.ts";
-import { zodParser } from "./_zod.ts";
+import { isPlainGitCommitArgs } from "./_args_quick.ts";
+import { lazyArgsParser } from "./_zod.ts";
 import { baseEnvKeys, childEnv } from "./env.ts";
 import { checkLexicalPath } from "./fs_scope.ts";
 import type { ToolDefinition, ToolRunResult } from "./tool.ts";
@@ -37,21 +37,6 @@ export interface GitCommitArgs {
   /** Paths to commit; none may start with `-`. Absent ⇒ the index. */
   files?: string[];
 }
-
-// deno-lint-ignore no-control-regex
-const NUL = /\u0000/;
-
-const schema: z.ZodType<GitCommitArgs> = z.strictObject({
-  message: z.string().min(1).refine(
-    (m) => !NUL.test(m),
-    "NUL characters are not allowed",
-  ),
-  files: z.array(
-    z.string().min(1).refine((f) => !f.startsWith("-"), {
-      message: "file names may not start with '-'",
-    }).refine((f) => !NUL.test(f), "NUL characters are not allowed"),
-  ).exactOptional(),
-});
 
 /**
  * The argv after `git`.
@@ -81,15 +66,18 @@ export function gitCommitArgv(args: GitCommitArgs): string[] {
  * import { gitCommitTool } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
  * assert.equal(gitCommitTool.policy.requiresGateApproval, true);
- * assert.equal(gitCommitTool.parse({ message: "m", files: ["--amend"] }).ok, false);
- * assert.equal(gitCommitTool.parse({ message: "--amend" }).ok, true); // a message, not a flag
+ * assert.equal((await gitCommitTool.parse({ message: "m", files: ["--amend"] })).ok, false);
+ * assert.equal((await gitCommitTool.parse({ message: "--amend" })).ok, true); // a message, not a flag
  * ```
  */
 export const gitCommitTool: ToolDefinition<GitCommitArgs> = {
   id: "git_commit",
   description:
     "Commit in the workspace's git repository: git commit -m <message> -- <files>. Does not stage; each call needs the user's explicit approval.",
-  parse: zodParser(schema),
+  parse: lazyArgsParser(
+    isPlainGitCommitArgs,
+    async () => (await import("./_args_schemas.ts")).gitCommitArgsSchema,
+  ),
   llmParams: {
     type: "object",
     properties: {

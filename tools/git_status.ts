@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { z } from "zod";
-import { zodParser } from "./_zod.ts";
+import { isPlainGitStatusArgs } from "./_args_quick.ts";
+import { lazyArgsParser } from "./_zod.ts";
 import { baseEnvKeys, childEnv } from "./env.ts";
 import { hostFailure } from "./fs_access.ts";
 import { type SpawnResult, ToolHostError } from "./host.ts";
@@ -51,11 +51,6 @@ export interface ProcessResult {
   durationMs: number;
 }
 
-const schema: z.ZodType<GitStatusArgs> = z.strictObject({
-  command: z.enum(["status", "log", "diff"]).exactOptional(),
-  args: z.array(z.string()).exactOptional(),
-});
-
 const HARDENING = [
   "--no-pager",
   "--no-optional-locks",
@@ -96,7 +91,10 @@ export const gitStatusTool: ToolDefinition<GitStatusArgs> = {
   id: "git_status",
   description:
     "Show the workspace's git state: 'status' (default), 'log' or 'diff'. Read-only.",
-  parse: zodParser(schema),
+  parse: lazyArgsParser(
+    isPlainGitStatusArgs,
+    async () => (await import("./_args_schemas.ts")).gitStatusArgsSchema,
+  ),
   llmParams: {
     type: "object",
     properties: {

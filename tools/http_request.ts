@@ -22,8 +22,8 @@
  *
  * @module
  */
-import { z } from "zod";
-import { zodParser } from "./_zod.ts";
+import { isPlainHttpRequestArgs } from "./_args_quick.ts";
+import { lazyArgsParser } from "./_zod.ts";
 import { hostFailure } from "./fs_access.ts";
 import { ToolHostError } from "./host.ts";
 import { scrubRequestHeaders } from "./http_headers.ts";
@@ -69,16 +69,6 @@ export interface HttpRequestResult {
   body: string;
 }
 
-const schema: z.ZodType<HttpRequestArgs> = z.strictObject({
-  url: z.string().min(1),
-  method: z.enum(["GET", "POST", "PUT", "DELETE"]).exactOptional(),
-  headers: z.record(z.string(), z.string()).exactOptional(),
-  body: z.string().exactOptional(),
-}).refine((a) => a.body === undefined || (a.method ?? "GET") !== "GET", {
-  message: "a GET request cannot have a body",
-  path: ["body"],
-});
-
 /** Canonical answers, IPv4 first, each once, in resolver order. */
 function connectOrder(answers: readonly string[]): string[] {
   const v4: string[] = [];
@@ -109,14 +99,17 @@ function denied(message: string): ToolRunResult {
  * import { httpRequestTool } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
  * assert.deepEqual(httpRequestTool.policyTarget?.({ url: "https://example.com/a?k=v" }), { url: "https://example.com/a?k=v" });
- * assert.equal(httpRequestTool.parse({ url: "https://example.com/", body: "x" }).ok, false);
+ * assert.equal((await httpRequestTool.parse({ url: "https://example.com/", body: "x" })).ok, false);
  * ```
  */
 export const httpRequestTool: ToolDefinition<HttpRequestArgs> = {
   id: "http_request",
   description:
     "Make one HTTPS request to an allowed domain. Redirects are not followed: a 3xx response is returned with its location header. Returns status, headers and body text.",
-  parse: zodParser(schema),
+  parse: lazyArgsParser(
+    isPlainHttpRequestArgs,
+    async () => (await import("./_args_schemas.ts")).httpRequestArgsSchema,
+  ),
   llmParams: {
     type: "object",
     properties: {

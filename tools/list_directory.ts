@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { z } from "zod";
-import { zodParser } from "./_zod.ts";
+import { isPlainListDirectoryArgs } from "./_args_quick.ts";
+import { lazyArgsParser } from "./_zod.ts";
 import { matchPathGlob } from "./glob.ts";
 import type { ToolDefinition } from "./tool.ts";
 import { walkTree } from "./walk.ts";
@@ -65,12 +65,6 @@ export interface ListDirectoryResult {
   truncated?: true;
 }
 
-const schema: z.ZodType<ListDirectoryArgs> = z.strictObject({
-  path: z.string().min(1),
-  recursive: z.boolean().exactOptional(),
-  glob: z.string().min(1).exactOptional(),
-});
-
 /**
  * The `list_directory` tool: fs read, not governed.
  *
@@ -78,15 +72,18 @@ const schema: z.ZodType<ListDirectoryArgs> = z.strictObject({
  * ```ts
  * import { listDirectoryTool } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
- * assert.equal(listDirectoryTool.parse({ path: ".", recursive: true }).ok, true);
- * assert.equal(listDirectoryTool.parse({ path: ".", depth: 2 }).ok, false);
+ * assert.equal((await listDirectoryTool.parse({ path: ".", recursive: true })).ok, true);
+ * assert.equal((await listDirectoryTool.parse({ path: ".", depth: 2 })).ok, false);
  * ```
  */
 export const listDirectoryTool: ToolDefinition<ListDirectoryArgs> = {
   id: "list_directory",
   description:
     "List a directory in the workspace: names relative to it, type, size, modification time. Optional recursive walk and glob filter (a pattern without '/' matches names).",
-  parse: zodParser(schema),
+  parse: lazyArgsParser(
+    isPlainListDirectoryArgs,
+    async () => (await import("./_args_schemas.ts")).listDirectoryArgsSchema,
+  ),
   llmParams: {
     type: "object",
     properties: {

@@ -153,7 +153,8 @@ async function steps(
     config.toolConfig.get(tool.id),
   );
   if (!effective.ok) return invalidArgsOutcome(base, effective.error);
-  const parsed = tool.parse(effective.value);
+  const parsing = tool.parse(effective.value);
+  const parsed = parsing instanceof Promise ? await parsing : parsing;
   if (!parsed.ok) return invalidArgsOutcome(base, parsed.error);
   if (
     config.isSecret !== undefined &&

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { z } from "zod";
 import { joinPath } from "./_path.ts";
-import { zodParser } from "./_zod.ts";
+import { isPlainReadFileArgs } from "./_args_quick.ts";
+import { lazyArgsParser } from "./_zod.ts";
 import { REASONS } from "./failure.ts";
 import { hostFailure } from "./fs_access.ts";
 import { hasGlobSyntax, matchPathGlob } from "./glob.ts";
@@ -52,11 +52,6 @@ export interface ReadFileResult {
   /** ISO-8601 modification time (latest of the matches); `null` if unknown. */
   lastModified: string | null;
 }
-
-const schema: z.ZodType<ReadFileArgs> = z.strictObject({
-  path: z.string().min(1),
-  glob: z.boolean().exactOptional(),
-});
 
 const MIME: Readonly<Record<string, string>> = {
   md: "text/markdown",
@@ -229,14 +224,17 @@ async function readGlob(
  * import { readFileTool } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
  * assert.deepEqual(readFileTool.llmParams.required, ["path"]);
- * assert.equal(readFileTool.parse({ path: "a", extra: 1 }).ok, false);
+ * assert.equal((await readFileTool.parse({ path: "a", extra: 1 })).ok, false);
  * ```
  */
 export const readFileTool: ToolDefinition<ReadFileArgs> = {
   id: "read_file",
   description:
     "Read a UTF-8 text file in the workspace. With glob: true, path is a pattern (*, ?, **) and every matching text file is returned as '===== <path> =====' blocks.",
-  parse: zodParser(schema),
+  parse: lazyArgsParser(
+    isPlainReadFileArgs,
+    async () => (await import("./_args_schemas.ts")).readFileArgsSchema,
+  ),
   llmParams: {
     type: "object",
     properties: {

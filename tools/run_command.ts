@@ -17,15 +17,14 @@
  *
  * @module
  */
-import { z } from "zod";
 import { absolutize, isWithin } from "./_path.ts";
 import { realWorkDir, runProcess } from "./_process.ts";
-import { zodParser } from "./_zod.ts";
+import { isPlainRunCommandArgs } from "./_args_quick.ts";
+import { lazyArgsParser } from "./_zod.ts";
 import { commandLine } from "./command_allowlist.ts";
-import { baseEnvKeys, childEnv, isRefusedEnvKey } from "./env.ts";
+import { baseEnvKeys, childEnv } from "./env.ts";
 import { REASONS } from "./failure.ts";
 import { checkLexicalPath } from "./fs_scope.ts";
-import { DEFAULT_TOOL_LIMITS } from "./limits.ts";
 import type { ToolDefinition, ToolRunResult } from "./tool.ts";
 
 /**
@@ -50,37 +49,6 @@ export interface RunCommandArgs {
   env?: Record<string, string>;
 }
 
-// deno-lint-ignore no-control-regex
-const NUL = /\u0000/;
-
-const schema: z.ZodType<RunCommandArgs> = z.strictObject({
-  command: z.string().min(1).refine((c) => !/\s/.test(c) && !NUL.test(c), {
-    message:
-      "command is the program name only (no spaces); put arguments in args",
-  }),
-  args: z.array(
-    z.string().refine((a) => !NUL.test(a), "NUL characters are not allowed"),
-  ).exactOptional(),
-  cwd: z.string().min(1).exactOptional(),
-  timeoutMs: z.int().min(1).max(DEFAULT_TOOL_LIMITS.processTimeoutCeilingMs)
-    .exactOptional(),
-  env: z.record(
-    z.string(),
-    z.string().refine((v) => !NUL.test(v), "NUL characters are not allowed"),
-  ).superRefine((env, ctx) => {
-    for (const key of Object.keys(env)) {
-      const message = key === "" || key.includes("=") || NUL.test(key)
-        ? "invalid environment variable name"
-        : isRefusedEnvKey(key)
-        ? "environment variable is refused (set in configuration)"
-        : undefined;
-      if (message !== undefined) {
-        ctx.addIssue({ code: "custom", path: [key], message });
-      }
-    }
-  }).exactOptional(),
-});
-
 function hasSeparator(program: string, windows: boolean): boolean {
   return program.includes("/") || (windows && program.includes("\\"));
 }
@@ -94,15 +62,18 @@ function hasSeparator(program: string, windows: boolean): boolean {
  * import assert from "node:assert/strict";
  * assert.equal(runCommandTool.policyTarget?.({ command: "git", args: ["status"] }).command, "git status");
  * assert.deepEqual(runCommandTool.configOnly, ["cwd", "timeoutMs", "env"]);
- * assert.equal(runCommandTool.parse({ command: "git status" }).ok, false);
- * assert.equal(runCommandTool.parse({ command: "make", env: { LD_PRELOAD: "x" } }).ok, false);
+ * assert.equal((await runCommandTool.parse({ command: "git status" })).ok, false);
+ * assert.equal((await runCommandTool.parse({ command: "make", env: { LD_PRELOAD: "x" } })).ok, false);
  * ```
  */
 export const runCommandTool: ToolDefinition<RunCommandArgs> = {
   id: "run_command",
   description:
     "Run one allowlisted program in the workspace, without a shell: command is the program name, args its arguments. Returns exit code, stdout and stderr.",
-  parse: zodParser(schema),
+  parse: lazyArgsParser(
+    isPlainRunCommandArgs,
+    async () => (await import("./_args_schemas.ts")).runCommandArgsSchema,
+  ),
   llmParams: {
     type: "object",
     properties: {

@@ -132,8 +132,14 @@ export interface ToolDefinition<A> {
   id: string;
   /** Description advertised to the model. */
   description: string;
-  /** Strict validator of the complete effective args (unknown keys rejected). */
-  parse(raw: unknown): Result<A, ValidationIssue[]>;
+  /**
+   * Strict validator of the complete effective args (unknown keys
+   * rejected); may answer asynchronously (the built-ins load their schema
+   * only for arguments that are not plainly valid).
+   */
+  parse(
+    raw: unknown,
+  ): Result<A, ValidationIssue[]> | Promise<Result<A, ValidationIssue[]>>;
   /** The only schema a model sees (config-only keys excluded). */
   llmParams: JsonSchema;
   /** Keys supplied by configuration only; never advertised; config wins. */

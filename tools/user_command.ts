@@ -82,7 +82,8 @@ async function steps(
     args: [...request.args],
     ...config.toolConfig.get(tool.id),
   };
-  const parsed = tool.parse(raw);
+  const parsing = tool.parse(raw);
+  const parsed = parsing instanceof Promise ? await parsing : parsing;
   if (!parsed.ok) {
     const detail = parsed.error.slice(0, 5)
       .map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`))

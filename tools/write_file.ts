@@ -10,9 +10,9 @@
  *
  * @module
  */
-import { z } from "zod";
 import { isWithin, joinPath, relativeSlash } from "./_path.ts";
-import { zodParser } from "./_zod.ts";
+import { isPlainWriteFileArgs } from "./_args_quick.ts";
+import { lazyArgsParser } from "./_zod.ts";
 import { hostFailure } from "./fs_access.ts";
 import { permissionFlag } from "./permission_query.ts";
 import type { ToolDefinition, ToolRunResult } from "./tool.ts";
@@ -54,13 +54,6 @@ export interface WriteFileResult {
   bytesWritten: number;
 }
 
-const schema: z.ZodType<WriteFileArgs> = z.strictObject({
-  path: z.string().min(1),
-  content: z.string(),
-  append: z.boolean().exactOptional(),
-  createDirs: z.boolean().exactOptional(),
-});
-
 /**
  * The `write_file` tool: governed `fs_write`.
  *
@@ -69,7 +62,7 @@ const schema: z.ZodType<WriteFileArgs> = z.strictObject({
  * import { writeFileTool } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
  * assert.deepEqual(writeFileTool.llmParams.required, ["path", "content"]);
- * assert.equal(writeFileTool.parse({ path: "a", content: "x", mode: 0o777 }).ok, false);
+ * assert.equal((await writeFileTool.parse({ path: "a", content: "x", mode: 0o777 })).ok, false);
  * assert.deepEqual(writeFileTool.policyTarget?.({ path: "a", content: "x" }), { path: "a" });
  * ```
  */
@@ -77,7 +70,10 @@ export const writeFileTool: ToolDefinition<WriteFileArgs> = {
   id: "write_file",
   description:
     "Write UTF-8 text to a file in the workspace (replaces it atomically). append: true adds to the end; createDirs: true creates missing parent directories.",
-  parse: zodParser(schema),
+  parse: lazyArgsParser(
+    isPlainWriteFileArgs,
+    async () => (await import("./_args_schemas.ts")).writeFileArgsSchema,
+  ),
   llmParams: {
     type: "object",
     properties: {

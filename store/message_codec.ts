@@ -20,6 +20,7 @@ import {
   isPlainlyValidMessage,
   isPlainlyValidPart,
 } from "./fast_check.ts";
+import { plainObject } from "./plain_object.ts";
 import { messageText } from "./projection.ts";
 
 /** Provider stop reasons allowed in `finish_reason`. */
@@ -193,16 +194,16 @@ function decodeBody(
   const timestamp = createdAt === memo.epoch
     ? memo.iso
     : epochToIso(createdAt, memo);
-  // One literal per shape: no property added after construction.
-  const r = internRole(role);
-  let candidate: Record<string, unknown>;
-  if (dropped === null) {
-    candidate = modelId === null
-      ? { id, sessionId, sequenceNumber, role: r, content, timestamp }
-      : { id, sessionId, sequenceNumber, role: r, content, timestamp, modelId };
-  } else {
-    candidate = { id, sessionId, sequenceNumber, role: r, content, timestamp };
-    if (modelId !== null) candidate["modelId"] = modelId;
+  // Stored field by field, not a literal: see plain_object.ts.
+  const candidate = plainObject();
+  candidate["id"] = id;
+  candidate["sessionId"] = sessionId;
+  candidate["sequenceNumber"] = sequenceNumber;
+  candidate["role"] = internRole(role);
+  candidate["content"] = content;
+  candidate["timestamp"] = timestamp;
+  if (modelId !== null) candidate["modelId"] = modelId;
+  if (dropped !== null) {
     candidate["compaction"] = { droppedThroughSequence: dropped };
   }
   if (isPlainlyValidBuilt(candidate, memo)) {

@@ -11,6 +11,7 @@ import type {
   TurnSpan,
   WorkingMessage,
 } from "../schema/resume.ts";
+import { plainObject } from "./plain_object.ts";
 import type { AgentSessionRecord } from "./store.ts";
 
 /**
@@ -164,11 +165,6 @@ export function compactionBoundary(
   return b;
 }
 
-interface Candidate {
-  user: SessionMessage;
-  rows: SessionMessage[];
-}
-
 /** Rows in sequence order: the input itself when already ordered. */
 function inSequence(
   messages: ReadonlyArray<SessionMessage>,
@@ -183,6 +179,71 @@ function inSequence(
   return messages;
 }
 
+/** Called once per completed turn surviving the cut, in order. */
+type OnTurn = (
+  user: SessionMessage,
+  terminal: SessionMessage,
+  rows: SessionMessage[] | undefined,
+  legacyPrefix: ReadonlyArray<SessionMessage>,
+) => void;
+
+const NO_ROWS: ReadonlyArray<SessionMessage> = Object.freeze([]);
+
+/** The legacy users above the cut (the shared empty list when none). */
+function aboveCut(
+  legacy: ReadonlyArray<SessionMessage>,
+  cut: number,
+): ReadonlyArray<SessionMessage> {
+  if (legacy.length === 0) return NO_ROWS;
+  return legacy.filter((m) => m.sequenceNumber > cut);
+}
+
+/**
+ * The turn walk of {@linkcode projectStructure} over rows in sequence
+ * order: reports each completed turn above `cut` (with its rows when
+ * `withRows`) and returns the trailing legacy users above `cut`.
+ */
+function walkTurns(
+  sorted: ReadonlyArray<SessionMessage>,
+  cut: number,
+  withRows: boolean,
+  onTurn: OnTurn,
+): ReadonlyArray<SessionMessage> {
+  const legacy: SessionMessage[] = [];
+  // The open candidate: its user row, whether it holds structural rows,
+  // and (when asked) its rows, starting with the user row.
+  let user: SessionMessage | undefined;
+  let structural = false;
+  let rows: SessionMessage[] | undefined;
+
+  for (let i = 0; i < sorted.length; i++) {
+    const row = sorted[i] as SessionMessage;
+    if (row.role === "system") continue;
+    if (row.role === "user") {
+      if (user !== undefined && !structural && messageText(user) !== "") {
+        legacy.push(user);
+      }
+      user = row;
+      structural = false;
+      rows = withRows ? [row] : undefined;
+      continue;
+    }
+    if (user === undefined) continue;
+    if (!isTerminalRow(row)) {
+      structural = true;
+      rows?.push(row);
+      continue;
+    }
+    if (user.sequenceNumber > cut) {
+      rows?.push(row);
+      onTurn(user, row, rows, aboveCut(legacy, cut));
+    }
+    legacy.length = 0;
+    user = undefined;
+  }
+  return aboveCut(legacy, cut);
+}
+
 /** The turns part of {@linkcode projectStructure} (resume needs no more). */
 function projectTurns(
   messages: ReadonlyArray<SessionMessage>,
@@ -190,47 +251,21 @@ function projectTurns(
 ): Pick<StructuralProjection, "turns" | "trailingLegacy" | "boundary"> {
   const sorted = inSequence(messages);
   const boundary = compactionBoundary(sorted);
-  const cut = options.honourBoundary ? boundary : -1;
   const turns: ProjectedTurn[] = [];
-  let legacy: SessionMessage[] = [];
-  // `rows` starts with the user row; the terminal row is pushed last.
-  let open: Candidate | undefined;
-
-  for (let i = 0; i < sorted.length; i++) {
-    const row = sorted[i] as SessionMessage;
-    if (row.role === "system") continue;
-    if (row.role === "user") {
-      if (
-        open !== undefined && open.rows.length === 1 &&
-        messageText(open.user) !== ""
-      ) {
-        legacy.push(open.user);
-      }
-      open = { user: row, rows: [row] };
-      continue;
-    }
-    if (open === undefined) continue;
-    if (!isTerminalRow(row)) {
-      open.rows.push(row);
-      continue;
-    }
-    if (open.user.sequenceNumber > cut) {
-      open.rows.push(row);
+  const trailing = walkTurns(
+    sorted,
+    options.honourBoundary ? boundary : -1,
+    true,
+    (user, terminal, rows, legacyPrefix) => {
       turns.push({
-        user: open.user,
-        terminal: row,
-        rows: open.rows,
-        legacyPrefix: legacy.filter((m) => m.sequenceNumber > cut),
+        user,
+        terminal,
+        rows: rows ?? [user, terminal],
+        legacyPrefix: [...legacyPrefix],
       });
-    }
-    if (legacy.length > 0) legacy = [];
-    open = undefined;
-  }
-  return {
-    turns,
-    trailingLegacy: legacy.filter((m) => m.sequenceNumber > cut),
-    boundary,
-  };
+    },
+  );
+  return { turns, trailingLegacy: [...trailing], boundary };
 }
 
 /**
@@ -328,42 +363,56 @@ export function reconstructSessionState(
   record: AgentSessionRecord,
   messages: ReadonlyArray<SessionMessage>,
 ): ResumeState {
-  const projection = projectTurns(messages, { honourBoundary: true });
+  const sorted = inSequence(messages);
   const working: WorkingMessage[] = [];
   const spans: TurnSpan[] = [];
-  const push = (m: SessionMessage, role: "user" | "assistant"): void => {
-    working.push({ role, content: [{ type: "text", text: messageText(m) }] });
-  };
-  const turns = projection.turns;
-  for (let t = 0; t < turns.length; t++) {
-    const turn = turns[t] as ProjectedTurn;
-    const prefix = turn.legacyPrefix;
-    for (let i = 0; i < prefix.length; i++) {
-      push(prefix[i] as SessionMessage, "user");
-    }
-    const start = working.length;
-    push(turn.user, "user");
-    const reply = messageText(turn.terminal);
-    if (reply !== "") {
-      working.push({
-        role: "assistant",
-        content: [{ type: "text", text: reply }],
-      });
-    }
-    spans.push({ start, end: working.length });
+  const trailing = walkTurns(
+    sorted,
+    compactionBoundary(sorted),
+    false,
+    (user, terminal, _rows, legacyPrefix) => {
+      for (let i = 0; i < legacyPrefix.length; i++) {
+        working.push(userText(legacyPrefix[i] as SessionMessage));
+      }
+      const start = working.length;
+      working.push(userText(user));
+      const reply = messageText(terminal);
+      if (reply !== "") working.push(textMessage("assistant", reply));
+      spans.push({ start, end: working.length });
+    },
+  );
+  for (let i = 0; i < trailing.length; i++) {
+    working.push(userText(trailing[i] as SessionMessage));
   }
-  for (const m of projection.trailingLegacy) push(m, "user");
 
   const state: ResumeState = {
     messages: working,
     completedTurnSpans: spans,
-    turnCount: projection.turns.length,
+    turnCount: spans.length,
     cumulativeCostMicrocents: record.totalCostMicrocents,
     conservativeCostMicrocents: record.totalConservativeMicrocents,
   };
   const summary = newestSummary(messages);
   if (summary !== undefined) state.compactionSummary = summary;
   return state;
+}
+
+function userText(m: SessionMessage): WorkingMessage {
+  return textMessage("user", messageText(m));
+}
+
+/** `{ role, content: [{ type: "text", text }] }`, see plain_object.ts. */
+function textMessage(
+  role: "user" | "assistant",
+  text: string,
+): WorkingMessage {
+  const part = plainObject();
+  part["type"] = "text";
+  part["text"] = text;
+  const message = plainObject();
+  message["role"] = role;
+  message["content"] = Array.of(part);
+  return message as unknown as WorkingMessage;
 }
 
 function newestSummary(

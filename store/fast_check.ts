@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { ENGINE_TOOL_CALL_ID, TOOL_NAME } from "../schema/message.ts";
+import { ENGINE_TOOL_CALL_ID, TOOL_NAME } from "../schema/message_check.ts";
 
 const ROLES: ReadonlySet<unknown> = new Set([
   "system",

@@ -6,7 +6,7 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { sessionContextSchema } from "../schema/context.ts";
+import { isSessionContext } from "../schema/context_check.ts";
 import type { SessionMessage } from "../schema/message.ts";
 import { SessionNotFoundError } from "./errors.ts";
 import { markerBoundary, markerContent } from "./markers.ts";
@@ -104,8 +104,7 @@ class MemorySessionStore implements SessionStore {
     if (
       typeof session.id !== "string" || session.id === "" ||
       typeof session.agentSlug !== "string" || session.agentSlug === "" ||
-      !sessionContextSchema.safeParse(session.context, { jitless: true })
-        .success
+      !isSessionContext(session.context)
     ) {
       throw new TypeError("Cannot create session: invalid session fields");
     }

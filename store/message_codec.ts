@@ -6,12 +6,11 @@
  *
  * @module
  */
+import type { SessionMessage, SessionToolCallPart } from "../schema/message.ts";
 import {
-  sessionContentPartSchema,
-  type SessionMessage,
-  sessionMessageSchema,
-  type SessionToolCallPart,
-} from "../schema/message.ts";
+  isSessionContentPart,
+  isSessionMessage,
+} from "../schema/message_check.ts";
 import { SessionMessageBoundaryError } from "./errors.ts";
 import {
   type DecodeMemo,
@@ -136,9 +135,11 @@ export function checkMessage(
   if (isPlainlyValidMessage(candidate, memo)) {
     return candidate as SessionMessage;
   }
-  const r = sessionMessageSchema.safeParse(candidate);
-  if (!r.success) throw new SessionMessageBoundaryError("invalid_message");
-  return r.data;
+  // Exactly the schema's acceptance, without loading zod.
+  if (!isSessionMessage(candidate)) {
+    throw new SessionMessageBoundaryError("invalid_message");
+  }
+  return candidate;
 }
 
 function parseJson(text: string): unknown {
@@ -385,11 +386,10 @@ function checkToolCalls(
       parsed.push(item as SessionToolCallPart);
       continue;
     }
-    const r = sessionContentPartSchema.safeParse(item);
-    if (!r.success || r.data.type !== "tool_call") {
+    if (!isSessionContentPart(item) || item.type !== "tool_call") {
       throw new SessionMessageBoundaryError("invalid_metadata");
     }
-    parsed.push(r.data);
+    parsed.push(item);
   }
   let same = parsed.length === callCount;
   let i = 0;

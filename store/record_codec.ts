@@ -7,7 +7,7 @@
  * @module
  */
 import type { Agent } from "../schema/agent.ts";
-import { sessionContextSchema } from "../schema/context.ts";
+import { isSessionContext } from "../schema/context_check.ts";
 import { SessionRecordError } from "./errors.ts";
 import type { AgentSessionRecord, SessionStatus } from "./store.ts";
 
@@ -126,8 +126,10 @@ function optional(value: unknown): string | undefined {
  * ```
  */
 export function decodeSessionRow(row: SessionRow): AgentSessionRecord {
-  const context = sessionContextSchema.safeParse(parseJson(row.context_json));
-  if (!context.success) throw new SessionRecordError("invalid_record");
+  const context = parseJson(row.context_json);
+  if (!isSessionContext(context)) {
+    throw new SessionRecordError("invalid_record");
+  }
   if (typeof row.status !== "string" || !STATUSES.has(row.status)) {
     throw new SessionRecordError("invalid_record");
   }
@@ -137,7 +139,7 @@ export function decodeSessionRow(row: SessionRow): AgentSessionRecord {
   const record: AgentSessionRecord = {
     id: row.id,
     agentSlug: row.agent_slug,
-    context: context.data,
+    context,
     status: row.status as SessionStatus,
     totalInputTokens: count(row.total_input_tokens),
     totalOutputTokens: count(row.total_output_tokens),

@@ -8,7 +8,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { isAbsolute } from "node:path";
-import { sessionContextSchema } from "../schema/context.ts";
+import { isSessionContext } from "../schema/context_check.ts";
 import type { SessionMessage } from "../schema/message.ts";
 import { missingColumns, referencesModelCatalog, STORE_DDL } from "./ddl.ts";
 import { SessionNotFoundError, StoreOpenError } from "./errors.ts";
@@ -166,7 +166,7 @@ class SqliteSessionStore implements SessionStore {
     if (
       typeof session.id !== "string" || session.id === "" ||
       typeof session.agentSlug !== "string" || session.agentSlug === "" ||
-      !sessionContextSchema.safeParse(session.context).success
+      !isSessionContext(session.context)
     ) {
       throw new TypeError("Cannot create session: invalid session fields");
     }

@@ -47,8 +47,22 @@ function isSelection(v: unknown): boolean {
     startLine <= endLine;
 }
 
-/** zod's `isPlainObject`: an object whose constructor looks like Object's. */
-function isPlainObject(v: unknown): v is Json {
+/**
+ * zod's `isPlainObject` (what `z.record` accepts): an object whose
+ * constructor looks like `Object`'s, or that has none.
+ *
+ * @param v Any value.
+ * @returns Whether zod would take `v` as a record.
+ *
+ * @example
+ * ```ts
+ * import { isPlainObject } from "./context_check.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isPlainObject(Object.create(null)), true);
+ * assert.equal(isPlainObject(new Map()), false);
+ * ```
+ */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (!isObject(v)) return false;
   const ctor = (v as { constructor?: unknown }).constructor;
   if (ctor === undefined || typeof ctor !== "function") return true;

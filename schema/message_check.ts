@@ -41,7 +41,17 @@ type Json = Record<string, unknown>;
 
 const OUTCOMES: readonly unknown[] = ["ok", "error", "denied", "cancelled"];
 const ROLES: readonly unknown[] = ["system", "user", "assistant", "tool"];
-const MESSAGE_KEYS = [
+/**
+ * The keys a {@linkcode SessionMessage} may have.
+ *
+ * @example
+ * ```ts
+ * import { SESSION_MESSAGE_KEYS } from "./message_check.ts";
+ * import assert from "node:assert/strict";
+ * assert.ok(SESSION_MESSAGE_KEYS.includes("compaction"));
+ * ```
+ */
+export const SESSION_MESSAGE_KEYS: readonly string[] = [
   "id",
   "sessionId",
   "sequenceNumber",
@@ -202,7 +212,7 @@ function isCompaction(v: unknown): boolean {
  * ```
  */
 export function isSessionMessage(m: unknown): m is SessionMessage {
-  if (!isObject(m) || !onlyKeys(m, MESSAGE_KEYS)) return false;
+  if (!isObject(m) || !onlyKeys(m, SESSION_MESSAGE_KEYS)) return false;
   const content = m["content"];
   if (
     !isNonEmpty(m["id"]) || !isNonEmpty(m["sessionId"]) ||

@@ -11,7 +11,11 @@
  *
  * @module
  */
-import { ENGINE_TOOL_CALL_ID, TOOL_NAME } from "../schema/message_check.ts";
+import {
+  ENGINE_TOOL_CALL_ID,
+  SESSION_MESSAGE_KEYS,
+  TOOL_NAME,
+} from "../schema/message_check.ts";
 
 const ROLES: ReadonlySet<unknown> = new Set([
   "system",
@@ -26,16 +30,7 @@ const OUTCOMES: ReadonlySet<unknown> = new Set([
   "cancelled",
 ]);
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const MESSAGE_KEYS: ReadonlySet<string> = new Set([
-  "id",
-  "sessionId",
-  "sequenceNumber",
-  "role",
-  "content",
-  "modelId",
-  "compaction",
-  "timestamp",
-]);
+const MESSAGE_KEYS: ReadonlySet<string> = new Set(SESSION_MESSAGE_KEYS);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);

@@ -11,6 +11,7 @@
  * @module
  */
 import { KEBAB_ID } from "../../schema/agent_quick.ts";
+import { isPlainObject } from "../../schema/context_check.ts";
 import type { GlobalFile, ProjectFile } from "./schema.ts";
 
 type Json = Record<string, unknown>;
@@ -77,15 +78,6 @@ const DEFAULTS: Shape = [
   ["fs_scope", fsScope],
   ["max_tokens_estimate", isPosInt],
 ];
-
-/** zod's `isPlainObject` (what `z.record` takes). */
-function isPlainObject(v: unknown): v is Json {
-  if (!isObject(v)) return false;
-  const ctor = (v as { constructor?: unknown }).constructor;
-  if (ctor === undefined || typeof ctor !== "function") return true;
-  const proto: unknown = ctor.prototype;
-  return isObject(proto) && Object.hasOwn(proto, "isPrototypeOf");
-}
 
 /** A strict table: known keys only, each valid; output in shape order. */
 function table(v: unknown, shape: Shape): Json | undefined {

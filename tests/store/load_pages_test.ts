@@ -48,15 +48,11 @@ Deno.test("load() fails the whole read on corruption in a later page", async () 
   const path = `${dir.path}/h.db`;
   const store = openSqliteStore(path, deps());
   buildLargeSession(store, "s1", 2 * MESSAGE_PAGE_ROWS);
-  const raw = new DatabaseSync(path);
-  try {
-    raw.exec(
-      `UPDATE session_messages SET content = 'other'
-       WHERE sequence_number = ${MESSAGE_PAGE_ROWS + 500}`,
-    );
-  } finally {
-    raw.close();
-  }
+  execRaw(
+    path,
+    `UPDATE session_messages SET content = 'other'
+     WHERE sequence_number = ${MESSAGE_PAGE_ROWS + 500}`,
+  );
   assert.throws(
     () => store.load("s1"),
     (e) =>
@@ -70,19 +66,15 @@ Deno.test("load() reads in one query when paging would miss a row", async () => 
   const path = `${dir.path}/h.db`;
   const store = openSqliteStore(path, deps());
   buildLargeSession(store, "s1", 2 * MESSAGE_PAGE_ROWS);
-  const raw = new DatabaseSync(path);
   const last = MESSAGE_PAGE_ROWS - 1;
-  try {
-    raw.exec("DROP INDEX idx_session_messages_seq");
-    raw.exec(
-      `INSERT INTO session_messages SELECT 'dup', session_id, sequence_number,
-       role, content, content_parts, tool_calls, tool_call_id, name,
-       finish_reason, model_id, created_at, compaction_dropped_through_sequence
-       FROM session_messages WHERE sequence_number = ${last}`,
-    );
-  } finally {
-    raw.close();
-  }
+  execRaw(
+    path,
+    `DROP INDEX idx_session_messages_seq;
+     INSERT INTO session_messages SELECT 'dup', session_id, sequence_number,
+     role, content, content_parts, tool_calls, tool_call_id, name,
+     finish_reason, model_id, created_at, compaction_dropped_through_sequence
+     FROM session_messages WHERE sequence_number = ${last}`,
+  );
   const loaded = store.load("s1");
   assert.ok(loaded !== undefined);
   assert.equal(loaded.messages.length, 2 * MESSAGE_PAGE_ROWS + 1);
@@ -91,6 +83,20 @@ Deno.test("load() reads in one query when paging would miss a row", async () => 
     2,
   );
 });
+
+/** Runs `sql` on its own connection to the file (as another process would). */
+function execRaw(
+  path: string,
+  sql: string,
+  options: { enableForeignKeyConstraints?: boolean } = {},
+): void {
+  const raw = new DatabaseSync(path, options);
+  try {
+    raw.exec(sql);
+  } finally {
+    raw.close();
+  }
+}
 
 /** Every row of `sessionId` decoded from one full-column query. */
 function decodeAllColumns(path: string, sessionId: string): unknown[] {
@@ -130,9 +136,7 @@ Deno.test("load() reads a page with any irregular row again with every column", 
           keptTurnCount: 2,
         });
       } else {
-        const raw = new DatabaseSync(path);
-        raw.exec(sql);
-        raw.close();
+        execRaw(path, sql);
       }
       const loaded = store.load("s1");
       assert.ok(loaded !== undefined);
@@ -146,23 +150,22 @@ Deno.test("load() keeps a row's own session_id and role when they differ in byte
   const path = `${dir.path}/h.db`;
   // A file whose session_id compares case-insensitively (not our DDL, but
   // `CREATE … IF NOT EXISTS` keeps whatever a file declares).
-  const pre = new DatabaseSync(path);
   const ddl = STORE_DDL.find((s) => s.includes("`session_messages` ("));
   assert.ok(ddl !== undefined);
-  pre.exec(
+  execRaw(
+    path,
     ddl.replace(
       "`session_id` text NOT NULL",
       "`session_id` text NOT NULL COLLATE NOCASE",
     ),
   );
-  pre.close();
   const store = openSqliteStore(path, deps());
   buildLargeSession(store, "s1", 8);
-  const raw = new DatabaseSync(path, { enableForeignKeyConstraints: false });
-  raw.exec(
+  execRaw(
+    path,
     "UPDATE session_messages SET session_id = 'S1' WHERE sequence_number = 5",
+    { enableForeignKeyConstraints: false },
   );
-  raw.close();
   await t.step("session_id", () => {
     const loaded = store.load("s1");
     assert.ok(loaded !== undefined);
@@ -172,11 +175,10 @@ Deno.test("load() keeps a row's own session_id and role when they differ in byte
     );
   });
   await t.step("role", () => {
-    const db = new DatabaseSync(path);
-    db.exec(
+    execRaw(
+      path,
       "UPDATE session_messages SET role = 'User' WHERE sequence_number = 4",
     );
-    db.close();
     assert.throws(
       () => store.load("s1"),
       (e) =>

@@ -258,24 +258,15 @@ export function decodeMessageArray(
   return message;
 }
 
-const LEAN_ROLES: readonly unknown[] = [
-  undefined,
-  "user",
-  "assistant",
-  "tool",
-  "system",
-];
-
 /**
  * {@linkcode decodeMessageArray} for a regular row read by a lean page
  * statement (`LEAN_COLUMN_ORDER` in sqlite_statements.ts: id,
- * sequence_number, kind, content_parts, model_id, created_at). SQLite has
+ * sequence_number, role, content_parts, model_id, created_at). SQLite has
  * already checked what the lean columns leave out: the `session_id` equals
- * the session row's id byte for byte, `kind` codes the role, and the
- * metadata columns are NULL, which always pass. The body is validated as
- * for any row.
+ * the session row's id byte for byte and the metadata columns are NULL,
+ * which always pass. The body is validated as for any row.
  *
- * @param a The lean row values, `kind` between 1 and 4.
+ * @param a The lean row values (`role` a string).
  * @param sessionId The session row's id (the rows' `session_id`).
  * @param memo A memo shared by the rows of one read.
  * @returns The domain message (timestamps ISO-8601).
@@ -287,7 +278,7 @@ const LEAN_ROLES: readonly unknown[] = [
  * import { decodeLeanRow } from "./message_codec.ts";
  * import assert from "node:assert/strict";
  * const m = decodeLeanRow(
- *   ["m", 0, 1, '[{"type":"text","text":"hi"}]', null, 0],
+ *   ["m", 0, "user", '[{"type":"text","text":"hi"}]', null, 0],
  *   "s",
  *   { epoch: Number.NaN, iso: "" },
  * );
@@ -304,7 +295,7 @@ export function decodeLeanRow(
     a[0],
     sessionId,
     a[1],
-    LEAN_ROLES[a[2] as number],
+    a[2],
     a[3],
     a[4],
     a[5],

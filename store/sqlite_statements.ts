@@ -117,41 +117,35 @@ export interface Statements {
 /**
  * Column order of the lean page statements `load` reads first: six values
  * per row instead of thirteen (node:sqlite pays for every value, NULLs
- * included). `kind` is the role as 1 user, 2 assistant, 3 tool, 4 system
- * when the row is regular, i.e. its `session_id` is byte for byte the
- * session row's id, its role one of those four, and its metadata columns
- * (`content`, `tool_calls`, `tool_call_id`, `name`, `finish_reason`,
- * `compaction_dropped_through_sequence`) all NULL; else 0, and the page is
- * read again with every column.
+ * included). `role` is the row's role when the row is regular, i.e. its
+ * `session_id` is byte for byte the session row's id and its metadata
+ * columns (`content`, `tool_calls`, `tool_call_id`, `name`,
+ * `finish_reason`, `compaction_dropped_through_sequence`) are all NULL;
+ * else NULL, and the page is read again with every column.
  *
- * @example Kind column
+ * @example Role column
  * ```ts
  * import { LEAN_COLUMN_ORDER } from "./sqlite_statements.ts";
  * import assert from "node:assert/strict";
- * assert.equal(LEAN_COLUMN_ORDER[2], "kind");
+ * assert.equal(LEAN_COLUMN_ORDER[2], "role");
  * ```
  */
 export const LEAN_COLUMN_ORDER = [
   "id",
   "sequence_number",
-  "kind",
+  "role",
   "content_parts",
   "model_id",
   "created_at",
 ] as const;
 
-// BINARY comparisons whatever collation an upstream file declares, so a
-// regular row's values are exactly the ones the decoder substitutes.
+// A BINARY comparison whatever collation an upstream file declares, so a
+// regular row's session_id is exactly the id the decoder substitutes.
 const LEAN_COLUMNS = `id, sequence_number,
   CASE WHEN typeof(session_id) = 'text' AND session_id = ?2 COLLATE BINARY
-    AND content IS NULL AND tool_calls IS NULL AND tool_call_id IS NULL
-    AND name IS NULL AND finish_reason IS NULL
-    AND compaction_dropped_through_sequence IS NULL
-  THEN CASE WHEN role = 'user' COLLATE BINARY THEN 1
-    WHEN role = 'assistant' COLLATE BINARY THEN 2
-    WHEN role = 'tool' COLLATE BINARY THEN 3
-    WHEN role = 'system' COLLATE BINARY THEN 4 ELSE 0 END
-  ELSE 0 END AS kind,
+    AND coalesce(content, tool_calls, tool_call_id, name, finish_reason,
+      compaction_dropped_through_sequence) IS NULL
+  THEN role END AS role,
   content_parts, model_id, created_at FROM session_messages`;
 
 /** Rows per page of `messagesFirstPage` / `messagesNextPage`. */

@@ -71,13 +71,11 @@ function decodeRead(row: unknown, memo: DecodeMemo): SessionMessage {
     : decodeMessageRow(row as MessageRow, memo);
 }
 
-/** Whether every row of a lean page is regular (`kind` 1 to 4). */
+/** Whether every row of a lean page is regular (its `role` not NULL). */
 function isRegularPage(page: readonly unknown[]): boolean {
   for (let i = 0; i < page.length; i++) {
     const row = page[i];
-    if (!Array.isArray(row)) return false;
-    const kind = row[2];
-    if (kind !== 1 && kind !== 2 && kind !== 3 && kind !== 4) return false;
+    if (!Array.isArray(row) || typeof row[2] !== "string") return false;
   }
   return true;
 }

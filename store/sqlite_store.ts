@@ -71,13 +71,35 @@ function decodeRead(row: unknown, memo: DecodeMemo): SessionMessage {
     : decodeMessageRow(row as MessageRow, memo);
 }
 
-/** Whether every row of a lean page is regular (its `role` not NULL). */
-function isRegularPage(page: readonly unknown[]): boolean {
+/**
+ * Decodes a lean page into `out` when every row is regular (its `role` not
+ * NULL); else decodes nothing. The loops live outside the store class so a
+ * deoptimization of the paging code never sends them back to the
+ * interpreter.
+ */
+function decodeLeanPage(
+  page: readonly unknown[],
+  sessionId: string,
+  memo: DecodeMemo,
+  out: SessionMessage[],
+): boolean {
   for (let i = 0; i < page.length; i++) {
     const row = page[i];
     if (!Array.isArray(row) || typeof row[2] !== "string") return false;
   }
+  for (let i = 0; i < page.length; i++) {
+    out.push(decodeLeanRow(page[i] as unknown[], sessionId, memo));
+  }
   return true;
+}
+
+/** Decodes a page read with every column into `out`. */
+function decodeFullPage(
+  page: readonly unknown[],
+  memo: DecodeMemo,
+  out: SessionMessage[],
+): void {
+  for (let i = 0; i < page.length; i++) out.push(decodeRead(page[i], memo));
 }
 
 class SqliteSessionStore implements SessionStore {
@@ -344,36 +366,28 @@ class SqliteSessionStore implements SessionStore {
    * Every row of a session in sequence order, decoded and validated. Pages
    * are read lean (six values a row) while their rows are regular; a page
    * with any other row is read again with every column and decoded as
-   * before, and so are the pages after it.
+   * before, and so are the pages after it. The row count is read first, so
+   * paging stops at the last row instead of asking for an empty page.
    */
   #readMessages(sessionId: string, recordId: string): SessionMessage[] {
     const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
+    const count = Number(this.#sql.messageCount.get(sessionId)?.["n"]);
     const messages: SessionMessage[] = [];
     let lean = true;
     let after: number | undefined;
-    for (;;) {
+    while (messages.length < count) {
       let page: unknown[] | undefined;
       if (lean) {
         page = after === undefined
           ? this.#sql.messagesLeanFirstPage.all(sessionId, recordId)
           : this.#sql.messagesLeanNextPage.all(sessionId, recordId, after);
-        if (isRegularPage(page)) {
-          for (let i = 0; i < page.length; i++) {
-            messages.push(
-              decodeLeanRow(page[i] as unknown[], recordId, memo),
-            );
-          }
-        } else {
-          lean = false;
-        }
+        lean = decodeLeanPage(page, recordId, memo, messages);
       }
       if (!lean) {
         page = after === undefined
           ? this.#sql.messagesFirstPage.all(sessionId)
           : this.#sql.messagesNextPage.all(sessionId, after);
-        for (let i = 0; i < page.length; i++) {
-          messages.push(decodeRead(page[i], memo));
-        }
+        decodeFullPage(page, memo, messages);
       }
       const last = messages[messages.length - 1];
       if (
@@ -385,7 +399,6 @@ class SqliteSessionStore implements SessionStore {
     // Paging by sequence number relies on (session_id, sequence_number)
     // being unique (idx_session_messages_seq); should a file ever hold
     // duplicates, read it in one query as before.
-    const count = Number(this.#sql.messageCount.get(sessionId)?.["n"]);
     if (count === messages.length) return messages;
     return this.#sql.messagesOf.all(sessionId).map((r) => decodeRead(r, memo));
   }

@@ -17,13 +17,34 @@ import type {
 import type { ValidationIssue } from "../schema/issues.ts";
 import type { Result } from "../schema/result.ts";
 
-/** One checked value, or its issues (paths relative to the value). */
+/**
+ * One checked value, or its issues (paths relative to the value).
+ *
+ * @example
+ * ```ts
+ * import type { Checked } from "./_cassette_doc.ts";
+ * const c: Checked<string> = { ok: false, issues: [{ path: "text", message: "required" }] };
+ * ```
+ */
 export type Checked<T> = { ok: true; value: T } | {
   ok: false;
   issues: ValidationIssue[];
 };
 
-/** How chunks and `expect` objects are checked. */
+/**
+ * How chunks and `expect` objects are checked.
+ *
+ * @example
+ * ```ts
+ * import type { CassetteChecks } from "./_cassette_doc.ts";
+ * import type { StreamChunk } from "./chunk.ts";
+ * import type { CassetteExpect } from "./cassette.ts";
+ * const all: CassetteChecks = {
+ *   chunk: (raw) => ({ ok: true, value: raw as StreamChunk }),
+ *   expect: (raw) => ({ ok: true, value: raw as CassetteExpect }),
+ * };
+ * ```
+ */
 export interface CassetteChecks {
   /** One stream chunk. */
   chunk(raw: unknown): Checked<StreamChunk>;

@@ -13,7 +13,17 @@
  */
 import type { Agent, AgentMemory, FallbackEntry } from "./agent.ts";
 
-/** Kebab id: `^[a-z0-9]+(-[a-z0-9]+)*$`. */
+/**
+ * Kebab id: `^[a-z0-9]+(-[a-z0-9]+)*$`.
+ *
+ * @example
+ * ```ts
+ * import { KEBAB_ID } from "./agent_quick.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(KEBAB_ID.test("code-helper"), true);
+ * assert.equal(KEBAB_ID.test("Code_Helper"), false);
+ * ```
+ */
 export const KEBAB_ID: RegExp = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /**
@@ -28,9 +38,27 @@ export const KEBAB_ID: RegExp = /^[a-z0-9]+(-[a-z0-9]+)*$/;
  */
 export const SECRET_REF: RegExp = /\{\{\s*secrets\./;
 
-/** Most fallback entries. */
+/**
+ * Most fallback entries.
+ *
+ * @example
+ * ```ts
+ * import { MAX_FALLBACK } from "./agent_quick.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(MAX_FALLBACK, 5);
+ * ```
+ */
 export const MAX_FALLBACK = 5;
-/** Most attempts of one fallback entry. */
+/**
+ * Most attempts of one fallback entry.
+ *
+ * @example
+ * ```ts
+ * import { MAX_ATTEMPTS } from "./agent_quick.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(MAX_ATTEMPTS, 10);
+ * ```
+ */
 export const MAX_ATTEMPTS = 10;
 
 const EFFORTS: readonly unknown[] = ["off", "low", "medium", "high", "max"];

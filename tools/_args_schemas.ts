@@ -19,13 +19,33 @@ import { DEFAULT_TOOL_LIMITS } from "./limits.ts";
 // deno-lint-ignore no-control-regex
 const NUL = /\u0000/;
 
-/** `read_file`: the complete effective arguments. */
+/**
+ * `read_file`: the complete effective arguments.
+ *
+ * @example
+ * ```ts
+ * import { readFileArgsSchema } from "./_args_schemas.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(readFileArgsSchema.safeParse({ path: "a.md" }).success, true);
+ * assert.equal(readFileArgsSchema.safeParse({ path: "a.md", extra: 1 }).success, false);
+ * ```
+ */
 export const readFileArgsSchema: z.ZodType<ReadFileArgs> = z.strictObject({
   path: z.string().min(1),
   glob: z.boolean().exactOptional(),
 });
 
-/** `list_directory`: the complete effective arguments. */
+/**
+ * `list_directory`: the complete effective arguments.
+ *
+ * @example
+ * ```ts
+ * import { listDirectoryArgsSchema } from "./_args_schemas.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(listDirectoryArgsSchema.safeParse({ path: ".", recursive: true }).success, true);
+ * assert.equal(listDirectoryArgsSchema.safeParse({ path: "" }).success, false);
+ * ```
+ */
 export const listDirectoryArgsSchema: z.ZodType<ListDirectoryArgs> = z
   .strictObject({
     path: z.string().min(1),
@@ -33,7 +53,17 @@ export const listDirectoryArgsSchema: z.ZodType<ListDirectoryArgs> = z
     glob: z.string().min(1).exactOptional(),
   });
 
-/** `write_file`: the complete effective arguments. */
+/**
+ * `write_file`: the complete effective arguments.
+ *
+ * @example
+ * ```ts
+ * import { writeFileArgsSchema } from "./_args_schemas.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(writeFileArgsSchema.safeParse({ path: "a.md", content: "x" }).success, true);
+ * assert.equal(writeFileArgsSchema.safeParse({ path: "a.md" }).success, false);
+ * ```
+ */
 export const writeFileArgsSchema: z.ZodType<WriteFileArgs> = z.strictObject({
   path: z.string().min(1),
   content: z.string(),
@@ -41,7 +71,17 @@ export const writeFileArgsSchema: z.ZodType<WriteFileArgs> = z.strictObject({
   createDirs: z.boolean().exactOptional(),
 });
 
-/** `run_command`: the complete effective arguments. */
+/**
+ * `run_command`: the complete effective arguments.
+ *
+ * @example
+ * ```ts
+ * import { runCommandArgsSchema } from "./_args_schemas.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(runCommandArgsSchema.safeParse({ command: "git", args: ["status"] }).success, true);
+ * assert.equal(runCommandArgsSchema.safeParse({ command: "git status" }).success, false);
+ * ```
+ */
 export const runCommandArgsSchema: z.ZodType<RunCommandArgs> = z.strictObject({
   command: z.string().min(1).refine((c) => !/\s/.test(c) && !NUL.test(c), {
     message:
@@ -70,13 +110,33 @@ export const runCommandArgsSchema: z.ZodType<RunCommandArgs> = z.strictObject({
   }).exactOptional(),
 });
 
-/** `git_status`: the complete effective arguments. */
+/**
+ * `git_status`: the complete effective arguments.
+ *
+ * @example
+ * ```ts
+ * import { gitStatusArgsSchema } from "./_args_schemas.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(gitStatusArgsSchema.safeParse({ command: "log" }).success, true);
+ * assert.equal(gitStatusArgsSchema.safeParse({ command: "push" }).success, false);
+ * ```
+ */
 export const gitStatusArgsSchema: z.ZodType<GitStatusArgs> = z.strictObject({
   command: z.enum(["status", "log", "diff"]).exactOptional(),
   args: z.array(z.string()).exactOptional(),
 });
 
-/** `git_commit`: the complete effective arguments. */
+/**
+ * `git_commit`: the complete effective arguments.
+ *
+ * @example
+ * ```ts
+ * import { gitCommitArgsSchema } from "./_args_schemas.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(gitCommitArgsSchema.safeParse({ message: "m" }).success, true);
+ * assert.equal(gitCommitArgsSchema.safeParse({ message: "m", files: ["-a"] }).success, false);
+ * ```
+ */
 export const gitCommitArgsSchema: z.ZodType<GitCommitArgs> = z.strictObject({
   message: z.string().min(1).refine(
     (m) => !NUL.test(m),
@@ -89,7 +149,17 @@ export const gitCommitArgsSchema: z.ZodType<GitCommitArgs> = z.strictObject({
   ).exactOptional(),
 });
 
-/** `http_request`: the complete effective arguments. */
+/**
+ * `http_request`: the complete effective arguments.
+ *
+ * @example
+ * ```ts
+ * import { httpRequestArgsSchema } from "./_args_schemas.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(httpRequestArgsSchema.safeParse({ url: "https://example.com/" }).success, true);
+ * assert.equal(httpRequestArgsSchema.safeParse({ url: "https://example.com/", body: "x" }).success, false);
+ * ```
+ */
 export const httpRequestArgsSchema: z.ZodType<HttpRequestArgs> = z.strictObject(
   {
     url: z.string().min(1),

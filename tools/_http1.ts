@@ -56,7 +56,17 @@ export const HTTP1_LIMITS = {
   interimResponses: 8,
 } as const;
 
-/** An RFC 9110 token (method, header name). */
+/**
+ * An RFC 9110 token (method, header name).
+ *
+ * @example
+ * ```ts
+ * import { TOKEN } from "./_http1.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(TOKEN.test("x-request-id"), true);
+ * assert.equal(TOKEN.test("bad header"), false);
+ * ```
+ */
 export const TOKEN: RegExp = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const STATUS = /^HTTP\/1\.[01] ([1-5]\d\d)(?: [\t\x20-\x7e\x80-\xff]*)?$/;
 

@@ -14,12 +14,28 @@
  * @module
  */
 
-/** Where response bytes come from; `null` is the end of the stream. */
+/**
+ * Where response bytes come from; `null` is the end of the stream.
+ *
+ * @example
+ * ```ts
+ * import type { ByteSource } from "./_http1.ts";
+ * const empty: ByteSource = { read: () => Promise.resolve(null) };
+ * ```
+ */
 export interface ByteSource {
   read(into: Uint8Array): Promise<number | null>;
 }
 
-/** What was wrong with a response (no server text is echoed). */
+/**
+ * What was wrong with a response (no server text is echoed).
+ *
+ * @example
+ * ```ts
+ * import type { HttpProtocolReason } from "./_http1.ts";
+ * const r: HttpProtocolReason = "chunk";
+ * ```
+ */
 export type HttpProtocolReason =
   | "status_line"
   | "header_line"
@@ -29,7 +45,16 @@ export type HttpProtocolReason =
   | "unexpected_end"
   | "upgrade";
 
-/** A response that is not valid, bounded HTTP/1.1. */
+/**
+ * A response that is not valid, bounded HTTP/1.1.
+ *
+ * @example
+ * ```ts
+ * import { HttpProtocolError } from "./_http1.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(new HttpProtocolError("status_line").message, "Invalid HTTP response: status line");
+ * ```
+ */
 export class HttpProtocolError extends Error {
   /** Which rule the response broke. */
   readonly reason: HttpProtocolReason;
@@ -40,7 +65,15 @@ export class HttpProtocolError extends Error {
   }
 }
 
-/** A parsed response; the body holds at most `maxBodyBytes` bytes. */
+/**
+ * A parsed response; the body holds at most `maxBodyBytes` bytes.
+ *
+ * @example
+ * ```ts
+ * import type { Http1Response } from "./_http1.ts";
+ * const r: Http1Response = { status: 204, headers: {}, body: new Uint8Array(), bodyTruncated: false };
+ * ```
+ */
 export interface Http1Response {
   status: number;
   headers: Record<string, string>;
@@ -48,7 +81,16 @@ export interface Http1Response {
   bodyTruncated: boolean;
 }
 
-/** Bounds of one response (the defaults are generous for real servers). */
+/**
+ * Bounds of one response (the defaults are generous for real servers).
+ *
+ * @example
+ * ```ts
+ * import { HTTP1_LIMITS } from "./_http1.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(HTTP1_LIMITS.headerCount, 256);
+ * ```
+ */
 export const HTTP1_LIMITS = {
   lineBytes: 16 * 1024,
   headerBytes: 64 * 1024,

@@ -38,7 +38,10 @@ function isNonEmpty(v: unknown): boolean {
 }
 
 function isArrayOf(v: unknown, item: (x: unknown) => boolean): boolean {
-  return Array.isArray(v) && v.every(item);
+  if (!Array.isArray(v)) return false;
+  // An index loop: a hole is `undefined`, and fails.
+  for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
+  return true;
 }
 
 function optional(o: Json, key: string, test: (v: unknown) => boolean) {

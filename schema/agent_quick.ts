@@ -103,6 +103,13 @@ function isKebab(v: unknown): v is string {
   return typeof v === "string" && KEBAB_ID.test(v);
 }
 
+/** An array of non-empty strings (index loop: a hole fails). */
+function isNonEmptyStrings(v: unknown): v is string[] {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!isNonEmpty(v[i])) return false;
+  return true;
+}
+
 function isPosInt(v: unknown): v is number {
   return typeof v === "number" && Number.isSafeInteger(v) && v > 0;
 }
@@ -220,7 +227,7 @@ export function quickParseAgent(value: unknown): Agent | undefined {
       out,
       value,
       "tools",
-      (v) => Array.isArray(v) && v.every(isNonEmpty) ? [...v] : undefined,
+      (v) => isNonEmptyStrings(v) ? [...v] : undefined,
     ) &&
     setOptional(out, value, "memory", memory) &&
     setOptional(

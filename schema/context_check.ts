@@ -70,9 +70,27 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return isObject(proto) && Object.hasOwn(proto, "isPrototypeOf");
 }
 
-/** `z.record(z.string(), z.string())`: an own `__proto__` key is skipped. */
-function isStringRecord(v: unknown): boolean {
+/**
+ * What `z.record(z.string(), z.string())` accepts: a plain object whose
+ * string-keyed values are strings and that has no enumerable symbol key;
+ * an own `__proto__` key is skipped (zod leaves it out of its output).
+ *
+ * @param v Any value.
+ * @returns Whether zod's string record accepts `v`.
+ *
+ * @example
+ * ```ts
+ * import { isStringRecord } from "./context_check.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isStringRecord({ a: "b" }), true);
+ * assert.equal(isStringRecord({ a: 1 }), false);
+ * ```
+ */
+export function isStringRecord(v: unknown): v is Record<string, string> {
   if (!isPlainObject(v)) return false;
+  for (const key of Object.getOwnPropertySymbols(v)) {
+    if (Object.prototype.propertyIsEnumerable.call(v, key)) return false;
+  }
   for (const key of Object.keys(v)) {
     if (key !== "__proto__" && typeof v[key] !== "string") return false;
   }

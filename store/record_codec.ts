@@ -130,6 +130,14 @@ export function decodeSessionRow(row: SessionRow): AgentSessionRecord {
   if (!isSessionContext(context)) {
     throw new SessionRecordError("invalid_record");
   }
+  // zod's record leaves an own `__proto__` key out of its output; so does
+  // the decoded context (a stored `{"__proto__": …}` never reaches a prompt).
+  const variables = context.variables;
+  if (variables !== undefined && Object.hasOwn(variables, "__proto__")) {
+    context.variables = Object.fromEntries(
+      Object.entries(variables).filter(([key]) => key !== "__proto__"),
+    );
+  }
   if (typeof row.status !== "string" || !STATUSES.has(row.status)) {
     throw new SessionRecordError("invalid_record");
   }

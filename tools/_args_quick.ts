@@ -13,6 +13,7 @@
 import type { GitCommitArgs } from "./git_commit.ts";
 import type { GitStatusArgs } from "./git_status.ts";
 import type { HttpRequestArgs } from "./http_request.ts";
+import { isStringRecord } from "../schema/context_check.ts";
 import { DEFAULT_TOOL_LIMITS } from "./limits.ts";
 import type { ListDirectoryArgs } from "./list_directory.ts";
 import type { ReadFileArgs } from "./read_file.ts";
@@ -29,6 +30,13 @@ const isString: Check = (v) => typeof v === "string";
 const isNonEmpty: Check = (v) => typeof v === "string" && v.length > 0;
 const isBool: Check = (v) => typeof v === "boolean";
 const noNul: Check = (v) => typeof v === "string" && !NUL.test(v);
+
+/** Every element passes (index loop: a hole is `undefined`, and fails). */
+function all(a: unknown, check: Check): boolean {
+  if (!Array.isArray(a)) return false;
+  for (let i = 0; i < a.length; i++) if (!check(a[i])) return false;
+  return true;
+}
 
 /** A strict object: only `shape`'s keys, `required` present, each valid. */
 function strict(
@@ -113,7 +121,7 @@ export function isPlainWriteFileArgs(v: unknown): v is WriteFileArgs {
 export function isPlainRunCommandArgs(v: unknown): v is RunCommandArgs {
   return strict(v, {
     command: (c) => isNonEmpty(c) && !/\s/.test(c as string) && noNul(c),
-    args: (a) => Array.isArray(a) && a.every(noNul),
+    args: (a) => all(a, noNul),
     cwd: isNonEmpty,
     timeoutMs: (t) =>
       typeof t === "number" && Number.isSafeInteger(t) && t >= 1 &&
@@ -134,7 +142,7 @@ export function isPlainRunCommandArgs(v: unknown): v is RunCommandArgs {
 export function isPlainGitStatusArgs(v: unknown): v is GitStatusArgs {
   return strict(v, {
     command: (c) => c === "status" || c === "log" || c === "diff",
-    args: (a) => Array.isArray(a) && a.every(isString),
+    args: (a) => all(a, isString),
   }, []);
 }
 
@@ -153,9 +161,9 @@ export function isPlainGitCommitArgs(v: unknown): v is GitCommitArgs {
   return strict(v, {
     message: (m) => isNonEmpty(m) && noNul(m),
     files: (f) =>
-      Array.isArray(f) &&
-      f.every((x) =>
-        isNonEmpty(x) && noNul(x) && !(x as string).startsWith("-")
+      all(
+        f,
+        (x) => isNonEmpty(x) && noNul(x) && !(x as string).startsWith("-"),
       ),
   }, ["message"]);
 }
@@ -177,11 +185,8 @@ export function isPlainHttpRequestArgs(v: unknown): v is HttpRequestArgs {
   const ok = strict(v, {
     url: isNonEmpty,
     method: (m) => METHODS.includes(m),
-    headers: (h) =>
-      typeof h === "object" && h !== null && !Array.isArray(h) &&
-      Object.getPrototypeOf(h) === Object.prototype &&
-      !Object.hasOwn(h, "__proto__") &&
-      Object.values(h).every(isString),
+    // zod would return a copy without an own `__proto__`: leave that to it
+    headers: (h) => isStringRecord(h) && !Object.hasOwn(h, "__proto__"),
     body: isString,
   }, ["url"]);
   return ok && (v.body === undefined || (v.method ?? "GET") !== "GET");

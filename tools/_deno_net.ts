@@ -153,7 +153,10 @@ export async function fetchOnce(
       alpnProtocols: ["http/1.1"],
     });
     // An abort mid-handshake leaves the handshake pending: close its
-    // connection whenever it settles.
+    // connection whenever it settles. Known limit (Deno 2.9.6): a TLS
+    // connection closed before its handshake completes keeps its socket
+    // until the peer closes it, so a server that accepts and then stays
+    // silent holds one socket per timed-out call (README, Tools).
     handshake.then((tls) => {
       if (!signal.aborted) return;
       try {

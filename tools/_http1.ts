@@ -242,7 +242,7 @@ async function readHeaders(
     if (!TOKEN.test(name)) throw new HttpProtocolError("header_line");
     const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
     const key = name.toLowerCase();
-    into[key] = into[key] === undefined ? value : `${into[key]}, ${value}`;
+    into[key] = Object.hasOwn(into, key) ? `${into[key]}, ${value}` : value;
   }
 }
 

@@ -24,7 +24,7 @@ import { err, ok, type Result } from "../schema/result.ts";
 import { raceAbort } from "./_abort.ts";
 import { approveGoverned, type GateHook, passGate } from "./approval.ts";
 import { boundModelText, resultText } from "./bound.ts";
-import { createFsAccess, hostFailure, type RootCache } from "./fs_access.ts";
+import { createFsAccess, hostFailure } from "./fs_access.ts";
 import { checkLexicalPath, type ScopePlan } from "./fs_scope.ts";
 import { checkGuardrails, type ToolGuardrails } from "./guardrails.ts";
 import type { ToolHost } from "./host.ts";
@@ -69,8 +69,6 @@ export interface PipelineConfig {
   gate: GateHook | undefined;
   /** Command allowlists and egress configuration. */
   guardrails: Readonly<ToolGuardrails>;
-  /** Root realpaths shared by every operation (absent ⇒ per operation). */
-  roots?: RootCache;
 }
 
 function effectiveArgs(
@@ -153,8 +151,7 @@ async function steps(
     config.toolConfig.get(tool.id),
   );
   if (!effective.ok) return invalidArgsOutcome(base, effective.error);
-  const parsing = tool.parse(effective.value);
-  const parsed = parsing instanceof Promise ? await parsing : parsing;
+  const parsed = await tool.parse(effective.value);
   if (!parsed.ok) return invalidArgsOutcome(base, parsed.error);
   if (
     config.isSecret !== undefined &&
@@ -265,7 +262,6 @@ export async function runTool(
             host,
             permissions,
             signal: ctx.signal,
-            ...(config.roots === undefined ? {} : { roots: config.roots }),
           }),
           limits: config.limits,
           workingDir,

@@ -82,8 +82,7 @@ async function steps(
     args: [...request.args],
     ...config.toolConfig.get(tool.id),
   };
-  const parsing = tool.parse(raw);
-  const parsed = parsing instanceof Promise ? await parsing : parsing;
+  const parsed = await tool.parse(raw);
   if (!parsed.ok) {
     const detail = parsed.error.slice(0, 5)
       .map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`))

@@ -33,7 +33,12 @@ const isPosInt: Check = (v) =>
 const oneOf = (...values: string[]): Check => (v) =>
   typeof v === "string" && values.includes(v);
 const anything: Check = () => true;
-const isStrings: Check = (v) => Array.isArray(v) && v.every(isNonEmpty);
+const isStrings: Check = (v) => {
+  if (!Array.isArray(v)) return false;
+  // An index loop: a hole is `undefined`, and fails.
+  for (let i = 0; i < v.length; i++) if (!isNonEmpty(v[i])) return false;
+  return true;
+};
 
 const effort = oneOf("off", "low", "medium", "high", "max");
 const fsScope = oneOf("sandboxed", "project", "full");

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { isStreamChunk } from "../../llm/chunk_check.ts";
 import { streamChunkSchema } from "../../llm/chunk.ts";
 import { assertSameAcceptance } from "../schema/_mutations.ts";
@@ -56,4 +57,13 @@ Deno.test("isStreamChunk() accepts exactly what streamChunkSchema accepts", () =
     accepted: 50,
     refused: 500,
   });
+});
+
+Deno.test("isStreamChunk() sees inherited keys as zod's strict objects do", () => {
+  const v = Object.assign(Object.create({ extra: 1 }), {
+    type: "text_delta",
+    text: "x",
+  });
+  assert.equal(isStreamChunk(v), false);
+  assert.equal(streamChunkSchema.safeParse(v).success, false);
 });

@@ -83,6 +83,9 @@ export function mutations(base: unknown, depth = 4): unknown[] {
       const dropped = clone(base) as unknown[];
       dropped.splice(i, 1);
       out.push(dropped);
+      const holed = clone(base) as unknown[];
+      delete holed[i]; // a sparse array (only a library caller can pass one)
+      out.push(holed);
     });
     out.push([...clone(base), ...clone(base)]);
     return out;

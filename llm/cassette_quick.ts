@@ -13,8 +13,13 @@ import type { Cassette, CassetteExpect } from "./cassette.ts";
 import { type CassetteChecks, parseCassetteWith } from "./_cassette_doc.ts";
 import { isStreamChunk } from "./chunk_check.ts";
 import type { ValidationIssue } from "../schema/issues.ts";
-
-type Json = Record<string, unknown>;
+import {
+  everyItem,
+  isNonEmpty,
+  isObject,
+  isString,
+  optional,
+} from "../schema/_checks.ts";
 
 const EXPECT_KEYS = [
   "model",
@@ -24,29 +29,6 @@ const EXPECT_KEYS = [
   "toolResultFor",
   "maxTokens",
 ];
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function isString(v: unknown): boolean {
-  return typeof v === "string";
-}
-
-function isNonEmpty(v: unknown): boolean {
-  return typeof v === "string" && v.length > 0;
-}
-
-function isArrayOf(v: unknown, item: (x: unknown) => boolean): boolean {
-  if (!Array.isArray(v)) return false;
-  // An index loop: a hole is `undefined`, and fails.
-  for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
-  return true;
-}
-
-function optional(o: Json, key: string, test: (v: unknown) => boolean) {
-  return !(key in o) || test(o[key]);
-}
 
 /**
  * Exactly the strict v1.1 `expect` schema's acceptance, without zod.
@@ -71,9 +53,9 @@ export function isCassetteExpect(v: unknown): v is CassetteExpect {
     optional(
       v,
       "messagesInclude",
-      (m) => isArrayOf(m, isNonEmpty) && (m as unknown[]).length > 0,
+      (m) => everyItem(m, isNonEmpty) && (m as unknown[]).length > 0,
     ) &&
-    optional(v, "tools", (t) => isArrayOf(t, isString)) &&
+    optional(v, "tools", (t) => everyItem(t, isString)) &&
     optional(v, "toolResultFor", isNonEmpty) &&
     (!("maxTokens" in v) ||
       (typeof max === "number" && Number.isSafeInteger(max) && max > 0));

@@ -10,6 +10,13 @@
  * @module
  */
 import type { LlmError, LlmErrorKind, StreamChunk, Usage } from "./chunk.ts";
+import {
+  isCount,
+  isNonEmpty,
+  isObject,
+  onlyKeys,
+  optional,
+} from "../schema/_checks.ts";
 
 const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set([
   "rate_limit",
@@ -67,33 +74,6 @@ const STOP_REASONS: ReadonlySet<unknown> = new Set([
  */
 export function isRetryableKind(kind: LlmErrorKind): boolean {
   return RETRYABLE.has(kind);
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** Every own key of `o` is one of `allowed`. */
-function onlyKeys(o: Json, allowed: readonly string[]): boolean {
-  // for…in, as zod's strict objects see keys (inherited ones too)
-  for (const k in o) {
-    if (!allowed.includes(k)) return false;
-  }
-  return true;
-}
-
-function isCount(v: unknown): boolean {
-  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-}
-
-function isId(v: unknown): boolean {
-  return typeof v === "string" && v.length > 0;
-}
-
-function optional(o: Json, key: string, test: (v: unknown) => boolean) {
-  return !(key in o) || test(o[key]);
 }
 
 const USAGE_KEYS = [
@@ -161,7 +141,7 @@ function isStatus(v: unknown): boolean {
 export function isLlmError(v: unknown): v is LlmError {
   return isObject(v) && onlyKeys(v, ERROR_KEYS) &&
     ERROR_KINDS.has(v["kind"]) && typeof v["retryable"] === "boolean" &&
-    isId(v["provider"]) && typeof v["message"] === "string" &&
+    isNonEmpty(v["provider"]) && typeof v["message"] === "string" &&
     optional(v, "code", (c) => typeof c === "string") &&
     optional(v, "status", isStatus) &&
     optional(v, "retryAfterMs", isCount) &&
@@ -189,20 +169,21 @@ export function isStreamChunk(v: unknown): v is StreamChunk {
       return onlyKeys(v, ["type", "text"]) && typeof v["text"] === "string";
     case "reasoning_start":
     case "tool_call_end":
-      return onlyKeys(v, ["type", "id"]) && isId(v["id"]);
+      return onlyKeys(v, ["type", "id"]) && isNonEmpty(v["id"]);
     case "reasoning_delta":
-      return onlyKeys(v, ["type", "id", "text"]) && isId(v["id"]) &&
+      return onlyKeys(v, ["type", "id", "text"]) && isNonEmpty(v["id"]) &&
         typeof v["text"] === "string";
     case "reasoning_end":
       return onlyKeys(v, ["type", "id", "signature", "redacted"]) &&
-        isId(v["id"]) &&
+        isNonEmpty(v["id"]) &&
         optional(v, "signature", (s) => typeof s === "string") &&
         optional(v, "redacted", (r) => typeof r === "boolean");
     case "tool_call_start":
-      return onlyKeys(v, ["type", "id", "name"]) && isId(v["id"]) &&
-        isId(v["name"]);
+      return onlyKeys(v, ["type", "id", "name"]) && isNonEmpty(v["id"]) &&
+        isNonEmpty(v["name"]);
     case "tool_call_delta":
-      return onlyKeys(v, ["type", "id", "argsJsonDelta"]) && isId(v["id"]) &&
+      return onlyKeys(v, ["type", "id", "argsJsonDelta"]) &&
+        isNonEmpty(v["id"]) &&
         typeof v["argsJsonDelta"] === "string";
     case "stop":
       return onlyKeys(v, ["type", "stopReason", "usage", "contextExceeded"]) &&

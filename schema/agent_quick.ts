@@ -12,6 +12,13 @@
  * @module
  */
 import type { Agent, AgentMemory, FallbackEntry } from "./agent.ts";
+import {
+  everyItem,
+  isNonEmpty,
+  isObject,
+  isPositiveInt,
+  type Json,
+} from "./_checks.ts";
 
 /**
  * Kebab id: `^[a-z0-9]+(-[a-z0-9]+)*$`.
@@ -89,29 +96,8 @@ export const QUICK_AGENT_KEYS: readonly string[] = [
   "fallback_chain",
 ];
 
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function isNonEmpty(v: unknown): v is string {
-  return typeof v === "string" && v.length > 0;
-}
-
 function isKebab(v: unknown): v is string {
   return typeof v === "string" && KEBAB_ID.test(v);
-}
-
-/** An array of non-empty strings (index loop: a hole fails). */
-function isNonEmptyStrings(v: unknown): v is string[] {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!isNonEmpty(v[i])) return false;
-  return true;
-}
-
-function isPosInt(v: unknown): v is number {
-  return typeof v === "number" && Number.isSafeInteger(v) && v > 0;
 }
 
 function memory(v: unknown): AgentMemory | undefined {
@@ -122,14 +108,18 @@ function memory(v: unknown): AgentMemory | undefined {
   }
   if (v["type"] !== "window" || keys.length !== 2) return undefined;
   const size = v["window_size"];
-  return isPosInt(size) ? { type: "window", window_size: size } : undefined;
+  return isPositiveInt(size)
+    ? { type: "window", window_size: size }
+    : undefined;
 }
 
 function fallbackEntry(v: unknown): FallbackEntry | undefined {
   if (!isObject(v) || Object.keys(v).length !== 3) return undefined;
   const { model, provider, max_attempts } = v;
   if (!isNonEmpty(model) || !isKebab(provider)) return undefined;
-  if (!isPosInt(max_attempts) || max_attempts > MAX_ATTEMPTS) return undefined;
+  if (!isPositiveInt(max_attempts) || max_attempts > MAX_ATTEMPTS) {
+    return undefined;
+  }
   return { model, provider, max_attempts };
 }
 
@@ -216,7 +206,7 @@ export function quickParseAgent(value: unknown): Agent | undefined {
     "temperature",
     same((v) => typeof v === "number" && v >= 0 && v <= 2),
   ) &&
-    setOptional(out, value, "max_tokens", same(isPosInt)) &&
+    setOptional(out, value, "max_tokens", same(isPositiveInt)) &&
     setOptional(
       out,
       value,
@@ -227,7 +217,7 @@ export function quickParseAgent(value: unknown): Agent | undefined {
       out,
       value,
       "tools",
-      (v) => isNonEmptyStrings(v) ? [...v] : undefined,
+      (v) => everyItem(v, isNonEmpty) ? [...v] : undefined,
     ) &&
     setOptional(out, value, "memory", memory) &&
     setOptional(

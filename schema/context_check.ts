@@ -8,8 +8,13 @@
  * @module
  */
 import type { SessionContext } from "./context.ts";
-
-type Json = Record<string, unknown>;
+import {
+  isNonEmpty,
+  isObject,
+  isPositiveInt,
+  onlyKeys,
+  optional,
+} from "./_checks.ts";
 
 const KEYS = [
   "workingDir",
@@ -21,29 +26,13 @@ const KEYS = [
 ];
 const TIERS: readonly unknown[] = ["sandboxed", "project", "full"];
 
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function onlyKeys(o: Json, allowed: readonly string[]): boolean {
-  for (const k in o) if (!allowed.includes(k)) return false;
-  return true;
-}
-
-function isNonEmpty(v: unknown): boolean {
-  return typeof v === "string" && v.length > 0;
-}
-
-function isLine(v: unknown): v is number {
-  return typeof v === "number" && Number.isSafeInteger(v) && v > 0;
-}
-
 function isSelection(v: unknown): boolean {
   if (!isObject(v) || !onlyKeys(v, ["file", "startLine", "endLine"])) {
     return false;
   }
   const { startLine, endLine } = v;
-  return isNonEmpty(v["file"]) && isLine(startLine) && isLine(endLine) &&
+  return isNonEmpty(v["file"]) && isPositiveInt(startLine) &&
+    isPositiveInt(endLine) &&
     startLine <= endLine;
 }
 
@@ -95,10 +84,6 @@ export function isStringRecord(v: unknown): v is Record<string, string> {
     if (key !== "__proto__" && typeof v[key] !== "string") return false;
   }
   return true;
-}
-
-function optional(o: Json, key: string, test: (v: unknown) => boolean) {
-  return !(key in o) || test(o[key]);
 }
 
 /**

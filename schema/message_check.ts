@@ -10,6 +10,16 @@
  * @module
  */
 import type { SessionContentPart, SessionMessage } from "./message.ts";
+import {
+  isCount,
+  isNonEmpty,
+  isObject,
+  isPositiveInt,
+  isString,
+  type Json,
+  onlyKeys,
+  optional,
+} from "./_checks.ts";
 
 /**
  * Engine tool-call id: `session-tool:<turnKey>:<slot>` (≤ 46 chars).
@@ -84,8 +94,6 @@ export const ISO_DATETIME: RegExp = new RegExp(
     "(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$",
 );
 
-type Json = Record<string, unknown>;
-
 const OUTCOMES: readonly unknown[] = ["ok", "error", "denied", "cancelled"];
 const ROLES: readonly unknown[] = ["system", "user", "assistant", "tool"];
 /**
@@ -125,35 +133,6 @@ const TOOL_MEDIA_KEYS = [
   "durationMs",
 ];
 
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function onlyKeys(o: Json, allowed: readonly string[]): boolean {
-  for (const k in o) if (!allowed.includes(k)) return false;
-  return true;
-}
-
-function optional(o: Json, key: string, test: (v: unknown) => boolean) {
-  return !(key in o) || test(o[key]);
-}
-
-function isCount(v: unknown): boolean {
-  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-}
-
-function isPositive(v: unknown): boolean {
-  return typeof v === "number" && Number.isSafeInteger(v) && v >= 1;
-}
-
-function isNonEmpty(v: unknown): boolean {
-  return typeof v === "string" && v.length > 0;
-}
-
-function isString(v: unknown): boolean {
-  return typeof v === "string";
-}
-
 function isEngineId(v: unknown): boolean {
   return typeof v === "string" && v.length <= 46 && ENGINE_TOOL_CALL_ID.test(v);
 }
@@ -173,7 +152,7 @@ function isMediaBody(o: Json): boolean {
   const mime = o["mimeType"];
   return isMime(mime) && isHandle(o["source"]) &&
     optional(o, "byteLength", isCount) &&
-    optional(o, "durationMs", isPositive) &&
+    optional(o, "durationMs", isPositiveInt) &&
     (!("durationMs" in o) || o["durationMs"] === undefined ||
       /^(audio|video)\//.test(mime));
 }

@@ -14,29 +14,25 @@ import type { GitCommitArgs } from "./git_commit.ts";
 import type { GitStatusArgs } from "./git_status.ts";
 import type { HttpRequestArgs } from "./http_request.ts";
 import { isStringRecord } from "../schema/context_check.ts";
+import {
+  everyItem,
+  isBool,
+  isNonEmpty,
+  isString,
+  type Json,
+} from "../schema/_checks.ts";
 import { DEFAULT_TOOL_LIMITS } from "./limits.ts";
 import type { ListDirectoryArgs } from "./list_directory.ts";
 import type { ReadFileArgs } from "./read_file.ts";
 import type { RunCommandArgs } from "./run_command.ts";
 import type { WriteFileArgs } from "./write_file.ts";
 
-type Json = Record<string, unknown>;
 type Check = (v: unknown) => boolean;
 
 // deno-lint-ignore no-control-regex
 const NUL = /\u0000/;
 
-const isString: Check = (v) => typeof v === "string";
-const isNonEmpty: Check = (v) => typeof v === "string" && v.length > 0;
-const isBool: Check = (v) => typeof v === "boolean";
 const noNul: Check = (v) => typeof v === "string" && !NUL.test(v);
-
-/** Every element passes (index loop: a hole is `undefined`, and fails). */
-function all(a: unknown, check: Check): boolean {
-  if (!Array.isArray(a)) return false;
-  for (let i = 0; i < a.length; i++) if (!check(a[i])) return false;
-  return true;
-}
 
 /** A strict object: only `shape`'s keys, `required` present, each valid. */
 function strict(
@@ -121,7 +117,7 @@ export function isPlainWriteFileArgs(v: unknown): v is WriteFileArgs {
 export function isPlainRunCommandArgs(v: unknown): v is RunCommandArgs {
   return strict(v, {
     command: (c) => isNonEmpty(c) && !/\s/.test(c as string) && noNul(c),
-    args: (a) => all(a, noNul),
+    args: (a) => everyItem(a, noNul),
     cwd: isNonEmpty,
     timeoutMs: (t) =>
       typeof t === "number" && Number.isSafeInteger(t) && t >= 1 &&
@@ -142,7 +138,7 @@ export function isPlainRunCommandArgs(v: unknown): v is RunCommandArgs {
 export function isPlainGitStatusArgs(v: unknown): v is GitStatusArgs {
   return strict(v, {
     command: (c) => c === "status" || c === "log" || c === "diff",
-    args: (a) => all(a, isString),
+    args: (a) => everyItem(a, isString),
   }, []);
 }
 
@@ -161,7 +157,7 @@ export function isPlainGitCommitArgs(v: unknown): v is GitCommitArgs {
   return strict(v, {
     message: (m) => isNonEmpty(m) && noNul(m),
     files: (f) =>
-      all(
+      everyItem(
         f,
         (x) => isNonEmpty(x) && noNul(x) && !(x as string).startsWith("-"),
       ),

@@ -12,33 +12,27 @@
  */
 import { KEBAB_ID } from "../../schema/agent_quick.ts";
 import { isPlainObject } from "../../schema/context_check.ts";
+import {
+  everyItem,
+  isBool,
+  isNonEmpty,
+  isObject,
+  isPositiveInt,
+  type Json,
+} from "../../schema/_checks.ts";
 import type { GlobalFile, ProjectFile } from "./schema.ts";
 
-type Json = Record<string, unknown>;
 type Check = (v: unknown) => boolean;
 type Shape = ReadonlyArray<readonly [string, Check]>;
 
 /** Mirrors `schema.ts` (the process-timeout ceiling of tools.md §3). */
 const PROCESS_TIMEOUT_CEILING_MS = 120_000;
 
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-const isNonEmpty: Check = (v) => typeof v === "string" && v.length > 0;
 const isKebab: Check = (v) => typeof v === "string" && KEBAB_ID.test(v);
-const isBool: Check = (v) => typeof v === "boolean";
-const isPosInt: Check = (v) =>
-  typeof v === "number" && Number.isSafeInteger(v) && v > 0;
 const oneOf = (...values: string[]): Check => (v) =>
   typeof v === "string" && values.includes(v);
 const anything: Check = () => true;
-const isStrings: Check = (v) => {
-  if (!Array.isArray(v)) return false;
-  // An index loop: a hole is `undefined`, and fails.
-  for (let i = 0; i < v.length; i++) if (!isNonEmpty(v[i])) return false;
-  return true;
-};
+const isStrings: Check = (v) => everyItem(v, isNonEmpty);
 
 const effort = oneOf("off", "low", "medium", "high", "max");
 const fsScope = oneOf("sandboxed", "project", "full");
@@ -53,10 +47,10 @@ const CHAT: Shape = [
   ["allowed_domains", isStrings],
   [
     "command_timeout_ms",
-    (v) => isPosInt(v) && (v as number) <= PROCESS_TIMEOUT_CEILING_MS,
+    (v) => isPositiveInt(v) && (v as number) <= PROCESS_TIMEOUT_CEILING_MS,
   ],
-  ["max_turns", isPosInt],
-  ["max_messages", isPosInt],
+  ["max_turns", isPositiveInt],
+  ["max_messages", isPositiveInt],
   ["auto_compact", isBool],
   ["compact_threshold", (v) => typeof v === "number" && v > 0 && v <= 1],
   [
@@ -81,7 +75,7 @@ const PREFERENCES: Shape = [
 const DEFAULTS: Shape = [
   ["model", isNonEmpty],
   ["fs_scope", fsScope],
-  ["max_tokens_estimate", isPosInt],
+  ["max_tokens_estimate", isPositiveInt],
 ];
 
 /** A strict table: known keys only, each valid; output in shape order. */

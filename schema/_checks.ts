@@ -1,0 +1,191 @@
+/**
+ * Private: the small predicates the zod-free checks share
+ * (`*_check.ts`, `*_quick.ts`), each matching how zod 4 sees a value:
+ * objects are non-null, non-array objects; a strict object's keys are
+ * those `for…in` visits (inherited enumerable ones too); arrays are
+ * walked by index, so a hole is `undefined` and fails.
+ *
+ * @module
+ */
+
+/**
+ * A decoded JSON-like object.
+ *
+ * @example
+ * ```ts
+ * import type { Json } from "./_checks.ts";
+ * const o: Json = { a: 1 };
+ * ```
+ */
+export type Json = Record<string, unknown>;
+
+/**
+ * A non-null, non-array object (zod's object check).
+ *
+ * @param v Any value.
+ * @returns Whether `v` is such an object.
+ *
+ * @example
+ * ```ts
+ * import { isObject } from "./_checks.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isObject([]), false);
+ * ```
+ */
+export function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Every key `for…in` visits is allowed (a strict object's rule).
+ *
+ * @param o The object.
+ * @param allowed The known keys.
+ * @returns Whether `o` has no other key.
+ *
+ * @example
+ * ```ts
+ * import { onlyKeys } from "./_checks.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(onlyKeys({ a: 1, b: 2 }, ["a"]), false);
+ * ```
+ */
+export function onlyKeys(o: Json, allowed: readonly string[]): boolean {
+  for (const k in o) if (!allowed.includes(k)) return false;
+  return true;
+}
+
+/**
+ * An absent key, or a present one whose value passes (`exactOptional`:
+ * a present `undefined` fails unless `test` accepts it).
+ *
+ * @param o The object.
+ * @param key The key.
+ * @param test The value's check.
+ * @returns Whether the key is absent or valid.
+ *
+ * @example
+ * ```ts
+ * import { isString, optional } from "./_checks.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(optional({}, "a", isString), true);
+ * assert.equal(optional({ a: undefined }, "a", isString), false);
+ * ```
+ */
+export function optional(
+  o: Json,
+  key: string,
+  test: (v: unknown) => boolean,
+): boolean {
+  return !(key in o) || test(o[key]);
+}
+
+/**
+ * Every element passes, walked by index (a hole fails).
+ *
+ * @param a Any value.
+ * @param test The element check.
+ * @returns Whether `a` is an array of valid elements.
+ *
+ * @example
+ * ```ts
+ * import { everyItem, isString } from "./_checks.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(everyItem(["a", "b"], isString), true);
+ * assert.equal(everyItem([, "b"], isString), false);
+ * ```
+ */
+export function everyItem(
+  a: unknown,
+  test: (v: unknown) => boolean,
+): a is unknown[] {
+  if (!Array.isArray(a)) return false;
+  for (let i = 0; i < a.length; i++) if (!test(a[i])) return false;
+  return true;
+}
+
+/**
+ * A string.
+ *
+ * @param v Any value.
+ * @returns Whether `v` is a string.
+ *
+ * @example
+ * ```ts
+ * import { isString } from "./_checks.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isString(""), true);
+ * ```
+ */
+export function isString(v: unknown): v is string {
+  return typeof v === "string";
+}
+
+/**
+ * A non-empty string (`z.string().min(1)`).
+ *
+ * @param v Any value.
+ * @returns Whether `v` is a non-empty string.
+ *
+ * @example
+ * ```ts
+ * import { isNonEmpty } from "./_checks.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isNonEmpty(""), false);
+ * ```
+ */
+export function isNonEmpty(v: unknown): v is string {
+  return typeof v === "string" && v.length > 0;
+}
+
+/**
+ * A boolean.
+ *
+ * @param v Any value.
+ * @returns Whether `v` is `true` or `false`.
+ *
+ * @example
+ * ```ts
+ * import { isBool } from "./_checks.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isBool(0), false);
+ * ```
+ */
+export function isBool(v: unknown): v is boolean {
+  return typeof v === "boolean";
+}
+
+/**
+ * A safe integer ≥ 0 (`z.number().int().min(0)`).
+ *
+ * @param v Any value.
+ * @returns Whether `v` is a count.
+ *
+ * @example
+ * ```ts
+ * import { isCount } from "./_checks.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isCount(0), true);
+ * assert.equal(isCount(2 ** 53), false);
+ * ```
+ */
+export function isCount(v: unknown): v is number {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+}
+
+/**
+ * A safe integer ≥ 1 (`z.number().int().positive()`).
+ *
+ * @param v Any value.
+ * @returns Whether `v` is a positive integer.
+ *
+ * @example
+ * ```ts
+ * import { isPositiveInt } from "./_checks.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isPositiveInt(0), false);
+ * ```
+ */
+export function isPositiveInt(v: unknown): v is number {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 1;
+}

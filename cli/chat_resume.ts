@@ -77,6 +77,9 @@ export async function runChatResume(
       ...(command.fixture === undefined ? {} : { fixture: command.fixture }),
       ...(command.record === undefined ? {} : { record: command.record }),
       ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
+      ...(ctx.io.resolveDns === undefined
+        ? {}
+        : { resolveDns: ctx.io.resolveDns }),
     });
     if (!wiring.ok) return wiring.error;
     writeNotices(ctx, wiring.value.warnings);

@@ -207,7 +207,11 @@ export function advisePermissions(
       0,
   );
   const http = granted.includes("http_request");
-  const nameServers = http ? options.nameServers ?? [] : [];
+  // The CLI checks the DNS answers of custom endpoints (provider_dns.ts).
+  const customDns = resolved.providers.some((p) =>
+    p.baseUrl !== undefined && !(p.allowLocal && p.baseUrlSource !== "env")
+  );
+  const nameServers = http || customDns ? options.nameServers ?? [] : [];
   const permissions: ToolPermission[] = derivePermissions({
     roots,
     granted,
@@ -242,9 +246,9 @@ export function advisePermissions(
     warnings: [
       ...warnings,
       ...deny.warnings,
-      ...(http && nameServers.length === 0
+      ...((http || customDns) && nameServers.length === 0
         ? [
-          "No DNS resolver found (/etc/resolv.conf): http_request needs --allow-net for the resolver's address:53",
+          "No DNS resolver found (/etc/resolv.conf): http_request and the check of custom provider endpoints need --allow-net for the resolver's address:53",
         ]
         : []),
       ...(http && chat.allowedDomains.value.length > 0

@@ -71,6 +71,12 @@ export interface CliIo {
    */
   readonly fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /**
+   * Every A and AAAA answer for a host name, for the check of custom
+   * provider endpoints (absent ⇒ not checked). Only sessions without
+   * `--fixture` use it.
+   */
+  readonly resolveDns?: (name: string) => Promise<string[]>;
+  /**
    * Random bytes, e.g. for the nonces of `@`/`!` framing (absent ⇒
    * `crypto.getRandomValues`).
    */
@@ -107,6 +113,8 @@ export interface BufferedIoOptions {
    * buffered io never reaches the network by accident).
    */
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** DNS answers for custom provider hosts (default: none wired). */
+  resolveDns?: (name: string) => Promise<string[]>;
   /** Random bytes (default: `crypto.getRandomValues`). */
   randomBytes?: (length: number) => Uint8Array;
   /**
@@ -177,6 +185,9 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
       return () => void set.delete(handler);
     },
     fetch: options.fetch ?? offlineFetch,
+    ...(options.resolveDns === undefined
+      ? {}
+      : { resolveDns: options.resolveDns }),
     ...(options.randomBytes === undefined
       ? {}
       : { randomBytes: options.randomBytes }),
@@ -266,5 +277,20 @@ export function createDenoIo(): CliIo {
       return () => Deno.removeSignalListener(signal, handler);
     },
     fetch: (input, init) => fetch(input, init),
+    resolveDns: resolveHost,
   };
+}
+
+/** A and AAAA answers; a name without records has none. */
+async function resolveHost(name: string): Promise<string[]> {
+  const settled = await Promise.allSettled([
+    Deno.resolveDns(name, "A"),
+    Deno.resolveDns(name, "AAAA"),
+  ]);
+  const out: string[] = [];
+  for (const s of settled) {
+    if (s.status === "fulfilled") out.push(...s.value);
+    else if (!(s.reason instanceof Deno.errors.NotFound)) throw s.reason;
+  }
+  return out;
 }

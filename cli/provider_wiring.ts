@@ -15,6 +15,7 @@ import type { Agent } from "../schema/agent.ts";
 import { err, ok, type Result } from "../schema/result.ts";
 import { checkBaseUrl } from "./config/base_url.ts";
 import type { ResolvedProvider } from "./config/resolve.ts";
+import { checkProviderDns, type ResolveDns } from "./provider_dns.ts";
 import { type CliFault, fault } from "./fault.ts";
 import { lookupKey, readKey } from "./keys.ts";
 import { providerCatalog } from "./provider_catalog.ts";
@@ -78,6 +79,11 @@ export interface WiringOptions {
   fetch?: FetchFn;
   /** Epoch ms for `retry-after` dates (default `Date.now`). */
   now?(): number;
+  /**
+   * DNS lookup for the custom endpoints' hosts (every answer is checked
+   * before the session); absent ⇒ not looked up.
+   */
+  resolveDns?: ResolveDns;
   /**
    * Builds the adapter of a configured provider; default: the real
    * adapters of `provider_adapters.ts` (`undefined` ⇒ none, e.g. gemini).
@@ -191,6 +197,16 @@ export async function wireProviders(
     const bad = p === undefined ? undefined : gateBaseUrl(p);
     if (bad !== undefined) return err(bad);
   }
+  const dnsWarnings: string[] = [];
+  if (options.resolveDns !== undefined) {
+    for (const id of ids) {
+      const p = providerOf(id);
+      if (p === undefined) continue;
+      const verdict = await checkProviderDns(p, options.resolveDns);
+      if (verdict.kind === "refused") return err(verdict.fault);
+      if (verdict.kind === "unchecked") dnsWarnings.push(verdict.warning);
+    }
+  }
   let recorder: Recorder | undefined;
   if (options.record !== undefined) {
     const { openRecorder } = await import("./record.ts");
@@ -223,7 +239,7 @@ export async function wireProviders(
   const keys = { providers: options.providers, env: options.env };
   const primaryKey = readKey(agent.provider, keys);
   if (!primaryKey.ok) return primaryKey;
-  const warnings: string[] = [...notices];
+  const warnings: string[] = [...notices, ...dnsWarnings];
   const chain = (agent.fallback_chain ?? []).filter((f) => {
     if (adapterOf(f.provider) === undefined) {
       warnings.push(

@@ -328,6 +328,9 @@ export async function prepareNewRun(
     ...(req.fixture === undefined ? {} : { fixture: req.fixture }),
     ...(req.record === undefined ? {} : { record: req.record }),
     ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
+    ...(ctx.io.resolveDns === undefined
+      ? {}
+      : { resolveDns: ctx.io.resolveDns }),
   });
   if (!wiring.ok) return wiring;
   const context: SessionContext = {

@@ -31,6 +31,8 @@ export interface RunOptions {
   tty?: boolean;
   /** The provider transport (default: the buffered io's, which refuses). */
   fetch?: FetchFn;
+  /** DNS answers for custom provider hosts (default: not checked). */
+  resolveDns?: (name: string) => Promise<string[]>;
 }
 
 /** What a run produced. */
@@ -52,6 +54,9 @@ export async function runCli(
     stdinIsTerminal: options.tty ?? false,
     stdoutIsTerminal: options.tty ?? false,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.resolveDns === undefined
+      ? {}
+      : { resolveDns: options.resolveDns }),
   });
   const code = await main(argv, b.io);
   return { code, stdout: b.stdoutText(), stderr: b.stderrText() };

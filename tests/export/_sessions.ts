@@ -1,10 +1,8 @@
 /** Session builders and a corpus of sessions shared by the export tests. */
 import type { Agent } from "../../schema/agent.ts";
-import type {
-  SessionContentPart,
-  SessionMessage,
-} from "../../schema/message.ts";
 import type { AgentSessionRecord } from "../../store/store.ts";
+import type { SessionMessage } from "../../schema/message.ts";
+import { rowKit } from "../_kit/rows.ts";
 
 /** The fixed timestamp of built rows. */
 export const AT = "2026-03-04T05:06:07.089Z";
@@ -28,86 +26,26 @@ export function record(
   };
 }
 
-/** A row with arbitrary parts. */
-export function row(
-  seq: number,
-  role: SessionMessage["role"],
-  content: SessionContentPart[],
-): SessionMessage {
-  return {
-    id: `m${seq}`,
-    sessionId: "0b5c1c2e-3a4f-4d6e-8f90-1a2b3c4d5e6f",
-    sequenceNumber: seq,
-    role,
-    content,
-    timestamp: AT,
-  };
-}
+const kit = rowKit({
+  sessionId: "0b5c1c2e-3a4f-4d6e-8f90-1a2b3c4d5e6f",
+  timestamp: AT,
+  argsBytes: 12,
+  resultBytes: 140,
+  replyModelId: "m-1",
+});
 
+/** A row of the corpus session (fixed timestamp). */
+export const row = kit.row;
 /** A user row with one text part. */
-export function user(seq: number, text: string): SessionMessage {
-  return row(seq, "user", [{ type: "text", text }]);
-}
-
-/** A terminal assistant row with one text part and a model id. */
-export function reply(seq: number, text: string): SessionMessage {
-  return { ...row(seq, "assistant", [{ type: "text", text }]), modelId: "m-1" };
-}
-
-/** An assistant tool-round row: calls by name, optional preamble text. */
-export function calls(
-  seq: number,
-  turnKey: number,
-  names: Array<[slot: number, name: string]>,
-  preamble?: string,
-): SessionMessage {
-  const parts: SessionContentPart[] = preamble === undefined
-    ? []
-    : [{ type: "text", text: preamble }];
-  for (const [slot, name] of names) {
-    parts.push({
-      type: "tool_call",
-      id: `session-tool:${turnKey}:${slot}`,
-      name,
-      argsBytes: 12,
-    });
-  }
-  return row(seq, "assistant", parts);
-}
-
+export const user = kit.user;
+/** A terminal reply (model `m-1`). */
+export const reply = kit.reply;
+/** An assistant tool-round row: one call per `[slot, tool name]`. */
+export const calls = kit.toolCalls;
 /** A tool row with one result per slot. */
-export function results(
-  seq: number,
-  turnKey: number,
-  slots: number[],
-): SessionMessage {
-  return row(
-    seq,
-    "tool",
-    slots.map((slot) => ({
-      type: "tool_result" as const,
-      toolCallId: `session-tool:${turnKey}:${slot}`,
-      resultBytes: 140,
-      outcome: "ok" as const,
-    })),
-  );
-}
-
+export const results = kit.results;
 /** A boundary marker (`summary` undefined ⇒ a trim marker). */
-export function marker(
-  seq: number,
-  droppedThrough: number,
-  summary?: string,
-): SessionMessage {
-  return {
-    ...row(
-      seq,
-      "system",
-      summary === undefined ? [] : [{ type: "text", text: summary }],
-    ),
-    compaction: { droppedThroughSequence: droppedThrough },
-  };
-}
+export const marker = kit.marker;
 
 /** An authored agent. */
 export const MINI: Agent = {

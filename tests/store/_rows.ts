@@ -1,88 +1,36 @@
 /** Row builders shared by the store tests. */
-import type {
-  SessionContentPart,
-  SessionMessage,
-} from "../../schema/message.ts";
+import type { SessionMessage } from "../../schema/message.ts";
+import { rowKit } from "../_kit/rows.ts";
 
-const AT = "2026-01-01T00:00:00.000Z";
+const kit = rowKit({
+  sessionId: "s",
+  timestamp: "2026-01-01T00:00:00.000Z",
+  argsBytes: 10,
+  resultBytes: 5,
+});
 
-/** A row with arbitrary parts. */
-export function row(
-  seq: number,
-  role: SessionMessage["role"],
-  content: SessionContentPart[],
-): SessionMessage {
-  return {
-    id: `m${seq}`,
-    sessionId: "s",
-    sequenceNumber: seq,
-    role,
-    content,
-    timestamp: AT,
-  };
-}
-
+/** A row of session `s` (fixed timestamp). */
+export const row = kit.row;
 /** A user row with one text part. */
-export function user(seq: number, text: string): SessionMessage {
-  return row(seq, "user", [{ type: "text", text }]);
-}
-
+export const user = kit.user;
 /** An assistant row with one text part (a terminal row). */
-export function reply(seq: number, text: string): SessionMessage {
-  return row(seq, "assistant", [{ type: "text", text }]);
-}
+export const reply = kit.reply;
+/** A tool row with one ok result per slot. */
+export const results = kit.results;
+/** A system boundary marker (`summary` undefined ⇒ a trim marker). */
+export const marker = kit.marker;
 
-/** An assistant tool-round row, optionally with preamble text. */
+/** An assistant tool-round row (`read_file` per slot), optionally with preamble text. */
 export function calls(
   seq: number,
   turnKey: number,
   slots: number[],
   preamble?: string,
 ): SessionMessage {
-  const parts: SessionContentPart[] = preamble === undefined
-    ? []
-    : [{ type: "text", text: preamble }];
-  for (const slot of slots) {
-    parts.push({
-      type: "tool_call",
-      id: `session-tool:${turnKey}:${slot}`,
-      name: "read_file",
-      argsBytes: 10,
-    });
-  }
-  return row(seq, "assistant", parts);
-}
-
-/** A tool row with one ok result per slot. */
-export function results(
-  seq: number,
-  turnKey: number,
-  slots: number[],
-): SessionMessage {
-  return row(
+  return kit.toolCalls(
     seq,
-    "tool",
-    slots.map((slot) => ({
-      type: "tool_result" as const,
-      toolCallId: `session-tool:${turnKey}:${slot}`,
-      resultBytes: 5,
-      outcome: "ok" as const,
-    })),
+    turnKey,
+    slots.map((slot): [number, string] => [slot, "read_file"]),
+    preamble,
   );
-}
-
-/** A system boundary marker (`summary` undefined ⇒ a trim marker). */
-export function marker(
-  seq: number,
-  droppedThrough: number,
-  summary?: string,
-): SessionMessage {
-  return {
-    ...row(
-      seq,
-      "system",
-      summary === undefined ? [] : [{ type: "text", text: summary }],
-    ),
-    compaction: { droppedThroughSequence: droppedThrough },
-  };
 }

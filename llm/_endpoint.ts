@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ModelCatalog } from "./catalog.ts";
 import { type HttpProviderOptions, normaliseBaseUrl } from "./http.ts";
 
 /**
@@ -38,4 +39,33 @@ export function resolveEndpoint(
     );
   }
   return { base, custom: options.customEndpoint ?? base !== officialBase };
+}
+
+/**
+ * The context window an adapter reports: the catalog's for its own
+ * endpoint; none for a custom endpoint (whose models the catalog does not
+ * describe).
+ *
+ * @param catalog The model catalog.
+ * @param custom Whether the endpoint is custom.
+ * @returns The adapter's `contextLimit`.
+ *
+ * @example
+ * ```ts
+ * import { contextLimitOf } from "./_endpoint.ts";
+ * import { createCatalog } from "./create_catalog.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(contextLimitOf(createCatalog(), false)("claude-haiku-4-5"), 200_000);
+ * assert.equal(contextLimitOf(createCatalog(), true)("claude-haiku-4-5"), undefined);
+ * ```
+ */
+export function contextLimitOf(
+  catalog: ModelCatalog,
+  custom: boolean,
+): (model: string) => number | undefined {
+  return (model) => {
+    if (custom) return undefined;
+    const window = catalog.lookup(model)?.contextWindowTokens;
+    return window !== undefined && window > 0 ? window : undefined;
+  };
 }

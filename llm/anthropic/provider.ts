@@ -8,7 +8,7 @@ import type { StreamChunk } from "../chunk.ts";
 import type { LlmProvider, LlmRequest, ProviderSupports } from "../provider.ts";
 import type { ModelCatalog } from "../catalog.ts";
 import type { HttpProviderOptions } from "../http.ts";
-import { resolveEndpoint } from "../_endpoint.ts";
+import { contextLimitOf, resolveEndpoint } from "../_endpoint.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { makeLlmError } from "../errors.ts";
 import { finishError } from "../_http_errors.ts";
@@ -154,10 +154,6 @@ export function createAnthropicProvider(
     customEndpoint: custom,
     supports,
     stream,
-    contextLimit(model: string): number | undefined {
-      if (custom) return undefined;
-      const window = catalog.lookup(model)?.contextWindowTokens;
-      return window !== undefined && window > 0 ? window : undefined;
-    },
+    contextLimit: contextLimitOf(catalog, custom),
   };
 }

@@ -12,7 +12,7 @@ import { createCatalog } from "../create_catalog.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
 import { streamHttp } from "../_http_stream.ts";
-import { resolveEndpoint } from "../_endpoint.ts";
+import { contextLimitOf, resolveEndpoint } from "../_endpoint.ts";
 import { classifyOpenAiError } from "./_errors.ts";
 import { createOpenAiMapper } from "./_map_stream.ts";
 import { buildOpenAiBody } from "./_request_body.ts";
@@ -168,10 +168,6 @@ export function createOpenAiProvider(
     customEndpoint: custom,
     supports,
     stream,
-    contextLimit(model: string): number | undefined {
-      if (custom) return undefined;
-      const window = catalog.lookup(model)?.contextWindowTokens;
-      return window !== undefined && window > 0 ? window : undefined;
-    },
+    contextLimit: contextLimitOf(catalog, custom),
   };
 }

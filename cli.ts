@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { createDenoIo } from "./cli/io.ts";
+import { createDenoIo } from "./cli/io/io.ts";
 import { main } from "./cli/main.ts";
 
 export { VERSION } from "./cli/version.ts";
@@ -28,7 +28,7 @@ export {
   createBufferedIo,
   createDenoIo,
   type TextSink,
-} from "./cli/io.ts";
+} from "./cli/io/io.ts";
 
 if (import.meta.main) {
   Deno.exit(await main(Deno.args, createDenoIo()));

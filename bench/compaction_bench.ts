@@ -22,7 +22,7 @@ import {
   splitForCompaction,
 } from "../session/compaction.ts";
 import type { ContextState } from "../session/compaction_run.ts";
-import { type ContextEnv, measureNext } from "../session/context_ops.ts";
+import { measureNext, type WindowEnv } from "../session/window_ops.ts";
 import { compactionTrigger, summariserBound } from "../session/measure.ts";
 import { AgentSession } from "../session/session.ts";
 
@@ -87,7 +87,7 @@ const provider: LlmProvider = {
 
 const STATE = history();
 const PLAN = [{ provider, model: AGENT.model, maxAttempts: 3 }];
-const ENV: ContextEnv = {
+const ENV: WindowEnv = {
   agent: AGENT,
   system: AGENT.system_prompt,
   deps: {

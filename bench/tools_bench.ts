@@ -20,12 +20,12 @@
  * and p90 of each and the median overheads: steadier than `deno bench`
  * on a shared machine.
  */
-import { builtinTools } from "../tools/builtins.ts";
+import { builtinTools } from "../tools/builtin/all.ts";
 import {
   createDenoPermissionQuery,
-  createDenoToolHost,
-} from "../tools/deno_host.ts";
-import type { FileStat, ToolHost } from "../tools/host.ts";
+  createDenoToolEffects,
+} from "../tools/deno/effects.ts";
+import type { FileStat, ToolEffects } from "../tools/effects.ts";
 import { createModePolicy } from "../tools/modes.ts";
 import type { ToolDispatchContext } from "../tools/registry.ts";
 import { createToolRegistry } from "../tools/registry_impl.ts";
@@ -37,7 +37,7 @@ Deno.writeTextFileSync(
   "# Notes\n\n" + "A line of notes text.\n".repeat(48),
 );
 
-const host = createDenoToolHost();
+const host = createDenoToolEffects();
 const registry = createToolRegistry({
   tools: builtinTools(),
   host,
@@ -78,7 +78,7 @@ const fileStat: FileStat = {
   mtimeMs: 0,
   nlink: 1,
 };
-const memoryHost: ToolHost = {
+const memoryHost: ToolEffects = {
   ...host,
   realPath: (p) => Promise.resolve(p),
   lstat: () => Promise.resolve(fileStat),

@@ -11,10 +11,10 @@
  * @module
  */
 import type { CliCommand } from "./args.ts";
-import { resolveColor } from "./color.ts";
-import type { CommandContext, CommandResult } from "./context.ts";
-import type { CliIo } from "./io.ts";
-import { printFault } from "./output.ts";
+import { resolveColor } from "./io/color.ts";
+import type { CommandEnv, CommandResult } from "./command_env.ts";
+import type { CliIo } from "./io/io.ts";
+import { printFault } from "./io/output.ts";
 import { VERSION } from "./version.ts";
 
 function colorFlagOf(argv: readonly string[]): boolean | undefined {
@@ -29,28 +29,43 @@ function colorFlagOf(argv: readonly string[]): boolean | undefined {
 
 async function dispatch(
   command: CliCommand,
-  ctx: CommandContext,
+  ctx: CommandEnv,
 ): Promise<CommandResult> {
   switch (command.name) {
     case "chat-list":
-      return (await import("./chat_list.ts")).runChatList(ctx);
+      return (await import("./commands/chat_list.ts")).runChatList(ctx);
     case "chat-show":
-      return (await import("./chat_show.ts")).runChatShow(command, ctx);
+      return (await import("./commands/chat_show.ts")).runChatShow(
+        command,
+        ctx,
+      );
     case "chat-delete":
-      return (await import("./chat_delete.ts")).runChatDelete(command, ctx);
+      return (await import("./commands/chat_delete.ts")).runChatDelete(
+        command,
+        ctx,
+      );
     case "chat-export":
-      return (await import("./chat_export.ts")).runChatExport(command, ctx);
+      return (await import("./commands/chat_export.ts")).runChatExport(
+        command,
+        ctx,
+      );
     case "config-path":
     case "config-show":
-      return (await import("./config_command.ts")).runConfig(command, ctx);
+      return (await import("./commands/config.ts")).runConfig(command, ctx);
     case "doctor":
-      return (await import("./doctor.ts")).runDoctor(command, ctx);
+      return (await import("./commands/doctor.ts")).runDoctor(command, ctx);
     case "chat":
-      return (await import("./chat.ts")).runChat(command, ctx);
+      return (await import("./commands/chat.ts")).runChat(command, ctx);
     case "chat-resume":
-      return (await import("./chat_resume.ts")).runChatResume(command, ctx);
+      return (await import("./commands/chat_resume.ts")).runChatResume(
+        command,
+        ctx,
+      );
     case "agent-run":
-      return (await import("./agent_run.ts")).runAgentRun(command, ctx);
+      return (await import("./commands/agent_run.ts")).runAgentRun(
+        command,
+        ctx,
+      );
     default: {
       const never: never = command;
       return never;
@@ -69,7 +84,7 @@ async function dispatch(
  * @example Version and help load no command module
  * ```ts
  * import { main } from "./main.ts";
- * import { createBufferedIo } from "./io.ts";
+ * import { createBufferedIo } from "./io/io.ts";
  * import assert from "node:assert/strict";
  * const b = createBufferedIo();
  * assert.equal(await main(["-V", "--json"], b.io), 0);
@@ -124,7 +139,7 @@ export async function main(
   const color = resolveColor(globals.color, (n) => io.env(n));
   const out = { json: globals.json, color };
   try {
-    const { effectiveCwd } = await import("./context.ts");
+    const { effectiveCwd } = await import("./command_env.ts");
     const cwd = await effectiveCwd(io, globals.cwd);
     if (!cwd.ok) return printFault(io, cwd.error, out);
     const result = await dispatch(command, {

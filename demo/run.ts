@@ -26,7 +26,7 @@ import {
   createBufferedIo,
   createDenoIo,
   type TextSink,
-} from "../cli/io.ts";
+} from "../cli/io/io.ts";
 import { main } from "../cli/main.ts";
 
 /** The folder holding this file (absolute). */

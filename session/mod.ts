@@ -62,12 +62,12 @@ export {
   afterTurnDue,
   applyTrim,
   compactWith,
-  type ContextEnv,
   measureNext,
   measureState,
   preSend,
   type PreSendOutcome,
-} from "./context_ops.ts";
+  type WindowEnv,
+} from "./window_ops.ts";
 export type { Clock, EgressAttempt, IdSource, SessionDeps } from "./deps.ts";
 export {
   attemptableEntries,

@@ -15,7 +15,7 @@ import { resolvePlan } from "../llm/plan.ts";
 import type { ToolDef } from "../llm/provider.ts";
 import type { TurnPolicy, UserCommandOutcome } from "../tools/registry.ts";
 import type { ContextState } from "./compaction_run.ts";
-import { applyTrim, compactWith, type ContextEnv } from "./context_ops.ts";
+import { applyTrim, compactWith, type WindowEnv } from "./window_ops.ts";
 import type { SessionDeps } from "./deps.ts";
 import { SessionStateError } from "./errors.ts";
 import { SpendLedger } from "./ledger.ts";
@@ -441,7 +441,7 @@ export class AgentSession {
     plan: readonly PlanEntry[],
     tools: readonly ToolDef[],
     signal: AbortSignal,
-  ): ContextEnv {
+  ): WindowEnv {
     return {
       agent: this.#agent,
       system: this.#system,

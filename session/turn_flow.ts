@@ -13,9 +13,9 @@ import {
   afterTurn,
   afterTurnDue,
   compactWith,
-  type ContextEnv,
   preSend,
-} from "./context_ops.ts";
+  type WindowEnv,
+} from "./window_ops.ts";
 
 /**
  * What the flow needs from the session.
@@ -28,7 +28,7 @@ import {
  */
 export interface TurnFlowHost {
   /** The context environment of this turn. */
-  env: ContextEnv;
+  env: WindowEnv;
   /** The pending user text. */
   pending: string;
   /** Whether automatic compaction is permitted. */

@@ -10,7 +10,7 @@ import { createChain } from "../llm/chain.ts";
 import type { LlmRequest } from "../llm/provider.ts";
 import type { Agent } from "../schema/agent.ts";
 import type { TurnPolicy } from "../tools/registry.ts";
-import type { ContextEnv } from "./context_ops.ts";
+import type { WindowEnv } from "./window_ops.ts";
 import type { SpendLedger } from "./ledger.ts";
 import { authoritativeWindow } from "./measure.ts";
 import { projectHistory } from "./projection.ts";
@@ -42,7 +42,7 @@ export interface TurnSetupInput {
   /** Spend and admission. */
   ledger: SpendLedger;
   /** Builds the context environment over a plan, tools and signal. */
-  env(tools: ContextEnv["tools"], signal: AbortSignal): ContextEnv;
+  env(tools: WindowEnv["tools"], signal: AbortSignal): WindowEnv;
   /** The session's granted tools (after narrowing). */
   granted: string[];
   /** Whether automatic compaction is permitted. */

@@ -10,9 +10,9 @@
 import {
   type CommandAllowlist,
   isCommandAllowed,
-} from "./command_allowlist.ts";
+} from "./sandbox/command_allowlist.ts";
 import { governedAction } from "./policy.ts";
-import { checkUrl } from "./ssrf.ts";
+import { checkUrl } from "./sandbox/ssrf.ts";
 import type { PolicyTarget, ToolPolicy } from "./tool.ts";
 
 /**

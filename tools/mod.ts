@@ -4,7 +4,7 @@
  * `git_status`, `write_file`, `run_command`, `git_commit`,
  * `http_request`), the filesystem jail and floors, the command allowlist,
  * the SSRF primitive, chat modes, and the Deno permission layer. Effects
- * go through a `ToolHost`; the Deno host and permission query are the
+ * go through a `ToolEffects`; the Deno host and permission query are the
  * only parts that touch `Deno.*`.
  *
  * A CLI wires the whole catalog with `allBuiltinTools()`, the `[chat]`
@@ -17,7 +17,7 @@
  * import {
  *   builtinTools,
  *   createDenoPermissionQuery,
- *   createDenoToolHost,
+ *   createDenoToolEffects,
  *   createModePolicy,
  *   createToolRegistry,
  * } from "@relavium/session/tools";
@@ -27,7 +27,7 @@
  * await Deno.writeTextFile(`${dir}/notes.txt`, "remember the milk");
  * const registry = createToolRegistry({
  *   tools: builtinTools(),
- *   host: createDenoToolHost(),
+ *   host: createDenoToolEffects(),
  *   context: { workingDir: dir, fsScopeTier: "sandboxed" },
  *   permissions: createDenoPermissionQuery(),
  * });
@@ -71,52 +71,52 @@ export type {
 export type { RefusalReason, ToolFailure } from "./failure.ts";
 export {
   type DirEntryInfo,
+  type EffectErrorKind,
   type FileStat,
-  type HostErrorKind,
   type HttpRequest,
   type HttpResponse,
   type SpawnRequest,
   type SpawnResult,
-  type ToolHost,
-  ToolHostError,
-} from "./host.ts";
+  type ToolEffects,
+  ToolEffectsError,
+} from "./effects.ts";
 export {
   createDenoPermissionQuery,
   createDenoResolver,
-  createDenoToolHost,
-  type DenoToolHostOptions,
-} from "./deno_host.ts";
+  createDenoToolEffects,
+  type DenoToolEffectsOptions,
+} from "./deno/effects.ts";
 export {
   DEFAULT_TOOL_LIMITS,
   resolveToolLimits,
   type ToolLimits,
-} from "./limits.ts";
+} from "./sandbox/limits.ts";
 export {
   createToolRegistry,
   type ScopedToolRegistry,
   type ToolRegistryOptions,
 } from "./registry_impl.ts";
 export type { GateHook, GateRequest } from "./approval.ts";
-export type { UserFileResult } from "./user_file.ts";
+export type { UserFileResult } from "./builtin/user_file.ts";
 export {
   checkLexicalPath,
   type FsScopeConfig,
   type LexicalTarget,
   planFsScope,
   type ScopePlan,
-} from "./fs_scope.ts";
+} from "./sandbox/fs_scope.ts";
 export {
   createFsAccess,
   type FsAccess,
   type ResolvedPath,
-} from "./fs_access.ts";
+} from "./sandbox/fs_access.ts";
 export {
   type FloorOptions,
   foldName,
   isProtectedPath,
   isSensitivePath,
-} from "./floors.ts";
-export { hasGlobSyntax, matchPathGlob, matchWildcard } from "./glob.ts";
+} from "./sandbox/floors.ts";
+export { hasGlobSyntax, matchPathGlob, matchWildcard } from "./sandbox/glob.ts";
 export {
   boundModelText,
   type BoundOptions,
@@ -135,15 +135,15 @@ export {
   type PermissionQuery,
   type PermissionState,
   type ToolPermission,
-} from "./permission_query.ts";
+} from "./sandbox/permission_query.ts";
 export {
   allowlistWarnings,
   broadGrantWarnings,
   derivePermissions,
   permissionFlags,
   type PermissionPlanInput,
-} from "./permissions.ts";
-export { parseResolvConf } from "./resolv_conf.ts";
+} from "./sandbox/permissions.ts";
+export { parseResolvConf } from "./sandbox/resolv_conf.ts";
 export {
   checkGuardrails,
   type GuardrailRefusal,
@@ -153,7 +153,7 @@ export {
   type CommandAllowlist,
   commandLine,
   isCommandAllowed,
-} from "./command_allowlist.ts";
+} from "./sandbox/command_allowlist.ts";
 export {
   type CanonicalHost,
   canonicalHost,
@@ -166,14 +166,14 @@ export {
   SSRF_DENY_NET,
   type SsrfOptions,
   type SsrfRefusal,
-} from "./ssrf.ts";
-export { scrubRequestHeaders } from "./http_headers.ts";
+} from "./sandbox/ssrf.ts";
+export { scrubRequestHeaders } from "./builtin/http_headers.ts";
 export {
   absolutePathEntries,
   baseEnvKeys,
   childEnv,
   isRefusedEnvKey,
-} from "./env.ts";
+} from "./sandbox/child_env.ts";
 export {
   CHAT_MODES,
   type ChatMode,
@@ -181,36 +181,36 @@ export {
   type ModeController,
   type ModePolicyOptions,
 } from "./modes.ts";
-export { allBuiltinTools, builtinTools } from "./builtins.ts";
+export { allBuiltinTools, builtinTools } from "./builtin/all.ts";
 export {
   type ReadFileArgs,
   type ReadFileResult,
   readFileTool,
-} from "./read_file.ts";
+} from "./builtin/read_file.ts";
 export {
   type DirectoryEntry,
   type ListDirectoryArgs,
   type ListDirectoryResult,
   listDirectoryTool,
-} from "./list_directory.ts";
+} from "./builtin/list_directory.ts";
 export {
   type GitStatusArgs,
   gitStatusTool,
   type ProcessResult,
-} from "./git_status.ts";
+} from "./builtin/git_status.ts";
 export {
   type WriteFileArgs,
   type WriteFileResult,
   writeFileTool,
-} from "./write_file.ts";
-export { type RunCommandArgs, runCommandTool } from "./run_command.ts";
+} from "./builtin/write_file.ts";
+export { type RunCommandArgs, runCommandTool } from "./builtin/run_command.ts";
 export {
   type GitCommitArgs,
   gitCommitArgv,
   gitCommitTool,
-} from "./git_commit.ts";
+} from "./builtin/git_commit.ts";
 export {
   type HttpRequestArgs,
   type HttpRequestResult,
   httpRequestTool,
-} from "./http_request.ts";
+} from "./builtin/http_request.ts";

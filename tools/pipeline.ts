@@ -24,11 +24,11 @@ import { err, ok, type Result } from "../schema/result.ts";
 import { raceAbort } from "./_abort.ts";
 import { approveGoverned, type GateHook, passGate } from "./approval.ts";
 import { boundModelText, resultText } from "./bound.ts";
-import { createFsAccess, hostFailure } from "./fs_access.ts";
-import { checkLexicalPath, type ScopePlan } from "./fs_scope.ts";
+import { createFsAccess, hostFailure } from "./sandbox/fs_access.ts";
+import { checkLexicalPath, type ScopePlan } from "./sandbox/fs_scope.ts";
 import { checkGuardrails, type ToolGuardrails } from "./guardrails.ts";
-import type { ToolHost } from "./host.ts";
-import type { ToolLimits } from "./limits.ts";
+import type { ToolEffects } from "./effects.ts";
+import type { ToolLimits } from "./sandbox/limits.ts";
 import {
   cancelledOutcome,
   deniedOutcome,
@@ -43,7 +43,7 @@ import {
   firstMissingPermission,
   permissionFlag,
   type PermissionQuery,
-} from "./permission_query.ts";
+} from "./sandbox/permission_query.ts";
 import { governedAction, staticPermissions } from "./policy.ts";
 import type { ToolCall, ToolDispatchContext, ToolOutcome } from "./registry.ts";
 import { containsSecret, displayInput, type SecretTest } from "./sanitize.ts";
@@ -54,7 +54,7 @@ export interface PipelineConfig {
   /** Registered tools by exact id. */
   tools: ReadonlyMap<string, ToolDefinition<unknown>>;
   /** The effect host. */
-  host: ToolHost;
+  host: ToolEffects;
   /** The filesystem scope. */
   plan: ScopePlan;
   /** Deno permission query. */

@@ -6,8 +6,8 @@
  * @module
  */
 import type { GovernedAction } from "../schema/event.ts";
-import type { ScopePlan } from "./fs_scope.ts";
-import type { ToolPermission } from "./permission_query.ts";
+import type { ScopePlan } from "./sandbox/fs_scope.ts";
+import type { ToolPermission } from "./sandbox/permission_query.ts";
 import type { ToolPolicy } from "./tool.ts";
 
 /**

@@ -7,15 +7,19 @@
  */
 import type { ToolDef } from "../llm/provider.ts";
 import type { GateHook } from "./approval.ts";
-import { type FsScopeConfig, planFsScope, type ScopePlan } from "./fs_scope.ts";
+import {
+  type FsScopeConfig,
+  planFsScope,
+  type ScopePlan,
+} from "./sandbox/fs_scope.ts";
 import type { ToolGuardrails } from "./guardrails.ts";
-import type { ToolHost } from "./host.ts";
-import { resolveToolLimits, type ToolLimits } from "./limits.ts";
+import type { ToolEffects } from "./effects.ts";
+import { resolveToolLimits, type ToolLimits } from "./sandbox/limits.ts";
 import { type PipelineConfig, runPipeline } from "./pipeline.ts";
 import {
   firstMissingPermission,
   type PermissionQuery,
-} from "./permission_query.ts";
+} from "./sandbox/permission_query.ts";
 import {
   governedAction,
   isReadOnlyPolicy,
@@ -29,8 +33,11 @@ import type {
 } from "./registry.ts";
 import type { SecretTest } from "./sanitize.ts";
 import type { ToolDefinition } from "./tool.ts";
-import { runUserCommandPipeline } from "./user_command.ts";
-import { readUserFilePipeline, type UserFileResult } from "./user_file.ts";
+import { runUserCommandPipeline } from "./builtin/user_command.ts";
+import {
+  readUserFilePipeline,
+  type UserFileResult,
+} from "./builtin/user_file.ts";
 
 /**
  * Options of {@linkcode createToolRegistry}.
@@ -44,8 +51,8 @@ import { readUserFilePipeline, type UserFileResult } from "./user_file.ts";
 export interface ToolRegistryOptions {
   /** The wired tools (for example `builtinTools()`), by exact id. */
   tools: readonly ToolDefinition<unknown>[];
-  /** The effect host (`createDenoToolHost()` in production). */
-  host: ToolHost;
+  /** The effect host (`createDenoToolEffects()` in production). */
+  host: ToolEffects;
   /** Workspace, tier, extra roots and own dirs (absolute, canonical). */
   context: FsScopeConfig;
   /** Deno permission query (`createDenoPermissionQuery()` in production). */
@@ -191,11 +198,11 @@ function freezeGuardrails(g: ToolGuardrails): Readonly<ToolGuardrails> {
  *
  * @example Advertise the read-only built-ins
  * ```ts
- * import { builtinTools, createDenoToolHost, createToolRegistry } from "@relavium/session/tools";
+ * import { builtinTools, createDenoToolEffects, createToolRegistry } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
  * const registry = createToolRegistry({
  *   tools: builtinTools(),
- *   host: createDenoToolHost(), // advertise never touches it
+ *   host: createDenoToolEffects(), // advertise never touches it
  *   context: { workingDir: "/ws", fsScopeTier: "sandboxed" },
  *   permissions: () => "granted",
  * });

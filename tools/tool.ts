@@ -1,7 +1,7 @@
 /**
  * The internal tool definition of tools.md §1: what a registered tool
  * declares (id, strict parser, model schema, config-only keys, policy
- * class, policy target) and how it runs (only through a `ToolHost`).
+ * class, policy target) and how it runs (only through a `ToolEffects`).
  *
  * @module
  */
@@ -9,11 +9,11 @@ import type { JsonSchema } from "../llm/provider.ts";
 import type { ValidationIssue } from "../schema/issues.ts";
 import type { Result } from "../schema/result.ts";
 import type { ToolFailure } from "./failure.ts";
-import type { FsAccess } from "./fs_access.ts";
+import type { FsAccess } from "./sandbox/fs_access.ts";
 import type { ToolGuardrails } from "./guardrails.ts";
-import type { ToolHost } from "./host.ts";
-import type { ToolLimits } from "./limits.ts";
-import type { PermissionQuery } from "./permission_query.ts";
+import type { ToolEffects } from "./effects.ts";
+import type { ToolLimits } from "./sandbox/limits.ts";
+import type { PermissionQuery } from "./sandbox/permission_query.ts";
 
 /**
  * The policy class of a tool. It decides guardrails, the governed action
@@ -151,7 +151,7 @@ export interface ToolDefinition<A> {
   /** Runs the effect through `host` only. */
   dispatch(
     args: A,
-    host: ToolHost,
+    host: ToolEffects,
     ctx: ToolRunContext,
   ): Promise<ToolRunResult>;
 }

@@ -1,6 +1,6 @@
 /**
  * Base-URL rules of custom provider endpoints (DECISIONS.md 26, llm.md §12,
- * the SSRF primitive of tools.md §7 in `tools/ssrf.ts`): `https`, no credentials, no private,
+ * the SSRF primitive of tools.md §7 in `tools/sandbox/ssrf.ts`): `https`, no credentials, no private,
  * loopback or metadata host — unless `allow_local`, which admits loopback,
  * private and `.local` hosts (and `http` only for them), never metadata
  * addresses.
@@ -12,7 +12,7 @@ import {
   canonicalHost,
   isBlockedAddress,
   isBlockedHostName,
-} from "../../tools/ssrf.ts";
+} from "../../tools/sandbox/ssrf.ts";
 
 /**
  * Host classes.
@@ -64,7 +64,7 @@ function isMetadataAddress(host: CanonicalHost): boolean {
 
 /**
  * Classifies a URL host name (as `URL.hostname` gives it) with the SSRF
- * primitive of tools.md §7 (`tools/ssrf.ts`): a host it blocks is `local`
+ * primitive of tools.md §7 (`tools/sandbox/ssrf.ts`): a host it blocks is `local`
  * — or `metadata` for cloud metadata addresses and names, which nothing
  * admits. A dotless name (`ollama` in a compose network) is `local` too.
  *

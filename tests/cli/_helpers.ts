@@ -1,6 +1,6 @@
 /** Shared helpers of the CLI tests: temp dirs, in-process runs of `main`, strict NDJSON parsing. */
 import assert from "node:assert/strict";
-import { createBufferedIo } from "../../cli/io.ts";
+import { createBufferedIo } from "../../cli/io/io.ts";
 import type { FetchFn } from "../../llm/http.ts";
 import { main } from "../../cli/main.ts";
 import { parseSessionEvent, type SessionEvent } from "../../schema/event.ts";

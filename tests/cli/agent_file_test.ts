@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseAgentText, resolveAgentRef } from "../../cli/agent_file.ts";
+import { parseAgentText, resolveAgentRef } from "../../cli/run/agent_file.ts";
 import { tempDir, write } from "./_helpers.ts";
 
 const AGENT =

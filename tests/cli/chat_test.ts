@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { createBufferedIo } from "../../cli/io.ts";
+import { createBufferedIo } from "../../cli/io/io.ts";
 import { main } from "../../cli/main.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import { openSqliteStore } from "../../store/sqlite_store.ts";

@@ -9,8 +9,8 @@
  * bounded number of times; no wall-clock assertion. Linux only (`/proc`).
  */
 import assert from "node:assert/strict";
-import { loadCliConfig } from "../../cli/config.ts";
-import { createBufferedIo } from "../../cli/io.ts";
+import { loadCliConfig } from "../../cli/config/config.ts";
+import { createBufferedIo } from "../../cli/io/io.ts";
 import { main } from "../../cli/main.ts";
 import { parseEvents, runCli, tempDir, write } from "./_helpers.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadCliConfig } from "../../cli/config.ts";
+import { loadCliConfig } from "../../cli/config/config.ts";
 import { findKeyLine } from "../../cli/config/lines.ts";
 import { runCli, tempDir, write } from "./_helpers.ts";
 

@@ -1,6 +1,6 @@
 /** `deno task demo` (demo/run.ts), run in-process into a temp RELAVIUM_HOME. */
 import assert from "node:assert/strict";
-import { createBufferedIo } from "../../cli/io.ts";
+import { createBufferedIo } from "../../cli/io/io.ts";
 import { runDemo } from "../../demo/run.ts";
 import { parseEvents, signature, tempDir } from "./_helpers.ts";
 

@@ -5,10 +5,10 @@
  * ranges minus what must stay reachable, and warnings name interpreters.
  */
 import assert from "node:assert/strict";
-import { denyNetExcept } from "../../cli/deny_net.ts";
-import { advisePermissions } from "../../cli/doctor_permissions.ts";
-import { loadCliConfig } from "../../cli/config.ts";
-import { SSRF_DENY_NET } from "../../tools/ssrf.ts";
+import { denyNetExcept } from "../../cli/commands/deny_net.ts";
+import { advisePermissions } from "../../cli/commands/doctor_permissions.ts";
+import { loadCliConfig } from "../../cli/config/config.ts";
+import { SSRF_DENY_NET } from "../../tools/sandbox/ssrf.ts";
 import { runProbe } from "../tools/fixtures/run_probe.ts";
 import { runCli, tempDir, write } from "./_helpers.ts";
 

@@ -3,8 +3,11 @@
  * in-process through `main(argv, io)` on temp stores.
  */
 import assert from "node:assert/strict";
-import { denoAtomicWriteFs, writeFileAtomic } from "../../cli/atomic_write.ts";
-import { EXPORT_NOTICE, exportText } from "../../cli/export_file.ts";
+import {
+  denoAtomicWriteFs,
+  writeFileAtomic,
+} from "../../cli/io/atomic_write.ts";
+import { EXPORT_NOTICE, exportText } from "../../cli/io/export_file.ts";
 import { parseWorkflow } from "../../export/mod.ts";
 import { openSession } from "../../host/host.ts";
 import { createScriptedProvider } from "../../llm/scripted_provider.ts";

@@ -12,7 +12,7 @@ import {
   newNonce,
   sanitizeAttr,
   tokenizeCommand,
-} from "../../cli/inject.ts";
+} from "../../cli/chat/inject.ts";
 
 Deno.test("tokenizeCommand() splits on whitespace, groups quotes, expands nothing", () => {
   const rows: [string, string[]][] = [

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ResolvedProvider } from "../../cli/config/resolve.ts";
-import { keyVariables, lookupKey, readKey } from "../../cli/keys.ts";
+import { keyVariables, lookupKey, readKey } from "../../cli/run/keys.ts";
 
 const builtIn = (id: string): ResolvedProvider => ({
   id,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { stripControl } from "../../cli/control.ts";
-import { createBufferedIo } from "../../cli/io.ts";
-import { createPlainPrinter } from "../../cli/output.ts";
+import { stripControl } from "../../cli/io/control.ts";
+import { createBufferedIo } from "../../cli/io/io.ts";
+import { createPlainPrinter } from "../../cli/io/output.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 
 const ENV = { sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z" };

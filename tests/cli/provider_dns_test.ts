@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkProviderDns } from "../../cli/provider_dns.ts";
+import { checkProviderDns } from "../../cli/run/provider_dns.ts";
 import type { ResolvedProvider } from "../../cli/config/resolve.ts";
 import { runCli, tempDir, write } from "./_helpers.ts";
 import { agentYaml } from "./_fake_providers.ts";

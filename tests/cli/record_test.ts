@@ -4,7 +4,7 @@
  * and get the same event signature; the cassette holds no key.
  */
 import assert from "node:assert/strict";
-import { openRecorder } from "../../cli/record.ts";
+import { openRecorder } from "../../cli/run/record.ts";
 import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import { parseEvents, runCli, signature, tempDir, write } from "./_helpers.ts";
 import {

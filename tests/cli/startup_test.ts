@@ -46,35 +46,35 @@ Deno.test("cli.ts statically loads no zod, YAML, TOML or SQLite (DECISIONS.md 22
   const modules = await staticClosure("cli.ts");
   const heavy = modules.filter((m) => /zod|yaml|smol-toml|node:sqlite/.test(m));
   assert.deepEqual(heavy, []);
-  assert.ok(!modules.some((m) => m.endsWith("/cli/chat.ts")));
+  assert.ok(!modules.some((m) => m.endsWith("/cli/commands/chat.ts")));
 });
 
 Deno.test("a lone --version or --help loads no argument parser and no node: module", async () => {
   const modules = await staticClosure("cli.ts");
   assert.deepEqual(modules.filter((m) => m.startsWith("node:")), []);
   assert.ok(!modules.some((m) => m.endsWith("/cli/args.ts")));
-  assert.ok(!modules.some((m) => m.endsWith("/cli/context.ts")));
+  assert.ok(!modules.some((m) => m.endsWith("/cli/command_env.ts")));
 });
 
 Deno.test("agent run loads tools, TOML and cassette modules only when needed", async () => {
-  const modules = await staticClosure("cli/agent_run.ts");
+  const modules = await staticClosure("cli/commands/agent_run.ts");
   const tools = modules.filter((m) => m.includes("/tools/"));
   // modes.ts, and the pure SSRF primitive the config's provider base-URL
   // check uses (tools.md §7; three small modules, no zod).
   assert.deepEqual(
     tools.map((m) => m.slice(m.indexOf("/tools/"))).sort(),
     [
-      "/tools/_ip.ts",
       "/tools/modes.ts",
-      "/tools/ssrf.ts",
-      "/tools/ssrf_address.ts",
+      "/tools/sandbox/_ip.ts",
+      "/tools/sandbox/ssrf.ts",
+      "/tools/sandbox/ssrf_address.ts",
     ],
   );
-  assert.ok(!modules.some((m) => m.endsWith("/cli/tool_wiring.ts")));
+  assert.ok(!modules.some((m) => m.endsWith("/cli/run/tool_wiring.ts")));
   // The TOML parser loads only when a config file exists.
   assert.ok(!modules.some((m) => m.includes("smol-toml")));
   // The cassette parser loads only for --fixture.
-  assert.ok(!modules.some((m) => m.endsWith("/cli/fixture.ts")));
+  assert.ok(!modules.some((m) => m.endsWith("/cli/run/fixture.ts")));
 });
 
 Deno.test("cli.ts runs --version in a real process", async () => {

@@ -6,7 +6,7 @@
  * correctable error, and `!`/`@` in an interactive chat (a fake TTY).
  */
 import assert from "node:assert/strict";
-import { createBufferedIo } from "../../cli/io.ts";
+import { createBufferedIo } from "../../cli/io/io.ts";
 import { main } from "../../cli/main.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import { parseEvents, runCli, signature, tempDir, write } from "./_helpers.ts";

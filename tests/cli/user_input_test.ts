@@ -4,7 +4,7 @@
  * the next message, and `@` notices.
  */
 import assert from "node:assert/strict";
-import { createUserInput } from "../../cli/user_input.ts";
+import { createUserInput } from "../../cli/chat/user_input.ts";
 import type { UserCommandOutcome } from "../../tools/registry.ts";
 
 function rig(

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { yamlPositions } from "../../cli/yaml_positions.ts";
+import { yamlPositions } from "../../cli/run/yaml_positions.ts";
 
 Deno.test("yamlPositions() maps key paths to lines in block and flow styles", () => {
   const text = [

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { SessionStateError } from "../../session/errors.ts";
 import { EFFECT_IDENTITY_REFUSED } from "../../session/user_command.ts";
-import { allBuiltinTools } from "../../tools/builtins.ts";
-import { createDenoToolHost } from "../../tools/deno_host.ts";
+import { allBuiltinTools } from "../../tools/builtin/all.ts";
+import { createDenoToolEffects } from "../../tools/deno/effects.ts";
 import { createModePolicy } from "../../tools/modes.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import { createToolRegistry } from "../../tools/registry_impl.ts";
@@ -20,7 +20,7 @@ import { AGENT, harness, reply, toolCall } from "./_harness.ts";
 function registryIn(dir: string, allowed: string[]): ToolRegistry {
   return createToolRegistry({
     tools: allBuiltinTools(),
-    host: createDenoToolHost(),
+    host: createDenoToolEffects(),
     context: { workingDir: dir, fsScopeTier: "sandboxed" },
     permissions: grantAll,
     guardrails: { allowedCommands: allowed },

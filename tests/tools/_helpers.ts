@@ -1,10 +1,10 @@
 /** Shared fakes for the tools tests: recording hosts, contexts, fake tools. */
-import { createDenoToolHost } from "../../tools/deno_host.ts";
-import { type ToolHost, ToolHostError } from "../../tools/host.ts";
+import { createDenoToolEffects } from "../../tools/deno/effects.ts";
+import { type ToolEffects, ToolEffectsError } from "../../tools/effects.ts";
 import type {
   PermissionState,
   ToolPermission,
-} from "../../tools/permission_query.ts";
+} from "../../tools/sandbox/permission_query.ts";
 import type {
   ApprovalRequest,
   ToolDispatchContext,
@@ -18,20 +18,20 @@ import type {
 
 /** One recorded host call. */
 export interface HostCall {
-  op: keyof Omit<ToolHost, "os">;
+  op: keyof Omit<ToolEffects, "os">;
   target: string;
 }
 
 /** A host that records every call and delegates (or fails when no inner). */
 export function recordingHost(
-  inner?: ToolHost,
-): { host: ToolHost; calls: HostCall[] } {
+  inner?: ToolEffects,
+): { host: ToolEffects; calls: HostCall[] } {
   const calls: HostCall[] = [];
   function dead(): never {
-    throw new ToolHostError("failed");
+    throw new ToolEffectsError("failed");
   }
   const i = inner;
-  const host: ToolHost = {
+  const host: ToolEffects = {
     os: i?.os ?? "posix",
     realPath(path) {
       calls.push({ op: "realPath", target: path });
@@ -108,8 +108,8 @@ export function effectsOf(calls: readonly HostCall[]): HostCall[] {
 }
 
 /** The real Deno host, recorded. */
-export function recordedDenoHost(): { host: ToolHost; calls: HostCall[] } {
-  return recordingHost(createDenoToolHost());
+export function recordedDenoHost(): { host: ToolEffects; calls: HostCall[] } {
+  return recordingHost(createDenoToolEffects());
 }
 
 /** Everything granted. */

@@ -5,17 +5,17 @@
  * exactly what the granted tools need.
  */
 import assert from "node:assert/strict";
-import { allBuiltinTools, builtinTools } from "../../tools/builtins.ts";
+import { allBuiltinTools, builtinTools } from "../../tools/builtin/all.ts";
 import { governedAction } from "../../tools/policy.ts";
-import { permissionFlag } from "../../tools/permission_query.ts";
+import { permissionFlag } from "../../tools/sandbox/permission_query.ts";
 import {
   allowlistWarnings,
   derivePermissions,
   permissionFlags,
-} from "../../tools/permissions.ts";
-import { parseResolvConf } from "../../tools/resolv_conf.ts";
+} from "../../tools/sandbox/permissions.ts";
+import { parseResolvConf } from "../../tools/sandbox/resolv_conf.ts";
 import { createToolRegistry } from "../../tools/registry_impl.ts";
-import { SSRF_DENY_NET } from "../../tools/ssrf.ts";
+import { SSRF_DENY_NET } from "../../tools/sandbox/ssrf.ts";
 import {
   fakeTool,
   grantAll,

@@ -6,8 +6,8 @@
  * and asks, with and without an interactive approver.
  */
 import assert from "node:assert/strict";
-import { allBuiltinTools } from "../../tools/builtins.ts";
-import { type ToolHost, ToolHostError } from "../../tools/host.ts";
+import { allBuiltinTools } from "../../tools/builtin/all.ts";
+import { type ToolEffects, ToolEffectsError } from "../../tools/effects.ts";
 import { type ChatMode, createModePolicy } from "../../tools/modes.ts";
 import type { ApprovalRequest, ToolCall } from "../../tools/registry.ts";
 import { createToolRegistry } from "../../tools/registry_impl.ts";
@@ -23,9 +23,9 @@ const ALL = [
   "http_request",
 ];
 
-function memoryHost(): ToolHost {
+function memoryHost(): ToolEffects {
   const notFound = (): never => {
-    throw new ToolHostError("not_found");
+    throw new ToolEffectsError("not_found");
   };
   const dir = {
     isFile: false,

@@ -3,7 +3,7 @@
  * with fake governed tools registered only here.
  */
 import assert from "node:assert/strict";
-import { builtinTools } from "../../tools/builtins.ts";
+import { builtinTools } from "../../tools/builtin/all.ts";
 import { type ChatMode, createModePolicy } from "../../tools/modes.ts";
 import { createToolRegistry } from "../../tools/registry_impl.ts";
 import type {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { builtinTools } from "../../tools/builtins.ts";
-import type { SpawnRequest, ToolHost } from "../../tools/host.ts";
+import { builtinTools } from "../../tools/builtin/all.ts";
+import type { SpawnRequest, ToolEffects } from "../../tools/effects.ts";
 import type {
   PermissionQuery,
   ToolPermission,
-} from "../../tools/permission_query.ts";
+} from "../../tools/sandbox/permission_query.ts";
 import {
   createToolRegistry,
   type ToolRegistryOptions,
@@ -99,7 +99,7 @@ Deno.test("dispatch() denies ungranted and provider-executed calls, fatally", as
 Deno.test("dispatch() merges config-only values last and hides them from display", async () => {
   const spawned: SpawnRequest[] = [];
   const { host } = recordingHost();
-  const fakeHost: ToolHost = {
+  const fakeHost: ToolEffects = {
     ...host,
     readEnv: () => ({ PATH: "/usr/bin" }),
     spawn(request) {

@@ -4,7 +4,7 @@
  * metadata only (never content) for symlink and hard-link refusals.
  */
 import assert from "node:assert/strict";
-import { builtinTools } from "../../tools/builtins.ts";
+import { builtinTools } from "../../tools/builtin/all.ts";
 import { createToolRegistry } from "../../tools/registry_impl.ts";
 import type { ToolOutcome } from "../../tools/registry.ts";
 import {

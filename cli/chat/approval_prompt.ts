@@ -1,0 +1,140 @@
+/**
+ * The interactive approval prompt (cli.md §4), on stderr:
+ * `Approve <tool> <preview>? [y] once  [a] always  [n] no`. One line is
+ * read; `[a]` is offered only when the answer can be cached (never for a
+ * user's `!` command). Ctrl-C (the request's signal) or end of input
+ * rejects. Also the per-call `git_commit` gate (tools.md §6):
+ * `Commit "<message>" (<files>)? [y] yes  [n] no`.
+ *
+ * @module
+ */
+import type { GateRequest } from "../../tools/approval.ts";
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+} from "../../tools/registry.ts";
+import { stripControl } from "../io/control.ts";
+import type { CliIo } from "../io/io.ts";
+import type { LineReader } from "../io/stdin.ts";
+
+function previewText(request: ApprovalRequest): string {
+  const p = request.preview;
+  const text = p.path ?? p.command ?? p.host ?? "";
+  return text === "" ? "" : ` ${stripControl(text)}`;
+}
+
+/**
+ * Creates the approver a mode policy calls in `accept-edits` (and for
+ * protected writes in `auto`).
+ *
+ * @param io Where the question goes (stderr).
+ * @param reader The chat's stdin line reader (shared with the loop).
+ * @returns The approver.
+ *
+ * @example Answer "a"
+ * ```ts
+ * import { createApprover } from "./approval_prompt.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import { createLineReader } from "../io/stdin.ts";
+ * import assert from "node:assert/strict";
+ * const b = createBufferedIo({ stdin: "a\n" });
+ * const approve = createApprover(b.io, createLineReader(b.io.stdin));
+ * const d = await approve({ toolId: "write_file", action: "fs_write", preview: { path: "a.txt" }, cacheable: true, signal: new AbortController().signal });
+ * assert.equal(d, "always");
+ * assert.equal(b.stderrText(), "Approve write_file a.txt? [y] once  [a] always  [n] no ");
+ * ```
+ */
+export function createApprover(
+  io: CliIo,
+  reader: LineReader,
+): (request: ApprovalRequest) => Promise<ApprovalDecision> {
+  return async (request) => {
+    const always = request.cacheable ? "  [a] always" : "";
+    io.stderr.write(
+      `Approve ${request.toolId}${
+        previewText(request)
+      }? [y] once${always}  [n] no `,
+    );
+    if (request.signal.aborted) return "reject";
+    let onAbort = (): void => {};
+    const aborted = new Promise<undefined>((resolve) => {
+      onAbort = () => resolve(undefined);
+      request.signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      const line = await Promise.race([reader.next(), aborted]);
+      const answer = line?.trim().toLowerCase();
+      if (answer === "y") return "once";
+      if (answer === "a" && request.cacheable) return "always";
+      return "reject";
+    } finally {
+      request.signal.removeEventListener("abort", onAbort);
+    }
+  };
+}
+
+function gateText(details: Readonly<Record<string, unknown>>): string {
+  const message = typeof details["message"] === "string"
+    ? details["message"]
+    : "";
+  const files = Array.isArray(details["files"])
+    ? details["files"].filter((f): f is string => typeof f === "string")
+    : [];
+  const clip = (t: string, n: number): string => {
+    const clean = stripControl(t).replace(/\s+/g, " ").trim();
+    return clean.length > n ? `${clean.slice(0, n)}…` : clean;
+  };
+  const list = files.length === 0
+    ? "the staged changes"
+    : files.slice(0, 10).map((f) => clip(f, 120)).join(", ") +
+      (files.length > 10 ? ` and ${files.length - 10} more` : "");
+  return `${JSON.stringify(clip(message, 300))} (${list})`;
+}
+
+/**
+ * Creates the per-call gate of `git_commit` (tools.md §6) for an
+ * interactive TTY: it shows the message and files on stderr and asks
+ * `Commit <message> (<files>)? [y] yes  [n] no`; only `y` commits. Never
+ * cached; Ctrl-C (the request's signal) or end of input declines.
+ *
+ * @param io Where the question goes (stderr).
+ * @param reader The chat's stdin line reader (shared with the loop).
+ * @returns The gate hook.
+ *
+ * @example Answer "y"
+ * ```ts
+ * import { createGatePrompt } from "./approval_prompt.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import { createLineReader } from "../io/stdin.ts";
+ * import assert from "node:assert/strict";
+ * const b = createBufferedIo({ stdin: "y\n" });
+ * const gate = createGatePrompt(b.io, createLineReader(b.io.stdin));
+ * const yes = await gate({ toolId: "git_commit", details: { message: "fix: typo", files: ["a.md"] }, signal: new AbortController().signal });
+ * assert.equal(yes, true);
+ * assert.equal(b.stderrText(), 'Commit "fix: typo" (a.md)? [y] yes  [n] no ');
+ * ```
+ */
+export function createGatePrompt(
+  io: CliIo,
+  reader: LineReader,
+): (request: GateRequest) => Promise<boolean> {
+  return async (request) => {
+    io.stderr.write(
+      `${
+        request.toolId === "git_commit" ? "Commit" : `Run ${request.toolId}`
+      } ${gateText(request.details)}? [y] yes  [n] no `,
+    );
+    if (request.signal.aborted) return false;
+    let onAbort = (): void => {};
+    const aborted = new Promise<undefined>((resolve) => {
+      onAbort = () => resolve(undefined);
+      request.signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      const line = await Promise.race([reader.next(), aborted]);
+      return line?.trim().toLowerCase() === "y";
+    } finally {
+      request.signal.removeEventListener("abort", onAbort);
+    }
+  };
+}

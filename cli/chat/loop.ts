@@ -1,0 +1,188 @@
+/**
+ * The line-oriented chat loop (cli.md §4, DECISIONS.md 15) shared by
+ * `chat` and `chat-resume`: each stdin line is one turn, run one at a
+ * time; slash commands are handled in between; end of input, `/exit` or
+ * `/cancel` cancel the session (exit 4, `session:cancelled` last).
+ *
+ * Signals: in the interactive REPL, Ctrl-C during a turn or a `/compact`
+ * aborts it and Ctrl-C at the prompt cancels the chat (exit 4); elsewhere
+ * SIGINT and SIGTERM cancel and exit 130 / 143. A store that failed to write (latch)
+ * prints one line, cancels and exits 1, as does any cassette fault.
+ *
+ * @module
+ */
+import type { PersistedSession } from "../../host/host.ts";
+import type { Replay } from "../../llm/replay_provider.ts";
+import type { SessionStore } from "../../store/store.ts";
+import type { ModeController } from "../../tools/modes.ts";
+import type { CommandEnv } from "../command_env.ts";
+import type { EventPrinter } from "../io/output.ts";
+import { runSlash } from "./slash.ts";
+import { type ContextCommandHost, runSlashCompact } from "./slash_window.ts";
+import type { LineReader } from "../io/stdin.ts";
+
+/**
+ * Inputs of {@linkcode runChatLoop}.
+ *
+ * @example Shape
+ * ```ts
+ * import type { ChatLoopOptions } from "./loop.ts";
+ * type I = ChatLoopOptions["interactive"];
+ * ```
+ */
+export interface ChatLoopOptions {
+  /** The command context. */
+  ctx: CommandEnv;
+  /** The live session. */
+  live: PersistedSession;
+  /** Its store (for `/cost` and `/export`). */
+  store: SessionStore;
+  /** The printer events go to (closed at the end). */
+  printer: EventPrinter;
+  /** The cassette replay under `--fixture`. */
+  replay?: Replay;
+  /** The approval modes (`/mode` switches, each turn snapshots). */
+  modes: ModeController;
+  /** Stdin lines (shared with the approval prompt). */
+  reader: LineReader;
+  /** Whether this is the interactive REPL (TTY, not `--json`, not CI). */
+  interactive: boolean;
+  /**
+   * The interactive REPL's `!cmd` / `@path` handler (cli.md §6): the
+   * message to send, or `undefined` when the line was handled (a `!`).
+   * Absent ⇒ every line is sent as typed.
+   */
+  prepareLine?(line: string): Promise<string | undefined>;
+  /** `[chat].max_messages`: the bound of a bare `/trim`. */
+  maxMessages?: number;
+}
+
+/**
+ * Whether `CI` marks a CI environment (set, and not `false`/`0`).
+ *
+ * @param env Reads environment variables.
+ * @returns `true` in CI.
+ *
+ * @example Values
+ * ```ts
+ * import { isCi } from "./loop.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(isCi((n) => n === "CI" ? "true" : undefined), true);
+ * assert.equal(isCi((n) => n === "CI" ? "0" : undefined), false);
+ * assert.equal(isCi(() => undefined), false);
+ * ```
+ */
+export function isCi(env: (name: string) => string | undefined): boolean {
+  const ci = env("CI");
+  return ci !== undefined && ci !== "false" && ci !== "0";
+}
+
+/**
+ * Runs the loop until the chat ends.
+ *
+ * @param options Session, store, printer, replay, mode and interactivity.
+ * @returns The exit code: 4 (chat ended), 1 (latched store or cassette
+ * fault), 130/143 (signal outside the REPL).
+ *
+ * @example See `tests/cli/chat_test.ts` (it needs a live session)
+ * ```ts
+ * import type { ChatLoopOptions } from "./loop.ts";
+ * type Modes = ChatLoopOptions["modes"];
+ * ```
+ */
+export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
+  const { ctx, live, interactive } = options;
+  const { io } = ctx;
+  const session = live.session;
+  const { modes, reader } = options;
+  let exitCode = 4;
+  let stopped = false;
+  let wake: () => void = () => {};
+  const stop = new Promise<void>((resolve) => {
+    wake = resolve;
+  });
+  const halt = (code: number): void => {
+    if (stopped) return;
+    stopped = true;
+    exitCode = code;
+    session.cancel();
+    wake();
+  };
+  const unsubscribe = [
+    io.onSignal("SIGINT", () => {
+      if (interactive && session.state === "running") session.abort();
+      else halt(interactive ? 4 : 130);
+    }),
+    io.onSignal("SIGTERM", () => halt(143)),
+  ];
+  // A failed durable write (a turn, or a /compact or /trim marker).
+  const latchCheck = (): void => {
+    if (!live.latched) return;
+    io.stderr.write(
+      "error: The session store failed to write; the session was cancelled (resume it to continue)\n",
+    );
+    halt(1);
+  };
+  let promptOpen = false;
+  try {
+    while (!stopped) {
+      if (interactive) {
+        io.stderr.write("> ");
+        promptOpen = true;
+      }
+      const line = await Promise.race([reader.next(), stop.then(() => null)]);
+      if (line === null || stopped) break;
+      if (line === undefined) break;
+      promptOpen = false;
+      if (line.trim() === "") continue;
+      if (line.startsWith("/")) {
+        const context: ContextCommandHost = {
+          session,
+          write: (t) => io.stderr.write(t),
+          ...(options.maxMessages === undefined
+            ? {}
+            : { maxMessages: options.maxMessages }),
+        };
+        const outcome = runSlash(line, {
+          context,
+          write: (t) => io.stderr.write(t),
+          sessionId: live.sessionId,
+          store: options.store,
+          get mode() {
+            return modes.mode;
+          },
+          setMode: (m) => {
+            modes.mode = m;
+            session.setTurnPolicy(modes.policy);
+          },
+        });
+        if (outcome === "exit") break;
+        if (outcome === "export") {
+          const { runSlashExport } = await import("./slash_export.ts");
+          await runSlashExport({ ctx, live, store: options.store });
+        }
+        if (outcome === "compact") await runSlashCompact(context);
+        latchCheck();
+        continue;
+      }
+      if (session.state !== "idle") break;
+      const text = options.prepareLine === undefined
+        ? line
+        : await options.prepareLine(line);
+      latchCheck();
+      if (text === undefined || stopped || session.state !== "idle") continue;
+      session.setTurnPolicy(modes.policy);
+      await session.sendMessage(text);
+      latchCheck();
+    }
+  } finally {
+    if (promptOpen) io.stderr.write("\n");
+    for (const off of unsubscribe) off();
+    live.close();
+    await reader.close();
+    options.printer.end();
+  }
+  const faults = options.replay?.finalFaults() ?? [];
+  for (const f of faults) io.stderr.write(`error: cassette: ${f}\n`);
+  return faults.length > 0 && exitCode === 4 ? 1 : exitCode;
+}

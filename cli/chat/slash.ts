@@ -1,0 +1,168 @@
+/**
+ * Core slash commands of the chat loop (cli.md §5): `/help`, `/exit`,
+ * `/cancel`, `/mode`, `/cost`, `/trim [n]`, and `/export` and `/compact`
+ * (checked here, run by the loop). Exact names, no aliases; output is
+ * human text on stderr in every mode. Commands of later releases answer
+ * with one notice.
+ *
+ * @module
+ */
+import type { ModeName } from "../args.ts";
+import { costReport, shownCosts } from "../commands/cost_report.ts";
+import { type ContextCommandHost, runSlashTrim } from "./slash_window.ts";
+import type { SessionStore } from "../../store/store.ts";
+import { CHAT_MODES } from "../../tools/modes.ts";
+
+/**
+ * What the loop does after a slash command: go on, end the chat, write
+ * the in-chat export (`/export`) or run a manual compaction (`/compact`),
+ * both of which need the live session and run asynchronously.
+ *
+ * @example Value
+ * ```ts
+ * import type { SlashOutcome } from "./slash.ts";
+ * const o: SlashOutcome = "continue";
+ * ```
+ */
+export type SlashOutcome = "continue" | "exit" | "export" | "compact";
+
+/**
+ * What a slash command may touch.
+ *
+ * @example Shape
+ * ```ts
+ * import type { SlashContext } from "./slash.ts";
+ * type M = SlashContext["mode"];
+ * ```
+ */
+export interface SlashContext {
+  /** Where human output goes (stderr). */
+  write(text: string): void;
+  /** The session's id (for `/cost`). */
+  sessionId: string;
+  /** The store (for `/cost`). */
+  store: SessionStore;
+  /** The current approval mode. */
+  mode: ModeName;
+  /** Switches the mode for the next turn. */
+  setMode(mode: ModeName): void;
+  /** The live session for `/trim` (absent ⇒ `/trim` is unavailable). */
+  context?: ContextCommandHost;
+}
+
+const MODES: ReadonlyArray<[ModeName, string]> = CHAT_MODES.map((
+  m,
+): [ModeName, string] => [m.mode, m.description]);
+
+const LATER = new Set([
+  "models",
+  "effort",
+  "clear",
+  "doctor",
+]);
+
+const HELP = `Commands:
+  /help              this list
+  /exit              end the chat (resumable with chat-resume)
+  /cancel            cancel the session, including a running turn
+  /mode [mode]       show or switch the approval mode (next turn)
+  /cost              spend and tokens of this session, per model
+  /compact           summarise the earlier conversation (Ctrl-C stops it)
+  /trim [n]          drop earlier turns from the model's context, keeping
+                     about n messages (default [chat].max_messages)
+  /export            write <id>.relavium.yaml in the current folder
+`;
+
+/**
+ * Runs one slash command line.
+ *
+ * @param line The input line, starting with `/`.
+ * @param ctx Output, session, store and mode.
+ * @returns Whether the chat goes on.
+ *
+ * @example Switch the mode
+ * ```ts
+ * import { runSlash } from "./slash.ts";
+ * import { createMemoryStore } from "../../store/memory_store.ts";
+ * import assert from "node:assert/strict";
+ * let out = "";
+ * let mode: "ask" | "plan" | "accept-edits" | "auto" = "ask";
+ * const ctx = { write: (t: string) => { out += t; }, sessionId: "s", store: createMemoryStore(), get mode() { return mode; }, setMode: (m: typeof mode) => { mode = m; } };
+ * assert.equal(runSlash("/mode auto", ctx), "continue");
+ * assert.equal(mode, "auto");
+ * assert.equal(runSlash("/exit", ctx), "exit");
+ * assert.equal(runSlash("/exit now", ctx), "continue");
+ * assert.equal(runSlash("/export", ctx), "export");
+ * assert.equal(runSlash("/compact", ctx), "compact");
+ * assert.match(out, /takes no argument/);
+ * ```
+ */
+export function runSlash(line: string, ctx: SlashContext): SlashOutcome {
+  const [word = "", ...args] = line.trim().split(/\s+/);
+  const name = word.slice(1);
+  const noArgs = (): boolean => {
+    if (args.length === 0) return true;
+    ctx.write(`/${name} takes no argument\n`);
+    return false;
+  };
+  switch (name) {
+    case "help":
+      if (noArgs()) ctx.write(HELP);
+      return "continue";
+    case "exit":
+    case "cancel":
+      return noArgs() ? "exit" : "continue";
+    case "export":
+      return noArgs() ? "export" : "continue";
+    case "compact":
+      return noArgs() ? "compact" : "continue";
+    case "trim":
+      if (args.length > 1) {
+        ctx.write("/trim takes one argument\n");
+      } else if (ctx.context === undefined) {
+        ctx.write("/trim is not available here\n");
+      } else {
+        runSlashTrim(args[0], ctx.context);
+      }
+      return "continue";
+    case "mode": {
+      if (args.length > 1) {
+        ctx.write("/mode takes one argument\n");
+        return "continue";
+      }
+      const wanted = args[0];
+      if (wanted === undefined) {
+        const lines = MODES.map(([m, d]) =>
+          `${m === ctx.mode ? "*" : " "} ${m.padEnd(13)} ${d}`
+        );
+        ctx.write(`Mode: ${ctx.mode}\n${lines.join("\n")}\n`);
+        return "continue";
+      }
+      const mode = MODES.find(([m]) => m === wanted)?.[0];
+      if (mode === undefined) {
+        ctx.write(
+          `Unknown mode: expected one of ${MODES.map(([m]) => m).join(", ")}\n`,
+        );
+        return "continue";
+      }
+      ctx.setMode(mode);
+      ctx.write(`Mode: ${mode} (from the next turn)\n`);
+      return "continue";
+    }
+    case "cost": {
+      if (!noArgs()) return "continue";
+      const record = ctx.store.load(ctx.sessionId)?.record;
+      ctx.write(
+        costReport(record, shownCosts(ctx.store.costs?.(ctx.sessionId))),
+      );
+      return "continue";
+    }
+    default:
+      if (LATER.has(name)) {
+        ctx.write(`/${name} is not available in this version\n`);
+      } else {
+        ctx.write(`Unknown command /${name} (try /help)\n`);
+      }
+      return "continue";
+  }
+}

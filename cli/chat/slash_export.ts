@@ -1,0 +1,73 @@
+/**
+ * The in-chat `/export` (cli.md §5, export.md §5): the same scaffold as
+ * `chat-export`, written to `<cwd>/<sessionId>.relavium.yaml` (replacing
+ * it), announced as `session:exported` on the live stream, with the
+ * review notice on stderr. The row's status is not changed.
+ *
+ * @module
+ */
+import type { PersistedSession } from "../../host/host.ts";
+import type { SessionStore } from "../../store/store.ts";
+import type { CommandEnv } from "../command_env.ts";
+import {
+  defaultExportPath,
+  EXPORT_NOTICE,
+  writeExport,
+} from "../io/export_file.ts";
+
+/**
+ * Inputs of {@linkcode runSlashExport}.
+ *
+ * @example Shape
+ * ```ts
+ * import type { SlashExportOptions } from "./slash_export.ts";
+ * type L = SlashExportOptions["live"];
+ * ```
+ */
+export interface SlashExportOptions {
+  /** The command context (cwd, io). */
+  ctx: CommandEnv;
+  /** The live session (its stream carries `session:exported`). */
+  live: PersistedSession;
+  /** The session's store. */
+  store: SessionStore;
+}
+
+/**
+ * Writes the live session's scaffold. A failure prints one `error:` line
+ * on stderr and the chat goes on.
+ *
+ * @param options Context, live session and store.
+ * @returns The file written, or `undefined` when the export failed.
+ *
+ * @example See `tests/cli/export_test.ts` (it needs a live session)
+ * ```ts
+ * import { runSlashExport } from "./slash_export.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(typeof runSlashExport, "function");
+ * ```
+ */
+export async function runSlashExport(
+  options: SlashExportOptions,
+): Promise<string | undefined> {
+  const { ctx, live, store } = options;
+  const fail = (message: string): undefined => {
+    ctx.io.stderr.write(`error: ${message}\n`);
+    return undefined;
+  };
+  let loaded;
+  try {
+    loaded = store.load(live.sessionId);
+  } catch (e) {
+    const why = e instanceof Error ? e.name : "unknown error";
+    return fail(`Cannot read the session to export it: ${why}`);
+  }
+  if (loaded === undefined) return fail("The session is not in the store");
+  const target = defaultExportPath(ctx.cwd, live.sessionId);
+  if (!target.ok) return fail(target.error.message);
+  const written = await writeExport(loaded, target.value, { overwrite: true });
+  if (!written.ok) return fail(written.error.message);
+  live.emitExported(written.value);
+  ctx.io.stderr.write(EXPORT_NOTICE);
+  return written.value;
+}

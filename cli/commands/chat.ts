@@ -1,0 +1,132 @@
+/**
+ * `chat` (cli.md §1, §4): start a persisted session in `history.db` and
+ * run the line loop. No `--agent` ⇒ the built-in read-only chat agent on
+ * the resolved default model.
+ *
+ * @module
+ */
+import { openSession, type PersistedSession } from "../../host/host.ts";
+import type { CliCommand } from "../args.ts";
+import { isCi, runChatLoop } from "../chat/loop.ts";
+import type { CommandEnv, CommandResult } from "../command_env.ts";
+import { fault } from "../fault.ts";
+import { historyPath, openHistory } from "../run/history.ts";
+import { prepareNewRun } from "../run/session_setup.ts";
+import { finishRecording } from "../run/record_exit.ts";
+import { drainEvents, printerFor, writeNotices } from "../run/session_io.ts";
+import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
+import { userLineHandler } from "../chat/user_input.ts";
+import { createLineReader } from "../io/stdin.ts";
+import { buildModes } from "../run/modes.ts";
+import { withBudgetNotices } from "../run/window_settings.ts";
+
+/**
+ * Runs `chat`.
+ *
+ * @param command The parsed command.
+ * @param ctx The command context.
+ * @returns 4 when the chat ends, 1 on a latched store or cassette fault,
+ * 130/143 on signals outside the REPL, or a pre-session fault.
+ *
+ * @example See `tests/cli/chat_test.ts`
+ * ```ts
+ * import { runChat } from "./chat.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(typeof runChat, "function");
+ * ```
+ */
+export async function runChat(
+  command: Extract<CliCommand, { name: "chat" }>,
+  ctx: CommandEnv,
+): Promise<CommandResult> {
+  const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
+    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
+  const reader = createLineReader(ctx.io.stdin);
+  const prep = await prepareNewRun(ctx, {
+    ...command,
+    ...(interactive
+      ? { userTools: true, gate: createGatePrompt(ctx.io, reader) }
+      : {}),
+  });
+  if (!prep.ok) return prep.error;
+  const run = prep.value;
+  const path = historyPath(run.config.paths);
+  if (!path.ok) return path.error;
+  const opened = await openHistory(path.value, { create: true });
+  if (!opened.ok) return opened.error;
+  const store = opened.value;
+  if (store === undefined) return fault("internal", "History store missing");
+  writeNotices(ctx, run.notices);
+  const printer = printerFor(ctx, {
+    primaryModel: run.agent.model,
+    hints: true,
+    turnSummary: interactive,
+    memory: run.agent.memory?.type,
+  });
+  const modes = buildModes(run.registry, {
+    mode: command.mode ?? "ask",
+    ...(interactive ? { approver: createApprover(ctx.io, reader) } : {}),
+  });
+  let live: PersistedSession;
+  try {
+    live = openSession({
+      store,
+      agent: run.agent,
+      context: run.context,
+      deps: {
+        ...withBudgetNotices(run.deps, (t) => ctx.io.stderr.write(t)),
+        interactive,
+      },
+      clock: { now: () => Date.now() },
+      ids: () => crypto.randomUUID(),
+      onEvent: (e) => printer.print(e),
+    });
+  } catch (e) {
+    store.close();
+    const why = e instanceof Error ? e.name : "unknown error";
+    return fault("internal", `Cannot create the session: ${why}`);
+  }
+  const drained = drainEvents(live.events);
+  if (!ctx.globals.json && !ctx.globals.quiet) {
+    ctx.io.stderr.write(
+      `Session ${live.sessionId} (${run.agent.id}, ${run.agent.model})${
+        interactive ? " · /help for commands, /exit to leave" : ""
+      }\n`,
+    );
+  }
+  try {
+    const code = await runChatLoop({
+      ctx,
+      live,
+      store,
+      printer,
+      modes,
+      reader,
+      interactive,
+      ...(interactive
+        ? {
+          prepareLine: userLineHandler(
+            ctx.io,
+            live.session,
+            modes,
+            run.registry,
+          ),
+        }
+        : {}),
+      ...(run.replay === undefined ? {} : { replay: run.replay }),
+      ...(run.deps.maxMessages === undefined
+        ? {}
+        : { maxMessages: run.deps.maxMessages }),
+    });
+    await drained;
+    const recorded = await finishRecording(ctx, run.recorder);
+    if (!ctx.globals.json && !ctx.globals.quiet) {
+      ctx.io.stderr.write(
+        `Resume with: relavium chat-resume ${live.sessionId}\n`,
+      );
+    }
+    return recorded ? code : 1;
+  } finally {
+    store.close();
+  }
+}

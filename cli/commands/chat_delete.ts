@@ -1,0 +1,95 @@
+/**
+ * `chat-delete <id> [--yes]` (cli.md §1): a soft delete (hidden from
+ * `chat-list` and `chat-resume`). Destructive, so it asks on a terminal;
+ * elsewhere `--yes` is required (else exit 2).
+ *
+ * @module
+ */
+import type { CliCommand } from "../args.ts";
+import type { CommandEnv, CommandResult } from "../command_env.ts";
+import { stripControl } from "../io/control.ts";
+import { fault } from "../fault.ts";
+import { openExistingHistory } from "../run/history.ts";
+import { createLineReader } from "../io/stdin.ts";
+
+async function confirm(
+  ctx: CommandEnv,
+  question: string,
+): Promise<boolean> {
+  ctx.io.stderr.write(`${question} [y/N] `);
+  const reader = createLineReader(ctx.io.stdin);
+  try {
+    const answer = (await reader.next())?.trim().toLowerCase();
+    return answer === "y" || answer === "yes";
+  } finally {
+    await reader.close();
+  }
+}
+
+/**
+ * Runs `chat-delete`.
+ *
+ * @param command The parsed command.
+ * @param ctx The command context.
+ * @returns 0 (deleted, or declined at the prompt), or a fault: `not_found`
+ * for an unknown id, `usage` without a terminal and without `--yes`.
+ *
+ * @example Without a terminal, --yes is required
+ * ```ts
+ * import { runChatDelete } from "./chat_delete.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import { openSqliteStore } from "../../store/sqlite_store.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const store = openSqliteStore(`${dir}/history.db`, { clock: { now: () => 0 }, ids: () => crypto.randomUUID() });
+ * store.create({ id: "s1", agentSlug: "mini", context: { workingDir: dir, fsScopeTier: "sandboxed" } });
+ * store.close();
+ * const ctx = (yes: boolean) => ({ io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: true }, color: false, cwd: dir });
+ * const r = await runChatDelete({ name: "chat-delete", sessionId: "s1", yes: false }, ctx(false));
+ * assert.equal(typeof r === "object" ? r.code : r, "usage");
+ * assert.equal(await runChatDelete({ name: "chat-delete", sessionId: "s1", yes: true }, ctx(true)), 0);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function runChatDelete(
+  command: Extract<CliCommand, { name: "chat-delete" }>,
+  ctx: CommandEnv,
+): Promise<CommandResult> {
+  const opened = await openExistingHistory(ctx);
+  if (!opened.ok) return opened.error;
+  const store = opened.value;
+  const missing = fault("not_found", `No session with id ${command.sessionId}`);
+  if (store === undefined) return missing;
+  try {
+    const found = store.list().find((r) => r.id === command.sessionId);
+    if (found === undefined) return missing;
+    if (!command.yes) {
+      if (!ctx.io.stdinIsTerminal) {
+        return fault(
+          "usage",
+          "chat-delete needs --yes when stdin is not a terminal",
+        );
+      }
+      const title = found.title === undefined
+        ? ""
+        : ` ${JSON.stringify(found.title)}`;
+      if (
+        !await confirm(ctx, `Delete session ${stripControl(found.id)}${title}?`)
+      ) {
+        if (!ctx.globals.quiet) ctx.io.stderr.write("Not deleted\n");
+        return 0;
+      }
+    }
+    if (!store.softDelete(command.sessionId)) return missing;
+  } finally {
+    store.close();
+  }
+  if (ctx.globals.json) {
+    ctx.io.stdout.write(
+      `${JSON.stringify({ sessionId: command.sessionId, deleted: true })}\n`,
+    );
+  } else if (!ctx.globals.quiet) {
+    ctx.io.stderr.write(`Deleted session ${stripControl(command.sessionId)}\n`);
+  }
+  return 0;
+}

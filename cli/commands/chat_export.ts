@@ -1,0 +1,131 @@
+/**
+ * `chat-export <id> [--out <path>] [--force]` (cli.md §1, export.md §5):
+ * write a stored session's workflow scaffold to
+ * `<cwd>/<sessionId>.relavium.yaml` (or `--out`, relative to the cwd),
+ * mark the row `exported`, and print the review notice on stderr. Under
+ * `--json` stdout carries one `session:exported` event.
+ *
+ * @module
+ */
+import type { SessionEvent } from "../../schema/event.ts";
+import type { LoadedSession } from "../../store/store.ts";
+import type { CliCommand } from "../args.ts";
+import type { CommandEnv, CommandResult } from "../command_env.ts";
+import { stripControl } from "../io/control.ts";
+import {
+  defaultExportPath,
+  EXPORT_NOTICE,
+  writeExport,
+} from "../io/export_file.ts";
+import { fault } from "../fault.ts";
+import { openExistingHistory } from "../run/history.ts";
+import { resolve } from "node:path";
+
+/**
+ * The `session:exported` event of a `chat-export --json` run: the next
+ * sequence number after the session's persisted rows.
+ *
+ * @param loaded The exported session.
+ * @param workflowPath The absolute file written.
+ * @param now Epoch milliseconds.
+ * @returns The event, keys in the documented order.
+ *
+ * @example After two rows
+ * ```ts
+ * import { exportedEvent } from "./chat_export.ts";
+ * import assert from "node:assert/strict";
+ * const at = "2026-01-01T00:00:00.000Z";
+ * const row = (n: number) => ({ id: `m${n}`, sessionId: "s", sequenceNumber: n, role: "user" as const, timestamp: at, content: [] });
+ * const e = exportedEvent({ record: { id: "s", agentSlug: "a", context: { workingDir: "/w", fsScopeTier: "sandboxed" },
+ *   status: "ended", totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 0, totalConservativeMicrocents: 0,
+ *   createdAt: at, updatedAt: at }, messages: [row(0), row(1)] }, "/w/s.relavium.yaml", 0);
+ * assert.deepEqual(e, { type: "session:exported", sessionId: "s", timestamp: "1970-01-01T00:00:00.000Z", sequenceNumber: 2, workflowPath: "/w/s.relavium.yaml" });
+ * ```
+ */
+export function exportedEvent(
+  loaded: LoadedSession,
+  workflowPath: string,
+  now: number,
+): SessionEvent {
+  let max = -1;
+  for (const m of loaded.messages) {
+    if (m.sequenceNumber > max) max = m.sequenceNumber;
+  }
+  return {
+    type: "session:exported",
+    sessionId: loaded.record.id,
+    timestamp: new Date(now).toISOString(),
+    sequenceNumber: max + 1,
+    workflowPath,
+  };
+}
+
+/**
+ * Runs `chat-export`.
+ *
+ * @param command The parsed command.
+ * @param ctx The command context.
+ * @returns 0, or a fault: `not_found` (unknown id), `target_exists` (a file
+ * is there and no `--force`), `internal` (the write or the store failed).
+ *
+ * @example Unknown id
+ * ```ts
+ * import { runChatExport } from "./chat_export.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir } });
+ * const r = await runChatExport({ name: "chat-export", sessionId: "nope", force: false }, { io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
+ * assert.equal(typeof r === "object" ? r.code : r, "not_found");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function runChatExport(
+  command: Extract<CliCommand, { name: "chat-export" }>,
+  ctx: CommandEnv,
+): Promise<CommandResult> {
+  const opened = await openExistingHistory(ctx);
+  if (!opened.ok) return opened.error;
+  const store = opened.value;
+  const missing = fault("not_found", `No session with id ${command.sessionId}`);
+  if (store === undefined) return missing;
+  try {
+    const loaded = store.load(command.sessionId);
+    if (loaded === undefined) return missing;
+    let target: string;
+    if (command.out === undefined) {
+      const named = defaultExportPath(ctx.cwd, loaded.record.id);
+      if (!named.ok) return named.error;
+      target = named.value;
+    } else {
+      target = resolve(ctx.cwd, command.out);
+    }
+    const written = await writeExport(loaded, target, {
+      overwrite: command.force,
+    });
+    if (!written.ok) return written.error;
+    try {
+      store.markExported(loaded.record.id, target);
+    } catch (e) {
+      const why = e instanceof Error ? e.name : "unknown error";
+      return fault(
+        "internal",
+        `Wrote ${target} but cannot mark the session exported: ${why}`,
+      );
+    }
+    if (ctx.globals.json) {
+      const event = exportedEvent(loaded, target, Date.now());
+      ctx.io.stdout.write(`${JSON.stringify(event)}\n`);
+    } else if (!ctx.globals.quiet) {
+      ctx.io.stderr.write(
+        `Exported session ${stripControl(loaded.record.id)} to ${
+          stripControl(target)
+        }\n`,
+      );
+    }
+    ctx.io.stderr.write(EXPORT_NOTICE);
+    return 0;
+  } finally {
+    store.close();
+  }
+}

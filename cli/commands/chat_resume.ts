@@ -1,0 +1,185 @@
+/**
+ * `chat-resume <id> | --last` (cli.md §1): reload a stored session with
+ * its stored agent and context (text-only history), in mode `ask` with an
+ * empty approval cache, and run the line loop. Lands idle, without
+ * `session:started`.
+ *
+ * @module
+ */
+import { type PersistedSession, resumeSession } from "../../host/host.ts";
+import type { CliCommand } from "../args.ts";
+import { isCi, runChatLoop } from "../chat/loop.ts";
+import type { CommandEnv, CommandResult } from "../command_env.ts";
+import { type CliFault, fault } from "../fault.ts";
+import { historyPath, openHistory } from "../run/history.ts";
+import { wireProviders } from "../run/provider_wiring.ts";
+import { finishRecording } from "../run/record_exit.ts";
+import {
+  buildHostDeps,
+  chatGuardrails,
+  loadRunConfig,
+  sessionTools,
+} from "../run/session_setup.ts";
+import { userLineHandler } from "../chat/user_input.ts";
+import { drainEvents, printerFor, writeNotices } from "../run/session_io.ts";
+import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
+import { locateConfig } from "../config/config.ts";
+import { createLineReader } from "../io/stdin.ts";
+import { buildModes } from "../run/modes.ts";
+import { withBudgetNotices } from "../run/window_settings.ts";
+
+/**
+ * Runs `chat-resume`.
+ *
+ * @param command The parsed command.
+ * @param ctx The command context.
+ * @returns As `chat`; an unknown id is a `not_found` fault (exit 2).
+ *
+ * @example See `tests/cli/chat_test.ts`
+ * ```ts
+ * import { runChatResume } from "./chat_resume.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(typeof runChatResume, "function");
+ * ```
+ */
+export async function runChatResume(
+  command: Extract<CliCommand, { name: "chat-resume" }>,
+  ctx: CommandEnv,
+): Promise<CommandResult> {
+  const config = await loadRunConfig(ctx);
+  if (!config.ok) return config.error;
+  const path = historyPath(config.value.paths);
+  if (!path.ok) return path.error;
+  const opened = await openHistory(path.value, { create: false });
+  if (!opened.ok) return opened.error;
+  const store = opened.value;
+  const wanted = command.sessionId;
+  const noSession: CliFault = wanted === undefined
+    ? fault("not_found", "No session to resume")
+    : fault("not_found", `No session with id ${wanted}`);
+  if (store === undefined) return noSession;
+  let closeStore = true;
+  try {
+    const id = wanted ?? store.list()[0]?.id;
+    const loaded = id === undefined ? undefined : store.load(id);
+    if (id === undefined || loaded === undefined) return noSession;
+    const agent = loaded.record.agentSnapshot;
+    if (agent === undefined) {
+      return fault(
+        "invalid_agent",
+        `Session ${id} has no stored agent to resume with`,
+      );
+    }
+    const wiring = await wireProviders(agent, {
+      providers: config.value.resolved.providers,
+      env: (n) => ctx.io.env(n),
+      cwd: ctx.cwd,
+      ...(command.fixture === undefined ? {} : { fixture: command.fixture }),
+      ...(command.record === undefined ? {} : { record: command.record }),
+      ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
+      ...(ctx.io.resolveDns === undefined
+        ? {}
+        : { resolveDns: ctx.io.resolveDns }),
+    });
+    if (!wiring.ok) return wiring.error;
+    writeNotices(ctx, wiring.value.warnings);
+    const context = loaded.record.context;
+    const where = await locateConfig({
+      cwd: context.workingDir,
+      env: (n) => ctx.io.env(n),
+    });
+    const projectRoot = where.ok ? where.value.projectRoot : undefined;
+    const relaviumDir = config.value.paths.relaviumDir;
+    const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
+      ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
+    const reader = createLineReader(ctx.io.stdin);
+    const registry = await sessionTools(agent, {
+      context,
+      ...(projectRoot === undefined ? {} : { projectRoot }),
+      ...(relaviumDir === undefined ? {} : { relaviumDir }),
+      guardrails: chatGuardrails(config.value),
+      commandTimeoutMs: config.value.resolved.chat.commandTimeoutMs.value,
+      ...(interactive ? { gate: createGatePrompt(ctx.io, reader) } : {}),
+    }, interactive);
+    if (!registry.ok) return registry.error;
+    const modes = buildModes(registry.value, {
+      mode: command.mode ?? "ask",
+      ...(interactive ? { approver: createApprover(ctx.io, reader) } : {}),
+    });
+    const printer = printerFor(ctx, {
+      primaryModel: agent.model,
+      hints: true,
+      turnSummary: interactive,
+      memory: agent.memory?.type,
+    });
+    const resumed = resumeSession({
+      store,
+      sessionId: id,
+      clock: { now: () => Date.now() },
+      ids: () => crypto.randomUUID(),
+      deps: {
+        ...withBudgetNotices(
+          buildHostDeps(
+            config.value,
+            wiring.value,
+            registry.value,
+            ctx.io.sleep,
+          ),
+          (t) => ctx.io.stderr.write(t),
+        ),
+        interactive,
+      },
+      onEvent: (e) => printer.print(e),
+    });
+    if (!resumed.ok) {
+      return resumed.error.kind === "not_found" ? noSession : fault(
+        "internal",
+        `Session ${id} cannot be resumed: its stored state is invalid`,
+      );
+    }
+    const live: PersistedSession = resumed.value;
+    const maxMessages = config.value.resolved.chat.maxMessages?.value;
+    const drained = drainEvents(live.events);
+    if (!ctx.globals.json && !ctx.globals.quiet) {
+      const n = live.session.turnCount;
+      ctx.io.stderr.write(
+        `Resumed session ${id} (${agent.id}, ${agent.model}): ${n} prior turn${
+          n === 1 ? "" : "s"
+        }, mode ${modes.mode}. Earlier tool calls and file contents are not carried over.\n`,
+      );
+    }
+    closeStore = false;
+    try {
+      const code = await runChatLoop({
+        ctx,
+        live,
+        store,
+        printer,
+        modes,
+        reader,
+        interactive,
+        ...(interactive
+          ? {
+            prepareLine: userLineHandler(
+              ctx.io,
+              live.session,
+              modes,
+              registry.value,
+            ),
+          }
+          : {}),
+        ...(wiring.value.replay === undefined
+          ? {}
+          : { replay: wiring.value.replay }),
+        ...(maxMessages === undefined ? {} : { maxMessages }),
+      });
+      await drained;
+      const recorded = await finishRecording(ctx, wiring.value.recorder);
+      return recorded ? code : 1;
+    } finally {
+      store.close();
+    }
+  } finally {
+    if (closeStore) store.close();
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * `doctor` (cli.md §1): does the config load, which provider keys are
+ * present (never their values), where each provider's requests go (its
+ * effective base URL), where history lives. Exit 1 when something
+ * needs fixing: an invalid config, or no key for the default provider.
+ *
+ * @module
+ */
+import type { CliCommand } from "../args.ts";
+import { loadCliConfig, locateConfig } from "../config/config.ts";
+import {
+  advisePermissions,
+  type PermissionAdvice,
+} from "./doctor_permissions.ts";
+import type { CommandEnv, CommandResult } from "../command_env.ts";
+import { type KeyStatus, lookupKey } from "../run/keys.ts";
+import { resolveAgentRef } from "../run/agent_file.ts";
+import { stripControl } from "../io/control.ts";
+import { parseResolvConf } from "../../tools/sandbox/resolv_conf.ts";
+import { defaultBaseUrl } from "../run/provider_adapters.ts";
+import type { ConfigSource } from "../config/resolve.ts";
+
+/**
+ * Where a provider's requests go: its effective base URL and where that
+ * came from (`built-in` for an official endpoint); `null` when this
+ * version has no adapter for it (`gemini`).
+ *
+ * @example Value
+ * ```ts
+ * import type { ProviderEndpoint } from "./doctor.ts";
+ * const e: ProviderEndpoint = { provider: "anthropic", baseUrl: "https://api.anthropic.com", source: "built-in", custom: false };
+ * ```
+ */
+export interface ProviderEndpoint {
+  provider: string;
+  baseUrl: string | null;
+  source: ConfigSource;
+  /** A non-default endpoint (window and prices not authoritative). */
+  custom: boolean;
+  /** `allow_local` (loopback or private host), when set. */
+  allowLocal?: true;
+}
+
+/**
+ * The `doctor --json` report.
+ *
+ * @example Shape
+ * ```ts
+ * import type { DoctorReport } from "./doctor.ts";
+ * type Keys = DoctorReport["keys"];
+ * ```
+ */
+export interface DoctorReport {
+  ok: boolean;
+  config: { ok: true } | { ok: false; error: string };
+  defaultModel: string | null;
+  defaultProvider: string | null;
+  keys: Array<{ provider: string } & KeyStatus>;
+  /** The effective base URL per provider. */
+  endpoints: ProviderEndpoint[];
+  history: string | null;
+  problems: string[];
+  /** With `--permissions` (and a valid config). */
+  permissions?: PermissionAdvice;
+}
+
+/**
+ * Builds the doctor report.
+ *
+ * @param ctx The command context.
+ * @param options Whether to add the permission advice, and for which
+ * agent (a path or id; default the built-in chat agent).
+ * @returns The report (never contains a key value).
+ *
+ * @example A missing default key is a problem
+ * ```ts
+ * import { diagnose } from "./doctor.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir } });
+ * const r = await diagnose({ io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
+ * assert.equal(r.ok, false);
+ * assert.match(r.problems[0] ?? "", /anthropic/);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function diagnose(
+  ctx: CommandEnv,
+  options: { permissions?: boolean; agent?: string } = {},
+): Promise<DoctorReport> {
+  const env = (n: string): string | undefined => ctx.io.env(n);
+  const req = {
+    cwd: ctx.cwd,
+    env,
+    ...(ctx.globals.config === undefined
+      ? {}
+      : { configFlag: ctx.globals.config }),
+  };
+  const loaded = await loadCliConfig(req);
+  if (!loaded.ok) {
+    const located = await locateConfig(req);
+    return {
+      ok: false,
+      config: { ok: false, error: loaded.error.message },
+      defaultModel: null,
+      defaultProvider: null,
+      keys: [],
+      endpoints: [],
+      history: located.ok ? located.value.historyDb ?? null : null,
+      problems: [loaded.error.message],
+    };
+  }
+  const { resolved, paths } = loaded.value;
+  const problems: string[] = [];
+  const providerId = resolved.chat.defaultProvider?.value ?? null;
+  if (providerId === null) {
+    problems.push(
+      `Cannot infer the provider of the default model "${resolved.chat.defaultModel.value}": set [chat].default_provider`,
+    );
+  }
+  const keys = resolved.providers.map((p) => ({
+    provider: p.id,
+    ...lookupKey(p.id, { providers: resolved.providers, env }),
+  }));
+  const endpoints = resolved.providers.map((p): ProviderEndpoint => {
+    const baseUrl = p.baseUrl ?? defaultBaseUrl(p.id) ?? null;
+    return {
+      provider: p.id,
+      baseUrl,
+      source: p.baseUrl === undefined
+        ? "built-in"
+        : p.baseUrlSource ?? p.source,
+      custom: p.baseUrl !== undefined,
+      ...(p.allowLocal ? { allowLocal: true as const } : {}),
+    };
+  });
+  const primary = keys.find((k) => k.provider === providerId);
+  if (primary?.status === "missing") {
+    problems.push(
+      `No API key for ${primary.provider} (the default provider): set ${
+        primary.tried.join(" or ")
+      }`,
+    );
+  }
+  const report: DoctorReport = {
+    ok: problems.length === 0,
+    config: { ok: true },
+    defaultModel: resolved.chat.defaultModel.value,
+    defaultProvider: providerId,
+    keys,
+    endpoints,
+    history: paths.historyDb ?? null,
+    problems,
+  };
+  if (options.permissions === true) {
+    let tools: readonly string[] | undefined;
+    if (options.agent !== undefined) {
+      const found = await resolveAgentRef(options.agent, {
+        cwd: ctx.cwd,
+        ...(paths.projectRoot === undefined
+          ? {}
+          : { projectRoot: paths.projectRoot }),
+      });
+      if (!found.ok) {
+        report.ok = false;
+        problems.push(found.error.message);
+        return report;
+      }
+      tools = found.value.agent.tools ?? [];
+    }
+    report.permissions = advisePermissions(
+      loaded.value,
+      ctx.cwd,
+      (d) => Deno.permissions.querySync(d).state,
+      {
+        ...(tools === undefined ? {} : { tools }),
+        nameServers: parseResolvConf(await readResolvConf()),
+      },
+    );
+  }
+  return report;
+}
+
+/** The system resolver config, `""` when it cannot be read. */
+async function readResolvConf(): Promise<string> {
+  try {
+    return await Deno.readTextFile("/etc/resolv.conf");
+  } catch {
+    return "";
+  }
+}
+
+function keyLine(k: { provider: string } & KeyStatus): string {
+  const name = k.provider.padEnd(12);
+  switch (k.status) {
+    case "found":
+      return `  ${name} present (${k.variable})`;
+    case "no-auth":
+      return `  ${name} no key set (local endpoint: sent without auth)`;
+    case "missing":
+      return `  ${name} missing (set ${k.tried.join(" or ")})`;
+  }
+}
+
+function endpointLine(e: ProviderEndpoint): string {
+  const name = e.provider.padEnd(12);
+  if (e.baseUrl === null) return `  ${name} (no adapter in this version)`;
+  const notes = [e.source, ...(e.allowLocal === true ? ["allow_local"] : [])];
+  return `  ${name} ${e.baseUrl} (${notes.join(", ")})`;
+}
+
+/**
+ * Runs `doctor`.
+ *
+ * @param command The parsed command (`--permissions`).
+ * @param ctx The command context.
+ * @returns 0 when all is well, 1 otherwise.
+ *
+ * @example Plain report
+ * ```ts
+ * import { runDoctor } from "./doctor.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir, ANTHROPIC_API_KEY: "sk-secret" } });
+ * assert.equal(await runDoctor({ name: "doctor", permissions: false }, { io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir }), 0);
+ * assert.match(b.stdoutText(), /anthropic +present \(ANTHROPIC_API_KEY\)/);
+ * assert.doesNotMatch(b.stdoutText(), /sk-secret/);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function runDoctor(
+  command: Extract<CliCommand, { name: "doctor" }>,
+  ctx: CommandEnv,
+): Promise<CommandResult> {
+  const r = await diagnose(ctx, {
+    permissions: command.permissions,
+    ...(command.agent === undefined ? {} : { agent: command.agent }),
+  });
+  if (ctx.globals.json) {
+    ctx.io.stdout.write(`${JSON.stringify(r)}\n`);
+    return r.ok ? 0 : 1;
+  }
+  const lines: string[] = [
+    `config     ${r.config.ok ? "ok" : "invalid"}`,
+  ];
+  if (r.defaultModel !== null) {
+    lines.push(
+      `model      ${r.defaultModel} (${
+        r.defaultProvider ?? "provider unknown"
+      })`,
+    );
+  }
+  if (r.keys.length > 0) lines.push("keys");
+  for (const k of r.keys) lines.push(keyLine(k));
+  if (r.endpoints.length > 0) lines.push("endpoints");
+  for (const e of r.endpoints) lines.push(endpointLine(e));
+  lines.push(
+    `history    ${r.history ?? "(no home: set HOME or RELAVIUM_HOME)"}`,
+  );
+  if (r.permissions !== undefined) {
+    const flags = r.permissions.flags.join(" ");
+    lines.push(
+      `permissions (least privilege for ${
+        command.agent === undefined
+          ? "the built-in chat agent"
+          : stripControl(command.agent)
+      } here):`,
+      `  deno run ${flags} cli.ts`,
+      `  deno compile ${flags} cli.ts`,
+    );
+  }
+  ctx.io.stdout.write(`${lines.join("\n")}\n`);
+  for (const w of r.permissions?.warnings ?? []) {
+    ctx.io.stderr.write(`warning: ${w}\n`);
+  }
+  for (const p of r.problems) ctx.io.stderr.write(`problem: ${p}\n`);
+  return r.ok ? 0 : 1;
+}

@@ -1,0 +1,263 @@
+/**
+ * `doctor --permissions` (tools.md §10): the least-privilege `deno run` /
+ * `deno compile` flags for the current configuration and an agent's tools
+ * (the built-in chat agent's by default), with `--deny-net` for the SSRF
+ * ranges, plus warnings about broad grants and allowlisted interpreters.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { allBuiltinTools } from "../../tools/builtin/all.ts";
+import {
+  allowlistWarnings,
+  broadGrantWarnings,
+  derivePermissions,
+  permissionFlags,
+} from "../../tools/sandbox/permissions.ts";
+import type { ToolPermission } from "../../tools/sandbox/permission_query.ts";
+import type { LoadedConfig } from "../config/config.ts";
+import { keyVariables } from "../run/keys.ts";
+import { denyNetExcept } from "./deny_net.ts";
+import { buildToolRegistry } from "../run/tool_wiring.ts";
+
+/** Hosts of the built-in providers' default endpoints. */
+const DEFAULT_HOSTS: Readonly<Record<string, string>> = {
+  anthropic: "api.anthropic.com:443",
+  openai: "api.openai.com:443",
+  deepseek: "api.deepseek.com:443",
+  gemini: "generativelanguage.googleapis.com:443",
+};
+
+/**
+ * Variables the CLI reads. (Agent files are read with `npm:js-yaml`, which
+ * reads no environment; `npm:yaml`, used only by `parseWorkflow`, would
+ * need `LOG_STREAM` / `LOG_TOKENS`.)
+ */
+const CLI_ENV = [
+  "HOME",
+  "USERPROFILE",
+  "RELAVIUM_HOME",
+  "NO_COLOR",
+  "FORCE_COLOR",
+  "CI",
+];
+
+/**
+ * The permission advice.
+ *
+ * @example Value
+ * ```ts
+ * import type { PermissionAdvice } from "./doctor_permissions.ts";
+ * const a: PermissionAdvice = { flags: ["--allow-read=/w", "--no-prompt"], warnings: [] };
+ * ```
+ */
+export interface PermissionAdvice {
+  /** `deno run` / `deno compile` flags, `--no-prompt` last. */
+  flags: string[];
+  /** Broad grants, interpreters, values Deno cannot express. */
+  warnings: string[];
+}
+
+function hostOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    const port = u.port !== "" ? u.port : u.protocol === "http:" ? "80" : "443";
+    return `${u.hostname}:${port}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Options of {@linkcode advisePermissions}.
+ *
+ * @example Value
+ * ```ts
+ * import type { AdviceOptions } from "./doctor_permissions.ts";
+ * const o: AdviceOptions = { tools: ["read_file", "run_command"], nameServers: ["10.255.255.53:53"] };
+ * ```
+ */
+export interface AdviceOptions {
+  /** The agent's `tools:` (default: the built-in chat agent's). */
+  tools?: readonly string[];
+  /**
+   * The system resolvers as `ip:53` (`parseResolvConf` of
+   * `/etc/resolv.conf`): `http_request` checks every DNS answer.
+   */
+  nameServers?: readonly string[];
+}
+
+/** The built-in chat agent's tools (`default_agent.ts`). */
+const CHAT_AGENT_TOOLS = ["read_file", "list_directory", "git_status"];
+
+/**
+ * The tools a chat may use for this config: the agent's, plus what the
+ * interactive REPL adds on its own — `read_file`'s capability for
+ * `@path`, and `run_command`'s for `!cmd` when an allowlist is set.
+ */
+function sessionGrant(
+  agentTools: readonly string[],
+  allowlisted: boolean,
+): string[] {
+  const out = new Set([...agentTools, "read_file"]);
+  if (allowlisted) out.add("run_command");
+  return [...out];
+}
+
+/**
+ * The folder of the CLI's own modules when it runs from local files
+ * (`deno run cli.ts`): command modules load on first use (deno.json
+ * `lazy-dynamic-imports`, which keeps `--version` and `--help` as fast as
+ * a bare `deno run`), and Deno checks read access for each. A compiled
+ * binary or a remote URL needs nothing.
+ */
+function sourceRoot(): string | undefined {
+  const url = new URL("../../", import.meta.url);
+  if (url.protocol !== "file:") return undefined;
+  return fromFileUrl(url).replace(/[\\/]+$/, "");
+}
+
+function hostName(hostPort: string): string {
+  const m = /^\[([^\]]+)\](?::\d+)?$/.exec(hostPort);
+  if (m !== null) return m[1] ?? "";
+  const i = hostPort.lastIndexOf(":");
+  return i < 0 ? hostPort : hostPort.slice(0, i);
+}
+
+/**
+ * Derives the flags for a session in `cwd` with an agent's tools (the
+ * built-in chat agent's by default): `--allow-*` per tools.md §10
+ * (`kill` beside scoped `--allow-run` when `run_command` or `git_commit`
+ * is granted; the resolvers' `:53` and, with allowed domains,
+ * `0.0.0.0/0:443` when `http_request` is: it connects to the checked
+ * address, so a grant by name would not cover it), then `--deny-net`
+ * with the SSRF ranges minus what must stay reachable (local providers,
+ * resolvers), which Deno enforces on every connect even inside that
+ * range, then `--no-prompt`. Warnings: broad grants, allowlisted
+ * interpreters, what the flags cannot express (IPv6 ranges).
+ *
+ * @param config The loaded config.
+ * @param cwd The effective working directory.
+ * @param query Reads a permission's state by name (broad-grant check).
+ * @param options The agent's tools and the system resolvers.
+ * @returns The flags and warnings.
+ *
+ * @example Flags for a fresh folder
+ * ```ts
+ * import { advisePermissions } from "./doctor_permissions.ts";
+ * import { loadCliConfig } from "../config/config.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * const cfg = await loadCliConfig({ cwd: dir, env: (n) => n === "RELAVIUM_HOME" ? `${dir}/rh` : undefined });
+ * assert.ok(cfg.ok);
+ * if (cfg.ok) {
+ *   const a = advisePermissions(cfg.value, dir, () => "prompt");
+ *   assert.ok(a.flags[0]?.startsWith(`--allow-read=${dir},${dir}/rh,`)); // then the CLI's own modules
+ *   assert.ok(a.flags.some((f) => f.startsWith("--deny-net=0.0.0.0/8,127.0.0.0/8,")));
+ *   assert.equal(a.flags.at(-1), "--no-prompt");
+ * }
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function advisePermissions(
+  config: LoadedConfig,
+  cwd: string,
+  query: (
+    descriptor: { name: "read" | "write" | "run" | "net" | "env" },
+  ) => string,
+  options: AdviceOptions = {},
+): PermissionAdvice {
+  const { resolved, paths } = config;
+  const chat = resolved.chat;
+  const allowlist = {
+    allowedCommands: chat.allowedCommands.value,
+    allowedCommandGlobs: chat.allowedCommandGlobs.value,
+  };
+  const registry = buildToolRegistry({
+    context: { workingDir: cwd, fsScopeTier: chat.fsScope.value },
+    ...(paths.projectRoot === undefined
+      ? {}
+      : { projectRoot: paths.projectRoot }),
+    ...(paths.relaviumDir === undefined
+      ? {}
+      : { relaviumDir: paths.relaviumDir }),
+  });
+  const roots = registry.ok ? [...registry.value.plan.roots] : [cwd];
+  const netHosts: string[] = [];
+  const localHosts: string[] = [];
+  const envKeys = [...CLI_ENV];
+  for (const p of resolved.providers) {
+    const host = p.baseUrl !== undefined
+      ? hostOf(p.baseUrl)
+      : DEFAULT_HOSTS[p.id];
+    // The default provider, and every provider with its own base URL.
+    const used = p.id === chat.defaultProvider?.value ||
+      p.baseUrl !== undefined;
+    if (used && host !== undefined) netHosts.push(host);
+    if (p.allowLocal && host !== undefined) localHosts.push(hostName(host));
+    envKeys.push(...keyVariables(p.id, resolved.providers));
+    envKeys.push(
+      `RELAVIUM_${p.id.toUpperCase().replaceAll("-", "_")}_BASE_URL`,
+    );
+  }
+  const granted = sessionGrant(
+    options.tools ?? CHAT_AGENT_TOOLS,
+    allowlist.allowedCommands.length + allowlist.allowedCommandGlobs.length >
+      0,
+  );
+  const http = granted.includes("http_request");
+  // The CLI checks the DNS answers of custom endpoints (provider_dns.ts).
+  const customDns = resolved.providers.some((p) =>
+    p.baseUrl !== undefined && !(p.allowLocal && p.baseUrlSource !== "env")
+  );
+  const nameServers = http || customDns ? options.nameServers ?? [] : [];
+  const permissions: ToolPermission[] = derivePermissions({
+    roots,
+    granted,
+    tools: allBuiltinTools(),
+    os: registry.ok ? registry.value.plan.os : "posix",
+    ...(paths.relaviumDir === undefined
+      ? {}
+      : { configDir: paths.relaviumDir, storeDir: paths.relaviumDir }),
+    ...allowlist,
+    allowedDomains: chat.allowedDomains.value,
+    netHosts,
+    nameServers,
+    envKeys,
+  });
+  if (paths.projectRoot !== undefined) {
+    permissions.push({
+      name: "read",
+      path: join(paths.projectRoot, ".relavium"),
+    });
+  }
+  const source = sourceRoot();
+  if (source !== undefined) permissions.push({ name: "read", path: source });
+  const deny = denyNetExcept([...localHosts, ...nameServers.map(hostName)]);
+  const { flags, warnings } = permissionFlags(permissions, {
+    denyNet: deny.deny,
+  });
+  const runPrograms = permissions.flatMap((p) =>
+    p.name === "run" ? [p.command] : []
+  );
+  return {
+    flags,
+    warnings: [
+      ...warnings,
+      ...deny.warnings,
+      ...((http || customDns) && nameServers.length === 0
+        ? [
+          "No DNS resolver found (/etc/resolv.conf): http_request and the check of custom provider endpoints need --allow-net for the resolver's address:53",
+        ]
+        : []),
+      ...(http && chat.allowedDomains.value.length > 0
+        ? [
+          "http_request connects to the checked address, not the name: --allow-net=0.0.0.0/0:443 covers IPv4 hosts; Deno takes no IPv6 range, so an IPv6-only host needs --allow-net=[address]:443 added by hand",
+        ]
+        : []),
+      ...broadGrantWarnings(query, runPrograms),
+      ...allowlistWarnings(allowlist),
+    ],
+  };
+}

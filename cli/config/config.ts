@@ -1,0 +1,190 @@
+/**
+ * Loads the CLI's configuration: finds the files (global, or `--config`;
+ * the project's `workspace.toml` then `project.toml`), validates each
+ * strictly and resolves them with their sources (config.md §1–§3).
+ *
+ * @module
+ */
+import { join, resolve } from "node:path";
+import { err, ok, type Result } from "../../schema/result.ts";
+import { findProjectRoot } from "./discover.ts";
+import { loadConfigFile } from "./read.ts";
+import {
+  type ConfigLayers,
+  resolveConfig,
+  type ResolvedConfig,
+} from "./resolve.ts";
+import { type CliFault, fault } from "../fault.ts";
+import { resolveHome } from "./home.ts";
+
+/**
+ * Where everything is.
+ *
+ * @example Value
+ * ```ts
+ * import type { ConfigPaths } from "./config.ts";
+ * const p: ConfigPaths = { cwd: "/w", globalFile: "/h/.relavium/config.toml", globalFromFlag: false };
+ * ```
+ */
+export interface ConfigPaths {
+  /** The effective working directory. */
+  cwd: string;
+  /** `$HOME`, when known. */
+  userHome?: string;
+  /** `RELAVIUM_HOME` or `~/.relavium`, when known. */
+  relaviumDir?: string;
+  /** The global config file (`--config` replaces it). */
+  globalFile?: string;
+  /** Whether `globalFile` came from `--config`. */
+  globalFromFlag: boolean;
+  /** The project root, when one was found. */
+  projectRoot?: string;
+  /** `<root>/.relavium/workspace.toml`. */
+  workspaceFile?: string;
+  /** `<root>/.relavium/project.toml`. */
+  projectFile?: string;
+  /** `<relaviumDir>/history.db`. */
+  historyDb?: string;
+}
+
+/**
+ * Inputs of {@linkcode locateConfig} and {@linkcode loadCliConfig}.
+ *
+ * @example Value
+ * ```ts
+ * import type { ConfigRequest } from "./config.ts";
+ * const r: ConfigRequest = { cwd: "/w", env: () => undefined };
+ * ```
+ */
+export interface ConfigRequest {
+  /** The effective working directory (absolute). */
+  cwd: string;
+  /** Reads environment variables. */
+  env(name: string): string | undefined;
+  /** `--config <path>`, relative to `cwd`. */
+  configFlag?: string;
+}
+
+/**
+ * Finds the config files without reading them.
+ *
+ * @param req The cwd, environment and `--config`.
+ * @returns The paths, or a fault (relative `RELAVIUM_HOME`).
+ *
+ * @example No home, no project
+ * ```ts
+ * import { locateConfig } from "./config.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const r = await locateConfig({ cwd: dir, env: (n) => n === "RELAVIUM_HOME" ? dir : undefined });
+ * assert.ok(r.ok);
+ * if (r.ok) assert.equal(r.value.historyDb, `${dir}/history.db`);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function locateConfig(
+  req: ConfigRequest,
+): Promise<Result<ConfigPaths, CliFault>> {
+  const home = resolveHome(req.env);
+  if (!home.ok) return home;
+  const { userHome, relaviumDir } = home.value;
+  const paths: ConfigPaths = { cwd: req.cwd, globalFromFlag: false };
+  if (userHome !== undefined) paths.userHome = userHome;
+  if (relaviumDir !== undefined) {
+    paths.relaviumDir = relaviumDir;
+    paths.globalFile = join(relaviumDir, "config.toml");
+    paths.historyDb = join(relaviumDir, "history.db");
+  }
+  if (req.configFlag !== undefined) {
+    paths.globalFile = resolve(req.cwd, req.configFlag);
+    paths.globalFromFlag = true;
+  }
+  const root = await findProjectRoot(req.cwd, {
+    ...(userHome === undefined ? {} : { userHome }),
+    ...(relaviumDir === undefined ? {} : { globalDir: relaviumDir }),
+  });
+  if (root !== undefined) {
+    paths.projectRoot = root;
+    paths.workspaceFile = join(root, ".relavium", "workspace.toml");
+    paths.projectFile = join(root, ".relavium", "project.toml");
+  }
+  return ok(paths);
+}
+
+/**
+ * The loaded configuration.
+ *
+ * @example Shape
+ * ```ts
+ * import type { LoadedConfig } from "./config.ts";
+ * type Model = LoadedConfig["resolved"]["chat"]["defaultModel"];
+ * ```
+ */
+export interface LoadedConfig {
+  paths: ConfigPaths;
+  layers: ConfigLayers;
+  resolved: ResolvedConfig;
+}
+
+/**
+ * Locates, reads, validates and resolves the configuration.
+ *
+ * @param req The cwd, environment and `--config`.
+ * @returns The config, or a fault: `invalid_config` (naming file, line and
+ * key), `not_found` (a `--config` file that does not exist) or `internal`.
+ *
+ * @example A project file overrides the global one
+ * ```ts
+ * import { loadCliConfig } from "./config.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/home/.relavium`, { recursive: true });
+ * await Deno.mkdir(`${dir}/home/app/.relavium`, { recursive: true });
+ * await Deno.writeTextFile(`${dir}/home/.relavium/config.toml`, "[chat]\nmax_turns = 5\nauto_compact = false\n");
+ * await Deno.writeTextFile(`${dir}/home/app/.relavium/project.toml`, "[chat]\nmax_turns = 9\n");
+ * const r = await loadCliConfig({ cwd: `${dir}/home/app`, env: (n) => n === "HOME" ? `${dir}/home` : undefined });
+ * assert.ok(r.ok);
+ * if (r.ok) {
+ *   assert.deepEqual(r.value.resolved.chat.maxTurns, { value: 9, source: "project" });
+ *   assert.deepEqual(r.value.resolved.chat.autoCompact, { value: false, source: "global" });
+ * }
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function loadCliConfig(
+  req: ConfigRequest,
+): Promise<Result<LoadedConfig, CliFault>> {
+  const located = await locateConfig(req);
+  if (!located.ok) return located;
+  const paths = located.value;
+  const layers: ConfigLayers = {};
+  if (paths.globalFile !== undefined) {
+    const g = await loadConfigFile("global", paths.globalFile);
+    if (!g.ok) return g;
+    if (g.value === undefined && paths.globalFromFlag) {
+      return err(
+        fault("not_found", `Config file not found: ${paths.globalFile}`),
+      );
+    }
+    if (g.value !== undefined && g.value.kind === "global") {
+      layers.global = g.value;
+    }
+  }
+  if (paths.workspaceFile !== undefined) {
+    const w = await loadConfigFile("workspace", paths.workspaceFile);
+    if (!w.ok) return w;
+    if (w.value !== undefined && w.value.kind !== "global") {
+      layers.workspace = w.value;
+    }
+  }
+  if (paths.projectFile !== undefined) {
+    const p = await loadConfigFile("project", paths.projectFile);
+    if (!p.ok) return p;
+    if (p.value !== undefined && p.value.kind !== "global") {
+      layers.project = p.value;
+    }
+  }
+  const resolved = resolveConfig(layers, req.env);
+  if (!resolved.ok) return resolved;
+  return ok({ paths, layers, resolved: resolved.value });
+}

@@ -1,0 +1,194 @@
+/**
+ * Writing a session's workflow scaffold (export.md §5), shared by the
+ * `chat-export` command and the in-chat `/export`: the default file name,
+ * the build + serialize step, the atomic write and the fixed review
+ * notice. Imports `export/workflow.ts` and `export/yaml.ts` directly (not
+ * `export/mod.ts`), so no YAML parser is loaded.
+ *
+ * @module
+ */
+import { isAbsolute, resolve } from "node:path";
+import { sessionToWorkflow } from "../../export/workflow.ts";
+import { stringifyWorkflow } from "../../export/yaml.ts";
+import { err, ok, type Result } from "../../schema/result.ts";
+import type { LoadedSession } from "../../store/store.ts";
+import { type AtomicWriteFs, writeFileAtomic } from "./atomic_write.ts";
+import { type CliFault, fault } from "../fault.ts";
+
+/**
+ * The review notice printed on stderr after every successful export
+ * (export.md §5), including under `--json` and after the in-chat
+ * `/export`. Never part of stdout or the event stream.
+ *
+ * @example It names the three points
+ * ```ts
+ * import { EXPORT_NOTICE } from "./export_file.ts";
+ * import assert from "node:assert/strict";
+ * assert.match(EXPORT_NOTICE, /not a replay/);
+ * assert.match(EXPORT_NOTICE, /unredacted/);
+ * assert.match(EXPORT_NOTICE, /agent definition/);
+ * ```
+ */
+export const EXPORT_NOTICE: string = [
+  "Review before use: this file is a workflow scaffold, not a replay of the session.",
+  "  - It does not recreate the session's working context: summarised, trimmed or",
+  "    omitted context may not carry over, and raw tool arguments and results were",
+  "    never stored, so there are none to restore (no option exports them).",
+  "  - It contains the conversation's own text unredacted (user and assistant",
+  "    messages, @-attached file contents, ! command output) and the agent",
+  "    definition's literal values. Review it before running or committing it.",
+  "  - The embedded agent definition is the historical one: it may need edits",
+  "    before it passes current validation and runs.",
+  "",
+].join("\n");
+
+/**
+ * The default export file of a session: `<cwd>/<sessionId>.relavium.yaml`.
+ *
+ * @param cwd The effective working directory (absolute).
+ * @param sessionId The session id.
+ * @returns The absolute path, or a `usage` fault when the id cannot name
+ * a file in `cwd` (it holds a path separator or is `.`/`..`).
+ *
+ * @example Default name
+ * ```ts
+ * import { defaultExportPath } from "./export_file.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(defaultExportPath("/w", "abc"), { ok: true, value: "/w/abc.relavium.yaml" });
+ * assert.equal(defaultExportPath("/w", "../x").ok, false);
+ * ```
+ */
+export function defaultExportPath(
+  cwd: string,
+  sessionId: string,
+): Result<string, CliFault> {
+  if (/[/\\]/.test(sessionId) || sessionId === "." || sessionId === "..") {
+    return err(fault(
+      "usage",
+      `Session id ${
+        JSON.stringify(sessionId)
+      } cannot name a file: choose one with --out`,
+    ));
+  }
+  return ok(resolve(cwd, `${sessionId}.relavium.yaml`));
+}
+
+/**
+ * The scaffold's YAML text: `sessionToWorkflow` then `stringifyWorkflow`.
+ * Deterministic: the same session gives the same bytes.
+ *
+ * @param loaded The session row and all its messages.
+ * @returns The file content.
+ *
+ * @example A session with no completed turn
+ * ```ts
+ * import { exportText } from "./export_file.ts";
+ * import assert from "node:assert/strict";
+ * const at = "2026-01-01T00:00:00.000Z";
+ * const text = exportText({ record: { id: "s1", agentSlug: "mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" },
+ *   status: "active", totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 0, totalConservativeMicrocents: 0,
+ *   createdAt: at, updatedAt: at }, messages: [] });
+ * assert.match(text, /^schema_version: "1\.0"\n/);
+ * assert.match(text, /- from: input\n\s+to: output\n/);
+ * ```
+ */
+export function exportText(loaded: LoadedSession): string {
+  return stringifyWorkflow(sessionToWorkflow(loaded.record, loaded.messages));
+}
+
+/**
+ * Options of {@linkcode writeExport}.
+ *
+ * @example Value
+ * ```ts
+ * import type { WriteExportOptions } from "./export_file.ts";
+ * const o: WriteExportOptions = { overwrite: false };
+ * ```
+ */
+export interface WriteExportOptions {
+  /** Replace an existing file (`--force`, and the in-chat `/export`). */
+  overwrite: boolean;
+  /** File operations of the final write (tests). */
+  fs?: AtomicWriteFs;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
+}
+
+function reason(e: unknown): string {
+  return e instanceof Error ? e.name : "unknown error";
+}
+
+/**
+ * Builds, serializes and writes a session's scaffold to `target`: the
+ * folders are created, an existing file is kept unless `overwrite`, and
+ * the file is written to a temporary sibling then renamed, so a failed
+ * write leaves no partial file.
+ *
+ * @param loaded The session row and its messages.
+ * @param target The absolute target path.
+ * @param options Whether to replace an existing file.
+ * @returns The target, or a fault: `target_exists` (exit 2) or `internal`
+ * for a file-system failure (exit 1).
+ *
+ * @example An existing file is kept without overwrite
+ * ```ts
+ * import { writeExport } from "./export_file.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/s1.relavium.yaml`, "mine\n");
+ * const at = "2026-01-01T00:00:00.000Z";
+ * const loaded = { record: { id: "s1", agentSlug: "mini", context: { workingDir: dir, fsScopeTier: "sandboxed" as const },
+ *   status: "active" as const, totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 0, totalConservativeMicrocents: 0,
+ *   createdAt: at, updatedAt: at }, messages: [] };
+ * const r = await writeExport(loaded, `${dir}/s1.relavium.yaml`, { overwrite: false });
+ * assert.equal(r.ok ? "" : r.error.code, "target_exists");
+ * assert.equal(await Deno.readTextFile(`${dir}/s1.relavium.yaml`), "mine\n");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function writeExport(
+  loaded: LoadedSession,
+  target: string,
+  options: WriteExportOptions,
+): Promise<Result<string, CliFault>> {
+  if (!isAbsolute(target)) {
+    throw new TypeError("Cannot export: the target path must be absolute");
+  }
+  try {
+    if (!options.overwrite && await exists(target)) {
+      return err(fault(
+        "target_exists",
+        `Export target exists: ${target} (use --force to overwrite)`,
+      ));
+    }
+  } catch (e) {
+    return err(fault("internal", `Cannot check ${target}: ${reason(e)}`));
+  }
+  const text = exportText(loaded);
+  const folder = resolve(target, "..");
+  try {
+    await Deno.mkdir(folder, { recursive: true });
+  } catch (e) {
+    return err(fault("internal", `Cannot create ${folder}: ${reason(e)}`));
+  }
+  const written = await writeFileAtomic(
+    target,
+    text,
+    options.fs === undefined ? {} : { fs: options.fs },
+  );
+  if (!written.ok) {
+    return err(fault(
+      "internal",
+      `Cannot write the export ${target}: ${reason(written.error.cause)}`,
+    ));
+  }
+  return ok(target);
+}

@@ -1,0 +1,299 @@
+/**
+ * Printers (cli.md §2): the NDJSON event printer (`--json`, stdout only),
+ * the plain printer (model text on stdout, everything else on stderr) and
+ * the pre-session fault line (DECISIONS.md 18).
+ *
+ * @module
+ */
+import type { SessionEvent } from "../../schema/event.ts";
+import { paint } from "./color.ts";
+import { createControlStripper } from "./control.ts";
+import { type CliFault, exitCodeOf } from "../fault.ts";
+import { turnFailureHint } from "../chat/hints.ts";
+import type { CliIo } from "./io.ts";
+
+/** Session.md §12: the per-pass bound of a manual compaction over an unknown window. */
+const UNKNOWN_WINDOW_PASS_TOKENS = "16,384";
+
+/**
+ * Prints a fault and returns its exit code: under `--json` one line
+ * `{"type":"error","code","message"}` on stderr, else `error: <message>`.
+ * Stdout is never written.
+ *
+ * @param io Where to write.
+ * @param f The fault.
+ * @param options Output mode and colour.
+ * @returns The exit code (1 for `internal`, else 2).
+ *
+ * @example JSON form
+ * ```ts
+ * import { createBufferedIo } from "./io.ts";
+ * import { printFault } from "./output.ts";
+ * import assert from "node:assert/strict";
+ * const b = createBufferedIo();
+ * const code = printFault(b.io, { code: "usage", message: "Unknown option: --x" }, { json: true, color: false });
+ * assert.equal(code, 2);
+ * assert.equal(b.stderrText(), '{"type":"error","code":"usage","message":"Unknown option: --x"}\n');
+ * assert.equal(b.stdoutText(), "");
+ * ```
+ */
+export function printFault(
+  io: CliIo,
+  f: CliFault,
+  options: { json: boolean; color: boolean },
+): number {
+  if (options.json) {
+    io.stderr.write(
+      `${
+        JSON.stringify({ type: "error", code: f.code, message: f.message })
+      }\n`,
+    );
+  } else {
+    io.stderr.write(`${paint("red", "error:", options.color)} ${f.message}\n`);
+  }
+  return exitCodeOf(f);
+}
+
+/**
+ * Something that renders session events.
+ *
+ * @example Shape
+ * ```ts
+ * import type { EventPrinter } from "./output.ts";
+ * const p: EventPrinter = { print: () => {}, end: () => {} };
+ * ```
+ */
+export interface EventPrinter {
+  /** Renders one event. */
+  print(event: SessionEvent): void;
+  /** Finishes output (closes an open stdout line). */
+  end(): void;
+}
+
+/**
+ * The `--json` printer: each event verbatim as one compact JSON line on
+ * stdout, nothing else.
+ *
+ * @param io Where to write.
+ * @returns The printer.
+ *
+ * @example One line per event
+ * ```ts
+ * import { createBufferedIo } from "./io.ts";
+ * import { createNdjsonPrinter } from "./output.ts";
+ * import assert from "node:assert/strict";
+ * const b = createBufferedIo();
+ * createNdjsonPrinter(b.io).print({ type: "session:cancelled", sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z", sequenceNumber: 3 });
+ * assert.equal(b.stdoutText(), '{"type":"session:cancelled","sessionId":"s","timestamp":"2026-01-01T00:00:00.000Z","sequenceNumber":3}\n');
+ * ```
+ */
+export function createNdjsonPrinter(io: CliIo): EventPrinter {
+  return {
+    print(event) {
+      io.stdout.write(`${JSON.stringify(event)}\n`);
+    },
+    end() {},
+  };
+}
+
+/**
+ * Options of {@linkcode createPlainPrinter}.
+ *
+ * @example Value
+ * ```ts
+ * import type { PlainPrinterOptions } from "./output.ts";
+ * const o: PlainPrinterOptions = { color: false, quiet: false, verbose: false };
+ * ```
+ */
+export interface PlainPrinterOptions {
+  /** Colour stderr annotations. */
+  color: boolean;
+  /** Suppress informational notices. */
+  quiet: boolean;
+  /** Also report reasoning and costs on stderr. */
+  verbose: boolean;
+  /** The configured primary model; a turn served by another prints `via`. */
+  primaryModel?: string;
+  /** The engine's fixed possible-overflow text (validation hint). */
+  possibleOverflowMessage?: string;
+  /** The agent's memory policy: overflow hints respect it. */
+  memory?: "none" | "window" | "summary";
+  /** Print the static recovery hint after a failed turn (default `true`). */
+  hints?: boolean;
+  /** After each turn, print its tokens and cost (the interactive REPL). */
+  turnSummary?: boolean;
+}
+
+/**
+ * The plain printer: model tokens on stdout with control sequences
+ * stripped; tool calls annotated by tool id only (never arguments), failed
+ * turns as `[turn failed: <code>]` plus the static hint, and notices, all
+ * on stderr.
+ *
+ * @param io Where to write.
+ * @param options Colour, verbosity and the primary model.
+ * @returns The printer.
+ *
+ * @example A turn with a tool call
+ * ```ts
+ * import { createBufferedIo } from "./io.ts";
+ * import { createPlainPrinter } from "./output.ts";
+ * import assert from "node:assert/strict";
+ * const b = createBufferedIo();
+ * const p = createPlainPrinter(b.io, { color: false, quiet: false, verbose: false });
+ * const env = { sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z" };
+ * p.print({ ...env, sequenceNumber: 1, type: "agent:tool_call", nodeId: "n", model: "m", toolId: "read_file", toolInput: { path: "secret" }, toolCallId: "session-tool:1:0" });
+ * p.print({ ...env, sequenceNumber: 2, type: "agent:token", nodeId: "n", token: "Hi\x1b[2J", model: "m" });
+ * p.print({ ...env, sequenceNumber: 3, type: "session:turn_completed", stopReason: "stop", tokensUsed: { input: 1, output: 1 } });
+ * assert.equal(b.stdoutText(), "Hi\n");
+ * assert.equal(b.stderrText(), "[tool: read_file]\n");
+ * ```
+ */
+export function createPlainPrinter(
+  io: CliIo,
+  options: PlainPrinterOptions,
+): EventPrinter {
+  const stripper = createControlStripper();
+  let primary = options.primaryModel;
+  let turnCost = 0;
+  let turnUnpriced = false;
+  let lineOpen = false;
+  const closeLine = (): void => {
+    const rest = stripper.flush();
+    if (rest !== "") io.stdout.write(rest);
+    if (lineOpen) io.stdout.write("\n");
+    lineOpen = false;
+  };
+  const note = (
+    text: string,
+    style: "dim" | "yellow" | "red" = "dim",
+  ): void => {
+    closeLine();
+    io.stderr.write(`${paint(style, text, options.color)}\n`);
+  };
+  const info = (text: string): void => {
+    if (!options.quiet) note(text);
+  };
+  return {
+    print(event) {
+      switch (event.type) {
+        case "agent:token": {
+          const text = stripper.push(event.token);
+          if (text === "") return;
+          io.stdout.write(text);
+          lineOpen = !text.endsWith("\n");
+          return;
+        }
+        case "agent:reasoning":
+          return;
+        case "agent:tool_call":
+          note(`[tool: ${event.toolId}]`);
+          return;
+        case "agent:tool_result":
+          if (!event.success && options.verbose) {
+            note(`[tool ${event.toolId}: no success]`);
+          }
+          return;
+        case "agent:approval_requested":
+          return;
+        case "cost:updated":
+          turnCost += event.costMicrocents;
+          if (!event.priced) turnUnpriced = true;
+          if (options.verbose) {
+            note(
+              `[cost: ${event.model} ${event.inputTokens} in / ${event.outputTokens} out${
+                event.priced ? "" : ", price unknown"
+              }]`,
+            );
+          }
+          return;
+        case "session:started":
+          primary ??= event.model;
+          return;
+        case "session:turn_started":
+          turnCost = 0;
+          turnUnpriced = false;
+          return;
+        case "session:turn_completed": {
+          closeLine();
+          if (event.stopReason === "error" && event.error !== undefined) {
+            const hint = options.hints === false ? undefined : turnFailureHint(
+              event.error.code,
+              event.error.message,
+              {
+                ...(options.possibleOverflowMessage === undefined ? {} : {
+                  possibleOverflowMessage: options.possibleOverflowMessage,
+                }),
+                ...(options.memory === undefined
+                  ? {}
+                  : { memory: options.memory }),
+              },
+            );
+            note(
+              `[turn failed: ${event.error.code}]${
+                hint === undefined ? "" : ` ${hint}`
+              }`,
+              "red",
+            );
+          } else if (event.stopReason === "aborted") {
+            note("[turn aborted]", "yellow");
+          }
+          const served = event.tokensUsed.model;
+          if (
+            served !== undefined && primary !== undefined && served !== primary
+          ) {
+            info(`(via ${served})`);
+          }
+          if (options.turnSummary === true) {
+            const { input, output } = event.tokensUsed;
+            const cost = turnUnpriced && turnCost === 0
+              ? "price unknown"
+              : `$${(turnCost / 1e8).toFixed(4)}`;
+            info(`[${input} in / ${output} out tokens, ${cost}]`);
+          }
+          return;
+        }
+        case "session:cancelled":
+          closeLine();
+          return;
+        case "session:exported":
+          info(`Exported to ${event.workflowPath}`);
+          return;
+        case "session:compacting":
+          info(
+            event.windowUnknown === true
+              ? `Compacting the conversation… (the model's context window is unknown: each summary pass is limited to ${UNKNOWN_WINDOW_PASS_TOKENS} estimated tokens)`
+              : "Compacting the conversation…",
+          );
+          return;
+        // `/compact` and `/trim` report their own outcome (slash_context.ts).
+        case "session:compacted":
+          if (event.reason === "manual") return;
+          info(
+            `Compacted: ${event.tokensBefore} → ${event.tokensAfter} tokens`,
+          );
+          return;
+        case "session:compaction_failed":
+          if (event.reason === "manual") return;
+          note(`Compaction failed: ${event.error.code}`, "yellow");
+          return;
+        case "session:compaction_budget_refused":
+          note("Compaction refused: the cost cap would be exceeded", "yellow");
+          return;
+        case "session:trimmed":
+          if (event.reason === "manual") return;
+          info(
+            `Trimmed ${event.droppedMessageCount} messages (kept ${event.keptMessageCount})`,
+          );
+          return;
+        default: {
+          const never: never = event;
+          return never;
+        }
+      }
+    },
+    end() {
+      closeLine();
+    },
+  };
+}

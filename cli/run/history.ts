@@ -1,0 +1,123 @@
+/**
+ * Opens `history.db` (the SQLite `SessionStore`) for CLI commands.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import { err, ok, type Result } from "../../schema/result.ts";
+import { openSqliteStore } from "../../store/sqlite_store.ts";
+import type { SessionStore } from "../../store/store.ts";
+import { type ConfigPaths, locateConfig } from "../config/config.ts";
+import type { CommandEnv } from "../command_env.ts";
+import { type CliFault, fault } from "../fault.ts";
+
+/**
+ * The history file path.
+ *
+ * @param paths The located config paths.
+ * @returns `<relaviumDir>/history.db`, or an `internal` fault when no home
+ * is known.
+ *
+ * @example Path
+ * ```ts
+ * import { historyPath } from "./history.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(historyPath({ cwd: "/w", globalFromFlag: false, historyDb: "/h/.relavium/history.db" }), { ok: true, value: "/h/.relavium/history.db" });
+ * assert.equal(historyPath({ cwd: "/w", globalFromFlag: false }).ok, false);
+ * ```
+ */
+export function historyPath(paths: ConfigPaths): Result<string, CliFault> {
+  return paths.historyDb === undefined
+    ? err(fault(
+      "internal",
+      "Cannot locate history.db: set HOME or RELAVIUM_HOME",
+    ))
+    : ok(paths.historyDb);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
+}
+
+/**
+ * Opens the history store. Read commands pass `create: false` and get
+ * `undefined` when the file does not exist yet (nothing is created);
+ * writers pass `create: true` (the folder is made 0700).
+ *
+ * @param path The `history.db` path.
+ * @param options Whether to create the file.
+ * @returns The store (or `undefined`), or an `internal` fault (exit 1).
+ *
+ * @example A read of a missing file creates nothing
+ * ```ts
+ * import { openHistory } from "./history.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * assert.deepEqual(await openHistory(`${dir}/history.db`, { create: false }), { ok: true, value: undefined });
+ * await Deno.remove(dir);
+ * ```
+ */
+export async function openHistory(
+  path: string,
+  options: { create: boolean },
+): Promise<Result<SessionStore | undefined, CliFault>> {
+  try {
+    if (!await exists(path)) {
+      if (!options.create) return ok(undefined);
+      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    }
+    return ok(openSqliteStore(path, {
+      clock: { now: () => Date.now() },
+      ids: () => crypto.randomUUID(),
+    }));
+  } catch (e) {
+    const why = e instanceof Error && e.cause instanceof Error
+      ? e.cause.name
+      : e instanceof Error
+      ? e.name
+      : "unknown error";
+    return err(fault(
+      "internal",
+      `Cannot open the session store ${path}: ${why}`,
+    ));
+  }
+}
+
+/**
+ * Opens `history.db` for a read command: locates the configuration (for
+ * `RELAVIUM_HOME` or the global folder), then opens the file without
+ * creating it (`undefined` when there is none yet).
+ *
+ * @param ctx The command's context (cwd and environment).
+ * @returns The store (or `undefined`), or the fault to print.
+ *
+ * @example Nothing stored yet
+ * ```ts
+ * import { openExistingHistory } from "./history.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import assert from "node:assert/strict";
+ * const home = await Deno.makeTempDir();
+ * const { io } = createBufferedIo({ env: { RELAVIUM_HOME: home }, cwd: home });
+ * const r = await openExistingHistory({ io, cwd: home, color: false, globals: { json: false, quiet: false, verbose: false } });
+ * assert.deepEqual(r, { ok: true, value: undefined });
+ * await Deno.remove(home, { recursive: true });
+ * ```
+ */
+export async function openExistingHistory(
+  ctx: CommandEnv,
+): Promise<Result<SessionStore | undefined, CliFault>> {
+  const located = await locateConfig({
+    cwd: ctx.cwd,
+    env: (n) => ctx.io.env(n),
+  });
+  if (!located.ok) return err(located.error);
+  const path = historyPath(located.value);
+  if (!path.ok) return err(path.error);
+  return await openHistory(path.value, { create: false });
+}

@@ -1,0 +1,132 @@
+/**
+ * Provider API keys from the environment (DECISIONS.md 24). Lookups report
+ * which variable held the key, never the key; only {@linkcode readKey}
+ * returns a value, for the session's `keyFor`.
+ *
+ * @module
+ */
+import { err, ok, type Result } from "../../schema/result.ts";
+import type { ResolvedProvider } from "../config/resolve.ts";
+import { type CliFault, fault } from "../fault.ts";
+
+const VENDOR_VARIABLES: Readonly<Record<string, string>> = {
+  anthropic: "ANTHROPIC_API_KEY",
+  openai: "OPENAI_API_KEY",
+  deepseek: "DEEPSEEK_API_KEY",
+};
+
+/**
+ * Outcome of a key lookup: found (which variable), not needed (a local
+ * provider without a key sends no auth), or missing (the variables tried).
+ *
+ * @example Value
+ * ```ts
+ * import type { KeyStatus } from "./keys.ts";
+ * const s: KeyStatus = { status: "found", variable: "RELAVIUM_OPENAI_API_KEY" };
+ * ```
+ */
+export type KeyStatus =
+  | { status: "found"; variable: string }
+  | { status: "no-auth"; tried: string[] }
+  | { status: "missing"; tried: string[] };
+
+/**
+ * The variables consulted for a provider, in order: built-ins
+ * `RELAVIUM_<ID>_API_KEY` then the vendor's variable; a `[[providers]]` id
+ * its global `api_key_env`, else `RELAVIUM_<ID>_API_KEY` (upper case,
+ * `-` → `_`), never a vendor variable.
+ *
+ * @param providerId The provider id.
+ * @param providers The resolved providers (for `api_key_env`).
+ * @returns The variable names.
+ *
+ * @example Names
+ * ```ts
+ * import { keyVariables } from "./keys.ts";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(keyVariables("anthropic", []), ["RELAVIUM_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY"]);
+ * assert.deepEqual(keyVariables("my-llm", []), ["RELAVIUM_MY_LLM_API_KEY"]);
+ * ```
+ */
+export function keyVariables(
+  providerId: string,
+  providers: readonly ResolvedProvider[],
+): string[] {
+  const p = providers.find((x) => x.id === providerId);
+  if (p !== undefined && !p.builtIn && p.apiKeyEnv !== undefined) {
+    return [p.apiKeyEnv];
+  }
+  const own = `RELAVIUM_${
+    providerId.toUpperCase().replaceAll("-", "_")
+  }_API_KEY`;
+  const isCustom = p !== undefined && !p.builtIn;
+  const vendor = isCustom ? undefined : VENDOR_VARIABLES[providerId];
+  return vendor === undefined ? [own] : [own, vendor];
+}
+
+/**
+ * Looks a provider's key up without revealing it.
+ *
+ * @param providerId The provider id.
+ * @param options The resolved providers and the environment.
+ * @returns Which variable holds the key, or what was tried.
+ *
+ * @example The first non-empty variable wins
+ * ```ts
+ * import { lookupKey } from "./keys.ts";
+ * import assert from "node:assert/strict";
+ * const vars: Record<string, string> = { RELAVIUM_OPENAI_API_KEY: "", OPENAI_API_KEY: "sk-test" };
+ * assert.deepEqual(lookupKey("openai", { providers: [], env: (n) => vars[n] }), { status: "found", variable: "OPENAI_API_KEY" });
+ * ```
+ */
+export function lookupKey(
+  providerId: string,
+  options: {
+    providers: readonly ResolvedProvider[];
+    env(name: string): string | undefined;
+  },
+): KeyStatus {
+  const tried = keyVariables(providerId, options.providers);
+  for (const variable of tried) {
+    const value = options.env(variable);
+    if (value !== undefined && value !== "") {
+      return { status: "found", variable };
+    }
+  }
+  const p = options.providers.find((x) => x.id === providerId);
+  if (p?.allowLocal === true) return { status: "no-auth", tried };
+  return { status: "missing", tried };
+}
+
+/**
+ * Reads a provider's key for a request. A local (`allow_local`) provider
+ * without a key yields `""`: the adapter then sends no auth header.
+ *
+ * @param providerId The provider id.
+ * @param options The resolved providers and the environment.
+ * @returns The key, or a `provider_auth` fault naming the variables tried.
+ *
+ * @example Missing
+ * ```ts
+ * import { readKey } from "./keys.ts";
+ * import assert from "node:assert/strict";
+ * const r = readKey("anthropic", { providers: [], env: () => undefined });
+ * assert.equal(r.ok, false);
+ * if (!r.ok) assert.match(r.error.message, /RELAVIUM_ANTHROPIC_API_KEY or ANTHROPIC_API_KEY/);
+ * ```
+ */
+export function readKey(
+  providerId: string,
+  options: {
+    providers: readonly ResolvedProvider[];
+    env(name: string): string | undefined;
+  },
+): Result<string, CliFault> {
+  const status = lookupKey(providerId, options);
+  if (status.status === "found") return ok(options.env(status.variable) ?? "");
+  if (status.status === "no-auth") return ok("");
+  return err(fault(
+    "provider_auth",
+    `No API key for provider ${providerId}: set ${status.tried.join(" or ")}`,
+  ));
+}

@@ -1,0 +1,139 @@
+/**
+ * The real provider adapters behind the CLI's provider registry (llm.md
+ * §10–§12, DECISIONS.md 24, 26): built-in `anthropic`, `openai` and
+ * `deepseek`, `[[providers]]` entries of kind `anthropic` or
+ * `openai-compatible`, and `RELAVIUM_<P>_BASE_URL` overrides. Loaded only
+ * by sessions without `--fixture`.
+ *
+ * @module
+ */
+import {
+  ANTHROPIC_BASE_URL,
+  createAnthropicProvider,
+} from "../../llm/anthropic/provider.ts";
+import type { ListableCatalog } from "../../llm/create_catalog.ts";
+import type { FetchFn } from "../../llm/http.ts";
+import {
+  createOpenAiProvider,
+  DEEPSEEK_BASE_URL,
+  OPENAI_BASE_URL,
+} from "../../llm/openai/provider.ts";
+import type { LlmProvider } from "../../llm/provider.ts";
+import type { ResolvedProvider } from "../config/resolve.ts";
+
+/**
+ * What every adapter is built with.
+ *
+ * @example Value
+ * ```ts
+ * import type { AdapterDeps } from "./provider_adapters.ts";
+ * import { createCatalog } from "../../llm/create_catalog.ts";
+ * const d: AdapterDeps = { fetch, catalog: createCatalog(), now: () => 0 };
+ * ```
+ */
+export interface AdapterDeps {
+  /** The transport (the io's `fetch`). */
+  fetch: FetchFn;
+  /** The session's catalog (bundled models plus `[[providers]]` prices). */
+  catalog: ListableCatalog;
+  /** Epoch ms (reads `retry-after` HTTP dates). */
+  now(): number;
+}
+
+/**
+ * The official base URL of a built-in provider.
+ *
+ * @param id A provider id.
+ * @returns The URL, or `undefined` for a provider without a built-in
+ * endpoint (a `[[providers]]` id, or `gemini`, which has no adapter).
+ *
+ * @example Built-ins
+ * ```ts
+ * import { defaultBaseUrl } from "./provider_adapters.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(defaultBaseUrl("anthropic"), "https://api.anthropic.com");
+ * assert.equal(defaultBaseUrl("gemini"), undefined);
+ * ```
+ */
+export function defaultBaseUrl(id: string): string | undefined {
+  switch (id) {
+    case "anthropic":
+      return ANTHROPIC_BASE_URL;
+    case "openai":
+      return OPENAI_BASE_URL;
+    case "deepseek":
+      return DEEPSEEK_BASE_URL;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Builds the adapter of a resolved provider. A base URL (a `[[providers]]`
+ * entry's, or a built-in's `RELAVIUM_<P>_BASE_URL`) makes it a custom
+ * endpoint: overflows downgraded, window never authoritative.
+ *
+ * @param provider The resolved provider.
+ * @param deps Transport, catalog and clock.
+ * @returns The adapter, or `undefined` when this version has none
+ * (`gemini`).
+ *
+ * @example A local OpenAI-compatible server
+ * ```ts
+ * import { createAdapter } from "./provider_adapters.ts";
+ * import { createCatalog } from "../../llm/create_catalog.ts";
+ * import assert from "node:assert/strict";
+ * const p = createAdapter(
+ *   { id: "ollama", kind: "openai-compatible", builtIn: false, baseUrl: "http://localhost:11434/v1", allowLocal: true, source: "project" },
+ *   { fetch, catalog: createCatalog(), now: () => 0 },
+ * );
+ * assert.deepEqual([p?.id, p?.kind, p?.customEndpoint], ["ollama", "openai-compatible", true]);
+ * ```
+ */
+export function createAdapter(
+  provider: ResolvedProvider,
+  deps: AdapterDeps,
+): LlmProvider | undefined {
+  const { fetch, catalog, now } = deps;
+  const common = { fetch, catalog, now };
+  const endpoint = provider.baseUrl === undefined
+    ? {}
+    : { baseUrl: provider.baseUrl, customEndpoint: true };
+  if (provider.builtIn) {
+    switch (provider.id) {
+      case "anthropic":
+        return createAnthropicProvider({ ...common, ...endpoint });
+      case "openai":
+        return createOpenAiProvider({ id: "openai", ...common, ...endpoint });
+      case "deepseek":
+        return createOpenAiProvider({
+          id: "deepseek",
+          dialect: "deepseek",
+          ...common,
+          ...endpoint,
+        });
+      default:
+        return undefined;
+    }
+  }
+  if (provider.baseUrl === undefined) return undefined;
+  const custom = {
+    id: provider.id,
+    baseUrl: provider.baseUrl,
+    customEndpoint: true,
+    ...common,
+  };
+  switch (provider.kind) {
+    case "anthropic":
+      return createAnthropicProvider(custom);
+    case "openai-compatible":
+      return createOpenAiProvider({
+        ...custom,
+        ...(provider.maxTokensParam === undefined
+          ? {}
+          : { maxTokensParam: provider.maxTokensParam }),
+      });
+    default:
+      return undefined;
+  }
+}

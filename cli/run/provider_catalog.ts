@@ -1,0 +1,65 @@
+/**
+ * The session's model catalog: the bundled models plus the prices of
+ * `[[providers]]` entries (llm.md §7, §12).
+ *
+ * @module
+ */
+import type { ModelInfo } from "../../llm/catalog.ts";
+import {
+  createCatalog,
+  type ListableCatalog,
+} from "../../llm/create_catalog.ts";
+import type { ResolvedProvider } from "../config/resolve.ts";
+
+/**
+ * The session catalog: the bundled models plus the `[[providers]]` prices
+ * (a model priced by two entries takes the later one). The bundled
+ * catalog is never re-priced (llm.md §7): such a price is reported.
+ *
+ * @param providers The resolved providers.
+ * @returns The catalog and one notice per ignored price.
+ *
+ * @example A local model gets a price
+ * ```ts
+ * import { providerCatalog } from "./provider_catalog.ts";
+ * import assert from "node:assert/strict";
+ * const { catalog, notices } = providerCatalog([
+ *   { id: "ollama", kind: "openai-compatible", builtIn: false, baseUrl: "http://localhost:11434/v1", allowLocal: true, source: "project",
+ *     prices: { "llama3": { input: 10, output: 20 }, "gpt-5.4-mini": { input: 1, output: 1 } } },
+ * ]);
+ * assert.equal(catalog.lookup("llama3")?.outputPerMtokMicrocents, 20);
+ * assert.equal(catalog.lookup("gpt-5.4-mini")?.inputPerMtokMicrocents, 75_000_000);
+ * assert.equal(notices.length, 1);
+ * ```
+ */
+export function providerCatalog(
+  providers: readonly ResolvedProvider[],
+): { catalog: ListableCatalog; notices: string[] } {
+  const bundled = createCatalog();
+  const byModel = new Map<string, ModelInfo>();
+  const notices: string[] = [];
+  for (const p of providers) {
+    for (const [model, price] of Object.entries(p.prices ?? {})) {
+      if (bundled.lookup(model) !== undefined) {
+        notices.push(
+          `[[providers]] ${p.id}: the price of ${model} is ignored (the bundled catalog prices it)`,
+        );
+        continue;
+      }
+      byModel.set(model, {
+        provider: p.id,
+        id: model,
+        // Unknown: a custom endpoint's window is never authoritative.
+        contextWindowTokens: 0,
+        maxOutputTokens: 0,
+        inputPerMtokMicrocents: price.input,
+        outputPerMtokMicrocents: price.output,
+        cachedInputPerMtokMicrocents: price.cache_read ?? 0,
+        ...(price.cache_write === undefined
+          ? {}
+          : { cacheWritePerMtokMicrocents: price.cache_write }),
+      });
+    }
+  }
+  return { catalog: createCatalog([...byModel.values()]), notices };
+}

@@ -1,0 +1,108 @@
+/**
+ * The DNS half of the SSRF primitive (tools.md §7) for custom provider
+ * endpoints: before a session, the host of every base URL in the plan
+ * that is not `allow_local` is resolved and every answer checked; one
+ * blocked answer refuses the provider (`provider_config`, exit 2). The
+ * request itself then goes out by name through `fetch`, so a resolver
+ * that answers differently later is left to Deno's `--deny-net` (README,
+ * "Running under narrow Deno permissions").
+ *
+ * @module
+ */
+import {
+  canonicalHost,
+  checkResolvedAddresses,
+} from "../../tools/sandbox/ssrf.ts";
+import type { ResolvedProvider } from "../config/resolve.ts";
+import { type CliFault, fault } from "../fault.ts";
+
+/**
+ * Every A and AAAA answer for a name (none when it does not resolve).
+ * Throws when the lookup itself fails (no network, no permission).
+ *
+ * @example
+ * ```ts
+ * import type { ResolveDns } from "./provider_dns.ts";
+ * const fake: ResolveDns = (name) => Promise.resolve(name === "gw.example.com" ? ["203.0.113.7"] : []);
+ * ```
+ */
+export type ResolveDns = (name: string) => Promise<string[]>;
+
+/**
+ * What the check found for one provider.
+ *
+ * @example
+ * ```ts
+ * import type { DnsVerdict } from "./provider_dns.ts";
+ * const v: DnsVerdict = { kind: "unchecked", warning: "no resolver" };
+ * ```
+ */
+export type DnsVerdict =
+  | { kind: "ok" }
+  | { kind: "refused"; fault: CliFault }
+  | { kind: "unchecked"; warning: string };
+
+function setting(p: ResolvedProvider): string {
+  return p.baseUrlSource === "env"
+    ? `RELAVIUM_${p.id.toUpperCase().replaceAll("-", "_")}_BASE_URL`
+    : `[[providers]].base_url of "${p.id}"`;
+}
+
+/**
+ * Resolves a provider's custom base-URL host and checks every answer.
+ * Built-in endpoints, `allow_local` entries (not from the environment)
+ * and IP literals (checked by the base-URL rules) are not looked up; a
+ * name that does not resolve is left to the request, which then fails.
+ *
+ * @param p The provider.
+ * @param resolve The DNS lookup.
+ * @returns `ok`, `refused` with the fault, or `unchecked` with a warning
+ *   (the lookup failed, e.g. without `--allow-net` for the resolver).
+ *
+ * @example A host that resolves into a private range is refused
+ * ```ts
+ * import { checkProviderDns } from "./provider_dns.ts";
+ * import assert from "node:assert/strict";
+ * const p = { id: "gw", kind: "openai-compatible" as const, builtIn: false, baseUrl: "https://gw.example.com/v1", allowLocal: false, source: "global" as const };
+ * const r = await checkProviderDns(p, () => Promise.resolve(["10.0.0.5"]));
+ * assert.equal(r.kind, "refused");
+ * assert.equal((await checkProviderDns(p, () => Promise.resolve(["203.0.113.7"]))).kind, "ok");
+ * ```
+ */
+export async function checkProviderDns(
+  p: ResolvedProvider,
+  resolve: ResolveDns,
+): Promise<DnsVerdict> {
+  if (p.baseUrl === undefined) return { kind: "ok" };
+  if (p.allowLocal && p.baseUrlSource !== "env") return { kind: "ok" };
+  let hostname: string;
+  try {
+    hostname = new URL(p.baseUrl).hostname;
+  } catch {
+    return { kind: "ok" }; // the base-URL rules refuse it first
+  }
+  const host = canonicalHost(hostname);
+  if (host === undefined || host.kind !== "name") return { kind: "ok" };
+  let answers: string[];
+  try {
+    answers = await resolve(host.name);
+  } catch (e) {
+    const why = e instanceof Error ? e.name : "lookup failed";
+    return {
+      kind: "unchecked",
+      warning:
+        `Could not check the DNS answers of ${host.name} (${why}); with narrow permissions add --allow-net for your resolver's address:53 (see doctor --permissions)`,
+    };
+  }
+  if (answers.length === 0) return { kind: "ok" };
+  if (checkResolvedAddresses(answers).ok) return { kind: "ok" };
+  return {
+    kind: "refused",
+    fault: fault(
+      "provider_config",
+      `Invalid ${
+        setting(p)
+      }: ${host.name} resolves to a private, loopback or metadata address; set allow_local = true in [[providers]] for a local endpoint`,
+    ),
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * `--record <cassette>` (issue #4, cli.md §7): every `stream()` call of a
+ * session's real providers is captured as normalised chunks and written,
+ * when the command ends, as a strict v1.1 cassette with one queue per
+ * provider id and `expect` keys for the model and the last user text.
+ * Replaying it with `--fixture` gives the same event signature offline.
+ *
+ * The cassette holds the conversation's text (user data) but never a key:
+ * keys are not recorded, and any occurrence of one in a chunk is replaced.
+ *
+ * @module
+ */
+import { dirname, resolve } from "node:path";
+import type { StreamChunk } from "../../llm/chunk.ts";
+import type { LlmProvider, LlmRequest } from "../../llm/provider.ts";
+import { err, ok, type Result } from "../../schema/result.ts";
+import { writeFileAtomic } from "../io/atomic_write.ts";
+import { type CliFault, fault } from "../fault.ts";
+
+/** Longest `expect.lastUserIncludes` prefix, in UTF-16 units. */
+const EXPECT_TEXT_MAX = 200;
+/** Shorter keys are not scrubbed (they would match ordinary text). */
+const MIN_SCRUBBED_KEY = 8;
+const REDACTED = "[redacted]";
+
+/**
+ * One recorded call, as a v1.1 `{chunks, expect}` entry.
+ *
+ * @example Value
+ * ```ts
+ * import type { RecordedCall } from "./record.ts";
+ * const c: RecordedCall = { chunks: [], expect: { model: "m" } };
+ * ```
+ */
+export interface RecordedCall {
+  chunks: StreamChunk[];
+  expect: { model: string; lastUserIncludes?: string };
+}
+
+/**
+ * The v1.1 cassette a recording writes.
+ *
+ * @example Value
+ * ```ts
+ * import type { RecordedCassette } from "./record.ts";
+ * const c: RecordedCassette = { schema_version: "1.1", model: "m", strict: true, providers: { openai: { calls: [] } } };
+ * ```
+ */
+export interface RecordedCassette {
+  schema_version: "1.1";
+  /** The agent's primary model (informational). */
+  model: string;
+  strict: true;
+  /** One queue per provider id: the primary's first, then by first call. */
+  providers: Record<string, { calls: RecordedCall[] }>;
+}
+
+/**
+ * A recording in progress.
+ *
+ * @example Shape
+ * ```ts
+ * import type { Recorder } from "./record.ts";
+ * type W = Recorder["write"];
+ * ```
+ */
+export interface Recorder {
+  /** The cassette file (absolute). */
+  readonly path: string;
+  /** The provider, its `stream()` calls captured under `id`. */
+  wrap(id: string, provider: LlmProvider): LlmProvider;
+  /** The cassette so far, keys scrubbed. */
+  cassette(): RecordedCassette;
+  /** Writes the cassette atomically (temporary file, then rename). */
+  write(): Promise<Result<void, CliFault>>;
+}
+
+/**
+ * The text `expect.lastUserIncludes` pins: the request's last user
+ * message (text parts joined by `\n`, as the replay reads it), cut to at
+ * most 200 UTF-16 units without splitting a surrogate pair.
+ *
+ * @param req The request.
+ * @returns The prefix, or `undefined` when there is no user text.
+ *
+ * @example A long message is cut
+ * ```ts
+ * import { lastUserPrefix } from "./record.ts";
+ * import assert from "node:assert/strict";
+ * const req = { model: "m", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "x".repeat(300) }] }] };
+ * assert.equal(lastUserPrefix(req)?.length, 200);
+ * ```
+ */
+export function lastUserPrefix(req: LlmRequest): string | undefined {
+  for (let i = req.messages.length - 1; i >= 0; i--) {
+    const m = req.messages[i];
+    if (m?.role !== "user") continue;
+    const text = m.content.map((p) => p.type === "text" ? p.text : "")
+      .join("\n");
+    if (text === "") return undefined;
+    if (text.length <= EXPECT_TEXT_MAX) return text;
+    const cut = text.slice(0, EXPECT_TEXT_MAX);
+    const last = cut.charCodeAt(cut.length - 1);
+    return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+  }
+  return undefined;
+}
+
+async function* capture(
+  source: AsyncIterable<StreamChunk>,
+  into: StreamChunk[],
+): AsyncGenerator<StreamChunk> {
+  for await (const chunk of source) {
+    into.push(structuredClone(chunk));
+    yield chunk;
+  }
+}
+
+function scrub(value: unknown, keys: readonly string[]): unknown {
+  if (typeof value === "string") {
+    let out = value;
+    for (const k of keys) out = out.replaceAll(k, REDACTED);
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v) => scrub(v, keys));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = scrub(v, keys);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Starts a recording. The target is checked before the session: its
+ * folder must exist and it must not be a folder (an existing file is
+ * replaced at the end).
+ *
+ * @param path The `--record` path (relative to `cwd`).
+ * @param options The effective cwd, the primary provider and model.
+ * @returns The recorder, or a fault: `not_found` (no such folder),
+ * `usage` (the target is a folder).
+ *
+ * @example Record a scripted call
+ * ```ts
+ * import { openRecorder } from "./record.ts";
+ * import { createScriptedProvider } from "../../llm/scripted_provider.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const r = await openRecorder("c.json", { cwd: dir, primaryProvider: "openai", model: "gpt-5.4-mini" });
+ * assert.ok(r.ok);
+ * if (r.ok) {
+ *   const p = r.value.wrap("openai", createScriptedProvider({ id: "openai", script: [[
+ *     { type: "text_delta", text: "hi" },
+ *     { type: "stop", stopReason: "stop", usage: { inputTokens: 1, outputTokens: 1 } },
+ *   ]] }));
+ *   const req = { model: "gpt-5.4-mini", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "Hello" }] }] };
+ *   for await (const _ of p.stream(req, "sk-secret-key")) { /* consume *\/ }
+ *   assert.deepEqual((await r.value.write()).ok, true);
+ *   const c = JSON.parse(await Deno.readTextFile(`${dir}/c.json`));
+ *   assert.deepEqual(c.providers.openai.calls[0].expect, { model: "gpt-5.4-mini", lastUserIncludes: "Hello" });
+ * }
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function openRecorder(
+  path: string,
+  options: { cwd: string; primaryProvider: string; model: string },
+): Promise<Result<Recorder, CliFault>> {
+  const file = resolve(options.cwd, path);
+  try {
+    if (!(await Deno.stat(dirname(file))).isDirectory) throw new Error();
+  } catch {
+    return err(fault(
+      "not_found",
+      `Cannot record: no such folder for --record: ${dirname(file)}`,
+    ));
+  }
+  try {
+    if ((await Deno.stat(file)).isDirectory) {
+      return err(
+        fault("usage", `Cannot record: --record names a folder: ${file}`),
+      );
+    }
+  } catch {
+    // A new file.
+  }
+  const queues = new Map<string, RecordedCall[]>([[
+    options.primaryProvider,
+    [],
+  ]]);
+  const keys = new Set<string>();
+  const queue = (id: string): RecordedCall[] => {
+    const known = queues.get(id);
+    if (known !== undefined) return known;
+    const made: RecordedCall[] = [];
+    queues.set(id, made);
+    return made;
+  };
+  function cassette(): RecordedCassette {
+    const providers: RecordedCassette["providers"] = {};
+    for (const [id, calls] of queues) providers[id] = { calls };
+    const raw: RecordedCassette = {
+      schema_version: "1.1",
+      model: options.model,
+      strict: true,
+      providers,
+    };
+    const secrets = [...keys].filter((k) => k.length >= MIN_SCRUBBED_KEY);
+    return secrets.length === 0
+      ? structuredClone(raw)
+      : scrub(raw, secrets) as RecordedCassette;
+  }
+  return ok({
+    path: file,
+    wrap(id: string, provider: LlmProvider): LlmProvider {
+      const wrapped: LlmProvider = {
+        id: provider.id,
+        kind: provider.kind,
+        customEndpoint: provider.customEndpoint,
+        supports: provider.supports,
+        stream(req: LlmRequest, key: string): AsyncIterable<StreamChunk> {
+          if (key !== "") keys.add(key);
+          const text = lastUserPrefix(req);
+          const call: RecordedCall = {
+            chunks: [],
+            expect: {
+              model: req.model,
+              ...(text === undefined ? {} : { lastUserIncludes: text }),
+            },
+          };
+          queue(id).push(call);
+          return capture(provider.stream(req, key), call.chunks);
+        },
+      };
+      if (provider.contextLimit !== undefined) {
+        const limit = provider.contextLimit.bind(provider);
+        wrapped.contextLimit = (model) => limit(model);
+      }
+      if (provider.managesOwnContext !== undefined) {
+        const manages = provider.managesOwnContext.bind(provider);
+        wrapped.managesOwnContext = () => manages();
+      }
+      return wrapped;
+    },
+    cassette,
+    async write(): Promise<Result<void, CliFault>> {
+      const text = `${JSON.stringify(cassette(), null, 2)}\n`;
+      const r = await writeFileAtomic(file, text);
+      if (r.ok) return ok(undefined);
+      const why = r.error.cause instanceof Error
+        ? r.error.cause.name
+        : "unknown error";
+      return err(fault("internal", `Cannot write cassette ${file}: ${why}`));
+    },
+  });
+}

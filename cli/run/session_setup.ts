@@ -1,0 +1,374 @@
+/**
+ * Everything a new session needs before it starts (cli.md §4 "resolve
+ * agent → build instance"): config, agent (file, id or built-in, then
+ * `--model`), providers and keys (or a cassette), the session context and
+ * the engine deps. Every failure here is a pre-session fault: nothing is
+ * written to `history.db`.
+ *
+ * @module
+ */
+import { createCatalog } from "../../llm/create_catalog.ts";
+import type { Replay } from "../../llm/replay_provider.ts";
+import type { Recorder } from "./record.ts";
+import type { HostSessionDeps } from "../../host/host.ts";
+import type { Agent } from "../../schema/agent.ts";
+import type { SessionContext } from "../../schema/context.ts";
+import { err, ok, type Result } from "../../schema/result.ts";
+import { resolveSystemPrompt } from "../../session/prompt.ts";
+import { resolveAgentRef } from "./agent_file.ts";
+import { loadCliConfig, type LoadedConfig } from "../config/config.ts";
+import type { CommandEnv } from "../command_env.ts";
+import { contextDeps } from "./window_settings.ts";
+import { applyModelOverride, buildDefaultAgent } from "./default_agent.ts";
+import { type CliFault, fault } from "../fault.ts";
+import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
+import type { ScopedToolRegistry } from "../../tools/registry_impl.ts";
+import type { ToolScope } from "./tool_wiring.ts";
+import type { GateHook } from "../../tools/approval.ts";
+
+/**
+ * A session ready to open.
+ *
+ * @example Shape
+ * ```ts
+ * import type { PreparedRun } from "./session_setup.ts";
+ * type A = PreparedRun["agent"];
+ * ```
+ */
+export interface PreparedRun {
+  /** The loaded configuration. */
+  config: LoadedConfig;
+  /** The agent to run (after `--model`, minus skipped fallbacks). */
+  agent: Agent;
+  /** The session context (`workingDir` = effective cwd). */
+  context: SessionContext;
+  /** Engine capabilities (the caller sets `interactive`). */
+  deps: HostSessionDeps;
+  /** The tools wired into `deps.tools`; absent when the agent grants none. */
+  registry?: ScopedToolRegistry;
+  /** The cassette replay under `--fixture`. */
+  replay?: Replay;
+  /** The `--record` recorder: write its cassette when the command ends. */
+  recorder?: Recorder;
+  /** Config notices and skipped-fallback warnings, for stderr. */
+  notices: string[];
+}
+
+/**
+ * Agent and flag inputs of {@linkcode prepareNewRun}.
+ *
+ * @example Value
+ * ```ts
+ * import type { RunRequest } from "./session_setup.ts";
+ * const r: RunRequest = { agent: "reviewer", fixture: "c.json" };
+ * ```
+ */
+export interface RunRequest {
+  /** `--agent` / `agent run <agent>`; absent ⇒ the built-in agent. */
+  agent?: string;
+  /** `--model`. */
+  model?: string;
+  /** `--provider` (only with `--model`). */
+  provider?: string;
+  /** `--fixture`. */
+  fixture?: string;
+  /** `--record`. */
+  record?: string;
+  /**
+   * An interactive chat: build the tools even when the agent grants none
+   * (`@path` and `!cmd` need them).
+   */
+  userTools?: boolean;
+  /** The `git_commit` gate of an interactive TTY (absent ⇒ denied). */
+  gate?: GateHook;
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Loads the configuration for a run.
+ *
+ * @param ctx The command context (cwd, env, `--config`).
+ * @returns The config, or its fault.
+ *
+ * @example Defaults
+ * ```ts
+ * import { loadRunConfig } from "./session_setup.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const r = await loadRunConfig({ io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
+ * assert.ok(r.ok);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function loadRunConfig(
+  ctx: CommandEnv,
+): Promise<Result<LoadedConfig, CliFault>> {
+  return loadCliConfig({
+    cwd: ctx.cwd,
+    env: (n) => ctx.io.env(n),
+    ...(ctx.globals.config === undefined
+      ? {}
+      : { configFlag: ctx.globals.config }),
+  });
+}
+
+/**
+ * Builds the engine deps from the config and the provider wiring.
+ *
+ * @param config The loaded config.
+ * @param wiring Providers and keys.
+ * @param registry The session's tools, if any.
+ * @param sleep The backoff sleep (absent ⇒ a real, abortable timer).
+ * @returns The host's session deps (not interactive), with the
+ * context-management settings and the cost cap of the config.
+ *
+ * @example Turn cap from config
+ * ```ts
+ * import { buildHostDeps, loadRunConfig } from "./session_setup.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const cfg = await loadRunConfig({ io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
+ * assert.ok(cfg.ok);
+ * if (cfg.ok) {
+ *   const deps = buildHostDeps(cfg.value, { resolveProvider: () => undefined, keyFor: () => "", agent: { id: "a", model: "m", provider: "openai", system_prompt: "s" }, warnings: [] });
+ *   assert.equal(deps.maxTurns, 50);
+ * }
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function buildHostDeps(
+  config: LoadedConfig,
+  wiring: ProviderWiring,
+  registry?: ScopedToolRegistry,
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>,
+): HostSessionDeps {
+  return {
+    resolveProvider: (id) => wiring.resolveProvider(id),
+    keyFor: (id) => wiring.keyFor(id),
+    sleep: sleep ?? abortableSleep,
+    catalog: wiring.catalog ?? createCatalog(),
+    interactive: false,
+    maxTurns: config.resolved.chat.maxTurns.value,
+    ...contextDeps(config),
+    ...(registry === undefined ? {} : { tools: registry }),
+  };
+}
+
+/**
+ * Resolves the agent of a new session: a file or id, else the built-in
+ * chat agent; then `--model`/`--provider`.
+ *
+ * @param ctx The command context.
+ * @param config The loaded config.
+ * @param req The agent and model flags.
+ * @returns The agent, or a fault.
+ *
+ * @example The built-in agent with --model
+ * ```ts
+ * import { loadRunConfig, resolveRunAgent } from "./session_setup.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const ctx = { io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir };
+ * const cfg = await loadRunConfig(ctx);
+ * assert.ok(cfg.ok);
+ * if (cfg.ok) {
+ *   const a = await resolveRunAgent(ctx, cfg.value, { model: "gpt-5.4-mini" });
+ *   assert.deepEqual(a.ok ? [a.value.id, a.value.provider] : [], ["relavium-chat", "openai"]);
+ * }
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function resolveRunAgent(
+  ctx: CommandEnv,
+  config: LoadedConfig,
+  req: RunRequest,
+): Promise<Result<Agent, CliFault>> {
+  const { resolved, paths } = config;
+  const override = req.model === undefined ? undefined : {
+    model: req.model,
+    ...(req.provider === undefined ? {} : { provider: req.provider }),
+  };
+  if (req.agent === undefined) {
+    return buildDefaultAgent(resolved.chat, resolved.providers, override);
+  }
+  const found = await resolveAgentRef(req.agent, {
+    cwd: ctx.cwd,
+    ...(paths.projectRoot === undefined
+      ? {}
+      : { projectRoot: paths.projectRoot }),
+  });
+  if (!found.ok) return found;
+  return override === undefined
+    ? ok(found.value.agent)
+    : applyModelOverride(found.value.agent, override, resolved.providers);
+}
+
+/**
+ * The `[chat]` guardrails of the tools: `allowed_commands`,
+ * `allowed_command_globs` and `allowed_domains` (empty ⇒ deny all).
+ *
+ * @param config The loaded config.
+ * @returns The guardrails for `ToolScope.guardrails`.
+ *
+ * @example Defaults deny everything
+ * ```ts
+ * import { chatGuardrails, loadRunConfig } from "./session_setup.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const cfg = await loadRunConfig({ io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
+ * assert.ok(cfg.ok);
+ * if (cfg.ok) assert.deepEqual(chatGuardrails(cfg.value), { allowedCommands: [], allowedCommandGlobs: [], allowedDomains: [] });
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function chatGuardrails(
+  config: LoadedConfig,
+): NonNullable<ToolScope["guardrails"]> {
+  const chat = config.resolved.chat;
+  return {
+    allowedCommands: chat.allowedCommands.value,
+    allowedCommandGlobs: chat.allowedCommandGlobs.value,
+    allowedDomains: chat.allowedDomains.value,
+  };
+}
+
+/**
+ * The tool registry of a session whose agent grants tools (or of an
+ * interactive chat, `userTools`); `undefined` (and no tool module loaded)
+ * otherwise.
+ *
+ * @param agent The session's agent.
+ * @param scope Where the tools may work, guardrails and gate.
+ * @param userTools Build it even when the agent grants no tool.
+ * @returns The registry or `undefined`, or an `internal` fault.
+ *
+ * @example No tools, no registry
+ * ```ts
+ * import { sessionTools } from "./session_setup.ts";
+ * import assert from "node:assert/strict";
+ * const r = await sessionTools({ id: "a", model: "m", provider: "openai", system_prompt: "s" }, { context: { workingDir: "/tmp", fsScopeTier: "sandboxed" } });
+ * assert.deepEqual(r, { ok: true, value: undefined });
+ * ```
+ */
+export async function sessionTools(
+  agent: Agent,
+  scope: ToolScope,
+  userTools = false,
+): Promise<Result<ScopedToolRegistry | undefined, CliFault>> {
+  if ((agent.tools ?? []).length === 0 && !userTools) return ok(undefined);
+  const { buildToolRegistry } = await import("./tool_wiring.ts");
+  return buildToolRegistry(scope);
+}
+
+/**
+ * Prepares a new session: config, agent, system-prompt variables,
+ * providers (or cassette), context and deps.
+ *
+ * @param ctx The command context.
+ * @param req The agent, model and fixture flags.
+ * @returns The prepared run, or a pre-session fault.
+ *
+ * @example An unknown agent id
+ * ```ts
+ * import { prepareNewRun } from "./session_setup.ts";
+ * import { createBufferedIo } from "../io/io.ts";
+ * import assert from "node:assert/strict";
+ * const dir = await Deno.makeTempDir();
+ * const ctx = { io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir };
+ * const r = await prepareNewRun(ctx, { agent: "nope" });
+ * assert.equal(r.ok ? "" : r.error.code, "not_found");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function prepareNewRun(
+  ctx: CommandEnv,
+  req: RunRequest,
+): Promise<Result<PreparedRun, CliFault>> {
+  const config = await loadRunConfig(ctx);
+  if (!config.ok) return config;
+  const agent = await resolveRunAgent(ctx, config.value, req);
+  if (!agent.ok) return agent;
+  const { resolved } = config.value;
+  const variables: Record<string, string> = {};
+  for (const [k, v] of Object.entries(resolved.variables)) {
+    variables[k] = v.value;
+  }
+  const prompt = resolveSystemPrompt(agent.value.system_prompt, variables);
+  if (!prompt.ok) {
+    return err(fault(
+      "invalid_agent",
+      `Invalid agent ${agent.value.id}: system_prompt uses {{ctx.${prompt.error.missing}}} but [variables] has no "${prompt.error.missing}"`,
+    ));
+  }
+  const wiring = await wireProviders(agent.value, {
+    providers: resolved.providers,
+    env: (n) => ctx.io.env(n),
+    cwd: ctx.cwd,
+    ...(req.fixture === undefined ? {} : { fixture: req.fixture }),
+    ...(req.record === undefined ? {} : { record: req.record }),
+    ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
+    ...(ctx.io.resolveDns === undefined
+      ? {}
+      : { resolveDns: ctx.io.resolveDns }),
+  });
+  if (!wiring.ok) return wiring;
+  const context: SessionContext = {
+    workingDir: ctx.cwd,
+    fsScopeTier: resolved.chat.fsScope.value,
+  };
+  if (Object.keys(variables).length > 0) context.variables = variables;
+  const { paths } = config.value;
+  const registry = await sessionTools(wiring.value.agent, {
+    context,
+    ...(paths.projectRoot === undefined
+      ? {}
+      : { projectRoot: paths.projectRoot }),
+    ...(paths.relaviumDir === undefined
+      ? {}
+      : { relaviumDir: paths.relaviumDir }),
+    guardrails: chatGuardrails(config.value),
+    commandTimeoutMs: config.value.resolved.chat.commandTimeoutMs.value,
+    ...(req.gate === undefined ? {} : { gate: req.gate }),
+  }, req.userTools === true);
+  if (!registry.ok) return registry;
+  return ok({
+    config: config.value,
+    agent: wiring.value.agent,
+    context,
+    deps: buildHostDeps(
+      config.value,
+      wiring.value,
+      registry.value,
+      ctx.io.sleep,
+    ),
+    ...(registry.value === undefined ? {} : { registry: registry.value }),
+    ...(wiring.value.replay === undefined
+      ? {}
+      : { replay: wiring.value.replay }),
+    ...(wiring.value.recorder === undefined
+      ? {}
+      : { recorder: wiring.value.recorder }),
+    notices: [...resolved.notices, ...wiring.value.warnings],
+  });
+}

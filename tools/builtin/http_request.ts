@@ -1,0 +1,261 @@
+/**
+ * `http_request` (tools.md §7): one HTTPS request to an allowed domain,
+ * governed `egress`. Before approval the pipeline checks the URL (https,
+ * a host, no userinfo), the SSRF primitive on IP literals and blocked
+ * names, and the exact `allowedDomains` match; the approval preview shows
+ * the host only. At dispatch the tool repeats those checks, resolves the
+ * name (A and AAAA) and refuses the call if any answer is blocked, then
+ * performs one HTTP/1.1 request over TLS with scrubbed headers (a 3xx
+ * goes back to the model with its `location`, never followed), a 1 MiB
+ * body cap (over ⇒ failure) and a 30 s timeout.
+ *
+ * No DNS-rebinding window: the request is pinned to the checked answers
+ * (`HttpRequest.addresses`, IPv4 first). The host connects to one of
+ * them and verifies TLS for the URL's host name, so the address checked
+ * is the address connected to. The Deno permission queried right before
+ * the effect is therefore `--allow-net=<address>:<port>` for each
+ * answer (ungranted answers are skipped; none granted ⇒
+ * `tool_unavailable` naming the first one's flag).
+ *
+ * SSRF and scheme refusals are fatal `tool_denied`; network, DNS and size
+ * failures are `tool_failed`.
+ *
+ * @module
+ */
+import { isPlainHttpRequestArgs } from "./_args_quick.ts";
+import { lazyArgsParser } from "./_zod.ts";
+import { hostFailure } from "../sandbox/fs_access.ts";
+import { ToolEffectsError } from "../effects.ts";
+import { scrubRequestHeaders } from "./http_headers.ts";
+import {
+  permissionFlag,
+  type ToolPermission,
+} from "../sandbox/permission_query.ts";
+import {
+  canonicalHost,
+  checkResolvedAddresses,
+  checkUrl,
+} from "../sandbox/ssrf.ts";
+import type { ToolDefinition, ToolRunResult } from "../tool.ts";
+
+/**
+ * Arguments of `http_request`.
+ *
+ * @example Value
+ * ```ts
+ * import type { HttpRequestArgs } from "@relavium/session/tools";
+ * const a: HttpRequestArgs = { url: "https://api.github.com/repos/denoland/deno", headers: { accept: "application/json" } };
+ * ```
+ */
+export interface HttpRequestArgs {
+  /** Absolute `https` URL on an allowed domain. */
+  url: string;
+  /** Method (default `GET`). */
+  method?: "GET" | "POST" | "PUT" | "DELETE";
+  /** Request headers (scrubbed before sending). */
+  headers?: Record<string, string>;
+  /** UTF-8 request body (not with `GET`). */
+  body?: string;
+}
+
+/**
+ * Result of `http_request`.
+ *
+ * @example Value
+ * ```ts
+ * import type { HttpRequestResult } from "@relavium/session/tools";
+ * const r: HttpRequestResult = { status: 302, headers: { location: "https://example.com/next" }, body: "" };
+ * ```
+ */
+export interface HttpRequestResult {
+  /** Status code (a 3xx is returned as is, never followed). */
+  status: number;
+  /** Response headers, lowercase names. */
+  headers: Record<string, string>;
+  /** The body as UTF-8 text (invalid sequences replaced). */
+  body: string;
+}
+
+/** Canonical answers, IPv4 first, each once, in resolver order. */
+function connectOrder(answers: readonly string[]): string[] {
+  const v4: string[] = [];
+  const v6: string[] = [];
+  for (const a of answers) {
+    const c = canonicalHost(a);
+    if (c === undefined || c.kind === "name") continue;
+    const list = c.kind === "ipv4" ? v4 : v6;
+    if (!list.includes(c.address)) list.push(c.address);
+  }
+  return [...v4, ...v6];
+}
+
+function netPermission(address: string, port: number): ToolPermission {
+  const host = address.includes(":") ? `[${address}]` : address;
+  return { name: "net", host: `${host}:${port}` };
+}
+
+function denied(message: string): ToolRunResult {
+  return { ok: false, error: { kind: "refused", reason: "policy", message } };
+}
+
+/**
+ * The `http_request` tool: governed `egress`, allowlisted domains only.
+ *
+ * @example The policy target is the URL; previews show its host only
+ * ```ts
+ * import { httpRequestTool } from "@relavium/session/tools";
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(httpRequestTool.policyTarget?.({ url: "https://example.com/a?k=v" }), { url: "https://example.com/a?k=v" });
+ * assert.equal((await httpRequestTool.parse({ url: "https://example.com/", body: "x" })).ok, false);
+ * ```
+ */
+export const httpRequestTool: ToolDefinition<HttpRequestArgs> = {
+  id: "http_request",
+  description:
+    "Make one HTTPS request to an allowed domain. Redirects are not followed: a 3xx response is returned with its location header. Returns status, headers and body text.",
+  parse: lazyArgsParser(
+    isPlainHttpRequestArgs,
+    async () => (await import("./_args_schemas.ts")).httpRequestArgsSchema,
+  ),
+  llmParams: {
+    type: "object",
+    properties: {
+      url: { type: "string", description: "Absolute https URL" },
+      method: {
+        type: "string",
+        enum: ["GET", "POST", "PUT", "DELETE"],
+        description: "HTTP method (default GET)",
+      },
+      headers: {
+        type: "object",
+        additionalProperties: { type: "string" },
+        description: "Request headers",
+      },
+      body: { type: "string", description: "Request body (not for GET)" },
+    },
+    required: ["url"],
+    additionalProperties: false,
+  },
+  policy: {
+    fsScoped: false,
+    spawnsProcess: false,
+    egress: "http",
+    requiresGateApproval: false,
+  },
+  policyTarget: (args) => ({ url: args.url }),
+  async dispatch(args, host, ctx): Promise<ToolRunResult> {
+    const g = ctx.guardrails ?? {};
+    const loopback = g.allowLoopbackForTests === true
+      ? { allowLoopbackForTests: true }
+      : {};
+    const checked = checkUrl(args.url, {
+      allowedDomains: g.allowedDomains ?? [],
+      ...loopback,
+    });
+    if (!checked.ok) return denied(checked.error.message);
+    const { host: target, port } = checked.value;
+    if (host.fetch === undefined) {
+      return {
+        ok: false,
+        error: {
+          kind: "unavailable",
+          message: "cannot make HTTP requests here",
+        },
+      };
+    }
+    const hostText = target.kind === "name"
+      ? target.name
+      : target.kind === "ipv6"
+      ? `[${target.address}]`
+      : target.address;
+    let answers: string[] = target.kind === "name" ? [] : [target.address];
+    if (target.kind === "name") {
+      if (host.resolveDns === undefined) {
+        return {
+          ok: false,
+          error: {
+            kind: "unavailable",
+            message: "cannot resolve host names here",
+          },
+        };
+      }
+      try {
+        answers = await host.resolveDns(target.name, ctx.signal);
+      } catch (e) {
+        if (e instanceof ToolEffectsError && e.kind === "not_capable") {
+          return {
+            ok: false,
+            error: {
+              kind: "unavailable",
+              message: "needs --allow-net for the system DNS resolver (ip:53)",
+            },
+          };
+        }
+        return {
+          ok: false,
+          error: { kind: "failed", message: "DNS lookup failed" },
+        };
+      }
+      const verdict = checkResolvedAddresses(answers, loopback);
+      if (!verdict.ok) return denied(verdict.error.message);
+    }
+    const candidates = connectOrder(answers);
+    const addresses = candidates.filter((a) =>
+      ctx.permissions(netPermission(a, port)) === "granted"
+    );
+    const net = netPermission(addresses[0] ?? candidates[0] ?? "", port);
+    if (addresses.length === 0) {
+      return {
+        ok: false,
+        error: {
+          kind: "unavailable",
+          message: `needs the Deno permission ${permissionFlag(net)}`,
+        },
+      };
+    }
+    const method = args.method ?? "GET";
+    const max = ctx.limits.httpBodyBytes;
+    try {
+      const response = await host.fetch({
+        url: checked.value.url,
+        addresses,
+        method,
+        headers: scrubRequestHeaders(args.headers ?? {}).headers,
+        ...(args.body === undefined ? {} : { body: args.body }),
+        timeoutMs: ctx.limits.httpTimeoutMs,
+        maxBodyBytes: max,
+        signal: ctx.signal,
+      });
+      if (response.bodyTruncated) {
+        return {
+          ok: false,
+          error: {
+            kind: "failed",
+            message: `the response body exceeds ${max} bytes`,
+          },
+        };
+      }
+      const value: HttpRequestResult = {
+        status: response.status,
+        headers: response.headers,
+        body: new TextDecoder().decode(response.body),
+      };
+      return {
+        ok: true,
+        value,
+        summary: `${method} ${hostText} → ${response.status}`,
+      };
+    } catch (e) {
+      if (e instanceof ToolEffectsError && e.kind === "failed") {
+        const cause = e.cause instanceof Error ? e.cause : undefined;
+        const message = cause?.message === "timed out"
+          ? `the request timed out after ${ctx.limits.httpTimeoutMs} ms`
+          : cause?.name === "HttpProtocolError"
+          ? `the request failed: ${cause.message}`
+          : "the request failed";
+        return { ok: false, error: { kind: "failed", message } };
+      }
+      return { ok: false, error: hostFailure(e, permissionFlag(net)) };
+    }
+  },
+};

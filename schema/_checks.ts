@@ -189,3 +189,38 @@ export function isCount(v: unknown): v is number {
 export function isPositiveInt(v: unknown): v is number {
   return typeof v === "number" && Number.isSafeInteger(v) && v >= 1;
 }
+
+/**
+ * zod's `isPlainObject` (what `z.record` accepts): an object whose
+ * constructor looks like `Object`'s, or that has none. Kept here only for
+ * the remaining zod-free readers outside schema/; it goes with them.
+ *
+ * @param v Any value.
+ * @returns Whether zod would take `v` as a record.
+ */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (!isObject(v)) return false;
+  const ctor = (v as { constructor?: unknown }).constructor;
+  if (ctor === undefined || typeof ctor !== "function") return true;
+  const proto: unknown = ctor.prototype;
+  return isObject(proto) && Object.hasOwn(proto, "isPrototypeOf");
+}
+
+/**
+ * What `z.record(z.string(), z.string())` accepts: a plain object whose
+ * string-keyed values are strings and that has no enumerable symbol key;
+ * an own `__proto__` key is skipped (zod leaves it out of its output).
+ *
+ * @param v Any value.
+ * @returns Whether zod's string record accepts `v`.
+ */
+export function isStringRecord(v: unknown): v is Record<string, string> {
+  if (!isPlainObject(v)) return false;
+  for (const key of Object.getOwnPropertySymbols(v)) {
+    if (Object.prototype.propertyIsEnumerable.call(v, key)) return false;
+  }
+  for (const key of Object.keys(v)) {
+    if (key !== "__proto__" && typeof v[key] !== "string") return false;
+  }
+  return true;
+}

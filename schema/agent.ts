@@ -9,14 +9,18 @@
 import { z } from "zod";
 import { err, ok, type Result } from "./result.ts";
 import { toIssues, type ValidationIssue } from "./issues.ts";
-import {
-  KEBAB_ID,
-  MAX_ATTEMPTS,
-  MAX_FALLBACK,
-  SECRET_REF,
-} from "./agent_quick.ts";
 
-export { KEBAB_ID } from "./agent_quick.ts";
+/**
+ * Kebab id: `^[a-z0-9]+(-[a-z0-9]+)*$` (agent ids, tool ids, slugs).
+ */
+export const KEBAB_ID: RegExp = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** A `{{secrets.*}}` reference, refused in `system_prompt`. */
+const SECRET_REF = /\{\{\s*secrets\./;
+/** Most fallback entries. */
+const MAX_FALLBACK = 5;
+/** Most attempts of one fallback entry. */
+const MAX_ATTEMPTS = 10;
 
 /**
  * Reasoning effort tiers.

@@ -6,7 +6,7 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { isSessionContext } from "../schema/context_check.ts";
+import { isSessionContext } from "./record_check.ts";
 import type { SessionMessage } from "../schema/message.ts";
 import { SessionNotFoundError } from "./errors.ts";
 import { markerBoundary, markerContent } from "./markers.ts";

@@ -12,15 +12,19 @@ import {
   isSessionMessage,
 } from "../schema/message_check.ts";
 import { SessionMessageBoundaryError } from "./errors.ts";
-import {
-  type DecodeMemo,
-  epochToIsoMemo,
-  isPlainlyValidBuilt,
-  isPlainlyValidMessage,
-  isPlainlyValidPart,
-} from "./fast_check.ts";
 import { plainObject } from "./plain_object.ts";
 import { messageText } from "./projection.ts";
+
+/**
+ * Per-read memo: rows of one turn share a timestamp, so the last epoch-ms
+ * value converted (and its ISO-8601 form) is remembered.
+ */
+export interface DecodeMemo {
+  /** The last epoch-ms value converted. */
+  epoch: number;
+  /** Its ISO-8601 form. */
+  iso: string;
+}
 
 /** Provider stop reasons allowed in `finish_reason`. */
 const FINISH_REASONS: ReadonlySet<string> = new Set([
@@ -130,11 +134,7 @@ export function messageRowFromArray(a: readonly unknown[]): MessageRow {
  */
 export function checkMessage(
   candidate: unknown,
-  memo?: DecodeMemo,
 ): SessionMessage {
-  if (isPlainlyValidMessage(candidate, memo)) {
-    return candidate as SessionMessage;
-  }
   // Exactly the schema's acceptance, without loading zod.
   if (!isSessionMessage(candidate)) {
     throw new SessionMessageBoundaryError("invalid_message");
@@ -158,7 +158,9 @@ function epochToIso(value: unknown, memo: DecodeMemo): string {
   if (Number.isNaN(new Date(value).getTime())) {
     throw new SessionMessageBoundaryError("invalid_message");
   }
-  return epochToIsoMemo(value, memo);
+  memo.epoch = value;
+  memo.iso = new Date(value).toISOString();
+  return memo.iso;
 }
 
 /** The role literal for a stored role (a shared string, not a copy). */
@@ -207,10 +209,7 @@ function decodeBody(
   if (dropped !== null) {
     candidate["compaction"] = { droppedThroughSequence: dropped };
   }
-  if (isPlainlyValidBuilt(candidate, memo)) {
-    return candidate as unknown as SessionMessage;
-  }
-  return checkMessage(candidate, memo);
+  return checkMessage(candidate);
 }
 
 /**
@@ -370,13 +369,6 @@ function checkToolCalls(
   }
   const parsed: SessionToolCallPart[] = [];
   for (const item of value) {
-    if (isPlainlyValidPart(item)) {
-      if ((item as { type: unknown }).type !== "tool_call") {
-        throw new SessionMessageBoundaryError("invalid_metadata");
-      }
-      parsed.push(item as SessionToolCallPart);
-      continue;
-    }
     if (!isSessionContentPart(item) || item.type !== "tool_call") {
       throw new SessionMessageBoundaryError("invalid_metadata");
     }

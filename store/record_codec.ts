@@ -7,7 +7,7 @@
  * @module
  */
 import type { Agent } from "../schema/agent.ts";
-import { isSessionContext } from "../schema/context_check.ts";
+import { isSessionContext } from "./record_check.ts";
 import { SessionRecordError } from "./errors.ts";
 import type { AgentSessionRecord, SessionStatus } from "./store.ts";
 

@@ -8,13 +8,13 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { isAbsolute } from "node:path";
-import { isSessionContext } from "../schema/context_check.ts";
+import { isSessionContext } from "./record_check.ts";
 import type { SessionMessage } from "../schema/message.ts";
 import { missingColumns, referencesModelCatalog, STORE_DDL } from "./ddl.ts";
 import { SessionNotFoundError, StoreOpenError } from "./errors.ts";
-import type { DecodeMemo } from "./fast_check.ts";
 import {
   decodeLeanRow,
+  type DecodeMemo,
   decodeMessageArray,
   decodeMessageRow,
   type MessageRow,

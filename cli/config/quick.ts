@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { KEBAB_ID } from "../../schema/agent_quick.ts";
-import { isPlainObject } from "../../schema/context_check.ts";
+import { KEBAB_ID } from "../../schema/agent.ts";
+import { isPlainObject } from "../../schema/_checks.ts";
 import {
   everyItem,
   isBool,

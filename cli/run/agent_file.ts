@@ -9,7 +9,7 @@
  */
 import { join, resolve } from "node:path";
 import type { Agent } from "../../schema/agent.ts";
-import { KEBAB_ID, quickParseAgent } from "../../schema/agent_quick.ts";
+import { KEBAB_ID, parseAgent } from "../../schema/agent.ts";
 import { formatPath } from "../../schema/issues.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
@@ -140,12 +140,7 @@ export async function parseAgentText(
     }
     return "";
   };
-  // The common shape is read without loading zod (start-up time); every
-  // other document goes through the strict schema, which names each issue.
-  const quick = quickParseAgent(value);
-  const parsed = quick !== undefined
-    ? ok(quick)
-    : (await import("../../schema/agent.ts")).parseAgent(value, file);
+  const parsed = parseAgent(value, file);
   if (parsed.ok) {
     const unknown = (parsed.value.tools ?? []).findIndex((t) =>
       !KNOWN_TOOL_IDS.includes(t)

@@ -9,11 +9,9 @@
 import { z } from "zod";
 import { err, ok, type Result } from "./result.ts";
 import { toIssues, type ValidationIssue } from "./issues.ts";
+import { KEBAB_ID } from "./kebab.ts";
 
-/**
- * Kebab id: `^[a-z0-9]+(-[a-z0-9]+)*$` (agent ids, tool ids, slugs).
- */
-export const KEBAB_ID: RegExp = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export { KEBAB_ID } from "./kebab.ts";
 
 /** A `{{secrets.*}}` reference, refused in `system_prompt`. */
 const SECRET_REF = /\{\{\s*secrets\./;

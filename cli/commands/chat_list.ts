@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { AgentSessionRecord } from "../../store/store.ts";
+import type { SessionListEntry } from "../../store/sqlite_list.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { stripControl } from "../io/control.ts";
-import { openExistingHistory } from "../run/history.ts";
+import { listExistingHistory } from "../run/history.ts";
 
 /**
  * One `chat-list --json` record; absent values are `null`.
@@ -46,14 +46,13 @@ export interface ChatListRecord {
  * import assert from "node:assert/strict";
  * const at = "2026-01-01T00:00:00.000Z";
  * const rec = toListRecord({
- *   id: "s", agentSlug: "mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" }, status: "idle",
- *   totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 5, totalConservativeMicrocents: 0, createdAt: at, updatedAt: at,
+ *   id: "s", agentSlug: "mini", status: "idle", totalCostMicrocents: 5, createdAt: at, updatedAt: at,
  * });
  * assert.equal(rec.title, null);
  * assert.deepEqual(Object.keys(rec), ["sessionId", "agentSlug", "title", "status", "modelId", "createdAt", "updatedAt", "totalCostMicrocents"]);
  * ```
  */
-export function toListRecord(r: AgentSessionRecord): ChatListRecord {
+export function toListRecord(r: SessionListEntry): ChatListRecord {
   return {
     sessionId: r.id,
     agentSlug: r.agentSlug,
@@ -78,12 +77,11 @@ export function toListRecord(r: AgentSessionRecord): ChatListRecord {
  * import assert from "node:assert/strict";
  * const at = "2026-01-01T00:00:00.000Z";
  * assert.equal(formatListLine({
- *   id: "s1", agentSlug: "mini", title: "Fix the bug", context: { workingDir: "/w", fsScopeTier: "sandboxed" }, status: "active",
- *   totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 0, totalConservativeMicrocents: 0, createdAt: at, updatedAt: at,
+ *   id: "s1", agentSlug: "mini", title: "Fix the bug", status: "active", totalCostMicrocents: 0, createdAt: at, updatedAt: at,
  * }), 's1  mini  [active]  2026-01-01T00:00:00.000Z  "Fix the bug"');
  * ```
  */
-export function formatListLine(r: AgentSessionRecord): string {
+export function formatListLine(r: SessionListEntry): string {
   return `${stripControl(r.id)}  ${
     stripControl(r.agentSlug)
   }  [${r.status}]  ${r.updatedAt}  ${JSON.stringify(r.title ?? "")}`;
@@ -109,29 +107,18 @@ export function formatListLine(r: AgentSessionRecord): string {
  * ```
  */
 export async function runChatList(ctx: CommandEnv): Promise<CommandResult> {
-  const opened = await openExistingHistory(ctx);
-  if (!opened.ok) return opened.error;
-  const store = opened.value;
-  if (store === undefined) {
-    if (!ctx.globals.json && !ctx.globals.quiet) {
-      ctx.io.stderr.write("No sessions\n");
-    }
-    return 0;
+  const listed = await listExistingHistory(ctx);
+  if (!listed.ok) return listed.error;
+  const rows = listed.value ?? [];
+  for (const r of rows) {
+    ctx.io.stdout.write(
+      `${
+        ctx.globals.json ? JSON.stringify(toListRecord(r)) : formatListLine(r)
+      }\n`,
+    );
   }
-  try {
-    const rows = store.list();
-    for (const r of rows) {
-      ctx.io.stdout.write(
-        `${
-          ctx.globals.json ? JSON.stringify(toListRecord(r)) : formatListLine(r)
-        }\n`,
-      );
-    }
-    if (rows.length === 0 && !ctx.globals.json && !ctx.globals.quiet) {
-      ctx.io.stderr.write("No sessions\n");
-    }
-  } finally {
-    store.close();
+  if (rows.length === 0 && !ctx.globals.json && !ctx.globals.quiet) {
+    ctx.io.stderr.write("No sessions\n");
   }
   return 0;
 }

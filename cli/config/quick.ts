@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { KEBAB_ID } from "../../schema/agent.ts";
+import { KEBAB_ID } from "../../schema/kebab.ts";
 import { isPlainObject } from "../../schema/_checks.ts";
 import {
   everyItem,

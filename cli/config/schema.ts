@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { ReasoningEffort } from "../../schema/agent.ts";
-import { KEBAB_ID } from "../../schema/agent_quick.ts";
+import { KEBAB_ID } from "../../schema/agent.ts";
 import type { FsScopeTier } from "../../schema/context.ts";
 import { isBuiltInProvider } from "../run/providers.ts";
 import { checkBaseUrl } from "./base_url.ts";

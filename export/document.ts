@@ -211,7 +211,9 @@ export interface RelaviumExportMetadata {
  * ```ts
  * import type { WorkflowParseError } from "@relavium/session/export";
  * const e: WorkflowParseError = {
- *   source: "w.relavium.yaml", issues: [{ path: "schema_version", message: "must be the string \"1.0\"" }],
+ *   source: "w.relavium.yaml",
+ *   issues: [{ path: "schema_version", message: "must be the string \"1.0\"", line: 1 }],
+ *   message: "w.relavium.yaml:1: schema_version: must be the string \"1.0\"",
  * };
  * ```
  */
@@ -220,4 +222,6 @@ export interface WorkflowParseError {
   source: string;
   /** One entry per problem; `path` is `""` for the document root. */
   issues: ValidationIssue[];
+  /** The issues, one `source:line: path: message` line each. */
+  message: string;
 }

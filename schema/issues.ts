@@ -20,6 +20,8 @@ export interface ValidationIssue {
   path: string;
   /** What is wrong, without echoing secret input. */
   message: string;
+  /** 1-based line in the source text, when the input was read from one. */
+  line?: number;
 }
 
 /**

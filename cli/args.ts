@@ -1,5 +1,5 @@
 /**
- * Argument parsing with `node:util` `parseArgs` (cli.md §1). Global flags
+ * Argument parsing with `node:util` `parseArgs`. Global flags
  * are valid anywhere on the line; each command has its own flags. Bad input
  * is a typed `usage` error, never a throw.
  *
@@ -10,7 +10,7 @@ import { err, ok, type Result } from "../schema/result.ts";
 import { buildCommand, helpName } from "./args_command.ts";
 
 /**
- * Approval modes (tools.md §8).
+ * Approval modes.
  */
 export type ModeName = "ask" | "plan" | "accept-edits" | "auto";
 

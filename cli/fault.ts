@@ -1,5 +1,5 @@
 /**
- * Faults a command reports instead of running (DECISIONS.md 18): a code, a
+ * Faults a command reports instead of running: a code, a
  * secret-free message, and the exit code the code implies.
  *
  * @module

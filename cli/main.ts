@@ -1,7 +1,7 @@
 /**
  * The CLI entry point as a function: `main(argv, io)` parses the line,
  * answers `--help`/`--version` itself, loads the one command module it
- * needs (string-literal dynamic imports, DECISIONS.md 22) and turns faults
+ * needs (string-literal dynamic imports) and turns faults
  * into their printed form and exit code. Tests drive it in-process.
  *
  * A lone `--version`/`-V`/`--help`/`-h` is answered before the argument

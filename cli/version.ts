@@ -1,5 +1,5 @@
 /**
- * The package version, a constant in code (DECISIONS.md 22): `--version`
+ * The package version, a constant in code: `--version`
  * reads no file at run time.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * The workflow document export writes and re-parses: the minimal
- * `.relavium.yaml` subset of export.md §1, with YAML key names.
+ * `.relavium.yaml` subset, with YAML key names.
  *
  * @module
  */
@@ -10,7 +10,7 @@ import type { SessionMessage } from "../schema/message.ts";
 
 /**
  * An inline agent of a workflow. The parser only requires a mapping with a
- * string `id` (DECISIONS.md 10); an exported session's frozen agent appears
+ * string `id`; an exported session's frozen agent appears
  * here verbatim, even when current agent validation would reject it.
  */
 export interface WorkflowAgent {

@@ -1,5 +1,5 @@
 /**
- * The persisted host (DECISIONS.md 11): opens or resumes one session on
+ * The persisted host: opens or resumes one session on
  * one store, persists each turn when it completes, latches on a failed
  * write, and hands the stamped events to the caller.
  *
@@ -89,7 +89,7 @@ export interface PersistedSession {
   close(): void;
   /**
    * Emits `session:exported` on this session's stream, stamped like every
-   * other event (the in-chat `/export`, export.md §5). The row is not
+   * other event (the in-chat `/export`). The row is not
    * changed.
    *
    * @throws {TypeError} When the session is cancelled (its stream ended).

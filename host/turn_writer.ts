@@ -1,6 +1,6 @@
 /**
  * The store's turn writer: observes stamped events and persists each turn
- * at its terminal (store.md §4, DECISIONS.md 5). The first failed write
+ * at its terminal. The first failed write
  * latches it.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The strict `.agent.yaml` schema (agent-yaml.md §1–§2).
+ * The strict `.agent.yaml` schema.
  *
  * Types are written out (JSR forbids inferred "slow types" in a public API)
  * and `tests/schema/agent_test.ts` proves they equal zod's inference.

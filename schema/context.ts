@@ -1,5 +1,5 @@
 /**
- * `SessionContext` (store.md §3): where a session works.
+ * `SessionContext`: where a session works.
  *
  * @module
  */

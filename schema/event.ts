@@ -1,5 +1,5 @@
 /**
- * The session event union (events.md): `session:*` lifecycle and side
+ * The session event union: `session:*` lifecycle and side
  * events plus the in-turn `agent:*` and `cost:updated` events. The engine
  * emits envelope-free drafts; one translation point stamps the envelope.
  *
@@ -18,7 +18,7 @@ import {
 } from "./message.ts";
 
 /**
- * Session error codes (events.md §3). A closed enum: adding one is not
+ * Session error codes. A closed enum: adding one is not
  * additive for stored events.
  */
 export type ErrorCode =

@@ -1,5 +1,5 @@
 /**
- * The durable message shape and its strict content union (store.md §3).
+ * The durable message shape and its strict content union.
  *
  * Every variant is strict: unknown keys are refused, never stripped, so raw
  * `args`, `result`, `signature` or `outputSummary` can never reach a row.

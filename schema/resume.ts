@@ -1,5 +1,5 @@
 /**
- * `ResumeState` (DECISIONS.md 9): what a stored session hands the engine.
+ * `ResumeState`: what a stored session hands the engine.
  *
  * @module
  */

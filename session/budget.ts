@@ -1,5 +1,5 @@
 /**
- * The budget governor (session.md §11, llm.md §8): pre-egress admission of
+ * The budget governor: pre-egress admission of
  * every provider attempt, main and summariser, against the session's cost
  * cap, priced at the attempt model's full uncached input rate plus its
  * output rate over the output reservation.

@@ -1,5 +1,5 @@
 /**
- * Compaction policy (session.md §6): what is foldable and what is kept, how
+ * Compaction policy: what is foldable and what is kept, how
  * each summariser pass is cut to fit its bound, and what gets installed.
  * Pure: it decides; `compaction_run.ts` acts.
  *
@@ -8,7 +8,7 @@
 import type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
 
 /**
- * Fixed limits of the compaction primitive (session.md §12).
+ * Fixed limits of the compaction primitive.
  */
 export const COMPACTION_LIMITS: {
   readonly maxPasses: number;

@@ -1,5 +1,5 @@
 /**
- * Runs the compaction primitive (session.md §6): up to four summariser
+ * Runs the compaction primitive: up to four summariser
  * passes through the session's plan, the moment (`session:compacting` →
  * observer → egress → exactly one close), and the all-or-nothing install.
  * The policy it follows lives in `compaction.ts`.

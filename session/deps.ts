@@ -1,5 +1,5 @@
 /**
- * What an `AgentSession` is given (session.md §3, DECISIONS.md 12): the
+ * What an `AgentSession` is given: the
  * platform capabilities it may use. Clock and ids are injected; the store
  * is the host's business, never the session's.
  *
@@ -115,7 +115,7 @@ export interface SessionDeps {
    */
   flushBudgetCommitments?(): Promise<void>;
   /**
-   * Reserves the turn's effect key at its first tool dispatch (store.md §3).
+   * Reserves the turn's effect key at its first tool dispatch.
    * Absent ⇒ an in-memory counter. A throw fails the dispatch closed.
    */
   reserveEffectTurnKey?(): number;

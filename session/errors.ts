@@ -1,5 +1,5 @@
 /**
- * Lifecycle misuse of an `AgentSession` (session.md §3).
+ * Lifecycle misuse of an `AgentSession`.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * The one translation point from engine drafts to delivered events: stamps
- * `sessionId`, `timestamp` and a gap-free `sequenceNumber` (events.md §1).
+ * `sessionId`, `timestamp` and a gap-free `sequenceNumber`.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
- * What the memory policy allows (session.md §5) and the result shapes of
- * `compact()` and `trimHistory()` (session.md §3). Pure.
+ * What the memory policy allows and the result shapes of
+ * `compact()` and `trimHistory()`. Pure.
  *
  * @module
  */

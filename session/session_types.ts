@@ -15,11 +15,11 @@ import type { SessionDeps } from "./deps.ts";
 import { checkCompactThreshold } from "./measure.ts";
 import { sessionError } from "./turn_errors.ts";
 
-/** Default hard cap of provider-engaged turns (session.md §12). */
+/** Default hard cap of provider-engaged turns. */
 export const DEFAULT_MAX_TURNS = 50;
 
 /**
- * Engine states (session.md §2).
+ * Engine states.
  */
 export type SessionState = "created" | "idle" | "running" | "cancelled";
 
@@ -146,8 +146,7 @@ export function checkContextDeps(
 }
 
 /**
- * The checks before a turn engages anything (session.md §4 step 2, llm.md
- * §6): the hard turn cap (absent or ≤ 0 ⇒ 50), then the memoised plan.
+ * The checks before a turn engages anything: the hard turn cap (absent or ≤ 0 ⇒ 50), then the memoised plan.
  *
  * @param turnCount Completed turns so far.
  * @param maxTurns `SessionDeps.maxTurns`.

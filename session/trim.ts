@@ -1,5 +1,5 @@
 /**
- * Trim policy (session.md §8): a deterministic drop of whole turns from
+ * Trim policy: a deterministic drop of whole turns from
  * the front of the working transcript, no model call. Pure.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The shared turn core (session.md §4 step 5): stream a round through the
+ * The shared turn core: stream a round through the
  * chain, dispatch its tool calls through the registry, repeat until a
  * response without tool calls; enforce the within-turn limits.
  *
@@ -22,7 +22,7 @@ import type {
 import { type IssuedCall, ResponseCollector } from "./tool_calls.ts";
 import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
 
-/** Within-turn limits (session.md §12, tools.md §3). */
+/** Within-turn limits. */
 export const TURN_LIMITS: {
   readonly maxToolRounds: number;
   readonly maxCallsPerResponse: number;
@@ -94,7 +94,7 @@ export type TurnCoreResult =
     /**
      * A provider `context_overflow` before any tool round and before any
      * content was forwarded in this invocation: the session may recover
-     * once (session.md §9).
+     * once.
      */
     overflowRecoverable?: true;
   }

@@ -1,5 +1,5 @@
 /**
- * One turn around the turn core (session.md §4 steps 4–8, §6, §9):
+ * One turn around the turn core:
  * pre-send measurement, the main request, at most one overflow recovery,
  * the flush, the terminal, and the after-turn trigger. Exactly one
  * terminal, whatever compaction and recovery do.

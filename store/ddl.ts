@@ -1,5 +1,5 @@
 /**
- * The schema of `history.db` (DECISIONS.md 1): the Relavium CLI's
+ * The schema of `history.db`: the Relavium CLI's
  * `agent_sessions`, `session_messages` and `session_costs` exactly as the
  * upstream file declares them (columns, types, defaults, CHECKs, index
  * names) minus the foreign keys to tables this package does not have
@@ -174,7 +174,7 @@ export function missingColumns(db: DatabaseSync): string[] {
 
 /**
  * Whether `table.column` is a foreign key to `model_catalog` in this file
- * (DECISIONS.md 2: upstream files have it, ours do not).
+ * (upstream files have it, ours do not).
  *
  * @param db An open database.
  * @param key The referencing `table` and `column`.

@@ -6,7 +6,7 @@
  */
 
 /**
- * Why a stored (or about-to-be-stored) message was refused (store.md §7).
+ * Why a stored (or about-to-be-stored) message was refused.
  */
 export type SessionMessageBoundaryCode =
   | "invalid_message"

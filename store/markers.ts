@@ -1,5 +1,5 @@
 /**
- * Boundary markers (store.md §4, §6): where a compaction or trim marker
+ * Boundary markers: where a compaction or trim marker
  * goes, computed over boundary slots and never by sequence arithmetic, and
  * the list of every boundary for inspection (`chat-show`). Pure.
  *

@@ -1,5 +1,5 @@
 /**
- * Validation of message rows on write and read (store.md §7): the strict
+ * Validation of message rows on write and read: the strict
  * body, then the optional denormalized metadata columns, which must equal
  * what the body implies (NULL when absent). Failures throw a
  * {@linkcode SessionMessageBoundaryError} with a fixed code.
@@ -376,7 +376,7 @@ function checkToolCalls(
 
 /**
  * Checks the optional metadata columns of a row against its validated
- * body (store.md §7). NULL columns are always fine.
+ * body. NULL columns are always fine.
  *
  * @param message The validated body.
  * @param row The raw metadata columns.

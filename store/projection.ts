@@ -1,5 +1,5 @@
 /**
- * The structural projection of stored rows (store.md §6): completed turns,
+ * The structural projection of stored rows: completed turns,
  * legacy bare users, the compaction boundary and the sequences derived from
  * them. Pure: shared by resume, boundary mapping and export.
  *
@@ -251,7 +251,7 @@ function projectTurns(
 }
 
 /**
- * Projects stored rows into completed turns and legacy users (store.md §6).
+ * Projects stored rows into completed turns and legacy users.
  *
  * Rows are sorted by sequence; `system` rows are skipped. A `user` row
  * opens a candidate turn; a previous candidate holding only its user row
@@ -309,8 +309,7 @@ export function projectStructure(
 }
 
 /**
- * Rebuilds the state a stored session resumes from (DECISIONS.md 9,
- * session.md §10): the boundary-honouring projection mapped to text-only
+ * Rebuilds the state a stored session resumes from: the boundary-honouring projection mapped to text-only
  * working messages, one span per completed turn, the stored spend and the
  * newest non-empty compaction summary.
  *

@@ -1,5 +1,5 @@
 /**
- * The durable store on `history.db` (store.md), on Deno's built-in
+ * The durable store on `history.db`, on Deno's built-in
  * `node:sqlite`. Writes run in `BEGIN IMMEDIATE` with the busy-retry
  * policy; reads of a whole session run in one read transaction and
  * re-validate every row.
@@ -53,7 +53,7 @@ export interface SqliteStoreOptions {
   ids: () => string;
   /** Busy-retry wait; default blocks the thread. Tests inject a recorder. */
   sleep?: (ms: number) => void;
-  /** SQLite `busy_timeout`; default 5000 (store.md §1). */
+  /** SQLite `busy_timeout`; default 5000. */
   busyTimeoutMs?: number;
 }
 
@@ -136,7 +136,7 @@ class SqliteSessionStore implements SessionStore {
     });
   }
 
-  /** DECISIONS.md 2: the catalog row id (or NULL) where the FK exists. */
+  /** The catalog row id (or NULL) where the FK exists. */
   #catalogId(model: string): string | null {
     const rows = this.#sql.catalogByModel?.all(model) ?? [];
     const id = rows.length === 1 ? rows[0]?.["id"] : undefined;

@@ -1,5 +1,5 @@
 /**
- * Transactions with the busy-retry policy of store.md §1: writes run in
+ * Transactions with the busy-retry policy: writes run in
  * `BEGIN IMMEDIATE`; only busy/locked errors are retried, at most 5
  * attempts with a deterministic linear backoff (no jitter), then the last
  * error is rethrown. Anything else rolls back and rethrows at once.

@@ -1,5 +1,5 @@
 /**
- * The `SessionStore` interface (store.md). Synchronous on purpose:
+ * The `SessionStore` interface. Synchronous on purpose:
  * `node:sqlite` is synchronous, and the host commits a turn while the
  * `session:turn_completed` event is being delivered, before anything else
  * can happen in that session.
@@ -20,7 +20,7 @@ import type {
 export type SessionStatus = "active" | "idle" | "exported" | "ended";
 
 /**
- * A stored session (store.md §3). Timestamps are ISO-8601.
+ * A stored session. Timestamps are ISO-8601.
  */
 export interface AgentSessionRecord {
   /** Session id (UUID minted by the host). */
@@ -31,9 +31,9 @@ export interface AgentSessionRecord {
   agentId?: string;
   /** The agent exactly as authored at start (not re-validated on read). */
   agentSnapshot?: Agent;
-  /** Derived from the first completed turn (store.md §5). */
+  /** Derived from the first completed turn. */
   title?: string;
-  /** The stored `model_id` as is (a raw model or a catalog row id, DECISIONS.md 2). */
+  /** The stored `model_id` as is (a raw model or a catalog row id). */
   modelId?: string;
   /** The authoritative session context (`context_json`). */
   context: SessionContext;
@@ -67,7 +67,7 @@ export interface NewSession {
   agentSlug: string;
   /** The agent exactly as authored, frozen for resume and export. */
   agentSnapshot?: Agent;
-  /** The configured primary model (raw string; see DECISIONS.md 2). */
+  /** The configured primary model (raw string). */
   modelId?: string;
   /** The session context. */
   context: SessionContext;
@@ -133,13 +133,13 @@ export interface TurnCommit {
   modelId?: string;
   /** Main-turn usage, added to the session totals. */
   tokensUsed: { input: number; output: number };
-  /** Buffered `cost:updated` entries of this turn (DECISIONS.md 5). */
+  /** Buffered `cost:updated` entries of this turn. */
   costs: CostEntry[];
 }
 
 /**
  * A boundary marker to append on `session:compacted` / `session:trimmed`
- * (store.md §4). The store places it by boundary slots.
+ * . The store places it by boundary slots.
  */
 export interface BoundaryMarker {
   /** The compaction summary (non-empty); absent for a trim. */

@@ -1,5 +1,5 @@
 /**
- * The rows one completed turn writes (store.md §4), built and validated
+ * The rows one completed turn writes, built and validated
  * before any transaction starts, shared by both stores.
  *
  * @module

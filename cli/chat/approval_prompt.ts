@@ -1,9 +1,9 @@
 /**
- * The interactive approval prompt (cli.md §4), on stderr:
+ * The interactive approval prompt, on stderr:
  * `Approve <tool> <preview>? [y] once  [a] always  [n] no`. One line is
  * read; `[a]` is offered only when the answer can be cached (never for a
  * user's `!` command). Ctrl-C (the request's signal) or end of input
- * rejects. Also the per-call `git_commit` gate (tools.md §6):
+ * rejects. Also the per-call `git_commit` gate:
  * `Commit "<message>" (<files>)? [y] yes  [n] no`.
  *
  * @module
@@ -79,7 +79,7 @@ function gateText(details: Readonly<Record<string, unknown>>): string {
 }
 
 /**
- * Creates the per-call gate of `git_commit` (tools.md §6) for an
+ * Creates the per-call gate of `git_commit` for an
  * interactive TTY: it shows the message and files on stderr and asks
  * `Commit <message> (<files>)? [y] yes  [n] no`; only `y` commits. Never
  * cached; Ctrl-C (the request's signal) or end of input declines.

@@ -1,5 +1,5 @@
 /**
- * Static hints printed after `[turn failed: <code>]` (cli.md §4). Never
+ * Static hints printed after `[turn failed: <code>]`. Never
  * provider text: the hint depends on the code alone (and, for
  * `validation`, on whether the message is the engine's fixed
  * possible-overflow text).
@@ -38,7 +38,7 @@ export interface HintOptions {
   possibleOverflowMessage?: string;
   /**
    * The agent's memory policy (`undefined` when omitted): an overflow
-   * remedy never names a command the policy refuses (agent-yaml.md §3).
+   * remedy never names a command the policy refuses.
    */
   memory?: "none" | "window" | "summary";
 }

@@ -1,5 +1,5 @@
 /**
- * The pure half of `@path` and `!cmd` (cli.md §6): the `!` tokeniser,
+ * The pure half of `@path` and `!cmd`: the `!` tokeniser,
  * `@` markers, nonces, attribute sanitising, content bounds and the
  * `<file>` / `<command>` framing appended to a user message. The nonce
  * (32 lowercase hex, 128 random bits, fresh per injection) is on the open
@@ -13,7 +13,7 @@
  */
 export type RandomBytes = (length: number) => Uint8Array;
 
-/** Content bound in UTF-16 code units (cli.md §6). */
+/** Content bound in UTF-16 code units. */
 export const CONTENT_MAX_CHARS = 131_072;
 /** Line bound applied after the character bound. */
 export const CONTENT_MAX_LINES = 400;
@@ -192,7 +192,7 @@ export function fileMarkers(text: string): string[] {
 }
 
 /**
- * The llm.md §8 estimate of a text's tokens: `ceil(chars / 4)`.
+ * The estimate of a text's tokens: `ceil(chars / 4)`.
  *
  * @param text The text.
  * @returns Estimated tokens.

@@ -1,5 +1,5 @@
 /**
- * The line-oriented chat loop (cli.md §4, DECISIONS.md 15) shared by
+ * The line-oriented chat loop shared by
  * `chat` and `chat-resume`: each stdin line is one turn, run one at a
  * time; slash commands are handled in between; end of input, `/exit` or
  * `/cancel` cancel the session (exit 4, `session:cancelled` last).
@@ -42,7 +42,7 @@ export interface ChatLoopOptions {
   /** Whether this is the interactive REPL (TTY, not `--json`, not CI). */
   interactive: boolean;
   /**
-   * The interactive REPL's `!cmd` / `@path` handler (cli.md §6): the
+   * The interactive REPL's `!cmd` / `@path` handler: the
    * message to send, or `undefined` when the line was handled (a `!`).
    * Absent ⇒ every line is sent as typed.
    */

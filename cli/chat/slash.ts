@@ -1,5 +1,5 @@
 /**
- * Core slash commands of the chat loop (cli.md §5): `/help`, `/exit`,
+ * Core slash commands of the chat loop: `/help`, `/exit`,
  * `/cancel`, `/mode`, `/cost`, `/trim [n]`, and `/export` and `/compact`
  * (checked here, run by the loop). Exact names, no aliases; output is
  * human text on stderr in every mode. Commands of later releases answer

@@ -1,5 +1,5 @@
 /**
- * The in-chat `/export` (cli.md §5, export.md §5): the same scaffold as
+ * The in-chat `/export`: the same scaffold as
  * `chat-export`, written to `<cwd>/<sessionId>.relavium.yaml` (replacing
  * it), announced as `session:exported` on the live stream, with the
  * review notice on stderr. The row's status is not changed.

@@ -1,5 +1,5 @@
 /**
- * `/compact` and `/trim [n]` (cli.md §5, session.md §7–§8): run the
+ * `/compact` and `/trim [n]`: run the
  * engine's manual compaction or trim on the live session and report the
  * outcome on stderr (every output mode): tokens before and after, the
  * summariser's spend and the summary, or the refusal. Nothing is changed

@@ -1,5 +1,5 @@
 /**
- * `!cmd` and `@path` in an interactive chat (cli.md §6). A `!` line runs
+ * `!cmd` and `@path` in an interactive chat. A `!` line runs
  * through `AgentSession.runUserCommand` (the `[chat]` allowlist before
  * approval, then the mode), shows a bounded preview on stderr and queues
  * the framed output for the next message; a denial prints its hint. An

@@ -1,5 +1,5 @@
 /**
- * `agent run <agent>` (cli.md §1, DECISIONS.md 14): one turn with all of
+ * `agent run <agent>`: one turn with all of
  * stdin as the prompt (one trailing newline removed; empty ⇒ exit 2), on
  * an in-memory store (nothing reaches `history.db`). Same stream grammar
  * as `chat`: `session:started` → one turn → `session:cancelled`. Exit 0,
@@ -65,7 +65,7 @@ export async function runAgentRun(
     store: createMemoryStore(),
     agent: run.agent,
     context: run.context,
-    // One turn: no after-turn compaction (cli.md §1).
+    // One turn: no after-turn compaction.
     deps: {
       ...withBudgetNotices(run.deps, (t) => ctx.io.stderr.write(t)),
       afterTurnCompaction: false,

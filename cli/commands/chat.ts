@@ -1,5 +1,5 @@
 /**
- * `chat` (cli.md §1, §4): start a persisted session in `history.db` and
+ * `chat`: start a persisted session in `history.db` and
  * run the line loop. No `--agent` ⇒ the built-in read-only chat agent on
  * the resolved default model.
  *

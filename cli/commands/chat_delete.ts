@@ -1,5 +1,5 @@
 /**
- * `chat-delete <id> [--yes]` (cli.md §1): a soft delete (hidden from
+ * `chat-delete <id> [--yes]`: a soft delete (hidden from
  * `chat-list` and `chat-resume`). Destructive, so it asks on a terminal;
  * elsewhere `--yes` is required (else exit 2).
  *

@@ -1,5 +1,5 @@
 /**
- * `chat-export <id> [--out <path>] [--force]` (cli.md §1, export.md §5):
+ * `chat-export <id> [--out <path>] [--force]`:
  * write a stored session's workflow scaffold to
  * `<cwd>/<sessionId>.relavium.yaml` (or `--out`, relative to the cwd),
  * mark the row `exported`, and print the review notice on stderr. Under

@@ -1,5 +1,5 @@
 /**
- * `chat-list` (cli.md §1): stored sessions, newest `updatedAt` first,
+ * `chat-list`: stored sessions, newest `updatedAt` first,
  * deleted ones excluded. Human lines or, under `--json`, one record per
  * line.
  *

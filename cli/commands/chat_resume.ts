@@ -1,5 +1,5 @@
 /**
- * `chat-resume <id> | --last` (cli.md §1): reload a stored session with
+ * `chat-resume <id> | --last`: reload a stored session with
  * its stored agent and context (text-only history), in mode `ask` with an
  * empty approval cache, and run the line loop. Lands idle, without
  * `session:started`.

@@ -1,5 +1,5 @@
 /**
- * `chat-show <id>` (cli.md §1): a stored session's transcript text, the
+ * `chat-show <id>`: a stored session's transcript text, the
  * tool names of each turn, every compaction or trim boundary (what it
  * dropped from the model's context, and the summary that replaced it),
  * the totals and the per-model cost. Plain text (control sequences

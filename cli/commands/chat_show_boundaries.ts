@@ -1,5 +1,5 @@
 /**
- * The boundaries `chat-show` lists (cli.md §1, store.md §4): each
+ * The boundaries `chat-show` lists: each
  * compaction or trim marker with the stored rows it newly dropped from the
  * model's working context, the turns those rows belong to and, for a
  * compaction, the summary the model sees instead. Raw rows are never

@@ -1,5 +1,5 @@
 /**
- * `config path` and `config show` (cli.md §1): where the config files are,
+ * `config path` and `config show`: where the config files are,
  * and every resolved, secret-free setting with the layer it came from.
  *
  * @module

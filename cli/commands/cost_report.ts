@@ -1,5 +1,5 @@
 /**
- * Spend as `/cost` and `chat-show` print it (cli.md §5): the session total
+ * Spend as `/cost` and `chat-show` print it: the session total
  * and the per-model breakdown read from the store (`session_costs`). A
  * model that used tokens but cost `$0` had no price: "price unknown".
  *

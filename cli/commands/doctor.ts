@@ -1,5 +1,5 @@
 /**
- * `doctor` (cli.md §1): does the config load, which provider keys are
+ * `doctor`: does the config load, which provider keys are
  * present (never their values), where each provider's requests go (its
  * effective base URL), where history lives. Exit 1 when something
  * needs fixing: an invalid config, or no key for the default provider.

@@ -1,5 +1,5 @@
 /**
- * `doctor --permissions` (tools.md §10): the least-privilege `deno run` /
+ * `doctor --permissions`: the least-privilege `deno run` /
  * `deno compile` flags for the current configuration and an agent's tools
  * (the built-in chat agent's by default), with `--deny-net` for the SSRF
  * ranges, plus warnings about broad grants and allowlisted interpreters.
@@ -115,7 +115,7 @@ function hostName(hostPort: string): string {
 
 /**
  * Derives the flags for a session in `cwd` with an agent's tools (the
- * built-in chat agent's by default): `--allow-*` per tools.md §10
+ * built-in chat agent's by default): `--allow-*`
  * (`kill` beside scoped `--allow-run` when `run_command` or `git_commit`
  * is granted; the resolvers' `:53` and, with allowed domains,
  * `0.0.0.0/0:443` when `http_request` is: it connects to the checked

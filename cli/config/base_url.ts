@@ -1,6 +1,6 @@
 /**
- * Base-URL rules of custom provider endpoints (DECISIONS.md 26, llm.md §12,
- * the SSRF primitive of tools.md §7 in `tools/sandbox/ssrf.ts`): `https`, no credentials, no private,
+ * Base-URL rules of custom provider endpoints (the SSRF primitive of
+ * `tools/sandbox/ssrf.ts`): `https`, no credentials, no private,
  * loopback or metadata host — unless `allow_local`, which admits loopback,
  * private and `.local` hosts (and `http` only for them), never metadata
  * addresses.
@@ -58,7 +58,7 @@ function isMetadataAddress(host: CanonicalHost): boolean {
 
 /**
  * Classifies a URL host name (as `URL.hostname` gives it) with the SSRF
- * primitive of tools.md §7 (`tools/sandbox/ssrf.ts`): a host it blocks is `local`
+ * primitive (`tools/sandbox/ssrf.ts`): a host it blocks is `local`
  * — or `metadata` for cloud metadata addresses and names, which nothing
  * admits. A dotless name (`ollama` in a compose network) is `local` too.
  *
@@ -118,7 +118,7 @@ export function checkBaseUrl(
 }
 
 /**
- * Removes trailing slashes from a base URL (DECISIONS.md 26).
+ * Removes trailing slashes from a base URL.
  *
  * @param url A checked base URL.
  * @returns The URL without trailing `/`.

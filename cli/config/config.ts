@@ -1,7 +1,7 @@
 /**
  * Loads the CLI's configuration: finds the files (global, or `--config`;
  * the project's `workspace.toml` then `project.toml`), validates each
- * strictly and resolves them with their sources (config.md §1–§3).
+ * strictly and resolves them with their sources.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Project root discovery (config.md §1, DECISIONS.md 29): the nearest
+ * Project root discovery: the nearest
  * ancestor of the start directory (inclusive) holding a `.relavium/`
  * directory, skipping the user's global folder and stopping at `$HOME`.
  *

@@ -1,5 +1,5 @@
 /**
- * Where the user's Relavium folder is (DECISIONS.md 8): `RELAVIUM_HOME`
+ * Where the user's Relavium folder is: `RELAVIUM_HOME`
  * when set (must be absolute), else `~/.relavium`. It holds the global
  * `config.toml` and `history.db`.
  *

@@ -35,8 +35,8 @@ export interface ResolvedProvider {
 /**
  * Resolves the provider registry: the built-ins, then `[[providers]]` of
  * the global, workspace and project files (a higher layer's entry replaces
- * a lower one with the same id whole, DECISIONS.md 25), then
- * `RELAVIUM_<ID>_BASE_URL` overrides (public https only, DECISIONS.md 26).
+ * a lower one with the same id whole), then
+ * `RELAVIUM_<ID>_BASE_URL` overrides (public https only).
  *
  * @param layers The loaded files.
  * @param env Reads environment variables.

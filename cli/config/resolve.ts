@@ -1,6 +1,6 @@
 /**
  * Resolves loaded config layers into one value per setting, each with the
- * layer it came from (config.md §3, DECISIONS.md 25, 26, 29, 32). Pure.
+ * layer it came from. Pure.
  *
  * Precedence, last wins: built-in → global → workspace → project. `[chat]`
  * keys resolve independently, except two coupled groups: `default_provider`
@@ -51,7 +51,7 @@ export interface ResolvedChat {
   /** Absent when neither configured nor inferable from the model. */
   defaultProvider?: Sourced<string>;
   reasoningEffort?: Sourced<ReasoningEffort>;
-  /** `full` is clamped to `project` (DECISIONS.md 32). */
+  /** `full` is clamped to `project`. */
   fsScope: Sourced<"sandboxed" | "project">;
   allowedCommands: Sourced<string[]>;
   allowedCommandGlobs: Sourced<string[]>;
@@ -95,11 +95,11 @@ export interface ConfigLayers {
 }
 
 /**
- * The built-in default model (config.md §3).
+ * The built-in default model.
  */
 export const DEFAULT_MODEL: string = "claude-sonnet-4-6";
 const DEFAULT_MAX_TURNS = 50;
-/** tools.md §3: the default child-process timeout. */
+/** The default child-process timeout. */
 const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
 
 interface ChatLayer {

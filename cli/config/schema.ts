@@ -1,6 +1,5 @@
 /**
- * Strict schemas of the config files (config.md §2–§4, DECISIONS.md 25,
- * 26, 29). Two file kinds: the global `config.toml` and the project
+ * Strict schemas of the config files. Two file kinds: the global `config.toml` and the project
  * files (`workspace.toml`, `project.toml`). Keys the Relavium CLI writes
  * for its own UI are accepted and ignored.
  *
@@ -44,9 +43,9 @@ export interface ProviderEntry {
   base_url: string;
   api_key_env?: string;
   allow_local?: boolean;
-  /** Output-cap field of an `openai-compatible` server (llm.md §11). */
+  /** Output-cap field of an `openai-compatible` server. */
   max_tokens_param?: "max_tokens" | "max_completion_tokens";
-  /** Prices of the endpoint's models, by model id (llm.md §7, §12). */
+  /** Prices of the endpoint's models, by model id. */
   prices?: Record<string, ModelPrice>;
 }
 
@@ -111,7 +110,7 @@ const effort = z.enum(["off", "low", "medium", "high", "max"], {
 const fsScope = z.enum(["sandboxed", "project", "full"], {
   error: "must be one of sandboxed, project, full",
 });
-/** tools.md §3: a configured `run_command` timeout never exceeds it. */
+/** A configured `run_command` timeout never exceeds it. */
 const PROCESS_TIMEOUT_CEILING_MS = 120_000;
 const strings = z.array(nonEmpty, { error: "must be an array of strings" });
 

@@ -1,5 +1,5 @@
 /**
- * Colour: whether to use it (cli.md §1) and how to paint a string.
+ * Colour: whether to use it and how to paint a string.
  *
  * @module
  */

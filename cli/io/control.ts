@@ -1,6 +1,6 @@
 /**
  * Removes terminal control sequences from model text before it reaches a
- * terminal (cli.md §2): ESC sequences (CSI, OSC, DCS, SOS, PM, APC and
+ * terminal: ESC sequences (CSI, OSC, DCS, SOS, PM, APC and
  * two-byte escapes), their 8-bit C1 forms, and C0 controls other than tab
  * and newline. Streaming-safe: a sequence split across tokens is held back
  * until it completes.

@@ -1,5 +1,5 @@
 /**
- * Writing a session's workflow scaffold (export.md §5), shared by the
+ * Writing a session's workflow scaffold, shared by the
  * `chat-export` command and the in-chat `/export`: the default file name,
  * the build + serialize step, the atomic write and the fixed review
  * notice. Imports `export/workflow.ts` and `export/yaml.ts` directly (not
@@ -17,7 +17,7 @@ import { type CliFault, fault } from "../fault.ts";
 
 /**
  * The review notice printed on stderr after every successful export
- * (export.md §5), including under `--json` and after the in-chat
+ * , including under `--json` and after the in-chat
  * `/export`. Never part of stdout or the event stream.
  */
 export const EXPORT_NOTICE: string = [

@@ -3,7 +3,7 @@
  * directory, terminal flags and signals. Tests build a {@linkcode CliIo}
  * in memory ({@linkcode createBufferedIo}); {@linkcode createDenoIo} is the
  * only place that touches `Deno.env`, `Deno.stdin`, `Deno.stdout`,
- * `Deno.stderr` and signal listeners (DECISIONS.md 23).
+ * `Deno.stderr` and signal listeners.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
- * Printers (cli.md §2): the NDJSON event printer (`--json`, stdout only),
+ * Printers: the NDJSON event printer (`--json`, stdout only),
  * the plain printer (model text on stdout, everything else on stderr) and
- * the pre-session fault line (DECISIONS.md 18).
+ * the pre-session fault line.
  *
  * @module
  */
@@ -12,7 +12,7 @@ import { type CliFault, exitCodeOf } from "../fault.ts";
 import { turnFailureHint } from "../chat/hints.ts";
 import type { CliIo } from "./io.ts";
 
-/** Session.md §12: the per-pass bound of a manual compaction over an unknown window. */
+/** The per-pass bound of a manual compaction over an unknown window. */
 const UNKNOWN_WINDOW_PASS_TOKENS = "16,384";
 
 /**

@@ -20,8 +20,8 @@ export type AgentRef = { kind: "path"; path: string } | {
 };
 
 /**
- * Tool ids an authored agent may list (tools.md §2). An unknown id is a
- * load error (DECISIONS.md 34).
+ * Tool ids an authored agent may list. An unknown id is a
+ * load error.
  */
 export const KNOWN_TOOL_IDS: readonly string[] = [
   "read_file",

@@ -1,6 +1,6 @@
 /**
- * The built-in chat agent (agent-yaml.md §6) and the `--model` /
- * `--provider` override (DECISIONS.md 21).
+ * The built-in chat agent and the `--model` /
+ * `--provider` override.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * `--fixture <cassette>` (cli.md §7, DECISIONS.md 16): loads a cassette and
+ * `--fixture <cassette>`: loads a cassette and
  * wires it as the providers of a session. A malformed cassette is a
  * file-attributed `invalid_cassette` fault (exit 2); faults during the run
  * (extra call, expectation mismatch, unconsumed calls under `strict`) make

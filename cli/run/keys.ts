@@ -1,5 +1,5 @@
 /**
- * Provider API keys from the environment (DECISIONS.md 24). Lookups report
+ * Provider API keys from the environment. Lookups report
  * which variable held the key, never the key; only {@linkcode readKey}
  * returns a value, for the session's `keyFor`.
  *

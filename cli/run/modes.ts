@@ -1,5 +1,5 @@
 /**
- * The approval-mode controller of a session (tools.md §8), apart from the
+ * The approval-mode controller of a session, apart from the
  * tool registry so that a session without tools loads no tool modules.
  *
  * @module

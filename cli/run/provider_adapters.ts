@@ -1,6 +1,5 @@
 /**
- * The real provider adapters behind the CLI's provider registry (llm.md
- * §10–§12, DECISIONS.md 24, 26): built-in `anthropic`, `openai` and
+ * The real provider adapters behind the CLI's provider registry: built-in `anthropic`, `openai` and
  * `deepseek`, `[[providers]]` entries of kind `anthropic` or
  * `openai-compatible`, and `RELAVIUM_<P>_BASE_URL` overrides. Loaded only
  * by sessions without `--fixture`.

@@ -1,6 +1,6 @@
 /**
  * The session's model catalog: the bundled models plus the prices of
- * `[[providers]]` entries (llm.md §7, §12).
+ * `[[providers]]` entries.
  *
  * @module
  */
@@ -14,7 +14,7 @@ import type { ResolvedProvider } from "../config/resolve.ts";
 /**
  * The session catalog: the bundled models plus the `[[providers]]` prices
  * (a model priced by two entries takes the later one). The bundled
- * catalog is never re-priced (llm.md §7): such a price is reported.
+ * catalog is never re-priced: such a price is reported.
  *
  * @param providers The resolved providers.
  * @returns The catalog and one notice per ignored price.

@@ -1,5 +1,5 @@
 /**
- * The DNS half of the SSRF primitive (tools.md §7) for custom provider
+ * The DNS half of the SSRF primitive for custom provider
  * endpoints: before a session, the host of every base URL in the plan
  * that is not `allow_local` is resolved and every answer checked; one
  * blocked answer refuses the provider (`provider_config`, exit 2). The

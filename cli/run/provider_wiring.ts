@@ -1,8 +1,8 @@
 /**
  * Wires the providers of a session's plan: a cassette's replay providers
- * under `--fixture`, else the real adapters (llm.md §10–§12) with their
+ * under `--fixture`, else the real adapters with their
  * base URLs gated and keys checked before the session starts
- * (DECISIONS.md 24: a missing primary key is exit 2; a fallback entry
+ * (a missing primary key is exit 2; a fallback entry
  * without a key is skipped with one warning), recorded under `--record`.
  *
  * @module
@@ -94,7 +94,7 @@ async function realAdapters(options: WiringOptions): Promise<AdapterFactory> {
 }
 
 /**
- * The base-URL gate (DECISIONS.md 26, llm.md §12), right before any
+ * The base-URL gate, right before any
  * request: the config loader checks the same rules with the file and
  * line; this keeps a URL that slipped past it from ever being called.
  */

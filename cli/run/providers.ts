@@ -1,6 +1,5 @@
 /**
- * Built-in provider ids and model → provider inference (config.md §4,
- * agent-yaml.md §6).
+ * Built-in provider ids and model → provider inference.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * `--record <cassette>` (issue #4, cli.md §7): every `stream()` call of a
+ * `--record <cassette>`: every `stream()` call of a
  * session's real providers is captured as normalised chunks and written,
  * when the command ends, as a strict v1.1 cassette with one queue per
  * provider id and `expect` keys for the model and the last user text.

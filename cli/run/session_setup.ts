@@ -1,5 +1,5 @@
 /**
- * Everything a new session needs before it starts (cli.md §4 "resolve
+ * Everything a new session needs before it starts ("resolve
  * agent → build instance"): config, agent (file, id or built-in, then
  * `--model`), providers and keys (or a cassette), the session context and
  * the engine deps. Every failure here is a pre-session fault: nothing is

@@ -1,6 +1,6 @@
 /**
  * The tools of a CLI session: every built-in (`allBuiltinTools()`) on the
- * Deno host with the session's filesystem scope (DECISIONS.md 29:
+ * Deno host with the session's filesystem scope (
  * `project` adds the project root), the `[chat]` allowlists and allowed
  * domains as guardrails (empty ⇒ deny all), and the `git_commit` gate of
  * an interactive TTY. Registering is not granting: the agent's `tools:`

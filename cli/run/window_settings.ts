@@ -1,6 +1,6 @@
 /**
  * Context-management settings of the config mapped onto the session
- * (config.md §5): `[chat].max_messages` → `maxMessages`, `auto_compact` →
+ * : `[chat].max_messages` → `maxMessages`, `auto_compact` →
  * `autoCompact`, `compact_threshold` → `compactThreshold`,
  * `[defaults].max_tokens_estimate` → `maxTokensEstimate`, and the cost cap
  * (`max_cost_microcents`, `on_exceed`, `strict_cost_cap`) → `budget`, only

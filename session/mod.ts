@@ -91,7 +91,7 @@ export {
   type SessionState,
 } from "./session.ts";
 export type { Transcript } from "./session_types.ts";
-export type { UserCommandOutcome } from "../tools/registry.ts";
+export type { EgressDecision, UserCommandOutcome } from "../tools/registry.ts";
 export {
   EFFECT_IDENTITY_REFUSED,
   runUserCommandFlow,

@@ -27,12 +27,6 @@ import type { PolicyTarget } from "./tool.ts";
 
 /**
  * What the gate of a gated tool (`git_commit`) is shown.
- *
- * @example Value
- * ```ts
- * import type { GateRequest } from "@relavium/session/tools";
- * const r: Omit<GateRequest, "signal"> = { toolId: "git_commit", details: { message: "fix: typo", files: ["a.md"] } };
- * ```
  */
 export interface GateRequest {
   /** The gated tool. */
@@ -45,12 +39,6 @@ export interface GateRequest {
 
 /**
  * Asks for an explicit per-call yes; never cached, in every mode.
- *
- * @example Always decline
- * ```ts
- * import type { GateHook } from "@relavium/session/tools";
- * const gate: GateHook = () => Promise.resolve(false);
- * ```
  */
 export type GateHook = (request: GateRequest) => Promise<boolean>;
 

@@ -7,12 +7,6 @@
 
 /**
  * Budgets of {@linkcode boundModelText}.
- *
- * @example Value
- * ```ts
- * import type { BoundOptions } from "@relavium/session/tools";
- * const o: BoundOptions = { maxBytes: 51_200, maxLines: 2000 };
- * ```
  */
 export interface BoundOptions {
   /** Byte budget (UTF-8). */
@@ -30,14 +24,6 @@ const decoder = new TextDecoder();
  *
  * @param value A tool's result.
  * @returns The text the model would see before bounding.
- *
- * @example Objects become JSON
- * ```ts
- * import { resultText } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(resultText({ a: 1 }), '{"a":1}');
- * assert.equal(resultText("plain"), "plain");
- * ```
  */
 export function resultText(value: unknown): string {
   if (typeof value === "string") return value;
@@ -82,14 +68,6 @@ function tailBytes(text: string, max: number): string {
  * @param text The full text.
  * @param options Byte and line budgets.
  * @returns The bounded text and whether it was cut.
- *
- * @example Short text is unchanged
- * ```ts
- * import { boundModelText } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.deepEqual(boundModelText("ok", { maxBytes: 10, maxLines: 5 }), { text: "ok", truncated: false });
- * assert.equal(boundModelText("x".repeat(500), { maxBytes: 200, maxLines: 5 }).truncated, true);
- * ```
  */
 export function boundModelText(
   text: string,
@@ -131,15 +109,6 @@ export function boundModelText(
  * @param text The text to summarise.
  * @param max Maximum length in UTF-16 units (default 500).
  * @returns The summary.
- *
- * @example Summarise
- * ```ts
- * import { summarizeText } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(summarizeText("a\nb"), "a b");
- * assert.equal(summarizeText("word ".repeat(200)).length, 500);
- * assert.equal(summarizeText("QUJD".repeat(60)), "[binary data]");
- * ```
  */
 export function summarizeText(text: string, max = 500): string {
   // deno-lint-ignore no-control-regex

@@ -9,12 +9,6 @@
 
 /**
  * File metadata as the tools need it.
- *
- * @example Value
- * ```ts
- * import type { FileStat } from "@relavium/session/tools";
- * const s: FileStat = { isFile: true, isDirectory: false, isSymlink: false, size: 3, mtimeMs: 0, nlink: 1 };
- * ```
  */
 export interface FileStat {
   /** A regular file. */
@@ -38,12 +32,6 @@ export interface FileStat {
 
 /**
  * One directory entry (no metadata beyond its type; `lstat` for more).
- *
- * @example Value
- * ```ts
- * import type { DirEntryInfo } from "@relavium/session/tools";
- * const e: DirEntryInfo = { name: "a.txt", isFile: true, isDirectory: false, isSymlink: false };
- * ```
  */
 export interface DirEntryInfo {
   /** The entry's name (one path segment). */
@@ -59,12 +47,6 @@ export interface DirEntryInfo {
 /**
  * A child process to run with a cleared environment (`clearEnv: true`,
  * no shell, stdin closed).
- *
- * @example Value
- * ```ts
- * import type { SpawnRequest } from "@relavium/session/tools";
- * const r: Omit<SpawnRequest, "signal"> = { program: "git", args: ["status"], cwd: "/ws", env: {}, timeoutMs: 30_000, maxOutputBytes: 1_048_576 };
- * ```
  */
 export interface SpawnRequest {
   /** Program name (resolved on the host's PATH) or a path. */
@@ -85,12 +67,6 @@ export interface SpawnRequest {
 
 /**
  * What a finished child reported.
- *
- * @example Value
- * ```ts
- * import type { SpawnResult } from "@relavium/session/tools";
- * const r: SpawnResult = { exitCode: 0, stdout: "", stderr: "", stdoutTruncated: false, stderrTruncated: false, durationMs: 4, timedOut: false };
- * ```
  */
 export interface SpawnResult {
   /** Exit code; a signal death reports 1. */
@@ -114,12 +90,6 @@ export interface SpawnResult {
  * followed, the body is read up to `maxBodyBytes`. The connection goes to
  * one of `addresses` (the checked DNS answers), never to an address the
  * host resolves itself; TLS is verified for the URL's host name.
- *
- * @example Value
- * ```ts
- * import type { HttpRequest } from "@relavium/session/tools";
- * const r: Omit<HttpRequest, "signal"> = { url: "https://example.com/", addresses: ["93.184.215.14"], method: "GET", headers: {}, timeoutMs: 30_000, maxBodyBytes: 1_048_576 };
- * ```
  */
 export interface HttpRequest {
   /** Absolute `https` URL (already checked by the SSRF guard). */
@@ -146,12 +116,6 @@ export interface HttpRequest {
 
 /**
  * What the server answered (a 3xx is returned as is, with its `location`).
- *
- * @example Value
- * ```ts
- * import type { HttpResponse } from "@relavium/session/tools";
- * const r: HttpResponse = { status: 200, headers: { "content-type": "text/plain" }, body: new Uint8Array(), bodyTruncated: false };
- * ```
  */
 export interface HttpResponse {
   /** Status code. */
@@ -168,12 +132,6 @@ export interface HttpResponse {
  * Classes of host failure. `not_capable` is a missing Deno permission
  * (`tool_unavailable`); `permission_denied` is the operating system's
  * refusal (`tool_failed`).
- *
- * @example Value
- * ```ts
- * import type { EffectErrorKind } from "@relavium/session/tools";
- * const k: EffectErrorKind = "not_found";
- * ```
  */
 export type EffectErrorKind =
   | "not_found"
@@ -187,15 +145,6 @@ export type EffectErrorKind =
 /**
  * The one error a {@linkcode ToolEffects} throws. Its message is fixed per
  * kind and never contains a path.
- *
- * @example Classify
- * ```ts
- * import { ToolEffectsError } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const e = new ToolEffectsError("not_found");
- * assert.equal(e.kind, "not_found");
- * assert.equal(e.name, "ToolEffectsError");
- * ```
  */
 export class ToolEffectsError extends Error {
   /** The failure class. */
@@ -218,12 +167,6 @@ export class ToolEffectsError extends Error {
  * Every effect a tool may have. Paths are absolute. Implementations throw
  * only {@linkcode ToolEffectsError}. Hosts never prompt for permissions: the
  * pipeline queries them first.
- *
- * @example Shape
- * ```ts
- * import type { ToolEffects } from "@relavium/session/tools";
- * const os: ToolEffects["os"] = "posix";
- * ```
  */
 export interface ToolEffects {
   /** Path flavour of the platform. */

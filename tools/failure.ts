@@ -17,38 +17,17 @@
  *   (`tool_unavailable`, fatal).
  * - `failed`: the host failed (`tool_failed`; fed back in interactive
  *   sessions for non-governed reads, else fatal).
- *
- * @example Value
- * ```ts
- * import type { ToolFailure } from "@relavium/session/tools";
- * const f: ToolFailure = { kind: "refused", reason: "sensitive", message: "path is on the sensitive-read floor" };
- * ```
  */
 export type ToolFailure =
   | { kind: "escape"; message: string }
   | {
     kind: "refused";
-    reason: RefusalReason;
+    /** The refusal class; each ends the turn without feedback. */
+    reason: "symlink" | "hard_link" | "protected" | "sensitive" | "policy";
     message: string;
   }
   | { kind: "unavailable"; message: string }
   | { kind: "failed"; message: string };
-
-/**
- * The refusal classes that end a turn without feedback.
- *
- * @example Value
- * ```ts
- * import type { RefusalReason } from "@relavium/session/tools";
- * const r: RefusalReason = "hard_link";
- * ```
- */
-export type RefusalReason =
-  | "symlink"
-  | "hard_link"
-  | "protected"
-  | "sensitive"
-  | "policy";
 
 /** Fixed, path-free reasons shared by the jail and the built-ins. */
 export const REASONS = {

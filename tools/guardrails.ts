@@ -7,43 +7,13 @@
  *
  * @module
  */
-import {
-  type CommandAllowlist,
-  isCommandAllowed,
-} from "./sandbox/command_allowlist.ts";
+import { isCommandAllowed } from "./sandbox/command_allowlist.ts";
 import { governedAction } from "./policy.ts";
 import { checkUrl } from "./sandbox/ssrf.ts";
-import type { PolicyTarget, ToolPolicy } from "./tool.ts";
-
-/**
- * The guardrail configuration of a registry (from `[chat]`
- * `allowed_commands`, `allowed_command_globs`, `allowed_domains`). Every
- * list defaults to empty, which denies everything.
- *
- * @example Value
- * ```ts
- * import type { ToolGuardrails } from "@relavium/session/tools";
- * const g: ToolGuardrails = { allowedCommands: ["deno task test"], allowedDomains: ["api.github.com"] };
- * ```
- */
-export interface ToolGuardrails extends CommandAllowlist {
-  /** Exact hosts `http_request` may reach (`[]` ⇒ none). */
-  allowedDomains?: readonly string[];
-  /**
-   * Test-only: lets `http_request` reach `127.0.0.0/8` and `::1` literals.
-   * Never set it outside tests; the CLI never does.
-   */
-  allowLoopbackForTests?: boolean;
-}
+import type { PolicyTarget, ToolGuardrails, ToolPolicy } from "./tool.ts";
 
 /**
  * A guardrail refusal: a reason code and a path-free message.
- *
- * @example Value
- * ```ts
- * import type { GuardrailRefusal } from "@relavium/session/tools";
- * const r: GuardrailRefusal = { reason: "command_not_allowed", message: "the command is not in the allowlist" };
- * ```
  */
 export interface GuardrailRefusal {
   /** `command_not_allowed`, `insecure_url`, `domain_not_allowed`, `ssrf_blocked`. */
@@ -61,15 +31,6 @@ export interface GuardrailRefusal {
  * @param target The tool's policy target for this call.
  * @param guardrails The configuration.
  * @returns `undefined` when allowed, else the refusal.
- *
- * @example Deny by default
- * ```ts
- * import { checkGuardrails } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const run = { fsScoped: false, spawnsProcess: true, requiresGateApproval: false };
- * assert.equal(checkGuardrails(run, { command: "ls" }, {})?.reason, "command_not_allowed");
- * assert.equal(checkGuardrails(run, { command: "ls" }, { allowedCommands: ["ls"] }), undefined);
- * ```
  */
 export function checkGuardrails(
   policy: ToolPolicy,

@@ -26,24 +26,11 @@ import type {
 
 /**
  * A chat mode.
- *
- * @example Value
- * ```ts
- * import type { ChatMode } from "@relavium/session/tools";
- * const m: ChatMode = "accept-edits";
- * ```
  */
 export type ChatMode = "ask" | "plan" | "accept-edits" | "auto";
 
 /**
  * Every mode with its one-line description (for a bare `/mode`).
- *
- * @example List modes
- * ```ts
- * import { CHAT_MODES } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.deepEqual(CHAT_MODES.map((m) => m.mode), ["ask", "plan", "accept-edits", "auto"]);
- * ```
  */
 export const CHAT_MODES: readonly { mode: ChatMode; description: string }[] =
   Object.freeze([
@@ -69,12 +56,6 @@ export const CHAT_MODES: readonly { mode: ChatMode; description: string }[] =
 
 /**
  * Options of {@linkcode createModePolicy}.
- *
- * @example Value
- * ```ts
- * import type { ModePolicyOptions } from "@relavium/session/tools";
- * const o: ModePolicyOptions = { mode: "ask", interactive: false };
- * ```
  */
 export interface ModePolicyOptions {
   /** Initial mode (default `ask`). */
@@ -92,12 +73,6 @@ export interface ModePolicyOptions {
  * read (the session snapshots it at turn start): after `/mode`, hand the
  * new `policy` to `setTurnPolicy`. Setting an unknown mode throws a
  * `RangeError`.
- *
- * @example Shape
- * ```ts
- * import type { ModeController } from "@relavium/session/tools";
- * type Policy = ModeController["policy"];
- * ```
  */
 export interface ModeController {
   /** The current mode; setting it changes the next `policy`. */
@@ -157,18 +132,6 @@ function verdictFor(
  *
  * @param options Initial mode, approver, interactivity, read-only test.
  * @returns The controller.
- *
- * @example Non-interactive `auto` approves, `ask` refuses
- * ```ts
- * import { createModePolicy } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const modes = createModePolicy({ mode: "auto", interactive: false });
- * const check = { toolId: "write_file", action: "fs_write" as const, preview: { path: "a.txt" }, cacheable: true, protectedPath: false };
- * assert.deepEqual(modes.policy.decide?.(check), { approve: true });
- * modes.mode = "ask";
- * assert.equal(modes.policy.decide?.(check)?.approve, false);
- * assert.equal(modes.policy.advertise?.("write_file"), false);
- * ```
  */
 export function createModePolicy(options: ModePolicyOptions): ModeController {
   const cache = new Set<string>();

@@ -26,7 +26,7 @@ import { approveGoverned, type GateHook, passGate } from "./approval.ts";
 import { boundModelText, resultText } from "./bound.ts";
 import { createFsAccess, hostFailure } from "./sandbox/fs_access.ts";
 import { checkLexicalPath, type ScopePlan } from "./sandbox/fs_scope.ts";
-import { checkGuardrails, type ToolGuardrails } from "./guardrails.ts";
+import { checkGuardrails } from "./guardrails.ts";
 import type { ToolEffects } from "./effects.ts";
 import type { ToolLimits } from "./sandbox/limits.ts";
 import {
@@ -47,7 +47,7 @@ import {
 import { governedAction, staticPermissions } from "./policy.ts";
 import type { ToolCall, ToolDispatchContext, ToolOutcome } from "./registry.ts";
 import { containsSecret, displayInput, type SecretTest } from "./sanitize.ts";
-import type { ToolDefinition, ToolRunResult } from "./tool.ts";
+import type { ToolDefinition, ToolGuardrails, ToolRunResult } from "./tool.ts";
 
 /** Everything the pipeline needs, fixed at registry creation. */
 export interface PipelineConfig {

@@ -16,14 +16,6 @@ import type { ToolPolicy } from "./tool.ts";
  *
  * @param policy The tool's policy.
  * @returns The action class.
- *
- * @example Classify
- * ```ts
- * import { governedAction } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(governedAction({ fsScoped: true, fsWrite: true, spawnsProcess: false, requiresGateApproval: false }), "fs_write");
- * assert.equal(governedAction({ fsScoped: false, spawnsProcess: true, fixedProgram: "git", requiresGateApproval: false }), undefined);
- * ```
  */
 export function governedAction(policy: ToolPolicy): GovernedAction | undefined {
   if (policy.fsWrite === true) return "fs_write";
@@ -42,13 +34,6 @@ export function governedAction(policy: ToolPolicy): GovernedAction | undefined {
  *
  * @param policy The tool's policy.
  * @returns `true` for `read_file`, `list_directory`, `git_status` and alike.
- *
- * @example Read-only
- * ```ts
- * import { isReadOnlyPolicy } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(isReadOnlyPolicy({ fsScoped: true, spawnsProcess: false, requiresGateApproval: false }), true);
- * ```
  */
 export function isReadOnlyPolicy(policy: ToolPolicy): boolean {
   return governedAction(policy) === undefined && !policy.requiresGateApproval;
@@ -62,17 +47,6 @@ export function isReadOnlyPolicy(policy: ToolPolicy): boolean {
  * @param policy The tool's policy.
  * @param plan The filesystem scope.
  * @returns Descriptors, in order.
- *
- * @example An fs reader
- * ```ts
- * import { planFsScope, staticPermissions } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const plan = planFsScope({ workingDir: "/ws", fsScopeTier: "sandboxed" }, "posix");
- * assert.deepEqual(
- *   staticPermissions({ fsScoped: true, spawnsProcess: false, requiresGateApproval: false }, plan),
- *   [{ name: "read", path: "/ws" }],
- * );
- * ```
  */
 export function staticPermissions(
   policy: ToolPolicy,

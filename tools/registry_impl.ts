@@ -5,14 +5,13 @@
  *
  * @module
  */
-import type { ToolDef } from "../llm/provider.ts";
-import type { GateHook } from "./approval.ts";
+import type { JsonSchema, ToolDef } from "../llm/provider.ts";
+import type { GateRequest } from "./approval.ts";
 import {
   type FsScopeConfig,
   planFsScope,
   type ScopePlan,
 } from "./sandbox/fs_scope.ts";
-import type { ToolGuardrails } from "./guardrails.ts";
 import type { ToolEffects } from "./effects.ts";
 import { resolveToolLimits, type ToolLimits } from "./sandbox/limits.ts";
 import { type PipelineConfig, runPipeline } from "./pipeline.ts";
@@ -26,13 +25,11 @@ import {
   staticPermissions,
 } from "./policy.ts";
 import type {
+  ToolDispatchContext,
   ToolRegistry,
-  UserCommandContext,
   UserCommandOutcome,
-  UserCommandRequest,
 } from "./registry.ts";
-import type { SecretTest } from "./sanitize.ts";
-import type { ToolDefinition } from "./tool.ts";
+import type { ToolDefinition, ToolGuardrails } from "./tool.ts";
 import { runUserCommandPipeline } from "./builtin/user_command.ts";
 import {
   readUserFilePipeline,
@@ -41,12 +38,6 @@ import {
 
 /**
  * Options of {@linkcode createToolRegistry}.
- *
- * @example Shape
- * ```ts
- * import type { ToolRegistryOptions } from "@relavium/session/tools";
- * const context: ToolRegistryOptions["context"] = { workingDir: "/ws", fsScopeTier: "sandboxed" };
- * ```
  */
 export interface ToolRegistryOptions {
   /** The wired tools (for example `builtinTools()`), by exact id. */
@@ -61,10 +52,16 @@ export interface ToolRegistryOptions {
   limits?: Partial<ToolLimits>;
   /** Config-only values by tool id, e.g. `{ git_status: { args: ["-s"] } }`. */
   toolConfig?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-  /** Secret test for the taint check (tools.md §1 step 3). */
-  isSecret?: SecretTest;
-  /** Gate of gated tools (`git_commit`); absent ⇒ they are denied. */
-  gate?: GateHook;
+  /**
+   * Whether a string is a secret: a call whose arguments contain one is
+   * refused before anything runs, and secrets never reach displayed input.
+   */
+  isSecret?: (value: string) => boolean;
+  /**
+   * The explicit per-call yes of gated tools (`git_commit`), never cached,
+   * in every mode; absent ⇒ they are denied.
+   */
+  gate?: (request: GateRequest) => Promise<boolean>;
   /**
    * Command allowlists and allowed domains (`[chat]` config); absent or
    * empty lists deny every command and every host.
@@ -74,12 +71,6 @@ export interface ToolRegistryOptions {
 
 /**
  * The registry plus what the host needs to show or wire.
- *
- * @example Shape
- * ```ts
- * import type { ScopedToolRegistry } from "@relavium/session/tools";
- * type Notices = ScopedToolRegistry["notices"];
- * ```
  */
 export interface ScopedToolRegistry extends ToolRegistry {
   /** The effective filesystem scope. */
@@ -97,8 +88,8 @@ export interface ScopedToolRegistry extends ToolRegistry {
    * `run_command` registered, not granted). Never throws.
    */
   runUserCommand(
-    request: UserCommandRequest,
-    ctx: UserCommandContext,
+    request: { command: string; args: readonly string[] },
+    ctx: Omit<ToolDispatchContext, "granted">,
   ): Promise<UserCommandOutcome>;
   /**
    * A user's `@path`: one file read through `read_file`'s capability
@@ -119,7 +110,20 @@ function validateTools(
       throw bad("reserved or empty id");
     }
     if (byId.has(tool.id)) throw bad("duplicate id");
-    const props = tool.llmParams["properties"];
+    let params: JsonSchema;
+    try {
+      params = tool.llmParams;
+    } catch (e) {
+      throw bad(
+        `its argument schema has no JSON Schema form (${
+          e instanceof Error ? e.message : String(e)
+        })`,
+      );
+    }
+    if (params["type"] !== "object") {
+      throw bad("its argument schema must be an object");
+    }
+    const props = params["properties"];
     for (const key of tool.configOnly ?? []) {
       if (typeof props === "object" && props !== null && key in props) {
         throw bad(`config-only key ${key} must not be advertised`);
@@ -196,18 +200,20 @@ function freezeGuardrails(g: ToolGuardrails): Readonly<ToolGuardrails> {
  *   empty allowed-domain entry.
  * @throws {RangeError} When a limit is invalid or raises a default.
  *
- * @example Advertise the read-only built-ins
+ * @example The model sees what is granted and what the policy lets through
  * ```ts
- * import { builtinTools, createDenoToolEffects, createToolRegistry } from "@relavium/session/tools";
+ * import { allBuiltinTools, createDenoToolEffects, createToolRegistry } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
  * const registry = createToolRegistry({
- *   tools: builtinTools(),
+ *   tools: allBuiltinTools(),
  *   host: createDenoToolEffects(), // advertise never touches it
  *   context: { workingDir: "/ws", fsScopeTier: "sandboxed" },
  *   permissions: () => "granted",
  * });
- * const names = registry.advertise(["read_file", "git_status"], undefined).map((d) => d.name);
- * assert.deepEqual(names, ["read_file", "git_status"]);
+ * const names = (policy?: { advertise(id: string): boolean }) =>
+ *   registry.advertise(["read_file", "write_file"], policy).map((d) => d.name);
+ * assert.deepEqual(names(), ["read_file", "write_file"]);
+ * assert.deepEqual(names({ advertise: registry.isReadOnly }), ["read_file"]);
  * ```
  */
 export function createToolRegistry(

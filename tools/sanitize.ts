@@ -8,13 +8,6 @@
 /**
  * Tells whether a string is (or contains) a secret value the host knows,
  * such as a provider API key.
- *
- * @example Known keys
- * ```ts
- * import type { SecretTest } from "@relavium/session/tools";
- * const keys = ["sk-test-123"];
- * const isSecret: SecretTest = (v) => keys.some((k) => v.includes(k));
- * ```
  */
 export type SecretTest = (value: string) => boolean;
 
@@ -29,13 +22,6 @@ const MAX_STRING = 2000;
  * @param value Effective args.
  * @param isSecret The host's secret test.
  * @returns `true` when a secret was found.
- *
- * @example Find a key in nested args
- * ```ts
- * import { containsSecret } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(containsSecret({ a: ["x", "key sk-1"] }, (v) => v.includes("sk-1")), true);
- * ```
  */
 export function containsSecret(value: unknown, isSecret: SecretTest): boolean {
   const seen = new Set<unknown>();
@@ -61,14 +47,6 @@ export function containsSecret(value: unknown, isSecret: SecretTest): boolean {
  * @param args Model or effective args.
  * @param options Config-only keys to drop and the host's secret test.
  * @returns A JSON-safe display object.
- *
- * @example Sanitise
- * ```ts
- * import { displayInput } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const shown = displayInput({ command: "log", args: ["-n1"], headers: { Authorization: "Bearer x" } }, { configOnly: ["args"] });
- * assert.deepEqual(shown, { command: "log", headers: { Authorization: "[redacted]" } });
- * ```
  */
 export function displayInput(
   args: unknown,

@@ -1,23 +1,24 @@
 /**
- * The internal tool definition of tools.md §1: what a registered tool
- * declares (id, strict parser, model schema, config-only keys, policy
- * class, policy target) and how it runs (only through a `ToolEffects`).
+ * What a registered tool declares (id, strict parser, model schema,
+ * config-only keys, policy class, policy target) and how it runs (only
+ * through a `ToolEffects`), and {@linkcode defineTool}, which derives the
+ * parser and the model schema from one zod schema.
  *
  * @module
  */
+import { z } from "zod";
 import type { JsonSchema } from "../llm/provider.ts";
-import type { ValidationIssue } from "../schema/issues.ts";
-import type { Result } from "../schema/result.ts";
+import { toIssues, type ValidationIssue } from "../schema/issues.ts";
+import { err, ok, type Result } from "../schema/result.ts";
 import type { ToolFailure } from "./failure.ts";
 import type { FsAccess } from "./sandbox/fs_access.ts";
-import type { ToolGuardrails } from "./guardrails.ts";
 import type { ToolEffects } from "./effects.ts";
 import type { ToolLimits } from "./sandbox/limits.ts";
 import type { PermissionQuery } from "./sandbox/permission_query.ts";
 
 /**
  * The policy class of a tool. It decides guardrails, the governed action
- * (tools.md §8) and the Deno permissions the tool needs (§10):
+ * and the Deno permissions the tool needs:
  *
  * - `fsWrite` ⇒ governed `fs_write`; `egress` ⇒ `egress`; `os` ⇒ `os`;
  * - `spawnsProcess` without `fixedProgram` ⇒ governed `process` (the
@@ -26,12 +27,6 @@ import type { PermissionQuery } from "./sandbox/permission_query.ts";
  * - `spawnsProcess` with `fixedProgram` (e.g. `git_status`) ⇒ not governed,
  *   no allowlist, needs `--allow-run=<fixedProgram>`;
  * - `requiresGateApproval` ⇒ the per-call gate (`git_commit`).
- *
- * @example The policy of `read_file`
- * ```ts
- * import type { ToolPolicy } from "@relavium/session/tools";
- * const p: ToolPolicy = { fsScoped: true, spawnsProcess: false, requiresGateApproval: false };
- * ```
  */
 export interface ToolPolicy {
   /** Reads or writes paths through the jail. */
@@ -44,21 +39,13 @@ export interface ToolPolicy {
   fixedProgram?: string;
   /** Network egress class (governed `egress`). */
   egress?: "http" | "search" | "mcp";
-  /** Touches the operating system (clipboard, notifications). */
+  /** Touches the operating system or anything outside the workspace. */
   os?: boolean;
   /** Needs the explicit per-call gate (`git_commit`). */
   requiresGateApproval: boolean;
 }
 
-/**
- * What guardrails and the approval preview inspect.
- *
- * @example Value
- * ```ts
- * import type { PolicyTarget } from "@relavium/session/tools";
- * const t: PolicyTarget = { path: "src/a.ts" };
- * ```
- */
+/** What guardrails and the approval preview inspect. */
 export interface PolicyTarget {
   /** Command line (`[command, ...args].join(" ")`) for the allowlist. */
   command?: string;
@@ -71,14 +58,25 @@ export interface PolicyTarget {
 }
 
 /**
- * What a tool's `dispatch` may use besides its args and the host.
- *
- * @example Shape
- * ```ts
- * import type { ToolRunContext } from "@relavium/session/tools";
- * type Limits = ToolRunContext["limits"];
- * ```
+ * The guardrail configuration of a registry (from `[chat]`
+ * `allowed_commands`, `allowed_command_globs`, `allowed_domains`). Every
+ * list defaults to empty, which denies everything.
  */
+export interface ToolGuardrails {
+  /** Exact command lines a process tool may run. */
+  allowedCommands?: readonly string[];
+  /** Wildcard patterns (`*`, `?`) over the whole command line. */
+  allowedCommandGlobs?: readonly string[];
+  /** Exact hosts `http_request` may reach (`[]` ⇒ none). */
+  allowedDomains?: readonly string[];
+  /**
+   * Test-only: lets `http_request` reach `127.0.0.0/8` and `::1` literals.
+   * Never set it outside tests; the CLI never does.
+   */
+  allowLoopbackForTests?: boolean;
+}
+
+/** What a tool's `dispatch` may use besides its args and the host. */
 export interface ToolRunContext {
   /** Aborts the call; pass it to every host call that takes one. */
   signal: AbortSignal;
@@ -94,51 +92,30 @@ export interface ToolRunContext {
   guardrails?: Readonly<ToolGuardrails>;
 }
 
-/**
- * A tool's typed result: a value for the model, or an expected failure.
- *
- * @example Value
- * ```ts
- * import type { ToolRunResult } from "@relavium/session/tools";
- * const r: ToolRunResult = { ok: true, value: { entries: [] }, summary: "0 entries" };
- * ```
- */
+/** A tool's typed result: a value for the model, or an expected failure. */
 export type ToolRunResult =
   | { ok: true; value: unknown; summary?: string }
   | { ok: false; error: ToolFailure };
 
 /**
- * A registered tool (tools.md §1). Methods (not function properties) keep
+ * A registered tool. Methods (not function properties) keep
  * `ToolDefinition<A>` assignable to `ToolDefinition<unknown>`, the form a
- * registry stores.
- *
- * @example A minimal tool
- * ```ts
- * import type { ToolDefinition } from "@relavium/session/tools";
- * const echo: ToolDefinition<{ text: string }> = {
- *   id: "echo",
- *   description: "Echo text",
- *   parse: (raw) => typeof raw === "object" && raw !== null && "text" in raw && typeof raw.text === "string" && Object.keys(raw).length === 1
- *     ? { ok: true, value: { text: raw.text } }
- *     : { ok: false, error: [{ path: "text", message: "expected a string" }] },
- *   llmParams: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false },
- *   policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
- *   dispatch: (args) => Promise.resolve({ ok: true, value: args.text }),
- * };
- * ```
+ * registry stores. Declare one with {@linkcode defineTool} (or a custom
+ * tool with `tool()`), so the parser and the model schema come from one
+ * zod schema.
  */
-export interface ToolDefinition<A> {
+export interface ToolDefinition<A = unknown> {
   /** Exact registry id (the model's tool name). */
   id: string;
   /** Description advertised to the model. */
   description: string;
   /**
-   * Strict validator of the complete effective args (unknown keys
-   * rejected); synchronous.
+   * Strict, synchronous validator of the complete effective args (unknown
+   * keys rejected): the value, or every problem with its key path.
    */
   parse(raw: unknown): Result<A, ValidationIssue[]>;
   /** The only schema a model sees (config-only keys excluded). */
-  llmParams: JsonSchema;
+  readonly llmParams: JsonSchema;
   /** Keys supplied by configuration only; never advertised; config wins. */
   configOnly?: readonly string[];
   /** Policy class. */
@@ -151,4 +128,113 @@ export interface ToolDefinition<A> {
     host: ToolEffects,
     ctx: ToolRunContext,
   ): Promise<ToolRunResult>;
+}
+
+/**
+ * A zod schema whose parsed value is `T`: any zod (v4) schema fits, and
+ * the strict object of the arguments is the usual one. Only its
+ * `safeParse` is named here; the model-facing JSON Schema is generated
+ * from the zod schema itself.
+ */
+export interface ToolInputSchema<T> {
+  /** zod's non-throwing parse. */
+  safeParse(
+    raw: unknown,
+  ): { success: true; data: T } | { success: false; error: unknown };
+}
+
+function asZod<T>(schema: ToolInputSchema<T>, id: string): z.ZodType<T> {
+  if (typeof schema !== "object" || schema === null || !("_zod" in schema)) {
+    throw new TypeError(
+      `Cannot declare tool ${
+        JSON.stringify(id)
+      }: its schema is not a zod schema`,
+    );
+  }
+  return schema as unknown as z.ZodType<T>;
+}
+
+/**
+ * The model-facing JSON Schema of a zod schema: its input side, without
+ * the `$schema` marker and without the config-only keys.
+ */
+function modelSchema(
+  schema: z.ZodType,
+  configOnly: readonly string[],
+): JsonSchema {
+  const { $schema: _, properties, required, ...rest } = z.toJSONSchema(
+    schema,
+    { io: "input" },
+  );
+  if (properties === undefined) return rest;
+  const advertised = Object.fromEntries(
+    Object.entries(properties).filter(([k]) => !configOnly.includes(k)),
+  );
+  const needed = (required ?? []).filter((k) => !configOnly.includes(k));
+  return {
+    ...rest,
+    properties: advertised,
+    ...(needed.length === 0 ? {} : { required: needed }),
+  };
+}
+
+/**
+ * Declares a tool once: `schema` (a strict zod object of the complete
+ * effective arguments, config-only keys included) becomes its synchronous
+ * `parse` and, on first use and then reused, its model-facing JSON Schema
+ * (`z.toJSONSchema` of the input side, config-only keys left out; field
+ * descriptions come from `.describe()`).
+ *
+ * @param schema The argument contract.
+ * @param spec Everything else of the definition.
+ * @returns The definition.
+ * @throws {TypeError} When `schema` is not a zod schema; from `llmParams`
+ *   when it has no JSON Schema form (a transform, a date), which the
+ *   registry reports at creation.
+ *
+ * @example A tool whose schema is its contract
+ * ```ts
+ * import { defineTool } from "@relavium/session/tools";
+ * import { z } from "zod";
+ * import assert from "node:assert/strict";
+ *
+ * const shout = defineTool(
+ *   z.strictObject({ text: z.string().min(1).describe("What to shout") }),
+ *   {
+ *     id: "shout",
+ *     description: "Upper-case a text",
+ *     policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
+ *     dispatch: (args) => Promise.resolve({ ok: true, value: args.text.toUpperCase() }),
+ *   },
+ * );
+ * assert.deepEqual(shout.parse({ text: "hi" }), { ok: true, value: { text: "hi" } });
+ * assert.deepEqual(shout.parse({ text: "" }), {
+ *   ok: false,
+ *   error: [{ path: "text", message: "Too small: expected string to have >=1 characters" }],
+ * });
+ * assert.deepEqual(shout.llmParams, {
+ *   type: "object",
+ *   properties: { text: { type: "string", minLength: 1, description: "What to shout" } },
+ *   required: ["text"],
+ *   additionalProperties: false,
+ * });
+ * ```
+ */
+export function defineTool<A>(
+  schema: ToolInputSchema<A>,
+  spec: Omit<ToolDefinition<A>, "parse" | "llmParams">,
+): ToolDefinition<A> {
+  const zod = asZod(schema, spec.id);
+  let cached: JsonSchema | undefined;
+  return {
+    ...spec,
+    parse(raw): Result<A, ValidationIssue[]> {
+      const r = zod.safeParse(raw);
+      return r.success ? ok(r.data) : err(toIssues(r.error));
+    },
+    get llmParams(): JsonSchema {
+      cached ??= modelSchema(zod, spec.configOnly ?? []);
+      return cached;
+    },
+  };
 }

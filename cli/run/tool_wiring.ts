@@ -13,7 +13,7 @@ import type { SessionContext } from "../../schema/context.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import type { GateHook } from "../../tools/approval.ts";
 import { allBuiltinTools } from "../../tools/builtin/all.ts";
-import type { ToolGuardrails } from "../../tools/guardrails.ts";
+import type { ToolGuardrails } from "../../tools/tool.ts";
 import {
   createDenoPermissionQuery,
   createDenoToolEffects,

@@ -18,13 +18,6 @@ import { writeFileTool } from "./write_file.ts";
  * {@linkcode allBuiltinTools} for the whole catalog).
  *
  * @returns Fresh array of the read-only built-in definitions.
- *
- * @example Ids
- * ```ts
- * import { builtinTools } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.deepEqual(builtinTools().map((t) => t.id), ["read_file", "list_directory", "git_status"]);
- * ```
  */
 export function builtinTools(): ToolDefinition<unknown>[] {
   return [readFileTool, listDirectoryTool, gitStatusTool];

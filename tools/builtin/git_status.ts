@@ -9,36 +9,17 @@
  * @module
  */
 import { z } from "zod";
-import { argsParser, modelSchema } from "./_args.ts";
 import { baseEnvKeys, childEnv } from "../sandbox/child_env.ts";
 import { hostFailure } from "../sandbox/fs_access.ts";
 import { type SpawnResult, ToolEffectsError } from "../effects.ts";
-import type { ToolDefinition, ToolRunResult } from "../tool.ts";
-
-/**
- * Arguments of `git_status` (`args` is config-only).
- *
- * @example Value
- * ```ts
- * import type { GitStatusArgs } from "@relavium/session/tools";
- * const a: GitStatusArgs = { command: "log", args: ["-n", "5", "--oneline"] };
- * ```
- */
-export interface GitStatusArgs {
-  /** Subcommand (default `status`). */
-  command?: "status" | "log" | "diff";
-  /** Extra flags from configuration only. */
-  args?: string[];
-}
+import {
+  defineTool,
+  type ToolDefinition,
+  type ToolRunResult,
+} from "../tool.ts";
 
 /**
  * Result of a process tool.
- *
- * @example Value
- * ```ts
- * import type { ProcessResult } from "@relavium/session/tools";
- * const r: ProcessResult = { exitCode: 0, stdout: "", stderr: "", durationMs: 3 };
- * ```
  */
 export interface ProcessResult {
   /** Exit code (a signal death reports 1). */
@@ -77,83 +58,80 @@ export function gitArgv(args: GitStatusArgs): string[] {
 }
 
 /** The complete effective arguments (the contract of `parse`). */
-const gitStatusArgsSchema: z.ZodType<GitStatusArgs> = z.strictObject({
+const gitStatusArgsSchema = z.strictObject({
   command: z.enum(["status", "log", "diff"]).exactOptional().describe(
     "git subcommand (default status)",
   ),
+  // config-only: extra flags
   args: z.array(z.string()).exactOptional(),
 });
 
+/** Arguments of `git_status` (`args` is config-only). */
+export type GitStatusArgs = z.output<typeof gitStatusArgsSchema>;
+
 const CONFIG_ONLY: readonly string[] = ["args"];
-const llmParams = modelSchema(gitStatusArgsSchema, CONFIG_ONLY);
 
 /**
  * The `git_status` tool: spawns `git`, not governed.
- *
- * @example The model cannot pass `args`
- * ```ts
- * import { gitStatusTool } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.deepEqual(gitStatusTool.configOnly, ["args"]);
- * assert.equal("args" in (gitStatusTool.llmParams.properties as object), false);
- * ```
  */
-export const gitStatusTool: ToolDefinition<GitStatusArgs> = {
-  id: "git_status",
-  description:
-    "Show the workspace's git state: 'status' (default), 'log' or 'diff'. Read-only.",
-  parse: argsParser(gitStatusArgsSchema),
-  get llmParams() {
-    return llmParams();
-  },
-  configOnly: CONFIG_ONLY,
-  policy: {
-    fsScoped: false,
-    spawnsProcess: true,
-    fixedProgram: "git",
-    requiresGateApproval: false,
-  },
-  async dispatch(args, host, ctx): Promise<ToolRunResult> {
-    const max = ctx.limits.processOutputBytes;
-    let run: SpawnResult;
-    try {
-      run = await host.spawn({
-        program: "git",
-        args: gitArgv(args),
-        cwd: ctx.workingDir,
-        env: childEnv(host.readEnv(baseEnvKeys(host.os)), {}, host.os),
-        timeoutMs: ctx.limits.processTimeoutMs,
-        maxOutputBytes: max,
-        signal: ctx.signal,
-      });
-    } catch (e) {
-      if (e instanceof ToolEffectsError && e.kind === "not_found") {
+export const gitStatusTool: ToolDefinition<GitStatusArgs> = defineTool(
+  gitStatusArgsSchema,
+  {
+    id: "git_status",
+    description:
+      "Show the workspace's git state: 'status' (default), 'log' or 'diff'. Read-only.",
+    configOnly: CONFIG_ONLY,
+    policy: {
+      fsScoped: false,
+      spawnsProcess: true,
+      fixedProgram: "git",
+      requiresGateApproval: false,
+    },
+    async dispatch(args, host, ctx): Promise<ToolRunResult> {
+      const max = ctx.limits.processOutputBytes;
+      let run: SpawnResult;
+      try {
+        run = await host.spawn({
+          program: "git",
+          args: gitArgv(args),
+          cwd: ctx.workingDir,
+          env: childEnv(host.readEnv(baseEnvKeys(host.os)), {}, host.os),
+          timeoutMs: ctx.limits.processTimeoutMs,
+          maxOutputBytes: max,
+          signal: ctx.signal,
+        });
+      } catch (e) {
+        if (e instanceof ToolEffectsError && e.kind === "not_found") {
+          return {
+            ok: false,
+            error: {
+              kind: "unavailable",
+              message: "needs git on the host PATH",
+            },
+          };
+        }
+        return { ok: false, error: hostFailure(e, "--allow-run=git") };
+      }
+      if (run.timedOut) {
         return {
           ok: false,
-          error: { kind: "unavailable", message: "needs git on the host PATH" },
+          error: {
+            kind: "failed",
+            message: `git timed out after ${ctx.limits.processTimeoutMs} ms`,
+          },
         };
       }
-      return { ok: false, error: hostFailure(e, "--allow-run=git") };
-    }
-    if (run.timedOut) {
-      return {
-        ok: false,
-        error: {
-          kind: "failed",
-          message: `git timed out after ${ctx.limits.processTimeoutMs} ms`,
-        },
+      const value: ProcessResult = {
+        exitCode: run.exitCode,
+        stdout: withMarker(run.stdout, run.stdoutTruncated, max),
+        stderr: withMarker(run.stderr, run.stderrTruncated, max),
+        durationMs: run.durationMs,
       };
-    }
-    const value: ProcessResult = {
-      exitCode: run.exitCode,
-      stdout: withMarker(run.stdout, run.stdoutTruncated, max),
-      stderr: withMarker(run.stderr, run.stderrTruncated, max),
-      durationMs: run.durationMs,
-    };
-    return {
-      ok: true,
-      value,
-      summary: `git ${args.command ?? "status"} exited ${run.exitCode}`,
-    };
+      return {
+        ok: true,
+        value,
+        summary: `git ${args.command ?? "status"} exited ${run.exitCode}`,
+      };
+    },
   },
-};
+);

@@ -23,7 +23,6 @@
  * @module
  */
 import { z } from "zod";
-import { argsParser, modelSchema } from "./_args.ts";
 import { hostFailure } from "../sandbox/fs_access.ts";
 import { ToolEffectsError } from "../effects.ts";
 import { scrubRequestHeaders } from "./http_headers.ts";
@@ -36,36 +35,14 @@ import {
   checkResolvedAddresses,
   checkUrl,
 } from "../sandbox/ssrf.ts";
-import type { ToolDefinition, ToolRunResult } from "../tool.ts";
-
-/**
- * Arguments of `http_request`.
- *
- * @example Value
- * ```ts
- * import type { HttpRequestArgs } from "@relavium/session/tools";
- * const a: HttpRequestArgs = { url: "https://api.github.com/repos/denoland/deno", headers: { accept: "application/json" } };
- * ```
- */
-export interface HttpRequestArgs {
-  /** Absolute `https` URL on an allowed domain. */
-  url: string;
-  /** Method (default `GET`). */
-  method?: "GET" | "POST" | "PUT" | "DELETE";
-  /** Request headers (scrubbed before sending). */
-  headers?: Record<string, string>;
-  /** UTF-8 request body (not with `GET`). */
-  body?: string;
-}
+import {
+  defineTool,
+  type ToolDefinition,
+  type ToolRunResult,
+} from "../tool.ts";
 
 /**
  * Result of `http_request`.
- *
- * @example Value
- * ```ts
- * import type { HttpRequestResult } from "@relavium/session/tools";
- * const r: HttpRequestResult = { status: 302, headers: { location: "https://example.com/next" }, body: "" };
- * ```
  */
 export interface HttpRequestResult {
   /** Status code (a 3xx is returned as is, never followed). */
@@ -99,7 +76,7 @@ function denied(message: string): ToolRunResult {
 }
 
 /** The complete effective arguments (the contract of `parse`). */
-const httpRequestArgsSchema: z.ZodType<HttpRequestArgs> = z.strictObject(
+const httpRequestArgsSchema = z.strictObject(
   {
     url: z.string().min(1).describe("Absolute https URL"),
     method: z.enum(["GET", "POST", "PUT", "DELETE"]).exactOptional().describe(
@@ -115,147 +92,140 @@ const httpRequestArgsSchema: z.ZodType<HttpRequestArgs> = z.strictObject(
   path: ["body"],
 });
 
-const llmParams = modelSchema(httpRequestArgsSchema);
+/** Arguments of `http_request`. */
+export type HttpRequestArgs = z.output<typeof httpRequestArgsSchema>;
 
 /**
  * The `http_request` tool: governed `egress`, allowlisted domains only.
- *
- * @example The policy target is the URL; previews show its host only
- * ```ts
- * import { httpRequestTool } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.deepEqual(httpRequestTool.policyTarget?.({ url: "https://example.com/a?k=v" }), { url: "https://example.com/a?k=v" });
- * assert.equal(httpRequestTool.parse({ url: "https://example.com/", body: "x" }).ok, false);
- * ```
  */
-export const httpRequestTool: ToolDefinition<HttpRequestArgs> = {
-  id: "http_request",
-  description:
-    "Make one HTTPS request to an allowed domain. Redirects are not followed: a 3xx response is returned with its location header. Returns status, headers and body text.",
-  parse: argsParser(httpRequestArgsSchema),
-  get llmParams() {
-    return llmParams();
-  },
-  policy: {
-    fsScoped: false,
-    spawnsProcess: false,
-    egress: "http",
-    requiresGateApproval: false,
-  },
-  policyTarget: (args) => ({ url: args.url }),
-  async dispatch(args, host, ctx): Promise<ToolRunResult> {
-    const g = ctx.guardrails ?? {};
-    const loopback = g.allowLoopbackForTests === true
-      ? { allowLoopbackForTests: true }
-      : {};
-    const checked = checkUrl(args.url, {
-      allowedDomains: g.allowedDomains ?? [],
-      ...loopback,
-    });
-    if (!checked.ok) return denied(checked.error.message);
-    const { host: target, port } = checked.value;
-    if (host.fetch === undefined) {
-      return {
-        ok: false,
-        error: {
-          kind: "unavailable",
-          message: "cannot make HTTP requests here",
-        },
-      };
-    }
-    const hostText = target.kind === "name"
-      ? target.name
-      : target.kind === "ipv6"
-      ? `[${target.address}]`
-      : target.address;
-    let answers: string[] = target.kind === "name" ? [] : [target.address];
-    if (target.kind === "name") {
-      if (host.resolveDns === undefined) {
+export const httpRequestTool: ToolDefinition<HttpRequestArgs> = defineTool(
+  httpRequestArgsSchema,
+  {
+    id: "http_request",
+    description:
+      "Make one HTTPS request to an allowed domain. Redirects are not followed: a 3xx response is returned with its location header. Returns status, headers and body text.",
+    policy: {
+      fsScoped: false,
+      spawnsProcess: false,
+      egress: "http",
+      requiresGateApproval: false,
+    },
+    policyTarget: (args) => ({ url: args.url }),
+    async dispatch(args, host, ctx): Promise<ToolRunResult> {
+      const g = ctx.guardrails ?? {};
+      const loopback = g.allowLoopbackForTests === true
+        ? { allowLoopbackForTests: true }
+        : {};
+      const checked = checkUrl(args.url, {
+        allowedDomains: g.allowedDomains ?? [],
+        ...loopback,
+      });
+      if (!checked.ok) return denied(checked.error.message);
+      const { host: target, port } = checked.value;
+      if (host.fetch === undefined) {
         return {
           ok: false,
           error: {
             kind: "unavailable",
-            message: "cannot resolve host names here",
+            message: "cannot make HTTP requests here",
           },
         };
       }
-      try {
-        answers = await host.resolveDns(target.name, ctx.signal);
-      } catch (e) {
-        if (e instanceof ToolEffectsError && e.kind === "not_capable") {
+      const hostText = target.kind === "name"
+        ? target.name
+        : target.kind === "ipv6"
+        ? `[${target.address}]`
+        : target.address;
+      let answers: string[] = target.kind === "name" ? [] : [target.address];
+      if (target.kind === "name") {
+        if (host.resolveDns === undefined) {
           return {
             ok: false,
             error: {
               kind: "unavailable",
-              message: "needs --allow-net for the system DNS resolver (ip:53)",
+              message: "cannot resolve host names here",
             },
           };
         }
-        return {
-          ok: false,
-          error: { kind: "failed", message: "DNS lookup failed" },
-        };
+        try {
+          answers = await host.resolveDns(target.name, ctx.signal);
+        } catch (e) {
+          if (e instanceof ToolEffectsError && e.kind === "not_capable") {
+            return {
+              ok: false,
+              error: {
+                kind: "unavailable",
+                message:
+                  "needs --allow-net for the system DNS resolver (ip:53)",
+              },
+            };
+          }
+          return {
+            ok: false,
+            error: { kind: "failed", message: "DNS lookup failed" },
+          };
+        }
+        const verdict = checkResolvedAddresses(answers, loopback);
+        if (!verdict.ok) return denied(verdict.error.message);
       }
-      const verdict = checkResolvedAddresses(answers, loopback);
-      if (!verdict.ok) return denied(verdict.error.message);
-    }
-    const candidates = connectOrder(answers);
-    const addresses = candidates.filter((a) =>
-      ctx.permissions(netPermission(a, port)) === "granted"
-    );
-    const net = netPermission(addresses[0] ?? candidates[0] ?? "", port);
-    if (addresses.length === 0) {
-      return {
-        ok: false,
-        error: {
-          kind: "unavailable",
-          message: `needs the Deno permission ${permissionFlag(net)}`,
-        },
-      };
-    }
-    const method = args.method ?? "GET";
-    const max = ctx.limits.httpBodyBytes;
-    try {
-      const response = await host.fetch({
-        url: checked.value.url,
-        addresses,
-        method,
-        headers: scrubRequestHeaders(args.headers ?? {}).headers,
-        ...(args.body === undefined ? {} : { body: args.body }),
-        timeoutMs: ctx.limits.httpTimeoutMs,
-        maxBodyBytes: max,
-        signal: ctx.signal,
-      });
-      if (response.bodyTruncated) {
+      const candidates = connectOrder(answers);
+      const addresses = candidates.filter((a) =>
+        ctx.permissions(netPermission(a, port)) === "granted"
+      );
+      const net = netPermission(addresses[0] ?? candidates[0] ?? "", port);
+      if (addresses.length === 0) {
         return {
           ok: false,
           error: {
-            kind: "failed",
-            message: `the response body exceeds ${max} bytes`,
+            kind: "unavailable",
+            message: `needs the Deno permission ${permissionFlag(net)}`,
           },
         };
       }
-      const value: HttpRequestResult = {
-        status: response.status,
-        headers: response.headers,
-        body: new TextDecoder().decode(response.body),
-      };
-      return {
-        ok: true,
-        value,
-        summary: `${method} ${hostText} → ${response.status}`,
-      };
-    } catch (e) {
-      if (e instanceof ToolEffectsError && e.kind === "failed") {
-        const cause = e.cause instanceof Error ? e.cause : undefined;
-        const message = cause?.message === "timed out"
-          ? `the request timed out after ${ctx.limits.httpTimeoutMs} ms`
-          : cause?.name === "HttpProtocolError"
-          ? `the request failed: ${cause.message}`
-          : "the request failed";
-        return { ok: false, error: { kind: "failed", message } };
+      const method = args.method ?? "GET";
+      const max = ctx.limits.httpBodyBytes;
+      try {
+        const response = await host.fetch({
+          url: checked.value.url,
+          addresses,
+          method,
+          headers: scrubRequestHeaders(args.headers ?? {}).headers,
+          ...(args.body === undefined ? {} : { body: args.body }),
+          timeoutMs: ctx.limits.httpTimeoutMs,
+          maxBodyBytes: max,
+          signal: ctx.signal,
+        });
+        if (response.bodyTruncated) {
+          return {
+            ok: false,
+            error: {
+              kind: "failed",
+              message: `the response body exceeds ${max} bytes`,
+            },
+          };
+        }
+        const value: HttpRequestResult = {
+          status: response.status,
+          headers: response.headers,
+          body: new TextDecoder().decode(response.body),
+        };
+        return {
+          ok: true,
+          value,
+          summary: `${method} ${hostText} → ${response.status}`,
+        };
+      } catch (e) {
+        if (e instanceof ToolEffectsError && e.kind === "failed") {
+          const cause = e.cause instanceof Error ? e.cause : undefined;
+          const message = cause?.message === "timed out"
+            ? `the request timed out after ${ctx.limits.httpTimeoutMs} ms`
+            : cause?.name === "HttpProtocolError"
+            ? `the request failed: ${cause.message}`
+            : "the request failed";
+          return { ok: false, error: { kind: "failed", message } };
+        }
+        return { ok: false, error: hostFailure(e, permissionFlag(net)) };
       }
-      return { ok: false, error: hostFailure(e, permissionFlag(net)) };
-    }
+    },
   },
-};
+);

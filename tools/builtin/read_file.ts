@@ -7,40 +7,22 @@
  */
 import { joinPath } from "../sandbox/_path.ts";
 import { z } from "zod";
-import { argsParser, modelSchema } from "./_args.ts";
 import { REASONS } from "../failure.ts";
 import { hostFailure } from "../sandbox/fs_access.ts";
 import { hasGlobSyntax, matchPathGlob } from "../sandbox/glob.ts";
 import type { ToolEffects } from "../effects.ts";
 import { permissionFlag } from "../sandbox/permission_query.ts";
-import type { ToolDefinition, ToolRunContext, ToolRunResult } from "../tool.ts";
+import {
+  defineTool,
+  type ToolDefinition,
+  type ToolRunContext,
+  type ToolRunResult,
+} from "../tool.ts";
 import { walkTree } from "./walk.ts";
-
-/**
- * Arguments of `read_file`.
- *
- * @example Value
- * ```ts
- * import type { ReadFileArgs } from "@relavium/session/tools";
- * const a: ReadFileArgs = { path: "src/**\/*.ts", glob: true };
- * ```
- */
-export interface ReadFileArgs {
-  /** Workspace-relative or in-scope absolute path; a pattern with `glob`. */
-  path: string;
-  /** Treat `path` as a glob (`*`, `?`, `**`). */
-  glob?: boolean;
-}
 
 /**
  * Result of `read_file`. With `glob`, `content` holds
  * `===== <path> =====\n<text>` blocks joined by blank lines.
- *
- * @example Value
- * ```ts
- * import type { ReadFileResult } from "@relavium/session/tools";
- * const r: ReadFileResult = { content: "hi", mimeType: "text/plain", sizeBytes: 2, lastModified: null };
- * ```
  */
 export interface ReadFileResult {
   /** The text (UTF-8, invalid sequences replaced). */
@@ -217,38 +199,34 @@ async function readGlob(
 }
 
 /** The complete effective arguments (the contract of `parse`). */
-const readFileArgsSchema: z.ZodType<ReadFileArgs> = z.strictObject({
+const readFileArgsSchema = z.strictObject({
   path: z.string().min(1).describe(
     "Workspace-relative path, or a glob pattern when glob is true",
   ),
   glob: z.boolean().exactOptional().describe("Treat path as a glob pattern"),
 });
 
-const llmParams = modelSchema(readFileArgsSchema);
+/** Arguments of `read_file`. */
+export type ReadFileArgs = z.output<typeof readFileArgsSchema>;
 
 /**
  * The `read_file` tool: fs read, not governed.
- *
- * @example Advertised schema
- * ```ts
- * import { readFileTool } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.deepEqual(readFileTool.llmParams.required, ["path"]);
- * assert.equal(readFileTool.parse({ path: "a", extra: 1 }).ok, false);
- * ```
  */
-export const readFileTool: ToolDefinition<ReadFileArgs> = {
-  id: "read_file",
-  description:
-    "Read a UTF-8 text file in the workspace. With glob: true, path is a pattern (*, ?, **) and every matching text file is returned as '===== <path> =====' blocks.",
-  parse: argsParser(readFileArgsSchema),
-  get llmParams() {
-    return llmParams();
+export const readFileTool: ToolDefinition<ReadFileArgs> = defineTool(
+  readFileArgsSchema,
+  {
+    id: "read_file",
+    description:
+      "Read a UTF-8 text file in the workspace. With glob: true, path is a pattern (*, ?, **) and every matching text file is returned as '===== <path> =====' blocks.",
+    policy: {
+      fsScoped: true,
+      spawnsProcess: false,
+      requiresGateApproval: false,
+    },
+    policyTarget: (args) => ({ path: args.path }),
+    dispatch: (args, host, ctx) =>
+      args.glob === true
+        ? readGlob(args.path, host, ctx)
+        : readOne(args.path, host, ctx),
   },
-  policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
-  policyTarget: (args) => ({ path: args.path }),
-  dispatch: (args, host, ctx) =>
-    args.glob === true
-      ? readGlob(args.path, host, ctx)
-      : readOne(args.path, host, ctx),
-};
+);

@@ -20,12 +20,6 @@ import type { ToolDefinition } from "../tool.ts";
 
 /**
  * The text of a user-injected file, or why it was not read.
- *
- * @example Value
- * ```ts
- * import type { UserFileResult } from "@relavium/session/tools";
- * const r: UserFileResult = { ok: false, message: "path is on the sensitive-read floor" };
- * ```
  */
 export type UserFileResult =
   | { ok: true; content: string; sizeBytes: number }

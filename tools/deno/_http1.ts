@@ -16,12 +16,6 @@
 
 /**
  * Where response bytes come from; `null` is the end of the stream.
- *
- * @example
- * ```ts
- * import type { ByteSource } from "./_http1.ts";
- * const empty: ByteSource = { read: () => Promise.resolve(null) };
- * ```
  */
 export interface ByteSource {
   read(into: Uint8Array): Promise<number | null>;
@@ -29,12 +23,6 @@ export interface ByteSource {
 
 /**
  * What was wrong with a response (no server text is echoed).
- *
- * @example
- * ```ts
- * import type { HttpProtocolReason } from "./_http1.ts";
- * const r: HttpProtocolReason = "chunk";
- * ```
  */
 export type HttpProtocolReason =
   | "status_line"
@@ -47,13 +35,6 @@ export type HttpProtocolReason =
 
 /**
  * A response that is not valid, bounded HTTP/1.1.
- *
- * @example
- * ```ts
- * import { HttpProtocolError } from "./_http1.ts";
- * import assert from "node:assert/strict";
- * assert.equal(new HttpProtocolError("status_line").message, "Invalid HTTP response: status line");
- * ```
  */
 export class HttpProtocolError extends Error {
   /** Which rule the response broke. */
@@ -67,12 +48,6 @@ export class HttpProtocolError extends Error {
 
 /**
  * A parsed response; the body holds at most `maxBodyBytes` bytes.
- *
- * @example
- * ```ts
- * import type { Http1Response } from "./_http1.ts";
- * const r: Http1Response = { status: 204, headers: {}, body: new Uint8Array(), bodyTruncated: false };
- * ```
  */
 export interface Http1Response {
   status: number;
@@ -83,13 +58,6 @@ export interface Http1Response {
 
 /**
  * Bounds of one response (the defaults are generous for real servers).
- *
- * @example
- * ```ts
- * import { HTTP1_LIMITS } from "./_http1.ts";
- * import assert from "node:assert/strict";
- * assert.equal(HTTP1_LIMITS.headerCount, 256);
- * ```
  */
 export const HTTP1_LIMITS = {
   lineBytes: 16 * 1024,
@@ -100,14 +68,6 @@ export const HTTP1_LIMITS = {
 
 /**
  * An RFC 9110 token (method, header name).
- *
- * @example
- * ```ts
- * import { TOKEN } from "./_http1.ts";
- * import assert from "node:assert/strict";
- * assert.equal(TOKEN.test("x-request-id"), true);
- * assert.equal(TOKEN.test("bad header"), false);
- * ```
  */
 export const TOKEN: RegExp = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const STATUS = /^HTTP\/1\.[01] ([1-5]\d\d)(?: [\t\x20-\x7e\x80-\xff]*)?$/;

@@ -17,16 +17,6 @@ const FRAMING = new Set(["content-length", "transfer-encoding", "te"]);
  * returned as is, so no compressed encodings are requested),
  * `content-length` for a body (and 0 for a bodiless POST/PUT), and
  * `connection: close`.
- *
- * @example
- * ```ts
- * import { encodeRequest } from "./_http1_request.ts";
- * import assert from "node:assert/strict";
- * const bytes = encodeRequest(new URL("https://example.com/a?b=1"), { method: "GET", headers: { "x-a": "1\r\nx: y" }, userAgent: "t" });
- * const text = new TextDecoder().decode(bytes);
- * assert.ok(text.startsWith("GET /a?b=1 HTTP/1.1\r\nhost: example.com\r\n"));
- * assert.ok(!text.includes("x-a")); // a value with CR/LF is dropped
- * ```
  */
 export function encodeRequest(
   url: URL,

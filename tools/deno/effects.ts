@@ -23,23 +23,6 @@ import {
 import type { PermissionQuery } from "../sandbox/permission_query.ts";
 
 /**
- * Options of {@linkcode createDenoToolEffects}.
- *
- * @example Value
- * ```ts
- * import type { DenoToolEffectsOptions } from "@relavium/session/tools";
- * let t = 0;
- * const o: DenoToolEffectsOptions = { now: () => (t += 5) };
- * ```
- */
-export interface DenoToolEffectsOptions {
-  /** Monotonic clock for `durationMs` (default `performance.now`). */
-  now?: () => number;
-  /** Extra PEM root certificates `http_request` trusts (default none). */
-  caCerts?: readonly string[];
-}
-
-/**
  * Bytes read with `readSync` before a read turns async (abort checks
  * between reads). A synchronous read of a local regular file costs a few
  * µs, an async op's round trip 25–40 µs.
@@ -141,7 +124,12 @@ async function readCapped(
  * ```
  */
 export function createDenoToolEffects(
-  options: DenoToolEffectsOptions = {},
+  options: {
+    /** Monotonic clock for `durationMs` (default `performance.now`). */
+    now?: () => number;
+    /** Extra PEM root certificates `http_request` trusts (default none). */
+    caCerts?: readonly string[];
+  } = {},
 ): ToolEffects {
   const windows = Deno.build.os === "windows";
   const now = options.now ?? ((): number => performance.now());
@@ -234,14 +222,6 @@ export function createDenoToolEffects(
  * `request` (a `prompt` state is reported, and treated as not granted).
  *
  * @returns The query.
- *
- * @example Query
- * ```ts
- * import { createDenoPermissionQuery } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const query = createDenoPermissionQuery();
- * assert.ok(["granted", "denied", "prompt"].includes(query({ name: "env", variable: "HOME" })));
- * ```
  */
 export function createDenoPermissionQuery(): PermissionQuery {
   return (permission) => Deno.permissions.querySync(permission).state;
@@ -253,15 +233,6 @@ export function createDenoPermissionQuery(): PermissionQuery {
  * `--allow-net` for the system resolver's `ip:53`.
  *
  * @returns `(name) => every address`.
- *
- * @example Wire the SSRF check of a base URL
- * ```ts
- * import { checkPublicUrl, createDenoResolver } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const resolve = createDenoResolver();
- * const r = await checkPublicUrl("https://10.0.0.8/v1", { resolve }); // a literal: no lookup
- * assert.equal(r.ok, false);
- * ```
  */
 export function createDenoResolver(): (
   name: string,

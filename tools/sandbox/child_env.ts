@@ -68,13 +68,6 @@ const REFUSED_PREFIXES = ["DYLD_", "LD_", "GIT_", "PYTHON", "DENO_"] as const;
  *
  * @param os Path flavour of the host.
  * @returns Variable names.
- *
- * @example POSIX keys
- * ```ts
- * import { baseEnvKeys } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.ok(baseEnvKeys("posix").includes("PATH"));
- * ```
  */
 export function baseEnvKeys(os: "posix" | "windows"): readonly string[] {
   return os === "windows" ? WINDOWS_BASE : POSIX_BASE;
@@ -87,14 +80,6 @@ export function baseEnvKeys(os: "posix" | "windows"): readonly string[] {
  *
  * @param key The declared name.
  * @returns `true` when refused.
- *
- * @example Refuse a loader hook
- * ```ts
- * import { isRefusedEnvKey } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(isRefusedEnvKey("ld_preload"), true);
- * assert.equal(isRefusedEnvKey("CI"), false);
- * ```
  */
 export function isRefusedEnvKey(key: string): boolean {
   const upper = key.toUpperCase();
@@ -111,13 +96,6 @@ export function isRefusedEnvKey(key: string): boolean {
  * @param value The host's `PATH`.
  * @param os Path flavour (`:` or `;` separated).
  * @returns The filtered value.
- *
- * @example Drop relative entries
- * ```ts
- * import { absolutePathEntries } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(absolutePathEntries(".:/usr/bin::bin:/bin", "posix"), "/usr/bin:/bin");
- * ```
  */
 export function absolutePathEntries(
   value: string,
@@ -138,13 +116,6 @@ export function absolutePathEntries(
  * @param declared Config-declared variables (already checked).
  * @param os Path flavour.
  * @returns The complete child environment.
- *
- * @example Build
- * ```ts
- * import { childEnv } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.deepEqual(childEnv({ PATH: ".:/usr/bin", HOME: "/h" }, { CI: "1" }, "posix"), { PATH: "/usr/bin", HOME: "/h", CI: "1" });
- * ```
  */
 export function childEnv(
   base: Readonly<Record<string, string>>,

@@ -66,14 +66,6 @@ const SENSITIVE_BASENAMES: ReadonlySet<string> = new Set([
  *
  * @param name One path segment.
  * @returns The folded name.
- *
- * @example Fold
- * ```ts
- * import { foldName } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(foldName(".ENV:secret"), ".env");
- * assert.equal(foldName(".bashrc. . "), ".bashrc");
- * ```
  */
 export function foldName(name: string): string {
   let n = name.toLowerCase();
@@ -86,12 +78,6 @@ export function foldName(name: string): string {
 
 /**
  * Options of the floor tests.
- *
- * @example Value
- * ```ts
- * import type { FloorOptions } from "@relavium/session/tools";
- * const o: FloorOptions = { os: "posix", ownDirs: ["/home/me/.relavium"] };
- * ```
  */
 export interface FloorOptions {
   /** Path flavour. */
@@ -111,14 +97,6 @@ function inOwnDirs(path: string, options: FloorOptions): boolean {
  * @param path A lexical or real path (absolute or relative).
  * @param options Path flavour and own dirs.
  * @returns `true` when protected.
- *
- * @example Protected paths
- * ```ts
- * import { isProtectedPath } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(isProtectedPath("/ws/.GIT/hooks/pre-commit", { os: "posix" }), true);
- * assert.equal(isProtectedPath("/ws/src/a.ts", { os: "posix" }), false);
- * ```
  */
 export function isProtectedPath(path: string, options: FloorOptions): boolean {
   if (inOwnDirs(path, options)) return true;
@@ -137,15 +115,6 @@ export function isProtectedPath(path: string, options: FloorOptions): boolean {
  * @param path A lexical or real path (absolute or relative).
  * @param options Path flavour and own dirs.
  * @returns `true` when sensitive.
- *
- * @example Sensitive paths
- * ```ts
- * import { isSensitivePath } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(isSensitivePath("app/.env.local", { os: "posix" }), true);
- * assert.equal(isSensitivePath("repo.git/config", { os: "posix" }), true);
- * assert.equal(isSensitivePath("src/config", { os: "posix" }), false);
- * ```
  */
 export function isSensitivePath(path: string, options: FloorOptions): boolean {
   if (inOwnDirs(path, options)) return true;

@@ -19,11 +19,7 @@ import { err, ok, type Result } from "../../schema/result.ts";
 import { isWithin } from "./_path.ts";
 import { REASONS, type ToolFailure } from "../failure.ts";
 import { isSensitivePath } from "./floors.ts";
-import {
-  checkLexicalPath,
-  type LexicalTarget,
-  type ScopePlan,
-} from "./fs_scope.ts";
+import { checkLexicalPath, type ScopePlan } from "./fs_scope.ts";
 import {
   type DirEntryInfo,
   type FileStat,
@@ -32,49 +28,35 @@ import {
 } from "../effects.ts";
 import { permissionFlag, type PermissionQuery } from "./permission_query.ts";
 
-/**
- * A target that passed the whole jail.
- *
- * @example Value
- * ```ts
- * import type { ResolvedPath } from "@relavium/session/tools";
- * const r: Omit<ResolvedPath, "stat"> = { absolute: "/ws/a", real: "/ws/a", root: "/ws" };
- * ```
- */
-export interface ResolvedPath {
-  /** The lexical absolute path. */
-  absolute: string;
-  /** The canonical path (what is actually read). */
-  real: string;
-  /** The canonical root containing `real`. */
-  root: string;
-  /** Metadata of `real`. */
-  stat: FileStat;
-}
+/** A target that passed the whole jail (what `FsAccess.resolve` gives). */
+export type ResolvedPath = Extract<
+  Awaited<ReturnType<FsAccess["resolve"]>>,
+  { ok: true }
+>["value"];
 
 /**
  * Jailed filesystem access for one operation. Every method returns a
  * path-free failure instead of throwing.
- *
- * @example Shape
- * ```ts
- * import type { FsAccess } from "@relavium/session/tools";
- * type Resolve = FsAccess["resolve"];
- * ```
  */
 export interface FsAccess {
   /** The scope this access enforces. */
   readonly plan: ScopePlan;
-  /** The lexical check (no host call). */
-  check(
-    path: string,
-    intent: "read" | "write",
-  ): Result<LexicalTarget, ToolFailure>;
   /** Resolves an existing file or directory for reading. */
   resolve(
     path: string,
     expect: "file" | "directory",
-  ): Promise<Result<ResolvedPath, ToolFailure>>;
+  ): Promise<
+    Result<{
+      /** The lexical absolute path. */
+      absolute: string;
+      /** The canonical path (what is actually read). */
+      real: string;
+      /** The canonical root containing `real`. */
+      root: string;
+      /** Metadata of `real`. */
+      stat: FileStat;
+    }, ToolFailure>
+  >;
   /**
    * Lists a directory that a walk queued: re-resolves it just before
    * reading and skips it (empty list) if it moved, left the scope or
@@ -122,12 +104,6 @@ export function hostFailure(error: unknown, flag?: string): ToolFailure {
 
 /**
  * The realpaths of a scope's readable roots, resolved lazily.
- *
- * @example Shape
- * ```ts
- * import type { RootCache } from "./fs_access.ts";
- * const none: RootCache = () => Promise.resolve([]);
- * ```
  */
 export type RootCache = () => Promise<string[]>;
 
@@ -142,19 +118,6 @@ export type RootCache = () => Promise<string[]>;
  * @param plan The scope.
  * @param deps Host and permission query.
  * @returns The cache.
- *
- * @example One realpath per root, however many operations
- * ```ts
- * import { createRootCache } from "./fs_access.ts";
- * import { planFsScope, type ToolEffects } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * let calls = 0;
- * const host = { os: "posix", realPath: (p: string) => (calls++, Promise.resolve(p)) } as unknown as ToolEffects;
- * const roots = createRootCache(planFsScope({ workingDir: "/ws", fsScopeTier: "sandboxed" }, "posix"), { host, permissions: () => "granted" });
- * assert.deepEqual(await roots(), ["/ws"]);
- * assert.deepEqual(await roots(), ["/ws"]);
- * assert.equal(calls, 1);
- * ```
  */
 export function createRootCache(
   plan: ScopePlan,
@@ -183,17 +146,6 @@ export function createRootCache(
  * @param plan The scope.
  * @param deps Host, permission query and abort signal.
  * @returns The access.
- *
- * @example Lexical refusals never reach the host
- * ```ts
- * import { createFsAccess, planFsScope, ToolEffectsError, type ToolEffects } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const touched = (): never => { throw new ToolEffectsError("failed"); };
- * const host: ToolEffects = { os: "posix", realPath: touched, lstat: touched, stat: touched, readFile: touched, readDir: touched, readEnv: touched, spawn: touched };
- * const fs = createFsAccess(planFsScope({ workingDir: "/ws", fsScopeTier: "sandboxed" }, "posix"), { host, permissions: () => "granted", signal: new AbortController().signal });
- * const r = await fs.resolve("/etc/passwd", "file");
- * assert.equal(r.ok, false);
- * ```
  */
 export function createFsAccess(
   plan: ScopePlan,
@@ -250,7 +202,6 @@ export function createFsAccess(
 
   return {
     plan,
-    check: (path, intent) => checkLexicalPath(plan, path, intent),
     async resolve(path, expect): Promise<Result<ResolvedPath, ToolFailure>> {
       const lexical = checkLexicalPath(plan, path, "read");
       if (!lexical.ok) return lexical;

@@ -28,12 +28,6 @@ import { isProtectedPath, isSensitivePath } from "./floors.ts";
 /**
  * Where the tools may work (the CLI builds it from `SessionContext` and
  * config).
- *
- * @example Value
- * ```ts
- * import type { FsScopeConfig } from "@relavium/session/tools";
- * const c: FsScopeConfig = { workingDir: "/work/app", fsScopeTier: "project", extraRoots: ["/work/lib"] };
- * ```
  */
 export interface FsScopeConfig {
   /** Absolute workspace dir; relative tool paths resolve against it. */
@@ -49,12 +43,6 @@ export interface FsScopeConfig {
 /**
  * The effective scope: tier after clamping, roots (workspace first) and
  * notices for the user.
- *
- * @example Value
- * ```ts
- * import type { ScopePlan } from "@relavium/session/tools";
- * const p: ScopePlan = { tier: "sandboxed", roots: ["/ws"], ownDirs: [], os: "posix", notices: [] };
- * ```
  */
 export interface ScopePlan {
   /** Effective tier: there is no unjailed tier in this release. */
@@ -87,16 +75,6 @@ function requireAbsolute(path: string, what: string, os: PathOs): string {
  * @param os Path flavour (the host's).
  * @returns The plan.
  * @throws {TypeError} When a configured path is not absolute or is UNC.
- *
- * @example Clamp `full`
- * ```ts
- * import { planFsScope } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const plan = planFsScope({ workingDir: "/ws", fsScopeTier: "full", extraRoots: ["/lib"] }, "posix");
- * assert.equal(plan.tier, "project");
- * assert.deepEqual(plan.roots, ["/ws", "/lib"]);
- * assert.equal(plan.notices.length, 1);
- * ```
  */
 export function planFsScope(
   config: FsScopeConfig,
@@ -134,12 +112,6 @@ export function planFsScope(
 
 /**
  * A path that passed the lexical check.
- *
- * @example Value
- * ```ts
- * import type { LexicalTarget } from "@relavium/session/tools";
- * const t: LexicalTarget = { absolute: "/ws/a.txt", root: "/ws", protectedPath: false };
- * ```
  */
 export interface LexicalTarget {
   /** Normalised absolute path (not yet realpath'd). */
@@ -161,15 +133,6 @@ export interface LexicalTarget {
  * @param path The requested path.
  * @param intent `read` (reads, lists) or `write`.
  * @returns The target or a path-free failure.
- *
- * @example Refuse an escape
- * ```ts
- * import { checkLexicalPath, planFsScope } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const plan = planFsScope({ workingDir: "/ws", fsScopeTier: "sandboxed" }, "posix");
- * assert.equal(checkLexicalPath(plan, "../ws2/a", "read").ok, false);
- * assert.equal(checkLexicalPath(plan, "src/../a", "read").ok, true);
- * ```
  */
 export function checkLexicalPath(
   plan: ScopePlan,

@@ -46,14 +46,6 @@ function matchSequence<P, T>(
  * @param pattern The pattern.
  * @param text The candidate.
  * @returns `true` when the whole text matches.
- *
- * @example Command globs
- * ```ts
- * import { matchWildcard } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(matchWildcard("npm run *", "npm run test"), true);
- * assert.equal(matchWildcard("git ?", "git push"), false);
- * ```
  */
 export function matchWildcard(pattern: string, text: string): boolean {
   return matchSequence(
@@ -73,14 +65,6 @@ export function matchWildcard(pattern: string, text: string): boolean {
  * @param pattern The glob, `/`-separated.
  * @param path The candidate, `/`-separated.
  * @returns `true` when the whole path matches.
- *
- * @example Path globs
- * ```ts
- * import { matchPathGlob } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(matchPathGlob("src/**\/*.ts", "src/a/b/c.ts"), true);
- * assert.equal(matchPathGlob("src/*.ts", "src/a/c.ts"), false);
- * ```
  */
 export function matchPathGlob(pattern: string, path: string): boolean {
   const split = (s: string): string[] => s.split("/").filter((x) => x !== "");
@@ -97,13 +81,6 @@ export function matchPathGlob(pattern: string, path: string): boolean {
  *
  * @param text The string.
  * @returns `true` when it contains `*` or `?`.
- *
- * @example Detect
- * ```ts
- * import { hasGlobSyntax } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(hasGlobSyntax("src/*.ts"), true);
- * ```
  */
 export function hasGlobSyntax(text: string): boolean {
   return text.includes("*") || text.includes("?");

@@ -6,12 +6,6 @@
 
 /**
  * Every limit the tools enforce.
- *
- * @example Value
- * ```ts
- * import type { ToolLimits } from "@relavium/session/tools";
- * const l: Pick<ToolLimits, "listEntries"> = { listEntries: 100 };
- * ```
  */
 export interface ToolLimits {
   /** Bytes per `read_file` (glob: total). */
@@ -42,13 +36,6 @@ export interface ToolLimits {
 
 /**
  * The defaults (tools.md §3).
- *
- * @example Read a default
- * ```ts
- * import { DEFAULT_TOOL_LIMITS } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(DEFAULT_TOOL_LIMITS.resultBytes, 51_200);
- * ```
  */
 export const DEFAULT_TOOL_LIMITS: Readonly<ToolLimits> = Object.freeze({
   readBytes: 8 * 1024 * 1024,
@@ -72,14 +59,6 @@ export const DEFAULT_TOOL_LIMITS: Readonly<ToolLimits> = Object.freeze({
  * @returns The effective limits.
  * @throws {RangeError} When a value is not a positive integer or raises a
  *   default.
- *
- * @example Lower one limit
- * ```ts
- * import { resolveToolLimits } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(resolveToolLimits({ listEntries: 10 }).listEntries, 10);
- * assert.throws(() => resolveToolLimits({ listEntries: 5000 }), RangeError);
- * ```
  */
 export function resolveToolLimits(
   overrides: Partial<ToolLimits> = {},

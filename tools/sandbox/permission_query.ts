@@ -8,12 +8,6 @@
 
 /**
  * One Deno permission descriptor the tools may need.
- *
- * @example Value
- * ```ts
- * import type { ToolPermission } from "@relavium/session/tools";
- * const p: ToolPermission = { name: "read", path: "/work/project" };
- * ```
  */
 export type ToolPermission =
   | { name: "read"; path: string }
@@ -23,39 +17,20 @@ export type ToolPermission =
   | { name: "env"; variable: string };
 
 /**
- * A permission's state. `prompt` counts as not granted (DECISIONS 31).
- *
- * @example Value
- * ```ts
- * import type { PermissionState } from "@relavium/session/tools";
- * const s: PermissionState = "prompt";
- * ```
- */
-export type PermissionState = "granted" | "denied" | "prompt";
-
-/**
  * Reports a permission's state without ever prompting.
- *
- * @example Everything granted (tests)
- * ```ts
- * import type { PermissionQuery } from "@relavium/session/tools";
- * const all: PermissionQuery = () => "granted";
- * ```
  */
-export type PermissionQuery = (permission: ToolPermission) => PermissionState;
+export type PermissionQuery = (
+  permission: ToolPermission,
+) => "granted" | "denied" | "prompt";
+
+/** A permission's state; `prompt` counts as not granted. */
+export type PermissionState = ReturnType<PermissionQuery>;
 
 /**
  * The `deno run` flag that grants one descriptor.
  *
  * @param permission The descriptor.
  * @returns For example `--allow-read=/ws` or `--allow-run=git`.
- *
- * @example Name a flag
- * ```ts
- * import { permissionFlag } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(permissionFlag({ name: "run", command: "git" }), "--allow-run=git");
- * ```
  */
 export function permissionFlag(permission: ToolPermission): string {
   switch (permission.name) {
@@ -81,14 +56,6 @@ export function permissionFlag(permission: ToolPermission): string {
  * @param query The permission query.
  * @param permissions Descriptors to check, in order.
  * @returns The first missing one, or `undefined` when all are granted.
- *
- * @example Find a gap
- * ```ts
- * import { firstMissingPermission } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const missing = firstMissingPermission(() => "prompt", [{ name: "run", command: "git" }]);
- * assert.deepEqual(missing, { name: "run", command: "git" });
- * ```
  */
 export function firstMissingPermission(
   query: PermissionQuery,

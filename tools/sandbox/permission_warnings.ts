@@ -52,15 +52,6 @@ function programBase(program: string): string {
  *
  * @param allowlist `allowedCommands` and `allowedCommandGlobs`.
  * @returns Human-readable warnings, one per program or glob.
- *
- * @example Warn about a shell
- * ```ts
- * import { allowlistWarnings } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const w = allowlistWarnings({ allowedCommands: ["git status", "bash -c make"], allowedCommandGlobs: ["* --version"] });
- * assert.equal(w.length, 2);
- * assert.match(w[0] ?? "", /bash/);
- * ```
  */
 export function allowlistWarnings(allowlist: CommandAllowlist): string[] {
   const out: string[] = [];
@@ -99,13 +90,6 @@ export function allowlistWarnings(allowlist: CommandAllowlist): string[] {
  * @param query The permission query.
  * @param runPrograms Programs granted to run (to flag interpreters).
  * @returns Human-readable warnings.
- *
- * @example No broad grants
- * ```ts
- * import { broadGrantWarnings } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.deepEqual(broadGrantWarnings(() => "prompt", ["git"]), []);
- * ```
  */
 export function broadGrantWarnings(
   query: (

@@ -30,12 +30,6 @@ const HTTP_CONNECT_GRANT = "0.0.0.0/0:443";
 
 /**
  * Inputs of {@linkcode derivePermissions}.
- *
- * @example Value
- * ```ts
- * import type { PermissionPlanInput } from "@relavium/session/tools";
- * const i: Omit<PermissionPlanInput, "tools"> = { roots: ["/ws"], granted: ["read_file"], os: "posix" };
- * ```
  */
 export interface PermissionPlanInput {
   /** Jail roots (canonical), workspace first. */
@@ -88,14 +82,6 @@ export interface PermissionPlanInput {
  *
  * @param input Roots, grant, tools and configuration.
  * @returns The descriptors.
- *
- * @example Built-ins on one root
- * ```ts
- * import { builtinTools, derivePermissions } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const perms = derivePermissions({ roots: ["/ws"], granted: ["read_file", "git_status"], tools: builtinTools(), os: "posix" });
- * assert.deepEqual(perms.filter((p) => p.name !== "env"), [{ name: "read", path: "/ws" }, { name: "run", command: "git" }]);
- * ```
  */
 export function derivePermissions(
   input: PermissionPlanInput,
@@ -173,14 +159,6 @@ export function derivePermissions(
  * @param permissions The descriptors.
  * @param options `noPrompt` (default `true`); `denyNet` values.
  * @returns The flags (unquoted argv entries) and warnings.
- *
- * @example Print flags
- * ```ts
- * import { permissionFlags } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const { flags } = permissionFlags([{ name: "read", path: "/ws" }, { name: "read", path: "/lib" }, { name: "run", command: "git" }]);
- * assert.deepEqual(flags, ["--allow-read=/ws,/lib", "--allow-run=git", "--no-prompt"]);
- * ```
  */
 export function permissionFlags(
   permissions: readonly ToolPermission[],

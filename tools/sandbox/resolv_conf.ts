@@ -13,14 +13,6 @@ import { canonicalHost } from "./ssrf.ts";
  *
  * @param text The file's text (the CLI reads `/etc/resolv.conf`).
  * @returns `ip:53` entries.
- *
- * @example Parse
- * ```ts
- * import { parseResolvConf } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const text = "# generated\nnameserver 10.255.255.53\nnameserver ::1\nsearch lan\n";
- * assert.deepEqual(parseResolvConf(text), ["10.255.255.53:53", "[::1]:53"]);
- * ```
  */
 export function parseResolvConf(text: string): string[] {
   const out: string[] = [];

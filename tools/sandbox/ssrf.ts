@@ -40,12 +40,6 @@ export {
 
 /**
  * Why the guard refused a URL or an address (all fatal `tool_denied`).
- *
- * @example Value
- * ```ts
- * import type { SsrfRefusal } from "@relavium/session/tools";
- * const r: SsrfRefusal = { reason: "domain_not_allowed", message: "host is not in the allowed domains" };
- * ```
  */
 export interface SsrfRefusal {
   /** `insecure_url`, `domain_not_allowed` or `ssrf_blocked`. */
@@ -56,12 +50,6 @@ export interface SsrfRefusal {
 
 /**
  * Options of the URL and address checks.
- *
- * @example Value
- * ```ts
- * import type { SsrfOptions } from "@relavium/session/tools";
- * const o: SsrfOptions = { allowedDomains: ["api.example.com"] };
- * ```
  */
 export interface SsrfOptions {
   /** Exact hosts allowed; absent ⇒ no domain check, `[]` ⇒ deny all. */
@@ -77,12 +65,6 @@ export interface SsrfOptions {
 
 /**
  * A URL that passed {@linkcode checkUrl}.
- *
- * @example Value
- * ```ts
- * import type { CheckedUrl } from "@relavium/session/tools";
- * const c: CheckedUrl = { url: "https://example.com/", host: { kind: "name", name: "example.com" }, port: 443 };
- * ```
  */
 export interface CheckedUrl {
   /** The normalised URL. */
@@ -113,17 +95,6 @@ function hostKey(h: CanonicalHost): string {
  * @param raw The URL.
  * @param options Allowed domains, schemes, the test-only loopback switch.
  * @returns The checked URL or the refusal.
- *
- * @example Refusals
- * ```ts
- * import { checkUrl } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const allowedDomains = ["api.example.com"];
- * assert.equal(checkUrl("http://api.example.com/", { allowedDomains }).ok, false);
- * assert.equal(checkUrl("https://u:p@api.example.com/", { allowedDomains }).ok, false);
- * assert.equal(checkUrl("https://sub.api.example.com/", { allowedDomains }).ok, false);
- * assert.equal(checkUrl("https://API.example.com./v1", { allowedDomains }).ok, true);
- * ```
  */
 export function checkUrl(
   raw: string,
@@ -181,14 +152,6 @@ export function checkUrl(
  * @param addresses Every A and AAAA answer.
  * @param options `allowLoopbackForTests` only.
  * @returns `ok` or the refusal (`ssrf_blocked`).
- *
- * @example One bad answer blocks all
- * ```ts
- * import { checkResolvedAddresses } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * assert.equal(checkResolvedAddresses(["93.184.216.34", "10.0.0.7"]).ok, false);
- * assert.equal(checkResolvedAddresses(["93.184.216.34"]).ok, true);
- * ```
  */
 export function checkResolvedAddresses(
   addresses: readonly string[],
@@ -213,14 +176,6 @@ export function checkResolvedAddresses(
  * @param raw The URL.
  * @param options SSRF options plus the resolver (A and AAAA answers).
  * @returns The checked URL, or the refusal; a resolver failure rejects.
- *
- * @example A name that resolves privately
- * ```ts
- * import { checkPublicUrl } from "@relavium/session/tools";
- * import assert from "node:assert/strict";
- * const r = await checkPublicUrl("https://llm.example.com/v1", { resolve: () => Promise.resolve(["192.168.1.9"]) });
- * assert.equal(r.ok, false);
- * ```
  */
 export async function checkPublicUrl(
   raw: string,

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { allBuiltinTools } from "../../../tools/builtin/all.ts";
 import { createDenoToolEffects } from "../../../tools/deno/effects.ts";
-import type { ToolGuardrails } from "../../../tools/guardrails.ts";
+import type { ToolGuardrails } from "../../../tools/tool.ts";
 import type { ToolLimits } from "../../../tools/sandbox/limits.ts";
 import { createModePolicy } from "../../../tools/modes.ts";
 import { createToolRegistry } from "../../../tools/registry_impl.ts";

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { allBuiltinTools } from "../../../tools/builtin/all.ts";
 import { createDenoToolEffects } from "../../../tools/deno/effects.ts";
-import type { ToolGuardrails } from "../../../tools/guardrails.ts";
+import type { ToolGuardrails } from "../../../tools/tool.ts";
 import { type ChatMode, createModePolicy } from "../../../tools/modes.ts";
 import type { ToolPermission } from "../../../tools/sandbox/permission_query.ts";
 import type {

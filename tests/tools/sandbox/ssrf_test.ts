@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { allBuiltinTools } from "../../../tools/builtin/all.ts";
-import type { ToolGuardrails } from "../../../tools/guardrails.ts";
+import type { ToolGuardrails } from "../../../tools/tool.ts";
 import { type ToolEffects, ToolEffectsError } from "../../../tools/effects.ts";
 import { createModePolicy } from "../../../tools/modes.ts";
 import { createToolRegistry } from "../../../tools/registry_impl.ts";

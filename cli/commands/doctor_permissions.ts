@@ -14,7 +14,7 @@ import {
   broadGrantWarnings,
   derivePermissions,
   permissionFlags,
-} from "../../tools/sandbox/permissions.ts";
+} from "../../tools/permissions.ts";
 import type { ToolPermission } from "../../tools/sandbox/permission_query.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import { keyVariables } from "../run/keys.ts";

@@ -12,7 +12,7 @@ import {
   allowlistWarnings,
   derivePermissions,
   permissionFlags,
-} from "../../tools/sandbox/permissions.ts";
+} from "../../tools/permissions.ts";
 import { parseResolvConf } from "../../tools/sandbox/resolv_conf.ts";
 import { createToolRegistry } from "../../tools/registry_impl.ts";
 import { SSRF_DENY_NET } from "../../tools/sandbox/ssrf.ts";

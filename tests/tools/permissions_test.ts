@@ -1,21 +1,21 @@
 import assert from "node:assert/strict";
-import { builtinTools } from "../../../tools/builtin/all.ts";
-import { planFsScope } from "../../../tools/sandbox/fs_scope.ts";
+import { builtinTools } from "../../tools/builtin/all.ts";
+import { planFsScope } from "../../tools/sandbox/fs_scope.ts";
 import {
   firstMissingPermission,
   permissionFlag,
-} from "../../../tools/sandbox/permission_query.ts";
+} from "../../tools/sandbox/permission_query.ts";
 import {
   broadGrantWarnings,
   derivePermissions,
   permissionFlags,
-} from "../../../tools/sandbox/permissions.ts";
+} from "../../tools/permissions.ts";
 import {
   governedAction,
   isReadOnlyPolicy,
   staticPermissions,
-} from "../../../tools/policy.ts";
-import { governedFakes } from "../_helpers.ts";
+} from "../../tools/policy.ts";
+import { governedFakes } from "./_helpers.ts";
 
 Deno.test("derivePermissions() follows the grant", async (t) => {
   const fakes = governedFakes();

@@ -5,16 +5,16 @@
  *
  * @module
  */
-import { firstToken } from "./_command.ts";
-import { baseEnvKeys } from "./child_env.ts";
-import type { ToolPermission } from "./permission_query.ts";
-import { governedAction } from "../policy.ts";
-import type { ToolDefinition } from "../tool.ts";
+import { firstToken } from "./sandbox/_command.ts";
+import { baseEnvKeys } from "./sandbox/child_env.ts";
+import type { ToolPermission } from "./sandbox/permission_query.ts";
+import { governedAction } from "./policy.ts";
+import type { ToolDefinition } from "./tool.ts";
 
 export {
   allowlistWarnings,
   broadGrantWarnings,
-} from "./permission_warnings.ts";
+} from "./sandbox/permission_warnings.ts";
 
 /**
  * The net grant `http_request` needs: it connects to the checked DNS

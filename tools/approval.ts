@@ -1,6 +1,6 @@
 /**
  * Pipeline steps 4 (the `git_commit`-style gate) and 5 (approval of
- * governed actions through the turn policy, tools.md §8). Any turn policy
+ * governed actions through the turn policy). Any turn policy
  * activates the regime: a policy verdict decides without a prompt; else
  * `agent:approval_requested` is emitted and `confirm` asks a person. All
  * denials are fatal `tool_denied`.

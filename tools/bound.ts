@@ -1,5 +1,5 @@
 /**
- * Bounding of the model-facing copy of a result (tools.md §9). Events and
+ * Bounding of the model-facing copy of a result. Events and
  * persistence keep structure only; only the model copy is cut.
  *
  * @module
@@ -60,8 +60,8 @@ function tailBytes(text: string, max: number): string {
  * byte budget left after the marker and notice, at code-point boundaries;
  * joined `head\n…\ntail` and followed by
  * `\n\n[… truncated: <bytes> bytes / <lines> lines; full output unavailable (no output store)]`
- * where the figures are the original size (the spill store is deferred,
- * DECISIONS 32). The result never exceeds `maxBytes` (unless the budget is
+ * where the figures are the original size (there is no spill
+ * store yet). The result never exceeds `maxBytes` (unless the budget is
  * smaller than the notice itself); it has at most
  * `maxLines + 2` lines (the notice's two).
  *

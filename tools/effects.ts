@@ -2,7 +2,7 @@
  * The effect seam of the tools: every filesystem and process effect goes
  * through a {@linkcode ToolEffects}, so policy code stays pure and tests use
  * fakes or real temp dirs. The Deno implementation lives in
- * `deno_host.ts`.
+ * `deno/effects.ts`.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Expected tool failures (tools.md §9) as data. Tools and the jail return
+ * Expected tool failures as data. Tools and the jail return
  * them; the pipeline maps each kind to an outcome.
  *
  * @module
@@ -7,7 +7,7 @@
 
 /**
  * Why a tool call did not produce a result. Messages state a reason only,
- * never a path (tools.md §4.10).
+ * never a path.
  *
  * - `escape`: the path leaves the filesystem scope (`tool_denied`, fed back
  *   in interactive sessions only).

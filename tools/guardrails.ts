@@ -1,5 +1,5 @@
 /**
- * Step 4 of the pipeline (tools.md §1), the part driven by configuration:
+ * Step 4 of the pipeline, the part driven by configuration:
  * the command allowlist for a process tool and the URL checks for an
  * `http` tool, both on the tool's policy target and before approval, so
  * no mode (not even `auto`) runs an unlisted command or reaches an

@@ -1,5 +1,5 @@
 /**
- * Chat modes (tools.md §8, DECISIONS 30): a `TurnPolicy` per mode and a
+ * Chat modes: a `TurnPolicy` per mode and a
  * small controller for `/mode`, the in-memory `always` cache and resets.
  * Modes only narrow: the jail, floors and allowlists apply in every mode.
  *

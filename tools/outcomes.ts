@@ -1,5 +1,5 @@
 /**
- * Builders of `ToolOutcome`s and the mapping of tools.md §9: which failures
+ * Builders of `ToolOutcome`s and the mapping: which failures
  * go back to the model and which end the turn. Messages never carry a
  * path or a secret.
  *
@@ -116,7 +116,7 @@ export function invalidArgsOutcome(
 }
 
 /**
- * Maps a tool failure per tools.md §9: scope escapes and (for non-governed
+ * Maps a tool failure: scope escapes and (for non-governed
  * tools) host failures are fed back in interactive sessions only;
  * refusals and missing capabilities are always fatal.
  */

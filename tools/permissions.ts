@@ -1,5 +1,5 @@
 /**
- * Least-privilege Deno permissions for a session (tools.md §10): the
+ * Least-privilege Deno permissions for a session: the
  * descriptors a configuration needs, and the flag printer behind
  * `doctor --permissions`.
  *

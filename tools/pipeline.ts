@@ -1,5 +1,5 @@
 /**
- * The dispatch pipeline of tools.md §1, step for step; nothing touches the
+ * The dispatch pipeline, step for step; nothing touches the
  * host before the runtime permission check (step 6):
  *
  * 0. provider-executed ⇒ deny; 1. exact-name lookup ⇒ else `unknown_tool`

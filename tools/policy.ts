@@ -1,5 +1,5 @@
 /**
- * Classification of tools by their policy (tools.md §8, §10): governed
+ * Classification of tools by their policy: governed
  * action, read-only-ness, and the Deno permissions a tool needs before it
  * may be advertised or dispatched.
  *

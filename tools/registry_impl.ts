@@ -189,7 +189,7 @@ function freezeGuardrails(g: ToolGuardrails): Readonly<ToolGuardrails> {
 /**
  * Builds the production registry. `advertise(granted, policy)` returns
  * granted ∩ registered ∩ runtime permissions ∩ `policy.advertise`, in
- * registration order; `dispatch` runs the pipeline of tools.md §1 and
+ * registration order; `dispatch` runs the pipeline and
  * never throws.
  *
  * @param options Tools, host, scope, permission query, limits, config.

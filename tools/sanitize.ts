@@ -1,6 +1,5 @@
 /**
- * Display sanitising and the secret-taint check (tools.md §1 steps 3 and
- * 8): what `agent:tool_call` may show, and whether args carry a secret.
+ * Display sanitising and the secret-taint check: what `agent:tool_call` may show, and whether args carry a secret.
  *
  * @module
  */

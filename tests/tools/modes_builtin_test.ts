@@ -1,5 +1,5 @@
 /**
- * The mode matrix (tools.md §8, DECISIONS 30) for the real governed
+ * The mode matrix for the real governed
  * built-ins — `write_file` (fs_write), `run_command` (process),
  * `http_request` (egress) and the gated `git_commit` — on an in-memory
  * host whose effects always succeed: what each mode advertises, decides

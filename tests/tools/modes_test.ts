@@ -1,5 +1,5 @@
 /**
- * The mode matrix (tools.md §8, DECISIONS 30) through the real pipeline,
+ * The mode matrix through the real pipeline,
  * with fake governed tools registered only here.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * `git_commit` (tools.md §6): runs
+ * `git_commit`: runs
  * `git commit -m <message> -- <files…>` in the workspace and never
  * stages (with files, git commits exactly those paths' working-tree
  * content, `--only` semantics). It has no command target, so it is

@@ -1,8 +1,8 @@
 /**
- * `git_status` (tools.md §2, §6): `git status|log|diff` in the workspace
+ * `git_status`: `git status|log|diff` in the workspace
  * with config-only extra flags. Not governed, no allowlist, but it spawns
  * `git` (needs `--allow-run=git`) with a cleared environment plus the base
- * keys of §5. Hardened against repository-controlled code paths:
+ * keys of the child environment. Hardened against repository-controlled code paths:
  * `core.fsmonitor` off, no external diff or textconv drivers, no pager, no
  * optional locks (read-only).
  *

@@ -1,5 +1,5 @@
 /**
- * Request-header scrubbing for `http_request` (tools.md §7): hop-by-hop,
+ * Request-header scrubbing for `http_request`: hop-by-hop,
  * routing and proxy headers are dropped, as are names that are not HTTP
  * tokens and values containing CR, LF or NUL.
  *
@@ -38,7 +38,7 @@ function isToken(name: string): boolean {
 }
 
 /**
- * Drops the headers of tools.md §7's list (case-insensitive), non-token
+ * Drops the listed headers (case-insensitive), non-token
  * names and values with CR, LF or NUL; keeps the rest with lowercase
  * names.
  *

@@ -1,5 +1,5 @@
 /**
- * `http_request` (tools.md §7): one HTTPS request to an allowed domain,
+ * `http_request`: one HTTPS request to an allowed domain,
  * governed `egress`. Before approval the pipeline checks the URL (https,
  * a host, no userinfo), the SSRF primitive on IP literals and blocked
  * names, and the exact `allowedDomains` match; the approval preview shows

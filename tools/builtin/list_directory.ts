@@ -1,5 +1,5 @@
 /**
- * `list_directory` (tools.md §2): entries of a jailed directory, optionally
+ * `list_directory`: entries of a jailed directory, optionally
  * recursive and glob-filtered, at most 1000; sensitive entries, symlinks
  * and special files omitted; symlinked directories never descended.
  *

@@ -1,5 +1,5 @@
 /**
- * `read_file` (tools.md §2): one jailed text file, or with `glob` the
+ * `read_file`: one jailed text file, or with `glob` the
  * concatenation of matching text files (≤ 200 matches, 8 MiB in total,
  * binary, sensitive, symlinked and hard-linked matches skipped).
  *

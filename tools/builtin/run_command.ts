@@ -1,5 +1,5 @@
 /**
- * `run_command` (tools.md §5): one allowlisted program, governed
+ * `run_command`: one allowlisted program, governed
  * `process`. The model passes `command` (the program, no whitespace) and
  * `args` (no tokenising, no shell); the pipeline allows the call only if
  * `[command, ...args].join(" ")` is an exact `allowedCommands` entry or

@@ -1,5 +1,5 @@
 /**
- * A user's `!` command (cli.md §6, session.md §3) through the same
+ * A user's `!` command through the same
  * `run_command` policy as a model's call, minus the grant: the user's
  * one-off grant never reaches the model.
  *

@@ -1,5 +1,5 @@
 /**
- * A user's `@path` file injection (cli.md §6): one file read through the
+ * A user's `@path` file injection: one file read through the
  * same capability as `read_file` — the lexical jail and floors, the Deno
  * read permission, then `read_file`'s own read (realpath jail, symlink
  * and hard-link refusals, sensitive floor on the real path, binary

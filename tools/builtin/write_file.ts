@@ -1,5 +1,5 @@
 /**
- * `write_file` (tools.md §2–§4): writes UTF-8 text to a jailed path, a
+ * `write_file`: writes UTF-8 text to a jailed path, a
  * governed `fs_write`. A write goes to a temp file created exclusively in
  * the target directory and is `rename`d over the target; `append` adds
  * to an existing regular file (hard-linked files refused) or creates it;

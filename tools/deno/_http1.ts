@@ -2,7 +2,7 @@
  * Private: the strict, bounded HTTP/1.1 response reader of
  * `http_request`'s pinned connection (`_deno_net.ts`; the request side is
  * `_http1_request.ts`). One request per connection (`Connection: close`);
- * the response is framed per RFC 9112 §6.3 (no
+ * the response is framed by RFC 9112's message-length rules (no
  * body for 1xx/204/304, `Transfer-Encoding: chunked` last, else
  * `Content-Length`, else until close), interim 1xx responses are skipped,
  * and every read is bounded: the status line and each header line, the

@@ -2,7 +2,7 @@
  * Private: DNS and HTTP effects of the Deno host (`http_request`).
  *
  * The request goes to a validated address, never to a name Deno would
- * resolve again (tools.md §7, no DNS-rebinding window):
+ * resolve again (no DNS-rebinding window):
  * `Deno.connect({ hostname: <ip> })`, then `Deno.startTls` with the URL's
  * host name, so the certificate is verified for that name and SNI
  * carries it, then one HTTP/1.1 exchange (`_http1.ts`: `Connection:

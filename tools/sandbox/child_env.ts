@@ -1,5 +1,5 @@
 /**
- * Child-process environment policy (tools.md §5): the base keys copied
+ * Child-process environment policy: the base keys copied
  * from the host, and the declared keys that are always refused.
  *
  * @module

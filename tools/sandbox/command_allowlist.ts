@@ -1,5 +1,5 @@
 /**
- * The command allowlist of tools.md §5: the target is
+ * The command allowlist: the target is
  * `[command, ...args].join(" ")`; it is allowed iff it equals an
  * `allowedCommands` entry or fully matches an `allowedCommandGlobs`
  * pattern (`*` any run including empty, `?` one character, everything

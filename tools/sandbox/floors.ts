@@ -1,5 +1,5 @@
 /**
- * The protected-write and sensitive-read floors (tools.md §4.7–§4.9): they
+ * The protected-write and sensitive-read floors: they
  * hold in every mode and tier, for tools, `@` injection and listings.
  * Pure name tests on lexical or real paths.
  *

@@ -1,16 +1,16 @@
 /**
- * The jail's effectful half (tools.md §4 steps 2–5): it realpaths the
+ * The jail's effectful half: it realpaths the
  * roots (once per operation), realpaths the
  * target, refuses symlink escapes and hard links, re-applies the
  * sensitive floor to the real path, and queries the Deno read permission
  * of the real path before any metadata or content call on it (a `prompt`
  * state never reaches Deno).
  *
- * Each operation resolves the roots once (tools.md §4 step 2), through a
+ * Each operation resolves the roots once, through a
  * {@linkcode createRootCache} of its own. A caller may share one cache
  * across operations, which pins each root at its first resolution; the
  * registry does not: with the metadata calls synchronous, re-resolving
- * costs ~7 µs and the spec's per-operation rule holds (BENCHMARKS.md,
+ * costs ~7 µs and every operation sees the roots as they are now (BENCHMARKS.md,
  * Tools).
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The filesystem jail of tools.md §4, pure half: scope tiers and the
+ * The filesystem jail, pure half: scope tiers and the
  * lexical check that runs before any host call. The per-operation resolver
  * that touches the host is `fs_access.ts`.
  *
@@ -32,7 +32,7 @@ import { isProtectedPath, isSensitivePath } from "./floors.ts";
 export interface FsScopeConfig {
   /** Absolute workspace dir; relative tool paths resolve against it. */
   workingDir: string;
-  /** Requested tier; `full` is clamped to `project` (DECISIONS 32). */
+  /** Requested tier; `full` is clamped to `project`. */
   fsScopeTier: FsScopeTier;
   /** Absolute extra roots, used by the `project` tier only. */
   extraRoots?: readonly string[];
@@ -68,7 +68,7 @@ function requireAbsolute(path: string, what: string, os: PathOs): string {
 
 /**
  * Computes the effective scope. `sandboxed` = workspace only (no scratch
- * root, DECISIONS 32); `project` = workspace + extra roots; `full` is
+ * root); `project` = workspace + extra roots; `full` is
  * clamped to `project` with a notice.
  *
  * @param config Workspace, tier, extra roots and own dirs.

@@ -1,6 +1,6 @@
 /**
  * Linear wildcard matchers (no RegExp, no exponential backtracking): the
- * command flavour of tools.md §5 and a path flavour with `**`.
+ * command flavour (the allowlist's globs) and a path flavour with `**`.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Host limits of tools.md §3. Configuration may only lower them.
+ * Host limits of the tools. Configuration may only lower them.
  *
  * @module
  */
@@ -28,14 +28,14 @@ export interface ToolLimits {
   httpBodyBytes: number;
   /** `http_request` timeout. */
   httpTimeoutMs: number;
-  /** Model-facing result bytes (§9 bounding). */
+  /** Model-facing result bytes (bounding). */
   resultBytes: number;
-  /** Model-facing result lines (§9 bounding). */
+  /** Model-facing result lines (bounding). */
   resultLines: number;
 }
 
 /**
- * The defaults (tools.md §3).
+ * The defaults.
  */
 export const DEFAULT_TOOL_LIMITS: Readonly<ToolLimits> = Object.freeze({
   readBytes: 8 * 1024 * 1024,

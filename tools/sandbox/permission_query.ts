@@ -1,5 +1,5 @@
 /**
- * The Deno permission layer's query seam (tools.md §10): the pipeline asks
+ * The Deno permission layer's query seam: the pipeline asks
  * an injected {@linkcode PermissionQuery} (in production,
  * `Deno.permissions.querySync`) and never calls `request`.
  *

@@ -1,5 +1,5 @@
 /**
- * Warnings of the least-privilege printer (tools.md §10): broad Deno
+ * Warnings of the least-privilege printer: broad Deno
  * grants, and allowlisted interpreters, shells and launchers, which turn
  * `--allow-run` into full access.
  *

@@ -1,5 +1,5 @@
 /**
- * The SSRF primitive of tools.md §7, shared by `http_request` and the CLI
+ * The SSRF primitive, shared by `http_request` and the CLI
  * (custom provider base URLs without `allow_local`, MCP URLs): URL shape,
  * IP-literal canonicalisation, blocked ranges and names, exact domain
  * allowlist, and the check of every DNS answer. Pure: DNS comes from an
@@ -7,10 +7,9 @@
  *
  * **Connect to the checked address.** `http_request` passes the checked
  * answers to its host, which connects to one of them and verifies TLS
- * for the name (`deno_host.ts`): no rebinding window. Callers that hand
+ * for the name (`deno/effects.ts`): no rebinding window. Callers that hand
  * the URL to `fetch` by name instead (the CLI's custom provider base
- * URLs, via {@linkcode checkPublicUrl}) keep a residual window (DECISIONS
- * 33): Deno resolves the name again to connect, so a DNS server that
+ * URLs, via {@linkcode checkPublicUrl}) keep a residual window: Deno resolves the name again to connect, so a DNS server that
  * answers a public address to the check and a private one to the connect
  * slips through this layer. Deno closes most of it: `--deny-net` takes
  * IPv4 CIDR ranges and exact IPv6 addresses and is enforced on the

@@ -1,5 +1,5 @@
 /**
- * The address half of the SSRF primitive (tools.md §7): IP-literal
+ * The address half of the SSRF primitive: IP-literal
  * canonicalisation, the blocked IPv4/IPv6 ranges (with embedded IPv4),
  * the blocked names, and the `--deny-net` list that makes Deno enforce
  * the IPv4 ranges at connect time. Pure.
@@ -153,7 +153,7 @@ export function isBlockedHostName(name: string): boolean {
 }
 
 /**
- * Whether an address is blocked: the IPv4 ranges of tools.md §7 (plus
+ * Whether an address is blocked: the IPv4 ranges (plus
  * `224/4`, `240/4`, `198.18/15`, `192.0.0/24`), IPv6 `::`, `::1`,
  * `fe80::/10`, `fc00::/7`, multicast, and the IPv4 embedded in
  * `::ffff:a.b.c.d`, `::a.b.c.d`, `64:ff9b::/96` and `2002::/16`. Anything

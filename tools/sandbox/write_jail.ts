@@ -1,5 +1,5 @@
 /**
- * The write side of the jail (tools.md §4 steps 2–7), for `write_file`:
+ * The write side of the jail, for `write_file`:
  *
  * 1. the lexical check (write intent) and the Deno read/write permission
  *    of the lexical root;

@@ -1,5 +1,5 @@
 /**
- * `git_commit` behind the per-call gate (tools.md §6): asked in every
+ * `git_commit` behind the per-call gate: asked in every
  * mode that shows it (auto included), never cached, denied
  * `gate_required` when non-interactive, without a gate or while hidden
  * (ask, plan); commits for real in a temp repository.

@@ -179,7 +179,7 @@ Deno.test("the Deno host's readFile reads past its synchronous first part and ca
   assert.equal(empty.length, 0);
 });
 
-Deno.test("the registry realpaths the workspace root on every read (tools.md §4 step 2)", async () => {
+Deno.test("the registry realpaths the workspace root on every read", async () => {
   await using dir = await tempDir();
   const ws = `${dir.path}/ws`;
   await Deno.mkdir(ws);

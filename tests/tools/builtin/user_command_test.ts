@@ -1,5 +1,5 @@
 /**
- * The registry's user paths (cli.md §6): `runUserCommand` (a `!`
+ * The registry's user paths: `runUserCommand` (a `!`
  * command through the `run_command` policy, allowlist before approval,
  * one-off grant, never cached) and `readUserFile` (an `@path` through
  * `read_file`'s capability: jail, floors, binary refusal). Refusals prove

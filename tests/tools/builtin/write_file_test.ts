@@ -1,6 +1,6 @@
 /**
  * `write_file` on real temp dirs: happy paths (temp + rename, append,
- * createDirs) and the write-side refusals of tools.md §4, each proving the
+ * createDirs) and the write-side refusals, each proving the
  * host performed no effect (and, for lexical refusals, saw nothing).
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * The connection goes to the validated address (tools.md §7, issue #6.5).
+ * The connection goes to the validated address.
  * `pinned.test` does not resolve anywhere (`.test` is reserved); the
  * resolver seam answers `127.0.0.1` under the test-only loopback switch,
  * and the request reaches the loopback TLS server on that answer, with

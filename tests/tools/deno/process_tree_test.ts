@@ -1,5 +1,5 @@
 /**
- * Whole-tree termination (tools.md §5): a timed-out, aborted or finished
+ * Whole-tree termination: a timed-out, aborted or finished
  * command leaves no child behind. Each script starts a sleeping
  * grandchild that inherits the output pipes and records its pid; after
  * the call the test polls `/proc/<pid>/stat` (bounded, no wall-clock

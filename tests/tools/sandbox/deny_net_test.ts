@@ -1,5 +1,5 @@
 /**
- * The Deno behaviour `SSRF_DENY_NET` relies on (ssrf.ts, DECISIONS 33):
+ * The Deno behaviour `SSRF_DENY_NET` relies on:
  * Deno accepts the whole list in `--deny-net` and checks it against the
  * address `fetch` actually connects to, so a name that resolves to a
  * blocked address (here `localhost`) is refused at connect time even

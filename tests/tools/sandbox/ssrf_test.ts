@@ -1,5 +1,5 @@
 /**
- * The SSRF primitive and `http_request`'s refusals (tools.md §7): every
+ * The SSRF primitive and `http_request`'s refusals: every
  * literal notation, range, blocked name, scheme and userinfo case is
  * refused before approval with the host seeing nothing; DNS answers are
  * all checked (one bad answer blocks all) before any request.

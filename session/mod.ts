@@ -20,7 +20,9 @@
  *     keyFor: () => "", sleep: () => Promise.resolve(), emit: () => {} },
  * });
  * session.start();
- * await session.sendMessage("Hello");
+ * const result = await session.sendMessage("Hello");
+ * assert.equal(result.kind, "completed");
+ * assert.equal(result.text, "Hi");
  * assert.equal(session.transcript.messages.length, 2);
  * ```
  *
@@ -113,6 +115,7 @@ export {
   type SessionState,
 } from "./session.ts";
 export type { Transcript } from "./session_types.ts";
+export type { TurnResult, TurnUsage } from "./turn_result.ts";
 export type { UserCommandOutcome } from "../tools/registry.ts";
 export {
   EFFECT_IDENTITY_REFUSED,

@@ -109,6 +109,17 @@ export {
   type OpenAiProviderOptions,
 } from "./openai/provider.ts";
 export type { MaxTokensParam, OpenAiDialect } from "./openai/types.ts";
+export {
+  type BuiltinProviderId,
+  type BuiltinProviderOptions,
+  createBuiltinProvider,
+} from "./builtin_providers.ts";
+export {
+  type EnvReader,
+  lookupProviderKey,
+  MissingKeyError,
+  providerKeyVariables,
+} from "./keys.ts";
 export type { ErrorCode, SessionError } from "../schema/event.ts";
 export type { Result } from "../schema/result.ts";
 export type { ValidationIssue } from "../schema/issues.ts";

@@ -1,23 +1,24 @@
 /**
- * The persisted host: the one place that joins a session to a store.
+ * The persisted host: the one place that joins a session to a store, and
+ * the runtime of real effects it runs on.
  *
- * @example Open a persisted session in five lines
+ * @example Open a session, send a turn, read its result
  * ```ts
- * import { openSession } from "@relavium/session/host";
+ * import { denoRuntime, openSession } from "@relavium/session/host";
+ * import { parseCassette } from "@relavium/session/llm";
  * import { createMemoryStore } from "@relavium/session/store";
- * import { createScriptedProvider } from "@relavium/session/llm";
  * import assert from "node:assert/strict";
- * const provider = createScriptedProvider({ id: "openai", script: [[
+ * const cassette = parseCassette(JSON.stringify({ schema_version: "1.0", provider: "openai", calls: [[
  *   { type: "text_delta", text: "Hi!" },
  *   { type: "stop", stopReason: "stop", usage: { inputTokens: 2, outputTokens: 1 } },
- * ]] });
- * const live = openSession({
- *   store: createMemoryStore(), clock: { now: () => 0 }, ids: () => "s1",
+ * ]] }), "hi.json");
+ * assert.ok(cassette.ok);
+ * using live = openSession({
+ *   store: createMemoryStore(), runtime: denoRuntime({ cassette: cassette.value }),
  *   agent: { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." },
- *   context: { workingDir: "/tmp", fsScopeTier: "sandboxed" },
- *   deps: { resolveProvider: () => provider, keyFor: () => "", sleep: () => Promise.resolve() },
  * });
- * await live.session.sendMessage("Hello");
+ * const result = await live.session.sendMessage("Hello");
+ * assert.equal(result.text, "Hi!");
  * assert.equal(live.session.turnCount, 1);
  * ```
  *
@@ -25,14 +26,27 @@
  */
 export {
   type HostOptions,
-  type HostSessionDeps,
   openSession,
   type OpenSessionOptions,
   type PersistedSession,
   type ResumeError,
   resumeSession,
   type ResumeSessionOptions,
+  type SessionSettings,
 } from "./host.ts";
+export {
+  DEFAULT_EVENT_CAPACITY,
+  EventChannel,
+  type EventChannelOptions,
+} from "./event_channel.ts";
+export { InvalidAgentError, InvalidFileError } from "./errors.ts";
+export {
+  denoRuntime,
+  type DenoRuntimeOptions,
+  loadCassette,
+  type SessionRuntime,
+} from "./runtime.ts";
+export { abortableSleep } from "./sleep.ts";
 export {
   createTurnWriter,
   type TurnWriter,

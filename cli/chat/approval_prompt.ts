@@ -29,6 +29,7 @@ function previewText(request: ApprovalRequest): string {
  *
  * @param io Where the question goes (stderr).
  * @param reader The chat's stdin line reader (shared with the loop).
+ * @param settle Awaited before the question (the session's events first).
  * @returns The approver.
  *
  * @example Answer "a"
@@ -47,8 +48,10 @@ function previewText(request: ApprovalRequest): string {
 export function createApprover(
   io: CliIo,
   reader: LineReader,
+  settle?: () => Promise<void>,
 ): (request: ApprovalRequest) => Promise<ApprovalDecision> {
   return async (request) => {
+    await settle?.();
     const always = request.cacheable ? "  [a] always" : "";
     io.stderr.write(
       `Approve ${request.toolId}${
@@ -99,6 +102,7 @@ function gateText(details: Readonly<Record<string, unknown>>): string {
  *
  * @param io Where the question goes (stderr).
  * @param reader The chat's stdin line reader (shared with the loop).
+ * @param settle Awaited before the question (the session's events first).
  * @returns The gate hook.
  *
  * @example Answer "y"
@@ -117,8 +121,10 @@ function gateText(details: Readonly<Record<string, unknown>>): string {
 export function createGatePrompt(
   io: CliIo,
   reader: LineReader,
+  settle?: () => Promise<void>,
 ): (request: GateRequest) => Promise<boolean> {
   return async (request) => {
+    await settle?.();
     io.stderr.write(
       `${
         request.toolId === "git_commit" ? "Commit" : `Run ${request.toolId}`

@@ -1,5 +1,5 @@
 /**
- * The line-oriented chat loop (cli.md §4, DECISIONS.md 15) shared by
+ * The line-oriented chat loop shared by
  * `chat` and `chat-resume`: each stdin line is one turn, run one at a
  * time; slash commands are handled in between; end of input, `/exit` or
  * `/cancel` cancel the session (exit 4, `session:cancelled` last).
@@ -95,6 +95,17 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   const { io } = ctx;
   const session = live.session;
   const { modes, reader } = options;
+  // The loop's own stderr lines wait for the events published before
+  // them to be printed, so the terminal keeps their order.
+  let writes: Promise<void> = Promise.resolve();
+  const write = (text: string): void => {
+    const before = live.events.settled();
+    writes = writes.then(() => before).then(() => io.stderr.write(text));
+  };
+  const flush = async (): Promise<void> => {
+    await live.events.settled();
+    await writes;
+  };
   let exitCode = 4;
   let stopped = false;
   let wake: () => void = () => {};
@@ -118,7 +129,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   // A failed durable write (a turn, or a /compact or /trim marker).
   const latchCheck = (): void => {
     if (!live.latched) return;
-    io.stderr.write(
+    write(
       "error: The session store failed to write; the session was cancelled (resume it to continue)\n",
     );
     halt(1);
@@ -127,9 +138,10 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   try {
     while (!stopped) {
       if (interactive) {
-        io.stderr.write("> ");
+        write("> ");
         promptOpen = true;
       }
+      await flush();
       const line = await Promise.race([reader.next(), stop.then(() => null)]);
       if (line === null || stopped) break;
       if (line === undefined) break;
@@ -138,14 +150,14 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
       if (line.startsWith("/")) {
         const context: ContextCommandHost = {
           session,
-          write: (t) => io.stderr.write(t),
+          write,
           ...(options.maxMessages === undefined
             ? {}
             : { maxMessages: options.maxMessages }),
         };
         const outcome = runSlash(line, {
           context,
-          write: (t) => io.stderr.write(t),
+          write,
           sessionId: live.sessionId,
           store: options.store,
           get mode() {
@@ -158,6 +170,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
         });
         if (outcome === "exit") break;
         if (outcome === "export") {
+          await flush();
           const { runSlashExport } = await import("./slash_export.ts");
           await runSlashExport({ ctx, live, store: options.store });
         }
@@ -166,6 +179,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
         continue;
       }
       if (session.state !== "idle") break;
+      await flush();
       const text = options.prepareLine === undefined
         ? line
         : await options.prepareLine(line);
@@ -176,9 +190,10 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
       latchCheck();
     }
   } finally {
-    if (promptOpen) io.stderr.write("\n");
+    if (promptOpen) write("\n");
     for (const off of unsubscribe) off();
     live.close();
+    await flush();
     await reader.close();
     options.printer.end();
   }

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { HostSessionDeps } from "../../host/host.ts";
+import type { CliSessionDeps } from "./host_options.ts";
 import type { BudgetNotice } from "../../session/budget.ts";
 import type { LoadedConfig } from "../config/config.ts";
 
@@ -23,7 +23,7 @@ import type { LoadedConfig } from "../config/config.ts";
  * ```
  */
 export type ContextDeps = Pick<
-  HostSessionDeps,
+  CliSessionDeps,
   | "maxMessages"
   | "autoCompact"
   | "compactThreshold"
@@ -122,9 +122,9 @@ export function budgetNoticeLine(notice: BudgetNotice): string {
  * ```
  */
 export function withBudgetNotices(
-  deps: HostSessionDeps,
+  deps: CliSessionDeps,
   write: (text: string) => void,
-): HostSessionDeps {
+): CliSessionDeps {
   const budget = deps.budget;
   if (budget === undefined) return deps;
   return {

@@ -178,6 +178,13 @@ function checkedAgent(agent: unknown): Agent {
   return parsed.value;
 }
 
+// One replay per runtime: the sessions a runtime runs (an open, then a
+// resume) consume its cassette in order.
+const replays = new WeakMap<
+  SessionRuntime,
+  (id: string) => LlmProvider | undefined
+>();
+
 function providersFor(
   runtime: SessionRuntime,
   agent: Agent,
@@ -186,11 +193,15 @@ function providersFor(
     const own = runtime.resolveProvider;
     return (id) => own.call(runtime, id);
   }
-  if (runtime.cassette !== undefined) {
-    const replay = createReplay(runtime.cassette, {
-      primaryProvider: agent.provider,
-    });
-    return (id) => replay.resolveProvider(id);
+  const cassette = runtime.cassette;
+  if (cassette !== undefined) {
+    let replay = replays.get(runtime);
+    if (replay === undefined) {
+      const r = createReplay(cassette, { primaryProvider: agent.provider });
+      replay = (id) => r.resolveProvider(id);
+      replays.set(runtime, replay);
+    }
+    return replay;
   }
   const made = new Map<string, LlmProvider | undefined>();
   return (id) => {

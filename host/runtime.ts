@@ -48,7 +48,10 @@ export interface SessionRuntime {
   keyFor(provider: string): string | Promise<string>;
   /** The default working folder of a new session. */
   workingDir: string;
-  /** Replay this cassette instead of calling providers. */
+  /**
+   * Replay this cassette instead of calling providers; the sessions this
+   * runtime runs consume its calls in order.
+   */
   cassette?: Cassette;
   /**
    * The provider of an id. Absent ⇒ the cassette's replay when there is a

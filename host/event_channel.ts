@@ -7,12 +7,6 @@
 
 /**
  * Options of an {@linkcode EventChannel}.
- *
- * @example Value
- * ```ts
- * import type { EventChannelOptions } from "@relavium/session/host";
- * const o: EventChannelOptions = { capacity: 1_000 };
- * ```
  */
 export interface EventChannelOptions {
   /**

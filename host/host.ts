@@ -30,12 +30,6 @@ import { createTurnWriter } from "./turn_writer.ts";
  * message caps, compaction, the cost cap, interactivity and egress hooks.
  * The runtime supplies the effects; the host itself the event sink and
  * the turn-key reservation.
- *
- * @example A cost cap and a turn cap
- * ```ts
- * import type { SessionSettings } from "@relavium/session/host";
- * const s: SessionSettings = { maxTurns: 5, budget: { maxCostMicrocents: 1_000_000, onExceed: "fail" } };
- * ```
  */
 export type SessionSettings = Omit<
   SessionDeps,
@@ -52,12 +46,6 @@ export type SessionSettings = Omit<
 
 /**
  * Options shared by {@linkcode openSession} and {@linkcode resumeSession}.
- *
- * @example Shape
- * ```ts
- * import type { HostOptions } from "@relavium/session/host";
- * type K = keyof HostOptions;
- * ```
  */
 export interface HostOptions {
   /** Where the session lives. */
@@ -78,12 +66,6 @@ export interface HostOptions {
 
 /**
  * Options of {@linkcode openSession}.
- *
- * @example Shape
- * ```ts
- * import type { OpenSessionOptions } from "@relavium/session/host";
- * type K = keyof OpenSessionOptions;
- * ```
  */
 export interface OpenSessionOptions extends HostOptions {
   /** The agent, validated, then frozen into the row's snapshot. */
@@ -99,12 +81,6 @@ export interface OpenSessionOptions extends HostOptions {
 
 /**
  * Options of {@linkcode resumeSession}.
- *
- * @example Shape
- * ```ts
- * import type { ResumeSessionOptions } from "@relavium/session/host";
- * type K = keyof ResumeSessionOptions;
- * ```
  */
 export interface ResumeSessionOptions extends HostOptions {
   /** The stored session's id. */
@@ -123,12 +99,6 @@ export interface ResumeSessionOptions extends HostOptions {
 /**
  * A live session joined to its store. `using` (or `[Symbol.dispose]()`)
  * closes it.
- *
- * @example Shape
- * ```ts
- * import type { PersistedSession } from "@relavium/session/host";
- * type K = keyof PersistedSession;
- * ```
  */
 export interface PersistedSession extends Disposable {
   /** The engine instance. */
@@ -159,12 +129,6 @@ export interface PersistedSession extends Disposable {
 
 /**
  * Why a session could not be resumed.
- *
- * @example Value
- * ```ts
- * import type { ResumeError } from "@relavium/session/host";
- * const e: ResumeError = { kind: "not_found", sessionId: "s" };
- * ```
  */
 export type ResumeError =
   | { kind: "not_found"; sessionId: string }

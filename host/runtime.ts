@@ -20,18 +20,6 @@ import { abortableSleep } from "./sleep.ts";
 
 /**
  * The effects of a persisted session.
- *
- * @example A runtime for tests: fixed clock, counted ids, no network
- * ```ts
- * import type { SessionRuntime } from "@relavium/session/host";
- * import { createCatalog } from "@relavium/session/llm";
- * let n = 0;
- * const runtime: SessionRuntime = {
- *   clock: { now: () => 0 }, ids: () => `id-${n++}`, sleep: () => Promise.resolve(),
- *   fetch: () => Promise.reject(new Error("offline")), catalog: createCatalog(),
- *   keyFor: () => "", workingDir: "/tmp",
- * };
- * ```
  */
 export interface SessionRuntime {
   /** Epoch milliseconds (event timestamps, cooldowns). */
@@ -63,12 +51,6 @@ export interface SessionRuntime {
 
 /**
  * Options of {@linkcode denoRuntime}.
- *
- * @example Value
- * ```ts
- * import type { DenoRuntimeOptions } from "@relavium/session/host";
- * const o: DenoRuntimeOptions = { env: Deno.env };
- * ```
  */
 export interface DenoRuntimeOptions {
   /**

@@ -1,5 +1,5 @@
 /**
- * The budget governor (session.md §11, llm.md §8): pre-egress admission of
+ * The budget governor: pre-egress admission of
  * every provider attempt, main and summariser, against the session's cost
  * cap, priced at the attempt model's full uncached input rate plus its
  * output rate over the output reservation.
@@ -13,23 +13,11 @@ import { sessionError } from "./turn_errors.ts";
 /**
  * What to do when an attempt could exceed the cap. Sessions have no pause
  * gate: `pause_for_approval` refuses like `fail`.
- *
- * @example Value
- * ```ts
- * import type { OnExceed } from "@relavium/session/session";
- * const o: OnExceed = "warn";
- * ```
  */
 export type OnExceed = "fail" | "pause_for_approval" | "warn";
 
 /**
  * A notice the host shows (stderr in the CLI); never an event.
- *
- * @example Value
- * ```ts
- * import type { BudgetNotice } from "@relavium/session/session";
- * const n: BudgetNotice = { kind: "unpriced", model: "m", message: "cost cap will not apply to m" };
- * ```
  */
 export type BudgetNotice =
   | {
@@ -43,12 +31,6 @@ export type BudgetNotice =
 /**
  * The session's cost cap (`[chat].max_cost_microcents`, `on_exceed`,
  * `strict_cost_cap`).
- *
- * @example Value
- * ```ts
- * import type { BudgetPolicy } from "@relavium/session/session";
- * const b: BudgetPolicy = { maxCostMicrocents: 5_000_000, onExceed: "fail" };
- * ```
  */
 export interface BudgetPolicy {
   /** The cap in micro-cents; `0` (or less) means no cap. */
@@ -66,12 +48,6 @@ export interface BudgetPolicy {
 
 /**
  * One attempt to admit.
- *
- * @example Value
- * ```ts
- * import type { BudgetAttempt } from "@relavium/session/session";
- * const a: BudgetAttempt = { model: "gpt-5.4-mini", inputTokens: 1200, reservationTokens: 4096 };
- * ```
  */
 export interface BudgetAttempt {
   /** The attempt's model (priced through the catalog). */
@@ -84,12 +60,6 @@ export interface BudgetAttempt {
 
 /**
  * The governor of one session.
- *
- * @example Shape
- * ```ts
- * import type { BudgetGovernor } from "@relavium/session/session";
- * type A = BudgetGovernor["admit"];
- * ```
  */
 export interface BudgetGovernor {
   /** Admits or refuses one attempt (no state besides the notices). */
@@ -104,14 +74,6 @@ export interface BudgetGovernor {
  * @param attempt Token estimate and reservation.
  * @param rates Input (uncached) and output rates, µ¢ per million tokens.
  * @returns The projected spend in micro-cents.
- *
- * @example gpt-5.4-mini
- * ```ts
- * import { projectedSpend } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const rates = { inputPerMtokMicrocents: 75_000_000, outputPerMtokMicrocents: 450_000_000 };
- * assert.equal(projectedSpend(100, { model: "m", inputTokens: 1000, reservationTokens: 100 }, rates), 100 + 75_000 + 45_000);
- * ```
  */
 export function projectedSpend(
   spent: number,
@@ -128,13 +90,6 @@ export function projectedSpend(
  *
  * @param cap The cap in micro-cents.
  * @returns The fixed message.
- *
- * @example Read it
- * ```ts
- * import { budgetRefusalMessage } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.match(budgetRefusalMessage(500), /cap of 500 micro-cents/);
- * ```
  */
 export function budgetRefusalMessage(cap: number): string {
   return `Request refused: it could exceed the session's cost cap of ${cap} micro-cents`;
@@ -146,14 +101,6 @@ export function budgetRefusalMessage(cap: number): string {
  * @param policy The policy, or `undefined`.
  * @throws {TypeError} On a cap that is not a safe integer or an unknown
  * `onExceed`.
- *
- * @example Refuse a fractional cap
- * ```ts
- * import { checkBudgetPolicy } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.throws(() => checkBudgetPolicy({ maxCostMicrocents: 1.5 }), TypeError);
- * checkBudgetPolicy({ maxCostMicrocents: 0 });
- * ```
  */
 export function checkBudgetPolicy(policy: BudgetPolicy | undefined): void {
   if (policy === undefined) return;
@@ -180,19 +127,6 @@ export function checkBudgetPolicy(policy: BudgetPolicy | undefined): void {
  * @param policy The cap and what to do when it would be exceeded.
  * @param deps The catalog and the session's realised spend.
  * @returns The governor.
- *
- * @example Refuse over the cap
- * ```ts
- * import { createBudgetGovernor } from "@relavium/session/session";
- * import { createCatalog } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const g = createBudgetGovernor({ maxCostMicrocents: 100_000, onExceed: "fail" }, {
- *   catalog: createCatalog(), spent: () => 0,
- * });
- * assert.deepEqual(g.admit({ model: "gpt-5.4-mini", inputTokens: 100, reservationTokens: 100 }), { allow: true });
- * const r = g.admit({ model: "gpt-5.4-mini", inputTokens: 1000, reservationTokens: 4096 });
- * assert.equal(r.allow ? "" : r.error.code, "budget_exceeded");
- * ```
  */
 export function createBudgetGovernor(
   policy: BudgetPolicy,

@@ -1,6 +1,6 @@
 /**
- * What the memory policy allows (session.md §5) and the result shapes of
- * `compact()` and `trimHistory()` (session.md §3). Pure.
+ * What the memory policy allows and the result shapes of
+ * `compact()` and `trimHistory()`. Pure.
  *
  * @module
  */
@@ -10,12 +10,6 @@ import type { CompactionOutcome } from "./compaction_run.ts";
 
 /**
  * A refusal by the memory policy; the message is fixed and secret-free.
- *
- * @example Value
- * ```ts
- * import type { MemoryPolicyRefusal } from "@relavium/session/session";
- * const r: MemoryPolicyRefusal = { kind: "policy_refused", memory: "none", message: "x" };
- * ```
  */
 export interface MemoryPolicyRefusal {
   /** Discriminator. */
@@ -28,12 +22,6 @@ export interface MemoryPolicyRefusal {
 
 /**
  * The outcome of a manual `compact()`.
- *
- * @example Value
- * ```ts
- * import type { CompactionResult } from "@relavium/session/session";
- * const r: CompactionResult = { kind: "nothing_to_compact" };
- * ```
  */
 export type CompactionResult =
   | {
@@ -54,12 +42,6 @@ export type CompactionResult =
 
 /**
  * The outcome of `trimHistory(n)`.
- *
- * @example Value
- * ```ts
- * import type { TrimResult } from "@relavium/session/session";
- * const r: TrimResult = { kind: "nothing_to_trim", messageCount: 0 };
- * ```
  */
 export type TrimResult =
   | {
@@ -86,14 +68,6 @@ const TRIM_REFUSED =
  *
  * @param memory The authored policy (`undefined` = omitted).
  * @returns The refusal, or `undefined` when compaction is allowed.
- *
- * @example Window refuses
- * ```ts
- * import { compactionRefusalFor } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(compactionRefusalFor({ type: "window", window_size: 3 })?.memory, "window");
- * assert.equal(compactionRefusalFor(undefined), undefined);
- * ```
  */
 export function compactionRefusalFor(
   memory: AgentMemory | undefined,
@@ -111,14 +85,6 @@ export function compactionRefusalFor(
  *
  * @param memory The authored policy (`undefined` = omitted).
  * @returns The refusal, or `undefined` when trimming is allowed.
- *
- * @example Only none refuses
- * ```ts
- * import { trimRefusalFor } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(trimRefusalFor({ type: "none" })?.memory, "none");
- * assert.equal(trimRefusalFor({ type: "window", window_size: 2 }), undefined);
- * ```
  */
 export function trimRefusalFor(
   memory: AgentMemory | undefined,
@@ -135,14 +101,6 @@ export function trimRefusalFor(
  * @param memory The authored policy.
  * @param autoCompact `SessionDeps.autoCompact`.
  * @returns `true` when permitted.
- *
- * @example Summary ignores auto_compact
- * ```ts
- * import { automaticCompactionFor } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(automaticCompactionFor({ type: "summary" }, false), true);
- * assert.equal(automaticCompactionFor(undefined, false), false);
- * ```
  */
 export function automaticCompactionFor(
   memory: AgentMemory | undefined,
@@ -157,13 +115,6 @@ export function automaticCompactionFor(
  *
  * @param out The outcome (`skipped` when no plan entry can stream).
  * @returns The manual result.
- *
- * @example An aborted compaction is cancelled
- * ```ts
- * import { toCompactionResult } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.deepEqual(toCompactionResult({ kind: "aborted", momentOpened: true }), { kind: "cancelled" });
- * ```
  */
 export function toCompactionResult(
   out: CompactionOutcome | { kind: "skipped" },
@@ -200,13 +151,6 @@ export function toCompactionResult(
 
 /**
  * The failure message when no plan entry can run a summariser pass.
- *
- * @example Read it
- * ```ts
- * import { NO_STREAMING } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.match(NO_STREAMING, /stream/);
- * ```
  */
 export const NO_STREAMING: string =
   "Cannot compact: no model in the plan can stream";

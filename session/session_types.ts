@@ -15,28 +15,16 @@ import type { SessionDeps } from "./deps.ts";
 import { checkCompactThreshold } from "./measure.ts";
 import { sessionError } from "./turn_errors.ts";
 
-/** Default hard cap of provider-engaged turns (session.md §12). */
-export const DEFAULT_MAX_TURNS = 50;
+/** Default hard cap of provider-engaged turns. */
+export const DEFAULT_MAX_TURNS: number = 50;
 
 /**
- * Engine states (session.md §2).
- *
- * @example Value
- * ```ts
- * import type { SessionState } from "@relavium/session/session";
- * const s: SessionState = "idle";
- * ```
+ * Engine states.
  */
 export type SessionState = "created" | "idle" | "running" | "cancelled";
 
 /**
  * Construction parameters.
- *
- * @example Shape
- * ```ts
- * import type { AgentSessionParams } from "@relavium/session/session";
- * type K = keyof AgentSessionParams;
- * ```
  */
 export interface AgentSessionParams {
   /** The durable session id (minted by the host). */
@@ -53,12 +41,6 @@ export interface AgentSessionParams {
 
 /**
  * A completed exchange as the working transcript holds it.
- *
- * @example Value
- * ```ts
- * import type { CompletedExchange } from "@relavium/session/session";
- * const e: CompletedExchange = { userText: "hi", assistantText: "" };
- * ```
  */
 export interface CompletedExchange {
   /** The user's text. */
@@ -69,12 +51,6 @@ export interface CompletedExchange {
 
 /**
  * A copy of the working transcript, its spans and summary.
- *
- * @example Shape
- * ```ts
- * import type { Transcript } from "@relavium/session/session";
- * const t: Transcript = { messages: [], spans: [] };
- * ```
  */
 export interface Transcript {
   /** Working messages (text only). */
@@ -90,13 +66,6 @@ export interface Transcript {
  *
  * @param t The live transcript.
  * @returns The copy.
- *
- * @example Copy
- * ```ts
- * import { copyTranscript } from "./session_types.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(copyTranscript({ messages: [], spans: [] }), { messages: [], spans: [] });
- * ```
  */
 export function copyTranscript(t: Transcript): Transcript {
   const out = {
@@ -111,17 +80,6 @@ export function copyTranscript(t: Transcript): Transcript {
  *
  * @param t The transcript.
  * @returns The exchange, or `undefined` before the first completed turn.
- *
- * @example One exchange
- * ```ts
- * import { lastExchangeOf } from "./session_types.ts";
- * import assert from "node:assert/strict";
- * const messages = [
- *   { role: "user" as const, content: [{ type: "text" as const, text: "hi" }] },
- *   { role: "assistant" as const, content: [{ type: "text" as const, text: "hello" }] },
- * ];
- * assert.deepEqual(lastExchangeOf({ messages, spans: [{ start: 0, end: 2 }] }), { userText: "hi", assistantText: "hello" });
- * ```
  */
 export function lastExchangeOf(
   t: Pick<Transcript, "messages" | "spans">,
@@ -143,14 +101,6 @@ export function lastExchangeOf(
  * @returns The effective `compactThreshold`.
  * @throws {TypeError} On `compactThreshold` outside (0, 1], a non-positive
  * or fractional `maxMessages`/`maxTokensEstimate`, or an invalid `budget`.
- *
- * @example Refuse a threshold of 0
- * ```ts
- * import { checkContextDeps } from "./session_types.ts";
- * import assert from "node:assert/strict";
- * assert.throws(() => checkContextDeps({ compactThreshold: 0 }), TypeError);
- * assert.equal(checkContextDeps({ maxMessages: 20 }), 0.8);
- * ```
  */
 export function checkContextDeps(
   deps: Pick<
@@ -170,21 +120,12 @@ export function checkContextDeps(
 }
 
 /**
- * The checks before a turn engages anything (session.md §4 step 2, llm.md
- * §6): the hard turn cap (absent or ≤ 0 ⇒ 50), then the memoised plan.
+ * The checks before a turn engages anything: the hard turn cap (absent or ≤ 0 ⇒ 50), then the memoised plan.
  *
  * @param turnCount Completed turns so far.
  * @param maxTurns `SessionDeps.maxTurns`.
  * @param plan The memoised plan resolution.
  * @returns The error the turn ends with, or `undefined` to proceed.
- *
- * @example The cap
- * ```ts
- * import { turnGate } from "./session_types.ts";
- * import assert from "node:assert/strict";
- * assert.equal(turnGate(2, 2, { ok: true, value: [] })?.message, "session reached its hard cap of 2 turns");
- * assert.equal(turnGate(0, undefined, { ok: true, value: [] }), undefined);
- * ```
  */
 export function turnGate(
   turnCount: number,

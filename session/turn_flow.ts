@@ -1,5 +1,5 @@
 /**
- * One turn around the turn core (session.md §4 steps 4–8, §6, §9):
+ * One turn around the turn core:
  * pre-send measurement, the main request, at most one overflow recovery,
  * the flush, the terminal, and the after-turn trigger. Exactly one
  * terminal, whatever compaction and recovery do.
@@ -19,12 +19,6 @@ import {
 
 /**
  * What the flow needs from the session.
- *
- * @example Shape
- * ```ts
- * import type { TurnFlowHost } from "@relavium/session/session";
- * type K = keyof TurnFlowHost;
- * ```
  */
 export interface TurnFlowHost {
   /** The context environment of this turn. */
@@ -73,13 +67,6 @@ function withUsage(
  *
  * @param host The session's side of the flow.
  * @returns Resolves when the turn (and any after-turn work) has ended.
- *
- * @example See tests/session/overflow_test.ts
- * ```ts
- * import { runTurnFlow } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(typeof runTurnFlow, "function");
- * ```
  */
 export async function runTurnFlow(host: TurnFlowHost): Promise<void> {
   const pre = await preSend(host.env, host.pending, host.automatic);
@@ -190,15 +177,6 @@ async function finish(
  *
  * @param result A non-cancelled result.
  * @returns The terminal event draft.
- *
- * @example An aborted turn carries no error
- * ```ts
- * import { terminalDraft } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.deepEqual(terminalDraft({ kind: "aborted", usage: { input: 1, output: 0 }, engaged: true }), {
- *   type: "session:turn_completed", stopReason: "aborted", tokensUsed: { input: 1, output: 0 },
- * });
- * ```
  */
 export function terminalDraft(
   result: Exclude<TurnCoreResult, { kind: "cancelled" }>,

@@ -8,12 +8,6 @@ import type { TurnCoreResult } from "./turn.ts";
 
 /**
  * Tokens a turn consumed, summed over its attempts and tool rounds.
- *
- * @example Value
- * ```ts
- * import type { TurnUsage } from "@relavium/session/session";
- * const u: TurnUsage = { input: 12, output: 3 };
- * ```
  */
 export interface TurnUsage {
   /** Input tokens. */
@@ -31,12 +25,6 @@ export interface TurnUsage {
  * - `aborted`: `abort()` stopped the turn.
  * - `cancelled`: `cancel()` ended the session during the turn (no
  *   terminal event was published).
- *
- * @example Read a result
- * ```ts
- * import type { TurnResult } from "@relavium/session/session";
- * const r: TurnResult = { kind: "completed", stopReason: "stop", text: "Hi", usage: { input: 3, output: 1 }, costMicrocents: 0 };
- * ```
  */
 export type TurnResult =
   | {

@@ -6,7 +6,7 @@
  * @module
  */
 import type { LlmError, LlmErrorKind } from "./chunk.ts";
-import { isRetryableKind } from "./chunk_check.ts";
+import { isRetryableKind } from "./chunk.ts";
 import type { ErrorCode, SessionError } from "../schema/event.ts";
 
 /**

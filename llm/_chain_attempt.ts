@@ -6,7 +6,7 @@
  */
 import type { LlmError, StopReason, StreamChunk, Usage } from "./chunk.ts";
 import type { LlmProvider, LlmRequest } from "./provider.ts";
-import type { ChainEvent } from "./chain.ts";
+import type { ChainEvent } from "./chain_event.ts";
 import { LlmProviderError, makeLlmError } from "./errors.ts";
 
 /**

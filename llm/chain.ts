@@ -4,11 +4,12 @@
  *
  * @module
  */
-import type { LlmError, StopReason, StreamChunk, Usage } from "./chunk.ts";
+import type { LlmError, Usage } from "./chunk.ts";
 import type { LlmProvider, LlmRequest } from "./provider.ts";
 import type { SessionError } from "../schema/event.ts";
 import { makeLlmError } from "./errors.ts";
 import { cancelledError, runAttempt } from "./_chain_attempt.ts";
+import type { ChainEvent } from "./chain_event.ts";
 import { stripReasoning } from "./_strip_reasoning.ts";
 
 /**
@@ -68,51 +69,6 @@ export interface AttemptReport {
   /** Why an entry was skipped. */
   skipReason?: "cooldown" | "no_streaming" | "no_tools" | "no_key";
 }
-
-/**
- * Events of one chain call, in order: for each real attempt an
- * `attempt_start`, then that attempt's non-terminal `chunk`s; finally one
- * `done` or one `failed`.
- *
- * @example Value
- * ```ts
- * import type { ChainEvent } from "@relavium/session/llm";
- * const e: ChainEvent = { type: "chunk", attemptNumber: 1, provider: "p", model: "m", chunk: { type: "text_delta", text: "hi" } };
- * ```
- */
-export type ChainEvent =
-  | {
-    type: "attempt_start";
-    attemptNumber: number;
-    provider: string;
-    model: string;
-  }
-  | {
-    type: "chunk";
-    attemptNumber: number;
-    provider: string;
-    model: string;
-    /** Never `stop` or `error`. */
-    chunk: Exclude<StreamChunk, { type: "stop" } | { type: "error" }>;
-  }
-  | {
-    type: "done";
-    attemptNumber: number;
-    provider: string;
-    model: string;
-    stopReason: StopReason;
-    usage: Usage;
-    contextExceeded?: true;
-  }
-  | {
-    type: "failed";
-    /** The classified provider error (after retries and failover). */
-    error?: LlmError;
-    /** Set instead of `error` when admission refused the attempt. */
-    refusal?: SessionError;
-    /** Whether any real invocation was made in this call. */
-    engaged: boolean;
-  };
 
 /**
  * Options of {@linkcode createChain}.

@@ -49,11 +49,11 @@ export {
   type Admission,
   type AttemptReport,
   type Chain,
-  type ChainEvent,
   type ChainOptions,
   createChain,
   type PlanEntry,
 } from "./chain.ts";
+export type { ChainEvent } from "./chain_event.ts";
 export { type PlanAgent, type PlanError, resolvePlan } from "./plan.ts";
 export {
   type LlmErrorExtra,

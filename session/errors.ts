@@ -1,17 +1,11 @@
 /**
- * Lifecycle misuse of an `AgentSession` (session.md §3).
+ * Lifecycle misuse of an `AgentSession`.
  *
  * @module
  */
 
 /**
  * Why an operation was refused by the session's lifecycle.
- *
- * @example Value
- * ```ts
- * import type { SessionStateErrorCode } from "@relavium/session/session";
- * const c: SessionStateErrorCode = "not_active";
- * ```
  */
 export type SessionStateErrorCode =
   | "not_started"

@@ -1,6 +1,6 @@
 /**
  * The one translation point from engine drafts to delivered events: stamps
- * `sessionId`, `timestamp` and a gap-free `sequenceNumber` (events.md §1).
+ * `sessionId`, `timestamp` and a gap-free `sequenceNumber`.
  *
  * @module
  */
@@ -9,12 +9,6 @@ import type { Clock } from "./deps.ts";
 
 /**
  * Options of {@linkcode createEventStamper}.
- *
- * @example Shape
- * ```ts
- * import type { EventStamperOptions } from "@relavium/session/session";
- * const o: EventStamperOptions = { sessionId: "s", clock: { now: () => 0 }, deliver: () => {} };
- * ```
  */
 export interface EventStamperOptions {
   /** The session id stamped on every event. */

@@ -1,5 +1,5 @@
 /**
- * Measured triggers (session.md §6, llm.md §8): which window is
+ * Measured triggers: which window is
  * authoritative, the output reservation, and whether the next request
  * calls for a compaction. Pure.
  *
@@ -10,10 +10,10 @@ import type { ModelCatalog } from "../llm/catalog.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { COMPACTION_LIMITS } from "./compaction.ts";
 
-/** Default `compactThreshold` (session.md §12). */
+/** Default `compactThreshold`. */
 export const DEFAULT_COMPACT_THRESHOLD = 0.8;
 
-/** Output reservation when nothing else decides it (llm.md §8). */
+/** Output reservation when nothing else decides it. */
 export const DEFAULT_OUTPUT_RESERVATION = 4096;
 
 /**
@@ -47,12 +47,6 @@ export function authoritativeWindow(
 
 /**
  * What decides an attempt's output reservation.
- *
- * @example Value
- * ```ts
- * import type { ReservationInput } from "@relavium/session/session";
- * const r: ReservationInput = { kind: "anthropic" };
- * ```
  */
 export interface ReservationInput {
   /** The request's output cap (authored `max_tokens`, or the summary cap). */
@@ -66,7 +60,7 @@ export interface ReservationInput {
 }
 
 /**
- * The output reservation of one attempt (llm.md §8): the request's cap →
+ * The output reservation of one attempt: the request's cap →
  * the adapter default actually sent (Anthropic: 4096) →
  * `maxTokensEstimate` (uncapped wire only) → 4096; clamped to the model's
  * output ceiling when known.
@@ -202,12 +196,6 @@ export function summariserBound(
 
 /**
  * A measurement of the next request against its window.
- *
- * @example Value
- * ```ts
- * import type { Measurement } from "@relavium/session/session";
- * const m: Measurement = { tokens: 900, window: 1000, reservation: 200, threshold: 0.8 };
- * ```
  */
 export interface Measurement {
   /** Estimated input tokens of the request. */
@@ -221,7 +209,7 @@ export interface Measurement {
 }
 
 /**
- * The trigger (session.md §6): `tokens > threshold × window` or
+ * The trigger: `tokens > threshold × window` or
  * `tokens + reservation > window`. Billed usage never enters it.
  *
  * @param m The measurement.

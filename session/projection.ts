@@ -1,5 +1,5 @@
 /**
- * The request projection (session.md §5): one pure function used both to
+ * The request projection: one pure function used both to
  * build and to measure requests.
  *
  * @module
@@ -17,12 +17,6 @@ const SUMMARY_PREAMBLE =
 
 /**
  * What the projection reads.
- *
- * @example Value
- * ```ts
- * import type { ProjectionInput } from "@relavium/session/session";
- * const p: ProjectionInput = { messages: [], spans: [], pending: "hi" };
- * ```
  */
 export interface ProjectionInput {
   /** The authored `memory` policy; `undefined` = omitted. */
@@ -189,7 +183,7 @@ export function projectHistory(input: ProjectionInput): LlmMessage[] {
 }
 
 /**
- * The estimator's value (`ceil(chars / 4)`, llm.md §8) of the request the
+ * The estimator's value (`ceil(chars / 4)`) of the request the
  * projection builds, counted over the same walk without building it:
  * `estimateProjection(i)` equals `estimateTokens({ system, tools,
  * messages: projectHistory(i) })`.

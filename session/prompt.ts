@@ -1,6 +1,6 @@
 /**
  * `{{ctx.<key>}}` substitution in the authored system prompt
- * (agent-yaml.md §4): plain substitution from trusted context variables;
+ * : plain substitution from trusted context variables;
  * an unresolvable reference is an error, never an empty string.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * Validation of a {@linkcode ResumeState} before a session adopts it
- * (session.md §10).
+ * .
  *
  * @module
  */

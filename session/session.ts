@@ -1,6 +1,6 @@
 /**
  * `AgentSession`: one agent, one memoised model plan, a multi-turn
- * conversation (session.md §2–§4, §10). It never touches storage: it emits
+ * conversation. It never touches storage: it emits
  * envelope-free events into `deps.emit`, and a host persists them.
  *
  * @module
@@ -320,12 +320,12 @@ export class AgentSession {
   }
 
   /**
-   * Runs a user's `!` command (session.md §3) through the registry's
+   * Runs a user's `!` command through the registry's
    * `run_command` policy: allowlist, then the turn policy (never cached),
    * then the spawn without a shell. Nothing reaches the model.
    *
    * @param cmd The program.
-   * @param args Its arguments (tokenised by the caller, cli.md §6).
+   * @param args Its arguments (tokenised by the caller).
    * @returns The outcome; no raw error escapes (a latched persister ⇒
    * `failed` "session effect identity could not be reserved").
    * @throws {SessionStateError} `not_started` or `not_active` (as a rejection).
@@ -359,7 +359,7 @@ export class AgentSession {
   }
 
   /**
-   * Manual compaction (session.md §7): folds everything before the latest
+   * Manual compaction: folds everything before the latest
    * completed turn into the summary, in at most four summariser passes.
    * Over an unknown window each pass is bounded to 16,384 estimated tokens
    * and `session:compacting` discloses `windowUnknown: true`.
@@ -397,7 +397,7 @@ export class AgentSession {
 
   /**
    * Drops whole turns from the front of the working transcript, keeping
-   * about `n` trailing messages (session.md §8); no model call. Emits
+   * about `n` trailing messages; no model call. Emits
    * `session:trimmed` when something was dropped; the summary stays.
    *
    * @param n How many trailing messages to keep (a positive integer).

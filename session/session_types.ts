@@ -15,28 +15,16 @@ import type { SessionDeps } from "./deps.ts";
 import { checkCompactThreshold } from "./measure.ts";
 import { sessionError } from "./turn_errors.ts";
 
-/** Default hard cap of provider-engaged turns (session.md §12). */
+/** Default hard cap of provider-engaged turns. */
 export const DEFAULT_MAX_TURNS = 50;
 
 /**
- * Engine states (session.md §2).
- *
- * @example Value
- * ```ts
- * import type { SessionState } from "@relavium/session/session";
- * const s: SessionState = "idle";
- * ```
+ * Engine states.
  */
 export type SessionState = "created" | "idle" | "running" | "cancelled";
 
 /**
  * Construction parameters.
- *
- * @example Shape
- * ```ts
- * import type { AgentSessionParams } from "@relavium/session/session";
- * type K = keyof AgentSessionParams;
- * ```
  */
 export interface AgentSessionParams {
   /** The durable session id (minted by the host). */
@@ -53,12 +41,6 @@ export interface AgentSessionParams {
 
 /**
  * A completed exchange as the working transcript holds it.
- *
- * @example Value
- * ```ts
- * import type { CompletedExchange } from "@relavium/session/session";
- * const e: CompletedExchange = { userText: "hi", assistantText: "" };
- * ```
  */
 export interface CompletedExchange {
   /** The user's text. */
@@ -69,12 +51,6 @@ export interface CompletedExchange {
 
 /**
  * A copy of the working transcript, its spans and summary.
- *
- * @example Shape
- * ```ts
- * import type { Transcript } from "@relavium/session/session";
- * const t: Transcript = { messages: [], spans: [] };
- * ```
  */
 export interface Transcript {
   /** Working messages (text only). */
@@ -170,8 +146,7 @@ export function checkContextDeps(
 }
 
 /**
- * The checks before a turn engages anything (session.md §4 step 2, llm.md
- * §6): the hard turn cap (absent or ≤ 0 ⇒ 50), then the memoised plan.
+ * The checks before a turn engages anything: the hard turn cap (absent or ≤ 0 ⇒ 50), then the memoised plan.
  *
  * @param turnCount Completed turns so far.
  * @param maxTurns `SessionDeps.maxTurns`.

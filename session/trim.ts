@@ -1,5 +1,5 @@
 /**
- * Trim policy (session.md §8): a deterministic drop of whole turns from
+ * Trim policy: a deterministic drop of whole turns from
  * the front of the working transcript, no model call. Pure.
  *
  * @module
@@ -9,12 +9,6 @@ import { countSlots, rebaseSpans } from "./compaction.ts";
 
 /**
  * A planned trim.
- *
- * @example Value
- * ```ts
- * import type { TrimPlan } from "@relavium/session/session";
- * const p: TrimPlan = { kind: "nothing_to_trim", messageCount: 2 };
- * ```
  */
 export type TrimPlan =
   | {

@@ -1,5 +1,5 @@
 /**
- * The shared turn core (session.md §4 step 5): stream a round through the
+ * The shared turn core: stream a round through the
  * chain, dispatch its tool calls through the registry, repeat until a
  * response without tool calls; enforce the within-turn limits.
  *
@@ -22,7 +22,7 @@ import type {
 import { type IssuedCall, ResponseCollector } from "./tool_calls.ts";
 import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
 
-/** Within-turn limits (session.md §12, tools.md §3). */
+/** Within-turn limits. */
 export const TURN_LIMITS: {
   readonly maxToolRounds: number;
   readonly maxCallsPerResponse: number;
@@ -31,12 +31,6 @@ export const TURN_LIMITS: {
 
 /**
  * Everything one turn needs.
- *
- * @example Shape
- * ```ts
- * import type { TurnCoreInput } from "@relavium/session/session";
- * type Keys = keyof TurnCoreInput;
- * ```
  */
 export interface TurnCoreInput {
   /** The turn's chain (one per turn). */
@@ -74,12 +68,6 @@ export interface TurnCoreInput {
 /**
  * Outcome of the turn core. `engaged` says whether the provider was engaged
  * (the turn then consumes a cap slot).
- *
- * @example Value
- * ```ts
- * import type { TurnCoreResult } from "@relavium/session/session";
- * const r: TurnCoreResult = { kind: "cancelled" };
- * ```
  */
 export type TurnCoreResult =
   | {
@@ -106,7 +94,7 @@ export type TurnCoreResult =
     /**
      * A provider `context_overflow` before any tool round and before any
      * content was forwarded in this invocation: the session may recover
-     * once (session.md §9).
+     * once.
      */
     overflowRecoverable?: true;
   }

@@ -18,7 +18,7 @@ const ENGINE_MESSAGE: Partial<Record<ErrorCode, string>> = {
   internal: "An internal error ended the turn",
 };
 
-/** Retryable session codes (events.md §3). */
+/** Retryable session codes. */
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "provider_rate_limit",
   "provider_unavailable",
@@ -48,7 +48,7 @@ export function sessionError(code: ErrorCode, message?: string): SessionError {
 }
 
 /**
- * Maps a classified provider error to the turn's session error (llm.md §5),
+ * Maps a classified provider error to the turn's session error,
  * never copying provider text.
  *
  * @param error The classified error (not `cancelled`).

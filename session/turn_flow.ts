@@ -1,5 +1,5 @@
 /**
- * One turn around the turn core (session.md §4 steps 4–8, §6, §9):
+ * One turn around the turn core:
  * pre-send measurement, the main request, at most one overflow recovery,
  * the flush, the terminal, and the after-turn trigger. Exactly one
  * terminal, whatever compaction and recovery do.
@@ -19,12 +19,6 @@ import {
 
 /**
  * What the flow needs from the session.
- *
- * @example Shape
- * ```ts
- * import type { TurnFlowHost } from "@relavium/session/session";
- * type K = keyof TurnFlowHost;
- * ```
  */
 export interface TurnFlowHost {
   /** The context environment of this turn. */

@@ -1,5 +1,5 @@
 /**
- * Assembles one turn (session.md §4 step 5): the request base, the
+ * Assembles one turn: the request base, the
  * advertised tools, the turn's chain with its admission, the effect ids,
  * and the {@linkcode TurnFlowHost} the flow drives.
  *
@@ -19,12 +19,6 @@ import type { TurnFlowHost } from "./turn_flow.ts";
 
 /**
  * What {@linkcode prepareTurn} is given by the session.
- *
- * @example Shape
- * ```ts
- * import type { TurnSetupInput } from "./turn_setup.ts";
- * type K = keyof TurnSetupInput;
- * ```
  */
 export interface TurnSetupInput {
   /** The agent. */

@@ -1,5 +1,5 @@
 /**
- * `AgentSession.runUserCommand` (session.md §3): a user's `!` command
+ * `AgentSession.runUserCommand`: a user's `!` command
  * through the registry's `run_command` policy, between turns. The
  * session supplies the turn policy (mode), the approval event, and the
  * admission right before the spawn: the effect identity is reserved
@@ -15,18 +15,12 @@ import type { UserCommandOutcome } from "../tools/registry.ts";
 import type { SessionDeps } from "./deps.ts";
 import { sessionError } from "./turn_errors.ts";
 
-/** The failure message of a refused effect identity (session.md §3). */
+/** The failure message of a refused effect identity. */
 export const EFFECT_IDENTITY_REFUSED =
   "session effect identity could not be reserved";
 
 /**
  * What {@linkcode runUserCommandFlow} needs from the session.
- *
- * @example Shape
- * ```ts
- * import type { UserCommandInput } from "./user_command.ts";
- * type K = keyof UserCommandInput;
- * ```
  */
 export interface UserCommandInput {
   /** The program. */

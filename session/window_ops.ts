@@ -1,5 +1,5 @@
 /**
- * The entry points of context management (session.md §6–§9) as the
+ * The entry points of context management as the
  * session acts them: measuring the next request, the pre-send and
  * after-turn triggers, overflow recovery, trims. `AgentSession` supplies a
  * {@linkcode WindowEnv}; the decisions come from `measure.ts`,
@@ -35,12 +35,6 @@ import { planTrim } from "./trim.ts";
 
 /**
  * What the context entry points read and do, supplied by the session.
- *
- * @example Shape
- * ```ts
- * import type { WindowEnv } from "@relavium/session/session";
- * type K = keyof WindowEnv;
- * ```
  */
 export interface WindowEnv {
   /** The agent (memory policy, `max_tokens`). */
@@ -190,12 +184,6 @@ export function compactWith(
 /**
  * How the pre-send step ended. `recoverable` says whether an overflow may
  * still start a recovery in this turn.
- *
- * @example Value
- * ```ts
- * import type { PreSendOutcome } from "@relavium/session/session";
- * const o: PreSendOutcome = { kind: "send", recoverable: true };
- * ```
  */
 export type PreSendOutcome =
   | { kind: "send"; recoverable: boolean }
@@ -205,7 +193,7 @@ export type PreSendOutcome =
   | { kind: "cancelled" };
 
 /**
- * The pre-send step (session.md §6): measure the actual next request;
+ * The pre-send step: measure the actual next request;
  * when it triggers and the floor fits, compact (`pre-send`). A failure or
  * skip sends the original request and forbids recovery.
  *
@@ -271,7 +259,7 @@ function floorFits(env: WindowEnv, m: Measurement, pending: string): boolean {
 }
 
 /**
- * The after-turn step (session.md §6): measure the next request (no
+ * The after-turn step: measure the next request (no
  * pending user); when it triggers, compact (`auto-threshold`). A pass-1
  * budget refusal is a side notice; an ordinary failure falls back to a
  * trim to `maxMessages` when set and the memory policy allows trims.

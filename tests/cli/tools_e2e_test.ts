@@ -1,5 +1,5 @@
 /**
- * Tools end to end through `main(argv, io)` with cassettes (issue #6):
+ * Tools end to end through `main(argv, io)` with cassettes:
  * a `read_file` result reaching the next request, `write_file` denied in
  * `ask` and performed under `--mode auto`, `run_command` allowlisted or
  * denied under `--mode auto --json`, invalid arguments fed back as a
@@ -475,7 +475,7 @@ Deno.test("git_commit: the per-call gate asks only in an interactive TTY", async
       const err = b.stderrText();
       assert.equal(code, 4, err);
       assert.ok(
-        err.includes('Commit "fix: typo" (a.md)? [y] yes  [n] no '),
+        err.includes('Commit "fix: typo"? [y] yes  [n] no '),
         err,
       );
       assert.match(err, /\[turn failed: tool_denied\]/);

@@ -13,7 +13,7 @@
 import type { GitCommitArgs } from "./git_commit.ts";
 import type { GitStatusArgs } from "./git_status.ts";
 import type { HttpRequestArgs } from "./http_request.ts";
-import { isStringRecord } from "../../schema/context_check.ts";
+import { isStringRecord } from "../../schema/_checks.ts";
 import {
   everyItem,
   isBool,

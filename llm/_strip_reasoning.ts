@@ -15,19 +15,6 @@ import type { LlmMessage } from "./provider.ts";
  *
  * @param messages The request messages (not mutated).
  * @returns The messages to send and whether any part was removed.
- *
- * @example Strip a reasoning-only message
- * ```ts
- * import { stripReasoning } from "./_strip_reasoning.ts";
- * import assert from "node:assert/strict";
- * const r = stripReasoning([
- *   { role: "user", content: [{ type: "text", text: "a" }] },
- *   { role: "assistant", content: [{ type: "reasoning", text: "hmm" }] },
- *   { role: "user", content: [{ type: "text", text: "b" }] },
- * ]);
- * assert.equal(r.stripped, true);
- * assert.deepEqual(r.messages, [{ role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }]);
- * ```
  */
 export function stripReasoning(
   messages: readonly LlmMessage[],

@@ -14,12 +14,6 @@ import { stripReasoning } from "./_strip_reasoning.ts";
 
 /**
  * One resolved plan entry.
- *
- * @example Shape
- * ```ts
- * import type { PlanEntry } from "@relavium/session/llm";
- * const e: Omit<PlanEntry, "provider"> = { model: "m", maxAttempts: 1 };
- * ```
  */
 export interface PlanEntry {
   /** The wired provider. */
@@ -33,23 +27,11 @@ export interface PlanEntry {
 /**
  * Pre-egress admission of one real attempt: allowed, or refused with the
  * session error the turn ends with (budget cap, failure latch).
- *
- * @example Value
- * ```ts
- * import type { Admission } from "@relavium/session/llm";
- * const a: Admission = { allow: true };
- * ```
  */
 export type Admission = { allow: true } | { allow: false; error: SessionError };
 
 /**
  * What happened to one attempt.
- *
- * @example Value
- * ```ts
- * import type { AttemptReport } from "@relavium/session/llm";
- * const r: AttemptReport = { attemptNumber: 1, provider: "openai", model: "m", outcome: "succeeded", usage: { inputTokens: 1, outputTokens: 1 }, usageKnown: true };
- * ```
  */
 export interface AttemptReport {
   /** 1-based, counts non-skipped attempts of this chain (the whole turn). */
@@ -72,12 +54,6 @@ export interface AttemptReport {
 
 /**
  * Options of {@linkcode createChain}.
- *
- * @example Shape
- * ```ts
- * import type { ChainOptions } from "@relavium/session/llm";
- * const o: Omit<ChainOptions, "plan"> = { keyFor: () => "k", sleep: () => Promise.resolve() };
- * ```
  */
 export interface ChainOptions {
   /** Entries in order: primary first, then the fallbacks. */
@@ -99,12 +75,6 @@ export interface ChainOptions {
 
 /**
  * A chain for one turn: call {@linkcode Chain.stream} once per round.
- *
- * @example Shape
- * ```ts
- * import type { Chain } from "@relavium/session/llm";
- * type S = Chain["stream"];
- * ```
  */
 export interface Chain {
   /** Runs one call through the plan; ends with exactly one `done` or `failed`. */

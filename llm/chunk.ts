@@ -124,14 +124,6 @@ const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set([
  *
  * @param kind The error kind.
  * @returns `true` for `rate_limit`, `overloaded`, `timeout`, `transport`.
- *
- * @example Retry only transient failures
- * ```ts
- * import { isRetryableKind } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.equal(isRetryableKind("overloaded"), true);
- * assert.equal(isRetryableKind("auth"), false);
- * ```
  */
 export function isRetryableKind(kind: LlmErrorKind): boolean {
   return RETRYABLE.has(kind);

@@ -195,7 +195,7 @@ export function projectHistory(input: ProjectionInput): LlmMessage[] {
  * @example Same value as estimating the projection
  * ```ts
  * import { estimateProjection, projectHistory } from "@relavium/session/session";
- * import { estimateTokens } from "@relavium/session/llm";
+ * import { estimateTokens } from "../llm/estimate.ts";
  * import assert from "node:assert/strict";
  * const t = (role: "user" | "assistant", text: string) => ({ role, content: [{ type: "text" as const, text }] });
  * const input = { messages: [t("user", "a"), t("assistant", "bb")], spans: [{ start: 0, end: 2 }], summary: "s", pending: "c" };

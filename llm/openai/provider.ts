@@ -20,36 +20,16 @@ import type { MaxTokensParam, OpenAiDialect } from "./types.ts";
 
 /**
  * The official OpenAI base URL (with the version, DECISIONS.md 26).
- *
- * @example Read it
- * ```ts
- * import { OPENAI_BASE_URL } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.equal(OPENAI_BASE_URL, "https://api.openai.com/v1");
- * ```
  */
 export const OPENAI_BASE_URL: string = "https://api.openai.com/v1";
 
 /**
  * The official DeepSeek base URL (`{base}/chat/completions`).
- *
- * @example Read it
- * ```ts
- * import { DEEPSEEK_BASE_URL } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.equal(DEEPSEEK_BASE_URL, "https://api.deepseek.com");
- * ```
  */
 export const DEEPSEEK_BASE_URL: string = "https://api.deepseek.com";
 
 /**
  * Options of {@linkcode createOpenAiProvider}.
- *
- * @example A local server
- * ```ts
- * import type { OpenAiProviderOptions } from "@relavium/session/llm";
- * const o: OpenAiProviderOptions = { id: "ollama", fetch, baseUrl: "http://localhost:11434/v1" };
- * ```
  */
 export interface OpenAiProviderOptions extends HttpProviderOptions {
   /** Provider id: `openai`, `deepseek` or a `[[providers]]` id. */
@@ -92,24 +72,6 @@ function defaultSupports(custom: boolean): ProviderSupports {
  * @returns The provider.
  * @throws {TypeError} When `id` is empty, `fetch` is not a function or
  *   `baseUrl` is not a URL.
- *
- * @example Tool call from an in-memory fetch
- * ```ts
- * import { createOpenAiProvider, type StreamChunk } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const data = [
- *   { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "weather", arguments: "" } }] }, finish_reason: null }] },
- *   { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }, finish_reason: null }] },
- *   { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
- *   { choices: [], usage: { prompt_tokens: 20, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 8 } } },
- * ];
- * const sse = data.map((d) => `data: ${JSON.stringify(d)}\n\n`).join("") + "data: [DONE]\n\n";
- * const provider = createOpenAiProvider({ id: "openai", fetch: () => Promise.resolve(new Response(sse)) });
- * const chunks: StreamChunk[] = [];
- * for await (const c of provider.stream({ model: "gpt-5.4-mini", messages: [] }, "key")) chunks.push(c);
- * assert.deepEqual(chunks.map((c) => c.type), ["tool_call_start", "tool_call_delta", "tool_call_end", "stop"]);
- * assert.deepEqual(chunks[3], { type: "stop", stopReason: "tool_use", usage: { inputTokens: 12, outputTokens: 5, cacheReadTokens: 8 } });
- * ```
  */
 export function createOpenAiProvider(
   options: OpenAiProviderOptions,

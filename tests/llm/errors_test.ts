@@ -3,12 +3,14 @@ import {
   type LlmErrorKind,
   LlmProviderError,
   makeLlmError,
+} from "../../llm/mod.ts";
+import {
   POSSIBLE_OVERFLOW_MESSAGE,
   safeErrorMessage,
   scrubSecrets,
   toSessionError,
   turnErrorCode,
-} from "../../llm/mod.ts";
+} from "../../llm/errors.ts";
 
 Deno.test("makeLlmError() derives retryable from the kind", () => {
   const kinds: [LlmErrorKind, boolean][] = [

@@ -1,6 +1,5 @@
 /**
- * Checks a request against a cassette call's `expect` block (cli.md §7
- * v1.1, DECISIONS.md 16).
+ * Checks a request against a v1.1 cassette call's `expect` block.
  *
  * @module
  */

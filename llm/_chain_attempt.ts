@@ -11,7 +11,7 @@ import { LlmProviderError, makeLlmError } from "./errors.ts";
 
 /**
  * How one attempt ended: a clean `stop`, or an error and whether any chunk
- * was forwarded before it (commit, llm.md §3 rule 4).
+ * was forwarded before it (commit).
  */
 export type AttemptOutcome =
   | {

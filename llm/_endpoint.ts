@@ -1,6 +1,6 @@
 /**
- * Base URL and custom-endpoint resolution shared by the HTTP adapters
- * (DECISIONS.md 26, llm.md §12).
+ * Base URL and custom-endpoint resolution shared by the HTTP adapters:
+ * any base URL other than the dialect's official one is a custom endpoint.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Dialect-independent error classification (llm.md §5): the HTTP status
+ * Dialect-independent error classification: the HTTP status
  * baseline, the custom-endpoint overflow downgrade, and failed `fetch`
  * calls.
  *

@@ -1,5 +1,5 @@
 /**
- * The wait a provider asked for (llm.md §5): `retry-after-ms`, else
+ * The wait a provider asked for: `retry-after-ms`, else
  * `retry-after` as seconds or an HTTP date. `x-should-retry` is ignored:
  * retry policy depends on the error kind alone.
  *

@@ -1,5 +1,5 @@
 /**
- * Cross-provider reasoning strip (llm.md §6.2, §9): reasoning parts carry
+ * Cross-provider reasoning strip: reasoning parts carry
  * provider-specific signatures, so a request served by a provider other than
  * the one that produced them goes without them.
  *
@@ -10,7 +10,7 @@ import type { LlmMessage } from "./provider.ts";
 /**
  * Removes every `reasoning` part, then drops messages left empty and merges
  * neighbouring `user`/`assistant` messages of the same role. `tool`
- * messages are never merged (one tool result per message, llm.md §2). When
+ * messages are never merged (one tool result per message). When
  * nothing is stripped the input array is returned unchanged.
  *
  * @param messages The request messages (not mutated).

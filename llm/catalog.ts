@@ -1,6 +1,6 @@
 /**
  * Model catalog types: context windows, output ceilings and prices in
- * integer micro-cents per million tokens (llm.md §7).
+ * integer micro-cents per million tokens.
  *
  * @module
  */

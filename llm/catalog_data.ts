@@ -1,6 +1,6 @@
 /**
  * The bundled model table: context windows, output ceilings and prices in
- * integer micro-cents per million tokens (USD/MTok × 1e8, llm.md §7).
+ * integer micro-cents per million tokens (USD/MTok × 1e8).
  *
  * Sources and what could be checked (offline, through stored copies of the
  * providers' pages):

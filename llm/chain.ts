@@ -1,5 +1,5 @@
 /**
- * The fallback chain (llm.md §6, DECISIONS.md 27): one object per turn's
+ * The fallback chain: one object per turn's
  * tool loop that walks the plan, retries, fails over and reports attempts.
  *
  * @module
@@ -20,7 +20,7 @@ export interface PlanEntry {
   provider: LlmProvider;
   /** The model id sent to that provider. */
   model: string;
-  /** Attempts for retryable kinds (the primary gets 3, DECISIONS.md 27). */
+  /** Attempts for retryable kinds (the primary gets 3). */
   maxAttempts: number;
 }
 
@@ -81,9 +81,9 @@ export interface Chain {
   stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<ChainEvent>;
 }
 
-/** Rate-limit cooldown of a provider, in ms (llm.md §6.3). */
+/** Rate-limit cooldown of a provider, in ms. */
 const COOLDOWN_MS = 30_000;
-/** Longest `retry-after` the chain waits for (DECISIONS.md 27). */
+/** Longest `retry-after` the chain waits for; a longer one advances the chain. */
 const MAX_RETRY_AFTER_MS = 20_000;
 /** Marks a request carrying output of more than one provider. */
 const MIXED: unique symbol = Symbol("mixed");
@@ -97,7 +97,7 @@ interface ChainState {
 }
 
 /**
- * Creates the fallback chain of one turn (llm.md §6, DECISIONS.md 27).
+ * Creates the fallback chain of one turn.
  * Per call it walks the plan: abort check; skip an entry (no attempt used)
  * in rate-limit cooldown, without streaming, or without tools when the
  * request has tools; strip reasoning parts when the entry's provider is not
@@ -263,7 +263,7 @@ async function* walkPlan(
         key = await o.keyFor(pid);
       } catch {
         if (index > 0) {
-          // A fallback entry without a key is skipped (DECISIONS.md 24);
+          // A fallback entry without a key is skipped, not fatal;
           // the host warns about it once, before the session.
           o.onAttempt?.({
             attemptNumber: s.attempts + 1,
@@ -309,7 +309,7 @@ async function* walkPlan(
         return yield fail(error);
       }
       // Seam: `auth` would get one out-of-band refresh per provider per
-      // chain here (llm.md §6.3); until a refresh hook exists it is fatal.
+      // chain here; until a refresh hook exists it is fatal.
       if (!error.retryable) return yield fail(error);
       lastError = error;
       const last = i + 1 >= entry.maxAttempts;

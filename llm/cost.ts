@@ -1,5 +1,5 @@
 /**
- * Integer micro-cent pricing of one attempt's usage (llm.md §7).
+ * Integer micro-cent pricing of one attempt's usage.
  *
  * @module
  */

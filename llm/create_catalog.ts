@@ -1,6 +1,6 @@
 /**
  * The model catalog: the bundled table plus a user overlay that only adds
- * unknown ids (llm.md §7).
+ * unknown ids.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Provider error values (llm.md §5): construction with a kind-derived
+ * Provider error values: construction with a kind-derived
  * `retryable`, the throwable wrapper, secret scrubbing, and the mapping to
  * turn error codes with fixed, user-safe messages.
  *
@@ -98,7 +98,7 @@ const TURN_CODES: Readonly<Record<LlmErrorKind, ErrorCode>> = {
 };
 
 /**
- * The turn error code of a provider error kind (llm.md §5). `cancelled`
+ * The turn error code of a provider error kind. `cancelled`
  * maps to `cancelled`: the session handles it on its abort path.
  *
  * @param kind The error kind.
@@ -110,7 +110,7 @@ export function turnErrorCode(kind: LlmErrorKind): ErrorCode {
 
 /**
  * The fixed text a session shows for a `bad_request` that a custom endpoint
- * flagged `possible_context_overflow` (llm.md §5 downgrade; cli.md §4 hint).
+ * flagged `possible_context_overflow`.
  */
 export const POSSIBLE_OVERFLOW_MESSAGE: string =
   "The provider rejected the request; it may exceed the model's context window";
@@ -171,7 +171,7 @@ const SCRUBBERS: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /**
- * Removes secrets from diagnostic text (llm.md §5): URL userinfo, values of
+ * Removes secrets from diagnostic text: URL userinfo, values of
  * key/token/password-like query parameters, `Bearer …`, `Basic …`,
  * `sk-…`/`sk-ant-…` keys (16+ chars) and `AIza…` keys (20+ chars).
  *

@@ -1,6 +1,5 @@
 /**
- * The token estimator shared by admission and compaction (llm.md §8,
- * session.md §12). A heuristic: usage is authoritative.
+ * The token estimator shared by admission and compaction. A heuristic: usage is authoritative.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * What every HTTP provider adapter is given: an injected `fetch`, the base
- * URL, and the few knobs the CLI wires from config (llm.md §1, §12).
+ * URL, and the few knobs the CLI wires from config.
  *
  * @module
  */
@@ -25,7 +25,7 @@ export interface HttpProviderOptions {
   /** The transport; tests pass a loopback or in-memory one. */
   fetch: FetchFn;
   /**
-   * Base URL, trailing `/` ignored (DECISIONS.md 26): Anthropic's excludes
+   * Base URL, trailing `/` ignored: Anthropic's excludes
    * the version (`{base}/v1/messages`), OpenAI-compatible ones include it
    * (`{base}/chat/completions`). Default: the provider's official URL.
    */

@@ -1,5 +1,5 @@
 /**
- * Plan resolution (llm.md §6, DECISIONS.md 27): the agent's primary model
+ * Plan resolution: the agent's primary model
  * plus its `fallback_chain`, each bound to a wired provider.
  *
  * @module
@@ -8,7 +8,7 @@ import type { LlmProvider } from "./provider.ts";
 import type { PlanEntry } from "./chain.ts";
 import type { Result } from "../schema/result.ts";
 
-/** Attempts the primary entry gets for retryable kinds (DECISIONS.md 27). */
+/** Attempts the primary entry gets for retryable kinds (a fallback: its `max_attempts`). */
 const PRIMARY_ATTEMPTS = 3;
 
 /**
@@ -41,7 +41,7 @@ export interface PlanError {
 /**
  * Resolves an agent's plan: the primary with 3 attempts, then each
  * fallback entry with its `max_attempts`. Callers memoise the result per
- * session instance, a failure included (llm.md §6).
+ * session instance, a failure included.
  *
  * @param agent The agent's routing fields.
  * @param resolveProvider Provider by id; `undefined` = not wired.

@@ -1,5 +1,5 @@
 /**
- * The provider seam (llm.md §1–§2). Only these types cross it; no vendor or
+ * The provider seam. Only these types cross it; no vendor or
  * wire object ever leaves an adapter.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The replay provider (cli.md §7, DECISIONS.md 16): serves a cassette's
+ * The replay provider: serves a cassette's
  * recorded calls in order and records every fault that must make the
  * process exit 1.
  *

@@ -1,6 +1,6 @@
 /**
- * An incremental Server-Sent Events parser (llm.md §13, WHATWG HTML
- * "event stream interpretation"): bytes in, dispatched events out, with a
+ * An incremental Server-Sent Events parser, by the HTML standard's
+ * "event stream interpretation": bytes in, dispatched events out, with a
  * bound on line length and event size.
  *
  * @module

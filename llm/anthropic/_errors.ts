@@ -1,5 +1,5 @@
 /**
- * Anthropic error classification (llm.md §5): `error.type` first, then the
+ * Anthropic error classification: `error.type` first, then the
  * HTTP status; overflow = 400 `invalid_request_error` whose message says
  * `prompt is too long` or `exceed context limit` (downgraded later on a
  * custom endpoint).

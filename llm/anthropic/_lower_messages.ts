@@ -1,5 +1,5 @@
 /**
- * Canonical messages → Anthropic `messages` (llm.md §10, §9).
+ * Canonical messages → Anthropic `messages`.
  *
  * @module
  */

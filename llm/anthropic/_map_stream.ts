@@ -1,5 +1,5 @@
 /**
- * Anthropic Messages SSE events → chunks (llm.md §10 table).
+ * Anthropic Messages SSE events → chunks.
  *
  * @module
  */

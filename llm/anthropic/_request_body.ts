@@ -1,6 +1,5 @@
 /**
- * An {@linkcode LlmRequest} → the Anthropic Messages request body
- * (llm.md §10, §8, §9).
+ * An {@linkcode LlmRequest} → the Anthropic Messages request body.
  *
  * @module
  */
@@ -13,7 +12,7 @@ import {
 } from "./_lower_messages.ts";
 import { anthropicThinking } from "./_thinking.ts";
 
-/** Output cap sent when the request authors none (llm.md §8). */
+/** Output cap sent when the request authors none. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
 type WireToolChoice =

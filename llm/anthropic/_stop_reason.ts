@@ -1,5 +1,5 @@
 /**
- * Anthropic `stop_reason` → canonical stop reason (llm.md §4).
+ * Anthropic `stop_reason` → canonical stop reason.
  *
  * @module
  */

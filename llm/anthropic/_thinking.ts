@@ -1,5 +1,5 @@
 /**
- * Reasoning effort → Anthropic `thinking` / `output_config` (llm.md §9).
+ * Reasoning effort → Anthropic `thinking` / `output_config`.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Anthropic usage → canonical usage (llm.md §4): `input_tokens` is already
+ * Anthropic usage → canonical usage: `input_tokens` is already
  * net of cache reads and writes; `output_tokens` in `message_delta` is
  * cumulative.
  *

@@ -1,5 +1,5 @@
 /**
- * The Anthropic Messages adapter (llm.md §10): our own `fetch` + SSE code
+ * The Anthropic Messages adapter: our own `fetch` + SSE code
  * over the provider seam, no vendor SDK.
  *
  * @module
@@ -19,7 +19,7 @@ import { createAnthropicMapper } from "./_map_stream.ts";
 import { buildAnthropicBody } from "./_request_body.ts";
 
 /**
- * The official Anthropic base URL (without the version, DECISIONS.md 26).
+ * The official Anthropic base URL (without the version).
  */
 export const ANTHROPIC_BASE_URL: string = "https://api.anthropic.com";
 
@@ -48,8 +48,8 @@ const DEFAULT_SUPPORTS: ProviderSupports = {
  * Creates the Anthropic Messages provider. Each `stream` call POSTs
  * `{base}/v1/messages` with `x-api-key` (omitted when the key is empty),
  * `anthropic-version: 2023-06-01` and `content-type: application/json`,
- * never following a redirect, and maps the SSE stream to chunks (llm.md
- * §10). Failures are one classified `error` chunk (llm.md §5); provider
+ * never following a redirect, and maps the SSE stream to chunks.
+ * Failures are one classified `error` chunk; provider
  * text stays in `LlmError.message`, scrubbed and with the key removed.
  * `contextLimit` comes from the catalog on the official endpoint and is
  * unknown on a custom one.

@@ -1,5 +1,5 @@
 /**
- * OpenAI Chat Completions error classification (llm.md §5): the HTTP
+ * OpenAI Chat Completions error classification: the HTTP
  * status baseline refined by the body (`{error:{message, type, param,
  * code}}`); overflow = 400 `code: context_length_exceeded` (OpenAI) or a
  * 400 whose message says `maximum context length` (DeepSeek).

@@ -1,5 +1,5 @@
 /**
- * OpenAI `finish_reason` → canonical stop reason (llm.md §4).
+ * OpenAI `finish_reason` → canonical stop reason.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Canonical messages → OpenAI Chat Completions `messages` (llm.md §11).
+ * Canonical messages → OpenAI Chat Completions `messages`.
  *
  * @module
  */

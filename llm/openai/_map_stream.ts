@@ -1,5 +1,5 @@
 /**
- * OpenAI `chat.completion.chunk` SSE events → chunks (llm.md §11).
+ * OpenAI `chat.completion.chunk` SSE events → chunks.
  *
  * @module
  */

@@ -1,6 +1,5 @@
 /**
- * Reasoning effort → OpenAI `reasoning_effort` or DeepSeek `thinking`
- * (llm.md §9).
+ * Reasoning effort → OpenAI `reasoning_effort` or DeepSeek `thinking`.
  *
  * @module
  */

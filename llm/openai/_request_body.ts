@@ -1,6 +1,5 @@
 /**
- * An {@linkcode LlmRequest} → the Chat Completions request body (llm.md
- * §11, §9).
+ * An {@linkcode LlmRequest} → the Chat Completions request body.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * OpenAI Chat usage → canonical usage (llm.md §4): `prompt_tokens` is
+ * OpenAI Chat usage → canonical usage: `prompt_tokens` is
  * gross, so `input = prompt − cached` and `cacheRead = cached`.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The OpenAI Chat Completions adapter (llm.md §11, §12): official OpenAI,
+ * The OpenAI Chat Completions adapter: official OpenAI,
  * DeepSeek (same adapter, its dialect) and OpenAI-compatible servers.
  *
  * @module
@@ -19,7 +19,7 @@ import { buildOpenAiBody } from "./_request_body.ts";
 import type { MaxTokensParam, OpenAiDialect } from "./types.ts";
 
 /**
- * The official OpenAI base URL (with the version, DECISIONS.md 26).
+ * The official OpenAI base URL (with the version).
  */
 export const OPENAI_BASE_URL: string = "https://api.openai.com/v1";
 
@@ -61,10 +61,10 @@ function defaultSupports(custom: boolean): ProviderSupports {
 /**
  * Creates an OpenAI Chat Completions provider. Each `stream` call POSTs
  * `{base}/chat/completions` with `Authorization: Bearer <key>` (omitted when
- * the key is empty: local servers, DECISIONS.md 24) and
+ * the key is empty, as for local servers) and
  * `stream_options.include_usage`, never following a redirect, and maps the
- * SSE stream to chunks (llm.md §11). Failures are one classified `error`
- * chunk (llm.md §5). A base URL other than the dialect's official one makes
+ * SSE stream to chunks. Failures are one classified `error`
+ * chunk. A base URL other than the dialect's official one makes
  * a custom endpoint: overflows downgraded, `contextLimit` unknown, and by
  * default no reasoning or prompt-cache capability.
  *

@@ -52,7 +52,7 @@ Deno.test("makeLlmError() scrubs message and code and keeps extras", () => {
   });
 });
 
-Deno.test("turnErrorCode() maps kinds per llm.md §5", () => {
+Deno.test("turnErrorCode() maps each provider error kind to its turn error code", () => {
   const table: [LlmErrorKind, string][] = [
     ["auth", "provider_auth"],
     ["rate_limit", "provider_rate_limit"],

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { parseCassette } from "../../llm/mod.ts";
+import { renderIssues } from "../../schema/issues.ts";
 
 const FIXTURES = new URL("../fixtures/cassettes/", import.meta.url);
 function fixture(name: string): string {
@@ -357,4 +358,17 @@ Deno.test("parseCassette() accepts plain v1.0 shapes under 1.1 and a call list w
   );
   assert.ok(r.ok);
   assert.equal(r.value.strict, false);
+});
+
+Deno.test("parseCassette() errors render as one file:path: message line per problem", () => {
+  const r = parseCassette(fixture("v1_0_uses_v1_1.json"), "/w/c.json");
+  assert.equal(r.ok, false);
+  if (r.ok) return;
+  assert.equal(
+    renderIssues(r.error.file, r.error.issues),
+    [
+      '/w/c.json: strict: requires schema_version "1.1"',
+      '/w/c.json: calls[0]: a {chunks, expect} call requires schema_version "1.1"',
+    ].join("\n"),
+  );
 });

@@ -11,12 +11,6 @@ import { buildCommand, helpName } from "./args_command.ts";
 
 /**
  * Approval modes (tools.md §8).
- *
- * @example Value
- * ```ts
- * import type { ModeName } from "./args.ts";
- * const m: ModeName = "accept-edits";
- * ```
  */
 export type ModeName = "ask" | "plan" | "accept-edits" | "auto";
 
@@ -24,12 +18,6 @@ const MODES: readonly ModeName[] = ["ask", "plan", "accept-edits", "auto"];
 
 /**
  * Flags valid on every command.
- *
- * @example Value
- * ```ts
- * import type { GlobalOptions } from "./args.ts";
- * const g: GlobalOptions = { json: true, verbose: false, quiet: false };
- * ```
  */
 export interface GlobalOptions {
   /** `--json`: NDJSON events / JSON records on stdout. */
@@ -48,12 +36,6 @@ export interface GlobalOptions {
 
 /**
  * A parsed command with its own flags.
- *
- * @example Value
- * ```ts
- * import type { CliCommand } from "./args.ts";
- * const c: CliCommand = { name: "chat-show", sessionId: "abc" };
- * ```
  */
 export type CliCommand =
   | {
@@ -92,12 +74,6 @@ export type CliCommand =
 
 /**
  * Help pages: the overview and one per command.
- *
- * @example Value
- * ```ts
- * import type { HelpTopic } from "./args.ts";
- * const t: HelpTopic = "agent-run";
- * ```
  */
 export type HelpTopic =
   | "main"
@@ -113,12 +89,6 @@ export type HelpTopic =
 
 /**
  * What the command line asks for.
- *
- * @example Value
- * ```ts
- * import type { ParsedCli } from "./args.ts";
- * const p: ParsedCli = { kind: "help", topic: "chat" };
- * ```
  */
 export type ParsedCli =
   | { kind: "help"; topic: HelpTopic }
@@ -128,12 +98,6 @@ export type ParsedCli =
 /**
  * A bad command line: exit 2. `json` tells the printer which error form
  * to use even though parsing failed.
- *
- * @example Value
- * ```ts
- * import type { UsageError } from "./args.ts";
- * const e: UsageError = { code: "usage", message: "Unknown option: --x", json: false, topic: "main" };
- * ```
  */
 export interface UsageError {
   code: "usage";
@@ -205,12 +169,6 @@ const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
 
 /**
  * Parsed option values, by option name.
- *
- * @example Value
- * ```ts
- * import type { Values } from "./args.ts";
- * const v: Values = { json: true, input: ["k=v"] };
- * ```
  */
 export type Values = {
   [K in OptionName]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[]
@@ -279,19 +237,6 @@ function describeParseError(e: unknown): string {
  *
  * @param argv The arguments after the program name.
  * @returns What to run, or a `usage` error.
- *
- * @example Global flags anywhere
- * ```ts
- * import { parseCliArgs } from "./args.ts";
- * import assert from "node:assert/strict";
- * const r = parseCliArgs(["chat-show", "s1", "--json"]);
- * assert.ok(r.ok && r.value.kind === "run");
- * if (r.ok && r.value.kind === "run") {
- *   assert.deepEqual(r.value.command, { name: "chat-show", sessionId: "s1" });
- *   assert.equal(r.value.globals.json, true);
- * }
- * assert.equal(parseCliArgs(["chat-list", "--model", "m"]).ok, false);
- * ```
  */
 export function parseCliArgs(
   argv: readonly string[],

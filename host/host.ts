@@ -27,12 +27,6 @@ import { createTurnWriter } from "./turn_writer.ts";
 /**
  * Session deps the host does not own (it supplies clock, ids, `emit` and
  * the turn-key reservation itself).
- *
- * @example Shape
- * ```ts
- * import type { HostSessionDeps } from "@relavium/session/host";
- * type K = keyof HostSessionDeps;
- * ```
  */
 export type HostSessionDeps = Omit<
   SessionDeps,
@@ -41,12 +35,6 @@ export type HostSessionDeps = Omit<
 
 /**
  * Options shared by {@linkcode openSession} and {@linkcode resumeSession}.
- *
- * @example Shape
- * ```ts
- * import type { HostOptions } from "@relavium/session/host";
- * type K = keyof HostOptions;
- * ```
  */
 export interface HostOptions {
   /** Where the session lives. */
@@ -63,12 +51,6 @@ export interface HostOptions {
 
 /**
  * Options of {@linkcode openSession}.
- *
- * @example Shape
- * ```ts
- * import type { OpenSessionOptions } from "@relavium/session/host";
- * type K = keyof OpenSessionOptions;
- * ```
  */
 export interface OpenSessionOptions extends HostOptions {
   /** The agent, frozen into the row's snapshot. */
@@ -81,12 +63,6 @@ export interface OpenSessionOptions extends HostOptions {
 
 /**
  * Options of {@linkcode resumeSession}.
- *
- * @example Shape
- * ```ts
- * import type { ResumeSessionOptions } from "@relavium/session/host";
- * type K = keyof ResumeSessionOptions;
- * ```
  */
 export interface ResumeSessionOptions extends HostOptions {
   /** The stored session's id. */
@@ -97,12 +73,6 @@ export interface ResumeSessionOptions extends HostOptions {
 
 /**
  * A live session joined to its store.
- *
- * @example Shape
- * ```ts
- * import type { PersistedSession } from "@relavium/session/host";
- * type K = keyof PersistedSession;
- * ```
  */
 export interface PersistedSession {
   /** The engine instance. */
@@ -129,12 +99,6 @@ export interface PersistedSession {
 
 /**
  * Why a session could not be resumed.
- *
- * @example Value
- * ```ts
- * import type { ResumeError } from "@relavium/session/host";
- * const e: ResumeError = { kind: "not_found", sessionId: "s" };
- * ```
  */
 export type ResumeError =
   | { kind: "not_found"; sessionId: string }

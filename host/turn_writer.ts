@@ -15,12 +15,6 @@ import type {
 
 /**
  * Options of {@linkcode createTurnWriter}.
- *
- * @example Shape
- * ```ts
- * import type { TurnWriterOptions } from "@relavium/session/host";
- * type K = keyof TurnWriterOptions;
- * ```
  */
 export interface TurnWriterOptions {
   /** Where turns go. */
@@ -35,12 +29,6 @@ export interface TurnWriterOptions {
 
 /**
  * A turn writer.
- *
- * @example Shape
- * ```ts
- * import type { TurnWriter } from "@relavium/session/host";
- * type O = TurnWriter["observe"];
- * ```
  */
 export interface TurnWriter {
   /** Feeds one stamped event, in order. */

@@ -22,23 +22,11 @@ const MAX_ATTEMPTS = 10;
 
 /**
  * Reasoning effort tiers.
- *
- * @example Value
- * ```ts
- * import type { ReasoningEffort } from "@relavium/session/schema";
- * const e: ReasoningEffort = "medium";
- * ```
  */
 export type ReasoningEffort = "off" | "low" | "medium" | "high" | "max";
 
 /**
  * Conversational memory policy; omitted = whole transcript.
- *
- * @example Value
- * ```ts
- * import type { AgentMemory } from "@relavium/session/schema";
- * const m: AgentMemory = { type: "window", window_size: 6 };
- * ```
  */
 export type AgentMemory =
   | { type: "none" }
@@ -47,12 +35,6 @@ export type AgentMemory =
 
 /**
  * Workflow node re-dispatch policy (not used by chat turns).
- *
- * @example Value
- * ```ts
- * import type { AgentRetry } from "@relavium/session/schema";
- * const r: AgentRetry = { max: 2, backoff: "linear" };
- * ```
  */
 export interface AgentRetry {
   /** Maximum re-dispatches (1–10). */
@@ -72,12 +54,6 @@ export interface AgentRetry {
 
 /**
  * One fallback chain entry.
- *
- * @example Value
- * ```ts
- * import type { FallbackEntry } from "@relavium/session/schema";
- * const f: FallbackEntry = { model: "gpt-4o", provider: "openai", max_attempts: 2 };
- * ```
  */
 export interface FallbackEntry {
   /** Model id. */
@@ -91,12 +67,6 @@ export interface FallbackEntry {
 /**
  * An MCP server, inline or by reference (parsed and validated; MCP itself
  * comes later).
- *
- * @example Value
- * ```ts
- * import type { McpServer } from "@relavium/session/schema";
- * const s: McpServer = { ref: "github" };
- * ```
  */
 export type McpServer =
   | {
@@ -112,12 +82,6 @@ export type McpServer =
 
 /**
  * An agent definition exactly as authored (snake_case, no defaults filled).
- *
- * @example Value
- * ```ts
- * import type { Agent } from "@relavium/session/schema";
- * const a: Agent = { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." };
- * ```
  */
 export interface Agent {
   /** Identifier. */
@@ -171,13 +135,6 @@ const memorySchema = z.discriminatedUnion("type", [
 /**
  * Strict schema of {@linkcode AgentRetry} (shared with the workflow
  * parser's agent nodes; internal, not exported from `mod.ts`).
- *
- * @example Validate
- * ```ts
- * import { agentRetrySchema } from "./agent.ts";
- * import assert from "node:assert/strict";
- * assert.equal(agentRetrySchema.safeParse({ max: 11, backoff: "linear" }).success, false);
- * ```
  */
 export const agentRetrySchema: z.ZodType<AgentRetry> = z.strictObject({
   max: posInt.max(MAX_RETRY, `must be at most ${MAX_RETRY}`),
@@ -295,13 +252,6 @@ const mcpSchema = z.union([mcpRef, mcpInline]);
 /**
  * The strict agent schema. Prefer {@linkcode parseAgent}, which names the
  * source and the key path in its errors.
- *
- * @example Validate
- * ```ts
- * import { agentSchema } from "./agent.ts";
- * import assert from "node:assert/strict";
- * assert.equal(agentSchema.safeParse({ id: "x" }).success, false);
- * ```
  */
 export const agentSchema: z.ZodType<Agent> = z.strictObject({
   id: kebab,
@@ -355,12 +305,6 @@ export const agentSchema: z.ZodType<Agent> = z.strictObject({
 
 /**
  * Why an agent could not be loaded: the source and every issue.
- *
- * @example Shape
- * ```ts
- * import type { AgentLoadError } from "@relavium/session/schema";
- * const e: AgentLoadError = { source: "a.agent.yaml", issues: [{ path: "id", message: "Required" }] };
- * ```
  */
 export interface AgentLoadError {
   /** File path or other origin. */

@@ -13,23 +13,11 @@ import { sessionError } from "./turn_errors.ts";
 /**
  * What to do when an attempt could exceed the cap. Sessions have no pause
  * gate: `pause_for_approval` refuses like `fail`.
- *
- * @example Value
- * ```ts
- * import type { OnExceed } from "@relavium/session/session";
- * const o: OnExceed = "warn";
- * ```
  */
 export type OnExceed = "fail" | "pause_for_approval" | "warn";
 
 /**
  * A notice the host shows (stderr in the CLI); never an event.
- *
- * @example Value
- * ```ts
- * import type { BudgetNotice } from "@relavium/session/session";
- * const n: BudgetNotice = { kind: "unpriced", model: "m", message: "cost cap will not apply to m" };
- * ```
  */
 export type BudgetNotice =
   | {
@@ -43,12 +31,6 @@ export type BudgetNotice =
 /**
  * The session's cost cap (`[chat].max_cost_microcents`, `on_exceed`,
  * `strict_cost_cap`).
- *
- * @example Value
- * ```ts
- * import type { BudgetPolicy } from "@relavium/session/session";
- * const b: BudgetPolicy = { maxCostMicrocents: 5_000_000, onExceed: "fail" };
- * ```
  */
 export interface BudgetPolicy {
   /** The cap in micro-cents; `0` (or less) means no cap. */
@@ -66,12 +48,6 @@ export interface BudgetPolicy {
 
 /**
  * One attempt to admit.
- *
- * @example Value
- * ```ts
- * import type { BudgetAttempt } from "@relavium/session/session";
- * const a: BudgetAttempt = { model: "gpt-5.4-mini", inputTokens: 1200, reservationTokens: 4096 };
- * ```
  */
 export interface BudgetAttempt {
   /** The attempt's model (priced through the catalog). */
@@ -84,12 +60,6 @@ export interface BudgetAttempt {
 
 /**
  * The governor of one session.
- *
- * @example Shape
- * ```ts
- * import type { BudgetGovernor } from "@relavium/session/session";
- * type A = BudgetGovernor["admit"];
- * ```
  */
 export interface BudgetGovernor {
   /** Admits or refuses one attempt (no state besides the notices). */

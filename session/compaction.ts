@@ -9,15 +9,6 @@ import type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
 
 /**
  * Fixed limits of the compaction primitive (session.md §12).
- *
- * @example Read them
- * ```ts
- * import { COMPACTION_LIMITS } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(COMPACTION_LIMITS.maxPasses, 4);
- * assert.equal(COMPACTION_LIMITS.summaryMaxTokens, 4096);
- * assert.equal(COMPACTION_LIMITS.unknownWindowBound, 16_384);
- * ```
  */
 export const COMPACTION_LIMITS: {
   readonly maxPasses: number;
@@ -27,13 +18,6 @@ export const COMPACTION_LIMITS: {
 
 /**
  * The fixed engine system prompt of every summariser request.
- *
- * @example Read it
- * ```ts
- * import { COMPACTION_SYSTEM_PROMPT } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.match(COMPACTION_SYSTEM_PROMPT, /open tasks/);
- * ```
  */
 export const COMPACTION_SYSTEM_PROMPT: string =
   "You condense a conversation between a user and an assistant into a " +
@@ -67,12 +51,6 @@ export function omittedMarker(omitted: number): string {
  * The split of a working transcript: foldable messages (before the latest
  * completed span, legacy text included) and kept ones (that span, legacy
  * text after it), with the kept spans rebased to the kept messages.
- *
- * @example Shape
- * ```ts
- * import type { FoldSplit } from "@relavium/session/session";
- * type K = FoldSplit["keptTurnCount"];
- * ```
  */
 export interface FoldSplit {
   /** Messages that a compaction folds into the summary. */
@@ -248,12 +226,6 @@ export function cutHeadAndTail(
 
 /**
  * One planned summariser pass.
- *
- * @example Shape
- * ```ts
- * import type { PassPlan } from "@relavium/session/session";
- * type C = PassPlan["consumed"];
- * ```
  */
 export interface PassPlan {
   /** The text of the pass's single user message. */
@@ -268,12 +240,6 @@ export interface PassPlan {
 
 /**
  * What {@linkcode planPass} reads.
- *
- * @example Value
- * ```ts
- * import type { PassInput } from "@relavium/session/session";
- * const i: PassInput = { system: "s", remaining: [], maxTokens: 1000 };
- * ```
  */
 export interface PassInput {
   /** The summariser system prompt. */

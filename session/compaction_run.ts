@@ -26,12 +26,6 @@ import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
 
 /**
  * The part of the session a compaction reads and replaces.
- *
- * @example Value
- * ```ts
- * import type { ContextState } from "@relavium/session/session";
- * const s: ContextState = { messages: [], spans: [] };
- * ```
  */
 export interface ContextState {
   /** The working transcript. */
@@ -44,12 +38,6 @@ export interface ContextState {
 
 /**
  * What the observer awaited when a moment opens is told.
- *
- * @example Value
- * ```ts
- * import type { CompactionStart } from "@relavium/session/session";
- * const s: CompactionStart = { reason: "manual", windowUnknown: false, signal: new AbortController().signal };
- * ```
  */
 export interface CompactionStart {
   /** Why the compaction runs. */
@@ -62,12 +50,6 @@ export interface CompactionStart {
 
 /**
  * Everything one compaction run needs.
- *
- * @example Shape
- * ```ts
- * import type { CompactionRunInput } from "@relavium/session/session";
- * type K = keyof CompactionRunInput;
- * ```
  */
 export interface CompactionRunInput {
   /** Why it runs. */
@@ -112,12 +94,6 @@ export interface CompactionRunInput {
 /**
  * How a compaction ended. `momentOpened` says whether `session:compacting`
  * was emitted (and so closed by `session:compaction_failed`).
- *
- * @example Value
- * ```ts
- * import type { CompactionOutcome } from "@relavium/session/session";
- * const o: CompactionOutcome = { kind: "nothing_to_compact" };
- * ```
  */
 export type CompactionOutcome =
   | {

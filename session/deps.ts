@@ -14,12 +14,6 @@ import type { CompactionStart } from "./compaction_run.ts";
 
 /**
  * A source of epoch milliseconds.
- *
- * @example A fixed clock
- * ```ts
- * import type { Clock } from "@relavium/session/session";
- * const clock: Clock = { now: () => 0 };
- * ```
  */
 export interface Clock {
   /** Epoch milliseconds. */
@@ -28,24 +22,11 @@ export interface Clock {
 
 /**
  * A source of fresh ids (UUIDs in production).
- *
- * @example Sequential ids
- * ```ts
- * import type { IdSource } from "@relavium/session/session";
- * let n = 0;
- * const ids: IdSource = () => `id-${n++}`;
- * ```
  */
 export type IdSource = () => string;
 
 /**
  * One egress the engine is about to make, for the pre-egress hook.
- *
- * @example Value
- * ```ts
- * import type { EgressAttempt } from "@relavium/session/session";
- * const a: EgressAttempt = { kind: "tool", toolId: "read_file" };
- * ```
  */
 export type EgressAttempt =
   | {
@@ -59,12 +40,6 @@ export type EgressAttempt =
 
 /**
  * Injected capabilities of one session instance.
- *
- * @example Minimal deps (no tools)
- * ```ts
- * import type { SessionDeps } from "@relavium/session/session";
- * const deps: Pick<SessionDeps, "clock" | "ids"> = { clock: { now: () => 0 }, ids: () => "x" };
- * ```
  */
 export interface SessionDeps {
   /** Source of event timestamps and cooldown time. */

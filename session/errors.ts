@@ -6,12 +6,6 @@
 
 /**
  * Why an operation was refused by the session's lifecycle.
- *
- * @example Value
- * ```ts
- * import type { SessionStateErrorCode } from "@relavium/session/session";
- * const c: SessionStateErrorCode = "not_active";
- * ```
  */
 export type SessionStateErrorCode =
   | "not_started"

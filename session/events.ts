@@ -9,12 +9,6 @@ import type { Clock } from "./deps.ts";
 
 /**
  * Options of {@linkcode createEventStamper}.
- *
- * @example Shape
- * ```ts
- * import type { EventStamperOptions } from "@relavium/session/session";
- * const o: EventStamperOptions = { sessionId: "s", clock: { now: () => 0 }, deliver: () => {} };
- * ```
  */
 export interface EventStamperOptions {
   /** The session id stamped on every event. */

@@ -15,12 +15,6 @@ import type { SessionDeps } from "./deps.ts";
 
 /**
  * The deps a {@linkcode SpendLedger} reads.
- *
- * @example Shape
- * ```ts
- * import type { LedgerDeps } from "./ledger.ts";
- * const d: LedgerDeps = { emit: () => {} };
- * ```
  */
 export type LedgerDeps = Pick<
   SessionDeps,

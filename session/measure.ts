@@ -47,12 +47,6 @@ export function authoritativeWindow(
 
 /**
  * What decides an attempt's output reservation.
- *
- * @example Value
- * ```ts
- * import type { ReservationInput } from "@relavium/session/session";
- * const r: ReservationInput = { kind: "anthropic" };
- * ```
  */
 export interface ReservationInput {
   /** The request's output cap (authored `max_tokens`, or the summary cap). */
@@ -202,12 +196,6 @@ export function summariserBound(
 
 /**
  * A measurement of the next request against its window.
- *
- * @example Value
- * ```ts
- * import type { Measurement } from "@relavium/session/session";
- * const m: Measurement = { tokens: 900, window: 1000, reservation: 200, threshold: 0.8 };
- * ```
  */
 export interface Measurement {
   /** Estimated input tokens of the request. */

@@ -10,12 +10,6 @@ import type { CompactionOutcome } from "./compaction_run.ts";
 
 /**
  * A refusal by the memory policy; the message is fixed and secret-free.
- *
- * @example Value
- * ```ts
- * import type { MemoryPolicyRefusal } from "@relavium/session/session";
- * const r: MemoryPolicyRefusal = { kind: "policy_refused", memory: "none", message: "x" };
- * ```
  */
 export interface MemoryPolicyRefusal {
   /** Discriminator. */
@@ -28,12 +22,6 @@ export interface MemoryPolicyRefusal {
 
 /**
  * The outcome of a manual `compact()`.
- *
- * @example Value
- * ```ts
- * import type { CompactionResult } from "@relavium/session/session";
- * const r: CompactionResult = { kind: "nothing_to_compact" };
- * ```
  */
 export type CompactionResult =
   | {
@@ -54,12 +42,6 @@ export type CompactionResult =
 
 /**
  * The outcome of `trimHistory(n)`.
- *
- * @example Value
- * ```ts
- * import type { TrimResult } from "@relavium/session/session";
- * const r: TrimResult = { kind: "nothing_to_trim", messageCount: 0 };
- * ```
  */
 export type TrimResult =
   | {
@@ -200,13 +182,6 @@ export function toCompactionResult(
 
 /**
  * The failure message when no plan entry can run a summariser pass.
- *
- * @example Read it
- * ```ts
- * import { NO_STREAMING } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.match(NO_STREAMING, /stream/);
- * ```
  */
 export const NO_STREAMING: string =
   "Cannot compact: no model in the plan can stream";

@@ -2,28 +2,6 @@
  * The engine: `AgentSession`, its states, turn core, request projection
  * and event stamping. It never touches storage, files, env or the clock
  * directly: everything comes in through {@linkcode SessionDeps}.
- *
- * @example One scripted turn
- * ```ts
- * import { AgentSession } from "@relavium/session/session";
- * import { createScriptedProvider } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const provider = createScriptedProvider({ id: "openai", script: [[
- *   { type: "text_delta", text: "Hi" },
- *   { type: "stop", stopReason: "stop", usage: { inputTokens: 1, outputTokens: 1 } },
- * ]] });
- * const session = new AgentSession({
- *   sessionId: "s", agentRef: "mini",
- *   agent: { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." },
- *   context: { workingDir: "/tmp", fsScopeTier: "sandboxed" },
- *   deps: { clock: { now: () => 0 }, ids: () => "x", resolveProvider: () => provider,
- *     keyFor: () => "", sleep: () => Promise.resolve(), emit: () => {} },
- * });
- * session.start();
- * await session.sendMessage("Hello");
- * assert.equal(session.transcript.messages.length, 2);
- * ```
- *
  * @module
  */
 export {

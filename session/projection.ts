@@ -17,12 +17,6 @@ const SUMMARY_PREAMBLE =
 
 /**
  * What the projection reads.
- *
- * @example Value
- * ```ts
- * import type { ProjectionInput } from "@relavium/session/session";
- * const p: ProjectionInput = { messages: [], spans: [], pending: "hi" };
- * ```
  */
 export interface ProjectionInput {
   /** The authored `memory` policy; `undefined` = omitted. */

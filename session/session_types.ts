@@ -20,23 +20,11 @@ export const DEFAULT_MAX_TURNS = 50;
 
 /**
  * Engine states (session.md §2).
- *
- * @example Value
- * ```ts
- * import type { SessionState } from "@relavium/session/session";
- * const s: SessionState = "idle";
- * ```
  */
 export type SessionState = "created" | "idle" | "running" | "cancelled";
 
 /**
  * Construction parameters.
- *
- * @example Shape
- * ```ts
- * import type { AgentSessionParams } from "@relavium/session/session";
- * type K = keyof AgentSessionParams;
- * ```
  */
 export interface AgentSessionParams {
   /** The durable session id (minted by the host). */
@@ -53,12 +41,6 @@ export interface AgentSessionParams {
 
 /**
  * A completed exchange as the working transcript holds it.
- *
- * @example Value
- * ```ts
- * import type { CompletedExchange } from "@relavium/session/session";
- * const e: CompletedExchange = { userText: "hi", assistantText: "" };
- * ```
  */
 export interface CompletedExchange {
   /** The user's text. */
@@ -69,12 +51,6 @@ export interface CompletedExchange {
 
 /**
  * A copy of the working transcript, its spans and summary.
- *
- * @example Shape
- * ```ts
- * import type { Transcript } from "@relavium/session/session";
- * const t: Transcript = { messages: [], spans: [] };
- * ```
  */
 export interface Transcript {
   /** Working messages (text only). */

@@ -9,12 +9,6 @@ import type { ContentPart } from "../llm/provider.ts";
 
 /**
  * A tool call as the model issued it.
- *
- * @example Value
- * ```ts
- * import type { IssuedCall } from "@relavium/session/session";
- * const c: IssuedCall = { providerId: "call-1", name: "read_file", argsJson: "{}", args: {} };
- * ```
  */
 export interface IssuedCall {
   /** The provider's call id (used in the request transcript only). */
@@ -53,12 +47,6 @@ export function parseArgsJson(json: string): unknown {
 
 /**
  * A non-terminal chunk: what one response's content is made of.
- *
- * @example Value
- * ```ts
- * import type { ContentChunk } from "@relavium/session/session";
- * const c: ContentChunk = { type: "text_delta", text: "hi" };
- * ```
  */
 export type ContentChunk = Exclude<
   StreamChunk,

@@ -9,12 +9,6 @@ import { countSlots, rebaseSpans } from "./compaction.ts";
 
 /**
  * A planned trim.
- *
- * @example Value
- * ```ts
- * import type { TrimPlan } from "@relavium/session/session";
- * const p: TrimPlan = { kind: "nothing_to_trim", messageCount: 2 };
- * ```
  */
 export type TrimPlan =
   | {

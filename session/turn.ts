@@ -31,12 +31,6 @@ export const TURN_LIMITS: {
 
 /**
  * Everything one turn needs.
- *
- * @example Shape
- * ```ts
- * import type { TurnCoreInput } from "@relavium/session/session";
- * type Keys = keyof TurnCoreInput;
- * ```
  */
 export interface TurnCoreInput {
   /** The turn's chain (one per turn). */
@@ -74,12 +68,6 @@ export interface TurnCoreInput {
 /**
  * Outcome of the turn core. `engaged` says whether the provider was engaged
  * (the turn then consumes a cap slot).
- *
- * @example Value
- * ```ts
- * import type { TurnCoreResult } from "@relavium/session/session";
- * const r: TurnCoreResult = { kind: "cancelled" };
- * ```
  */
 export type TurnCoreResult =
   | {

@@ -19,12 +19,6 @@ import {
 
 /**
  * What the flow needs from the session.
- *
- * @example Shape
- * ```ts
- * import type { TurnFlowHost } from "@relavium/session/session";
- * type K = keyof TurnFlowHost;
- * ```
  */
 export interface TurnFlowHost {
   /** The context environment of this turn. */

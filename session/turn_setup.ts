@@ -19,12 +19,6 @@ import type { TurnFlowHost } from "./turn_flow.ts";
 
 /**
  * What {@linkcode prepareTurn} is given by the session.
- *
- * @example Shape
- * ```ts
- * import type { TurnSetupInput } from "./turn_setup.ts";
- * type K = keyof TurnSetupInput;
- * ```
  */
 export interface TurnSetupInput {
   /** The agent. */

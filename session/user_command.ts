@@ -21,12 +21,6 @@ export const EFFECT_IDENTITY_REFUSED =
 
 /**
  * What {@linkcode runUserCommandFlow} needs from the session.
- *
- * @example Shape
- * ```ts
- * import type { UserCommandInput } from "./user_command.ts";
- * type K = keyof UserCommandInput;
- * ```
  */
 export interface UserCommandInput {
   /** The program. */

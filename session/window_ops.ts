@@ -35,12 +35,6 @@ import { planTrim } from "./trim.ts";
 
 /**
  * What the context entry points read and do, supplied by the session.
- *
- * @example Shape
- * ```ts
- * import type { WindowEnv } from "@relavium/session/session";
- * type K = keyof WindowEnv;
- * ```
  */
 export interface WindowEnv {
   /** The agent (memory policy, `max_tokens`). */
@@ -190,12 +184,6 @@ export function compactWith(
 /**
  * How the pre-send step ended. `recoverable` says whether an overflow may
  * still start a recovery in this turn.
- *
- * @example Value
- * ```ts
- * import type { PreSendOutcome } from "@relavium/session/session";
- * const o: PreSendOutcome = { kind: "send", recoverable: true };
- * ```
  */
 export type PreSendOutcome =
   | { kind: "send"; recoverable: boolean }

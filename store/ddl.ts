@@ -14,18 +14,6 @@ import type { DatabaseSync } from "node:sqlite";
 
 /**
  * The statements, in order. Applying them twice is a no-op.
- *
- * @example Apply to an in-memory database
- * ```ts
- * import { STORE_DDL } from "@relavium/session/store";
- * import { DatabaseSync } from "node:sqlite";
- * import assert from "node:assert/strict";
- * const db = new DatabaseSync(":memory:");
- * for (const sql of STORE_DDL) db.exec(sql);
- * for (const sql of STORE_DDL) db.exec(sql);
- * assert.ok(db.prepare("SELECT name FROM sqlite_master WHERE name = 'relavium_session_state'").get());
- * db.close();
- * ```
  */
 export const STORE_DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS \`agent_sessions\` (

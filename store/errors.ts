@@ -7,12 +7,6 @@
 
 /**
  * Why a stored (or about-to-be-stored) message was refused (store.md §7).
- *
- * @example Codes
- * ```ts
- * import type { SessionMessageBoundaryCode } from "@relavium/session/store";
- * const c: SessionMessageBoundaryCode = "metadata_mismatch";
- * ```
  */
 export type SessionMessageBoundaryCode =
   | "invalid_message"

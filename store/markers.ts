@@ -80,15 +80,6 @@ function isCount(n: unknown): boolean {
 
 /**
  * One boundary as `chat-show` lists it.
- *
- * @example Value
- * ```ts
- * import type { BoundaryEntry } from "@relavium/session/store";
- * const b: BoundaryEntry = {
- *   sequenceNumber: 4, kind: "trim", droppedFromSequence: 0, droppedThroughSequence: 1,
- *   timestamp: "2026-01-01T00:00:00.000Z",
- * };
- * ```
  */
 export interface BoundaryEntry {
   /** Sequence number of the marker row. */

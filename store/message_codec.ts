@@ -37,17 +37,6 @@ const FINISH_REASONS: ReadonlySet<string> = new Set([
 
 /**
  * A `session_messages` row as SQLite returns it (values unchecked).
- *
- * @example Value
- * ```ts
- * import type { MessageRow } from "./message_codec.ts";
- * const r: MessageRow = {
- *   id: "m", session_id: "s", sequence_number: 0, role: "user", content: null,
- *   content_parts: '[{"type":"text","text":"hi"}]', tool_calls: null, tool_call_id: null,
- *   name: null, finish_reason: null, model_id: null, created_at: 0,
- *   compaction_dropped_through_sequence: null,
- * };
- * ```
  */
 export interface MessageRow {
   /** `id` column. */

@@ -17,12 +17,6 @@ import type { AgentSessionRecord } from "./store.ts";
 /**
  * One completed turn: its user row, its terminal assistant row, every row
  * of the turn, and the legacy bare users that precede it.
- *
- * @example Value
- * ```ts
- * import type { ProjectedTurn } from "@relavium/session/store";
- * type T = ProjectedTurn["terminal"];
- * ```
  */
 export interface ProjectedTurn {
   /** The `user` row that opened the turn. */
@@ -40,12 +34,6 @@ export interface ProjectedTurn {
 
 /**
  * Options of {@linkcode projectStructure}.
- *
- * @example Export ignores boundaries
- * ```ts
- * import type { ProjectionOptions } from "@relavium/session/store";
- * const o: ProjectionOptions = { honourBoundary: false };
- * ```
  */
 export interface ProjectionOptions {
   /**
@@ -57,12 +45,6 @@ export interface ProjectionOptions {
 
 /**
  * The result of {@linkcode projectStructure}.
- *
- * @example Value
- * ```ts
- * import type { StructuralProjection } from "@relavium/session/store";
- * type Seqs = StructuralProjection["resumableMessageSequences"];
- * ```
  */
 export interface StructuralProjection {
   /** Completed turns surviving the boundary, in order. */

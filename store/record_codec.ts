@@ -13,12 +13,6 @@ import type { AgentSessionRecord, SessionStatus } from "./store.ts";
 
 /**
  * An `agent_sessions` row joined with our state table, as SQLite returns it.
- *
- * @example Value
- * ```ts
- * import type { SessionRow } from "./record_codec.ts";
- * const r: Partial<SessionRow> = { id: "s", agent_slug: "mini" };
- * ```
  */
 export interface SessionRow {
   /** `id`. */

@@ -45,13 +45,6 @@ import { checkCost, planTurnRows } from "./turn_plan.ts";
 
 /**
  * What {@linkcode openSqliteStore} is given.
- *
- * @example Deterministic deps
- * ```ts
- * import type { SqliteStoreOptions } from "@relavium/session/store";
- * let n = 0;
- * const o: SqliteStoreOptions = { clock: { now: () => 0 }, ids: () => `id-${n++}` };
- * ```
  */
 export interface SqliteStoreOptions {
   /** Source of epoch milliseconds for `created_at`/`updated_at`. */

@@ -30,19 +30,6 @@ function previewText(request: ApprovalRequest): string {
  * @param io Where the question goes (stderr).
  * @param reader The chat's stdin line reader (shared with the loop).
  * @returns The approver.
- *
- * @example Answer "a"
- * ```ts
- * import { createApprover } from "./approval_prompt.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import { createLineReader } from "../io/stdin.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo({ stdin: "a\n" });
- * const approve = createApprover(b.io, createLineReader(b.io.stdin));
- * const d = await approve({ toolId: "write_file", action: "fs_write", preview: { path: "a.txt" }, cacheable: true, signal: new AbortController().signal });
- * assert.equal(d, "always");
- * assert.equal(b.stderrText(), "Approve write_file a.txt? [y] once  [a] always  [n] no ");
- * ```
  */
 export function createApprover(
   io: CliIo,
@@ -100,19 +87,6 @@ function gateText(details: Readonly<Record<string, unknown>>): string {
  * @param io Where the question goes (stderr).
  * @param reader The chat's stdin line reader (shared with the loop).
  * @returns The gate hook.
- *
- * @example Answer "y"
- * ```ts
- * import { createGatePrompt } from "./approval_prompt.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import { createLineReader } from "../io/stdin.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo({ stdin: "y\n" });
- * const gate = createGatePrompt(b.io, createLineReader(b.io.stdin));
- * const yes = await gate({ toolId: "git_commit", details: { message: "fix: typo", files: ["a.md"] }, signal: new AbortController().signal });
- * assert.equal(yes, true);
- * assert.equal(b.stderrText(), 'Commit "fix: typo" (a.md)? [y] yes  [n] no ');
- * ```
  */
 export function createGatePrompt(
   io: CliIo,

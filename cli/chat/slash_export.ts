@@ -17,12 +17,6 @@ import {
 
 /**
  * Inputs of {@linkcode runSlashExport}.
- *
- * @example Shape
- * ```ts
- * import type { SlashExportOptions } from "./slash_export.ts";
- * type L = SlashExportOptions["live"];
- * ```
  */
 export interface SlashExportOptions {
   /** The command context (cwd, io). */
@@ -39,13 +33,6 @@ export interface SlashExportOptions {
  *
  * @param options Context, live session and store.
  * @returns The file written, or `undefined` when the export failed.
- *
- * @example See `tests/cli/export_test.ts` (it needs a live session)
- * ```ts
- * import { runSlashExport } from "./slash_export.ts";
- * import assert from "node:assert/strict";
- * assert.equal(typeof runSlashExport, "function");
- * ```
  */
 export async function runSlashExport(
   options: SlashExportOptions,

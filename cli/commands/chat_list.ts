@@ -12,15 +12,6 @@ import { listExistingHistory } from "../run/history.ts";
 
 /**
  * One `chat-list --json` record; absent values are `null`.
- *
- * @example Value
- * ```ts
- * import type { ChatListRecord } from "./chat_list.ts";
- * const r: ChatListRecord = {
- *   sessionId: "s", agentSlug: "mini", title: null, status: "active", modelId: null,
- *   createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", totalCostMicrocents: 0,
- * };
- * ```
  */
 export interface ChatListRecord {
   sessionId: string;
@@ -39,18 +30,6 @@ export interface ChatListRecord {
  *
  * @param r The session row.
  * @returns The record.
- *
- * @example Absent is null
- * ```ts
- * import { toListRecord } from "./chat_list.ts";
- * import assert from "node:assert/strict";
- * const at = "2026-01-01T00:00:00.000Z";
- * const rec = toListRecord({
- *   id: "s", agentSlug: "mini", status: "idle", totalCostMicrocents: 5, createdAt: at, updatedAt: at,
- * });
- * assert.equal(rec.title, null);
- * assert.deepEqual(Object.keys(rec), ["sessionId", "agentSlug", "title", "status", "modelId", "createdAt", "updatedAt", "totalCostMicrocents"]);
- * ```
  */
 export function toListRecord(r: SessionListEntry): ChatListRecord {
   return {
@@ -70,16 +49,6 @@ export function toListRecord(r: SessionListEntry): ChatListRecord {
  *
  * @param r The session row.
  * @returns The line without a newline.
- *
- * @example Line
- * ```ts
- * import { formatListLine } from "./chat_list.ts";
- * import assert from "node:assert/strict";
- * const at = "2026-01-01T00:00:00.000Z";
- * assert.equal(formatListLine({
- *   id: "s1", agentSlug: "mini", title: "Fix the bug", status: "active", totalCostMicrocents: 0, createdAt: at, updatedAt: at,
- * }), 's1  mini  [active]  2026-01-01T00:00:00.000Z  "Fix the bug"');
- * ```
  */
 export function formatListLine(r: SessionListEntry): string {
   return `${stripControl(r.id)}  ${
@@ -92,19 +61,6 @@ export function formatListLine(r: SessionListEntry): string {
  *
  * @param ctx The command context.
  * @returns 0, or a fault (`internal` when the store cannot open).
- *
- * @example Empty history
- * ```ts
- * import { runChatList } from "./chat_list.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir }, cwd: dir });
- * const code = await runChatList({ io: b.io, globals: { json: true, verbose: false, quiet: false }, color: false, cwd: dir });
- * assert.equal(code, 0);
- * assert.equal(b.stdoutText(), "");
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function runChatList(ctx: CommandEnv): Promise<CommandResult> {
   const listed = await listExistingHistory(ctx);

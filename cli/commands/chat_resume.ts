@@ -34,13 +34,6 @@ import { withBudgetNotices } from "../run/window_settings.ts";
  * @param command The parsed command.
  * @param ctx The command context.
  * @returns As `chat`; an unknown id is a `not_found` fault (exit 2).
- *
- * @example See `tests/cli/chat_test.ts`
- * ```ts
- * import { runChatResume } from "./chat_resume.ts";
- * import assert from "node:assert/strict";
- * assert.equal(typeof runChatResume, "function");
- * ```
  */
 export async function runChatResume(
   command: Extract<CliCommand, { name: "chat-resume" }>,

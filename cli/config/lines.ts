@@ -70,16 +70,6 @@ function samePrefix(
  * @param path The key path, array indexes as numbers
  * (`["providers", 1, "base_url"]`).
  * @returns The line, or `undefined` when nothing on the path was found.
- *
- * @example Find keys
- * ```ts
- * import { findKeyLine } from "./lines.ts";
- * import assert from "node:assert/strict";
- * const toml = "[chat]\nmax_turns = 0\n\n[[providers]]\nid = 'a'\n[[providers]]\nid = 'b'\nbase_url = 'x'\n";
- * assert.equal(findKeyLine(toml, ["chat", "max_turns"]), 2);
- * assert.equal(findKeyLine(toml, ["providers", 1, "base_url"]), 8);
- * assert.equal(findKeyLine(toml, ["providers", 1, "kind"]), 6);
- * ```
  */
 export function findKeyLine(
   text: string,

@@ -13,12 +13,6 @@ import type { ModelPrice } from "./schema.ts";
 
 /**
  * A provider the CLI can route to (built-in or `[[providers]]`).
- *
- * @example Value
- * ```ts
- * import type { ResolvedProvider } from "./resolve.ts";
- * const p: ResolvedProvider = { id: "anthropic", kind: "anthropic", builtIn: true, allowLocal: false, source: "built-in" };
- * ```
  */
 export interface ResolvedProvider {
   id: string;
@@ -47,14 +41,6 @@ export interface ResolvedProvider {
  * @param layers The loaded files.
  * @param env Reads environment variables.
  * @returns The providers, or an `invalid_config` fault for a bad override.
- *
- * @example Built-ins only
- * ```ts
- * import { resolveProviders } from "./provider_registry.ts";
- * import assert from "node:assert/strict";
- * const r = resolveProviders({}, () => undefined);
- * assert.deepEqual(r.ok ? r.value.map((p) => p.id) : [], ["anthropic", "openai", "gemini", "deepseek"]);
- * ```
  */
 export function resolveProviders(
   layers: ConfigLayers,

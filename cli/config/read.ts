@@ -16,14 +16,6 @@ import type { FileKind, LoadedFile } from "./load.ts";
  * @param path The absolute path.
  * @returns The loaded file, `undefined` when it does not exist, or a fault
  * (`invalid_config`, or `internal` when it cannot be read).
- *
- * @example Missing is fine
- * ```ts
- * import { loadConfigFile } from "./read.ts";
- * import assert from "node:assert/strict";
- * const r = await loadConfigFile("project", "/nonexistent/.relavium/project.toml");
- * assert.deepEqual(r, { ok: true, value: undefined });
- * ```
  */
 export async function loadConfigFile(
   kind: FileKind,

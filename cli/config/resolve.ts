@@ -26,12 +26,6 @@ export type { ResolvedProvider } from "./provider_registry.ts";
 
 /**
  * Where a value came from.
- *
- * @example Value
- * ```ts
- * import type { ConfigSource } from "./resolve.ts";
- * const s: ConfigSource = "project";
- * ```
  */
 export type ConfigSource =
   | "built-in"
@@ -43,12 +37,6 @@ export type ConfigSource =
 
 /**
  * A value and its source.
- *
- * @example Value
- * ```ts
- * import type { Sourced } from "./resolve.ts";
- * const s: Sourced<number> = { value: 50, source: "built-in" };
- * ```
  */
 export interface Sourced<T> {
   value: T;
@@ -57,12 +45,6 @@ export interface Sourced<T> {
 
 /**
  * The resolved `[chat]` settings.
- *
- * @example Shape
- * ```ts
- * import type { ResolvedChat } from "./resolve.ts";
- * type Turns = ResolvedChat["maxTurns"];
- * ```
  */
 export interface ResolvedChat {
   defaultModel: Sourced<string>;
@@ -87,12 +69,6 @@ export interface ResolvedChat {
 
 /**
  * Every resolved setting; secret-free by construction (no key values).
- *
- * @example Shape
- * ```ts
- * import type { ResolvedConfig } from "./resolve.ts";
- * type Vars = ResolvedConfig["variables"];
- * ```
  */
 export interface ResolvedConfig {
   chat: ResolvedChat;
@@ -109,12 +85,6 @@ export interface ResolvedConfig {
 
 /**
  * The loaded files, any of which may be absent.
- *
- * @example Value
- * ```ts
- * import type { ConfigLayers } from "./resolve.ts";
- * const l: ConfigLayers = {};
- * ```
  */
 export interface ConfigLayers {
   global?: LoadedFile & { kind: "global" };
@@ -126,13 +96,6 @@ export interface ConfigLayers {
 
 /**
  * The built-in default model (config.md §3).
- *
- * @example Value
- * ```ts
- * import { DEFAULT_MODEL } from "./resolve.ts";
- * import assert from "node:assert/strict";
- * assert.equal(DEFAULT_MODEL, "claude-sonnet-4-6");
- * ```
  */
 export const DEFAULT_MODEL: string = "claude-sonnet-4-6";
 const DEFAULT_MAX_TURNS = 50;
@@ -245,19 +208,6 @@ function resolveModelGroup(
  * @param layers The loaded files.
  * @param env Reads environment variables (`RELAVIUM_<ID>_BASE_URL`).
  * @returns The resolved config, or an `invalid_config` fault.
- *
- * @example Built-in defaults
- * ```ts
- * import { resolveConfig } from "./resolve.ts";
- * import assert from "node:assert/strict";
- * const r = resolveConfig({}, () => undefined);
- * assert.ok(r.ok);
- * if (r.ok) {
- *   assert.deepEqual(r.value.chat.defaultModel, { value: "claude-sonnet-4-6", source: "built-in" });
- *   assert.deepEqual(r.value.chat.defaultProvider, { value: "anthropic", source: "inferred" });
- *   assert.equal(r.value.chat.maxTurns.value, 50);
- * }
- * ```
  */
 export function resolveConfig(
   layers: ConfigLayers,

@@ -13,12 +13,6 @@ import { type CliFault, fault } from "../fault.ts";
 
 /**
  * What an agent argument names.
- *
- * @example Value
- * ```ts
- * import type { AgentRef } from "./agent_file.ts";
- * const r: AgentRef = { kind: "id", id: "reviewer" };
- * ```
  */
 export type AgentRef = { kind: "path"; path: string } | {
   kind: "id";
@@ -28,13 +22,6 @@ export type AgentRef = { kind: "path"; path: string } | {
 /**
  * Tool ids an authored agent may list (tools.md §2). An unknown id is a
  * load error (DECISIONS.md 34).
- *
- * @example Check
- * ```ts
- * import { KNOWN_TOOL_IDS } from "./agent_file.ts";
- * import assert from "node:assert/strict";
- * assert.ok(KNOWN_TOOL_IDS.includes("read_file"));
- * ```
  */
 export const KNOWN_TOOL_IDS: readonly string[] = [
   "read_file",
@@ -56,15 +43,6 @@ export const KNOWN_TOOL_IDS: readonly string[] = [
  *
  * @param ref The argument.
  * @returns The classification.
- *
- * @example Path or id
- * ```ts
- * import { classifyAgentRef } from "./agent_file.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(classifyAgentRef("reviewer"), { kind: "id", id: "reviewer" });
- * assert.deepEqual(classifyAgentRef("a.agent.yaml"), { kind: "path", path: "a.agent.yaml" });
- * assert.deepEqual(classifyAgentRef("agents/x"), { kind: "path", path: "agents/x" });
- * ```
  */
 export function classifyAgentRef(ref: string): AgentRef {
   if (/[\\/]/.test(ref) || /\.ya?ml$/i.test(ref)) {
@@ -97,14 +75,6 @@ export async function parseAgentText(
  *
  * @param path The file path.
  * @returns The agent, or a fault: `not_found` or `invalid_agent`.
- *
- * @example Missing file
- * ```ts
- * import { loadAgentFile } from "./agent_file.ts";
- * import assert from "node:assert/strict";
- * const r = await loadAgentFile("/nonexistent/a.agent.yaml");
- * assert.equal(r.ok ? "" : r.error.code, "not_found");
- * ```
  */
 export async function loadAgentFile(
   path: string,
@@ -135,14 +105,6 @@ export async function loadAgentFile(
  * @param ref The `--agent` / `agent run` argument.
  * @param where The effective cwd and the project root, if any.
  * @returns The agent and its file, or a fault.
- *
- * @example An id needs a project
- * ```ts
- * import { resolveAgentRef } from "./agent_file.ts";
- * import assert from "node:assert/strict";
- * const r = await resolveAgentRef("reviewer", { cwd: "/tmp" });
- * assert.equal(r.ok ? "" : r.error.code, "not_found");
- * ```
  */
 export async function resolveAgentRef(
   ref: string,

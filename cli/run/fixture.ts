@@ -16,13 +16,6 @@ import { type CliFault, fault } from "../fault.ts";
 
 /**
  * The fixed, non-secret key a replay provider is called with.
- *
- * @example Value
- * ```ts
- * import { REPLAY_KEY } from "./fixture.ts";
- * import assert from "node:assert/strict";
- * assert.equal(REPLAY_KEY, "replay");
- * ```
  */
 export const REPLAY_KEY: string = "replay";
 
@@ -33,17 +26,6 @@ export const REPLAY_KEY: string = "replay";
  * @param options The effective cwd and the agent's primary provider.
  * @returns The replay, or a fault: `not_found`, `invalid_cassette`
  * (bad JSON, version, chunk, keys; or a provider that is not the primary).
- *
- * @example A cassette for the wrong provider
- * ```ts
- * import { loadFixture } from "./fixture.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${dir}/c.json`, JSON.stringify({ schema_version: "1.0", provider: "openai", calls: [] }));
- * const r = await loadFixture("c.json", { cwd: dir, primaryProvider: "anthropic" });
- * assert.equal(r.ok ? "" : r.error.code, "invalid_cassette");
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function loadFixture(
   path: string,

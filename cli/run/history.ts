@@ -20,14 +20,6 @@ import { type CliFault, fault } from "../fault.ts";
  * @param paths The located config paths.
  * @returns `<relaviumDir>/history.db`, or an `internal` fault when no home
  * is known.
- *
- * @example Path
- * ```ts
- * import { historyPath } from "./history.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(historyPath({ cwd: "/w", globalFromFlag: false, historyDb: "/h/.relavium/history.db" }), { ok: true, value: "/h/.relavium/history.db" });
- * assert.equal(historyPath({ cwd: "/w", globalFromFlag: false }).ok, false);
- * ```
  */
 export function historyPath(paths: ConfigPaths): Result<string, CliFault> {
   return paths.historyDb === undefined
@@ -56,15 +48,6 @@ async function exists(path: string): Promise<boolean> {
  * @param path The `history.db` path.
  * @param options Whether to create the file.
  * @returns The store (or `undefined`), or an `internal` fault (exit 1).
- *
- * @example A read of a missing file creates nothing
- * ```ts
- * import { openHistory } from "./history.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * assert.deepEqual(await openHistory(`${dir}/history.db`, { create: false }), { ok: true, value: undefined });
- * await Deno.remove(dir);
- * ```
  */
 export async function openHistory(
   path: string,
@@ -102,18 +85,6 @@ function openFault(path: string, e: unknown): CliFault {
  *
  * @param ctx The command's context (cwd and environment).
  * @returns The store (or `undefined`), or the fault to print.
- *
- * @example Nothing stored yet
- * ```ts
- * import { openExistingHistory } from "./history.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const home = await Deno.makeTempDir();
- * const { io } = createBufferedIo({ env: { RELAVIUM_HOME: home }, cwd: home });
- * const r = await openExistingHistory({ io, cwd: home, color: false, globals: { json: false, quiet: false, verbose: false } });
- * assert.deepEqual(r, { ok: true, value: undefined });
- * await Deno.remove(home, { recursive: true });
- * ```
  */
 export async function openExistingHistory(
   ctx: CommandEnv,

@@ -23,12 +23,6 @@ import type { Recorder } from "./record.ts";
 
 /**
  * Providers and keys for one session.
- *
- * @example Shape
- * ```ts
- * import type { ProviderWiring } from "./provider_wiring.ts";
- * type W = ProviderWiring["warnings"];
- * ```
  */
 export interface ProviderWiring {
   /** Provider by id (`undefined` = not wired). */
@@ -57,12 +51,6 @@ export interface ProviderWiring {
 
 /**
  * Inputs of {@linkcode wireProviders}.
- *
- * @example Shape
- * ```ts
- * import type { WiringOptions } from "./provider_wiring.ts";
- * type F = WiringOptions["fixture"];
- * ```
  */
 export interface WiringOptions {
   /** The resolved providers (built-in and `[[providers]]`). */
@@ -136,20 +124,6 @@ function gateBaseUrl(p: ResolvedProvider): CliFault | undefined {
  * no adapter in this version, bad base URL), `provider_auth` (no key for
  * the primary), `invalid_cassette` / `not_found` (the cassette), `usage`
  * (`--record` with `--fixture`, or a folder as `--record` target).
- *
- * @example Missing primary key
- * ```ts
- * import { wireProviders } from "./provider_wiring.ts";
- * import { resolveConfig } from "../config/resolve.ts";
- * import assert from "node:assert/strict";
- * const cfg = resolveConfig({}, () => undefined);
- * assert.ok(cfg.ok);
- * const r = await wireProviders(
- *   { id: "a", model: "claude-x", provider: "anthropic", system_prompt: "s" },
- *   { providers: cfg.ok ? cfg.value.providers : [], env: () => undefined, cwd: "/" },
- * );
- * assert.equal(r.ok ? "" : r.error.code, "provider_auth");
- * ```
  */
 export async function wireProviders(
   agent: Agent,

@@ -133,22 +133,3 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   const proto: unknown = ctor.prototype;
   return isObject(proto) && Object.hasOwn(proto, "isPrototypeOf");
 }
-
-/**
- * What `z.record(z.string(), z.string())` accepts: a plain object whose
- * string-keyed values are strings and that has no enumerable symbol key;
- * an own `__proto__` key is skipped (zod leaves it out of its output).
- *
- * @param v Any value.
- * @returns Whether zod's string record accepts `v`.
- */
-export function isStringRecord(v: unknown): v is Record<string, string> {
-  if (!isPlainObject(v)) return false;
-  for (const key of Object.getOwnPropertySymbols(v)) {
-    if (Object.prototype.propertyIsEnumerable.call(v, key)) return false;
-  }
-  for (const key of Object.keys(v)) {
-    if (key !== "__proto__" && typeof v[key] !== "string") return false;
-  }
-  return true;
-}

@@ -134,12 +134,9 @@ export interface ToolDefinition<A> {
   description: string;
   /**
    * Strict validator of the complete effective args (unknown keys
-   * rejected); may answer asynchronously (the built-ins load their schema
-   * only for arguments that are not plainly valid).
+   * rejected); synchronous.
    */
-  parse(
-    raw: unknown,
-  ): Result<A, ValidationIssue[]> | Promise<Result<A, ValidationIssue[]>>;
+  parse(raw: unknown): Result<A, ValidationIssue[]>;
   /** The only schema a model sees (config-only keys excluded). */
   llmParams: JsonSchema;
   /** Keys supplied by configuration only; never advertised; config wins. */

@@ -10,7 +10,7 @@ import type { ValidationIssue } from "../schema/issues.ts";
 import type { Result } from "../schema/result.ts";
 import type { ToolFailure } from "./failure.ts";
 import type { FsAccess } from "./sandbox/fs_access.ts";
-import type { ToolGuardrails } from "./guardrails.ts";
+import type { ToolGuardrails } from "./sandbox/guardrail_lists.ts";
 import type { ToolEffects } from "./effects.ts";
 import type { ToolLimits } from "./sandbox/limits.ts";
 import type { PermissionQuery } from "./sandbox/permission_query.ts";

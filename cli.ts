@@ -3,16 +3,6 @@
  * and the real io to {@linkcode main} and exits with the code it returns.
  * Every command module is imported lazily, so `--version` and `--help`
  * load no zod, YAML or SQLite.
- *
- * @example Run in-process with a captured io
- * ```ts
- * import { createBufferedIo, main, VERSION } from "./cli.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo();
- * assert.equal(await main(["--version"], b.io), 0);
- * assert.equal(b.stdoutText(), `${VERSION}\n`);
- * ```
- *
  * @module
  */
 import { createDenoIo } from "./cli/io/io.ts";

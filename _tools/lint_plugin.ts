@@ -1,7 +1,7 @@
 /**
  * Project lint rules that `deno lint` has no built-in for.
  *
- * - `relavium/no-default-export`: named exports only (STYLE.md §3).
+ * - `relavium/no-default-export`: named exports only.
  * - `relavium/no-top-level-arrow`: top-level `function`, not arrow consts.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Whole-process CLI start-up figures (issue #3), as a script rather than
+ * Whole-process CLI start-up figures, as a script rather than
  * `deno bench` because it times separate processes:
  *
  * - (a) `deno run cli.ts --version` vs a bare `deno run` hello-world file

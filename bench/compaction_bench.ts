@@ -1,5 +1,5 @@
 /**
- * Context management (session.md §6): measuring the next request and
+ * Context management: measuring the next request and
  * planning a compaction over a 10,000-message history, estimator included.
  * Target: measure + plan < 20 ms.
  *

@@ -1,5 +1,5 @@
 /**
- * Store benchmarks (BENCHMARKS.md, "## Store"):
+ * Store benchmarks ("## Store"):
  * - resume: `load` + `reconstructSessionState` of a 10,000-message session
  *   (target < 50 ms);
  * - commit: one `commitTurn` vs one bare `node:sqlite` transaction writing

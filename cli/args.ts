@@ -1,5 +1,5 @@
 /**
- * Argument parsing with `node:util` `parseArgs` (cli.md §1). Global flags
+ * Argument parsing with `node:util` `parseArgs`. Global flags
  * are valid anywhere on the line; each command has its own flags. Bad input
  * is a typed `usage` error, never a throw.
  *
@@ -8,164 +8,28 @@
 import { parseArgs } from "node:util";
 import { err, ok, type Result } from "../schema/result.ts";
 import { buildCommand, helpName } from "./args_command.ts";
+import {
+  type GlobalOptions,
+  type HelpTopic,
+  type ModeName,
+  type OptionName,
+  OPTIONS,
+  type ParsedCli,
+  type UsageError,
+  type Values,
+} from "./command_line.ts";
 
-/**
- * Approval modes (tools.md §8).
- *
- * @example Value
- * ```ts
- * import type { ModeName } from "./args.ts";
- * const m: ModeName = "accept-edits";
- * ```
- */
-export type ModeName = "ask" | "plan" | "accept-edits" | "auto";
+export type {
+  CliCommand,
+  GlobalOptions,
+  HelpTopic,
+  ModeName,
+  ParsedCli,
+  UsageError,
+  Values,
+} from "./command_line.ts";
 
 const MODES: readonly ModeName[] = ["ask", "plan", "accept-edits", "auto"];
-
-/**
- * Flags valid on every command.
- *
- * @example Value
- * ```ts
- * import type { GlobalOptions } from "./args.ts";
- * const g: GlobalOptions = { json: true, verbose: false, quiet: false };
- * ```
- */
-export interface GlobalOptions {
-  /** `--json`: NDJSON events / JSON records on stdout. */
-  json: boolean;
-  /** `--cwd <dir>`: replaces the process cwd everywhere. */
-  cwd?: string;
-  /** `--config <path>`: replaces the global config file. */
-  config?: string;
-  /** `--color` (`true`) / `--no-color` (`false`); absent ⇒ environment. */
-  color?: boolean;
-  /** `-v`/`--verbose`. */
-  verbose: boolean;
-  /** `-q`/`--quiet`. */
-  quiet: boolean;
-}
-
-/**
- * A parsed command with its own flags.
- *
- * @example Value
- * ```ts
- * import type { CliCommand } from "./args.ts";
- * const c: CliCommand = { name: "chat-show", sessionId: "abc" };
- * ```
- */
-export type CliCommand =
-  | {
-    name: "chat";
-    agent?: string;
-    model?: string;
-    provider?: string;
-    fixture?: string;
-    record?: string;
-    mode?: ModeName;
-  }
-  | {
-    name: "chat-resume";
-    sessionId?: string;
-    last: boolean;
-    fixture?: string;
-    record?: string;
-    mode?: ModeName;
-  }
-  | { name: "chat-list" }
-  | { name: "chat-show"; sessionId: string }
-  | { name: "chat-delete"; sessionId: string; yes: boolean }
-  | { name: "chat-export"; sessionId: string; out?: string; force: boolean }
-  | {
-    name: "agent-run";
-    agent: string;
-    model?: string;
-    provider?: string;
-    fixture?: string;
-    record?: string;
-    mode?: ModeName;
-  }
-  | { name: "config-path" }
-  | { name: "config-show" }
-  | { name: "doctor"; permissions: boolean; agent?: string };
-
-/**
- * Help pages: the overview and one per command.
- *
- * @example Value
- * ```ts
- * import type { HelpTopic } from "./args.ts";
- * const t: HelpTopic = "agent-run";
- * ```
- */
-export type HelpTopic =
-  | "main"
-  | "chat"
-  | "chat-resume"
-  | "chat-list"
-  | "chat-show"
-  | "chat-delete"
-  | "chat-export"
-  | "agent-run"
-  | "config"
-  | "doctor";
-
-/**
- * What the command line asks for.
- *
- * @example Value
- * ```ts
- * import type { ParsedCli } from "./args.ts";
- * const p: ParsedCli = { kind: "help", topic: "chat" };
- * ```
- */
-export type ParsedCli =
-  | { kind: "help"; topic: HelpTopic }
-  | { kind: "version" }
-  | { kind: "run"; command: CliCommand; globals: GlobalOptions };
-
-/**
- * A bad command line: exit 2. `json` tells the printer which error form
- * to use even though parsing failed.
- *
- * @example Value
- * ```ts
- * import type { UsageError } from "./args.ts";
- * const e: UsageError = { code: "usage", message: "Unknown option: --x", json: false, topic: "main" };
- * ```
- */
-export interface UsageError {
-  code: "usage";
-  message: string;
-  json: boolean;
-  topic: HelpTopic;
-}
-
-const OPTIONS = {
-  json: { type: "boolean" },
-  cwd: { type: "string" },
-  config: { type: "string" },
-  color: { type: "boolean" },
-  verbose: { type: "boolean", short: "v" },
-  quiet: { type: "boolean", short: "q" },
-  version: { type: "boolean", short: "V" },
-  help: { type: "boolean", short: "h" },
-  agent: { type: "string" },
-  model: { type: "string" },
-  provider: { type: "string" },
-  fixture: { type: "string" },
-  record: { type: "string" },
-  mode: { type: "string" },
-  last: { type: "boolean" },
-  yes: { type: "boolean" },
-  input: { type: "string", multiple: true },
-  permissions: { type: "boolean" },
-  out: { type: "string" },
-  force: { type: "boolean" },
-} as const;
-
-type OptionName = keyof typeof OPTIONS;
 
 const GLOBAL: ReadonlySet<string> = new Set<OptionName>([
   "json",
@@ -201,21 +65,6 @@ const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
   "agent": "agent-run",
   "config": "config",
   "doctor": "doctor",
-};
-
-/**
- * Parsed option values, by option name.
- *
- * @example Value
- * ```ts
- * import type { Values } from "./args.ts";
- * const v: Values = { json: true, input: ["k=v"] };
- * ```
- */
-export type Values = {
-  [K in OptionName]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[]
-    : (typeof OPTIONS)[K] extends { type: "string" } ? string
-    : boolean;
 };
 
 interface Parsed {
@@ -279,19 +128,6 @@ function describeParseError(e: unknown): string {
  *
  * @param argv The arguments after the program name.
  * @returns What to run, or a `usage` error.
- *
- * @example Global flags anywhere
- * ```ts
- * import { parseCliArgs } from "./args.ts";
- * import assert from "node:assert/strict";
- * const r = parseCliArgs(["chat-show", "s1", "--json"]);
- * assert.ok(r.ok && r.value.kind === "run");
- * if (r.ok && r.value.kind === "run") {
- *   assert.deepEqual(r.value.command, { name: "chat-show", sessionId: "s1" });
- *   assert.equal(r.value.globals.json, true);
- * }
- * assert.equal(parseCliArgs(["chat-list", "--model", "m"]).ok, false);
- * ```
  */
 export function parseCliArgs(
   argv: readonly string[],

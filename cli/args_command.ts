@@ -4,20 +4,18 @@
  *
  * @module
  */
-import type { CliCommand, HelpTopic, ModeName, Values } from "./args.ts";
+import type {
+  CliCommand,
+  HelpTopic,
+  ModeName,
+  Values,
+} from "./command_line.ts";
 
 /**
  * The name a command is typed as.
  *
  * @param topic A command topic.
  * @returns For example `agent run` for `agent-run`.
- *
- * @example Name
- * ```ts
- * import { helpName } from "./args_command.ts";
- * import assert from "node:assert/strict";
- * assert.equal(helpName("agent-run"), "agent run");
- * ```
  */
 export function helpName(topic: Exclude<HelpTopic, "main">): string {
   return topic === "agent-run" ? "agent run" : topic;
@@ -48,14 +46,6 @@ function defined<T extends Record<string, unknown>>(
  * @param v The parsed option values.
  * @param mode The validated `--mode`.
  * @returns The command, or a usage message.
- *
- * @example chat-show
- * ```ts
- * import { buildCommand } from "./args_command.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(buildCommand("chat-show", ["s1"], {}, undefined), { name: "chat-show", sessionId: "s1" });
- * assert.equal(buildCommand("chat-show", [], {}, undefined), "chat-show needs a session id");
- * ```
  */
 export function buildCommand(
   topic: Exclude<HelpTopic, "main">,

@@ -12,12 +12,6 @@ import type { CliIo } from "./io/io.ts";
 
 /**
  * The shared inputs of a command.
- *
- * @example Shape
- * ```ts
- * import type { CommandEnv } from "./command_env.ts";
- * type Json = CommandEnv["globals"]["json"];
- * ```
  */
 export interface CommandEnv {
   /** The world. */
@@ -32,12 +26,6 @@ export interface CommandEnv {
 
 /**
  * What a command returns: an exit code, or a fault for `main` to print.
- *
- * @example Value
- * ```ts
- * import type { CommandResult } from "./command_env.ts";
- * const r: CommandResult = 0;
- * ```
  */
 export type CommandResult = number | CliFault;
 
@@ -47,17 +35,6 @@ export type CommandResult = number | CliFault;
  * @param io The io (its `cwd`).
  * @param cwdFlag The `--cwd` value, if any.
  * @returns The absolute directory, or a `not_found` fault.
- *
- * @example Default is the process cwd
- * ```ts
- * import { effectiveCwd } from "./command_env.ts";
- * import { createBufferedIo } from "./io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * assert.deepEqual(await effectiveCwd(createBufferedIo({ cwd: dir }).io, undefined), { ok: true, value: dir });
- * assert.equal((await effectiveCwd(createBufferedIo({ cwd: dir }).io, "missing")).ok, false);
- * await Deno.remove(dir);
- * ```
  */
 export async function effectiveCwd(
   io: CliIo,

@@ -168,13 +168,6 @@ ${GLOBAL_FLAGS}`,
  *
  * @param topic `main` or a command.
  * @returns The page, ending with a newline.
- *
- * @example Command help
- * ```ts
- * import { helpText } from "./help.ts";
- * import assert from "node:assert/strict";
- * assert.match(helpText("chat-delete"), /--yes/);
- * ```
  */
 export function helpText(topic: HelpTopic): string {
   return PAGES[topic];

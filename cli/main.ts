@@ -1,7 +1,7 @@
 /**
  * The CLI entry point as a function: `main(argv, io)` parses the line,
  * answers `--help`/`--version` itself, loads the one command module it
- * needs (string-literal dynamic imports, DECISIONS.md 22) and turns faults
+ * needs (string-literal dynamic imports) and turns faults
  * into their printed form and exit code. Tests drive it in-process.
  *
  * A lone `--version`/`-V`/`--help`/`-h` is answered before the argument
@@ -80,19 +80,6 @@ async function dispatch(
  * @param io The world (streams, env, cwd, terminal flags, signals).
  * @returns The exit code: 0 success, 1 failure, 2 invalid invocation,
  * 4 chat ended, 130/143 interrupted.
- *
- * @example Version and help load no command module
- * ```ts
- * import { main } from "./main.ts";
- * import { createBufferedIo } from "./io/io.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo();
- * assert.equal(await main(["-V", "--json"], b.io), 0);
- * assert.match(b.stdoutText(), /^\d+\.\d+\.\d+\n$/);
- * const u = createBufferedIo();
- * assert.equal(await main(["chat-list", "--bogus", "--json"], u.io), 2);
- * assert.equal(u.stderrText(), '{"type":"error","code":"usage","message":"Unknown option: --bogus"}\n');
- * ```
  */
 export async function main(
   argv: readonly string[],

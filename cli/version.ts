@@ -1,5 +1,5 @@
 /**
- * The package version, a constant in code (DECISIONS.md 22): `--version`
+ * The package version, a constant in code: `--version`
  * reads no file at run time.
  *
  * @module
@@ -7,12 +7,5 @@
 
 /**
  * The version `-V`/`--version` prints.
- *
- * @example Print it
- * ```ts
- * import { VERSION } from "./version.ts";
- * import assert from "node:assert/strict";
- * assert.match(VERSION, /^\d+\.\d+\.\d+/);
- * ```
  */
 export const VERSION: string = "0.1.0";

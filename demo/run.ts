@@ -8,7 +8,7 @@
  * needed.
  *
  * It calls the CLI's `main(argv, io)` in-process with absolute paths
- * (`RELAVIUM_HOME` must be absolute, DECISIONS.md 8). `--json` runs the
+ * (`RELAVIUM_HOME` must be absolute). `--json` runs the
  * chat under `--json`.
  *
  * @example Run it

@@ -1,5 +1,5 @@
 /**
- * Private zod schemas of the workflow subset (export.md §1). Never
+ * Private zod schemas of the workflow subset. Never
  * re-exported: JSR's doc lint refuses public references to zod types.
  *
  * @module

@@ -1,6 +1,6 @@
 /**
  * The workflow document export writes and re-parses: the minimal
- * `.relavium.yaml` subset of export.md §1, with YAML key names.
+ * `.relavium.yaml` subset, with YAML key names.
  *
  * @module
  */
@@ -10,14 +10,8 @@ import type { SessionMessage } from "../schema/message.ts";
 
 /**
  * An inline agent of a workflow. The parser only requires a mapping with a
- * string `id` (DECISIONS.md 10); an exported session's frozen agent appears
+ * string `id`; an exported session's frozen agent appears
  * here verbatim, even when current agent validation would reject it.
- *
- * @example Value
- * ```ts
- * import type { WorkflowAgent } from "@relavium/session/export";
- * const a: WorkflowAgent = { id: "mini", model: "gpt-5.4-mini", provider: "openai" };
- * ```
  */
 export interface WorkflowAgent {
   /** The agent id nodes refer to with `agent_ref`. */
@@ -28,12 +22,6 @@ export interface WorkflowAgent {
 
 /**
  * The workflow's entry node.
- *
- * @example Value
- * ```ts
- * import type { WorkflowInputNode } from "@relavium/session/export";
- * const n: WorkflowInputNode = { id: "input", type: "input" };
- * ```
  */
 export interface WorkflowInputNode {
   /** Kebab-case node id, unique in the workflow. */
@@ -44,12 +32,6 @@ export interface WorkflowInputNode {
 
 /**
  * The workflow's exit node.
- *
- * @example Value
- * ```ts
- * import type { WorkflowOutputNode } from "@relavium/session/export";
- * const n: WorkflowOutputNode = { id: "output", type: "output" };
- * ```
  */
 export interface WorkflowOutputNode {
   /** Kebab-case node id, unique in the workflow. */
@@ -62,12 +44,6 @@ export interface WorkflowOutputNode {
  * A node that runs an agent. Export emits only `id`, `type`, `agent_ref`,
  * `prompt_template` and `tools`; the other keys are accepted on re-parse
  * because the full workflow schema allows them.
- *
- * @example Value
- * ```ts
- * import type { WorkflowAgentNode } from "@relavium/session/export";
- * const n: WorkflowAgentNode = { id: "turn-1", type: "agent", agent_ref: "mini", prompt_template: "Hi" };
- * ```
  */
 export interface WorkflowAgentNode {
   /** Kebab-case node id, unique in the workflow. */
@@ -98,12 +74,6 @@ export interface WorkflowAgentNode {
 
 /**
  * One workflow node, discriminated on `type`.
- *
- * @example Value
- * ```ts
- * import type { WorkflowNode } from "@relavium/session/export";
- * const n: WorkflowNode = { id: "output", type: "output" };
- * ```
  */
 export type WorkflowNode =
   | WorkflowInputNode
@@ -112,12 +82,6 @@ export type WorkflowNode =
 
 /**
  * A directed edge between two existing nodes.
- *
- * @example Value
- * ```ts
- * import type { WorkflowEdge } from "@relavium/session/export";
- * const e: WorkflowEdge = { from: "input", to: "turn-1" };
- * ```
  */
 export interface WorkflowEdge {
   /** Id of the source node. */
@@ -128,15 +92,6 @@ export interface WorkflowEdge {
 
 /**
  * The `workflow` mapping.
- *
- * @example Value
- * ```ts
- * import type { Workflow } from "@relavium/session/export";
- * const w: Workflow = {
- *   id: "hello", nodes: [{ id: "input", type: "input" }, { id: "output", type: "output" }],
- *   edges: [{ from: "input", to: "output" }],
- * };
- * ```
  */
 export interface Workflow {
   /** Kebab-case workflow id. */
@@ -157,15 +112,6 @@ export interface Workflow {
 
 /**
  * A whole `.relavium.yaml` document.
- *
- * @example Value
- * ```ts
- * import type { WorkflowDocument } from "@relavium/session/export";
- * const d: WorkflowDocument = {
- *   schema_version: "1.0",
- *   workflow: { id: "w", nodes: [{ id: "input", type: "input" }], edges: [] },
- * };
- * ```
  */
 export interface WorkflowDocument {
   /** Always the string `"1.0"`. */
@@ -176,15 +122,6 @@ export interface WorkflowDocument {
 
 /**
  * What `sessionToWorkflow` stores under `workflow.metadata.relaviumExport`.
- *
- * @example Value
- * ```ts
- * import type { RelaviumExportMetadata } from "@relavium/session/export";
- * const m: RelaviumExportMetadata = {
- *   source: "session", sessionId: "s", agentSlug: "mini",
- *   createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z", messages: [],
- * };
- * ```
  */
 export interface RelaviumExportMetadata {
   /** Where the workflow came from. */
@@ -206,18 +143,12 @@ export interface RelaviumExportMetadata {
 /**
  * Why a workflow document could not be parsed: the source and every
  * issue, each naming its key path (e.g. `workflow.nodes[2].agent_ref`).
- *
- * @example Value
- * ```ts
- * import type { WorkflowParseError } from "@relavium/session/export";
- * const e: WorkflowParseError = {
- *   source: "w.relavium.yaml", issues: [{ path: "schema_version", message: "must be the string \"1.0\"" }],
- * };
- * ```
  */
 export interface WorkflowParseError {
   /** File path or other origin of the text. */
   source: string;
   /** One entry per problem; `path` is `""` for the document root. */
   issues: ValidationIssue[];
+  /** The issues, one `source:line: path: message` line each. */
+  message: string;
 }

@@ -1,27 +1,26 @@
 /**
- * Strict re-parse of a workflow document (export.md §1).
+ * Strict re-parse of a workflow document, with the package's one YAML
+ * reader.
  *
  * @module
  */
-import { LineCounter, parseDocument, type YAMLError } from "yaml";
 import {
   formatPath,
   toIssues,
   type ValidationIssue,
 } from "../schema/issues.ts";
 import { err, ok, type Result } from "../schema/result.ts";
+import { readYaml, renderFileIssues, withLines } from "../schema/_yaml.ts";
 import { documentSchema } from "./_schema.ts";
 import type { WorkflowDocument, WorkflowParseError } from "./document.ts";
-
-const MAX_ALIAS_EXPANSIONS = 100;
 
 /**
  * Parses and strictly validates a `.relavium.yaml` workflow document.
  *
  * YAML is read with the 1.2 core schema (no timestamp type, no other
  * implicit types; known and custom tags other than the core ones are
- * refused), one document only, unique string keys. Then the workflow
- * subset of export.md §1 is enforced: `schema_version` is the string
+ * refused), one document only, unique string keys, at most 100 aliases and
+ * none inside the node it names. Then the workflow subset is enforced: `schema_version` is the string
  * `"1.0"`; `workflow.id` is kebab-case; unknown top-level, `workflow`,
  * node and edge keys are errors; nodes are strict by `type` (`input`,
  * `output`, `agent` with a kebab `agent_ref`, optional `prompt_template`,
@@ -29,20 +28,17 @@ const MAX_ALIAS_EXPANSIONS = 100;
  * kebab-case and unique; every edge endpoint names an existing node;
  * `prompt_template` (and `system_prompt_append`) must not hold a
  * `{{ secrets.* }}` reference; `agents[]` entries are mappings with a
- * string `id` (not re-validated as agents, DECISIONS.md 10); `metadata` is
+ * string `id` (not re-validated as agents: a workflow carries them as
+ * data); `metadata` is
  * a free-form mapping. Agents are not required, and node `tools` are not
  * checked against agent tools (later plan-building checks).
- *
- * Under Deno, the `yaml` library reads the `LOG_TOKENS` and `LOG_STREAM`
- * environment variables while parsing: grant them
- * (`--allow-env=LOG_TOKENS,LOG_STREAM`) when running with narrow
- * permissions.
  *
  * @param text The YAML text.
  * @param source The file name or other origin, echoed in the error.
  * @returns The document, or every issue with the key path it concerns
  * (e.g. `workflow.nodes[2].agent_ref`; `""` for the root or a YAML
- * syntax error, whose message gives line and column).
+ * error) and its line when known, and all of them as one
+ * `source:line: path: message` text.
  *
  * @example A valid document
  * ```ts
@@ -90,64 +86,23 @@ export function parseWorkflow(
   text: string,
   source: string,
 ): Result<WorkflowDocument, WorkflowParseError> {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, {
-    version: "1.2",
-    schema: "core",
-    merge: false,
-    resolveKnownTags: false,
-    stringKeys: true,
-    uniqueKeys: true,
-    prettyErrors: false,
-    logLevel: "error",
-    lineCounter,
-  });
-  const yamlIssues = [...doc.errors, ...doc.warnings].map((e) =>
-    yamlIssue(e, lineCounter)
-  );
-  if (yamlIssues.length > 0) return err({ source, issues: yamlIssues });
-
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS });
-  } catch (e) {
-    if (!(e instanceof ReferenceError)) throw e;
-    return err({
-      source,
-      issues: [{
-        path: "",
-        message: "Invalid YAML: too many alias expansions",
-      }],
-    });
-  }
+  const fail = (issues: ValidationIssue[]) =>
+    err({ source, issues, message: renderFileIssues(source, issues) });
+  const read = readYaml(text);
+  if (!read.ok) return fail([read.error]);
+  const { value, lines } = read.value;
   if (!isRecord(value)) {
-    return err({
-      source,
-      issues: [{ path: "", message: "must be a single mapping document" }],
-    });
+    return fail([{ path: "", message: "must be a single mapping document" }]);
   }
 
   const parsed = documentSchema.safeParse(value);
   const issues = parsed.success ? [] : toIssues(parsed.error);
   issues.push(...graphIssues(value));
-  if (issues.length > 0) return err({ source, issues });
+  if (issues.length > 0) return fail(withLines(issues, lines));
   // The schema only validates (no defaults, coercion or stripping), so the
   // decoded value is the document. zod's copy is not used: it would turn
   // an own `__proto__` key of free-form data into a prototype.
   return ok(value as unknown as WorkflowDocument);
-}
-
-function yamlIssue(e: YAMLError, lineCounter: LineCounter): ValidationIssue {
-  const { line, col } = lineCounter.linePos(e.pos[0]);
-  const what = e.code === "MULTIPLE_DOCS"
-    ? "Source contains more than one document"
-    : e.code === "TAG_RESOLVE_FAILED"
-    ? "Tags other than the YAML 1.2 core ones are not allowed"
-    : e.message;
-  return {
-    path: "",
-    message: `Invalid YAML at line ${line}, column ${col}: ${what}`,
-  };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -1,5 +1,5 @@
 /**
- * The deterministic workflow id of an export (export.md §3).
+ * The deterministic workflow id of an export.
  *
  * @module
  */
@@ -10,7 +10,7 @@ const MAX_KEBAB_SESSION_ID = 111;
 const HEX_CODE_UNITS = 24;
 
 /**
- * Derives the workflow id of an exported session (export.md §3).
+ * Derives the workflow id of an exported session.
  *
  * From the title: Unicode NFKD, every combining mark (`\p{M}`) deleted,
  * locale-independent lower case, then `ı` → `i` and `ß` → `ss`; every

@@ -1,5 +1,5 @@
 /**
- * Session → workflow mapping (export.md §2).
+ * Session → workflow mapping.
  *
  * @module
  */
@@ -25,10 +25,10 @@ import { workflowIdFromTitle } from "./slug.ts";
 const UNKNOWN_TOOL = "unknown_tool";
 
 /**
- * Builds the workflow scaffold of a stored session (export.md §2).
+ * Builds the workflow scaffold of a stored session.
  *
  * Rows are sorted by `sequenceNumber` and run through the structural
- * projection (store.md §6) **ignoring compaction boundaries**, so turns
+ * projection **ignoring compaction boundaries**, so turns
  * superseded by a compact or trim are exported too. Nodes are `input`,
  * one `agent` node `turn-1` … `turn-n` per completed turn, then `output`,
  * chained by edges (`input → output` when no turn completed). Each agent

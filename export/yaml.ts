@@ -1,5 +1,5 @@
 /**
- * Deterministic YAML for workflow documents (export.md §4): a small block-
+ * Deterministic YAML for workflow documents: a small block-
  * style emitter for JSON-like data, without the `yaml` library (keeping
  * its start-up cost off the export path).
  *
@@ -123,7 +123,7 @@ function writeNode(
 }
 
 /**
- * Serializes a workflow document as deterministic YAML (export.md §4).
+ * Serializes a workflow document as deterministic YAML.
  *
  * Block style throughout, two-space indentation, sequences indented under
  * their key; mapping keys sorted by UTF-16 code-unit order at every depth

@@ -11,23 +11,11 @@ import type { LlmProvider } from "./provider.ts";
 
 /**
  * The provider ids {@linkcode createBuiltinProvider} knows.
- *
- * @example Value
- * ```ts
- * import type { BuiltinProviderId } from "@relavium/session/llm";
- * const id: BuiltinProviderId = "anthropic";
- * ```
  */
 export type BuiltinProviderId = "openai" | "anthropic" | "deepseek";
 
 /**
  * Options of {@linkcode createBuiltinProvider}.
- *
- * @example Value
- * ```ts
- * import type { BuiltinProviderOptions } from "@relavium/session/llm";
- * const o: BuiltinProviderOptions = { fetch };
- * ```
  */
 export interface BuiltinProviderOptions {
   /** The transport. */

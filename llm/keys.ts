@@ -7,14 +7,6 @@
 
 /**
  * Reads one environment variable; `Deno.env` fits.
- *
- * @example Deno's environment and a fixed map
- * ```ts
- * import type { EnvReader } from "@relavium/session/llm";
- * const real: EnvReader = Deno.env;
- * const vars: Record<string, string> = { OPENAI_API_KEY: "sk-test" };
- * const fixed: EnvReader = { get: (name) => vars[name] };
- * ```
  */
 export interface EnvReader {
   /** The variable's value, or `undefined` when unset. */

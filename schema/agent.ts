@@ -1,5 +1,5 @@
 /**
- * The strict `.agent.yaml` schema (agent-yaml.md §1–§2).
+ * The strict `.agent.yaml` schema.
  *
  * Types are written out (JSR forbids inferred "slow types" in a public API)
  * and `tests/schema/agent_test.ts` proves they equal zod's inference.
@@ -9,34 +9,24 @@
 import { z } from "zod";
 import { err, ok, type Result } from "./result.ts";
 import { toIssues, type ValidationIssue } from "./issues.ts";
-import {
-  KEBAB_ID,
-  MAX_ATTEMPTS,
-  MAX_FALLBACK,
-  SECRET_REF,
-} from "./agent_quick.ts";
+import { KEBAB_ID } from "./kebab.ts";
 
-export { KEBAB_ID } from "./agent_quick.ts";
+export { KEBAB_ID } from "./kebab.ts";
+
+/** A `{{secrets.*}}` reference, refused in `system_prompt`. */
+const SECRET_REF = /\{\{\s*secrets\./;
+/** Most fallback entries. */
+const MAX_FALLBACK = 5;
+/** Most attempts of one fallback entry. */
+const MAX_ATTEMPTS = 10;
 
 /**
  * Reasoning effort tiers.
- *
- * @example Value
- * ```ts
- * import type { ReasoningEffort } from "@relavium/session/schema";
- * const e: ReasoningEffort = "medium";
- * ```
  */
 export type ReasoningEffort = "off" | "low" | "medium" | "high" | "max";
 
 /**
  * Conversational memory policy; omitted = whole transcript.
- *
- * @example Value
- * ```ts
- * import type { AgentMemory } from "@relavium/session/schema";
- * const m: AgentMemory = { type: "window", window_size: 6 };
- * ```
  */
 export type AgentMemory =
   | { type: "none" }
@@ -45,12 +35,6 @@ export type AgentMemory =
 
 /**
  * Workflow node re-dispatch policy (not used by chat turns).
- *
- * @example Value
- * ```ts
- * import type { AgentRetry } from "@relavium/session/schema";
- * const r: AgentRetry = { max: 2, backoff: "linear" };
- * ```
  */
 export interface AgentRetry {
   /** Maximum re-dispatches (1–10). */
@@ -70,12 +54,6 @@ export interface AgentRetry {
 
 /**
  * One fallback chain entry.
- *
- * @example Value
- * ```ts
- * import type { FallbackEntry } from "@relavium/session/schema";
- * const f: FallbackEntry = { model: "gpt-4o", provider: "openai", max_attempts: 2 };
- * ```
  */
 export interface FallbackEntry {
   /** Model id. */
@@ -89,12 +67,6 @@ export interface FallbackEntry {
 /**
  * An MCP server, inline or by reference (parsed and validated; MCP itself
  * comes later).
- *
- * @example Value
- * ```ts
- * import type { McpServer } from "@relavium/session/schema";
- * const s: McpServer = { ref: "github" };
- * ```
  */
 export type McpServer =
   | {
@@ -110,12 +82,6 @@ export type McpServer =
 
 /**
  * An agent definition exactly as authored (snake_case, no defaults filled).
- *
- * @example Value
- * ```ts
- * import type { Agent } from "@relavium/session/schema";
- * const a: Agent = { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." };
- * ```
  */
 export interface Agent {
   /** Identifier. */
@@ -169,13 +135,6 @@ const memorySchema = z.discriminatedUnion("type", [
 /**
  * Strict schema of {@linkcode AgentRetry} (shared with the workflow
  * parser's agent nodes; internal, not exported from `mod.ts`).
- *
- * @example Validate
- * ```ts
- * import { agentRetrySchema } from "./agent.ts";
- * import assert from "node:assert/strict";
- * assert.equal(agentRetrySchema.safeParse({ max: 11, backoff: "linear" }).success, false);
- * ```
  */
 export const agentRetrySchema: z.ZodType<AgentRetry> = z.strictObject({
   max: posInt.max(MAX_RETRY, `must be at most ${MAX_RETRY}`),
@@ -293,13 +252,6 @@ const mcpSchema = z.union([mcpRef, mcpInline]);
 /**
  * The strict agent schema. Prefer {@linkcode parseAgent}, which names the
  * source and the key path in its errors.
- *
- * @example Validate
- * ```ts
- * import { agentSchema } from "./agent.ts";
- * import assert from "node:assert/strict";
- * assert.equal(agentSchema.safeParse({ id: "x" }).success, false);
- * ```
  */
 export const agentSchema: z.ZodType<Agent> = z.strictObject({
   id: kebab,
@@ -353,12 +305,6 @@ export const agentSchema: z.ZodType<Agent> = z.strictObject({
 
 /**
  * Why an agent could not be loaded: the source and every issue.
- *
- * @example Shape
- * ```ts
- * import type { AgentLoadError } from "@relavium/session/schema";
- * const e: AgentLoadError = { source: "a.agent.yaml", issues: [{ path: "id", message: "Required" }] };
- * ```
  */
 export interface AgentLoadError {
   /** File path or other origin. */

@@ -1,5 +1,5 @@
 /**
- * `SessionContext` (store.md §3): where a session works.
+ * `SessionContext`: where a session works.
  *
  * @module
  */
@@ -9,24 +9,12 @@ import { toIssues, type ValidationIssue } from "./issues.ts";
 
 /**
  * Filesystem scope tier.
- *
- * @example Value
- * ```ts
- * import type { FsScopeTier } from "@relavium/session/schema";
- * const t: FsScopeTier = "sandboxed";
- * ```
  */
 export type FsScopeTier = "sandboxed" | "project" | "full";
 
 /**
  * The authoritative context of a session. Variables are plaintext, never
  * secrets (they are echoed on `session:started`).
- *
- * @example Value
- * ```ts
- * import type { SessionContext } from "@relavium/session/schema";
- * const c: SessionContext = { workingDir: "/work", fsScopeTier: "sandboxed" };
- * ```
  */
 export interface SessionContext {
   /** The workspace directory (absolute). */
@@ -47,13 +35,6 @@ const line = z.number().int().positive();
 
 /**
  * Strict schema of {@linkcode SessionContext}.
- *
- * @example Validate
- * ```ts
- * import { sessionContextSchema } from "./context.ts";
- * import assert from "node:assert/strict";
- * assert.ok(sessionContextSchema.safeParse({ workingDir: "/w", fsScopeTier: "project" }).success);
- * ```
  */
 export const sessionContextSchema: z.ZodType<SessionContext> = z.strictObject({
   workingDir: z.string().min(1, "must not be empty"),

@@ -1,5 +1,5 @@
 /**
- * The session event union (events.md): `session:*` lifecycle and side
+ * The session event union: `session:*` lifecycle and side
  * events plus the in-turn `agent:*` and `cost:updated` events. The engine
  * emits envelope-free drafts; one translation point stamps the envelope.
  *
@@ -18,14 +18,8 @@ import {
 } from "./message.ts";
 
 /**
- * Session error codes (events.md §3). A closed enum: adding one is not
+ * Session error codes. A closed enum: adding one is not
  * additive for stored events.
- *
- * @example Value
- * ```ts
- * import type { ErrorCode } from "@relavium/session/schema";
- * const c: ErrorCode = "turn_limit";
- * ```
  */
 export type ErrorCode =
   | "validation"
@@ -65,12 +59,6 @@ export const ERROR_CODES: readonly ErrorCode[] = [
 
 /**
  * A user-safe, secret-free error.
- *
- * @example Value
- * ```ts
- * import type { SessionError } from "@relavium/session/schema";
- * const e: SessionError = { code: "turn_limit", message: "session reached its hard cap of 2 turns", retryable: false };
- * ```
  */
 export interface SessionError {
   /** The error code. */
@@ -85,12 +73,6 @@ export interface SessionError {
 
 /**
  * Stop reasons of a turn: the provider's plus `aborted`.
- *
- * @example Value
- * ```ts
- * import type { TurnStopReason } from "@relavium/session/schema";
- * const s: TurnStopReason = "aborted";
- * ```
  */
 export type TurnStopReason =
   | "stop"
@@ -102,12 +84,6 @@ export type TurnStopReason =
 
 /**
  * Main-turn usage summed over rounds; `model` is the one that served.
- *
- * @example Value
- * ```ts
- * import type { TokensUsed } from "@relavium/session/schema";
- * const t: TokensUsed = { input: 20, output: 8, model: "m" };
- * ```
  */
 export interface TokensUsed {
   /** Input tokens. */
@@ -120,15 +96,6 @@ export interface TokensUsed {
 
 /**
  * One dispatched tool call and its result, structure only.
- *
- * @example Value
- * ```ts
- * import type { ToolHistoryEntry } from "@relavium/session/schema";
- * const h: ToolHistoryEntry = {
- *   call: { type: "tool_call", id: "session-tool:1:0", name: "read_file", argsBytes: 2 },
- *   result: { type: "tool_result", toolCallId: "session-tool:1:0", resultBytes: 9, outcome: "ok" },
- * };
- * ```
  */
 export interface ToolHistoryEntry {
   /** The call structure. */
@@ -139,12 +106,6 @@ export interface ToolHistoryEntry {
 
 /**
  * Why a compaction ran.
- *
- * @example Value
- * ```ts
- * import type { CompactionReason } from "@relavium/session/schema";
- * const r: CompactionReason = "manual";
- * ```
  */
 export type CompactionReason =
   | "manual"
@@ -154,23 +115,11 @@ export type CompactionReason =
 
 /**
  * Governed action classes.
- *
- * @example Value
- * ```ts
- * import type { GovernedAction } from "@relavium/session/schema";
- * const a: GovernedAction = "fs_write";
- * ```
  */
 export type GovernedAction = "fs_write" | "process" | "egress" | "os";
 
 /**
  * An event as the engine emits it, before the envelope is stamped.
- *
- * @example Value
- * ```ts
- * import type { SessionEventDraft } from "@relavium/session/schema";
- * const d: SessionEventDraft = { type: "session:turn_started" };
- * ```
  */
 export type SessionEventDraft =
   | {
@@ -263,12 +212,6 @@ export type SessionEventDraft =
 
 /**
  * The envelope every delivered event carries.
- *
- * @example Value
- * ```ts
- * import type { SessionEnvelope } from "@relavium/session/schema";
- * const e: SessionEnvelope = { sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z", sequenceNumber: 0 };
- * ```
  */
 export interface SessionEnvelope {
   /** The session id. */
@@ -281,23 +224,11 @@ export interface SessionEnvelope {
 
 /**
  * A delivered event: a draft plus its envelope.
- *
- * @example Narrow on `type`
- * ```ts
- * import type { SessionEvent } from "@relavium/session/schema";
- * function tokens(e: SessionEvent): string { return e.type === "agent:token" ? e.token : ""; }
- * ```
  */
 export type SessionEvent = SessionEventDraft & SessionEnvelope;
 
 /**
  * Every event `type` this version emits.
- *
- * @example Value
- * ```ts
- * import type { SessionEventType } from "@relavium/session/schema";
- * const t: SessionEventType = "cost:updated";
- * ```
  */
 export type SessionEventType = SessionEventDraft["type"];
 
@@ -319,15 +250,6 @@ const engineId = z.string().regex(ENGINE_TOOL_CALL_ID);
 /**
  * Strict schema of a delivered {@linkcode SessionEvent}: what a consumer of
  * `--json` output can check each line against (no stray fields).
- *
- * @example Validate a line
- * ```ts
- * import { sessionEventSchema } from "./event.ts";
- * import assert from "node:assert/strict";
- * assert.ok(sessionEventSchema.safeParse({
- *   type: "session:turn_started", sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z", sequenceNumber: 1,
- * }).success);
- * ```
  */
 export const sessionEventSchema: z.ZodType<SessionEvent> = z
   .discriminatedUnion("type", [

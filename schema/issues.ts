@@ -8,18 +8,14 @@ import type { z } from "zod";
 /**
  * One validation problem: where it is (a key path such as
  * `fallback_chain[1].max_attempts`) and what is wrong.
- *
- * @example Shape
- * ```ts
- * import type { ValidationIssue } from "@relavium/session/schema";
- * const i: ValidationIssue = { path: "model", message: "Required" };
- * ```
  */
 export interface ValidationIssue {
   /** Key path in dotted/bracket form; `""` for the document root. */
   path: string;
   /** What is wrong, without echoing secret input. */
   message: string;
+  /** 1-based line in the source text, when the input was read from one. */
+  line?: number;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The durable message shape and its strict content union (store.md §3).
+ * The durable message shape and its strict content union.
  *
  * Every variant is strict: unknown keys are refused, never stripped, so raw
  * `args`, `result`, `signature` or `outputSummary` can never reach a row.
@@ -14,18 +14,12 @@ import {
   MEDIA_HANDLE,
   MIME,
   TOOL_NAME,
-} from "./message_check.ts";
+} from "./_patterns.ts";
 
-export { ENGINE_TOOL_CALL_ID, TOOL_NAME } from "./message_check.ts";
+export { ENGINE_TOOL_CALL_ID, TOOL_NAME } from "./_patterns.ts";
 
 /**
  * A content-addressed media handle (never inline bytes or URLs).
- *
- * @example Value
- * ```ts
- * import type { MediaHandle } from "@relavium/session/schema";
- * const h: MediaHandle = { kind: "handle", ref: "media://sha256-" + "0".repeat(64) };
- * ```
  */
 export interface MediaHandle {
   /** Always `handle`. */
@@ -36,12 +30,6 @@ export interface MediaHandle {
 
 /**
  * Plain text.
- *
- * @example Value
- * ```ts
- * import type { SessionTextPart } from "@relavium/session/schema";
- * const p: SessionTextPart = { type: "text", text: "hi" };
- * ```
  */
 export interface SessionTextPart {
   /** Discriminator. */
@@ -52,12 +40,6 @@ export interface SessionTextPart {
 
 /**
  * Signature-less reasoning text.
- *
- * @example Value
- * ```ts
- * import type { SessionReasoningPart } from "@relavium/session/schema";
- * const p: SessionReasoningPart = { type: "reasoning", text: "thinking" };
- * ```
  */
 export interface SessionReasoningPart {
   /** Discriminator. */
@@ -70,12 +52,6 @@ export interface SessionReasoningPart {
 
 /**
  * A user media attachment, by handle.
- *
- * @example Value
- * ```ts
- * import type { SessionMediaPart } from "@relavium/session/schema";
- * const p: SessionMediaPart = { type: "media", mimeType: "image/png", source: { kind: "handle", ref: "media://sha256-" + "a".repeat(64) } };
- * ```
  */
 export interface SessionMediaPart {
   /** Discriminator. */
@@ -96,12 +72,6 @@ export interface SessionMediaPart {
 
 /**
  * Tool media on a result (no name, no transcript).
- *
- * @example Value
- * ```ts
- * import type { SessionToolMedia } from "@relavium/session/schema";
- * const m: SessionToolMedia = { type: "media", mimeType: "image/png", source: { kind: "handle", ref: "media://sha256-" + "b".repeat(64) } };
- * ```
  */
 export interface SessionToolMedia {
   /** Discriminator. */
@@ -118,12 +88,6 @@ export interface SessionToolMedia {
 
 /**
  * Content-free tool call structure (assistant rows).
- *
- * @example Value
- * ```ts
- * import type { SessionToolCallPart } from "@relavium/session/schema";
- * const p: SessionToolCallPart = { type: "tool_call", id: "session-tool:1:0", name: "read_file", argsBytes: 18 };
- * ```
  */
 export interface SessionToolCallPart {
   /** Discriminator. */
@@ -138,23 +102,11 @@ export interface SessionToolCallPart {
 
 /**
  * Tool outcome kinds stored on a result.
- *
- * @example Value
- * ```ts
- * import type { ToolResultOutcome } from "@relavium/session/schema";
- * const o: ToolResultOutcome = "ok";
- * ```
  */
 export type ToolResultOutcome = "ok" | "error" | "denied" | "cancelled";
 
 /**
  * Content-free tool result structure (tool rows).
- *
- * @example Value
- * ```ts
- * import type { SessionToolResultPart } from "@relavium/session/schema";
- * const p: SessionToolResultPart = { type: "tool_result", toolCallId: "session-tool:1:0", resultBytes: 140, outcome: "ok" };
- * ```
  */
 export interface SessionToolResultPart {
   /** Discriminator. */
@@ -171,12 +123,6 @@ export interface SessionToolResultPart {
 
 /**
  * The strict session content union.
- *
- * @example Value
- * ```ts
- * import type { SessionContentPart } from "@relavium/session/schema";
- * const p: SessionContentPart = { type: "text", text: "hello" };
- * ```
  */
 export type SessionContentPart =
   | SessionTextPart
@@ -187,26 +133,11 @@ export type SessionContentPart =
 
 /**
  * Message roles stored in `session_messages`.
- *
- * @example Value
- * ```ts
- * import type { SessionRole } from "@relavium/session/schema";
- * const r: SessionRole = "user";
- * ```
  */
 export type SessionRole = "system" | "user" | "assistant" | "tool";
 
 /**
  * One durable transcript row (domain shape; timestamps ISO-8601).
- *
- * @example Value
- * ```ts
- * import type { SessionMessage } from "@relavium/session/schema";
- * const m: SessionMessage = {
- *   id: "m1", sessionId: "s1", sequenceNumber: 0, role: "user",
- *   content: [{ type: "text", text: "hi" }], timestamp: "2026-01-01T00:00:00.000Z",
- * };
- * ```
  */
 export interface SessionMessage {
   /** Identifier. */
@@ -254,16 +185,6 @@ const toolMediaSchema = z.strictObject({
 
 /**
  * Strict schema of one {@linkcode SessionContentPart}.
- *
- * @example Refuse raw arguments
- * ```ts
- * import { sessionContentPartSchema } from "./message.ts";
- * import assert from "node:assert/strict";
- * const r = sessionContentPartSchema.safeParse({
- *   type: "tool_call", id: "session-tool:1:0", name: "read_file", argsBytes: 2, args: {},
- * });
- * assert.equal(r.success, false);
- * ```
  */
 export const sessionContentPartSchema: z.ZodType<SessionContentPart> = z
   .discriminatedUnion("type", [
@@ -309,16 +230,6 @@ export const sessionContentPartSchema: z.ZodType<SessionContentPart> = z
 /**
  * Strict schema of a {@linkcode SessionMessage}; `compaction` only on
  * `system` rows.
- *
- * @example Validate
- * ```ts
- * import { sessionMessageSchema } from "./message.ts";
- * import assert from "node:assert/strict";
- * assert.ok(sessionMessageSchema.safeParse({
- *   id: "m", sessionId: "s", sequenceNumber: 0, role: "user",
- *   content: [{ type: "text", text: "hi" }], timestamp: "2026-01-01T00:00:00.000Z",
- * }).success);
- * ```
  */
 export const sessionMessageSchema: z.ZodType<SessionMessage> = z.strictObject({
   id: z.string().min(1),

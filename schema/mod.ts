@@ -3,15 +3,6 @@
  * messages, events, resume state, typed results. Each type is checked
  * against its zod schema in the tests; the schemas themselves stay
  * internal, and the parse functions are the public way in.
- *
- * @example Validate an agent
- * ```ts
- * import { parseAgent } from "@relavium/session/schema";
- * import assert from "node:assert/strict";
- * const r = parseAgent({ id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." }, "mini.agent.yaml");
- * assert.equal(r.ok, true);
- * ```
- *
  * @module
  */
 export { err, ok, type Result } from "./result.ts";

@@ -6,12 +6,6 @@
 
 /**
  * A value or an expected failure, never a throw.
- *
- * @example Usage
- * ```ts
- * import type { Result } from "@relavium/session/schema";
- * const r: Result<number, string> = { ok: true, value: 1 };
- * ```
  */
 export type Result<T, E> = { ok: true; value: T } | { ok: false; error: E };
 

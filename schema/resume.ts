@@ -1,17 +1,11 @@
 /**
- * `ResumeState` (DECISIONS.md 9): what a stored session hands the engine.
+ * `ResumeState`: what a stored session hands the engine.
  *
  * @module
  */
 
 /**
  * A text-only working message.
- *
- * @example Value
- * ```ts
- * import type { WorkingMessage } from "@relavium/session/schema";
- * const m: WorkingMessage = { role: "user", content: [{ type: "text", text: "hi" }] };
- * ```
  */
 export interface WorkingMessage {
   /** Row role. */
@@ -23,12 +17,6 @@ export interface WorkingMessage {
 /**
  * A completed turn's span in the working transcript, `end` exclusive:
  * length 1 (empty final reply) or 2 (user + assistant).
- *
- * @example Value
- * ```ts
- * import type { TurnSpan } from "@relavium/session/schema";
- * const s: TurnSpan = { start: 0, end: 2 };
- * ```
  */
 export interface TurnSpan {
   /** Index of the span's user message. */
@@ -41,15 +29,6 @@ export interface TurnSpan {
  * The state a session resumes from, rebuilt from durable rows by
  * `reconstructSessionState` (store) and validated by
  * `AgentSession.resume` (engine).
- *
- * @example Value
- * ```ts
- * import type { ResumeState } from "@relavium/session/schema";
- * const s: ResumeState = {
- *   messages: [], completedTurnSpans: [], turnCount: 0,
- *   cumulativeCostMicrocents: 0, conservativeCostMicrocents: 0,
- * };
- * ```
  */
 export interface ResumeState {
   /** Text-only working transcript. */

@@ -1,5 +1,5 @@
 /**
- * The schema of `history.db` (DECISIONS.md 1): the Relavium CLI's
+ * The schema of `history.db`: the Relavium CLI's
  * `agent_sessions`, `session_messages` and `session_costs` exactly as the
  * upstream file declares them (columns, types, defaults, CHECKs, index
  * names) minus the foreign keys to tables this package does not have
@@ -14,18 +14,6 @@ import type { DatabaseSync } from "node:sqlite";
 
 /**
  * The statements, in order. Applying them twice is a no-op.
- *
- * @example Apply to an in-memory database
- * ```ts
- * import { STORE_DDL } from "@relavium/session/store";
- * import { DatabaseSync } from "node:sqlite";
- * import assert from "node:assert/strict";
- * const db = new DatabaseSync(":memory:");
- * for (const sql of STORE_DDL) db.exec(sql);
- * for (const sql of STORE_DDL) db.exec(sql);
- * assert.ok(db.prepare("SELECT name FROM sqlite_master WHERE name = 'relavium_session_state'").get());
- * db.close();
- * ```
  */
 export const STORE_DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS \`agent_sessions\` (
@@ -186,7 +174,7 @@ export function missingColumns(db: DatabaseSync): string[] {
 
 /**
  * Whether `table.column` is a foreign key to `model_catalog` in this file
- * (DECISIONS.md 2: upstream files have it, ours do not).
+ * (upstream files have it, ours do not).
  *
  * @param db An open database.
  * @param key The referencing `table` and `column`.

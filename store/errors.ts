@@ -6,13 +6,7 @@
  */
 
 /**
- * Why a stored (or about-to-be-stored) message was refused (store.md §7).
- *
- * @example Codes
- * ```ts
- * import type { SessionMessageBoundaryCode } from "@relavium/session/store";
- * const c: SessionMessageBoundaryCode = "metadata_mismatch";
- * ```
+ * Why a stored (or about-to-be-stored) message was refused.
  */
 export type SessionMessageBoundaryCode =
   | "invalid_message"

@@ -1,5 +1,5 @@
 /**
- * Boundary markers (store.md §4, §6): where a compaction or trim marker
+ * Boundary markers: where a compaction or trim marker
  * goes, computed over boundary slots and never by sequence arithmetic, and
  * the list of every boundary for inspection (`chat-show`). Pure.
  *
@@ -80,15 +80,6 @@ function isCount(n: unknown): boolean {
 
 /**
  * One boundary as `chat-show` lists it.
- *
- * @example Value
- * ```ts
- * import type { BoundaryEntry } from "@relavium/session/store";
- * const b: BoundaryEntry = {
- *   sequenceNumber: 4, kind: "trim", droppedFromSequence: 0, droppedThroughSequence: 1,
- *   timestamp: "2026-01-01T00:00:00.000Z",
- * };
- * ```
  */
 export interface BoundaryEntry {
   /** Sequence number of the marker row. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { isSessionContext } from "../schema/context_check.ts";
+import { isSessionContext } from "./record_check.ts";
 import type { SessionMessage } from "../schema/message.ts";
 import { SessionNotFoundError } from "./errors.ts";
 import { markerBoundary, markerContent } from "./markers.ts";
@@ -30,12 +30,6 @@ export type { ModelCostTotals } from "./store.ts";
 /**
  * What {@linkcode createMemoryStore} may be given. Defaults are
  * deterministic: a clock frozen at epoch 0 and ids `mem-0`, `mem-1`, ….
- *
- * @example Injected deps
- * ```ts
- * import type { MemoryStoreOptions } from "@relavium/session/store";
- * const o: MemoryStoreOptions = { clock: { now: () => 1_000 } };
- * ```
  */
 export interface MemoryStoreOptions {
   /** Source of epoch milliseconds; default always 0. */
@@ -280,12 +274,6 @@ class MemorySessionStore implements SessionStore {
 /**
  * A memory store: the {@linkcode SessionStore} plus a read of per-model
  * spend (what `session_costs` would hold).
- *
- * @example Read costs
- * ```ts
- * import type { MemoryStore } from "@relavium/session/store";
- * type Costs = ReturnType<MemoryStore["costsOf"]>;
- * ```
  */
 export interface MemoryStore extends SessionStore {
   /** Per-model spend rows of a session, in first-recorded order. */

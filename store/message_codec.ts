@@ -1,5 +1,5 @@
 /**
- * Validation of message rows on write and read (store.md §7): the strict
+ * Validation of message rows on write and read: the strict
  * body, then the optional denormalized metadata columns, which must equal
  * what the body implies (NULL when absent). Failures throw a
  * {@linkcode SessionMessageBoundaryError} with a fixed code.
@@ -12,15 +12,19 @@ import {
   isSessionMessage,
 } from "../schema/message_check.ts";
 import { SessionMessageBoundaryError } from "./errors.ts";
-import {
-  type DecodeMemo,
-  epochToIsoMemo,
-  isPlainlyValidBuilt,
-  isPlainlyValidMessage,
-  isPlainlyValidPart,
-} from "./fast_check.ts";
 import { plainObject } from "./plain_object.ts";
 import { messageText } from "./projection.ts";
+
+/**
+ * Per-read memo: rows of one turn share a timestamp, so the last epoch-ms
+ * value converted (and its ISO-8601 form) is remembered.
+ */
+export interface DecodeMemo {
+  /** The last epoch-ms value converted. */
+  epoch: number;
+  /** Its ISO-8601 form. */
+  iso: string;
+}
 
 /** Provider stop reasons allowed in `finish_reason`. */
 const FINISH_REASONS: ReadonlySet<string> = new Set([
@@ -33,17 +37,6 @@ const FINISH_REASONS: ReadonlySet<string> = new Set([
 
 /**
  * A `session_messages` row as SQLite returns it (values unchecked).
- *
- * @example Value
- * ```ts
- * import type { MessageRow } from "./message_codec.ts";
- * const r: MessageRow = {
- *   id: "m", session_id: "s", sequence_number: 0, role: "user", content: null,
- *   content_parts: '[{"type":"text","text":"hi"}]', tool_calls: null, tool_call_id: null,
- *   name: null, finish_reason: null, model_id: null, created_at: 0,
- *   compaction_dropped_through_sequence: null,
- * };
- * ```
  */
 export interface MessageRow {
   /** `id` column. */
@@ -130,11 +123,7 @@ export function messageRowFromArray(a: readonly unknown[]): MessageRow {
  */
 export function checkMessage(
   candidate: unknown,
-  memo?: DecodeMemo,
 ): SessionMessage {
-  if (isPlainlyValidMessage(candidate, memo)) {
-    return candidate as SessionMessage;
-  }
   // Exactly the schema's acceptance, without loading zod.
   if (!isSessionMessage(candidate)) {
     throw new SessionMessageBoundaryError("invalid_message");
@@ -158,7 +147,9 @@ function epochToIso(value: unknown, memo: DecodeMemo): string {
   if (Number.isNaN(new Date(value).getTime())) {
     throw new SessionMessageBoundaryError("invalid_message");
   }
-  return epochToIsoMemo(value, memo);
+  memo.epoch = value;
+  memo.iso = new Date(value).toISOString();
+  return memo.iso;
 }
 
 /** The role literal for a stored role (a shared string, not a copy). */
@@ -207,10 +198,7 @@ function decodeBody(
   if (dropped !== null) {
     candidate["compaction"] = { droppedThroughSequence: dropped };
   }
-  if (isPlainlyValidBuilt(candidate, memo)) {
-    return candidate as unknown as SessionMessage;
-  }
-  return checkMessage(candidate, memo);
+  return checkMessage(candidate);
 }
 
 /**
@@ -370,13 +358,6 @@ function checkToolCalls(
   }
   const parsed: SessionToolCallPart[] = [];
   for (const item of value) {
-    if (isPlainlyValidPart(item)) {
-      if ((item as { type: unknown }).type !== "tool_call") {
-        throw new SessionMessageBoundaryError("invalid_metadata");
-      }
-      parsed.push(item as SessionToolCallPart);
-      continue;
-    }
     if (!isSessionContentPart(item) || item.type !== "tool_call") {
       throw new SessionMessageBoundaryError("invalid_metadata");
     }
@@ -395,7 +376,7 @@ function checkToolCalls(
 
 /**
  * Checks the optional metadata columns of a row against its validated
- * body (store.md §7). NULL columns are always fine.
+ * body. NULL columns are always fine.
  *
  * @param message The validated body.
  * @param row The raw metadata columns.

@@ -2,19 +2,6 @@
  * Durable sessions: the `SessionStore` interface, the SQLite (`history.db`)
  * and memory stores, and the structural projection used by resume and
  * export.
- *
- * @example Project stored rows into turns
- * ```ts
- * import { projectStructure } from "@relavium/session/store";
- * import assert from "node:assert/strict";
- * const at = "2026-01-01T00:00:00.000Z";
- * const p = projectStructure([
- *   { id: "a", sessionId: "s", sequenceNumber: 0, role: "user", timestamp: at, content: [{ type: "text", text: "hi" }] },
- *   { id: "b", sessionId: "s", sequenceNumber: 1, role: "assistant", timestamp: at, content: [{ type: "text", text: "hello" }] },
- * ], { honourBoundary: false });
- * assert.equal(p.turns.length, 1);
- * ```
- *
  * @module
  */
 export type {

@@ -1,5 +1,5 @@
 /**
- * The structural projection of stored rows (store.md §6): completed turns,
+ * The structural projection of stored rows: completed turns,
  * legacy bare users, the compaction boundary and the sequences derived from
  * them. Pure: shared by resume, boundary mapping and export.
  *
@@ -17,12 +17,6 @@ import type { AgentSessionRecord } from "./store.ts";
 /**
  * One completed turn: its user row, its terminal assistant row, every row
  * of the turn, and the legacy bare users that precede it.
- *
- * @example Value
- * ```ts
- * import type { ProjectedTurn } from "@relavium/session/store";
- * type T = ProjectedTurn["terminal"];
- * ```
  */
 export interface ProjectedTurn {
   /** The `user` row that opened the turn. */
@@ -40,12 +34,6 @@ export interface ProjectedTurn {
 
 /**
  * Options of {@linkcode projectStructure}.
- *
- * @example Export ignores boundaries
- * ```ts
- * import type { ProjectionOptions } from "@relavium/session/store";
- * const o: ProjectionOptions = { honourBoundary: false };
- * ```
  */
 export interface ProjectionOptions {
   /**
@@ -57,12 +45,6 @@ export interface ProjectionOptions {
 
 /**
  * The result of {@linkcode projectStructure}.
- *
- * @example Value
- * ```ts
- * import type { StructuralProjection } from "@relavium/session/store";
- * type Seqs = StructuralProjection["resumableMessageSequences"];
- * ```
  */
 export interface StructuralProjection {
   /** Completed turns surviving the boundary, in order. */
@@ -269,7 +251,7 @@ function projectTurns(
 }
 
 /**
- * Projects stored rows into completed turns and legacy users (store.md §6).
+ * Projects stored rows into completed turns and legacy users.
  *
  * Rows are sorted by sequence; `system` rows are skipped. A `user` row
  * opens a candidate turn; a previous candidate holding only its user row
@@ -327,8 +309,7 @@ export function projectStructure(
 }
 
 /**
- * Rebuilds the state a stored session resumes from (DECISIONS.md 9,
- * session.md §10): the boundary-honouring projection mapped to text-only
+ * Rebuilds the state a stored session resumes from: the boundary-honouring projection mapped to text-only
  * working messages, one span per completed turn, the stored spend and the
  * newest non-empty compaction summary.
  *

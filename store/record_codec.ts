@@ -7,18 +7,12 @@
  * @module
  */
 import type { Agent } from "../schema/agent.ts";
-import { isSessionContext } from "../schema/context_check.ts";
+import { isSessionContext } from "./record_check.ts";
 import { SessionRecordError } from "./errors.ts";
 import type { AgentSessionRecord, SessionStatus } from "./store.ts";
 
 /**
  * An `agent_sessions` row joined with our state table, as SQLite returns it.
- *
- * @example Value
- * ```ts
- * import type { SessionRow } from "./record_codec.ts";
- * const r: Partial<SessionRow> = { id: "s", agent_slug: "mini" };
- * ```
  */
 export interface SessionRow {
   /** `id`. */

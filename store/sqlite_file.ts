@@ -1,5 +1,5 @@
 /**
- * Opening `history.db` (store.md §1, DECISIONS.md 6–7): the folder is
+ * Opening `history.db`: the folder is
  * created 0700 and the file 0600 before SQLite opens it; after opening,
  * the file and its `-wal`/`-shm` sidecars are chmod-ed 0600 explicitly
  * (also when they already existed), then the connection PRAGMAs are set.

@@ -15,13 +15,6 @@ const SESSION_COLUMNS = `s.id, s.agent_id, s.agent_slug, s.agent_snapshot,
 
 /**
  * Column order of message rows read as arrays.
- *
- * @example First column
- * ```ts
- * import { MESSAGE_COLUMN_ORDER } from "./sqlite_statements.ts";
- * import assert from "node:assert/strict";
- * assert.equal(MESSAGE_COLUMN_ORDER[0], "id");
- * ```
  */
 export const MESSAGE_COLUMN_ORDER = [
   "id",
@@ -45,12 +38,6 @@ const MESSAGE_COLUMNS = `${
 
 /**
  * Every statement the store runs.
- *
- * @example Shape
- * ```ts
- * import type { Statements } from "./sqlite_statements.ts";
- * type Insert = Statements["insertMessage"];
- * ```
  */
 export interface Statements {
   /** Full row of a visible session, by id. */
@@ -122,13 +109,6 @@ export interface Statements {
  * columns (`content`, `tool_calls`, `tool_call_id`, `name`,
  * `finish_reason`, `compaction_dropped_through_sequence`) are all NULL;
  * else NULL, and the page is read again with every column.
- *
- * @example Role column
- * ```ts
- * import { LEAN_COLUMN_ORDER } from "./sqlite_statements.ts";
- * import assert from "node:assert/strict";
- * assert.equal(LEAN_COLUMN_ORDER[2], "role");
- * ```
  */
 export const LEAN_COLUMN_ORDER = [
   "id",

@@ -1,5 +1,5 @@
 /**
- * The durable store on `history.db` (store.md), on Deno's built-in
+ * The durable store on `history.db`, on Deno's built-in
  * `node:sqlite`. Writes run in `BEGIN IMMEDIATE` with the busy-retry
  * policy; reads of a whole session run in one read transaction and
  * re-validate every row.
@@ -8,13 +8,13 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { isAbsolute } from "node:path";
-import { isSessionContext } from "../schema/context_check.ts";
+import { isSessionContext } from "./record_check.ts";
 import type { SessionMessage } from "../schema/message.ts";
 import { missingColumns, referencesModelCatalog, STORE_DDL } from "./ddl.ts";
 import { SessionNotFoundError, StoreOpenError } from "./errors.ts";
-import type { DecodeMemo } from "./fast_check.ts";
 import {
   decodeLeanRow,
+  type DecodeMemo,
   decodeMessageArray,
   decodeMessageRow,
   type MessageRow,
@@ -45,13 +45,6 @@ import { checkCost, planTurnRows } from "./turn_plan.ts";
 
 /**
  * What {@linkcode openSqliteStore} is given.
- *
- * @example Deterministic deps
- * ```ts
- * import type { SqliteStoreOptions } from "@relavium/session/store";
- * let n = 0;
- * const o: SqliteStoreOptions = { clock: { now: () => 0 }, ids: () => `id-${n++}` };
- * ```
  */
 export interface SqliteStoreOptions {
   /** Source of epoch milliseconds for `created_at`/`updated_at`; default the system clock. */
@@ -60,7 +53,7 @@ export interface SqliteStoreOptions {
   ids?: () => string;
   /** Busy-retry wait; default blocks the thread. Tests inject a recorder. */
   sleep?: (ms: number) => void;
-  /** SQLite `busy_timeout`; default 5000 (store.md §1). */
+  /** SQLite `busy_timeout`; default 5000. */
   busyTimeoutMs?: number;
 }
 
@@ -143,7 +136,7 @@ class SqliteSessionStore implements SessionStore {
     });
   }
 
-  /** DECISIONS.md 2: the catalog row id (or NULL) where the FK exists. */
+  /** The catalog row id (or NULL) where the FK exists. */
   #catalogId(model: string): string | null {
     const rows = this.#sql.catalogByModel?.all(model) ?? [];
     const id = rows.length === 1 ? rows[0]?.["id"] : undefined;

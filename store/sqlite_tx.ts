@@ -1,5 +1,5 @@
 /**
- * Transactions with the busy-retry policy of store.md §1: writes run in
+ * Transactions with the busy-retry policy: writes run in
  * `BEGIN IMMEDIATE`; only busy/locked errors are retried, at most 5
  * attempts with a deterministic linear backoff (no jitter), then the last
  * error is rethrown. Anything else rolls back and rethrows at once.
@@ -10,26 +10,12 @@ import type { DatabaseSync } from "node:sqlite";
 
 /**
  * Attempts before a busy/locked error is rethrown.
- *
- * @example Value
- * ```ts
- * import { MAX_ATTEMPTS } from "./sqlite_tx.ts";
- * import assert from "node:assert/strict";
- * assert.equal(MAX_ATTEMPTS, 5);
- * ```
  */
 export const MAX_ATTEMPTS: number = 5;
 
 /**
  * Backoff step: after failed attempt `n` (1-based) the next waits
  * `n × BACKOFF_STEP_MS` ms (25, 50, 75, 100).
- *
- * @example Value
- * ```ts
- * import { BACKOFF_STEP_MS } from "./sqlite_tx.ts";
- * import assert from "node:assert/strict";
- * assert.equal(BACKOFF_STEP_MS, 25);
- * ```
  */
 export const BACKOFF_STEP_MS: number = 25;
 

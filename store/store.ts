@@ -1,5 +1,5 @@
 /**
- * The `SessionStore` interface (store.md). Synchronous on purpose:
+ * The `SessionStore` interface. Synchronous on purpose:
  * `node:sqlite` is synchronous, and the host commits a turn while the
  * `session:turn_completed` event is being delivered, before anything else
  * can happen in that session.
@@ -16,27 +16,11 @@ import type {
 
 /**
  * Row status of a session.
- *
- * @example Value
- * ```ts
- * import type { SessionStatus } from "@relavium/session/store";
- * const s: SessionStatus = "active";
- * ```
  */
 export type SessionStatus = "active" | "idle" | "exported" | "ended";
 
 /**
- * A stored session (store.md §3). Timestamps are ISO-8601.
- *
- * @example Value
- * ```ts
- * import type { AgentSessionRecord } from "@relavium/session/store";
- * const r: AgentSessionRecord = {
- *   id: "s", agentSlug: "mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" }, status: "active",
- *   totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 0, totalConservativeMicrocents: 0,
- *   createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z",
- * };
- * ```
+ * A stored session. Timestamps are ISO-8601.
  */
 export interface AgentSessionRecord {
   /** Session id (UUID minted by the host). */
@@ -47,9 +31,9 @@ export interface AgentSessionRecord {
   agentId?: string;
   /** The agent exactly as authored at start (not re-validated on read). */
   agentSnapshot?: Agent;
-  /** Derived from the first completed turn (store.md §5). */
+  /** Derived from the first completed turn. */
   title?: string;
-  /** The stored `model_id` as is (a raw model or a catalog row id, DECISIONS.md 2). */
+  /** The stored `model_id` as is (a raw model or a catalog row id). */
   modelId?: string;
   /** The authoritative session context (`context_json`). */
   context: SessionContext;
@@ -75,12 +59,6 @@ export interface AgentSessionRecord {
 
 /**
  * What a new session row is made from.
- *
- * @example Value
- * ```ts
- * import type { NewSession } from "@relavium/session/store";
- * const n: NewSession = { id: "s", agentSlug: "mini", modelId: "gpt-5.4-mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" } };
- * ```
  */
 export interface NewSession {
   /** Session id (UUID minted by the host). */
@@ -89,7 +67,7 @@ export interface NewSession {
   agentSlug: string;
   /** The agent exactly as authored, frozen for resume and export. */
   agentSnapshot?: Agent;
-  /** The configured primary model (raw string; see DECISIONS.md 2). */
+  /** The configured primary model (raw string). */
   modelId?: string;
   /** The session context. */
   context: SessionContext;
@@ -97,12 +75,6 @@ export interface NewSession {
 
 /**
  * One attempt's spend, from a `cost:updated` event.
- *
- * @example Value
- * ```ts
- * import type { CostEntry } from "@relavium/session/store";
- * const c: CostEntry = { model: "gpt-5.4-mini", inputTokens: 10, outputTokens: 2, costMicrocents: 1650, priced: true };
- * ```
  */
 export interface CostEntry {
   /** Raw provider model string (the `session_costs` key); non-empty. */
@@ -120,12 +92,6 @@ export interface CostEntry {
 /**
  * One per-model spend row of a session, as `session_costs` holds it
  * (legacy and current rows of the same model summed).
- *
- * @example Value
- * ```ts
- * import type { ModelCostTotals } from "@relavium/session/store";
- * const c: ModelCostTotals = { model: "m", inputTokens: 1, outputTokens: 1, costMicrocents: 5, callCount: 1, unpricedCalls: 0 };
- * ```
  */
 export interface ModelCostTotals {
   /** Raw provider model string. */
@@ -145,12 +111,6 @@ export interface ModelCostTotals {
 /**
  * One tool round of a turn: the assistant row's calls and the tool row's
  * results, in call order.
- *
- * @example Value
- * ```ts
- * import type { ToolRound } from "@relavium/session/store";
- * const r: ToolRound = { calls: [], results: [] };
- * ```
  */
 export interface ToolRound {
   /** The round's calls, in call order (the `assistant` row). */
@@ -161,12 +121,6 @@ export interface ToolRound {
 
 /**
  * Everything one completed turn writes, in one transaction.
- *
- * @example Value
- * ```ts
- * import type { TurnCommit } from "@relavium/session/store";
- * const t: TurnCommit = { userText: "hi", rounds: [], finalText: "hello", modelId: "m", tokensUsed: { input: 3, output: 1 }, costs: [] };
- * ```
  */
 export interface TurnCommit {
   /** The user message text, stored verbatim. */
@@ -179,19 +133,13 @@ export interface TurnCommit {
   modelId?: string;
   /** Main-turn usage, added to the session totals. */
   tokensUsed: { input: number; output: number };
-  /** Buffered `cost:updated` entries of this turn (DECISIONS.md 5). */
+  /** Buffered `cost:updated` entries of this turn. */
   costs: CostEntry[];
 }
 
 /**
  * A boundary marker to append on `session:compacted` / `session:trimmed`
- * (store.md §4). The store places it by boundary slots.
- *
- * @example A compaction marker
- * ```ts
- * import type { BoundaryMarker } from "@relavium/session/store";
- * const m: BoundaryMarker = { summary: "We fixed the parser.", keptTurnCount: 1, tokensUsed: { input: 900, output: 120 }, costs: [] };
- * ```
+ * . The store places it by boundary slots.
  */
 export interface BoundaryMarker {
   /** The compaction summary (non-empty); absent for a trim. */
@@ -206,12 +154,6 @@ export interface BoundaryMarker {
 
 /**
  * A session and all its rows, read in one transaction.
- *
- * @example Value
- * ```ts
- * import type { LoadedSession } from "@relavium/session/store";
- * const l: Pick<LoadedSession, "messages"> = { messages: [] };
- * ```
  */
 export interface LoadedSession {
   /** The session row. */
@@ -224,13 +166,6 @@ export interface LoadedSession {
  * Durable session storage. Implementations: `openSqliteStore` (the
  * `history.db` file) and `createMemoryStore` (tests, one-shot runs).
  * Every write is one transaction; a thrown error means nothing was written.
- *
- * @example Use the memory store
- * ```ts
- * import { createMemoryStore } from "@relavium/session/store";
- * const store = createMemoryStore();
- * store.create({ id: "s", agentSlug: "a", context: { workingDir: "/w", fsScopeTier: "sandboxed" } });
- * ```
  */
 export interface SessionStore {
   /** Inserts the session row (status `active`). */

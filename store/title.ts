@@ -1,5 +1,5 @@
 /**
- * Session title derivation (store.md §5).
+ * Session title derivation.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Effect turn keys (store.md §3, DECISIONS.md 4): seeding from history and
+ * Effect turn keys: seeding from history and
  * advancing the stored high-water mark, failing closed.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The rows one completed turn writes (store.md §4), built and validated
+ * The rows one completed turn writes, built and validated
  * before any transaction starts, shared by both stores.
  *
  * @module
@@ -11,12 +11,6 @@ import type { CostEntry, TurnCommit } from "./store.ts";
 
 /**
  * One row to append; the store assigns the sequence number.
- *
- * @example Value
- * ```ts
- * import type { PlannedRow } from "./turn_plan.ts";
- * const r: PlannedRow = { id: "m", role: "user", content: [{ type: "text", text: "hi" }] };
- * ```
  */
 export interface PlannedRow {
   /** Row id. */

@@ -1,5 +1,5 @@
 /**
- * Step 4 of the pipeline (tools.md §1), the part driven by configuration:
+ * Step 4 of the pipeline, the part driven by configuration:
  * the command allowlist for a process tool and the URL checks for an
  * `http` tool, both on the tool's policy target and before approval, so
  * no mode (not even `auto`) runs an unlisted command or reaches an
@@ -7,34 +7,13 @@
  *
  * @module
  */
-import {
-  type CommandAllowlist,
-  isCommandAllowed,
-} from "./sandbox/command_allowlist.ts";
+import { isCommandAllowed } from "./sandbox/command_allowlist.ts";
 import { governedAction } from "./policy.ts";
 import { checkUrl } from "./sandbox/ssrf.ts";
 import type { PolicyTarget, ToolPolicy } from "./tool.ts";
+import type { ToolGuardrails } from "./sandbox/guardrail_lists.ts";
 
-/**
- * The guardrail configuration of a registry (from `[chat]`
- * `allowed_commands`, `allowed_command_globs`, `allowed_domains`). Every
- * list defaults to empty, which denies everything.
- *
- * @example Value
- * ```ts
- * import type { ToolGuardrails } from "@relavium/session/tools";
- * const g: ToolGuardrails = { allowedCommands: ["deno task test"], allowedDomains: ["api.github.com"] };
- * ```
- */
-export interface ToolGuardrails extends CommandAllowlist {
-  /** Exact hosts `http_request` may reach (`[]` ⇒ none). */
-  allowedDomains?: readonly string[];
-  /**
-   * Test-only: lets `http_request` reach `127.0.0.0/8` and `::1` literals.
-   * Never set it outside tests; the CLI never does.
-   */
-  allowLoopbackForTests?: boolean;
-}
+export type { ToolGuardrails } from "./sandbox/guardrail_lists.ts";
 
 /**
  * A guardrail refusal: a reason code and a path-free message.

@@ -151,7 +151,7 @@ async function steps(
     config.toolConfig.get(tool.id),
   );
   if (!effective.ok) return invalidArgsOutcome(base, effective.error);
-  const parsed = await tool.parse(effective.value);
+  const parsed = tool.parse(effective.value);
   if (!parsed.ok) return invalidArgsOutcome(base, parsed.error);
   if (
     config.isSecret !== undefined &&

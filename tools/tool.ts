@@ -10,7 +10,7 @@ import type { ValidationIssue } from "../schema/issues.ts";
 import type { Result } from "../schema/result.ts";
 import type { ToolFailure } from "./failure.ts";
 import type { FsAccess } from "./sandbox/fs_access.ts";
-import type { ToolGuardrails } from "./guardrails.ts";
+import type { ToolGuardrails } from "./sandbox/guardrail_lists.ts";
 import type { ToolEffects } from "./effects.ts";
 import type { ToolLimits } from "./sandbox/limits.ts";
 import type { PermissionQuery } from "./sandbox/permission_query.ts";
@@ -134,12 +134,9 @@ export interface ToolDefinition<A> {
   description: string;
   /**
    * Strict validator of the complete effective args (unknown keys
-   * rejected); may answer asynchronously (the built-ins load their schema
-   * only for arguments that are not plainly valid).
+   * rejected); synchronous.
    */
-  parse(
-    raw: unknown,
-  ): Result<A, ValidationIssue[]> | Promise<Result<A, ValidationIssue[]>>;
+  parse(raw: unknown): Result<A, ValidationIssue[]>;
   /** The only schema a model sees (config-only keys excluded). */
   llmParams: JsonSchema;
   /** Keys supplied by configuration only; never advertised; config wins. */

@@ -1,9 +1,9 @@
 /**
- * The interactive approval prompt (cli.md §4), on stderr:
+ * The interactive approval prompt, on stderr:
  * `Approve <tool> <preview>? [y] once  [a] always  [n] no`. One line is
  * read; `[a]` is offered only when the answer can be cached (never for a
  * user's `!` command). Ctrl-C (the request's signal) or end of input
- * rejects. Also the per-call `git_commit` gate (tools.md §6):
+ * rejects. Also the per-call `git_commit` gate:
  * `Commit "<message>" (<files>)? [y] yes  [n] no`.
  *
  * @module
@@ -31,19 +31,6 @@ function previewText(request: ApprovalRequest): string {
  * @param reader The chat's stdin line reader (shared with the loop).
  * @param settle Awaited before the question (the session's events first).
  * @returns The approver.
- *
- * @example Answer "a"
- * ```ts
- * import { createApprover } from "./approval_prompt.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import { createLineReader } from "../io/stdin.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo({ stdin: "a\n" });
- * const approve = createApprover(b.io, createLineReader(b.io.stdin));
- * const d = await approve({ toolId: "write_file", action: "fs_write", preview: { path: "a.txt" }, cacheable: true, signal: new AbortController().signal });
- * assert.equal(d, "always");
- * assert.equal(b.stderrText(), "Approve write_file a.txt? [y] once  [a] always  [n] no ");
- * ```
  */
 export function createApprover(
   io: CliIo,
@@ -95,7 +82,7 @@ function gateText(details: Readonly<Record<string, unknown>>): string {
 }
 
 /**
- * Creates the per-call gate of `git_commit` (tools.md §6) for an
+ * Creates the per-call gate of `git_commit` for an
  * interactive TTY: it shows the message and files on stderr and asks
  * `Commit <message> (<files>)? [y] yes  [n] no`; only `y` commits. Never
  * cached; Ctrl-C (the request's signal) or end of input declines.
@@ -104,19 +91,6 @@ function gateText(details: Readonly<Record<string, unknown>>): string {
  * @param reader The chat's stdin line reader (shared with the loop).
  * @param settle Awaited before the question (the session's events first).
  * @returns The gate hook.
- *
- * @example Answer "y"
- * ```ts
- * import { createGatePrompt } from "./approval_prompt.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import { createLineReader } from "../io/stdin.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo({ stdin: "y\n" });
- * const gate = createGatePrompt(b.io, createLineReader(b.io.stdin));
- * const yes = await gate({ toolId: "git_commit", details: { message: "fix: typo", files: ["a.md"] }, signal: new AbortController().signal });
- * assert.equal(yes, true);
- * assert.equal(b.stderrText(), 'Commit "fix: typo" (a.md)? [y] yes  [n] no ');
- * ```
  */
 export function createGatePrompt(
   io: CliIo,

@@ -1,5 +1,5 @@
 /**
- * Static hints printed after `[turn failed: <code>]` (cli.md §4). Never
+ * Static hints printed after `[turn failed: <code>]`. Never
  * provider text: the hint depends on the code alone (and, for
  * `validation`, on whether the message is the engine's fixed
  * possible-overflow text).
@@ -29,12 +29,6 @@ const HINTS: Readonly<Partial<Record<ErrorCode, string>>> = {
 
 /**
  * What the hint may depend on besides the code.
- *
- * @example Value
- * ```ts
- * import type { HintOptions } from "./hints.ts";
- * const o: HintOptions = { memory: "window" };
- * ```
  */
 export interface HintOptions {
   /**
@@ -44,7 +38,7 @@ export interface HintOptions {
   possibleOverflowMessage?: string;
   /**
    * The agent's memory policy (`undefined` when omitted): an overflow
-   * remedy never names a command the policy refuses (agent-yaml.md §3).
+   * remedy never names a command the policy refuses.
    */
   memory?: "none" | "window" | "summary";
 }
@@ -67,17 +61,6 @@ function overflowHint(memory: HintOptions["memory"]): string {
  * @param message The engine-authored error message.
  * @param options The possible-overflow text and the memory policy.
  * @returns The hint, or `undefined` when the code has none.
- *
- * @example Hints by code
- * ```ts
- * import { turnFailureHint } from "./hints.ts";
- * import assert from "node:assert/strict";
- * assert.match(turnFailureHint("provider_auth", "x") ?? "", /key/);
- * assert.equal(turnFailureHint("validation", "Bad request"), undefined);
- * assert.match(turnFailureHint("validation", "P", { possibleOverflowMessage: "P" }) ?? "", /compact/);
- * assert.doesNotMatch(turnFailureHint("context_overflow", "x", { memory: "window" }) ?? "", /compact/);
- * assert.doesNotMatch(turnFailureHint("context_overflow", "x", { memory: "none" }) ?? "", /\/compact|\/trim/);
- * ```
  */
 export function turnFailureHint(
   code: ErrorCode,

@@ -1,5 +1,5 @@
 /**
- * The pure half of `@path` and `!cmd` (cli.md §6): the `!` tokeniser,
+ * The pure half of `@path` and `!cmd`: the `!` tokeniser,
  * `@` markers, nonces, attribute sanitising, content bounds and the
  * `<file>` / `<command>` framing appended to a user message. The nonce
  * (32 lowercase hex, 128 random bits, fresh per injection) is on the open
@@ -10,16 +10,10 @@
 
 /**
  * A source of random bytes (`crypto.getRandomValues` in production).
- *
- * @example A fixed source for tests
- * ```ts
- * import type { RandomBytes } from "./inject.ts";
- * const zeros: RandomBytes = (n) => new Uint8Array(n);
- * ```
  */
 export type RandomBytes = (length: number) => Uint8Array;
 
-/** Content bound in UTF-16 code units (cli.md §6). */
+/** Content bound in UTF-16 code units. */
 export const CONTENT_MAX_CHARS = 131_072;
 /** Line bound applied after the character bound. */
 export const CONTENT_MAX_LINES = 400;
@@ -34,15 +28,6 @@ const WS = new Set([" ", "\t", "\r", "\n"]);
  *
  * @param text The line after the `!`.
  * @returns The tokens; empty for a blank line.
- *
- * @example Quotes group, operators stay literal
- * ```ts
- * import { tokenizeCommand } from "./inject.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(tokenizeCommand(` git commit -m "a b" ; ls`), ["git", "commit", "-m", "a b", ";", "ls"]);
- * assert.deepEqual(tokenizeCommand(`echo '' x"y z`), ["echo", "", "xy z"]);
- * assert.deepEqual(tokenizeCommand(" \t "), []);
- * ```
  */
 export function tokenizeCommand(text: string): string[] {
   const out: string[] = [];
@@ -79,13 +64,6 @@ export function tokenizeCommand(text: string): string[] {
  * @param random The random source.
  * @returns The nonce.
  * @throws {RangeError} When the source returns fewer than 16 bytes.
- *
- * @example From a fixed source
- * ```ts
- * import { newNonce } from "./inject.ts";
- * import assert from "node:assert/strict";
- * assert.equal(newNonce((n) => new Uint8Array(n).fill(171)), "ab".repeat(16));
- * ```
  */
 export function newNonce(random: RandomBytes): string {
   const bytes = random(16);
@@ -104,13 +82,6 @@ export function newNonce(random: RandomBytes): string {
  *
  * @param text The raw value (a path, a command line).
  * @returns The value, safe inside `"…"`.
- *
- * @example Strip
- * ```ts
- * import { sanitizeAttr } from "./inject.ts";
- * import assert from "node:assert/strict";
- * assert.equal(sanitizeAttr('a"><b\u202Ec\u0007d\u0085'), "abcd");
- * ```
  */
 export function sanitizeAttr(text: string): string {
   return text.replace(ATTR_DROP, "");
@@ -136,17 +107,6 @@ function isLow(code: number): boolean {
  *
  * @param text The content.
  * @returns The bounded content (unchanged when within both bounds).
- *
- * @example Lines
- * ```ts
- * import { boundContent } from "./inject.ts";
- * import assert from "node:assert/strict";
- * const text = Array.from({ length: 500 }, (_, i) => `l${i}`).join("\n");
- * const out = boundContent(text).split("\n");
- * assert.equal(out.length, 401);
- * assert.equal(out[300], "… [truncated 100 lines] …");
- * assert.equal(out[400], "l499");
- * ```
  */
 export function boundContent(text: string): string {
   let out = text;
@@ -180,13 +140,6 @@ export function boundContent(text: string): string {
  * @param path The path as typed.
  * @param content The file's text (bounded here).
  * @returns The frame.
- *
- * @example Frame
- * ```ts
- * import { frameFile } from "./inject.ts";
- * import assert from "node:assert/strict";
- * assert.equal(frameFile("n", "a.md", "hi"), '<file id="n" path="a.md">\nhi\n</file:n>');
- * ```
  */
 export function frameFile(
   nonce: string,
@@ -206,16 +159,6 @@ export function frameFile(
  * @param nonce A fresh nonce.
  * @param run The command line and its result.
  * @returns The frame.
- *
- * @example With stderr
- * ```ts
- * import { frameCommand } from "./inject.ts";
- * import assert from "node:assert/strict";
- * assert.equal(
- *   frameCommand("n", { cmd: "ls x", exitCode: 2, stdout: "", stderr: "no x" }),
- *   '<command id="n" cmd="ls x" exit="2">\n\n[stderr]\nno x\n</command:n>',
- * );
- * ```
  */
 export function frameCommand(
   nonce: string,
@@ -238,13 +181,6 @@ export function frameCommand(
  *
  * @param text The submitted line.
  * @returns The paths.
- *
- * @example Markers
- * ```ts
- * import { fileMarkers } from "./inject.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(fileMarkers("see @README.md, and @src/a.ts; mail a@b.c @README.md"), ["README.md", "src/a.ts"]);
- * ```
  */
 export function fileMarkers(text: string): string[] {
   const out: string[] = [];
@@ -256,17 +192,10 @@ export function fileMarkers(text: string): string[] {
 }
 
 /**
- * The llm.md §8 estimate of a text's tokens: `ceil(chars / 4)`.
+ * The estimate of a text's tokens: `ceil(chars / 4)`.
  *
  * @param text The text.
  * @returns Estimated tokens.
- *
- * @example Estimate
- * ```ts
- * import { estimateTextTokens } from "./inject.ts";
- * import assert from "node:assert/strict";
- * assert.equal(estimateTextTokens("hello"), 2);
- * ```
  */
 export function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / 4);

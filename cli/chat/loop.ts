@@ -23,12 +23,6 @@ import type { LineReader } from "../io/stdin.ts";
 
 /**
  * Inputs of {@linkcode runChatLoop}.
- *
- * @example Shape
- * ```ts
- * import type { ChatLoopOptions } from "./loop.ts";
- * type I = ChatLoopOptions["interactive"];
- * ```
  */
 export interface ChatLoopOptions {
   /** The command context. */
@@ -48,7 +42,7 @@ export interface ChatLoopOptions {
   /** Whether this is the interactive REPL (TTY, not `--json`, not CI). */
   interactive: boolean;
   /**
-   * The interactive REPL's `!cmd` / `@path` handler (cli.md §6): the
+   * The interactive REPL's `!cmd` / `@path` handler: the
    * message to send, or `undefined` when the line was handled (a `!`).
    * Absent ⇒ every line is sent as typed.
    */
@@ -62,15 +56,6 @@ export interface ChatLoopOptions {
  *
  * @param env Reads environment variables.
  * @returns `true` in CI.
- *
- * @example Values
- * ```ts
- * import { isCi } from "./loop.ts";
- * import assert from "node:assert/strict";
- * assert.equal(isCi((n) => n === "CI" ? "true" : undefined), true);
- * assert.equal(isCi((n) => n === "CI" ? "0" : undefined), false);
- * assert.equal(isCi(() => undefined), false);
- * ```
  */
 export function isCi(env: (name: string) => string | undefined): boolean {
   const ci = env("CI");
@@ -83,12 +68,6 @@ export function isCi(env: (name: string) => string | undefined): boolean {
  * @param options Session, store, printer, replay, mode and interactivity.
  * @returns The exit code: 4 (chat ended), 1 (latched store or cassette
  * fault), 130/143 (signal outside the REPL).
- *
- * @example See `tests/cli/chat_test.ts` (it needs a live session)
- * ```ts
- * import type { ChatLoopOptions } from "./loop.ts";
- * type Modes = ChatLoopOptions["modes"];
- * ```
  */
 export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   const { ctx, live, interactive } = options;

@@ -1,5 +1,5 @@
 /**
- * Core slash commands of the chat loop (cli.md §5): `/help`, `/exit`,
+ * Core slash commands of the chat loop: `/help`, `/exit`,
  * `/cancel`, `/mode`, `/cost`, `/trim [n]`, and `/export` and `/compact`
  * (checked here, run by the loop). Exact names, no aliases; output is
  * human text on stderr in every mode. Commands of later releases answer
@@ -17,23 +17,11 @@ import { CHAT_MODES } from "../../tools/modes.ts";
  * What the loop does after a slash command: go on, end the chat, write
  * the in-chat export (`/export`) or run a manual compaction (`/compact`),
  * both of which need the live session and run asynchronously.
- *
- * @example Value
- * ```ts
- * import type { SlashOutcome } from "./slash.ts";
- * const o: SlashOutcome = "continue";
- * ```
  */
 export type SlashOutcome = "continue" | "exit" | "export" | "compact";
 
 /**
  * What a slash command may touch.
- *
- * @example Shape
- * ```ts
- * import type { SlashContext } from "./slash.ts";
- * type M = SlashContext["mode"];
- * ```
  */
 export interface SlashContext {
   /** Where human output goes (stderr). */
@@ -79,23 +67,6 @@ const HELP = `Commands:
  * @param line The input line, starting with `/`.
  * @param ctx Output, session, store and mode.
  * @returns Whether the chat goes on.
- *
- * @example Switch the mode
- * ```ts
- * import { runSlash } from "./slash.ts";
- * import { createMemoryStore } from "../../store/memory_store.ts";
- * import assert from "node:assert/strict";
- * let out = "";
- * let mode: "ask" | "plan" | "accept-edits" | "auto" = "ask";
- * const ctx = { write: (t: string) => { out += t; }, sessionId: "s", store: createMemoryStore(), get mode() { return mode; }, setMode: (m: typeof mode) => { mode = m; } };
- * assert.equal(runSlash("/mode auto", ctx), "continue");
- * assert.equal(mode, "auto");
- * assert.equal(runSlash("/exit", ctx), "exit");
- * assert.equal(runSlash("/exit now", ctx), "continue");
- * assert.equal(runSlash("/export", ctx), "export");
- * assert.equal(runSlash("/compact", ctx), "compact");
- * assert.match(out, /takes no argument/);
- * ```
  */
 export function runSlash(line: string, ctx: SlashContext): SlashOutcome {
   const [word = "", ...args] = line.trim().split(/\s+/);

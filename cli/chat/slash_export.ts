@@ -1,5 +1,5 @@
 /**
- * The in-chat `/export` (cli.md §5, export.md §5): the same scaffold as
+ * The in-chat `/export`: the same scaffold as
  * `chat-export`, written to `<cwd>/<sessionId>.relavium.yaml` (replacing
  * it), announced as `session:exported` on the live stream, with the
  * review notice on stderr. The row's status is not changed.
@@ -17,12 +17,6 @@ import {
 
 /**
  * Inputs of {@linkcode runSlashExport}.
- *
- * @example Shape
- * ```ts
- * import type { SlashExportOptions } from "./slash_export.ts";
- * type L = SlashExportOptions["live"];
- * ```
  */
 export interface SlashExportOptions {
   /** The command context (cwd, io). */
@@ -39,13 +33,6 @@ export interface SlashExportOptions {
  *
  * @param options Context, live session and store.
  * @returns The file written, or `undefined` when the export failed.
- *
- * @example See `tests/cli/export_test.ts` (it needs a live session)
- * ```ts
- * import { runSlashExport } from "./slash_export.ts";
- * import assert from "node:assert/strict";
- * assert.equal(typeof runSlashExport, "function");
- * ```
  */
 export async function runSlashExport(
   options: SlashExportOptions,

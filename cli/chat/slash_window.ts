@@ -1,5 +1,5 @@
 /**
- * `/compact` and `/trim [n]` (cli.md §5, session.md §7–§8): run the
+ * `/compact` and `/trim [n]`: run the
  * engine's manual compaction or trim on the live session and report the
  * outcome on stderr (every output mode): tokens before and after, the
  * summariser's spend and the summary, or the refusal. Nothing is changed
@@ -15,12 +15,6 @@ import { formatCost, priceText } from "../commands/cost_report.ts";
 
 /**
  * What `/compact` and `/trim` work on.
- *
- * @example Shape
- * ```ts
- * import type { ContextCommandHost } from "./slash_window.ts";
- * type S = ContextCommandHost["session"];
- * ```
  */
 export interface ContextCommandHost {
   /** The live session (idle between turns). */
@@ -53,13 +47,6 @@ function indent(text: string): string {
  * @param spentMicrocents What the summariser calls cost (session spend
  * after minus before).
  * @returns The text, ending with a newline.
- *
- * @example Nothing to fold
- * ```ts
- * import { compactReport } from "./slash_window.ts";
- * import assert from "node:assert/strict";
- * assert.match(compactReport({ kind: "nothing_to_compact" }, 0), /^Nothing to compact/);
- * ```
  */
 export function compactReport(
   result: CompactionResult,
@@ -106,19 +93,6 @@ export function compactReport(
  *
  * @param host The session and where to report.
  * @returns Resolves when the report is written.
- *
- * @example Refused by the memory policy
- * ```ts
- * import { runSlashCompact } from "./slash_window.ts";
- * import assert from "node:assert/strict";
- * let out = "";
- * const refusal = { kind: "policy_refused" as const, memory: "none" as const, message: "Compaction is not available" };
- * await runSlashCompact({
- *   session: { compact: () => Promise.resolve(refusal), trimHistory: () => refusal, trimRefusal: refusal, compactionRefusal: refusal, cumulativeCostMicrocents: 0 },
- *   write: (t) => { out += t; },
- * });
- * assert.equal(out, "Compaction is not available.\n");
- * ```
  */
 export async function runSlashCompact(host: ContextCommandHost): Promise<void> {
   const before = host.session.cumulativeCostMicrocents;
@@ -141,13 +115,6 @@ export async function runSlashCompact(host: ContextCommandHost): Promise<void> {
  * @param result What `trimHistory(n)` returned.
  * @param bound The `n` it was given.
  * @returns The text, ending with a newline.
- *
- * @example Already within the limit
- * ```ts
- * import { trimReport } from "./slash_window.ts";
- * import assert from "node:assert/strict";
- * assert.equal(trimReport({ kind: "nothing_to_trim", messageCount: 4 }, 10), "Nothing to trim: the context is already within the 10-message limit (4 messages).\n");
- * ```
  */
 export function trimReport(result: TrimResult, bound: number): string {
   switch (result.kind) {
@@ -182,17 +149,6 @@ const WHOLE = /^[1-9][0-9]*$/;
  *
  * @param arg The argument, if any.
  * @param host The session, the configured bound and where to report.
- *
- * @example No bound configured
- * ```ts
- * import { runSlashTrim } from "./slash_window.ts";
- * import assert from "node:assert/strict";
- * let out = "";
- * const session = { compact: () => Promise.resolve({ kind: "nothing_to_compact" as const }), trimHistory: () => ({ kind: "nothing_to_trim" as const, messageCount: 0 }), trimRefusal: undefined, compactionRefusal: undefined, cumulativeCostMicrocents: 0 };
- * runSlashTrim(undefined, { session, write: (t) => { out += t; } });
- * assert.match(out, /\[chat\]\.max_messages/);
- * assert.match(out, /\/compact/);
- * ```
  */
 export function runSlashTrim(
   arg: string | undefined,

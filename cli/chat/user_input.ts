@@ -1,5 +1,5 @@
 /**
- * `!cmd` and `@path` in an interactive chat (cli.md §6). A `!` line runs
+ * `!cmd` and `@path` in an interactive chat. A `!` line runs
  * through `AgentSession.runUserCommand` (the `[chat]` allowlist before
  * approval, then the mode), shows a bounded preview on stderr and queues
  * the framed output for the next message; a denial prints its hint. An
@@ -32,12 +32,6 @@ const PREVIEW_WIDTH = 200;
 
 /**
  * What {@linkcode createUserInput} needs.
- *
- * @example Shape
- * ```ts
- * import type { UserInputOptions } from "./user_input.ts";
- * type K = keyof UserInputOptions;
- * ```
  */
 export interface UserInputOptions {
   /** Where previews, notices and hints go (stderr). */
@@ -57,12 +51,6 @@ export interface UserInputOptions {
 
 /**
  * Turns a submitted line into the message to send.
- *
- * @example Shape
- * ```ts
- * import type { UserInput } from "./user_input.ts";
- * type P = UserInput["prepare"];
- * ```
  */
 export interface UserInput {
   /**
@@ -108,22 +96,6 @@ function denialHint(
  *
  * @param options Output, session, modes, file reads and randomness.
  * @returns The handler.
- *
- * @example A denied `!` prints its hint and sends nothing
- * ```ts
- * import { createUserInput } from "./user_input.ts";
- * import assert from "node:assert/strict";
- * let out = "";
- * const input = createUserInput({
- *   write: (t) => { out += t; },
- *   session: { runUserCommand: () => Promise.resolve({ kind: "denied", allowlist: true, message: "x" }), setTurnPolicy: () => {} },
- *   modes: { mode: "auto", policy: {} },
- *   random: (n) => new Uint8Array(n),
- * });
- * assert.equal(await input.prepare("!rm -rf x"), undefined);
- * assert.equal(out, '! rm -rf x: not allowed. Add "rm -rf x" to [chat].allowed_commands to enable it.\n');
- * assert.equal(await input.prepare("hello"), "hello");
- * ```
  */
 export function createUserInput(options: UserInputOptions): UserInput {
   const queued: string[] = [];
@@ -219,15 +191,6 @@ function systemRandom(length: number): Uint8Array {
  * @param modes The chat's modes.
  * @param registry The session's tools (`@` is unavailable without them).
  * @returns `prepare` of the handler.
- *
- * @example Plain lines pass through
- * ```ts
- * import { userLineHandler } from "./user_input.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const prepare = userLineHandler(createBufferedIo().io, { runUserCommand: () => Promise.resolve({ kind: "cancelled" }), setTurnPolicy: () => {} }, { mode: "ask", policy: {} });
- * assert.equal(await prepare("hi"), "hi");
- * ```
  */
 export function userLineHandler(
   io: CliIo,

@@ -25,14 +25,6 @@ import { withBudgetNotices } from "../run/window_settings.ts";
  *
  * @param text All of stdin.
  * @returns The prompt, or `undefined` when it is empty or whitespace.
- *
- * @example Strip one newline
- * ```ts
- * import { promptFromStdin } from "./agent_run.ts";
- * import assert from "node:assert/strict";
- * assert.equal(promptFromStdin("hi\n\n"), "hi\n");
- * assert.equal(promptFromStdin(" \n"), undefined);
- * ```
  */
 export function promptFromStdin(text: string): string | undefined {
   const prompt = text.endsWith("\r\n")
@@ -49,13 +41,6 @@ export function promptFromStdin(text: string): string | undefined {
  * @param command The parsed command.
  * @param ctx The command context.
  * @returns 0 / 1 / 130 / 143, or a pre-session fault (exit 2).
- *
- * @example See `tests/cli/agent_run_test.ts`
- * ```ts
- * import { runAgentRun } from "./agent_run.ts";
- * import assert from "node:assert/strict";
- * assert.equal(typeof runAgentRun, "function");
- * ```
  */
 export async function runAgentRun(
   command: Extract<CliCommand, { name: "agent-run" }>,

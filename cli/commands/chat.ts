@@ -28,13 +28,6 @@ import { withBudgetNotices } from "../run/window_settings.ts";
  * @param ctx The command context.
  * @returns 4 when the chat ends, 1 on a latched store or cassette fault,
  * 130/143 on signals outside the REPL, or a pre-session fault.
- *
- * @example See `tests/cli/chat_test.ts`
- * ```ts
- * import { runChat } from "./chat.ts";
- * import assert from "node:assert/strict";
- * assert.equal(typeof runChat, "function");
- * ```
  */
 export async function runChat(
   command: Extract<CliCommand, { name: "chat" }>,

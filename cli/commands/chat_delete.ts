@@ -1,5 +1,5 @@
 /**
- * `chat-delete <id> [--yes]` (cli.md §1): a soft delete (hidden from
+ * `chat-delete <id> [--yes]`: a soft delete (hidden from
  * `chat-list` and `chat-resume`). Destructive, so it asks on a terminal;
  * elsewhere `--yes` is required (else exit 2).
  *
@@ -33,23 +33,6 @@ async function confirm(
  * @param ctx The command context.
  * @returns 0 (deleted, or declined at the prompt), or a fault: `not_found`
  * for an unknown id, `usage` without a terminal and without `--yes`.
- *
- * @example Without a terminal, --yes is required
- * ```ts
- * import { runChatDelete } from "./chat_delete.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import { openSqliteStore } from "../../store/sqlite_store.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const store = openSqliteStore(`${dir}/history.db`, { clock: { now: () => 0 }, ids: () => crypto.randomUUID() });
- * store.create({ id: "s1", agentSlug: "mini", context: { workingDir: dir, fsScopeTier: "sandboxed" } });
- * store.close();
- * const ctx = (yes: boolean) => ({ io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: true }, color: false, cwd: dir });
- * const r = await runChatDelete({ name: "chat-delete", sessionId: "s1", yes: false }, ctx(false));
- * assert.equal(typeof r === "object" ? r.code : r, "usage");
- * assert.equal(await runChatDelete({ name: "chat-delete", sessionId: "s1", yes: true }, ctx(true)), 0);
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function runChatDelete(
   command: Extract<CliCommand, { name: "chat-delete" }>,

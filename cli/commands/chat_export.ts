@@ -1,5 +1,5 @@
 /**
- * `chat-export <id> [--out <path>] [--force]` (cli.md §1, export.md §5):
+ * `chat-export <id> [--out <path>] [--force]`:
  * write a stored session's workflow scaffold to
  * `<cwd>/<sessionId>.relavium.yaml` (or `--out`, relative to the cwd),
  * mark the row `exported`, and print the review notice on stderr. Under
@@ -29,18 +29,6 @@ import { resolve } from "node:path";
  * @param workflowPath The absolute file written.
  * @param now Epoch milliseconds.
  * @returns The event, keys in the documented order.
- *
- * @example After two rows
- * ```ts
- * import { exportedEvent } from "./chat_export.ts";
- * import assert from "node:assert/strict";
- * const at = "2026-01-01T00:00:00.000Z";
- * const row = (n: number) => ({ id: `m${n}`, sessionId: "s", sequenceNumber: n, role: "user" as const, timestamp: at, content: [] });
- * const e = exportedEvent({ record: { id: "s", agentSlug: "a", context: { workingDir: "/w", fsScopeTier: "sandboxed" },
- *   status: "ended", totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 0, totalConservativeMicrocents: 0,
- *   createdAt: at, updatedAt: at }, messages: [row(0), row(1)] }, "/w/s.relavium.yaml", 0);
- * assert.deepEqual(e, { type: "session:exported", sessionId: "s", timestamp: "1970-01-01T00:00:00.000Z", sequenceNumber: 2, workflowPath: "/w/s.relavium.yaml" });
- * ```
  */
 export function exportedEvent(
   loaded: LoadedSession,
@@ -67,18 +55,6 @@ export function exportedEvent(
  * @param ctx The command context.
  * @returns 0, or a fault: `not_found` (unknown id), `target_exists` (a file
  * is there and no `--force`), `internal` (the write or the store failed).
- *
- * @example Unknown id
- * ```ts
- * import { runChatExport } from "./chat_export.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir } });
- * const r = await runChatExport({ name: "chat-export", sessionId: "nope", force: false }, { io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
- * assert.equal(typeof r === "object" ? r.code : r, "not_found");
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function runChatExport(
   command: Extract<CliCommand, { name: "chat-export" }>,

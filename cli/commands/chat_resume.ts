@@ -1,5 +1,5 @@
 /**
- * `chat-resume <id> | --last` (cli.md §1): reload a stored session with
+ * `chat-resume <id> | --last`: reload a stored session with
  * its stored agent and context (text-only history), in mode `ask` with an
  * empty approval cache, and run the line loop. Lands idle, without
  * `session:started`.
@@ -35,13 +35,6 @@ import { withBudgetNotices } from "../run/window_settings.ts";
  * @param command The parsed command.
  * @param ctx The command context.
  * @returns As `chat`; an unknown id is a `not_found` fault (exit 2).
- *
- * @example See `tests/cli/chat_test.ts`
- * ```ts
- * import { runChatResume } from "./chat_resume.ts";
- * import assert from "node:assert/strict";
- * assert.equal(typeof runChatResume, "function");
- * ```
  */
 export async function runChatResume(
   command: Extract<CliCommand, { name: "chat-resume" }>,

@@ -1,5 +1,5 @@
 /**
- * `chat-show <id>` (cli.md §1): a stored session's transcript text, the
+ * `chat-show <id>`: a stored session's transcript text, the
  * tool names of each turn, every compaction or trim boundary (what it
  * dropped from the model's context, and the summary that replaced it),
  * the totals and the per-model cost. Plain text (control sequences
@@ -32,12 +32,6 @@ import { openExistingHistory } from "../run/history.ts";
 
 /**
  * One turn of the `--json` transcript.
- *
- * @example Value
- * ```ts
- * import type { ShownTurn } from "./chat_show.ts";
- * const t: ShownTurn = { user: "hi", assistant: "hello", tools: [], model: null, compacted: false };
- * ```
  */
 export interface ShownTurn {
   /** Bare user messages (no reply) stored just before this turn. */
@@ -54,12 +48,6 @@ export interface ShownTurn {
 
 /**
  * The `chat-show --json` record.
- *
- * @example Shape
- * ```ts
- * import type { ShownSession } from "./chat_show.ts";
- * type Turns = ShownSession["turns"];
- * ```
  */
 export interface ShownSession {
   sessionId: string;
@@ -98,23 +86,6 @@ function toolNames(rows: readonly SessionMessage[]): string[] {
  * @param loaded The session and its rows.
  * @param costs Its per-model spend rows (`SessionStore.costs`), if read.
  * @returns The record.
- *
- * @example One turn
- * ```ts
- * import { showSession } from "./chat_show.ts";
- * import assert from "node:assert/strict";
- * const at = "2026-01-01T00:00:00.000Z";
- * const row = (n: number, role: "user" | "assistant", text: string) => ({
- *   id: `m${n}`, sessionId: "s", sequenceNumber: n, role, timestamp: at, content: [{ type: "text" as const, text }],
- * });
- * const shown = showSession({
- *   record: { id: "s", agentSlug: "mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" }, status: "active",
- *     totalInputTokens: 3, totalOutputTokens: 1, totalCostMicrocents: 0, totalConservativeMicrocents: 0, createdAt: at, updatedAt: at },
- *   messages: [row(0, "user", "hi"), row(1, "assistant", "hello")],
- * });
- * assert.deepEqual(shown.turns, [{ user: "hi", assistant: "hello", tools: [], model: null, compacted: false }]);
- * assert.deepEqual([shown.boundaries, shown.costs], [[], []]);
- * ```
  */
 export function showSession(
   loaded: LoadedSession,
@@ -154,25 +125,6 @@ export function showSession(
  *
  * @param s The record from {@linkcode showSession}.
  * @returns The text, ending with a newline.
- *
- * @example Header
- * ```ts
- * import { renderSession } from "./chat_show.ts";
- * import assert from "node:assert/strict";
- * const at = "2026-01-01T00:00:00.000Z";
- * const text = renderSession({
- *   sessionId: "s", agentSlug: "mini", title: "hi", status: "active", modelId: "m", createdAt: at, updatedAt: at,
- *   totalCostMicrocents: 0, totalInputTokens: 3, totalOutputTokens: 1, workingDir: "/w",
- *   turns: [{ user: "hi", assistant: "hel\x1b[2Jlo", tools: ["read_file"], model: "m", compacted: true }], unansweredAfter: [],
- *   boundaries: [{ reason: "compaction", sequenceNumber: 4, droppedFromSequence: 0, droppedThroughSequence: 1, droppedTurns: { first: 1, last: 1 }, summary: "We said hi.", timestamp: at }],
- *   costs: [{ model: "m", inputTokens: 3, outputTokens: 1, costMicrocents: 0, calls: 1, unpricedCalls: 1 }],
- * });
- * assert.match(text, /^Session s\n/);
- * assert.match(text, /\nassistant: hello\n/);
- * assert.match(text, /tools: read_file/);
- * assert.match(text, /=== compaction boundary \(.*\): turn 1, stored messages #0–#1, are no longer sent to the model; the model sees this summary instead:\n  We said hi\.\n===\n/);
- * assert.match(text, /Totals: 1 turns, 3 input tokens, 1 output tokens, price unknown\nCost by model:\n  m  price unknown/);
- * ```
  */
 export function renderSession(s: ShownSession): string {
   const clean = stripControl;
@@ -231,18 +183,6 @@ export function renderSession(s: ShownSession): string {
  * @param command The parsed command.
  * @param ctx The command context.
  * @returns 0, or a fault (`not_found` for an unknown id).
- *
- * @example Unknown id
- * ```ts
- * import { runChatShow } from "./chat_show.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir } });
- * const r = await runChatShow({ name: "chat-show", sessionId: "nope" }, { io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
- * assert.equal(typeof r === "object" ? r.code : r, "not_found");
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function runChatShow(
   command: Extract<CliCommand, { name: "chat-show" }>,

@@ -1,5 +1,5 @@
 /**
- * The boundaries `chat-show` lists (cli.md §1, store.md §4): each
+ * The boundaries `chat-show` lists: each
  * compaction or trim marker with the stored rows it newly dropped from the
  * model's working context, the turns those rows belong to and, for a
  * compaction, the summary the model sees instead. Raw rows are never
@@ -17,12 +17,6 @@ import { stripControl } from "../io/control.ts";
  * rows it newly dropped from the model's working context (they stay in
  * the store and in `turns`) and, for a compaction, the summary the model
  * sees instead.
- *
- * @example Value
- * ```ts
- * import type { ShownBoundary } from "./chat_show_boundaries.ts";
- * const b: ShownBoundary = { reason: "trim", sequenceNumber: 9, droppedFromSequence: 0, droppedThroughSequence: 3, droppedTurns: { first: 1, last: 2 }, summary: null, timestamp: "2026-01-01T00:00:00.000Z" };
- * ```
  */
 export interface ShownBoundary {
   /** `compaction` (summarised) or `trim` (dropped without a summary). */
@@ -47,21 +41,6 @@ export interface ShownBoundary {
  * @param messages Every stored row of the session.
  * @param turns Its completed turns, boundary not honoured (as shown).
  * @returns The boundaries.
- *
- * @example One compaction over the first turn
- * ```ts
- * import { shownBoundaries } from "./chat_show_boundaries.ts";
- * import { projectStructure } from "../../store/projection.ts";
- * import assert from "node:assert/strict";
- * const at = "2026-01-01T00:00:00.000Z";
- * const row = (n: number, role: "user" | "assistant" | "system", text: string) => ({
- *   id: `m${n}`, sessionId: "s", sequenceNumber: n, role, timestamp: at, content: [{ type: "text" as const, text }],
- * });
- * const rows = [row(0, "user", "a"), row(1, "assistant", "b"), row(2, "user", "c"), row(3, "assistant", "d"),
- *   { ...row(4, "system", "sum"), compaction: { droppedThroughSequence: 1 } }];
- * const [b] = shownBoundaries(rows, projectStructure(rows, { honourBoundary: false }).turns);
- * assert.deepEqual([b?.reason, b?.droppedTurns, b?.summary], ["compaction", { first: 1, last: 1 }, "sum"]);
- * ```
  */
 export function shownBoundaries(
   messages: readonly SessionMessage[],
@@ -93,14 +72,6 @@ export function shownBoundaries(
  *
  * @param b The boundary.
  * @returns The lines, without newlines.
- *
- * @example A trim
- * ```ts
- * import { boundaryLines } from "./chat_show_boundaries.ts";
- * import assert from "node:assert/strict";
- * const lines = boundaryLines({ reason: "trim", sequenceNumber: 9, droppedFromSequence: 0, droppedThroughSequence: 3, droppedTurns: { first: 1, last: 2 }, summary: null, timestamp: "T" });
- * assert.deepEqual(lines, ["=== trim boundary (T): turns 1–2, stored messages #0–#3, are no longer sent to the model; dropped without a summary ==="]);
- * ```
  */
 export function boundaryLines(b: ShownBoundary): string[] {
   const t = b.droppedTurns;

@@ -1,5 +1,5 @@
 /**
- * `config path` and `config show` (cli.md §1): where the config files are,
+ * `config path` and `config show`: where the config files are,
  * and every resolved, secret-free setting with the layer it came from.
  *
  * @module
@@ -19,12 +19,6 @@ import type { CommandEnv, CommandResult } from "../command_env.ts";
 
 /**
  * One row of `config show`.
- *
- * @example Value
- * ```ts
- * import type { ConfigEntry } from "./config.ts";
- * const e: ConfigEntry = { key: "chat.max_turns", value: 50, source: "built-in" };
- * ```
  */
 export interface ConfigEntry {
   key: string;
@@ -43,19 +37,6 @@ function entry<T>(key: string, s: Sourced<T> | undefined): ConfigEntry {
  *
  * @param r The resolved config.
  * @returns One row per setting, provider and variable.
- *
- * @example Rows
- * ```ts
- * import { configEntries } from "./config.ts";
- * import { resolveConfig } from "../config/resolve.ts";
- * import assert from "node:assert/strict";
- * const r = resolveConfig({}, () => undefined);
- * assert.ok(r.ok);
- * if (r.ok) {
- *   const rows = configEntries(r.value);
- *   assert.deepEqual(rows[0], { key: "chat.default_model", value: "claude-sonnet-4-6", source: "built-in" });
- * }
- * ```
  */
 export function configEntries(r: ResolvedConfig): ConfigEntry[] {
   const c = r.chat;
@@ -151,19 +132,6 @@ function pathLine(
  * @param command The parsed command.
  * @param ctx The command context.
  * @returns 0, or a fault (`invalid_config`, `not_found` for `--config`).
- *
- * @example Show under --json
- * ```ts
- * import { runConfig } from "./config.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir } });
- * assert.equal(await runConfig({ name: "config-show" }, { io: b.io, globals: { json: true, verbose: false, quiet: false }, color: false, cwd: dir }), 0);
- * const out = JSON.parse(b.stdoutText());
- * assert.equal(out.settings[0].key, "chat.default_model");
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function runConfig(
   command: Extract<CliCommand, { name: "config-path" | "config-show" }>,

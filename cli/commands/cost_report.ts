@@ -1,5 +1,5 @@
 /**
- * Spend as `/cost` and `chat-show` print it (cli.md §5): the session total
+ * Spend as `/cost` and `chat-show` print it: the session total
  * and the per-model breakdown read from the store (`session_costs`). A
  * model that used tokens but cost `$0` had no price: "price unknown".
  *
@@ -13,14 +13,6 @@ import { stripControl } from "../io/control.ts";
  *
  * @param microcents Integer micro-cents.
  * @returns `$` and at least four decimals.
- *
- * @example Format
- * ```ts
- * import { formatCost } from "./cost_report.ts";
- * import assert from "node:assert/strict";
- * assert.equal(formatCost(1_650_000), "$0.0165");
- * assert.equal(formatCost(150), "$0.00000150");
- * ```
  */
 export function formatCost(microcents: number): string {
   const dollars = microcents / 1e8;
@@ -33,14 +25,6 @@ export function formatCost(microcents: number): string {
  * @param microcents The spend.
  * @param tokens The tokens it bought.
  * @returns The text.
- *
- * @example Unknown price
- * ```ts
- * import { priceText } from "./cost_report.ts";
- * import assert from "node:assert/strict";
- * assert.equal(priceText(0, 12), "price unknown");
- * assert.equal(priceText(0, 0), "$0.0000");
- * ```
  */
 export function priceText(microcents: number, tokens: number): string {
   return microcents === 0 && tokens > 0
@@ -50,12 +34,6 @@ export function priceText(microcents: number, tokens: number): string {
 
 /**
  * One model's spend, as `chat-show --json` prints it.
- *
- * @example Value
- * ```ts
- * import type { ShownModelCost } from "./cost_report.ts";
- * const c: ShownModelCost = { model: "gpt-5.4-mini", inputTokens: 10, outputTokens: 2, costMicrocents: 1650, calls: 1, unpricedCalls: 0 };
- * ```
  */
 export interface ShownModelCost {
   /** The raw provider model string. */
@@ -77,14 +55,6 @@ export interface ShownModelCost {
  *
  * @param rows What `SessionStore.costs` returned (or `undefined`).
  * @returns The shown rows, in the store's order.
- *
- * @example Rename the count
- * ```ts
- * import { shownCosts } from "./cost_report.ts";
- * import assert from "node:assert/strict";
- * const [c] = shownCosts([{ model: "m", inputTokens: 1, outputTokens: 2, costMicrocents: 3, callCount: 4, unpricedCalls: 0 }]);
- * assert.equal(c?.calls, 4);
- * ```
  */
 export function shownCosts(
   rows: readonly ModelCostTotals[] | undefined,
@@ -105,18 +75,6 @@ export function shownCosts(
  *
  * @param costs The shown rows.
  * @returns The lines, without newlines; model names control-stripped.
- *
- * @example A priced and an unpriced model
- * ```ts
- * import { modelCostLines } from "./cost_report.ts";
- * import assert from "node:assert/strict";
- * const lines = modelCostLines([
- *   { model: "gpt-5.4-mini", inputTokens: 10, outputTokens: 2, costMicrocents: 1650, calls: 1, unpricedCalls: 0 },
- *   { model: "llama3", inputTokens: 7, outputTokens: 1, costMicrocents: 0, calls: 2, unpricedCalls: 2 },
- * ]);
- * assert.equal(lines[0], "  gpt-5.4-mini  $0.00001650  1 call, 10 input, 2 output tokens");
- * assert.equal(lines[1], "  llama3        price unknown  2 calls, 7 input, 1 output tokens");
- * ```
  */
 export function modelCostLines(costs: readonly ShownModelCost[]): string[] {
   const names = costs.map((c) => stripControl(c.model));
@@ -143,14 +101,6 @@ export function modelCostLines(costs: readonly ShownModelCost[]): string[] {
  * @param record The session row's totals.
  * @param costs The per-model rows.
  * @returns The text.
- *
- * @example A priced total
- * ```ts
- * import { totalPriceText } from "./cost_report.ts";
- * import assert from "node:assert/strict";
- * assert.equal(totalPriceText({ totalInputTokens: 1, totalOutputTokens: 1, totalCostMicrocents: 1_000_000 }, []), "$0.0100");
- * assert.equal(totalPriceText({ totalInputTokens: 1, totalOutputTokens: 1, totalCostMicrocents: 0 }, []), "price unknown");
- * ```
  */
 export function totalPriceText(
   record: Pick<
@@ -173,17 +123,6 @@ export function totalPriceText(
  * @param record The session row (`undefined` before anything is stored).
  * @param costs The per-model rows.
  * @returns The text, one line per item, ending with a newline.
- *
- * @example Total and one model
- * ```ts
- * import { costReport } from "./cost_report.ts";
- * import assert from "node:assert/strict";
- * const text = costReport(
- *   { totalInputTokens: 10, totalOutputTokens: 2, totalCostMicrocents: 0 },
- *   [{ model: "llama3", inputTokens: 10, outputTokens: 2, costMicrocents: 0, calls: 1, unpricedCalls: 1 }],
- * );
- * assert.equal(text, "Cost: price unknown (10 input, 2 output tokens)\n  llama3  price unknown  1 call, 10 input, 2 output tokens\n");
- * ```
  */
 export function costReport(
   record:

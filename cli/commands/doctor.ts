@@ -1,5 +1,5 @@
 /**
- * `doctor` (cli.md §1): does the config load, which provider keys are
+ * `doctor`: does the config load, which provider keys are
  * present (never their values), where each provider's requests go (its
  * effective base URL), where history lives. Exit 1 when something
  * needs fixing: an invalid config, or no key for the default provider.
@@ -24,12 +24,6 @@ import type { ConfigSource } from "../config/resolve.ts";
  * Where a provider's requests go: its effective base URL and where that
  * came from (`built-in` for an official endpoint); `null` when this
  * version has no adapter for it (`gemini`).
- *
- * @example Value
- * ```ts
- * import type { ProviderEndpoint } from "./doctor.ts";
- * const e: ProviderEndpoint = { provider: "anthropic", baseUrl: "https://api.anthropic.com", source: "built-in", custom: false };
- * ```
  */
 export interface ProviderEndpoint {
   provider: string;
@@ -43,12 +37,6 @@ export interface ProviderEndpoint {
 
 /**
  * The `doctor --json` report.
- *
- * @example Shape
- * ```ts
- * import type { DoctorReport } from "./doctor.ts";
- * type Keys = DoctorReport["keys"];
- * ```
  */
 export interface DoctorReport {
   ok: boolean;
@@ -71,19 +59,6 @@ export interface DoctorReport {
  * @param options Whether to add the permission advice, and for which
  * agent (a path or id; default the built-in chat agent).
  * @returns The report (never contains a key value).
- *
- * @example A missing default key is a problem
- * ```ts
- * import { diagnose } from "./doctor.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir } });
- * const r = await diagnose({ io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
- * assert.equal(r.ok, false);
- * assert.match(r.problems[0] ?? "", /anthropic/);
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function diagnose(
   ctx: CommandEnv,
@@ -216,19 +191,6 @@ function endpointLine(e: ProviderEndpoint): string {
  * @param command The parsed command (`--permissions`).
  * @param ctx The command context.
  * @returns 0 when all is well, 1 otherwise.
- *
- * @example Plain report
- * ```ts
- * import { runDoctor } from "./doctor.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const b = createBufferedIo({ env: { RELAVIUM_HOME: dir, ANTHROPIC_API_KEY: "sk-secret" } });
- * assert.equal(await runDoctor({ name: "doctor", permissions: false }, { io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir }), 0);
- * assert.match(b.stdoutText(), /anthropic +present \(ANTHROPIC_API_KEY\)/);
- * assert.doesNotMatch(b.stdoutText(), /sk-secret/);
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function runDoctor(
   command: Extract<CliCommand, { name: "doctor" }>,

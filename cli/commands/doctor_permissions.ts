@@ -1,5 +1,5 @@
 /**
- * `doctor --permissions` (tools.md §10): the least-privilege `deno run` /
+ * `doctor --permissions`: the least-privilege `deno run` /
  * `deno compile` flags for the current configuration and an agent's tools
  * (the built-in chat agent's by default), with `--deny-net` for the SSRF
  * ranges, plus warnings about broad grants and allowlisted interpreters.
@@ -45,12 +45,6 @@ const CLI_ENV = [
 
 /**
  * The permission advice.
- *
- * @example Value
- * ```ts
- * import type { PermissionAdvice } from "./doctor_permissions.ts";
- * const a: PermissionAdvice = { flags: ["--allow-read=/w", "--no-prompt"], warnings: [] };
- * ```
  */
 export interface PermissionAdvice {
   /** `deno run` / `deno compile` flags, `--no-prompt` last. */
@@ -71,12 +65,6 @@ function hostOf(url: string): string | undefined {
 
 /**
  * Options of {@linkcode advisePermissions}.
- *
- * @example Value
- * ```ts
- * import type { AdviceOptions } from "./doctor_permissions.ts";
- * const o: AdviceOptions = { tools: ["read_file", "run_command"], nameServers: ["10.255.255.53:53"] };
- * ```
  */
 export interface AdviceOptions {
   /** The agent's `tools:` (default: the built-in chat agent's). */
@@ -127,7 +115,7 @@ function hostName(hostPort: string): string {
 
 /**
  * Derives the flags for a session in `cwd` with an agent's tools (the
- * built-in chat agent's by default): `--allow-*` per tools.md §10
+ * built-in chat agent's by default): `--allow-*`
  * (`kill` beside scoped `--allow-run` when `run_command` or `git_commit`
  * is granted; the resolvers' `:53` and, with allowed domains,
  * `0.0.0.0/0:443` when `http_request` is: it connects to the checked
@@ -142,23 +130,6 @@ function hostName(hostPort: string): string {
  * @param query Reads a permission's state by name (broad-grant check).
  * @param options The agent's tools and the system resolvers.
  * @returns The flags and warnings.
- *
- * @example Flags for a fresh folder
- * ```ts
- * import { advisePermissions } from "./doctor_permissions.ts";
- * import { loadCliConfig } from "../config/config.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.realPath(await Deno.makeTempDir());
- * const cfg = await loadCliConfig({ cwd: dir, env: (n) => n === "RELAVIUM_HOME" ? `${dir}/rh` : undefined });
- * assert.ok(cfg.ok);
- * if (cfg.ok) {
- *   const a = advisePermissions(cfg.value, dir, () => "prompt");
- *   assert.ok(a.flags[0]?.startsWith(`--allow-read=${dir},${dir}/rh,`)); // then the CLI's own modules
- *   assert.ok(a.flags.some((f) => f.startsWith("--deny-net=0.0.0.0/8,127.0.0.0/8,")));
- *   assert.equal(a.flags.at(-1), "--no-prompt");
- * }
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export function advisePermissions(
   config: LoadedConfig,

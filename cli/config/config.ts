@@ -1,7 +1,7 @@
 /**
  * Loads the CLI's configuration: finds the files (global, or `--config`;
  * the project's `workspace.toml` then `project.toml`), validates each
- * strictly and resolves them with their sources (config.md §1–§3).
+ * strictly and resolves them with their sources.
  *
  * @module
  */
@@ -19,12 +19,6 @@ import { resolveHome } from "./home.ts";
 
 /**
  * Where everything is.
- *
- * @example Value
- * ```ts
- * import type { ConfigPaths } from "./config.ts";
- * const p: ConfigPaths = { cwd: "/w", globalFile: "/h/.relavium/config.toml", globalFromFlag: false };
- * ```
  */
 export interface ConfigPaths {
   /** The effective working directory. */
@@ -49,12 +43,6 @@ export interface ConfigPaths {
 
 /**
  * Inputs of {@linkcode locateConfig} and {@linkcode loadCliConfig}.
- *
- * @example Value
- * ```ts
- * import type { ConfigRequest } from "./config.ts";
- * const r: ConfigRequest = { cwd: "/w", env: () => undefined };
- * ```
  */
 export interface ConfigRequest {
   /** The effective working directory (absolute). */
@@ -70,17 +58,6 @@ export interface ConfigRequest {
  *
  * @param req The cwd, environment and `--config`.
  * @returns The paths, or a fault (relative `RELAVIUM_HOME`).
- *
- * @example No home, no project
- * ```ts
- * import { locateConfig } from "./config.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const r = await locateConfig({ cwd: dir, env: (n) => n === "RELAVIUM_HOME" ? dir : undefined });
- * assert.ok(r.ok);
- * if (r.ok) assert.equal(r.value.historyDb, `${dir}/history.db`);
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function locateConfig(
   req: ConfigRequest,
@@ -113,12 +90,6 @@ export async function locateConfig(
 
 /**
  * The loaded configuration.
- *
- * @example Shape
- * ```ts
- * import type { LoadedConfig } from "./config.ts";
- * type Model = LoadedConfig["resolved"]["chat"]["defaultModel"];
- * ```
  */
 export interface LoadedConfig {
   paths: ConfigPaths;
@@ -132,24 +103,6 @@ export interface LoadedConfig {
  * @param req The cwd, environment and `--config`.
  * @returns The config, or a fault: `invalid_config` (naming file, line and
  * key), `not_found` (a `--config` file that does not exist) or `internal`.
- *
- * @example A project file overrides the global one
- * ```ts
- * import { loadCliConfig } from "./config.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * await Deno.mkdir(`${dir}/home/.relavium`, { recursive: true });
- * await Deno.mkdir(`${dir}/home/app/.relavium`, { recursive: true });
- * await Deno.writeTextFile(`${dir}/home/.relavium/config.toml`, "[chat]\nmax_turns = 5\nauto_compact = false\n");
- * await Deno.writeTextFile(`${dir}/home/app/.relavium/project.toml`, "[chat]\nmax_turns = 9\n");
- * const r = await loadCliConfig({ cwd: `${dir}/home/app`, env: (n) => n === "HOME" ? `${dir}/home` : undefined });
- * assert.ok(r.ok);
- * if (r.ok) {
- *   assert.deepEqual(r.value.resolved.chat.maxTurns, { value: 9, source: "project" });
- *   assert.deepEqual(r.value.resolved.chat.autoCompact, { value: false, source: "global" });
- * }
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function loadCliConfig(
   req: ConfigRequest,

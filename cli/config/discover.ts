@@ -1,5 +1,5 @@
 /**
- * Project root discovery (config.md §1, DECISIONS.md 29): the nearest
+ * Project root discovery: the nearest
  * ancestor of the start directory (inclusive) holding a `.relavium/`
  * directory, skipping the user's global folder and stopping at `$HOME`.
  *
@@ -9,12 +9,6 @@ import { dirname, join, resolve } from "node:path";
 
 /**
  * Options of {@linkcode findProjectRoot}.
- *
- * @example Value
- * ```ts
- * import type { DiscoverOptions } from "./discover.ts";
- * const o: DiscoverOptions = { userHome: "/home/u", globalDir: "/home/u/.relavium" };
- * ```
  */
 export interface DiscoverOptions {
   /** `$HOME`: the search does not go above it (and never uses `~/.relavium`). */
@@ -37,18 +31,6 @@ async function isDirectory(path: string): Promise<boolean> {
  * @param start The effective working directory (absolute).
  * @param options The home and global folders.
  * @returns The project root, or `undefined` when there is none.
- *
- * @example Nothing above a fresh temp dir
- * ```ts
- * import { findProjectRoot } from "./discover.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * assert.equal(await findProjectRoot(dir, { userHome: dir }), undefined);
- * await Deno.mkdir(`${dir}/app/.relavium`, { recursive: true });
- * await Deno.mkdir(`${dir}/app/src`);
- * assert.equal(await findProjectRoot(`${dir}/app/src`, { userHome: dir }), `${dir}/app`);
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function findProjectRoot(
   start: string,

@@ -1,5 +1,5 @@
 /**
- * Where the user's Relavium folder is (DECISIONS.md 8): `RELAVIUM_HOME`
+ * Where the user's Relavium folder is: `RELAVIUM_HOME`
  * when set (must be absolute), else `~/.relavium`. It holds the global
  * `config.toml` and `history.db`.
  *
@@ -11,12 +11,6 @@ import { type CliFault, fault } from "../fault.ts";
 
 /**
  * The user-level paths.
- *
- * @example Value
- * ```ts
- * import type { HomeLayout } from "./home.ts";
- * const h: HomeLayout = { userHome: "/home/u", relaviumDir: "/home/u/.relavium" };
- * ```
  */
 export interface HomeLayout {
   /** `$HOME` (or `%USERPROFILE%`), when known: project discovery stops there. */
@@ -31,16 +25,6 @@ export interface HomeLayout {
  * @param env Reads environment variables.
  * @returns The layout, or an `invalid_config` fault when `RELAVIUM_HOME` is
  * relative.
- *
- * @example RELAVIUM_HOME replaces ~/.relavium
- * ```ts
- * import { resolveHome } from "./home.ts";
- * import assert from "node:assert/strict";
- * const vars: Record<string, string> = { HOME: "/home/u", RELAVIUM_HOME: "/data/rel" };
- * const r = resolveHome((n) => vars[n]);
- * assert.deepEqual(r, { ok: true, value: { userHome: "/home/u", relaviumDir: "/data/rel" } });
- * assert.equal(resolveHome((n) => ({ RELAVIUM_HOME: "rel" } as Record<string, string>)[n]).ok, false);
- * ```
  */
 export function resolveHome(
   env: (name: string) => string | undefined,

@@ -1,7 +1,9 @@
 /**
  * Finds the line of a key path in TOML text, so a validation error can name
  * it. A line scanner, not a parser: it follows `[table]` and
- * `[[array-of-tables]]` headers and `a.b = …` keys (bare or quoted), skips
+ * `[[array-of-tables]]` headers (a sub-table such as
+ * `[providers.prices.m]` belongs to the latest `[[providers]]` entry) and
+ * `a.b = …` keys (bare or quoted), skips
  * comments and multi-line strings, and answers the first line whose path
  * is the longest prefix of the one asked for.
  *
@@ -68,16 +70,6 @@ function samePrefix(
  * @param path The key path, array indexes as numbers
  * (`["providers", 1, "base_url"]`).
  * @returns The line, or `undefined` when nothing on the path was found.
- *
- * @example Find keys
- * ```ts
- * import { findKeyLine } from "./lines.ts";
- * import assert from "node:assert/strict";
- * const toml = "[chat]\nmax_turns = 0\n\n[[providers]]\nid = 'a'\n[[providers]]\nid = 'b'\nbase_url = 'x'\n";
- * assert.equal(findKeyLine(toml, ["chat", "max_turns"]), 2);
- * assert.equal(findKeyLine(toml, ["providers", 1, "base_url"]), 8);
- * assert.equal(findKeyLine(toml, ["providers", 1, "kind"]), 6);
- * ```
  */
 export function findKeyLine(
   text: string,
@@ -85,7 +77,8 @@ export function findKeyLine(
 ): number | undefined {
   const lines = text.split(/\r?\n/);
   let table: Array<string | number> = [];
-  const arrayCounts = new Map<string, number>();
+  // The current element of each array of tables, by its resolved path.
+  const arrayIndex = new Map<string, number>();
   let best: { line: number; depth: number } | undefined;
   let inMultiline: string | undefined;
   const consider = (full: Array<string | number>, line: number): void => {
@@ -93,6 +86,16 @@ export function findKeyLine(
     if (depth < full.length && depth < path.length) return;
     if (depth === 0) return;
     if (best === undefined || depth > best.depth) best = { line, depth };
+  };
+  /** A header's key with the index of each array of tables it goes through. */
+  const resolveHeader = (parts: string[]): Array<string | number> => {
+    const out: Array<string | number> = [];
+    for (const part of parts) {
+      out.push(part);
+      const index = arrayIndex.get(out.join("\u0000"));
+      if (index !== undefined) out.push(index);
+    }
+    return out;
   };
   for (let n = 0; n < lines.length; n++) {
     const raw = lines[n] ?? "";
@@ -106,15 +109,17 @@ export function findKeyLine(
     const tbl = arr === null ? /^\[(.+)\]\s*(#.*)?$/.exec(line) : null;
     if (arr?.[1] !== undefined) {
       const parts = splitKey(arr[1]) ?? [];
-      const key = parts.join("\u0000");
-      const index = arrayCounts.get(key) ?? 0;
-      arrayCounts.set(key, index + 1);
-      table = [...parts, index];
+      const last = parts.pop() ?? "";
+      const key = [...resolveHeader(parts), last];
+      const joined = key.join("\u0000");
+      const index = (arrayIndex.get(joined) ?? -1) + 1;
+      arrayIndex.set(joined, index);
+      table = [...key, index];
       consider(table, n + 1);
       continue;
     }
     if (tbl?.[1] !== undefined) {
-      table = splitKey(tbl[1]) ?? [];
+      table = resolveHeader(splitKey(tbl[1]) ?? []);
       consider(table, n + 1);
       continue;
     }

@@ -22,23 +22,11 @@ import {
 
 /**
  * Which schema a file follows.
- *
- * @example Value
- * ```ts
- * import type { FileKind } from "./load.ts";
- * const k: FileKind = "project";
- * ```
  */
 export type FileKind = "global" | "workspace" | "project";
 
 /**
  * A loaded file: its kind, path and validated content.
- *
- * @example Value
- * ```ts
- * import type { LoadedFile } from "./load.ts";
- * const f: LoadedFile = { kind: "global", path: "/h/.relavium/config.toml", text: "", data: {} };
- * ```
  */
 export type LoadedFile =
   | { kind: "global"; path: string; text: string; data: GlobalFile }
@@ -113,15 +101,6 @@ function describeIssues(
  * @param text The TOML text.
  * @returns The loaded file, or an `invalid_config` fault naming the file,
  * line and key path.
- *
- * @example A wrong type names the line
- * ```ts
- * import { parseConfigText } from "./load.ts";
- * import assert from "node:assert/strict";
- * const r = parseConfigText("project", "p.toml", "[chat]\nmax_turns = \"ten\"\n");
- * assert.equal(r.ok, false);
- * if (!r.ok) assert.equal(r.error.message, "Invalid config: p.toml:2: chat.max_turns: must be a number");
- * ```
  */
 export function parseConfigText(
   kind: FileKind,
@@ -142,14 +121,6 @@ export function parseConfigText(
  * @param value The decoded document.
  * @returns The loaded file, or an `invalid_config` fault naming the file,
  * line and key path.
- *
- * @example
- * ```ts
- * import { validateConfig } from "./load.ts";
- * import assert from "node:assert/strict";
- * const r = validateConfig("global", "c.toml", "[defaults]\n", { defaults: {} });
- * assert.equal(r.ok, false);
- * ```
  */
 export function validateConfig(
   kind: FileKind,

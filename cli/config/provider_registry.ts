@@ -8,17 +8,11 @@ import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { BUILT_IN_PROVIDERS, type ProviderProtocol } from "../run/providers.ts";
 import { checkBaseUrl, classifyHost, normalizeBaseUrl } from "./base_url.ts";
-import type { ConfigLayers, ConfigSource } from "./resolve.ts";
+import type { ConfigLayers, ConfigSource } from "./layers.ts";
 import type { ModelPrice } from "./schema.ts";
 
 /**
  * A provider the CLI can route to (built-in or `[[providers]]`).
- *
- * @example Value
- * ```ts
- * import type { ResolvedProvider } from "./resolve.ts";
- * const p: ResolvedProvider = { id: "anthropic", kind: "anthropic", builtIn: true, allowLocal: false, source: "built-in" };
- * ```
  */
 export interface ResolvedProvider {
   id: string;
@@ -41,20 +35,12 @@ export interface ResolvedProvider {
 /**
  * Resolves the provider registry: the built-ins, then `[[providers]]` of
  * the global, workspace and project files (a higher layer's entry replaces
- * a lower one with the same id whole, DECISIONS.md 25), then
- * `RELAVIUM_<ID>_BASE_URL` overrides (public https only, DECISIONS.md 26).
+ * a lower one with the same id whole), then
+ * `RELAVIUM_<ID>_BASE_URL` overrides (public https only).
  *
  * @param layers The loaded files.
  * @param env Reads environment variables.
  * @returns The providers, or an `invalid_config` fault for a bad override.
- *
- * @example Built-ins only
- * ```ts
- * import { resolveProviders } from "./provider_registry.ts";
- * import assert from "node:assert/strict";
- * const r = resolveProviders({}, () => undefined);
- * assert.deepEqual(r.ok ? r.value.map((p) => p.id) : [], ["anthropic", "openai", "gemini", "deepseek"]);
- * ```
  */
 export function resolveProviders(
   layers: ConfigLayers,

@@ -1,8 +1,7 @@
 /**
  * Reads one config file. A missing file is an absent layer; only an
- * existing file loads the TOML parser (`toml.ts`), and only a file outside
- * the common shape (`quick.ts`) loads zod and the config schemas
- * (`load.ts`), so start-up stays light.
+ * existing file loads the TOML parser and the zod config schemas
+ * (`load.ts`), so a start-up without config files stays light.
  *
  * @module
  */
@@ -17,14 +16,6 @@ import type { FileKind, LoadedFile } from "./load.ts";
  * @param path The absolute path.
  * @returns The loaded file, `undefined` when it does not exist, or a fault
  * (`invalid_config`, or `internal` when it cannot be read).
- *
- * @example Missing is fine
- * ```ts
- * import { loadConfigFile } from "./read.ts";
- * import assert from "node:assert/strict";
- * const r = await loadConfigFile("project", "/nonexistent/.relavium/project.toml");
- * assert.deepEqual(r, { ok: true, value: undefined });
- * ```
  */
 export async function loadConfigFile(
   kind: FileKind,
@@ -43,16 +34,6 @@ export async function loadConfigFile(
     const why = e instanceof Error ? e.name : "unknown error";
     return err(fault("internal", `Cannot read config file ${path}: ${why}`));
   }
-  const { decodeToml } = await import("./toml.ts");
-  const decoded = decodeToml(path, text);
-  if (!decoded.ok) return decoded;
-  // The common files are read without loading zod; anything else (an
-  // error to report, `[[providers]]`) goes through the strict schemas.
-  const { quickConfigData } = await import("./quick.ts");
-  const data = quickConfigData(kind, decoded.value);
-  if (data !== undefined) {
-    return ok({ kind, path, text, data } as LoadedFile);
-  }
-  const { validateConfig } = await import("./load.ts");
-  return validateConfig(kind, path, text, decoded.value);
+  const { parseConfigText } = await import("./load.ts");
+  return parseConfigText(kind, path, text);
 }

@@ -1,6 +1,6 @@
 /**
  * Resolves loaded config layers into one value per setting, each with the
- * layer it came from (config.md §3, DECISIONS.md 25, 26, 29, 32). Pure.
+ * layer it came from. Pure.
  *
  * Precedence, last wins: built-in → global → workspace → project. `[chat]`
  * keys resolve independently, except two coupled groups: `default_provider`
@@ -23,32 +23,11 @@ import type { LoadedFile } from "./load.ts";
 import type { ChatTable } from "./schema.ts";
 
 export type { ResolvedProvider } from "./provider_registry.ts";
-
-/**
- * Where a value came from.
- *
- * @example Value
- * ```ts
- * import type { ConfigSource } from "./resolve.ts";
- * const s: ConfigSource = "project";
- * ```
- */
-export type ConfigSource =
-  | "built-in"
-  | "global"
-  | "workspace"
-  | "project"
-  | "inferred"
-  | "env";
+import type { ConfigLayers, ConfigSource } from "./layers.ts";
+export type { ConfigLayers, ConfigSource } from "./layers.ts";
 
 /**
  * A value and its source.
- *
- * @example Value
- * ```ts
- * import type { Sourced } from "./resolve.ts";
- * const s: Sourced<number> = { value: 50, source: "built-in" };
- * ```
  */
 export interface Sourced<T> {
   value: T;
@@ -57,19 +36,13 @@ export interface Sourced<T> {
 
 /**
  * The resolved `[chat]` settings.
- *
- * @example Shape
- * ```ts
- * import type { ResolvedChat } from "./resolve.ts";
- * type Turns = ResolvedChat["maxTurns"];
- * ```
  */
 export interface ResolvedChat {
   defaultModel: Sourced<string>;
   /** Absent when neither configured nor inferable from the model. */
   defaultProvider?: Sourced<string>;
   reasoningEffort?: Sourced<ReasoningEffort>;
-  /** `full` is clamped to `project` (DECISIONS.md 32). */
+  /** `full` is clamped to `project`. */
   fsScope: Sourced<"sandboxed" | "project">;
   allowedCommands: Sourced<string[]>;
   allowedCommandGlobs: Sourced<string[]>;
@@ -87,12 +60,6 @@ export interface ResolvedChat {
 
 /**
  * Every resolved setting; secret-free by construction (no key values).
- *
- * @example Shape
- * ```ts
- * import type { ResolvedConfig } from "./resolve.ts";
- * type Vars = ResolvedConfig["variables"];
- * ```
  */
 export interface ResolvedConfig {
   chat: ResolvedChat;
@@ -108,35 +75,11 @@ export interface ResolvedConfig {
 }
 
 /**
- * The loaded files, any of which may be absent.
- *
- * @example Value
- * ```ts
- * import type { ConfigLayers } from "./resolve.ts";
- * const l: ConfigLayers = {};
- * ```
- */
-export interface ConfigLayers {
-  global?: LoadedFile & { kind: "global" };
-  /** `workspace.toml` (its `kind` is `"workspace"`). */
-  workspace?: LoadedFile & { kind: "workspace" | "project" };
-  /** `project.toml` (its `kind` is `"project"`). */
-  project?: LoadedFile & { kind: "workspace" | "project" };
-}
-
-/**
- * The built-in default model (config.md §3).
- *
- * @example Value
- * ```ts
- * import { DEFAULT_MODEL } from "./resolve.ts";
- * import assert from "node:assert/strict";
- * assert.equal(DEFAULT_MODEL, "claude-sonnet-4-6");
- * ```
+ * The built-in default model.
  */
 export const DEFAULT_MODEL: string = "claude-sonnet-4-6";
 const DEFAULT_MAX_TURNS = 50;
-/** tools.md §3: the default child-process timeout. */
+/** The default child-process timeout. */
 const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
 
 interface ChatLayer {
@@ -245,19 +188,6 @@ function resolveModelGroup(
  * @param layers The loaded files.
  * @param env Reads environment variables (`RELAVIUM_<ID>_BASE_URL`).
  * @returns The resolved config, or an `invalid_config` fault.
- *
- * @example Built-in defaults
- * ```ts
- * import { resolveConfig } from "./resolve.ts";
- * import assert from "node:assert/strict";
- * const r = resolveConfig({}, () => undefined);
- * assert.ok(r.ok);
- * if (r.ok) {
- *   assert.deepEqual(r.value.chat.defaultModel, { value: "claude-sonnet-4-6", source: "built-in" });
- *   assert.deepEqual(r.value.chat.defaultProvider, { value: "anthropic", source: "inferred" });
- *   assert.equal(r.value.chat.maxTurns.value, 50);
- * }
- * ```
  */
 export function resolveConfig(
   layers: ConfigLayers,

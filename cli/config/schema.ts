@@ -1,6 +1,5 @@
 /**
- * Strict schemas of the config files (config.md §2–§4, DECISIONS.md 25,
- * 26, 29). Two file kinds: the global `config.toml` and the project
+ * Strict schemas of the config files. Two file kinds: the global `config.toml` and the project
  * files (`workspace.toml`, `project.toml`). Keys the Relavium CLI writes
  * for its own UI are accepted and ignored.
  *
@@ -8,19 +7,13 @@
  */
 import { z } from "zod";
 import type { ReasoningEffort } from "../../schema/agent.ts";
-import { KEBAB_ID } from "../../schema/agent_quick.ts";
+import { KEBAB_ID } from "../../schema/kebab.ts";
 import type { FsScopeTier } from "../../schema/context.ts";
 import { isBuiltInProvider } from "../run/providers.ts";
 import { checkBaseUrl } from "./base_url.ts";
 
 /**
  * The `[chat]` table as written.
- *
- * @example Value
- * ```ts
- * import type { ChatTable } from "./schema.ts";
- * const c: ChatTable = { default_model: "gpt-5.4-mini", max_turns: 20 };
- * ```
  */
 export interface ChatTable {
   default_model?: string;
@@ -43,12 +36,6 @@ export interface ChatTable {
 
 /**
  * One `[[providers]]` entry as written.
- *
- * @example Value
- * ```ts
- * import type { ProviderEntry } from "./schema.ts";
- * const p: ProviderEntry = { id: "ollama", kind: "openai-compatible", base_url: "http://localhost:11434/v1", allow_local: true };
- * ```
  */
 export interface ProviderEntry {
   id: string;
@@ -56,21 +43,15 @@ export interface ProviderEntry {
   base_url: string;
   api_key_env?: string;
   allow_local?: boolean;
-  /** Output-cap field of an `openai-compatible` server (llm.md §11). */
+  /** Output-cap field of an `openai-compatible` server. */
   max_tokens_param?: "max_tokens" | "max_completion_tokens";
-  /** Prices of the endpoint's models, by model id (llm.md §7, §12). */
+  /** Prices of the endpoint's models, by model id. */
   prices?: Record<string, ModelPrice>;
 }
 
 /**
  * A `[providers.prices.<model>]` table: integer micro-cents per million
  * tokens (1 µ¢ = 1e-8 USD), per token class.
- *
- * @example Value
- * ```ts
- * import type { ModelPrice } from "./schema.ts";
- * const p: ModelPrice = { input: 15_000_000, output: 60_000_000, cache_read: 1_500_000 };
- * ```
  */
 export interface ModelPrice {
   input: number;
@@ -84,12 +65,6 @@ export interface ModelPrice {
 /**
  * The global `config.toml` as written (UI-only keys are validated loosely
  * and otherwise ignored).
- *
- * @example Value
- * ```ts
- * import type { GlobalFile } from "./schema.ts";
- * const g: GlobalFile = { preferences: { default_model: "claude-sonnet-4-6", default_provider: "anthropic" } };
- * ```
  */
 export interface GlobalFile {
   preferences?: {
@@ -110,12 +85,6 @@ export interface GlobalFile {
 
 /**
  * A `workspace.toml` or `project.toml` as written.
- *
- * @example Value
- * ```ts
- * import type { ProjectFile } from "./schema.ts";
- * const p: ProjectFile = { defaults: { fs_scope: "project" }, variables: { focus_area: "security" } };
- * ```
  */
 export interface ProjectFile {
   defaults?: {
@@ -141,7 +110,7 @@ const effort = z.enum(["off", "low", "medium", "high", "max"], {
 const fsScope = z.enum(["sandboxed", "project", "full"], {
   error: "must be one of sandboxed, project, full",
 });
-/** tools.md §3: a configured `run_command` timeout never exceeds it. */
+/** A configured `run_command` timeout never exceeds it. */
 const PROCESS_TIMEOUT_CEILING_MS = 120_000;
 const strings = z.array(nonEmpty, { error: "must be an array of strings" });
 
@@ -250,14 +219,6 @@ function providersSchema(global: boolean): z.ZodType<ProviderEntry[]> {
 
 /**
  * Schema of the global `config.toml`.
- *
- * @example Unknown keys fail
- * ```ts
- * import { globalFileSchema } from "./schema.ts";
- * import assert from "node:assert/strict";
- * assert.equal(globalFileSchema.safeParse({ preferences: { theme: "dark" } }).success, true);
- * assert.equal(globalFileSchema.safeParse({ preferences: { colour: 1 } }).success, false);
- * ```
  */
 export const globalFileSchema: z.ZodType<GlobalFile> = z.strictObject({
   preferences: z.strictObject({
@@ -282,16 +243,6 @@ export const globalFileSchema: z.ZodType<GlobalFile> = z.strictObject({
 
 /**
  * Schema of `workspace.toml` and `project.toml`.
- *
- * @example `api_key_env` is refused in a project file
- * ```ts
- * import { projectFileSchema } from "./schema.ts";
- * import assert from "node:assert/strict";
- * const r = projectFileSchema.safeParse({ providers: [
- *   { id: "x", kind: "openai-compatible", base_url: "https://x.example/v1", api_key_env: "MY_KEY" },
- * ] });
- * assert.equal(r.success, false);
- * ```
  */
 export const projectFileSchema: z.ZodType<ProjectFile> = z.strictObject({
   defaults: z.strictObject({
@@ -308,13 +259,6 @@ export const projectFileSchema: z.ZodType<ProjectFile> = z.strictObject({
 
 /**
  * Top-level keys only the global file may have (for a clearer message).
- *
- * @example Check
- * ```ts
- * import { GLOBAL_ONLY_KEYS } from "./schema.ts";
- * import assert from "node:assert/strict";
- * assert.ok(GLOBAL_ONLY_KEYS.includes("preferences"));
- * ```
  */
 export const GLOBAL_ONLY_KEYS: readonly string[] = [
   "preferences",
@@ -324,25 +268,11 @@ export const GLOBAL_ONLY_KEYS: readonly string[] = [
 
 /**
  * Top-level keys only project files may have (for a clearer message).
- *
- * @example Check
- * ```ts
- * import { PROJECT_ONLY_KEYS } from "./schema.ts";
- * import assert from "node:assert/strict";
- * assert.ok(PROJECT_ONLY_KEYS.includes("variables"));
- * ```
  */
 export const PROJECT_ONLY_KEYS: readonly string[] = ["defaults", "variables"];
 
 /**
  * Keys of later features, refused as "not supported in this version"
  * rather than silently ignored.
- *
- * @example Check
- * ```ts
- * import { LATER_KEYS } from "./schema.ts";
- * import assert from "node:assert/strict";
- * assert.ok(LATER_KEYS.includes("mcp_servers"));
- * ```
  */
 export const LATER_KEYS: readonly string[] = ["mcp_servers"];

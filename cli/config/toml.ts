@@ -14,16 +14,6 @@ import { type CliFault, fault } from "../fault.ts";
  * @param file The path, used in messages.
  * @param text The TOML text.
  * @returns The decoded document, or an `invalid_config` fault.
- *
- * @example
- * ```ts
- * import { decodeToml } from "./toml.ts";
- * import assert from "node:assert/strict";
- * const good = decodeToml("a.toml", "[chat]\nmax_turns = 3\n");
- * assert.equal(JSON.stringify(good), '{"ok":true,"value":{"chat":{"max_turns":3}}}');
- * const bad = decodeToml("a.toml", "[chat\n");
- * assert.equal(bad.ok ? "" : bad.error.code, "invalid_config");
- * ```
  */
 export function decodeToml(
   file: string,

@@ -12,12 +12,6 @@ import { err, ok, type Result } from "../../schema/result.ts";
 /**
  * The file operations {@linkcode writeFileAtomic} uses; tests replace
  * them to fail at a chosen step.
- *
- * @example A seam that fails on rename
- * ```ts
- * import { type AtomicWriteFs, denoAtomicWriteFs } from "./atomic_write.ts";
- * const failing: AtomicWriteFs = { ...denoAtomicWriteFs, rename: () => Promise.reject(new Error("EXDEV")) };
- * ```
  */
 export interface AtomicWriteFs {
   /** Creates `path` (it must not exist), writes `text`, flushes and closes it. */
@@ -30,16 +24,6 @@ export interface AtomicWriteFs {
 
 /**
  * The real file operations.
- *
- * @example Use it explicitly
- * ```ts
- * import { denoAtomicWriteFs, writeFileAtomic } from "./atomic_write.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const r = await writeFileAtomic(`${dir}/a.txt`, "A\n", { fs: denoAtomicWriteFs });
- * assert.ok(r.ok);
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export const denoAtomicWriteFs: AtomicWriteFs = {
   async writeNew(path: string, text: string): Promise<void> {
@@ -58,12 +42,6 @@ export const denoAtomicWriteFs: AtomicWriteFs = {
 
 /**
  * Options of {@linkcode writeFileAtomic}.
- *
- * @example Value
- * ```ts
- * import type { AtomicWriteOptions } from "./atomic_write.ts";
- * const o: AtomicWriteOptions = { tempSuffix: "0123abcd" };
- * ```
  */
 export interface AtomicWriteOptions {
   /** The file operations (default: the real ones). */
@@ -74,12 +52,6 @@ export interface AtomicWriteOptions {
 
 /**
  * Why an atomic write failed: the step and the underlying error.
- *
- * @example Value
- * ```ts
- * import type { AtomicWriteError } from "./atomic_write.ts";
- * const e: AtomicWriteError = { step: "rename", cause: new Error("EISDIR") };
- * ```
  */
 export interface AtomicWriteError {
   /** `write`: creating or filling the temporary file; `rename`: publishing it. */
@@ -100,13 +72,6 @@ function randomHex(): string {
  * @param path The target file.
  * @param suffix The distinguishing part.
  * @returns `<dir>/.<name>.<suffix>.tmp`.
- *
- * @example Name
- * ```ts
- * import { tempPathFor } from "./atomic_write.ts";
- * import assert from "node:assert/strict";
- * assert.equal(tempPathFor("/w/s.relavium.yaml", "ab12"), "/w/.s.relavium.yaml.ab12.tmp");
- * ```
  */
 export function tempPathFor(path: string, suffix: string): string {
   return join(dirname(path), `.${basename(path)}.${suffix}.tmp`);
@@ -121,18 +86,6 @@ export function tempPathFor(path: string, suffix: string): string {
  * @param text The whole content.
  * @param options File operations and the temporary-name suffix.
  * @returns Nothing, or which step failed and why.
- *
- * @example A rename failure leaves no temporary file
- * ```ts
- * import { denoAtomicWriteFs, writeFileAtomic } from "./atomic_write.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const fs = { ...denoAtomicWriteFs, rename: () => Promise.reject(new Error("boom")) };
- * const r = await writeFileAtomic(`${dir}/out.yaml`, "x: 1\n", { fs });
- * assert.equal(r.ok ? "" : r.error.step, "rename");
- * assert.deepEqual([...Deno.readDirSync(dir)], []);
- * await Deno.remove(dir);
- * ```
  */
 export async function writeFileAtomic(
   path: string,

@@ -1,5 +1,5 @@
 /**
- * Colour: whether to use it (cli.md §1) and how to paint a string.
+ * Colour: whether to use it and how to paint a string.
  *
  * @module
  */
@@ -11,18 +11,6 @@
  * @param flag `--color` (`true`), `--no-color` (`false`) or absent.
  * @param env Reads an environment variable.
  * @returns Whether to colour human output.
- *
- * @example Precedence
- * ```ts
- * import { resolveColor } from "./color.ts";
- * import assert from "node:assert/strict";
- * const env = (vars: Record<string, string>) => (n: string) => vars[n];
- * assert.equal(resolveColor(true, env({ NO_COLOR: "1" })), true);
- * assert.equal(resolveColor(undefined, env({ NO_COLOR: "1" })), false);
- * assert.equal(resolveColor(undefined, env({ NO_COLOR: "" })), true);
- * assert.equal(resolveColor(undefined, env({ FORCE_COLOR: "false" })), false);
- * assert.equal(resolveColor(undefined, env({})), true);
- * ```
  */
 export function resolveColor(
   flag: boolean | undefined,
@@ -38,12 +26,6 @@ export function resolveColor(
 
 /**
  * Styles {@linkcode paint} knows.
- *
- * @example Value
- * ```ts
- * import type { Style } from "./color.ts";
- * const s: Style = "red";
- * ```
  */
 export type Style = "red" | "yellow" | "dim" | "bold";
 
@@ -61,14 +43,6 @@ const CODES: Readonly<Record<Style, [number, number]>> = {
  * @param text The text.
  * @param enabled Whether colour is on.
  * @returns The text, styled or not.
- *
- * @example Off is the identity
- * ```ts
- * import { paint } from "./color.ts";
- * import assert from "node:assert/strict";
- * assert.equal(paint("red", "x", false), "x");
- * assert.equal(paint("red", "x", true), "\x1b[31mx\x1b[39m");
- * ```
  */
 export function paint(style: Style, text: string, enabled: boolean): string {
   if (!enabled) return text;

@@ -1,6 +1,6 @@
 /**
  * Removes terminal control sequences from model text before it reaches a
- * terminal (cli.md §2): ESC sequences (CSI, OSC, DCS, SOS, PM, APC and
+ * terminal: ESC sequences (CSI, OSC, DCS, SOS, PM, APC and
  * two-byte escapes), their 8-bit C1 forms, and C0 controls other than tab
  * and newline. Streaming-safe: a sequence split across tokens is held back
  * until it completes.
@@ -10,12 +10,6 @@
 
 /**
  * A stateful stripper for one stream of text.
- *
- * @example Shape
- * ```ts
- * import type { ControlStripper } from "./control.ts";
- * type Push = ControlStripper["push"];
- * ```
  */
 export interface ControlStripper {
   /** Returns the printable part of `text` (plus held text now complete). */
@@ -99,16 +93,6 @@ function isDroppedControl(c: number): boolean {
  * Creates a {@linkcode ControlStripper}.
  *
  * @returns A stripper with no held text.
- *
- * @example A colour code split across two tokens
- * ```ts
- * import { createControlStripper } from "./control.ts";
- * import assert from "node:assert/strict";
- * const s = createControlStripper();
- * assert.equal(s.push("red: \x1b[3"), "red: ");
- * assert.equal(s.push("1mX\x1b[0m\r\n"), "X\n");
- * assert.equal(s.push("\x1b]0;title\x07ok\x07"), "ok");
- * ```
  */
 export function createControlStripper(): ControlStripper {
   let pending = "";
@@ -147,13 +131,6 @@ export function createControlStripper(): ControlStripper {
  *
  * @param text Untrusted text.
  * @returns The printable text.
- *
- * @example Strip
- * ```ts
- * import { stripControl } from "./control.ts";
- * import assert from "node:assert/strict";
- * assert.equal(stripControl("a\x1b[2Jb\x07c\td"), "abc\td");
- * ```
  */
 export function stripControl(text: string): string {
   const s = createControlStripper();

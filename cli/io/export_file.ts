@@ -1,5 +1,5 @@
 /**
- * Writing a session's workflow scaffold (export.md §5), shared by the
+ * Writing a session's workflow scaffold, shared by the
  * `chat-export` command and the in-chat `/export`: the default file name,
  * the build + serialize step, the atomic write and the fixed review
  * notice. Imports `export/workflow.ts` and `export/yaml.ts` directly (not
@@ -17,17 +17,8 @@ import { type CliFault, fault } from "../fault.ts";
 
 /**
  * The review notice printed on stderr after every successful export
- * (export.md §5), including under `--json` and after the in-chat
+ * , including under `--json` and after the in-chat
  * `/export`. Never part of stdout or the event stream.
- *
- * @example It names the three points
- * ```ts
- * import { EXPORT_NOTICE } from "./export_file.ts";
- * import assert from "node:assert/strict";
- * assert.match(EXPORT_NOTICE, /not a replay/);
- * assert.match(EXPORT_NOTICE, /unredacted/);
- * assert.match(EXPORT_NOTICE, /agent definition/);
- * ```
  */
 export const EXPORT_NOTICE: string = [
   "Review before use: this file is a workflow scaffold, not a replay of the session.",
@@ -49,14 +40,6 @@ export const EXPORT_NOTICE: string = [
  * @param sessionId The session id.
  * @returns The absolute path, or a `usage` fault when the id cannot name
  * a file in `cwd` (it holds a path separator or is `.`/`..`).
- *
- * @example Default name
- * ```ts
- * import { defaultExportPath } from "./export_file.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(defaultExportPath("/w", "abc"), { ok: true, value: "/w/abc.relavium.yaml" });
- * assert.equal(defaultExportPath("/w", "../x").ok, false);
- * ```
  */
 export function defaultExportPath(
   cwd: string,
@@ -79,18 +62,6 @@ export function defaultExportPath(
  *
  * @param loaded The session row and all its messages.
  * @returns The file content.
- *
- * @example A session with no completed turn
- * ```ts
- * import { exportText } from "./export_file.ts";
- * import assert from "node:assert/strict";
- * const at = "2026-01-01T00:00:00.000Z";
- * const text = exportText({ record: { id: "s1", agentSlug: "mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" },
- *   status: "active", totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 0, totalConservativeMicrocents: 0,
- *   createdAt: at, updatedAt: at }, messages: [] });
- * assert.match(text, /^schema_version: "1\.0"\n/);
- * assert.match(text, /- from: input\n\s+to: output\n/);
- * ```
  */
 export function exportText(loaded: LoadedSession): string {
   return stringifyWorkflow(sessionToWorkflow(loaded.record, loaded.messages));
@@ -98,12 +69,6 @@ export function exportText(loaded: LoadedSession): string {
 
 /**
  * Options of {@linkcode writeExport}.
- *
- * @example Value
- * ```ts
- * import type { WriteExportOptions } from "./export_file.ts";
- * const o: WriteExportOptions = { overwrite: false };
- * ```
  */
 export interface WriteExportOptions {
   /** Replace an existing file (`--force`, and the in-chat `/export`). */
@@ -137,22 +102,6 @@ function reason(e: unknown): string {
  * @param options Whether to replace an existing file.
  * @returns The target, or a fault: `target_exists` (exit 2) or `internal`
  * for a file-system failure (exit 1).
- *
- * @example An existing file is kept without overwrite
- * ```ts
- * import { writeExport } from "./export_file.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${dir}/s1.relavium.yaml`, "mine\n");
- * const at = "2026-01-01T00:00:00.000Z";
- * const loaded = { record: { id: "s1", agentSlug: "mini", context: { workingDir: dir, fsScopeTier: "sandboxed" as const },
- *   status: "active" as const, totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 0, totalConservativeMicrocents: 0,
- *   createdAt: at, updatedAt: at }, messages: [] };
- * const r = await writeExport(loaded, `${dir}/s1.relavium.yaml`, { overwrite: false });
- * assert.equal(r.ok ? "" : r.error.code, "target_exists");
- * assert.equal(await Deno.readTextFile(`${dir}/s1.relavium.yaml`), "mine\n");
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function writeExport(
   loaded: LoadedSession,

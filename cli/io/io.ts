@@ -3,7 +3,7 @@
  * directory, terminal flags and signals. Tests build a {@linkcode CliIo}
  * in memory ({@linkcode createBufferedIo}); {@linkcode createDenoIo} is the
  * only place that touches `Deno.env`, `Deno.stdin`, `Deno.stdout`,
- * `Deno.stderr` and signal listeners (DECISIONS.md 23).
+ * `Deno.stderr` and signal listeners.
  *
  * @module
  */
@@ -11,13 +11,6 @@
 /**
  * A synchronous text sink (stdout or stderr). Writes are complete when the
  * call returns, so stdout and stderr interleave in call order.
- *
- * @example A sink that collects
- * ```ts
- * import type { TextSink } from "./io.ts";
- * const chunks: string[] = [];
- * const sink: TextSink = { write: (t) => void chunks.push(t) };
- * ```
  */
 export interface TextSink {
   /** Writes the whole text. */
@@ -26,23 +19,11 @@ export interface TextSink {
 
 /**
  * Signals the CLI reacts to.
- *
- * @example Value
- * ```ts
- * import type { CliSignal } from "./io.ts";
- * const s: CliSignal = "SIGINT";
- * ```
  */
 export type CliSignal = "SIGINT" | "SIGTERM";
 
 /**
  * Everything `main` may use from its surroundings.
- *
- * @example Shape
- * ```ts
- * import type { CliIo } from "./io.ts";
- * type Cwd = CliIo["cwd"];
- * ```
  */
 export interface CliIo {
   /** Standard input as bytes (read lazily; never read by read commands). */
@@ -90,12 +71,6 @@ export interface CliIo {
 
 /**
  * Options of {@linkcode createBufferedIo}.
- *
- * @example Value
- * ```ts
- * import type { BufferedIoOptions } from "./io.ts";
- * const o: BufferedIoOptions = { stdin: "hello\n", env: { HOME: "/home/u" }, cwd: "/w" };
- * ```
  */
 export interface BufferedIoOptions {
   /** Whole stdin text, or a stream (default: empty). */
@@ -127,12 +102,6 @@ export interface BufferedIoOptions {
 
 /**
  * An in-memory {@linkcode CliIo} plus what it captured.
- *
- * @example Shape
- * ```ts
- * import type { BufferedIo } from "./io.ts";
- * type Out = ReturnType<BufferedIo["stdoutText"]>;
- * ```
  */
 export interface BufferedIo {
   /** The io to pass to `main`. */
@@ -151,16 +120,6 @@ export interface BufferedIo {
  *
  * @param options Stdin, environment, cwd and terminal flags.
  * @returns The io and accessors for what it captured.
- *
- * @example Capture output
- * ```ts
- * import { createBufferedIo } from "./io.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo({ env: { NO_COLOR: "1" } });
- * b.io.stdout.write("hi\n");
- * assert.equal(b.stdoutText(), "hi\n");
- * assert.equal(b.io.env("NO_COLOR"), "1");
- * ```
  */
 export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
   const out: string[] = [];
@@ -253,13 +212,6 @@ function readEnv(name: string): string | undefined {
  *
  * @returns An io over `Deno.stdin`/`stdout`/`stderr`, `Deno.env`,
  * `Deno.cwd()` and `Deno.addSignalListener`.
- *
- * @example Build it (reads the cwd)
- * ```ts ignore
- * import { createDenoIo } from "./io.ts";
- * const io = createDenoIo();
- * io.stderr.write(`cwd: ${io.cwd}\n`);
- * ```
  */
 export function createDenoIo(): CliIo {
   return {

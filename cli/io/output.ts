@@ -1,7 +1,7 @@
 /**
- * Printers (cli.md §2): the NDJSON event printer (`--json`, stdout only),
+ * Printers: the NDJSON event printer (`--json`, stdout only),
  * the plain printer (model text on stdout, everything else on stderr) and
- * the pre-session fault line (DECISIONS.md 18).
+ * the pre-session fault line.
  *
  * @module
  */
@@ -12,7 +12,7 @@ import { type CliFault, exitCodeOf } from "../fault.ts";
 import { turnFailureHint } from "../chat/hints.ts";
 import type { CliIo } from "./io.ts";
 
-/** Session.md §12: the per-pass bound of a manual compaction over an unknown window. */
+/** The per-pass bound of a manual compaction over an unknown window. */
 const UNKNOWN_WINDOW_PASS_TOKENS = "16,384";
 
 /**
@@ -24,18 +24,6 @@ const UNKNOWN_WINDOW_PASS_TOKENS = "16,384";
  * @param f The fault.
  * @param options Output mode and colour.
  * @returns The exit code (1 for `internal`, else 2).
- *
- * @example JSON form
- * ```ts
- * import { createBufferedIo } from "./io.ts";
- * import { printFault } from "./output.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo();
- * const code = printFault(b.io, { code: "usage", message: "Unknown option: --x" }, { json: true, color: false });
- * assert.equal(code, 2);
- * assert.equal(b.stderrText(), '{"type":"error","code":"usage","message":"Unknown option: --x"}\n');
- * assert.equal(b.stdoutText(), "");
- * ```
  */
 export function printFault(
   io: CliIo,
@@ -56,12 +44,6 @@ export function printFault(
 
 /**
  * Something that renders session events.
- *
- * @example Shape
- * ```ts
- * import type { EventPrinter } from "./output.ts";
- * const p: EventPrinter = { print: () => {}, end: () => {} };
- * ```
  */
 export interface EventPrinter {
   /** Renders one event. */
@@ -76,16 +58,6 @@ export interface EventPrinter {
  *
  * @param io Where to write.
  * @returns The printer.
- *
- * @example One line per event
- * ```ts
- * import { createBufferedIo } from "./io.ts";
- * import { createNdjsonPrinter } from "./output.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo();
- * createNdjsonPrinter(b.io).print({ type: "session:cancelled", sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z", sequenceNumber: 3 });
- * assert.equal(b.stdoutText(), '{"type":"session:cancelled","sessionId":"s","timestamp":"2026-01-01T00:00:00.000Z","sequenceNumber":3}\n');
- * ```
  */
 export function createNdjsonPrinter(io: CliIo): EventPrinter {
   return {
@@ -98,12 +70,6 @@ export function createNdjsonPrinter(io: CliIo): EventPrinter {
 
 /**
  * Options of {@linkcode createPlainPrinter}.
- *
- * @example Value
- * ```ts
- * import type { PlainPrinterOptions } from "./output.ts";
- * const o: PlainPrinterOptions = { color: false, quiet: false, verbose: false };
- * ```
  */
 export interface PlainPrinterOptions {
   /** Colour stderr annotations. */
@@ -133,21 +99,6 @@ export interface PlainPrinterOptions {
  * @param io Where to write.
  * @param options Colour, verbosity and the primary model.
  * @returns The printer.
- *
- * @example A turn with a tool call
- * ```ts
- * import { createBufferedIo } from "./io.ts";
- * import { createPlainPrinter } from "./output.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo();
- * const p = createPlainPrinter(b.io, { color: false, quiet: false, verbose: false });
- * const env = { sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z" };
- * p.print({ ...env, sequenceNumber: 1, type: "agent:tool_call", nodeId: "n", model: "m", toolId: "read_file", toolInput: { path: "secret" }, toolCallId: "session-tool:1:0" });
- * p.print({ ...env, sequenceNumber: 2, type: "agent:token", nodeId: "n", token: "Hi\x1b[2J", model: "m" });
- * p.print({ ...env, sequenceNumber: 3, type: "session:turn_completed", stopReason: "stop", tokensUsed: { input: 1, output: 1 } });
- * assert.equal(b.stdoutText(), "Hi\n");
- * assert.equal(b.stderrText(), "[tool: read_file]\n");
- * ```
  */
 export function createPlainPrinter(
   io: CliIo,

@@ -7,12 +7,6 @@
 
 /**
  * Reads lines one at a time.
- *
- * @example Shape
- * ```ts
- * import type { LineReader } from "./stdin.ts";
- * type Next = LineReader["next"];
- * ```
  */
 export interface LineReader {
   /**
@@ -30,27 +24,6 @@ export interface LineReader {
  *
  * @param stream The input.
  * @returns The reader.
- *
- * @example A shared in-flight read
- * ```ts
- * import { createLineReader } from "./stdin.ts";
- * import { createBufferedIo } from "./io.ts";
- * import assert from "node:assert/strict";
- * const r = createLineReader(createBufferedIo({ stdin: "only\n" }).io.stdin);
- * const abandoned = r.next();
- * assert.equal(await r.next(), "only");
- * assert.equal(await abandoned, "only");
- * assert.equal(await r.next(), undefined);
- * ```
- *
- * @example Lines, with a last line lacking its newline
- * ```ts
- * import { createLineReader } from "./stdin.ts";
- * import { createBufferedIo } from "./io.ts";
- * import assert from "node:assert/strict";
- * const r = createLineReader(createBufferedIo({ stdin: "a\r\nb\nc" }).io.stdin);
- * assert.deepEqual([await r.next(), await r.next(), await r.next(), await r.next()], ["a", "b", "c", undefined]);
- * ```
  */
 export function createLineReader(
   stream: ReadableStream<Uint8Array>,
@@ -109,14 +82,6 @@ export function createLineReader(
  *
  * @param stream The input.
  * @returns The text.
- *
- * @example Whole input
- * ```ts
- * import { readAllText } from "./stdin.ts";
- * import { createBufferedIo } from "./io.ts";
- * import assert from "node:assert/strict";
- * assert.equal(await readAllText(createBufferedIo({ stdin: "one\ntwo\n" }).io.stdin), "one\ntwo\n");
- * ```
  */
 export async function readAllText(
   stream: ReadableStream<Uint8Array>,

@@ -1,31 +1,18 @@
 /**
- * `--agent` / `agent run <agent>` resolution (DECISIONS.md 21) and agent
- * file loading: YAML (core schema, one mapping document) then the strict
- * `parseAgent`. Errors name the file, the line and the key path. The YAML
- * library is imported only here, when an agent file is read
- * (DECISIONS.md 36).
+ * `--agent` / `agent run <agent>` resolution (a path, or an id looked up in
+ * the project's `.relavium/agents/`) and agent file loading with
+ * `parseAgentYaml`. Errors name the file, the line and the key path. The
+ * YAML library and zod load only when an agent file is read.
  *
  * @module
  */
 import { join, resolve } from "node:path";
 import type { Agent } from "../../schema/agent.ts";
-import { KEBAB_ID, quickParseAgent } from "../../schema/agent_quick.ts";
-import { formatPath } from "../../schema/issues.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
-import { type YamlPositions, yamlPositions } from "./yaml_positions.ts";
-
-/** Aliases beyond this are refused (alias-expansion bombs). */
-const MAX_ALIASES = 100;
 
 /**
  * What an agent argument names.
- *
- * @example Value
- * ```ts
- * import type { AgentRef } from "./agent_file.ts";
- * const r: AgentRef = { kind: "id", id: "reviewer" };
- * ```
  */
 export type AgentRef = { kind: "path"; path: string } | {
   kind: "id";
@@ -33,15 +20,8 @@ export type AgentRef = { kind: "path"; path: string } | {
 };
 
 /**
- * Tool ids an authored agent may list (tools.md §2). An unknown id is a
- * load error (DECISIONS.md 34).
- *
- * @example Check
- * ```ts
- * import { KNOWN_TOOL_IDS } from "./agent_file.ts";
- * import assert from "node:assert/strict";
- * assert.ok(KNOWN_TOOL_IDS.includes("read_file"));
- * ```
+ * Tool ids an authored agent may list. An unknown id is a
+ * load error.
  */
 export const KNOWN_TOOL_IDS: readonly string[] = [
   "read_file",
@@ -63,15 +43,6 @@ export const KNOWN_TOOL_IDS: readonly string[] = [
  *
  * @param ref The argument.
  * @returns The classification.
- *
- * @example Path or id
- * ```ts
- * import { classifyAgentRef } from "./agent_file.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(classifyAgentRef("reviewer"), { kind: "id", id: "reviewer" });
- * assert.deepEqual(classifyAgentRef("a.agent.yaml"), { kind: "path", path: "a.agent.yaml" });
- * assert.deepEqual(classifyAgentRef("agents/x"), { kind: "path", path: "agents/x" });
- * ```
  */
 export function classifyAgentRef(ref: string): AgentRef {
   if (/[\\/]/.test(ref) || /\.ya?ml$/i.test(ref)) {
@@ -80,89 +51,23 @@ export function classifyAgentRef(ref: string): AgentRef {
   return { kind: "id", id: ref };
 }
 
-function splitIssuePath(path: string): Array<string | number> {
-  const out: Array<string | number> = [];
-  for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
-    if (m[2] !== undefined) out.push(Number(m[2]));
-    else if (m[1] !== undefined) out.push(m[1]);
-  }
-  return out;
-}
-
 /**
  * Decodes and validates agent file text.
  *
  * @param text The YAML text.
  * @param file The file name used in errors.
- * @returns The agent as authored, or an `invalid_agent` fault.
- *
- * @example A misspelt key names its line
- * ```ts
- * import { parseAgentText } from "./agent_file.ts";
- * import assert from "node:assert/strict";
- * const r = await parseAgentText("id: a\nmodel: m\nprovider: openai\nsystem_prompt: s\ncolour: red\n", "a.agent.yaml");
- * assert.equal(r.ok, false);
- * if (!r.ok) assert.equal(r.error.message, "Invalid agent: a.agent.yaml:5: colour: unknown key");
- * ```
+ * @returns The agent as authored, or an `invalid_agent` fault naming the
+ * file, the line and the key path of every problem.
  */
 export async function parseAgentText(
   text: string,
   file: string,
 ): Promise<Result<Agent, CliFault>> {
-  const YAML = await import("js-yaml");
-  const bad = (message: string): { ok: false; error: CliFault } =>
-    err(fault("invalid_agent", `Invalid agent: ${message}`));
-  let value: unknown;
-  let positions: YamlPositions;
-  try {
-    // Core schema: no timestamps, no custom tags; duplicate keys and a
-    // second document are errors.
-    value = YAML.load(text, { schema: YAML.CORE_SCHEMA });
-    positions = yamlPositions(text);
-  } catch (e) {
-    const mark = (e as { mark?: { line?: number } }).mark;
-    const reason = (e as { reason?: string }).reason ??
-      "cannot be read as YAML";
-    if (/single document|input is empty|expected a document/.test(reason)) {
-      return bad(`${file}: must be a single mapping document`);
-    }
-    const where = typeof mark?.line === "number" ? `:${mark.line + 1}` : "";
-    return bad(`${file}${where}: ${reason.replace(/ \(\d+:\d+\)$/, "")}`);
-  }
-  if (positions.aliases > MAX_ALIASES) {
-    return bad(`${file}: too many YAML aliases`);
-  }
-  const lineFor = (path: string): string => {
-    const parts = splitIssuePath(path);
-    for (let n = parts.length; n > 0; n--) {
-      const line = positions.lines.get(formatPath(parts.slice(0, n)));
-      if (line !== undefined) return `:${line}`;
-    }
-    return "";
-  };
-  // The common shape is read without loading zod (start-up time); every
-  // other document goes through the strict schema, which names each issue.
-  const quick = quickParseAgent(value);
-  const parsed = quick !== undefined
-    ? ok(quick)
-    : (await import("../../schema/agent.ts")).parseAgent(value, file);
-  if (parsed.ok) {
-    const unknown = (parsed.value.tools ?? []).findIndex((t) =>
-      !KNOWN_TOOL_IDS.includes(t)
-    );
-    if (unknown === -1) return ok(parsed.value);
-    return bad(
-      `${file}${
-        lineFor(`tools[${unknown}]`)
-      }: tools[${unknown}]: unknown tool "${parsed.value.tools?.[unknown]}"`,
-    );
-  }
-  const lines = parsed.error.issues.map((issue) =>
-    `${file}${lineFor(issue.path)}: ${
-      issue.path === "" ? "(root)" : issue.path
-    }: ${issue.message}`
-  );
-  return bad(lines.join("\n"));
+  const { parseAgentYaml } = await import("../../schema/agent_file.ts");
+  const r = parseAgentYaml(text, { file, knownTools: KNOWN_TOOL_IDS });
+  return r.ok
+    ? r
+    : err(fault("invalid_agent", `Invalid agent: ${r.error.message}`));
 }
 
 /**
@@ -170,14 +75,6 @@ export async function parseAgentText(
  *
  * @param path The file path.
  * @returns The agent, or a fault: `not_found` or `invalid_agent`.
- *
- * @example Missing file
- * ```ts
- * import { loadAgentFile } from "./agent_file.ts";
- * import assert from "node:assert/strict";
- * const r = await loadAgentFile("/nonexistent/a.agent.yaml");
- * assert.equal(r.ok ? "" : r.error.code, "not_found");
- * ```
  */
 export async function loadAgentFile(
   path: string,
@@ -208,14 +105,6 @@ export async function loadAgentFile(
  * @param ref The `--agent` / `agent run` argument.
  * @param where The effective cwd and the project root, if any.
  * @returns The agent and its file, or a fault.
- *
- * @example An id needs a project
- * ```ts
- * import { resolveAgentRef } from "./agent_file.ts";
- * import assert from "node:assert/strict";
- * const r = await resolveAgentRef("reviewer", { cwd: "/tmp" });
- * assert.equal(r.ok ? "" : r.error.code, "not_found");
- * ```
  */
 export async function resolveAgentRef(
   ref: string,
@@ -226,6 +115,7 @@ export async function resolveAgentRef(
   if (kind.kind === "path") {
     file = resolve(where.cwd, kind.path);
   } else {
+    const { KEBAB_ID } = await import("../../schema/agent.ts");
     if (!KEBAB_ID.test(kind.id)) {
       return err(fault(
         "invalid_agent",

@@ -1,6 +1,6 @@
 /**
- * The built-in chat agent (agent-yaml.md §6) and the `--model` /
- * `--provider` override (DECISIONS.md 21).
+ * The built-in chat agent and the `--model` /
+ * `--provider` override.
  *
  * @module
  */
@@ -12,13 +12,6 @@ import { inferProvider } from "./providers.ts";
 
 /**
  * The built-in agent's id.
- *
- * @example Value
- * ```ts
- * import { DEFAULT_AGENT_ID } from "./default_agent.ts";
- * import assert from "node:assert/strict";
- * assert.equal(DEFAULT_AGENT_ID, "relavium-chat");
- * ```
  */
 export const DEFAULT_AGENT_ID: string = "relavium-chat";
 
@@ -47,21 +40,6 @@ function checkProvider(
  * @returns The agent, or a fault: `provider_config` when the configured
  * model's provider cannot be inferred or is unknown, `usage` when the
  * `--model`'s provider cannot be inferred.
- *
- * @example Default model, and --model
- * ```ts
- * import { buildDefaultAgent } from "./default_agent.ts";
- * import { resolveConfig } from "../config/resolve.ts";
- * import assert from "node:assert/strict";
- * const cfg = resolveConfig({}, () => undefined);
- * assert.ok(cfg.ok);
- * if (cfg.ok) {
- *   const a = buildDefaultAgent(cfg.value.chat, cfg.value.providers);
- *   assert.deepEqual(a.ok ? [a.value.model, a.value.provider] : [], ["claude-sonnet-4-6", "anthropic"]);
- *   const b = buildDefaultAgent(cfg.value.chat, cfg.value.providers, { model: "o3" });
- *   assert.deepEqual(b.ok ? [b.value.model, b.value.provider] : [], ["o3", "openai"]);
- * }
- * ```
  */
 export function buildDefaultAgent(
   chat: ResolvedChat,
@@ -111,20 +89,6 @@ export function buildDefaultAgent(
  * @param providers The known providers.
  * @returns The new agent, or a fault (`usage` when the provider cannot be
  * inferred, `provider_config` when it is unknown).
- *
- * @example Drop the chain
- * ```ts
- * import { applyModelOverride } from "./default_agent.ts";
- * import assert from "node:assert/strict";
- * const providers = [{ id: "openai", kind: "openai-compatible" as const, builtIn: true, allowLocal: false, source: "built-in" as const }];
- * const r = applyModelOverride(
- *   { id: "a", model: "claude-x", provider: "anthropic", system_prompt: "s", fallback_chain: [{ model: "m", provider: "openai", max_attempts: 1 }] },
- *   { model: "gpt-5.4-mini" },
- *   providers,
- * );
- * assert.ok(r.ok);
- * if (r.ok) assert.deepEqual([r.value.model, r.value.provider, r.value.fallback_chain], ["gpt-5.4-mini", "openai", undefined]);
- * ```
  */
 export function applyModelOverride(
   agent: Agent,

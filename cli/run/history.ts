@@ -5,7 +5,10 @@
  */
 import { dirname } from "node:path";
 import { err, ok, type Result } from "../../schema/result.ts";
-import { openSqliteStore } from "../../store/sqlite_store.ts";
+import {
+  listSqliteSessions,
+  type SessionListEntry,
+} from "../../store/sqlite_list.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { type ConfigPaths, locateConfig } from "../config/config.ts";
 import type { CommandEnv } from "../command_env.ts";
@@ -17,14 +20,6 @@ import { type CliFault, fault } from "../fault.ts";
  * @param paths The located config paths.
  * @returns `<relaviumDir>/history.db`, or an `internal` fault when no home
  * is known.
- *
- * @example Path
- * ```ts
- * import { historyPath } from "./history.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(historyPath({ cwd: "/w", globalFromFlag: false, historyDb: "/h/.relavium/history.db" }), { ok: true, value: "/h/.relavium/history.db" });
- * assert.equal(historyPath({ cwd: "/w", globalFromFlag: false }).ok, false);
- * ```
  */
 export function historyPath(paths: ConfigPaths): Result<string, CliFault> {
   return paths.historyDb === undefined
@@ -53,15 +48,6 @@ async function exists(path: string): Promise<boolean> {
  * @param path The `history.db` path.
  * @param options Whether to create the file.
  * @returns The store (or `undefined`), or an `internal` fault (exit 1).
- *
- * @example A read of a missing file creates nothing
- * ```ts
- * import { openHistory } from "./history.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * assert.deepEqual(await openHistory(`${dir}/history.db`, { create: false }), { ok: true, value: undefined });
- * await Deno.remove(dir);
- * ```
  */
 export async function openHistory(
   path: string,
@@ -72,21 +58,24 @@ export async function openHistory(
       if (!options.create) return ok(undefined);
       await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     }
+    // Loaded on use: the store validates with zod, which a listing skips.
+    const { openSqliteStore } = await import("../../store/sqlite_store.ts");
     return ok(openSqliteStore(path, {
       clock: { now: () => Date.now() },
       ids: () => crypto.randomUUID(),
     }));
   } catch (e) {
-    const why = e instanceof Error && e.cause instanceof Error
-      ? e.cause.name
-      : e instanceof Error
-      ? e.name
-      : "unknown error";
-    return err(fault(
-      "internal",
-      `Cannot open the session store ${path}: ${why}`,
-    ));
+    return err(openFault(path, e));
   }
+}
+
+function openFault(path: string, e: unknown): CliFault {
+  const why = e instanceof Error && e.cause instanceof Error
+    ? e.cause.name
+    : e instanceof Error
+    ? e.name
+    : "unknown error";
+  return fault("internal", `Cannot open the session store ${path}: ${why}`);
 }
 
 /**
@@ -96,28 +85,44 @@ export async function openHistory(
  *
  * @param ctx The command's context (cwd and environment).
  * @returns The store (or `undefined`), or the fault to print.
- *
- * @example Nothing stored yet
- * ```ts
- * import { openExistingHistory } from "./history.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const home = await Deno.makeTempDir();
- * const { io } = createBufferedIo({ env: { RELAVIUM_HOME: home }, cwd: home });
- * const r = await openExistingHistory({ io, cwd: home, color: false, globals: { json: false, quiet: false, verbose: false } });
- * assert.deepEqual(r, { ok: true, value: undefined });
- * await Deno.remove(home, { recursive: true });
- * ```
  */
 export async function openExistingHistory(
   ctx: CommandEnv,
 ): Promise<Result<SessionStore | undefined, CliFault>> {
+  const path = await locateHistory(ctx);
+  if (!path.ok) return path;
+  return await openHistory(path.value, { create: false });
+}
+
+async function locateHistory(
+  ctx: CommandEnv,
+): Promise<Result<string, CliFault>> {
   const located = await locateConfig({
     cwd: ctx.cwd,
     env: (n) => ctx.io.env(n),
   });
   if (!located.ok) return err(located.error);
-  const path = historyPath(located.value);
-  if (!path.ok) return err(path.error);
-  return await openHistory(path.value, { create: false });
+  return historyPath(located.value);
+}
+
+/**
+ * Lists the sessions of `history.db` for `chat-list`, reading the file
+ * directly (the store and zod are not loaded); `undefined` when there is
+ * no file yet (nothing is created).
+ *
+ * @param ctx The command's context (cwd and environment).
+ * @returns The sessions, newest first (or `undefined`), or the fault to
+ * print (`internal` when the file cannot be read).
+ */
+export async function listExistingHistory(
+  ctx: CommandEnv,
+): Promise<Result<SessionListEntry[] | undefined, CliFault>> {
+  const path = await locateHistory(ctx);
+  if (!path.ok) return path;
+  try {
+    if (!await exists(path.value)) return ok(undefined);
+    return ok(listSqliteSessions(path.value));
+  } catch (e) {
+    return err(openFault(path.value, e));
+  }
 }

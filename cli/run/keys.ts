@@ -14,12 +14,6 @@ import { type CliFault, fault } from "../fault.ts";
 /**
  * Outcome of a key lookup: found (which variable), not needed (a local
  * provider without a key sends no auth), or missing (the variables tried).
- *
- * @example Value
- * ```ts
- * import type { KeyStatus } from "./keys.ts";
- * const s: KeyStatus = { status: "found", variable: "RELAVIUM_OPENAI_API_KEY" };
- * ```
  */
 export type KeyStatus =
   | { status: "found"; variable: string }
@@ -35,14 +29,6 @@ export type KeyStatus =
  * @param providerId The provider id.
  * @param providers The resolved providers (for `api_key_env`).
  * @returns The variable names.
- *
- * @example Names
- * ```ts
- * import { keyVariables } from "./keys.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(keyVariables("anthropic", []), ["RELAVIUM_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY"]);
- * assert.deepEqual(keyVariables("my-llm", []), ["RELAVIUM_MY_LLM_API_KEY"]);
- * ```
  */
 export function keyVariables(
   providerId: string,
@@ -63,14 +49,6 @@ export function keyVariables(
  * @param providerId The provider id.
  * @param options The resolved providers and the environment.
  * @returns Which variable holds the key, or what was tried.
- *
- * @example The first non-empty variable wins
- * ```ts
- * import { lookupKey } from "./keys.ts";
- * import assert from "node:assert/strict";
- * const vars: Record<string, string> = { RELAVIUM_OPENAI_API_KEY: "", OPENAI_API_KEY: "sk-test" };
- * assert.deepEqual(lookupKey("openai", { providers: [], env: (n) => vars[n] }), { status: "found", variable: "OPENAI_API_KEY" });
- * ```
  */
 export function lookupKey(
   providerId: string,
@@ -98,15 +76,6 @@ export function lookupKey(
  * @param providerId The provider id.
  * @param options The resolved providers and the environment.
  * @returns The key, or a `provider_auth` fault naming the variables tried.
- *
- * @example Missing
- * ```ts
- * import { readKey } from "./keys.ts";
- * import assert from "node:assert/strict";
- * const r = readKey("anthropic", { providers: [], env: () => undefined });
- * assert.equal(r.ok, false);
- * if (!r.ok) assert.match(r.error.message, /RELAVIUM_ANTHROPIC_API_KEY or ANTHROPIC_API_KEY/);
- * ```
  */
 export function readKey(
   providerId: string,

@@ -1,5 +1,5 @@
 /**
- * The approval-mode controller of a session (tools.md §8), apart from the
+ * The approval-mode controller of a session, apart from the
  * tool registry so that a session without tools loads no tool modules.
  *
  * @module
@@ -18,15 +18,6 @@ import type { ModeName } from "../args.ts";
  * when the agent grants none.
  * @param options Starting mode, and the person to ask when interactive.
  * @returns The controller; its `policy` goes to `setTurnPolicy`.
- *
- * @example Non-interactive auto
- * ```ts
- * import { buildModes } from "./modes.ts";
- * import assert from "node:assert/strict";
- * const modes = buildModes({ isReadOnly: (id) => id === "read_file" }, { mode: "auto" });
- * assert.equal(modes.mode, "auto");
- * assert.equal(buildModes(undefined, { mode: "ask" }).mode, "ask");
- * ```
  */
 export function buildModes(
   registry: { isReadOnly(id: string): boolean } | undefined,

@@ -24,13 +24,6 @@ import type { ResolvedProvider } from "../config/resolve.ts";
 
 /**
  * What every adapter is built with.
- *
- * @example Value
- * ```ts
- * import type { AdapterDeps } from "./provider_adapters.ts";
- * import { createCatalog } from "../../llm/create_catalog.ts";
- * const d: AdapterDeps = { fetch, catalog: createCatalog(), now: () => 0 };
- * ```
  */
 export interface AdapterDeps {
   /** The transport (the io's `fetch`). */
@@ -47,14 +40,6 @@ export interface AdapterDeps {
  * @param id A provider id.
  * @returns The URL, or `undefined` for a provider without a built-in
  * endpoint (a `[[providers]]` id, or `gemini`, which has no adapter).
- *
- * @example Built-ins
- * ```ts
- * import { defaultBaseUrl } from "./provider_adapters.ts";
- * import assert from "node:assert/strict";
- * assert.equal(defaultBaseUrl("anthropic"), "https://api.anthropic.com");
- * assert.equal(defaultBaseUrl("gemini"), undefined);
- * ```
  */
 export function defaultBaseUrl(id: string): string | undefined {
   switch (id) {
@@ -78,18 +63,6 @@ export function defaultBaseUrl(id: string): string | undefined {
  * @param deps Transport, catalog and clock.
  * @returns The adapter, or `undefined` when this version has none
  * (`gemini`).
- *
- * @example A local OpenAI-compatible server
- * ```ts
- * import { createAdapter } from "./provider_adapters.ts";
- * import { createCatalog } from "../../llm/create_catalog.ts";
- * import assert from "node:assert/strict";
- * const p = createAdapter(
- *   { id: "ollama", kind: "openai-compatible", builtIn: false, baseUrl: "http://localhost:11434/v1", allowLocal: true, source: "project" },
- *   { fetch, catalog: createCatalog(), now: () => 0 },
- * );
- * assert.deepEqual([p?.id, p?.kind, p?.customEndpoint], ["ollama", "openai-compatible", true]);
- * ```
  */
 export function createAdapter(
   provider: ResolvedProvider,

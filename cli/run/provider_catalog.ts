@@ -1,6 +1,6 @@
 /**
  * The session's model catalog: the bundled models plus the prices of
- * `[[providers]]` entries (llm.md §7, §12).
+ * `[[providers]]` entries.
  *
  * @module
  */
@@ -14,23 +14,10 @@ import type { ResolvedProvider } from "../config/resolve.ts";
 /**
  * The session catalog: the bundled models plus the `[[providers]]` prices
  * (a model priced by two entries takes the later one). The bundled
- * catalog is never re-priced (llm.md §7): such a price is reported.
+ * catalog is never re-priced: such a price is reported.
  *
  * @param providers The resolved providers.
  * @returns The catalog and one notice per ignored price.
- *
- * @example A local model gets a price
- * ```ts
- * import { providerCatalog } from "./provider_catalog.ts";
- * import assert from "node:assert/strict";
- * const { catalog, notices } = providerCatalog([
- *   { id: "ollama", kind: "openai-compatible", builtIn: false, baseUrl: "http://localhost:11434/v1", allowLocal: true, source: "project",
- *     prices: { "llama3": { input: 10, output: 20 }, "gpt-5.4-mini": { input: 1, output: 1 } } },
- * ]);
- * assert.equal(catalog.lookup("llama3")?.outputPerMtokMicrocents, 20);
- * assert.equal(catalog.lookup("gpt-5.4-mini")?.inputPerMtokMicrocents, 75_000_000);
- * assert.equal(notices.length, 1);
- * ```
  */
 export function providerCatalog(
   providers: readonly ResolvedProvider[],

@@ -1,5 +1,5 @@
 /**
- * The DNS half of the SSRF primitive (tools.md §7) for custom provider
+ * The DNS half of the SSRF primitive for custom provider
  * endpoints: before a session, the host of every base URL in the plan
  * that is not `allow_local` is resolved and every answer checked; one
  * blocked answer refuses the provider (`provider_config`, exit 2). The
@@ -19,23 +19,11 @@ import { type CliFault, fault } from "../fault.ts";
 /**
  * Every A and AAAA answer for a name (none when it does not resolve).
  * Throws when the lookup itself fails (no network, no permission).
- *
- * @example
- * ```ts
- * import type { ResolveDns } from "./provider_dns.ts";
- * const fake: ResolveDns = (name) => Promise.resolve(name === "gw.example.com" ? ["203.0.113.7"] : []);
- * ```
  */
 export type ResolveDns = (name: string) => Promise<string[]>;
 
 /**
  * What the check found for one provider.
- *
- * @example
- * ```ts
- * import type { DnsVerdict } from "./provider_dns.ts";
- * const v: DnsVerdict = { kind: "unchecked", warning: "no resolver" };
- * ```
  */
 export type DnsVerdict =
   | { kind: "ok" }
@@ -58,16 +46,6 @@ function setting(p: ResolvedProvider): string {
  * @param resolve The DNS lookup.
  * @returns `ok`, `refused` with the fault, or `unchecked` with a warning
  *   (the lookup failed, e.g. without `--allow-net` for the resolver).
- *
- * @example A host that resolves into a private range is refused
- * ```ts
- * import { checkProviderDns } from "./provider_dns.ts";
- * import assert from "node:assert/strict";
- * const p = { id: "gw", kind: "openai-compatible" as const, builtIn: false, baseUrl: "https://gw.example.com/v1", allowLocal: false, source: "global" as const };
- * const r = await checkProviderDns(p, () => Promise.resolve(["10.0.0.5"]));
- * assert.equal(r.kind, "refused");
- * assert.equal((await checkProviderDns(p, () => Promise.resolve(["203.0.113.7"]))).kind, "ok");
- * ```
  */
 export async function checkProviderDns(
   p: ResolvedProvider,

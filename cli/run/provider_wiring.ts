@@ -1,8 +1,8 @@
 /**
  * Wires the providers of a session's plan: a cassette's replay providers
- * under `--fixture`, else the real adapters (llm.md §10–§12) with their
+ * under `--fixture`, else the real adapters with their
  * base URLs gated and keys checked before the session starts
- * (DECISIONS.md 24: a missing primary key is exit 2; a fallback entry
+ * (a missing primary key is exit 2; a fallback entry
  * without a key is skipped with one warning), recorded under `--record`.
  *
  * @module
@@ -23,12 +23,6 @@ import type { Recorder } from "./record.ts";
 
 /**
  * Providers and keys for one session.
- *
- * @example Shape
- * ```ts
- * import type { ProviderWiring } from "./provider_wiring.ts";
- * type W = ProviderWiring["warnings"];
- * ```
  */
 export interface ProviderWiring {
   /** Provider by id (`undefined` = not wired). */
@@ -57,12 +51,6 @@ export interface ProviderWiring {
 
 /**
  * Inputs of {@linkcode wireProviders}.
- *
- * @example Shape
- * ```ts
- * import type { WiringOptions } from "./provider_wiring.ts";
- * type F = WiringOptions["fixture"];
- * ```
  */
 export interface WiringOptions {
   /** The resolved providers (built-in and `[[providers]]`). */
@@ -106,7 +94,7 @@ async function realAdapters(options: WiringOptions): Promise<AdapterFactory> {
 }
 
 /**
- * The base-URL gate (DECISIONS.md 26, llm.md §12), right before any
+ * The base-URL gate, right before any
  * request: the config loader checks the same rules with the file and
  * line; this keeps a URL that slipped past it from ever being called.
  */
@@ -136,20 +124,6 @@ function gateBaseUrl(p: ResolvedProvider): CliFault | undefined {
  * no adapter in this version, bad base URL), `provider_auth` (no key for
  * the primary), `invalid_cassette` / `not_found` (the cassette), `usage`
  * (`--record` with `--fixture`, or a folder as `--record` target).
- *
- * @example Missing primary key
- * ```ts
- * import { wireProviders } from "./provider_wiring.ts";
- * import { resolveConfig } from "../config/resolve.ts";
- * import assert from "node:assert/strict";
- * const cfg = resolveConfig({}, () => undefined);
- * assert.ok(cfg.ok);
- * const r = await wireProviders(
- *   { id: "a", model: "claude-x", provider: "anthropic", system_prompt: "s" },
- *   { providers: cfg.ok ? cfg.value.providers : [], env: () => undefined, cwd: "/" },
- * );
- * assert.equal(r.ok ? "" : r.error.code, "provider_auth");
- * ```
  */
 export async function wireProviders(
   agent: Agent,

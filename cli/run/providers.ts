@@ -1,30 +1,16 @@
 /**
- * Built-in provider ids and model → provider inference (config.md §4,
- * agent-yaml.md §6).
+ * Built-in provider ids and model → provider inference.
  *
  * @module
  */
 
 /**
  * Protocol families a provider id can resolve to.
- *
- * @example Value
- * ```ts
- * import type { ProviderProtocol } from "./providers.ts";
- * const k: ProviderProtocol = "openai-compatible";
- * ```
  */
 export type ProviderProtocol = "anthropic" | "openai-compatible" | "gemini";
 
 /**
  * The built-in provider ids and their protocol.
- *
- * @example Look one up
- * ```ts
- * import { BUILT_IN_PROVIDERS } from "./providers.ts";
- * import assert from "node:assert/strict";
- * assert.equal(BUILT_IN_PROVIDERS.deepseek, "openai-compatible");
- * ```
  */
 export const BUILT_IN_PROVIDERS: Readonly<Record<string, ProviderProtocol>> = {
   anthropic: "anthropic",
@@ -38,14 +24,6 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, ProviderProtocol>> = {
  *
  * @param id A provider id.
  * @returns `true` for `anthropic`, `openai`, `gemini`, `deepseek`.
- *
- * @example Check
- * ```ts
- * import { isBuiltInProvider } from "./providers.ts";
- * import assert from "node:assert/strict";
- * assert.equal(isBuiltInProvider("openai"), true);
- * assert.equal(isBuiltInProvider("ollama"), false);
- * ```
  */
 export function isBuiltInProvider(id: string): boolean {
   return Object.hasOwn(BUILT_IN_PROVIDERS, id);
@@ -57,15 +35,6 @@ export function isBuiltInProvider(id: string): boolean {
  *
  * @param model A model id.
  * @returns The provider id, or `undefined` when it cannot be inferred.
- *
- * @example Infer
- * ```ts
- * import { inferProvider } from "./providers.ts";
- * import assert from "node:assert/strict";
- * assert.equal(inferProvider("claude-sonnet-4-6"), "anthropic");
- * assert.equal(inferProvider("o3-mini"), "openai");
- * assert.equal(inferProvider("llama3"), undefined);
- * ```
  */
 export function inferProvider(model: string): string | undefined {
   const m = model.toLowerCase();

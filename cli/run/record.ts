@@ -1,5 +1,5 @@
 /**
- * `--record <cassette>` (issue #4, cli.md §7): every `stream()` call of a
+ * `--record <cassette>`: every `stream()` call of a
  * session's real providers is captured as normalised chunks and written,
  * when the command ends, as a strict v1.1 cassette with one queue per
  * provider id and `expect` keys for the model and the last user text.
@@ -25,12 +25,6 @@ const REDACTED = "[redacted]";
 
 /**
  * One recorded call, as a v1.1 `{chunks, expect}` entry.
- *
- * @example Value
- * ```ts
- * import type { RecordedCall } from "./record.ts";
- * const c: RecordedCall = { chunks: [], expect: { model: "m" } };
- * ```
  */
 export interface RecordedCall {
   chunks: StreamChunk[];
@@ -39,12 +33,6 @@ export interface RecordedCall {
 
 /**
  * The v1.1 cassette a recording writes.
- *
- * @example Value
- * ```ts
- * import type { RecordedCassette } from "./record.ts";
- * const c: RecordedCassette = { schema_version: "1.1", model: "m", strict: true, providers: { openai: { calls: [] } } };
- * ```
  */
 export interface RecordedCassette {
   schema_version: "1.1";
@@ -57,12 +45,6 @@ export interface RecordedCassette {
 
 /**
  * A recording in progress.
- *
- * @example Shape
- * ```ts
- * import type { Recorder } from "./record.ts";
- * type W = Recorder["write"];
- * ```
  */
 export interface Recorder {
   /** The cassette file (absolute). */
@@ -82,14 +64,6 @@ export interface Recorder {
  *
  * @param req The request.
  * @returns The prefix, or `undefined` when there is no user text.
- *
- * @example A long message is cut
- * ```ts
- * import { lastUserPrefix } from "./record.ts";
- * import assert from "node:assert/strict";
- * const req = { model: "m", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "x".repeat(300) }] }] };
- * assert.equal(lastUserPrefix(req)?.length, 200);
- * ```
  */
 export function lastUserPrefix(req: LlmRequest): string | undefined {
   for (let i = req.messages.length - 1; i >= 0; i--) {
@@ -140,28 +114,6 @@ function scrub(value: unknown, keys: readonly string[]): unknown {
  * @param options The effective cwd, the primary provider and model.
  * @returns The recorder, or a fault: `not_found` (no such folder),
  * `usage` (the target is a folder).
- *
- * @example Record a scripted call
- * ```ts
- * import { openRecorder } from "./record.ts";
- * import { createScriptedProvider } from "../../llm/scripted_provider.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const r = await openRecorder("c.json", { cwd: dir, primaryProvider: "openai", model: "gpt-5.4-mini" });
- * assert.ok(r.ok);
- * if (r.ok) {
- *   const p = r.value.wrap("openai", createScriptedProvider({ id: "openai", script: [[
- *     { type: "text_delta", text: "hi" },
- *     { type: "stop", stopReason: "stop", usage: { inputTokens: 1, outputTokens: 1 } },
- *   ]] }));
- *   const req = { model: "gpt-5.4-mini", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "Hello" }] }] };
- *   for await (const _ of p.stream(req, "sk-secret-key")) { /* consume *\/ }
- *   assert.deepEqual((await r.value.write()).ok, true);
- *   const c = JSON.parse(await Deno.readTextFile(`${dir}/c.json`));
- *   assert.deepEqual(c.providers.openai.calls[0].expect, { model: "gpt-5.4-mini", lastUserIncludes: "Hello" });
- * }
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function openRecorder(
   path: string,

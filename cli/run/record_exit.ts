@@ -16,17 +16,6 @@ import type { Recorder } from "./record.ts";
  * @param ctx The command context.
  * @param recorder The run's recorder (`undefined` without `--record`).
  * @returns `false` when the cassette could not be written (exit 1).
- *
- * @example Nothing to write
- * ```ts
- * import { finishRecording } from "./record_exit.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo();
- * const ctx = { io: b.io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: "/" };
- * assert.equal(await finishRecording(ctx, undefined), true);
- * assert.equal(b.stderrText(), "");
- * ```
  */
 export async function finishRecording(
   ctx: CommandEnv,

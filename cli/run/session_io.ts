@@ -21,17 +21,6 @@ import {
  * @param options The primary model (for `via`), whether to print hints
  * and per-turn summaries, and the agent's memory policy (for hints).
  * @returns The printer.
- *
- * @example JSON mode
- * ```ts
- * import { printerFor } from "./session_io.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo();
- * const p = printerFor({ io: b.io, globals: { json: true, verbose: false, quiet: false }, color: false, cwd: "/" }, { primaryModel: "m", hints: true });
- * p.print({ type: "session:turn_started", sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z", sequenceNumber: 1 });
- * assert.equal(JSON.parse(b.stdoutText()).type, "session:turn_started");
- * ```
  */
 export function printerFor(
   ctx: CommandEnv,
@@ -60,16 +49,6 @@ export function printerFor(
  *
  * @param ctx The command context.
  * @param notices One line each.
- *
- * @example Quiet drops them
- * ```ts
- * import { writeNotices } from "./session_io.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const b = createBufferedIo();
- * writeNotices({ io: b.io, globals: { json: false, verbose: false, quiet: true }, color: false, cwd: "/" }, ["x"]);
- * assert.equal(b.stderrText(), "");
- * ```
  */
 export function writeNotices(
   ctx: CommandEnv,

@@ -28,12 +28,6 @@ import type { GateHook } from "../../tools/approval.ts";
 
 /**
  * A session ready to open.
- *
- * @example Shape
- * ```ts
- * import type { PreparedRun } from "./session_setup.ts";
- * type A = PreparedRun["agent"];
- * ```
  */
 export interface PreparedRun {
   /** The loaded configuration. */
@@ -56,12 +50,6 @@ export interface PreparedRun {
 
 /**
  * Agent and flag inputs of {@linkcode prepareNewRun}.
- *
- * @example Value
- * ```ts
- * import type { RunRequest } from "./session_setup.ts";
- * const r: RunRequest = { agent: "reviewer", fixture: "c.json" };
- * ```
  */
 export interface RunRequest {
   /** `--agent` / `agent run <agent>`; absent ⇒ the built-in agent. */
@@ -88,17 +76,6 @@ export interface RunRequest {
  *
  * @param ctx The command context (cwd, env, `--config`).
  * @returns The config, or its fault.
- *
- * @example Defaults
- * ```ts
- * import { loadRunConfig } from "./session_setup.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const r = await loadRunConfig({ io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
- * assert.ok(r.ok);
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export function loadRunConfig(
   ctx: CommandEnv,
@@ -121,21 +98,6 @@ export function loadRunConfig(
  * @param sleep The backoff sleep (absent ⇒ a real, abortable timer).
  * @returns The host's session deps (not interactive), with the
  * context-management settings and the cost cap of the config.
- *
- * @example Turn cap from config
- * ```ts
- * import { buildHostDeps, loadRunConfig } from "./session_setup.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const cfg = await loadRunConfig({ io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
- * assert.ok(cfg.ok);
- * if (cfg.ok) {
- *   const deps = buildHostDeps(cfg.value, { resolveProvider: () => undefined, keyFor: () => "", agent: { id: "a", model: "m", provider: "openai", system_prompt: "s" }, warnings: [] });
- *   assert.equal(deps.maxTurns, 50);
- * }
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export function buildHostDeps(
   config: LoadedConfig,
@@ -163,22 +125,6 @@ export function buildHostDeps(
  * @param config The loaded config.
  * @param req The agent and model flags.
  * @returns The agent, or a fault.
- *
- * @example The built-in agent with --model
- * ```ts
- * import { loadRunConfig, resolveRunAgent } from "./session_setup.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const ctx = { io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir };
- * const cfg = await loadRunConfig(ctx);
- * assert.ok(cfg.ok);
- * if (cfg.ok) {
- *   const a = await resolveRunAgent(ctx, cfg.value, { model: "gpt-5.4-mini" });
- *   assert.deepEqual(a.ok ? [a.value.id, a.value.provider] : [], ["relavium-chat", "openai"]);
- * }
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function resolveRunAgent(
   ctx: CommandEnv,
@@ -211,18 +157,6 @@ export async function resolveRunAgent(
  *
  * @param config The loaded config.
  * @returns The guardrails for `ToolScope.guardrails`.
- *
- * @example Defaults deny everything
- * ```ts
- * import { chatGuardrails, loadRunConfig } from "./session_setup.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const cfg = await loadRunConfig({ io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir });
- * assert.ok(cfg.ok);
- * if (cfg.ok) assert.deepEqual(chatGuardrails(cfg.value), { allowedCommands: [], allowedCommandGlobs: [], allowedDomains: [] });
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export function chatGuardrails(
   config: LoadedConfig,
@@ -244,14 +178,6 @@ export function chatGuardrails(
  * @param scope Where the tools may work, guardrails and gate.
  * @param userTools Build it even when the agent grants no tool.
  * @returns The registry or `undefined`, or an `internal` fault.
- *
- * @example No tools, no registry
- * ```ts
- * import { sessionTools } from "./session_setup.ts";
- * import assert from "node:assert/strict";
- * const r = await sessionTools({ id: "a", model: "m", provider: "openai", system_prompt: "s" }, { context: { workingDir: "/tmp", fsScopeTier: "sandboxed" } });
- * assert.deepEqual(r, { ok: true, value: undefined });
- * ```
  */
 export async function sessionTools(
   agent: Agent,
@@ -270,18 +196,6 @@ export async function sessionTools(
  * @param ctx The command context.
  * @param req The agent, model and fixture flags.
  * @returns The prepared run, or a pre-session fault.
- *
- * @example An unknown agent id
- * ```ts
- * import { prepareNewRun } from "./session_setup.ts";
- * import { createBufferedIo } from "../io/io.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const ctx = { io: createBufferedIo({ env: { RELAVIUM_HOME: dir } }).io, globals: { json: false, verbose: false, quiet: false }, color: false, cwd: dir };
- * const r = await prepareNewRun(ctx, { agent: "nope" });
- * assert.equal(r.ok ? "" : r.error.code, "not_found");
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export async function prepareNewRun(
   ctx: CommandEnv,

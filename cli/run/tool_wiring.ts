@@ -1,6 +1,6 @@
 /**
  * The tools of a CLI session: every built-in (`allBuiltinTools()`) on the
- * Deno host with the session's filesystem scope (DECISIONS.md 29:
+ * Deno host with the session's filesystem scope (
  * `project` adds the project root), the `[chat]` allowlists and allowed
  * domains as guardrails (empty ⇒ deny all), and the `git_commit` gate of
  * an interactive TTY. Registering is not granting: the agent's `tools:`
@@ -26,12 +26,6 @@ import { type CliFault, fault } from "../fault.ts";
 
 /**
  * Where the tools may work.
- *
- * @example Value
- * ```ts
- * import type { ToolScope } from "./tool_wiring.ts";
- * const s: ToolScope = { context: { workingDir: "/w", fsScopeTier: "sandboxed" } };
- * ```
  */
 export interface ToolScope {
   /** The session context (`workingDir`, tier). */
@@ -63,18 +57,6 @@ export interface ToolScope {
  * @param scope Context, project root and own folder.
  * @returns The registry, or an `internal` fault when the scope is invalid
  * (for example a stored, non-absolute working directory).
- *
- * @example Every built-in is registered
- * ```ts
- * import { buildToolRegistry } from "./tool_wiring.ts";
- * import assert from "node:assert/strict";
- * const r = buildToolRegistry({ context: { workingDir: "/tmp", fsScopeTier: "sandboxed" }, guardrails: { allowedCommands: ["git status"] } });
- * assert.ok(r.ok);
- * if (r.ok) {
- *   assert.deepEqual(r.value.toolIds, ["read_file", "list_directory", "git_status", "write_file", "run_command", "git_commit", "http_request"]);
- *   assert.equal(r.value.isReadOnly("run_command"), false);
- * }
- * ```
  */
 export function buildToolRegistry(
   scope: ToolScope,

@@ -1,6 +1,6 @@
 /**
  * Context-management settings of the config mapped onto the session
- * (config.md §5): `[chat].max_messages` → `maxMessages`, `auto_compact` →
+ * : `[chat].max_messages` → `maxMessages`, `auto_compact` →
  * `autoCompact`, `compact_threshold` → `compactThreshold`,
  * `[defaults].max_tokens_estimate` → `maxTokensEstimate`, and the cost cap
  * (`max_cost_microcents`, `on_exceed`, `strict_cost_cap`) → `budget`, only
@@ -15,12 +15,6 @@ import type { LoadedConfig } from "../config/config.ts";
 
 /**
  * The session deps the config decides for context management.
- *
- * @example Shape
- * ```ts
- * import type { ContextDeps } from "./window_settings.ts";
- * type B = ContextDeps["budget"];
- * ```
  */
 export type ContextDeps = Pick<
   CliSessionDeps,
@@ -39,18 +33,6 @@ export type ContextDeps = Pick<
  *
  * @param config The loaded config.
  * @returns The deps to spread into the session's deps.
- *
- * @example Defaults: no trim bound, no cap
- * ```ts
- * import { contextDeps } from "./window_settings.ts";
- * import { loadCliConfig } from "../config/config.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const cfg = await loadCliConfig({ cwd: dir, env: (n) => n === "RELAVIUM_HOME" ? dir : undefined });
- * assert.ok(cfg.ok);
- * if (cfg.ok) assert.deepEqual(contextDeps(cfg.value), { autoCompact: true, compactThreshold: 0.8 });
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export function contextDeps(config: LoadedConfig): ContextDeps {
   const { chat, defaults } = config.resolved;
@@ -81,14 +63,6 @@ export function contextDeps(config: LoadedConfig): ContextDeps {
  *
  * @param notice The governor's notice.
  * @returns One line, without the newline.
- *
- * @example An unpriced model
- * ```ts
- * import { budgetNoticeLine } from "./window_settings.ts";
- * import assert from "node:assert/strict";
- * const line = budgetNoticeLine({ kind: "unpriced", model: "llama3", message: "cost cap will not apply to llama3" });
- * assert.match(line, /^notice: llama3 has no price/);
- * ```
  */
 export function budgetNoticeLine(notice: BudgetNotice): string {
   switch (notice.kind) {
@@ -110,16 +84,6 @@ export function budgetNoticeLine(notice: BudgetNotice): string {
  * @param deps The session deps.
  * @param write Where lines go (stderr).
  * @returns The deps with `budget.onNotice` set; unchanged without a cap.
- *
- * @example Notices reach the sink
- * ```ts
- * import { withBudgetNotices } from "./window_settings.ts";
- * import assert from "node:assert/strict";
- * let out = "";
- * const deps = withBudgetNotices({ resolveProvider: () => undefined, keyFor: () => "", sleep: async () => {}, budget: { maxCostMicrocents: 5 } }, (t) => { out += t; });
- * deps.budget?.onNotice?.({ kind: "unpriced", model: "m", message: "cost cap will not apply to m" });
- * assert.match(out, /^notice: m has no price.*\n$/);
- * ```
  */
 export function withBudgetNotices(
   deps: CliSessionDeps,

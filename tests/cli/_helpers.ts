@@ -97,7 +97,7 @@ function canonical(value: unknown): string {
 }
 
 /**
- * Parses `--json` stdout strictly (cli.md §8): every line is one compact
+ * Parses `--json` stdout strictly: every line is one compact
  * JSON object that `parseSessionEvent` accepts and whose re-serialisation
  * equals the line (no stray fields, nothing coerced; compared with keys
  * sorted), and `sequenceNumber` is gap-free from the first line.
@@ -122,7 +122,7 @@ export function parseEvents(stdout: string): SessionEvent[] {
   return out;
 }
 
-/** Event signatures: `type`, or `type:toolId` for tool events (cli.md §8). */
+/** Event signatures: `type`, or `type:toolId` for tool events. */
 export function signature(list: readonly SessionEvent[]): string[] {
   return list.map((e) => "toolId" in e ? `${e.type}:${e.toolId}` : e.type);
 }

@@ -46,7 +46,7 @@ Deno.test("parseAgentText() refuses what is not one strict mapping", async (t) =
       `${AGENT}---\n${AGENT}`,
       "a.yaml: must be a single mapping document",
     ],
-    ["a list", "- 1\n", "a.yaml: (root): must be a single mapping document"],
+    ["a list", "- 1\n", "a.yaml: must be a single mapping document"],
     ["duplicate key", "id: a\nid: b\n", "a.yaml:2: duplicated mapping key"],
     ["custom tag", "id: !!js/function x\n", "a.yaml:1: unknown scalar tag"],
     [

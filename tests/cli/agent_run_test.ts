@@ -1,4 +1,4 @@
-/** Regression harness (cli.md §8) for `agent run`, in-process and once through a real process. */
+/** Regression harness for `agent run`, in-process and once through a real process. */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import {

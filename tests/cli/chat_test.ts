@@ -1,5 +1,5 @@
 /**
- * Regression harness (cli.md §8) for `chat` and `chat-resume`, driven
+ * Regression harness for `chat` and `chat-resume`, driven
  * in-process through `main(argv, io)` with cassettes and temp stores.
  */
 import assert from "node:assert/strict";

@@ -4,7 +4,7 @@
  * `main(argv, io)` with a cassette: a `run_command` that outlives the
  * timeout is killed with its whole process group, the tool result says
  * so, the session completes, and no process of the command remains
- * (issue #6); a user's `!` command likewise. The leftover check scans
+ * ; a user's `!` command likewise. The leftover check scans
  * `/proc/<pid>/cmdline` for marker arguments (through `grep`), polling a
  * bounded number of times; no wall-clock assertion. Linux only (`/proc`).
  */

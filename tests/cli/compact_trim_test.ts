@@ -1,5 +1,5 @@
 /**
- * Context management through the CLI (issue 7, cli.md §4–§5, config.md):
+ * Context management through the CLI:
  * `/compact`, `/trim`, the cost cap, boundaries in `chat-show`, driven
  * in-process through `main(argv, io)` with cassettes and temp stores.
  */

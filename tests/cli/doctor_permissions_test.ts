@@ -1,5 +1,5 @@
 /**
- * `doctor --permissions` (tools.md §10): the grant follows the agent's
+ * `doctor --permissions`: the grant follows the agent's
  * tools (and what the REPL adds), `kill` rides with scoped run grants,
  * the resolver's `:53` with `http_request`, `--deny-net` keeps the SSRF
  * ranges minus what must stay reachable, and warnings name interpreters.

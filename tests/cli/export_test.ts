@@ -1,5 +1,5 @@
 /**
- * `chat-export` and the in-chat `/export` (export.md §5, cli.md §1, §5),
+ * `chat-export` and the in-chat `/export`,
  * in-process through `main(argv, io)` on temp stores.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * The pure half of `!` and `@` (cli.md §6): the tokeniser, markers,
+ * The pure half of `!` and `@`: the tokeniser, markers,
  * nonces, attribute sanitising, content bounds and framing.
  */
 import assert from "node:assert/strict";

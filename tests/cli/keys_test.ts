@@ -33,7 +33,7 @@ const PROVIDERS: ResolvedProvider[] = [
   },
 ];
 
-Deno.test("keyVariables() lists the variables of DECISIONS.md 24 in order", () => {
+Deno.test("keyVariables() lists RELAVIUM_<P>_API_KEY, then the vendor variable", () => {
   assert.deepEqual(keyVariables("anthropic", PROVIDERS), [
     "RELAVIUM_ANTHROPIC_API_KEY",
     "ANTHROPIC_API_KEY",

@@ -1,6 +1,6 @@
 /**
  * End to end through `main(argv, io)` against loopback fake providers
- * declared as project `[[providers]]` (issue #4): tool rounds, fallback,
+ * declared as project `[[providers]]`: tool rounds, fallback,
  * keys that never leak, and the bad inputs that must stop before any
  * request. The io's `fetch` reaches only 127.0.0.1.
  */
@@ -229,7 +229,7 @@ Deno.test("fallback: the primary's 529 / 503 after its retries, then the next ch
         "gpt-5.4-mini",
         "the fallback's model served the turn",
       );
-      assert.equal(primary.requests.length, 3, "three attempts (DECISIONS 27)");
+      assert.equal(primary.requests.length, 3, "three attempts");
       assert.equal(fallback.requests.length, 1);
     });
   });
@@ -295,7 +295,7 @@ Deno.test("a fallback without a key: one warning before the session, the chain s
       }),
     );
     const net = loopbackFetch();
-    // No key at all: the local primary sends no auth header (DECISIONS 24).
+    // No key at all: the local primary sends no auth header.
     const r = await runCli(["agent", "run", "a.agent.yaml", "--json"], {
       env: { RELAVIUM_HOME: `${dir.path}/home` },
       cwd: dir.path,

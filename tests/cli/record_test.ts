@@ -1,5 +1,5 @@
 /**
- * `--record <cassette>` (issue #4 item 7): record a session against
+ * `--record <cassette>`: record a session against
  * loopback fake providers, replay the cassette with `--fixture` offline,
  * and get the same event signature; the cassette holds no key.
  */

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { openSqliteStore } from "../../store/sqlite_store.ts";
+import { deps, newSession } from "../store/_harness.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -42,7 +44,7 @@ async function staticClosure(entry: string): Promise<string[]> {
   return [...seen];
 }
 
-Deno.test("cli.ts statically loads no zod, YAML, TOML or SQLite (DECISIONS.md 22, 36)", async () => {
+Deno.test("cli.ts statically loads no zod, YAML, TOML or SQLite", async () => {
   const modules = await staticClosure("cli.ts");
   const heavy = modules.filter((m) => /zod|yaml|smol-toml|node:sqlite/.test(m));
   assert.deepEqual(heavy, []);
@@ -60,7 +62,7 @@ Deno.test("agent run loads tools, TOML and cassette modules only when needed", a
   const modules = await staticClosure("cli/commands/agent_run.ts");
   const tools = modules.filter((m) => m.includes("/tools/"));
   // modes.ts, and the pure SSRF primitive the config's provider base-URL
-  // check uses (tools.md §7; three small modules, no zod).
+  // check uses (three small modules, no zod).
   assert.deepEqual(
     tools.map((m) => m.slice(m.indexOf("/tools/"))).sort(),
     [
@@ -86,4 +88,76 @@ Deno.test("cli.ts runs --version in a real process", async () => {
   }).output();
   assert.equal(out.code, 0);
   assert.equal(new TextDecoder().decode(out.stdout), "0.1.0\n");
+});
+
+/**
+ * The npm packages a real `cli.ts` process loads, read off Deno's debug log
+ * ("Resolved package folder of <name>@<version>"), which names every package
+ * the run resolves, dynamic imports included.
+ */
+async function loadedPackages(
+  args: string[],
+  home: string,
+  stdin = "",
+): Promise<{ code: number; stdout: string; packages: string[] }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "-A",
+      "--log-level=debug",
+      `${ROOT}cli.ts`,
+      ...args,
+    ],
+    cwd: home,
+    env: { RELAVIUM_HOME: home, NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stdin));
+  await writer.close();
+  const out = await child.output();
+  const log = new TextDecoder().decode(out.stderr);
+  const packages = new Set<string>();
+  for (const m of log.matchAll(/Resolved package folder of (@?[^@\s]+)@/g)) {
+    packages.add(m[1] ?? "");
+  }
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    packages: [...packages].sort(),
+  };
+}
+
+Deno.test("--version, --help and chat-list load no zod and no YAML library (their real module graph)", async () => {
+  const home = await Deno.makeTempDir();
+  try {
+    const store = openSqliteStore(`${home}/history.db`, deps());
+    store.create(newSession("s1"));
+    store.close();
+    await Deno.writeTextFile(
+      `${home}/a.agent.yaml`,
+      "id: a\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: hi\n",
+    );
+    const heavy = (p: string[]) => p.filter((n) => /zod|yaml/.test(n));
+    for (const args of [["--version"], ["--help"], ["chat-list"]]) {
+      const run = await loadedPackages(args, home);
+      assert.equal(run.code, 0, args.join(" "));
+      assert.deepEqual(heavy(run.packages), [], args.join(" "));
+      if (args[0] === "chat-list") assert.match(run.stdout, /s1/);
+    }
+    // Positive control: reading an agent file loads zod and js-yaml, and
+    // the log shows it (the run then stops for want of a key).
+    const control = await loadedPackages(
+      ["agent", "run", "a.agent.yaml"],
+      home,
+      "hi\n",
+    );
+    assert.notEqual(control.code, 0);
+    assert.deepEqual(heavy(control.packages), ["js-yaml", "zod"]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });

@@ -1,5 +1,5 @@
 /**
- * Tools end to end through `main(argv, io)` with cassettes (issue #6):
+ * Tools end to end through `main(argv, io)` with cassettes:
  * a `read_file` result reaching the next request, `write_file` denied in
  * `ask` and performed under `--mode auto`, `run_command` allowlisted or
  * denied under `--mode auto --json`, invalid arguments fed back as a

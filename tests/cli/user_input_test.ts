@@ -1,5 +1,5 @@
 /**
- * `createUserInput()` (cli.md §6) against a fake session: the `!`
+ * `createUserInput()` against a fake session: the `!`
  * outcomes and their lines, the bounded preview, queueing into exactly
  * the next message, and `@` notices.
  */

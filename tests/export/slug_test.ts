@@ -134,7 +134,7 @@ const cases: Case[] = [
   },
 ];
 
-Deno.test("workflowIdFromTitle() follows export.md §3", async (t) => {
+Deno.test("workflowIdFromTitle() follows the slug rules", async (t) => {
   for (const c of cases) {
     await t.step(c.name, () => {
       const got = workflowIdFromTitle(c.title, c.id ?? "unused-id");

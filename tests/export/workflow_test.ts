@@ -172,7 +172,7 @@ const cases: Case[] = [
   },
 ];
 
-Deno.test("sessionToWorkflow() maps turns to nodes (export.md §2)", async (t) => {
+Deno.test("sessionToWorkflow() maps turns to nodes", async (t) => {
   for (const c of cases) {
     await t.step(c.name, () => {
       const doc = sessionToWorkflow(

@@ -1,5 +1,5 @@
 /**
- * `AgentSession.runUserCommand` (session.md §3): legal only when idle;
+ * `AgentSession.runUserCommand`: legal only when idle;
  * the `run_command` policy through the registry (allowlist before
  * approval, the mode decides); nothing enters the transcript or the
  * model's grant; abort and cancel; a latched persister fails closed; no

@@ -1,5 +1,5 @@
 /**
- * Behaviour both stores share (store.md §3–§5), run against the memory
+ * Behaviour both stores share, run against the memory
  * store and the SQLite store.
  */
 import assert from "node:assert/strict";

@@ -22,7 +22,7 @@ const cases: Array<[string, string, string | undefined]> = [
   ],
 ];
 
-Deno.test("deriveTitle() follows store.md §5", async (t) => {
+Deno.test("deriveTitle() follows the title rules", async (t) => {
   for (const [name, input, expected] of cases) {
     await t.step(name, () => assert.equal(deriveTitle(input), expected));
   }

@@ -1,6 +1,5 @@
 /**
- * Interop with a `history.db` written by the Relavium CLI (DECISIONS.md
- * 1–3, 7): the shared fixture is copied to a temp dir, never opened in place.
+ * Interop with a `history.db` written by the Relavium CLI: the shared fixture is copied to a temp dir, never opened in place.
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";

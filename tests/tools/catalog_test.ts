@@ -30,7 +30,7 @@ const SAMPLE_ARGS: Record<string, unknown> = {
   write_file: { path: "a.txt", content: "x" },
 };
 
-Deno.test("every process and http tool of the catalog has a policyTarget", async () => {
+Deno.test("every process and http tool of the catalog has a policyTarget", () => {
   const tools = allBuiltinTools();
   const targeted = tools.filter((t) =>
     governedAction(t.policy) === "process" || t.policy.egress === "http" ||
@@ -43,7 +43,7 @@ Deno.test("every process and http tool of the catalog has a policyTarget", async
   ]);
   for (const tool of targeted) {
     assert.ok(tool.policyTarget !== undefined, tool.id);
-    const parsed = await tool.parse(SAMPLE_ARGS[tool.id]);
+    const parsed = tool.parse(SAMPLE_ARGS[tool.id]);
     assert.ok(parsed.ok, tool.id);
     const target = parsed.ok ? tool.policyTarget(parsed.value) : {};
     const want = tool.policy.egress === "http"
@@ -76,7 +76,7 @@ Deno.test("a process tool whose target is empty is denied, never run", async () 
   assert.deepEqual(calls, []);
 });
 
-Deno.test("catalog schemas are strict and never advertise config-only keys", async () => {
+Deno.test("catalog schemas are strict and never advertise config-only keys", () => {
   for (const tool of allBuiltinTools()) {
     assert.equal(tool.llmParams["additionalProperties"], false, tool.id);
     const props = Object.keys(tool.llmParams["properties"] as object);
@@ -84,8 +84,7 @@ Deno.test("catalog schemas are strict and never advertise config-only keys", asy
       assert.ok(!props.includes(key), `${tool.id}.${key}`);
     }
     assert.equal(
-      (await tool.parse({ ...(SAMPLE_ARGS[tool.id] as object), unknownKey: 1 }))
-        .ok,
+      tool.parse({ ...(SAMPLE_ARGS[tool.id] as object), unknownKey: 1 }).ok,
       false,
       tool.id,
     );

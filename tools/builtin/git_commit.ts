@@ -16,8 +16,8 @@
  * @module
  */
 import { realWorkDir, runProcess } from "./_process.ts";
-import { isPlainGitCommitArgs } from "./_args_quick.ts";
-import { lazyArgsParser } from "./_zod.ts";
+import { z } from "zod";
+import { argsParser, modelSchema } from "./_args.ts";
 import { baseEnvKeys, childEnv } from "../sandbox/child_env.ts";
 import { checkLexicalPath } from "../sandbox/fs_scope.ts";
 import type { ToolDefinition, ToolRunResult } from "../tool.ts";
@@ -58,6 +58,26 @@ export function gitCommitArgv(args: GitCommitArgs): string[] {
   ];
 }
 
+// deno-lint-ignore no-control-regex
+const NUL = /\u0000/;
+
+/** The complete effective arguments (the contract of `parse`). */
+const gitCommitArgsSchema: z.ZodType<GitCommitArgs> = z.strictObject({
+  message: z.string().min(1).refine(
+    (m) => !NUL.test(m),
+    "NUL characters are not allowed",
+  ).describe("Commit message"),
+  files: z.array(
+    z.string().min(1).refine((f) => !f.startsWith("-"), {
+      message: "file names may not start with '-'",
+    }).refine((f) => !NUL.test(f), "NUL characters are not allowed"),
+  ).exactOptional().describe(
+    "Workspace-relative paths to commit (default: the index)",
+  ),
+});
+
+const llmParams = modelSchema(gitCommitArgsSchema);
+
 /**
  * The `git_commit` tool: gated, spawns `git`.
  *
@@ -66,30 +86,17 @@ export function gitCommitArgv(args: GitCommitArgs): string[] {
  * import { gitCommitTool } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
  * assert.equal(gitCommitTool.policy.requiresGateApproval, true);
- * assert.equal((await gitCommitTool.parse({ message: "m", files: ["--amend"] })).ok, false);
- * assert.equal((await gitCommitTool.parse({ message: "--amend" })).ok, true); // a message, not a flag
+ * assert.equal(gitCommitTool.parse({ message: "m", files: ["--amend"] }).ok, false);
+ * assert.equal(gitCommitTool.parse({ message: "--amend" }).ok, true); // a message, not a flag
  * ```
  */
 export const gitCommitTool: ToolDefinition<GitCommitArgs> = {
   id: "git_commit",
   description:
     "Commit in the workspace's git repository: git commit -m <message> -- <files>. Does not stage; each call needs the user's explicit approval.",
-  parse: lazyArgsParser(
-    isPlainGitCommitArgs,
-    async () => (await import("./_args_schemas.ts")).gitCommitArgsSchema,
-  ),
-  llmParams: {
-    type: "object",
-    properties: {
-      message: { type: "string", description: "Commit message" },
-      files: {
-        type: "array",
-        items: { type: "string" },
-        description: "Workspace-relative paths to commit (default: the index)",
-      },
-    },
-    required: ["message"],
-    additionalProperties: false,
+  parse: argsParser(gitCommitArgsSchema),
+  get llmParams() {
+    return llmParams();
   },
   policy: {
     fsScoped: true,

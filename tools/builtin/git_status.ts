@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { isPlainGitStatusArgs } from "./_args_quick.ts";
-import { lazyArgsParser } from "./_zod.ts";
+import { z } from "zod";
+import { argsParser, modelSchema } from "./_args.ts";
 import { baseEnvKeys, childEnv } from "../sandbox/child_env.ts";
 import { hostFailure } from "../sandbox/fs_access.ts";
 import { type SpawnResult, ToolEffectsError } from "../effects.ts";
@@ -76,6 +76,17 @@ export function gitArgv(args: GitStatusArgs): string[] {
   return [...HARDENING, command, ...noDrivers, ...(args.args ?? [])];
 }
 
+/** The complete effective arguments (the contract of `parse`). */
+const gitStatusArgsSchema: z.ZodType<GitStatusArgs> = z.strictObject({
+  command: z.enum(["status", "log", "diff"]).exactOptional().describe(
+    "git subcommand (default status)",
+  ),
+  args: z.array(z.string()).exactOptional(),
+});
+
+const CONFIG_ONLY: readonly string[] = ["args"];
+const llmParams = modelSchema(gitStatusArgsSchema, CONFIG_ONLY);
+
 /**
  * The `git_status` tool: spawns `git`, not governed.
  *
@@ -91,22 +102,11 @@ export const gitStatusTool: ToolDefinition<GitStatusArgs> = {
   id: "git_status",
   description:
     "Show the workspace's git state: 'status' (default), 'log' or 'diff'. Read-only.",
-  parse: lazyArgsParser(
-    isPlainGitStatusArgs,
-    async () => (await import("./_args_schemas.ts")).gitStatusArgsSchema,
-  ),
-  llmParams: {
-    type: "object",
-    properties: {
-      command: {
-        type: "string",
-        enum: ["status", "log", "diff"],
-        description: "git subcommand (default status)",
-      },
-    },
-    additionalProperties: false,
+  parse: argsParser(gitStatusArgsSchema),
+  get llmParams() {
+    return llmParams();
   },
-  configOnly: ["args"],
+  configOnly: CONFIG_ONLY,
   policy: {
     fsScoped: false,
     spawnsProcess: true,

@@ -22,8 +22,8 @@
  *
  * @module
  */
-import { isPlainHttpRequestArgs } from "./_args_quick.ts";
-import { lazyArgsParser } from "./_zod.ts";
+import { z } from "zod";
+import { argsParser, modelSchema } from "./_args.ts";
 import { hostFailure } from "../sandbox/fs_access.ts";
 import { ToolEffectsError } from "../effects.ts";
 import { scrubRequestHeaders } from "./http_headers.ts";
@@ -98,6 +98,25 @@ function denied(message: string): ToolRunResult {
   return { ok: false, error: { kind: "refused", reason: "policy", message } };
 }
 
+/** The complete effective arguments (the contract of `parse`). */
+const httpRequestArgsSchema: z.ZodType<HttpRequestArgs> = z.strictObject(
+  {
+    url: z.string().min(1).describe("Absolute https URL"),
+    method: z.enum(["GET", "POST", "PUT", "DELETE"]).exactOptional().describe(
+      "HTTP method (default GET)",
+    ),
+    headers: z.record(z.string(), z.string()).exactOptional().describe(
+      "Request headers",
+    ),
+    body: z.string().exactOptional().describe("Request body (not for GET)"),
+  },
+).refine((a) => a.body === undefined || (a.method ?? "GET") !== "GET", {
+  message: "a GET request cannot have a body",
+  path: ["body"],
+});
+
+const llmParams = modelSchema(httpRequestArgsSchema);
+
 /**
  * The `http_request` tool: governed `egress`, allowlisted domains only.
  *
@@ -106,35 +125,16 @@ function denied(message: string): ToolRunResult {
  * import { httpRequestTool } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
  * assert.deepEqual(httpRequestTool.policyTarget?.({ url: "https://example.com/a?k=v" }), { url: "https://example.com/a?k=v" });
- * assert.equal((await httpRequestTool.parse({ url: "https://example.com/", body: "x" })).ok, false);
+ * assert.equal(httpRequestTool.parse({ url: "https://example.com/", body: "x" }).ok, false);
  * ```
  */
 export const httpRequestTool: ToolDefinition<HttpRequestArgs> = {
   id: "http_request",
   description:
     "Make one HTTPS request to an allowed domain. Redirects are not followed: a 3xx response is returned with its location header. Returns status, headers and body text.",
-  parse: lazyArgsParser(
-    isPlainHttpRequestArgs,
-    async () => (await import("./_args_schemas.ts")).httpRequestArgsSchema,
-  ),
-  llmParams: {
-    type: "object",
-    properties: {
-      url: { type: "string", description: "Absolute https URL" },
-      method: {
-        type: "string",
-        enum: ["GET", "POST", "PUT", "DELETE"],
-        description: "HTTP method (default GET)",
-      },
-      headers: {
-        type: "object",
-        additionalProperties: { type: "string" },
-        description: "Request headers",
-      },
-      body: { type: "string", description: "Request body (not for GET)" },
-    },
-    required: ["url"],
-    additionalProperties: false,
+  parse: argsParser(httpRequestArgsSchema),
+  get llmParams() {
+    return llmParams();
   },
   policy: {
     fsScoped: false,

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { isPlainListDirectoryArgs } from "./_args_quick.ts";
-import { lazyArgsParser } from "./_zod.ts";
+import { z } from "zod";
+import { argsParser, modelSchema } from "./_args.ts";
 import { matchPathGlob } from "../sandbox/glob.ts";
 import type { ToolDefinition } from "../tool.ts";
 import { walkTree } from "./walk.ts";
@@ -65,6 +65,18 @@ export interface ListDirectoryResult {
   truncated?: true;
 }
 
+/** The complete effective arguments (the contract of `parse`). */
+const listDirectoryArgsSchema: z.ZodType<ListDirectoryArgs> = z
+  .strictObject({
+    path: z.string().min(1).describe("Workspace-relative directory"),
+    recursive: z.boolean().exactOptional().describe("Include subdirectories"),
+    glob: z.string().min(1).exactOptional().describe(
+      "Filter pattern (*, ?, **)",
+    ),
+  });
+
+const llmParams = modelSchema(listDirectoryArgsSchema);
+
 /**
  * The `list_directory` tool: fs read, not governed.
  *
@@ -72,27 +84,17 @@ export interface ListDirectoryResult {
  * ```ts
  * import { listDirectoryTool } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
- * assert.equal((await listDirectoryTool.parse({ path: ".", recursive: true })).ok, true);
- * assert.equal((await listDirectoryTool.parse({ path: ".", depth: 2 })).ok, false);
+ * assert.equal(listDirectoryTool.parse({ path: ".", recursive: true }).ok, true);
+ * assert.equal(listDirectoryTool.parse({ path: ".", depth: 2 }).ok, false);
  * ```
  */
 export const listDirectoryTool: ToolDefinition<ListDirectoryArgs> = {
   id: "list_directory",
   description:
     "List a directory in the workspace: names relative to it, type, size, modification time. Optional recursive walk and glob filter (a pattern without '/' matches names).",
-  parse: lazyArgsParser(
-    isPlainListDirectoryArgs,
-    async () => (await import("./_args_schemas.ts")).listDirectoryArgsSchema,
-  ),
-  llmParams: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "Workspace-relative directory" },
-      recursive: { type: "boolean", description: "Include subdirectories" },
-      glob: { type: "string", description: "Filter pattern (*, ?, **)" },
-    },
-    required: ["path"],
-    additionalProperties: false,
+  parse: argsParser(listDirectoryArgsSchema),
+  get llmParams() {
+    return llmParams();
   },
   policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
   policyTarget: (args) => ({ path: args.path }),

@@ -6,8 +6,8 @@
  * @module
  */
 import { joinPath } from "../sandbox/_path.ts";
-import { isPlainReadFileArgs } from "./_args_quick.ts";
-import { lazyArgsParser } from "./_zod.ts";
+import { z } from "zod";
+import { argsParser, modelSchema } from "./_args.ts";
 import { REASONS } from "../failure.ts";
 import { hostFailure } from "../sandbox/fs_access.ts";
 import { hasGlobSyntax, matchPathGlob } from "../sandbox/glob.ts";
@@ -216,6 +216,16 @@ async function readGlob(
   };
 }
 
+/** The complete effective arguments (the contract of `parse`). */
+const readFileArgsSchema: z.ZodType<ReadFileArgs> = z.strictObject({
+  path: z.string().min(1).describe(
+    "Workspace-relative path, or a glob pattern when glob is true",
+  ),
+  glob: z.boolean().exactOptional().describe("Treat path as a glob pattern"),
+});
+
+const llmParams = modelSchema(readFileArgsSchema);
+
 /**
  * The `read_file` tool: fs read, not governed.
  *
@@ -224,29 +234,16 @@ async function readGlob(
  * import { readFileTool } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
  * assert.deepEqual(readFileTool.llmParams.required, ["path"]);
- * assert.equal((await readFileTool.parse({ path: "a", extra: 1 })).ok, false);
+ * assert.equal(readFileTool.parse({ path: "a", extra: 1 }).ok, false);
  * ```
  */
 export const readFileTool: ToolDefinition<ReadFileArgs> = {
   id: "read_file",
   description:
     "Read a UTF-8 text file in the workspace. With glob: true, path is a pattern (*, ?, **) and every matching text file is returned as '===== <path> =====' blocks.",
-  parse: lazyArgsParser(
-    isPlainReadFileArgs,
-    async () => (await import("./_args_schemas.ts")).readFileArgsSchema,
-  ),
-  llmParams: {
-    type: "object",
-    properties: {
-      path: {
-        type: "string",
-        description:
-          "Workspace-relative path, or a glob pattern when glob is true",
-      },
-      glob: { type: "boolean", description: "Treat path as a glob pattern" },
-    },
-    required: ["path"],
-    additionalProperties: false,
+  parse: argsParser(readFileArgsSchema),
+  get llmParams() {
+    return llmParams();
   },
   policy: { fsScoped: true, spawnsProcess: false, requiresGateApproval: false },
   policyTarget: (args) => ({ path: args.path }),

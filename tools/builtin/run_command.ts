@@ -19,10 +19,15 @@
  */
 import { absolutize, isWithin } from "../sandbox/_path.ts";
 import { realWorkDir, runProcess } from "./_process.ts";
-import { isPlainRunCommandArgs } from "./_args_quick.ts";
-import { lazyArgsParser } from "./_zod.ts";
+import { z } from "zod";
+import { argsParser, modelSchema } from "./_args.ts";
 import { commandLine } from "../sandbox/command_allowlist.ts";
-import { baseEnvKeys, childEnv } from "../sandbox/child_env.ts";
+import {
+  baseEnvKeys,
+  childEnv,
+  isRefusedEnvKey,
+} from "../sandbox/child_env.ts";
+import { DEFAULT_TOOL_LIMITS } from "../sandbox/limits.ts";
 import { REASONS } from "../failure.ts";
 import { checkLexicalPath } from "../sandbox/fs_scope.ts";
 import type { ToolDefinition, ToolRunResult } from "../tool.ts";
@@ -53,6 +58,41 @@ function hasSeparator(program: string, windows: boolean): boolean {
   return program.includes("/") || (windows && program.includes("\\"));
 }
 
+// deno-lint-ignore no-control-regex
+const NUL = /\u0000/;
+
+/** The complete effective arguments (the contract of `parse`). */
+const runCommandArgsSchema: z.ZodType<RunCommandArgs> = z.strictObject({
+  command: z.string().min(1).refine((c) => !/\s/.test(c) && !NUL.test(c), {
+    message:
+      "command is the program name only (no spaces); put arguments in args",
+  }).describe("Program name (no spaces), e.g. git"),
+  args: z.array(
+    z.string().refine((a) => !NUL.test(a), "NUL characters are not allowed"),
+  ).exactOptional().describe('Arguments, one per element, e.g. ["status"]'),
+  cwd: z.string().min(1).exactOptional(),
+  timeoutMs: z.int().min(1).max(DEFAULT_TOOL_LIMITS.processTimeoutCeilingMs)
+    .exactOptional(),
+  env: z.record(
+    z.string(),
+    z.string().refine((v) => !NUL.test(v), "NUL characters are not allowed"),
+  ).superRefine((env, ctx) => {
+    for (const key of Object.keys(env)) {
+      const message = key === "" || key.includes("=") || NUL.test(key)
+        ? "invalid environment variable name"
+        : isRefusedEnvKey(key)
+        ? "environment variable is refused (set in configuration)"
+        : undefined;
+      if (message !== undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message });
+      }
+    }
+  }).exactOptional(),
+});
+
+const CONFIG_ONLY: readonly string[] = ["cwd", "timeoutMs", "env"];
+const llmParams = modelSchema(runCommandArgsSchema, CONFIG_ONLY);
+
 /**
  * The `run_command` tool: governed `process`, allowlisted.
  *
@@ -62,35 +102,19 @@ function hasSeparator(program: string, windows: boolean): boolean {
  * import assert from "node:assert/strict";
  * assert.equal(runCommandTool.policyTarget?.({ command: "git", args: ["status"] }).command, "git status");
  * assert.deepEqual(runCommandTool.configOnly, ["cwd", "timeoutMs", "env"]);
- * assert.equal((await runCommandTool.parse({ command: "git status" })).ok, false);
- * assert.equal((await runCommandTool.parse({ command: "make", env: { LD_PRELOAD: "x" } })).ok, false);
+ * assert.equal(runCommandTool.parse({ command: "git status" }).ok, false);
+ * assert.equal(runCommandTool.parse({ command: "make", env: { LD_PRELOAD: "x" } }).ok, false);
  * ```
  */
 export const runCommandTool: ToolDefinition<RunCommandArgs> = {
   id: "run_command",
   description:
     "Run one allowlisted program in the workspace, without a shell: command is the program name, args its arguments. Returns exit code, stdout and stderr.",
-  parse: lazyArgsParser(
-    isPlainRunCommandArgs,
-    async () => (await import("./_args_schemas.ts")).runCommandArgsSchema,
-  ),
-  llmParams: {
-    type: "object",
-    properties: {
-      command: {
-        type: "string",
-        description: "Program name (no spaces), e.g. git",
-      },
-      args: {
-        type: "array",
-        items: { type: "string" },
-        description: 'Arguments, one per element, e.g. ["status"]',
-      },
-    },
-    required: ["command"],
-    additionalProperties: false,
+  parse: argsParser(runCommandArgsSchema),
+  get llmParams() {
+    return llmParams();
   },
-  configOnly: ["cwd", "timeoutMs", "env"],
+  configOnly: CONFIG_ONLY,
   policy: { fsScoped: true, spawnsProcess: true, requiresGateApproval: false },
   policyTarget: (args) => ({
     command: commandLine(args.command, args.args ?? []),

@@ -85,7 +85,7 @@ async function steps(
     args: [...request.args],
     ...config.toolConfig.get(tool.id),
   };
-  const parsed = await tool.parse(raw);
+  const parsed = tool.parse(raw);
   if (!parsed.ok) {
     const detail = parsed.error.slice(0, 5)
       .map((i) => (i.path === "" ? i.message : `${i.path}: ${i.message}`))

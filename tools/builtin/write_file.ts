@@ -11,8 +11,8 @@
  * @module
  */
 import { isWithin, joinPath, relativeSlash } from "../sandbox/_path.ts";
-import { isPlainWriteFileArgs } from "./_args_quick.ts";
-import { lazyArgsParser } from "./_zod.ts";
+import { z } from "zod";
+import { argsParser, modelSchema } from "./_args.ts";
 import { hostFailure } from "../sandbox/fs_access.ts";
 import { permissionFlag } from "../sandbox/permission_query.ts";
 import type { ToolDefinition, ToolRunResult } from "../tool.ts";
@@ -54,6 +54,20 @@ export interface WriteFileResult {
   bytesWritten: number;
 }
 
+/** The complete effective arguments (the contract of `parse`). */
+const writeFileArgsSchema: z.ZodType<WriteFileArgs> = z.strictObject({
+  path: z.string().min(1).describe("Workspace-relative path"),
+  content: z.string().describe("Text to write (UTF-8)"),
+  append: z.boolean().exactOptional().describe(
+    "Append to the file instead of replacing it",
+  ),
+  createDirs: z.boolean().exactOptional().describe(
+    "Create missing parent directories",
+  ),
+});
+
+const llmParams = modelSchema(writeFileArgsSchema);
+
 /**
  * The `write_file` tool: governed `fs_write`.
  *
@@ -62,7 +76,7 @@ export interface WriteFileResult {
  * import { writeFileTool } from "@relavium/session/tools";
  * import assert from "node:assert/strict";
  * assert.deepEqual(writeFileTool.llmParams.required, ["path", "content"]);
- * assert.equal((await writeFileTool.parse({ path: "a", content: "x", mode: 0o777 })).ok, false);
+ * assert.equal(writeFileTool.parse({ path: "a", content: "x", mode: 0o777 }).ok, false);
  * assert.deepEqual(writeFileTool.policyTarget?.({ path: "a", content: "x" }), { path: "a" });
  * ```
  */
@@ -70,26 +84,9 @@ export const writeFileTool: ToolDefinition<WriteFileArgs> = {
   id: "write_file",
   description:
     "Write UTF-8 text to a file in the workspace (replaces it atomically). append: true adds to the end; createDirs: true creates missing parent directories.",
-  parse: lazyArgsParser(
-    isPlainWriteFileArgs,
-    async () => (await import("./_args_schemas.ts")).writeFileArgsSchema,
-  ),
-  llmParams: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "Workspace-relative path" },
-      content: { type: "string", description: "Text to write (UTF-8)" },
-      append: {
-        type: "boolean",
-        description: "Append to the file instead of replacing it",
-      },
-      createDirs: {
-        type: "boolean",
-        description: "Create missing parent directories",
-      },
-    },
-    required: ["path", "content"],
-    additionalProperties: false,
+  parse: argsParser(writeFileArgsSchema),
+  get llmParams() {
+    return llmParams();
   },
   policy: {
     fsScoped: true,

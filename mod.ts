@@ -60,6 +60,7 @@ export {
 } from "./host/host.ts";
 export { EventChannel } from "./host/event_channel.ts";
 export { InvalidAgentError, InvalidFileError } from "./host/errors.ts";
+export { loadAgentFile } from "./host/agent_file.ts";
 export {
   denoRuntime,
   type DenoRuntimeOptions,

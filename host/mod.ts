@@ -40,6 +40,7 @@ export {
   type EventChannelOptions,
 } from "./event_channel.ts";
 export { InvalidAgentError, InvalidFileError } from "./errors.ts";
+export { loadAgentFile } from "./agent_file.ts";
 export {
   denoRuntime,
   type DenoRuntimeOptions,

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { openSession, resumeSession } from "../../host/host.ts";
-import { InvalidAgentError } from "../../host/errors.ts";
-import { denoRuntime } from "../../host/runtime.ts";
+import { loadAgentFile } from "../../host/agent_file.ts";
+import { InvalidAgentError, InvalidFileError } from "../../host/errors.ts";
+import { denoRuntime, loadCassette } from "../../host/runtime.ts";
 import { parseCassette } from "../../llm/cassette.ts";
 import type { Cassette } from "../../llm/cassette.ts";
 import type { StreamChunk } from "../../llm/chunk.ts";
@@ -224,4 +225,37 @@ Deno.test("resumeSession() with reseat keeps the id, runs the new model and rebu
       model: "no-such-model",
     },
   });
+});
+
+Deno.test("loadAgentFile() and loadCassette() name the file, line and key path of each problem", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const agent = `${dir}/helper.agent.yaml`;
+    await Deno.writeTextFile(
+      agent,
+      "id: helper\nmodel: gpt-5.4-mini\nprovider: openai\ncolour: red\n",
+    );
+    await assert.rejects(
+      loadAgentFile(agent),
+      (e) =>
+        e instanceof InvalidFileError && e.file === agent &&
+        e.message ===
+          `${agent}: system_prompt: Invalid input: expected string, received undefined\n${agent}:4: colour: unknown key`,
+    );
+    const missing = `${dir}/none.json`;
+    await assert.rejects(
+      loadCassette(missing),
+      (e) =>
+        e instanceof InvalidFileError &&
+        e.message.startsWith(`${missing}: cannot read: `),
+    );
+    const cassettePath = `${dir}/c.json`;
+    await Deno.writeTextFile(
+      cassettePath,
+      JSON.stringify({ schema_version: "1.0", provider: "openai", calls: [] }),
+    );
+    assert.equal((await loadCassette(cassettePath)).file, cassettePath);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -7,6 +7,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { openSession } from "../host/host.ts";
+import type { SessionRuntime } from "../host/runtime.ts";
 import type { StreamChunk } from "../llm/chunk.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { AgentSession } from "../session/session.ts";
@@ -52,6 +53,17 @@ const provider: LlmProvider = {
 };
 
 const dir = Deno.makeTempDirSync();
+// No catalog, as the engine-only turn: the same work in every row.
+const runtime: SessionRuntime = {
+  clock,
+  ids,
+  sleep: () => Promise.resolve(),
+  fetch: () => Promise.reject(new Error("offline bench")),
+  catalog: { lookup: () => undefined },
+  keyFor: () => "",
+  workingDir: "/work",
+  resolveProvider: () => provider,
+};
 
 Deno.bench(
   "turn, engine only (no store)",
@@ -81,16 +93,10 @@ Deno.bench(
 
 const memLive = openSession({
   store: createMemoryStore(),
-  clock,
-  ids,
+  runtime,
   agent: AGENT,
   context: CONTEXT,
-  deps: {
-    resolveProvider: () => provider,
-    keyFor: () => "",
-    sleep: () => Promise.resolve(),
-    maxTurns: 1_000_000,
-  },
+  settings: { maxTurns: 1_000_000 },
 });
 Deno.bench(
   "turn, persisted to the memory store",
@@ -103,16 +109,10 @@ Deno.bench(
 const sqliteStore = openSqliteStore(`${dir}/history.db`, { clock, ids });
 const sqlLive = openSession({
   store: sqliteStore,
-  clock,
-  ids,
+  runtime,
   agent: AGENT,
   context: CONTEXT,
-  deps: {
-    resolveProvider: () => provider,
-    keyFor: () => "",
-    sleep: () => Promise.resolve(),
-    maxTurns: 1_000_000,
-  },
+  settings: { maxTurns: 1_000_000 },
 });
 Deno.bench(
   "turn, persisted to SQLite (synchronous=FULL)",

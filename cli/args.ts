@@ -8,128 +8,28 @@
 import { parseArgs } from "node:util";
 import { err, ok, type Result } from "../schema/result.ts";
 import { buildCommand, helpName } from "./args_command.ts";
+import {
+  type GlobalOptions,
+  type HelpTopic,
+  type ModeName,
+  type OptionName,
+  OPTIONS,
+  type ParsedCli,
+  type UsageError,
+  type Values,
+} from "./command_line.ts";
 
-/**
- * Approval modes.
- */
-export type ModeName = "ask" | "plan" | "accept-edits" | "auto";
+export type {
+  CliCommand,
+  GlobalOptions,
+  HelpTopic,
+  ModeName,
+  ParsedCli,
+  UsageError,
+  Values,
+} from "./command_line.ts";
 
 const MODES: readonly ModeName[] = ["ask", "plan", "accept-edits", "auto"];
-
-/**
- * Flags valid on every command.
- */
-export interface GlobalOptions {
-  /** `--json`: NDJSON events / JSON records on stdout. */
-  json: boolean;
-  /** `--cwd <dir>`: replaces the process cwd everywhere. */
-  cwd?: string;
-  /** `--config <path>`: replaces the global config file. */
-  config?: string;
-  /** `--color` (`true`) / `--no-color` (`false`); absent ⇒ environment. */
-  color?: boolean;
-  /** `-v`/`--verbose`. */
-  verbose: boolean;
-  /** `-q`/`--quiet`. */
-  quiet: boolean;
-}
-
-/**
- * A parsed command with its own flags.
- */
-export type CliCommand =
-  | {
-    name: "chat";
-    agent?: string;
-    model?: string;
-    provider?: string;
-    fixture?: string;
-    record?: string;
-    mode?: ModeName;
-  }
-  | {
-    name: "chat-resume";
-    sessionId?: string;
-    last: boolean;
-    fixture?: string;
-    record?: string;
-    mode?: ModeName;
-  }
-  | { name: "chat-list" }
-  | { name: "chat-show"; sessionId: string }
-  | { name: "chat-delete"; sessionId: string; yes: boolean }
-  | { name: "chat-export"; sessionId: string; out?: string; force: boolean }
-  | {
-    name: "agent-run";
-    agent: string;
-    model?: string;
-    provider?: string;
-    fixture?: string;
-    record?: string;
-    mode?: ModeName;
-  }
-  | { name: "config-path" }
-  | { name: "config-show" }
-  | { name: "doctor"; permissions: boolean; agent?: string };
-
-/**
- * Help pages: the overview and one per command.
- */
-export type HelpTopic =
-  | "main"
-  | "chat"
-  | "chat-resume"
-  | "chat-list"
-  | "chat-show"
-  | "chat-delete"
-  | "chat-export"
-  | "agent-run"
-  | "config"
-  | "doctor";
-
-/**
- * What the command line asks for.
- */
-export type ParsedCli =
-  | { kind: "help"; topic: HelpTopic }
-  | { kind: "version" }
-  | { kind: "run"; command: CliCommand; globals: GlobalOptions };
-
-/**
- * A bad command line: exit 2. `json` tells the printer which error form
- * to use even though parsing failed.
- */
-export interface UsageError {
-  code: "usage";
-  message: string;
-  json: boolean;
-  topic: HelpTopic;
-}
-
-const OPTIONS = {
-  json: { type: "boolean" },
-  cwd: { type: "string" },
-  config: { type: "string" },
-  color: { type: "boolean" },
-  verbose: { type: "boolean", short: "v" },
-  quiet: { type: "boolean", short: "q" },
-  version: { type: "boolean", short: "V" },
-  help: { type: "boolean", short: "h" },
-  agent: { type: "string" },
-  model: { type: "string" },
-  provider: { type: "string" },
-  fixture: { type: "string" },
-  record: { type: "string" },
-  mode: { type: "string" },
-  last: { type: "boolean" },
-  yes: { type: "boolean" },
-  input: { type: "string", multiple: true },
-  permissions: { type: "boolean" },
-  out: { type: "string" },
-  force: { type: "boolean" },
-} as const;
-
-type OptionName = keyof typeof OPTIONS;
 
 const GLOBAL: ReadonlySet<string> = new Set<OptionName>([
   "json",
@@ -165,15 +65,6 @@ const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
   "agent": "agent-run",
   "config": "config",
   "doctor": "doctor",
-};
-
-/**
- * Parsed option values, by option name.
- */
-export type Values = {
-  [K in OptionName]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[]
-    : (typeof OPTIONS)[K] extends { type: "string" } ? string
-    : boolean;
 };
 
 interface Parsed {

@@ -4,7 +4,12 @@
  *
  * @module
  */
-import type { CliCommand, HelpTopic, ModeName, Values } from "./args.ts";
+import type {
+  CliCommand,
+  HelpTopic,
+  ModeName,
+  Values,
+} from "./command_line.ts";
 
 /**
  * The name a command is typed as.

@@ -1,36 +1,47 @@
 /**
- * The persisted host: opens or resumes one session on
- * one store, persists each turn when it completes, latches on a failed
- * write, and hands the stamped events to the caller.
+ * The persisted host: opens or resumes one session on one store, persists
+ * each turn when it completes, latches on a failed write, and hands the
+ * stamped events to the caller through one bounded channel.
  *
  * @module
  */
-import type { Agent } from "../schema/agent.ts";
+import { createBuiltinProvider } from "../llm/builtin_providers.ts";
+import { createReplay } from "../llm/replay_provider.ts";
+import type { LlmProvider } from "../llm/provider.ts";
+import { type Agent, parseAgent } from "../schema/agent.ts";
 import type { SessionContext } from "../schema/context.ts";
 import type { SessionEvent } from "../schema/event.ts";
 import { err, ok, type Result } from "../schema/result.ts";
-import type {
-  Clock,
-  EgressAttempt,
-  IdSource,
-  SessionDeps,
-} from "../session/deps.ts";
+import type { EgressAttempt, SessionDeps } from "../session/deps.ts";
 import { createEventStamper } from "../session/events.ts";
 import { AgentSession } from "../session/session.ts";
 import { isValidResumeState } from "../session/resume_state.ts";
 import { sessionError } from "../session/turn_errors.ts";
-import type { EgressDecision } from "../tools/registry.ts";
+import type { EgressDecision, ToolRegistry } from "../tools/registry.ts";
 import { reconstructSessionState } from "../store/projection.ts";
 import type { SessionStore } from "../store/store.ts";
+import { EventChannel } from "./event_channel.ts";
+import { InvalidAgentError } from "./errors.ts";
+import type { SessionRuntime } from "./runtime.ts";
 import { createTurnWriter } from "./turn_writer.ts";
 
 /**
- * Session deps the host does not own (it supplies clock, ids, `emit` and
- * the turn-key reservation itself).
+ * The engine settings a host passes through to the session: turn and
+ * message caps, compaction, the cost cap, interactivity and egress hooks.
+ * The runtime supplies the effects; the host itself the event sink and
+ * the turn-key reservation.
  */
-export type HostSessionDeps = Omit<
+export type SessionSettings = Omit<
   SessionDeps,
-  "clock" | "ids" | "emit" | "reserveEffectTurnKey"
+  | "clock"
+  | "ids"
+  | "emit"
+  | "reserveEffectTurnKey"
+  | "resolveProvider"
+  | "keyFor"
+  | "sleep"
+  | "catalog"
+  | "tools"
 >;
 
 /**
@@ -39,25 +50,32 @@ export type HostSessionDeps = Omit<
 export interface HostOptions {
   /** Where the session lives. */
   store: SessionStore;
-  /** Epoch-ms clock for event timestamps. */
-  clock: Clock;
-  /** Id source for new sessions. */
-  ids: IdSource;
-  /** Engine capabilities. */
-  deps: HostSessionDeps;
-  /** Called with every stamped event, after it is persisted. */
-  onEvent?(event: SessionEvent): void;
+  /** The effects: clock, ids, sleep, fetch, catalog, keys (see `denoRuntime`). */
+  runtime: SessionRuntime;
+  /** The tools the agent may call; absent ⇒ none are advertised. */
+  tools?: ToolRegistry;
+  /** Engine settings (caps, compaction, cost cap, hooks). */
+  settings?: SessionSettings;
+  /**
+   * Capacity of the event channel; default 10,000 events. With nobody
+   * reading, the oldest unread events are dropped past it (counted in
+   * `events.dropped`); persistence never depends on the channel.
+   */
+  eventBuffer?: number;
 }
 
 /**
  * Options of {@linkcode openSession}.
  */
 export interface OpenSessionOptions extends HostOptions {
-  /** The agent, frozen into the row's snapshot. */
+  /** The agent, validated, then frozen into the row's snapshot. */
   agent: Agent;
-  /** Where the session works. */
-  context: SessionContext;
-  /** A chosen id; default a fresh one from `ids`. */
+  /**
+   * Where the session works; default the runtime's `workingDir` with
+   * file access `sandboxed` to it.
+   */
+  context?: SessionContext;
+  /** A chosen id; default a fresh one from the runtime's `ids`. */
   sessionId?: string;
 }
 
@@ -69,30 +87,42 @@ export interface ResumeSessionOptions extends HostOptions {
   sessionId: string;
   /** Used only when the row has no agent snapshot. */
   agent?: Agent;
+  /**
+   * Continue on another model: same session id and history, a new
+   * instance whose plan starts at this model (its provider: `provider`,
+   * else the catalog's), with the agent's fallback chain rebuilt without
+   * that model. The stored agent snapshot is unchanged.
+   */
+  reseat?: { model: string; provider?: string };
 }
 
 /**
- * A live session joined to its store.
+ * A live session joined to its store. `using` (or `[Symbol.dispose]()`)
+ * closes it.
  */
-export interface PersistedSession {
+export interface PersistedSession extends Disposable {
   /** The engine instance. */
   readonly session: AgentSession;
   /** The session id. */
   readonly sessionId: string;
-  /** Every stamped event, in order; closes after `session:cancelled`. */
-  readonly events: ReadableStream<SessionEvent>;
+  /**
+   * Every stamped event, in order, for one reader; the channel ends after
+   * `session:cancelled`. Memory stays bounded when nobody reads: past its
+   * capacity (`eventBuffer`) the oldest unread events are dropped and
+   * counted in `events.dropped`. Turns are persisted either way.
+   */
+  readonly events: EventChannel<SessionEvent>;
   /** Whether a durable write failed (no further egress is allowed). */
   readonly latched: boolean;
   /** The failed write's error, when latched. */
   readonly latchError: unknown;
-  /** Cancels the session if it is still live and closes the stream. */
+  /** Cancels the session if it is still live and ends the event channel. */
   close(): void;
   /**
-   * Emits `session:exported` on this session's stream, stamped like every
-   * other event (the in-chat `/export`). The row is not
-   * changed.
+   * Publishes `session:exported` on this session's channel, stamped like
+   * every other event (an in-chat export). The row is not changed.
    *
-   * @throws {TypeError} When the session is cancelled (its stream ended).
+   * @throws {TypeError} When the session is cancelled (its channel ended).
    */
   emitExported(workflowPath: string): void;
 }
@@ -103,21 +133,82 @@ export interface PersistedSession {
 export type ResumeError =
   | { kind: "not_found"; sessionId: string }
   | { kind: "no_agent"; sessionId: string }
-  | { kind: "invalid_state"; sessionId: string };
+  | { kind: "invalid_state"; sessionId: string }
+  | { kind: "unknown_model"; sessionId: string; model: string };
+
+function checkedAgent(agent: unknown): Agent {
+  const parsed = parseAgent(agent, "agent");
+  if (!parsed.ok) throw new InvalidAgentError(parsed.error.issues);
+  return parsed.value;
+}
+
+// One replay per runtime: the sessions a runtime runs (an open, then a
+// resume) consume its cassette in order.
+const replays = new WeakMap<
+  SessionRuntime,
+  (id: string) => LlmProvider | undefined
+>();
+
+function providersFor(
+  runtime: SessionRuntime,
+  agent: Agent,
+): (id: string) => LlmProvider | undefined {
+  if (runtime.resolveProvider !== undefined) {
+    const own = runtime.resolveProvider;
+    return (id) => own.call(runtime, id);
+  }
+  const cassette = runtime.cassette;
+  if (cassette !== undefined) {
+    let replay = replays.get(runtime);
+    if (replay === undefined) {
+      const r = createReplay(cassette, { primaryProvider: agent.provider });
+      replay = (id) => r.resolveProvider(id);
+      replays.set(runtime, replay);
+    }
+    return replay;
+  }
+  const made = new Map<string, LlmProvider | undefined>();
+  return (id) => {
+    if (!made.has(id)) {
+      made.set(
+        id,
+        createBuiltinProvider(id, {
+          fetch: runtime.fetch,
+          catalog: runtime.catalog,
+          now: () => runtime.clock.now(),
+        }),
+      );
+    }
+    return made.get(id);
+  };
+}
+
+function reseated(
+  agent: Agent,
+  reseat: { model: string; provider: string },
+): Agent {
+  const { fallback_chain: chain, ...rest } = agent;
+  const kept = (chain ?? []).filter((e) =>
+    !(e.model === reseat.model && e.provider === reseat.provider)
+  );
+  return {
+    ...rest,
+    model: reseat.model,
+    provider: reseat.provider,
+    ...(kept.length > 0 ? { fallback_chain: kept } : {}),
+  };
+}
 
 function join(
   options: HostOptions,
   sessionId: string,
+  agent: Agent,
   build: (deps: SessionDeps) => AgentSession,
 ): PersistedSession {
-  const { store } = options;
-  let controller: ReadableStreamDefaultController<SessionEvent> | undefined;
-  let streamClosed = false;
-  const events = new ReadableStream<SessionEvent>({
-    start(c) {
-      controller = c;
-    },
-  }, { highWaterMark: Number.POSITIVE_INFINITY });
+  const { store, runtime } = options;
+  const events = new EventChannel<SessionEvent>(
+    options.eventBuffer === undefined ? {} : { capacity: options.eventBuffer },
+  );
   let latchError: unknown;
   const ref: { session?: AgentSession } = {};
   const writer = createTurnWriter({
@@ -128,19 +219,13 @@ function join(
       latchError = e;
     },
   });
-  function closeStream(): void {
-    if (streamClosed) return;
-    streamClosed = true;
-    controller?.close();
-  }
   const emit = createEventStamper({
     sessionId,
-    clock: options.clock,
+    clock: runtime.clock,
     deliver(event) {
       writer.observe(event);
-      if (!streamClosed) controller?.enqueue(event);
-      options.onEvent?.(event);
-      if (event.type === "session:cancelled") closeStream();
+      events.publish(event);
+      if (event.type === "session:cancelled") events.close();
     },
   });
   const latchedRefusal: EgressDecision = {
@@ -150,11 +235,16 @@ function join(
       "The session store failed to write; resume the session to continue",
     ),
   };
-  const user = options.deps;
+  const user = options.settings ?? {};
   const deps: SessionDeps = {
     ...user,
-    clock: options.clock,
-    ids: options.ids,
+    clock: runtime.clock,
+    ids: runtime.ids,
+    resolveProvider: providersFor(runtime, agent),
+    keyFor: (id) => runtime.keyFor(id),
+    sleep: (ms, signal) => runtime.sleep(ms, signal),
+    catalog: runtime.catalog,
+    ...(options.tools === undefined ? {} : { tools: options.tools }),
     emit,
     preEgress(attempt: EgressAttempt): EgressDecision {
       if (writer.latched) return latchedRefusal;
@@ -167,6 +257,10 @@ function join(
   };
   const live = build(deps);
   ref.session = live;
+  const close = (): void => {
+    if (live.state !== "cancelled") live.cancel();
+    events.close();
+  };
   return {
     session: live,
     sessionId,
@@ -177,12 +271,10 @@ function join(
     get latchError(): unknown {
       return latchError;
     },
-    close(): void {
-      if (live.state !== "cancelled") live.cancel();
-      closeStream();
-    },
+    close,
+    [Symbol.dispose]: close,
     emitExported(workflowPath: string): void {
-      if (streamClosed || live.state === "cancelled") {
+      if (events.closed || live.state === "cancelled") {
         throw new TypeError(
           "Cannot emit session:exported: the session is cancelled",
         );
@@ -194,52 +286,60 @@ function join(
 
 /**
  * Creates a session row, starts the session (`session:started`) and joins
- * it to the store.
+ * it to the store. Each completed turn is written as one transaction.
  *
- * @param options Store, agent, context, clock, ids and deps.
+ * @param options Store, runtime, agent; optionally context, id, tools,
+ * settings and the event channel's capacity.
  * @returns The live session.
+ * @throws {InvalidAgentError} When the agent does not validate (the
+ * message names each key path, e.g. `system_prompt`).
  * @throws Whatever the store throws when the row cannot be written.
  *
- * @example Open, send, read
+ * @example One turn from a cassette, persisted, with its events
  * ```ts
- * import { openSession } from "@relavium/session/host";
+ * import { denoRuntime, openSession } from "@relavium/session/host";
+ * import { parseCassette } from "@relavium/session/llm";
  * import { createMemoryStore } from "@relavium/session/store";
- * import { createScriptedProvider } from "@relavium/session/llm";
  * import assert from "node:assert/strict";
- * const provider = createScriptedProvider({ id: "openai", script: [[
- *   { type: "text_delta", text: "Hello" },
+ * const cassette = parseCassette(JSON.stringify({ schema_version: "1.0", provider: "openai", calls: [[
+ *   { type: "text_delta", text: "Hello!" },
  *   { type: "stop", stopReason: "stop", usage: { inputTokens: 3, outputTokens: 1 } },
- * ]] });
+ * ]] }), "hello.json");
+ * assert.ok(cassette.ok);
  * const store = createMemoryStore();
- * const live = openSession({
- *   store, clock: { now: () => 0 }, ids: () => "s1",
+ * using live = openSession({
+ *   store, runtime: denoRuntime({ cassette: cassette.value }),
  *   agent: { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." },
- *   context: { workingDir: "/tmp", fsScopeTier: "sandboxed" },
- *   deps: { resolveProvider: () => provider, keyFor: () => "", sleep: () => Promise.resolve() },
  * });
- * await live.session.sendMessage("Hi");
+ * const result = await live.session.sendMessage("Hi");
+ * assert.deepEqual([result.kind, result.text], ["completed", "Hello!"]);
+ * assert.ok(result.costMicrocents > 0, "the bundled catalog prices the turn");
  * live.close();
- * const types = [];
+ * const types: string[] = [];
  * for await (const e of live.events) types.push(e.type);
  * assert.equal(types.at(-1), "session:cancelled");
- * assert.equal(store.load("s1")?.messages.length, 2);
+ * assert.equal(store.load(live.sessionId)?.messages.length, 2);
  * ```
  */
 export function openSession(options: OpenSessionOptions): PersistedSession {
-  const sessionId = options.sessionId ?? options.ids();
+  const agent = checkedAgent(options.agent);
+  const { runtime } = options;
+  const context: SessionContext = options.context ??
+    { workingDir: runtime.workingDir, fsScopeTier: "sandboxed" };
+  const sessionId = options.sessionId ?? runtime.ids();
   options.store.create({
     id: sessionId,
-    agentSlug: options.agent.id,
-    agentSnapshot: options.agent,
-    modelId: options.agent.model,
-    context: options.context,
+    agentSlug: agent.id,
+    agentSnapshot: agent,
+    modelId: agent.model,
+    context,
   });
-  const live = join(options, sessionId, (deps) =>
+  const live = join(options, sessionId, agent, (deps) =>
     new AgentSession({
       sessionId,
-      agentRef: options.agent.id,
-      agent: options.agent,
-      context: options.context,
+      agentRef: agent.id,
+      agent,
+      context,
       deps,
     }));
   live.session.start();
@@ -248,20 +348,21 @@ export function openSession(options: OpenSessionOptions): PersistedSession {
 
 /**
  * Loads a stored session, rebuilds its state and joins it to the store.
- * Lands idle, without `session:started`; its event stream starts at 0.
+ * Lands idle, without `session:started`; its events start at sequence 0.
+ * With `reseat`, the session continues on another model.
  *
- * @param options Store, session id, clock, ids and deps.
+ * @param options Store, runtime and session id; optionally a fallback
+ * agent, a reseat, tools, settings and the channel's capacity.
  * @returns The live session, or why it could not be resumed.
+ * @throws {InvalidAgentError} When the fallback agent is used and does
+ * not validate.
  *
  * @example Unknown id
  * ```ts
- * import { resumeSession } from "@relavium/session/host";
+ * import { denoRuntime, resumeSession } from "@relavium/session/host";
  * import { createMemoryStore } from "@relavium/session/store";
  * import assert from "node:assert/strict";
- * const r = resumeSession({
- *   store: createMemoryStore(), sessionId: "nope", clock: { now: () => 0 }, ids: () => "x",
- *   deps: { resolveProvider: () => undefined, keyFor: () => "", sleep: () => Promise.resolve() },
- * });
+ * const r = resumeSession({ store: createMemoryStore(), runtime: denoRuntime(), sessionId: "nope" });
  * assert.deepEqual(r, { ok: false, error: { kind: "not_found", sessionId: "nope" } });
  * ```
  */
@@ -271,13 +372,24 @@ export function resumeSession(
   const { sessionId } = options;
   const loaded = options.store.load(sessionId);
   if (loaded === undefined) return err({ kind: "not_found", sessionId });
-  const agent = loaded.record.agentSnapshot ?? options.agent;
-  if (agent === undefined) return err({ kind: "no_agent", sessionId });
+  const snapshot = loaded.record.agentSnapshot ??
+    (options.agent === undefined ? undefined : checkedAgent(options.agent));
+  if (snapshot === undefined) return err({ kind: "no_agent", sessionId });
+  let agent = snapshot;
+  if (options.reseat !== undefined) {
+    const { model } = options.reseat;
+    const provider = options.reseat.provider ??
+      options.runtime.catalog.lookup(model)?.provider;
+    if (provider === undefined) {
+      return err({ kind: "unknown_model", sessionId, model });
+    }
+    agent = reseated(snapshot, { model, provider });
+  }
   const state = reconstructSessionState(loaded.record, loaded.messages);
   if (!isValidResumeState(state)) {
     return err({ kind: "invalid_state", sessionId });
   }
-  return ok(join(options, sessionId, (deps) =>
+  return ok(join(options, sessionId, agent, (deps) =>
     AgentSession.resume({
       sessionId,
       agentRef: loaded.record.agentSlug,

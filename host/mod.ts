@@ -1,17 +1,53 @@
 /**
- * The persisted host: the one place that joins a session to a store.
+ * The persisted host: the one place that joins a session to a store, and
+ * the runtime of real effects it runs on.
+ *
+ * @example Open a session, send a turn, read its result
+ * ```ts
+ * import { denoRuntime, openSession } from "@relavium/session/host";
+ * import { parseCassette } from "@relavium/session/llm";
+ * import { createMemoryStore } from "@relavium/session/store";
+ * import assert from "node:assert/strict";
+ * const cassette = parseCassette(JSON.stringify({ schema_version: "1.0", provider: "openai", calls: [[
+ *   { type: "text_delta", text: "Hi!" },
+ *   { type: "stop", stopReason: "stop", usage: { inputTokens: 2, outputTokens: 1 } },
+ * ]] }), "hi.json");
+ * assert.ok(cassette.ok);
+ * using live = openSession({
+ *   store: createMemoryStore(), runtime: denoRuntime({ cassette: cassette.value }),
+ *   agent: { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." },
+ * });
+ * const result = await live.session.sendMessage("Hello");
+ * assert.equal(result.text, "Hi!");
+ * assert.equal(live.session.turnCount, 1);
+ * ```
+ *
  * @module
  */
 export {
   type HostOptions,
-  type HostSessionDeps,
   openSession,
   type OpenSessionOptions,
   type PersistedSession,
   type ResumeError,
   resumeSession,
   type ResumeSessionOptions,
+  type SessionSettings,
 } from "./host.ts";
+export {
+  DEFAULT_EVENT_CAPACITY,
+  EventChannel,
+  type EventChannelOptions,
+} from "./event_channel.ts";
+export { InvalidAgentError, InvalidFileError } from "./errors.ts";
+export { loadAgentFile } from "./agent_file.ts";
+export {
+  denoRuntime,
+  type DenoRuntimeOptions,
+  loadCassette,
+  type SessionRuntime,
+} from "./runtime.ts";
+export { abortableSleep } from "./sleep.ts";
 export {
   createTurnWriter,
   type TurnWriter,

@@ -1,6 +1,5 @@
 /**
- * Checks a request against a cassette call's `expect` block (cli.md §7
- * v1.1, DECISIONS.md 16).
+ * Checks a request against a v1.1 cassette call's `expect` block.
  *
  * @module
  */
@@ -48,13 +47,6 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
  * @param expect The call's expectations.
  * @param req The request the replay provider received.
  * @returns One line per mismatch; empty when the request matches.
- *
- * @example A model mismatch
- * ```ts
- * import { expectMismatches } from "./_cassette_expect.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(expectMismatches({ model: "x" }, { model: "y", messages: [] }), ['expect.model: wanted "x", got "y"']);
- * ```
  */
 export function expectMismatches(
   expect: CassetteExpect,

@@ -6,18 +6,12 @@
  */
 import type { LlmError, StopReason, StreamChunk, Usage } from "./chunk.ts";
 import type { LlmProvider, LlmRequest } from "./provider.ts";
-import type { ChainEvent } from "./chain.ts";
+import type { ChainEvent } from "./chain_event.ts";
 import { LlmProviderError, makeLlmError } from "./errors.ts";
 
 /**
  * How one attempt ended: a clean `stop`, or an error and whether any chunk
- * was forwarded before it (commit, llm.md §3 rule 4).
- *
- * @example Value
- * ```ts
- * import type { AttemptOutcome } from "./_chain_attempt.ts";
- * const o: AttemptOutcome = { type: "stop", stopReason: "stop", usage: { inputTokens: 1, outputTokens: 1 } };
- * ```
+ * was forwarded before it (commit).
  */
 export type AttemptOutcome =
   | {
@@ -30,12 +24,6 @@ export type AttemptOutcome =
 
 /**
  * What the attempt reader needs besides the stream.
- *
- * @example Shape
- * ```ts
- * import type { AttemptInput } from "./_chain_attempt.ts";
- * type K = keyof AttemptInput;
- * ```
  */
 export interface AttemptInput {
   /** The provider to call. */
@@ -57,13 +45,6 @@ const ABORTED: unique symbol = Symbol("aborted");
  *
  * @param provider The provider id.
  * @returns A fatal `cancelled` error.
- *
- * @example Build
- * ```ts
- * import { cancelledError } from "./_chain_attempt.ts";
- * import assert from "node:assert/strict";
- * assert.equal(cancelledError("p").kind, "cancelled");
- * ```
  */
 export function cancelledError(provider: string): LlmError {
   return makeLlmError("cancelled", provider, "Request aborted");
@@ -77,13 +58,6 @@ export function cancelledError(provider: string): LlmError {
  * @param provider The provider id.
  * @param signal The call's abort signal.
  * @returns The classified error.
- *
- * @example Classify a plain throw
- * ```ts
- * import { errorFromThrow } from "./_chain_attempt.ts";
- * import assert from "node:assert/strict";
- * assert.equal(errorFromThrow(new Error("x"), "p", new AbortController().signal).kind, "unknown");
- * ```
  */
 export function errorFromThrow(
   thrown: unknown,
@@ -104,14 +78,6 @@ export function errorFromThrow(
  * @param error The error as the provider reported it.
  * @param provider Fallback provider id when the error names none.
  * @returns The normalised error.
- *
- * @example Fix a wrong retryable flag
- * ```ts
- * import { normaliseError } from "./_chain_attempt.ts";
- * import assert from "node:assert/strict";
- * const e = normaliseError({ kind: "auth", retryable: true, provider: "p", message: "m" }, "p");
- * assert.equal(e.retryable, false);
- * ```
  */
 export function normaliseError(error: LlmError, provider: string): LlmError {
   const extra: { code?: string; status?: number; retryAfterMs?: number } = {};
@@ -161,18 +127,6 @@ function closeQuietly(iterator: AsyncIterator<StreamChunk>): void {
  *
  * @param input Provider, prepared request, key, signal, attempt number.
  * @returns The outcome, after the forwarded chunk events.
- *
- * @example Read a scripted stream
- * ```ts
- * import { runAttempt } from "./_chain_attempt.ts";
- * import { createScriptedProvider } from "./scripted_provider.ts";
- * import assert from "node:assert/strict";
- * const provider = createScriptedProvider({ script: [[{ type: "text_delta", text: "hi" }]] });
- * const it = runAttempt({ provider, request: { model: "m", messages: [] }, key: "k", signal: new AbortController().signal, attemptNumber: 1 });
- * assert.equal((await it.next()).value.type, "chunk");
- * const end = await it.next();
- * assert.equal(end.done && end.value.type === "error" ? end.value.error.kind : "", "transport");
- * ```
  */
 export async function* runAttempt(
   input: AttemptInput,

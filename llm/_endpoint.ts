@@ -1,6 +1,6 @@
 /**
- * Base URL and custom-endpoint resolution shared by the HTTP adapters
- * (DECISIONS.md 26, llm.md §12).
+ * Base URL and custom-endpoint resolution shared by the HTTP adapters:
+ * any base URL other than the dialect's official one is a custom endpoint.
  *
  * @module
  */
@@ -16,14 +16,6 @@ import { type HttpProviderOptions, normaliseBaseUrl } from "./http.ts";
  * @returns The base URL to use and whether it is custom.
  * @throws {TypeError} When `fetch` is not a function or `baseUrl` is not a
  *   URL.
- *
- * @example Resolve an override
- * ```ts
- * import { resolveEndpoint } from "./_endpoint.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(resolveEndpoint({ fetch, baseUrl: "https://gw.example.com/" }, "https://api.anthropic.com"), { base: "https://gw.example.com", custom: true });
- * assert.deepEqual(resolveEndpoint({ fetch }, "https://api.anthropic.com"), { base: "https://api.anthropic.com", custom: false });
- * ```
  */
 export function resolveEndpoint(
   options: HttpProviderOptions,
@@ -49,15 +41,6 @@ export function resolveEndpoint(
  * @param catalog The model catalog.
  * @param custom Whether the endpoint is custom.
  * @returns The adapter's `contextLimit`.
- *
- * @example
- * ```ts
- * import { contextLimitOf } from "./_endpoint.ts";
- * import { createCatalog } from "./create_catalog.ts";
- * import assert from "node:assert/strict";
- * assert.equal(contextLimitOf(createCatalog(), false)("claude-haiku-4-5"), 200_000);
- * assert.equal(contextLimitOf(createCatalog(), true)("claude-haiku-4-5"), undefined);
- * ```
  */
 export function contextLimitOf(
   catalog: ModelCatalog,

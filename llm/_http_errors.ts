@@ -1,5 +1,5 @@
 /**
- * Dialect-independent error classification (llm.md §5): the HTTP status
+ * Dialect-independent error classification: the HTTP status
  * baseline, the custom-endpoint overflow downgrade, and failed `fetch`
  * calls.
  *
@@ -15,16 +15,6 @@ import { type LlmErrorExtra, makeLlmError } from "./errors.ts";
  *
  * @param status The HTTP status.
  * @returns The baseline kind.
- *
- * @example Baseline
- * ```ts
- * import { statusKind } from "./_http_errors.ts";
- * import assert from "node:assert/strict";
- * assert.equal(statusKind(529), "overloaded");
- * assert.equal(statusKind(503), "overloaded");
- * assert.equal(statusKind(402), "auth");
- * assert.equal(statusKind(418), "unknown");
- * ```
  */
 export function statusKind(status: number): LlmErrorKind {
   if (status === 429) return "rate_limit";
@@ -40,12 +30,6 @@ const POSSIBLE_OVERFLOW =
 
 /**
  * What a dialect classifier decided, before the custom-endpoint rules.
- *
- * @example Value
- * ```ts
- * import type { Classified } from "./_http_errors.ts";
- * const c: Classified = { kind: "bad_request", message: "bad", code: "invalid_request_error" };
- * ```
  */
 export interface Classified {
   /** The kind the dialect rules give. */
@@ -66,18 +50,6 @@ export interface Classified {
  * @param classified The dialect's decision.
  * @param options Status, retry-after and whether the endpoint is custom.
  * @returns The scrubbed error.
- *
- * @example The downgrade on a custom endpoint
- * ```ts
- * import { finishError } from "./_http_errors.ts";
- * import assert from "node:assert/strict";
- * const c = { kind: "bad_request" as const, message: "request exceeds the context size of 4096" };
- * const e = finishError("ollama", c, { status: 400, customEndpoint: true });
- * assert.equal(e.kind, "bad_request");
- * assert.equal(e.code, "possible_context_overflow");
- * const o = finishError("openai", { kind: "context_overflow", message: "x" }, { status: 400, customEndpoint: true });
- * assert.equal(o.kind, "bad_request");
- * ```
  */
 export function finishError(
   provider: string,
@@ -112,15 +84,6 @@ export function finishError(
  * @param signal The request's abort signal, when it has one.
  * @param redact Removes the key from text.
  * @returns The error.
- *
- * @example A reset connection
- * ```ts
- * import { fetchError } from "./_http_errors.ts";
- * import assert from "node:assert/strict";
- * const e = fetchError(new TypeError("connection reset"), "openai", undefined, (t) => t);
- * assert.equal(e.kind, "transport");
- * assert.equal(e.retryable, true);
- * ```
  */
 export function fetchError(
   thrown: unknown,

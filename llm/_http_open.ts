@@ -16,12 +16,6 @@ import { parseJson } from "./_wire_json.ts";
 
 /**
  * One HTTP call: request, key redaction and error classification.
- *
- * @example Shape
- * ```ts
- * import type { HttpCall } from "./_http_open.ts";
- * type K = keyof HttpCall;
- * ```
  */
 export interface HttpCall {
   /** Provider id, for errors. */
@@ -56,13 +50,6 @@ const MAX_ERROR_BODY = 64 * 1024;
  *
  * @param key The API key of the call.
  * @returns The redactor.
- *
- * @example Redact a planted key
- * ```ts
- * import { keyRedactor } from "./_http_open.ts";
- * import assert from "node:assert/strict";
- * assert.equal(keyRedactor("local-secret")("bad key local-secret"), "bad key [redacted]");
- * ```
  */
 export function keyRedactor(key: string): (text: string) => string {
   if (key.length < 6) return (text) => text;
@@ -129,20 +116,6 @@ async function errorFromResponse(
  *
  * @param input The call.
  * @returns The body, or the error.
- *
- * @example A 503 becomes `overloaded`
- * ```ts
- * import { openStream } from "./_http_open.ts";
- * import assert from "node:assert/strict";
- * const r = await openStream({
- *   provider: "p", url: "https://x.test", headers: {}, body: "{}", signal: undefined,
- *   fetch: () => Promise.resolve(new Response("busy", { status: 503, headers: { "retry-after": "1" } })),
- *   redact: (t) => t, customEndpoint: false,
- *   classify: () => ({ kind: "overloaded", message: "busy" }),
- * });
- * assert.equal(r.ok ? "" : r.error.kind, "overloaded");
- * assert.equal(r.ok ? 0 : r.error.retryAfterMs, 1000);
- * ```
  */
 export async function openStream(
   input: HttpCall,
@@ -190,13 +163,6 @@ export async function openStream(
  *
  * @param provider The provider id.
  * @returns The error.
- *
- * @example Build
- * ```ts
- * import { cancelled } from "./_http_open.ts";
- * import assert from "node:assert/strict";
- * assert.equal(cancelled("p").kind, "cancelled");
- * ```
  */
 export function cancelled(provider: string): LlmError {
   return makeLlmError("cancelled", provider, "Request aborted");
@@ -208,14 +174,6 @@ export function cancelled(provider: string): LlmError {
  *
  * @param signal The signal, if any.
  * @returns `true` once aborted.
- *
- * @example Check
- * ```ts
- * import { aborted } from "./_http_open.ts";
- * import assert from "node:assert/strict";
- * assert.equal(aborted(undefined), false);
- * assert.equal(aborted(AbortSignal.abort()), true);
- * ```
  */
 export function aborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;

@@ -21,12 +21,6 @@ import { aborted, cancelled, type HttpCall, openStream } from "./_http_open.ts";
  * chunk (the stream then stops); `end` gives the chunks at end of stream,
  * closing with the terminal (a `stop` when the dialect allows ending
  * there, else the truncation error).
- *
- * @example Shape
- * ```ts
- * import type { StreamMapper } from "./_http_stream.ts";
- * type E = StreamMapper["event"];
- * ```
  */
 export interface StreamMapper {
   /** Chunks of one event, in order. */
@@ -37,12 +31,6 @@ export interface StreamMapper {
 
 /**
  * One streaming HTTP call: the request, plus the dialect's stream mapper.
- *
- * @example Shape
- * ```ts
- * import type { HttpStreamInput } from "./_http_stream.ts";
- * type K = keyof HttpStreamInput;
- * ```
  */
 export interface HttpStreamInput extends HttpCall {
   /** The dialect's stream mapper for this call. */
@@ -60,15 +48,6 @@ function isTerminal(chunk: StreamChunk): boolean {
  *
  * @param chunk The only chunk, normally an `error`.
  * @returns The stream.
- *
- * @example One error chunk
- * ```ts
- * import { singleChunk } from "./_http_stream.ts";
- * import assert from "node:assert/strict";
- * const seen = [];
- * for await (const c of singleChunk({ type: "text_delta", text: "x" })) seen.push(c);
- * assert.deepEqual(seen, [{ type: "text_delta", text: "x" }]);
- * ```
  */
 export async function* singleChunk(
   chunk: StreamChunk,
@@ -87,22 +66,6 @@ export async function* singleChunk(
  *
  * @param input The call.
  * @returns The chunk stream.
- *
- * @example A 401 from an in-memory fetch
- * ```ts
- * import { streamHttp } from "./_http_stream.ts";
- * import assert from "node:assert/strict";
- * const chunks = [];
- * for await (const c of streamHttp({
- *   provider: "p", url: "https://x.test/v1", headers: {}, body: "{}", signal: undefined,
- *   fetch: () => Promise.resolve(new Response('{"error":"no"}', { status: 401 })),
- *   redact: (t) => t, customEndpoint: false,
- *   mapper: { event: () => [], end: () => [] },
- *   classify: (status, _body, text) => ({ kind: status === 401 ? "auth" : "unknown", message: text }),
- * })) chunks.push(c);
- * assert.equal(chunks.length, 1);
- * assert.equal(chunks[0]?.type === "error" ? chunks[0].error.kind : "", "auth");
- * ```
  */
 export async function* streamHttp(
   input: HttpStreamInput,

@@ -1,5 +1,5 @@
 /**
- * The wait a provider asked for (llm.md §5): `retry-after-ms`, else
+ * The wait a provider asked for: `retry-after-ms`, else
  * `retry-after` as seconds or an HTTP date. `x-should-retry` is ignored:
  * retry policy depends on the error kind alone.
  *
@@ -17,18 +17,6 @@ const MAX_MS = 86_400_000;
  *   date is ignored.
  * @returns The wait in whole ms (≥ 0), or `undefined` when absent or
  *   unreadable.
- *
- * @example Seconds, milliseconds and an HTTP date
- * ```ts
- * import { retryAfterMs } from "./_retry_after.ts";
- * import assert from "node:assert/strict";
- * assert.equal(retryAfterMs(new Headers({ "retry-after": "2" })), 2000);
- * assert.equal(retryAfterMs(new Headers({ "retry-after-ms": "350.5", "retry-after": "9" })), 351);
- * const now = () => Date.UTC(2026, 0, 1, 0, 0, 0);
- * assert.equal(retryAfterMs(new Headers({ "retry-after": "Thu, 01 Jan 2026 00:00:05 GMT" }), now), 5000);
- * assert.equal(retryAfterMs(new Headers({ "retry-after": "Thu, 01 Jan 2026 00:00:05 GMT" })), undefined);
- * assert.equal(retryAfterMs(new Headers({ "retry-after": "soon" })), undefined);
- * ```
  */
 export function retryAfterMs(
   headers: Headers,

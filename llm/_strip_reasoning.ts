@@ -1,5 +1,5 @@
 /**
- * Cross-provider reasoning strip (llm.md §6.2, §9): reasoning parts carry
+ * Cross-provider reasoning strip: reasoning parts carry
  * provider-specific signatures, so a request served by a provider other than
  * the one that produced them goes without them.
  *
@@ -10,24 +10,11 @@ import type { LlmMessage } from "./provider.ts";
 /**
  * Removes every `reasoning` part, then drops messages left empty and merges
  * neighbouring `user`/`assistant` messages of the same role. `tool`
- * messages are never merged (one tool result per message, llm.md §2). When
+ * messages are never merged (one tool result per message). When
  * nothing is stripped the input array is returned unchanged.
  *
  * @param messages The request messages (not mutated).
  * @returns The messages to send and whether any part was removed.
- *
- * @example Strip a reasoning-only message
- * ```ts
- * import { stripReasoning } from "./_strip_reasoning.ts";
- * import assert from "node:assert/strict";
- * const r = stripReasoning([
- *   { role: "user", content: [{ type: "text", text: "a" }] },
- *   { role: "assistant", content: [{ type: "reasoning", text: "hmm" }] },
- *   { role: "user", content: [{ type: "text", text: "b" }] },
- * ]);
- * assert.equal(r.stripped, true);
- * assert.deepEqual(r.messages, [{ role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }]);
- * ```
  */
 export function stripReasoning(
   messages: readonly LlmMessage[],

@@ -1,23 +1,18 @@
 /**
- * Fixture cassettes v1.0 and v1.1 (cli.md §7, DECISIONS.md 16): strict
- * parsing with file- and path-attributed errors.
+ * Fixture cassettes, versions 1.0 and 1.1: one strict zod schema of the
+ * document, and {@linkcode parseCassette}, whose errors name the file and
+ * the key path of every problem.
  *
  * @module
  */
 import { z } from "zod";
-import { type StreamChunk, streamChunkSchema } from "./chunk.ts";
-import { type CassetteChecks, parseCassetteWith } from "./_cassette_doc.ts";
-import { toIssues, type ValidationIssue } from "../schema/issues.ts";
-import type { Result } from "../schema/result.ts";
+import type { StreamChunk } from "./chunk.ts";
+import { streamChunkSchema } from "./_chunk_schema.ts";
+import { formatPath, type ValidationIssue } from "../schema/issues.ts";
+import { err, ok, type Result } from "../schema/result.ts";
 
 /**
  * Per-call request expectations (v1.1). Every present key must match.
- *
- * @example Value
- * ```ts
- * import type { CassetteExpect } from "@relavium/session/llm";
- * const e: CassetteExpect = { model: "gpt-5.4-mini", tools: ["read_file"], toolResultFor: "call-1" };
- * ```
  */
 export interface CassetteExpect {
   /** The request's model id. */
@@ -27,7 +22,6 @@ export interface CassetteExpect {
   /**
    * Substrings that must each appear in the text of some request message
    * (any role): proves earlier turns or a summary reached the request.
-   * A module addition to cli.md §7, v1.1 only.
    */
   messagesInclude?: string[];
   /** Exactly this set of advertised tool names. */
@@ -41,12 +35,6 @@ export interface CassetteExpect {
 /**
  * One recorded call: its chunks (a list without a terminal replays as a
  * truncated stream) and optional expectations.
- *
- * @example Value
- * ```ts
- * import type { CassetteCall } from "@relavium/session/llm";
- * const c: CassetteCall = { chunks: [{ type: "text_delta", text: "hi" }] };
- * ```
  */
 export interface CassetteCall {
   /** Chunks replayed in order. */
@@ -58,12 +46,6 @@ export interface CassetteCall {
 /**
  * Where calls are replayed from: one queue that replaces every provider of
  * the plan, or one queue per provider id (v1.1 `providers`).
- *
- * @example Value
- * ```ts
- * import type { CassetteQueues } from "@relavium/session/llm";
- * const q: CassetteQueues = { kind: "single", provider: "openai", calls: [] };
- * ```
  */
 export type CassetteQueues =
   | { kind: "single"; provider: string; calls: CassetteCall[] }
@@ -71,12 +53,6 @@ export type CassetteQueues =
 
 /**
  * A parsed cassette.
- *
- * @example Value
- * ```ts
- * import type { Cassette } from "@relavium/session/llm";
- * const c: Cassette = { file: "a.json", version: "1.0", strict: false, queues: { kind: "single", provider: "openai", calls: [] } };
- * ```
  */
 export interface Cassette {
   /** The file it was read from (for messages). */
@@ -88,7 +64,7 @@ export interface Cassette {
   /** v1.1 `strict`: unconsumed calls at exit are a fault. */
   strict: boolean;
   /**
-   * v1.1 `context_window` (module addition): the window, in tokens, the
+   * v1.1 `context_window`: the window, in tokens, the
    * replayed providers declare, so measured automatic compaction can run
    * offline. Absent ⇒ unknown (no automatic compaction).
    */
@@ -99,12 +75,6 @@ export interface Cassette {
 
 /**
  * A cassette that failed to load: the file and each problem's JSON path.
- *
- * @example Value
- * ```ts
- * import type { CassetteError } from "@relavium/session/llm";
- * const e: CassetteError = { file: "a.json", issues: [{ path: "calls[1][0].type", message: "unknown chunk type" }] };
- * ```
  */
 export interface CassetteError {
   /** The cassette file. */
@@ -113,7 +83,40 @@ export interface CassetteError {
   issues: ValidationIssue[];
 }
 
-const expectSchema = z.strictObject({
+const NEEDS_11 = 'requires schema_version "1.1"';
+
+/** "required" for a missing value, `must be <what>` for one of another type. */
+function must(what: string): { error: (issue: { input?: unknown }) => string } {
+  return {
+    error: (issue) =>
+      issue.input === undefined ? "required" : `must be ${what}`,
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A chunk list: each chunk strict, nothing after the terminal. */
+function chunkList(
+  params: { error: (issue: { input?: unknown }) => string },
+): z.ZodType<StreamChunk[]> {
+  return z.array(streamChunkSchema, params).superRefine((chunks, ctx) => {
+    const end = chunks.findIndex((c) =>
+      c.type === "stop" || c.type === "error"
+    );
+    if (end < 0) return;
+    for (let j = end + 1; j < chunks.length; j++) {
+      ctx.addIssue({
+        code: "custom",
+        path: [j],
+        message: "chunk after the terminal stop/error",
+      });
+    }
+  });
+}
+
+const expectSchema: z.ZodType<CassetteExpect> = z.strictObject({
   model: z.string().exactOptional(),
   lastUserIncludes: z.string().exactOptional(),
   messagesInclude: z.array(z.string().min(1)).min(1).exactOptional(),
@@ -122,37 +125,174 @@ const expectSchema = z.strictObject({
   maxTokens: z.number().int().positive().exactOptional(),
 });
 
-const zodChecks: CassetteChecks = {
-  chunk(raw) {
-    const r = streamChunkSchema.safeParse(raw);
-    if (r.success) return { ok: true, value: r.data };
-    return {
-      ok: false,
-      issues: toIssues(r.error).map((i) => ({
-        path: i.path,
-        message: i.message.startsWith("Invalid discriminator")
-          ? "unknown chunk type"
-          : i.message,
-      })),
-    };
+const provider = z.string(must("a non-empty string")).min(1, {
+  error: "must be a non-empty string",
+});
+const model = z.string({ error: "must be a string" }).exactOptional();
+const only11 = z.never({ error: NEEDS_11 }).exactOptional();
+
+const v10Schema = z.strictObject({
+  schema_version: z.literal("1.0"),
+  provider,
+  model,
+  strict: only11,
+  context_window: only11,
+  providers: only11,
+  calls: z.array(
+    chunkList({
+      error: (issue) =>
+        isObject(issue.input)
+          ? `a {chunks, expect} call ${NEEDS_11}`
+          : "must be an array",
+    }),
+    must("an array of calls"),
+  ),
+});
+
+/** A v1.1 call: a chunk list, or `{ chunks, expect }`. */
+const v11Call = z.union([
+  chunkList(must("an array of chunks")),
+  z.strictObject({
+    chunks: chunkList(must("an array of chunks")),
+    expect: expectSchema.exactOptional(),
+  }),
+], { error: "must be an array of chunks or {chunks, expect}" });
+
+const v11Calls = z.array(v11Call, must("an array of calls"));
+
+const NON_EMPTY_IDS = "must be a non-empty object of provider ids";
+
+const providersSchema = z.preprocess(
+  (raw, ctx) => {
+    // zod's records skip an own `__proto__` key; refuse it instead.
+    if (isObject(raw) && Object.hasOwn(raw, "__proto__")) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["__proto__"],
+        message: "not a usable provider id",
+        input: raw,
+      });
+    }
+    return raw;
   },
-  expect(raw) {
-    const r = expectSchema.safeParse(raw);
-    return r.success
-      ? { ok: true, value: r.data }
-      : { ok: false, issues: toIssues(r.error) };
+  z.record(
+    z.string(),
+    z.strictObject({ calls: v11Calls }, {
+      error: "must be an object with calls",
+    }),
+    { error: NON_EMPTY_IDS },
+  ).superRefine((providers, ctx) => {
+    const ids = Object.keys(providers);
+    if (ids.length === 0) {
+      ctx.addIssue({ code: "custom", message: NON_EMPTY_IDS });
+    }
+    if (ids.includes("")) {
+      ctx.addIssue({
+        code: "custom",
+        message: "provider id must not be empty",
+      });
+    }
+  }),
+);
+
+const v11Schema = z.strictObject({
+  schema_version: z.literal("1.1"),
+  provider: provider.exactOptional(),
+  model,
+  strict: z.boolean({ error: "must be a boolean" }).exactOptional(),
+  context_window: z.int({ error: "must be a positive integer" }).min(1, {
+    error: "must be a positive integer",
+  }).exactOptional(),
+  calls: v11Calls.exactOptional(),
+  providers: providersSchema.exactOptional(),
+}).superRefine((doc, ctx) => {
+  // One queue (provider + calls) or one per provider, never both.
+  if ("providers" in doc) {
+    if ("provider" in doc || "calls" in doc) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["providers"],
+        message: "cannot be combined with provider/calls",
+      });
+    }
+    return;
+  }
+  for (const key of ["provider", "calls"]) {
+    if (!(key in doc)) {
+      ctx.addIssue({ code: "custom", path: [key], message: "required" });
+    }
+  }
+}, { when: () => true });
+
+const cassetteSchema = z.discriminatedUnion("schema_version", [
+  v10Schema,
+  v11Schema,
+], {
+  error: (issue) => {
+    if (issue.code !== "invalid_union") return "must be a JSON object";
+    const version = isObject(issue.input)
+      ? issue.input.schema_version
+      : undefined;
+    return version === undefined
+      ? "required"
+      : `unsupported version ${
+        JSON.stringify(version)
+      } (expected "1.0" or "1.1")`;
   },
-};
+});
 
 /**
- * Parses a cassette file's text. Bad JSON, an unknown version, an invalid
- * chunk (strict chunk schema), a non-array `calls`, unknown keys, and
- * v1.1-only features in a `"1.0"` file are errors naming the file and the
- * JSON path (e.g. `calls[1][0].type`).
+ * zod's issues at their key paths. An unknown key is reported at its own
+ * path; a union none of whose branches fits is reported as itself, and
+ * one whose input has the shape of exactly one branch (a v1.1 call that is
+ * an array, or an object) by that branch's issues.
+ */
+function issuesOf(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: readonly PropertyKey[],
+): ValidationIssue[] {
+  const out: ValidationIssue[] = [];
+  const push = (i: ValidationIssue) => {
+    // zod runs a string's checks after a type mismatch too; one line each.
+    const last = out.at(-1);
+    if (last?.path !== i.path || last.message !== i.message) out.push(i);
+  };
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        push({ path: formatPath([...path, key]), message: "unknown key" });
+      }
+      continue;
+    }
+    if (issue.code === "invalid_union") {
+      const fitting = issue.errors.filter((branch) =>
+        !branch.every((i) => i.path.length === 0 && i.code === "invalid_type")
+      );
+      const [only] = fitting;
+      if (fitting.length === 1 && only !== undefined) {
+        for (const i of issuesOf(only, path)) push(i);
+        continue;
+      }
+    }
+    push({ path: formatPath(path), message: issue.message });
+  }
+  return out;
+}
+
+function toCall(raw: StreamChunk[] | CassetteCall): CassetteCall {
+  return Array.isArray(raw) ? { chunks: raw } : raw;
+}
+
+/**
+ * Parses a cassette file's text against the strict cassette schema. Bad
+ * JSON, an unknown version, an invalid chunk, a chunk after the call's
+ * terminal, unknown keys, and v1.1-only features in a `"1.0"` file are
+ * errors naming the file and the key path (e.g. `calls[1][0].type`).
  *
  * @param text The file's contents.
- * @param file The file name, for messages.
- * @returns The cassette, or every problem found.
+ * @param file The file name, kept on the cassette and named in errors.
+ * @returns The cassette, or the file and every problem found.
  *
  * @example Parse a v1.0 cassette and a broken one
  * ```ts
@@ -162,14 +302,55 @@ const zodChecks: CassetteChecks = {
  *   { type: "text_delta", text: "hi" },
  *   { type: "stop", stopReason: "stop", usage: { inputTokens: 1, outputTokens: 1 } },
  * ]] }), "ok.json");
- * assert.equal(good.ok, true);
+ * assert.equal(good.ok && good.value.queues.kind, "single");
  * const bad = parseCassette('{"schema_version":"1.0","provider":"openai","calls":[[{"type":"nope"}]]}', "bad.json");
- * assert.deepEqual(bad.ok ? [] : bad.error.issues, [{ path: "calls[0][0].type", message: "unknown chunk type" }]);
+ * assert.deepEqual(bad.ok ? undefined : bad.error, {
+ *   file: "bad.json",
+ *   issues: [{ path: "calls[0][0].type", message: "unknown chunk type" }],
+ * });
  * ```
  */
 export function parseCassette(
   text: string,
   file: string,
 ): Result<Cassette, CassetteError> {
-  return parseCassetteWith(text, file, zodChecks);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    const detail = e instanceof Error ? e.message : String(e);
+    return err({
+      file,
+      issues: [{ path: "", message: `invalid JSON: ${detail}` }],
+    });
+  }
+  const parsed = cassetteSchema.safeParse(doc);
+  if (!parsed.success) {
+    return err({ file, issues: issuesOf(parsed.error.issues, []) });
+  }
+  const data = parsed.data;
+  const cassette: Cassette = {
+    file,
+    version: data.schema_version,
+    strict: data.schema_version === "1.1" && data.strict === true,
+    queues: { kind: "single", provider: "", calls: [] },
+  };
+  if (data.model !== undefined) cassette.model = data.model;
+  if (data.schema_version === "1.1" && data.context_window !== undefined) {
+    cassette.contextWindow = data.context_window;
+  }
+  if (data.schema_version === "1.1" && data.providers !== undefined) {
+    const providers: Record<string, CassetteCall[]> = {};
+    for (const [id, queue] of Object.entries(data.providers)) {
+      providers[id] = queue.calls.map(toCall);
+    }
+    cassette.queues = { kind: "per_provider", providers };
+  } else {
+    cassette.queues = {
+      kind: "single",
+      provider: data.provider ?? "",
+      calls: (data.calls ?? []).map(toCall),
+    };
+  }
+  return ok(cassette);
 }

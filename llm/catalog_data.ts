@@ -1,6 +1,6 @@
 /**
  * The bundled model table: context windows, output ceilings and prices in
- * integer micro-cents per million tokens (USD/MTok × 1e8, llm.md §7).
+ * integer micro-cents per million tokens (USD/MTok × 1e8).
  *
  * Sources and what could be checked (offline, through stored copies of the
  * providers' pages):
@@ -75,13 +75,6 @@ const DEEPSEEK = { window: 128_000, input: 0.28, output: 0.42, cached: 0.028 };
 
 /**
  * Every bundled model, by canonical id.
- *
- * @example Find a row
- * ```ts
- * import { BUILTIN_MODELS } from "./catalog_data.ts";
- * import assert from "node:assert/strict";
- * assert.equal(BUILTIN_MODELS.find((m) => m.id === "gpt-5.4-mini")?.inputPerMtokMicrocents, 75_000_000);
- * ```
  */
 export const BUILTIN_MODELS: readonly ModelInfo[] = [
   ...rows("anthropic", [
@@ -304,13 +297,6 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
 
 /**
  * Dated snapshot and legacy ids that resolve to a bundled canonical id.
- *
- * @example Resolve an alias
- * ```ts
- * import { MODEL_ALIASES } from "./catalog_data.ts";
- * import assert from "node:assert/strict";
- * assert.equal(MODEL_ALIASES["claude-haiku-4-5-20251001"], "claude-haiku-4-5");
- * ```
  */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = {
   "claude-opus-4-5-20251101": "claude-opus-4-5",

@@ -1,54 +1,37 @@
 /**
- * The fallback chain (llm.md §6, DECISIONS.md 27): one object per turn's
+ * The fallback chain: one object per turn's
  * tool loop that walks the plan, retries, fails over and reports attempts.
  *
  * @module
  */
-import type { LlmError, StopReason, StreamChunk, Usage } from "./chunk.ts";
+import type { LlmError, Usage } from "./chunk.ts";
 import type { LlmProvider, LlmRequest } from "./provider.ts";
 import type { SessionError } from "../schema/event.ts";
 import { makeLlmError } from "./errors.ts";
 import { cancelledError, runAttempt } from "./_chain_attempt.ts";
+import type { ChainEvent } from "./chain_event.ts";
 import { stripReasoning } from "./_strip_reasoning.ts";
 
 /**
  * One resolved plan entry.
- *
- * @example Shape
- * ```ts
- * import type { PlanEntry } from "@relavium/session/llm";
- * const e: Omit<PlanEntry, "provider"> = { model: "m", maxAttempts: 1 };
- * ```
  */
 export interface PlanEntry {
   /** The wired provider. */
   provider: LlmProvider;
   /** The model id sent to that provider. */
   model: string;
-  /** Attempts for retryable kinds (the primary gets 3, DECISIONS.md 27). */
+  /** Attempts for retryable kinds (the primary gets 3). */
   maxAttempts: number;
 }
 
 /**
  * Pre-egress admission of one real attempt: allowed, or refused with the
  * session error the turn ends with (budget cap, failure latch).
- *
- * @example Value
- * ```ts
- * import type { Admission } from "@relavium/session/llm";
- * const a: Admission = { allow: true };
- * ```
  */
 export type Admission = { allow: true } | { allow: false; error: SessionError };
 
 /**
  * What happened to one attempt.
- *
- * @example Value
- * ```ts
- * import type { AttemptReport } from "@relavium/session/llm";
- * const r: AttemptReport = { attemptNumber: 1, provider: "openai", model: "m", outcome: "succeeded", usage: { inputTokens: 1, outputTokens: 1 }, usageKnown: true };
- * ```
  */
 export interface AttemptReport {
   /** 1-based, counts non-skipped attempts of this chain (the whole turn). */
@@ -70,58 +53,7 @@ export interface AttemptReport {
 }
 
 /**
- * Events of one chain call, in order: for each real attempt an
- * `attempt_start`, then that attempt's non-terminal `chunk`s; finally one
- * `done` or one `failed`.
- *
- * @example Value
- * ```ts
- * import type { ChainEvent } from "@relavium/session/llm";
- * const e: ChainEvent = { type: "chunk", attemptNumber: 1, provider: "p", model: "m", chunk: { type: "text_delta", text: "hi" } };
- * ```
- */
-export type ChainEvent =
-  | {
-    type: "attempt_start";
-    attemptNumber: number;
-    provider: string;
-    model: string;
-  }
-  | {
-    type: "chunk";
-    attemptNumber: number;
-    provider: string;
-    model: string;
-    /** Never `stop` or `error`. */
-    chunk: Exclude<StreamChunk, { type: "stop" } | { type: "error" }>;
-  }
-  | {
-    type: "done";
-    attemptNumber: number;
-    provider: string;
-    model: string;
-    stopReason: StopReason;
-    usage: Usage;
-    contextExceeded?: true;
-  }
-  | {
-    type: "failed";
-    /** The classified provider error (after retries and failover). */
-    error?: LlmError;
-    /** Set instead of `error` when admission refused the attempt. */
-    refusal?: SessionError;
-    /** Whether any real invocation was made in this call. */
-    engaged: boolean;
-  };
-
-/**
  * Options of {@linkcode createChain}.
- *
- * @example Shape
- * ```ts
- * import type { ChainOptions } from "@relavium/session/llm";
- * const o: Omit<ChainOptions, "plan"> = { keyFor: () => "k", sleep: () => Promise.resolve() };
- * ```
  */
 export interface ChainOptions {
   /** Entries in order: primary first, then the fallbacks. */
@@ -143,21 +75,15 @@ export interface ChainOptions {
 
 /**
  * A chain for one turn: call {@linkcode Chain.stream} once per round.
- *
- * @example Shape
- * ```ts
- * import type { Chain } from "@relavium/session/llm";
- * type S = Chain["stream"];
- * ```
  */
 export interface Chain {
   /** Runs one call through the plan; ends with exactly one `done` or `failed`. */
   stream(request: LlmRequest, signal: AbortSignal): AsyncIterable<ChainEvent>;
 }
 
-/** Rate-limit cooldown of a provider, in ms (llm.md §6.3). */
+/** Rate-limit cooldown of a provider, in ms. */
 const COOLDOWN_MS = 30_000;
-/** Longest `retry-after` the chain waits for (DECISIONS.md 27). */
+/** Longest `retry-after` the chain waits for; a longer one advances the chain. */
 const MAX_RETRY_AFTER_MS = 20_000;
 /** Marks a request carrying output of more than one provider. */
 const MIXED: unique symbol = Symbol("mixed");
@@ -171,7 +97,7 @@ interface ChainState {
 }
 
 /**
- * Creates the fallback chain of one turn (llm.md §6, DECISIONS.md 27).
+ * Creates the fallback chain of one turn.
  * Per call it walks the plan: abort check; skip an entry (no attempt used)
  * in rate-limit cooldown, without streaming, or without tools when the
  * request has tools; strip reasoning parts when the entry's provider is not
@@ -337,7 +263,7 @@ async function* walkPlan(
         key = await o.keyFor(pid);
       } catch {
         if (index > 0) {
-          // A fallback entry without a key is skipped (DECISIONS.md 24);
+          // A fallback entry without a key is skipped, not fatal;
           // the host warns about it once, before the session.
           o.onAttempt?.({
             attemptNumber: s.attempts + 1,
@@ -383,7 +309,7 @@ async function* walkPlan(
         return yield fail(error);
       }
       // Seam: `auth` would get one out-of-band refresh per provider per
-      // chain here (llm.md §6.3); until a refresh hook exists it is fatal.
+      // chain here; until a refresh hook exists it is fatal.
       if (!error.retryable) return yield fail(error);
       lastError = error;
       const last = i + 1 >= entry.maxAttempts;

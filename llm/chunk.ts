@@ -1,20 +1,13 @@
 /**
- * The one streaming chunk union every provider yields (llm.md §3–§5), with
- * its strict zod schema (used to validate cassettes).
+ * The one streaming chunk union every provider yields, its usage and error
+ * values, and the retry rule of error kinds. No zod here: the schemas are
+ * in `_chunk_schema.ts`, loaded only by what validates chunks.
  *
  * @module
  */
-import { z } from "zod";
-import { isRetryableKind, LLM_ERROR_KINDS } from "./chunk_check.ts";
 
 /**
  * Canonical provider stop reasons.
- *
- * @example Value
- * ```ts
- * import type { StopReason } from "@relavium/session/llm";
- * const s: StopReason = "tool_use";
- * ```
  */
 export type StopReason =
   | "stop"
@@ -26,12 +19,6 @@ export type StopReason =
 /**
  * Token usage of one attempt. Classes are disjoint: `inputTokens` excludes
  * cache reads and writes.
- *
- * @example Value
- * ```ts
- * import type { Usage } from "@relavium/session/llm";
- * const u: Usage = { inputTokens: 12, outputTokens: 4 };
- * ```
  */
 export interface Usage {
   /** Uncached input tokens (net of cache reads and writes). */
@@ -44,18 +31,12 @@ export interface Usage {
   cacheWriteTokens?: number;
   /** Reasoning tokens (≤ output; observability only). */
   reasoningTokens?: number;
-  /** Cost of these tokens, when priced (llm.md §7). */
+  /** Cost of these tokens in microcents, when priced. */
   costMicrocents?: number;
 }
 
 /**
  * Classified provider error kinds.
- *
- * @example Value
- * ```ts
- * import type { LlmErrorKind } from "@relavium/session/llm";
- * const k: LlmErrorKind = "rate_limit";
- * ```
  */
 export type LlmErrorKind =
   | "rate_limit"
@@ -73,12 +54,6 @@ export type LlmErrorKind =
  * A classified, scrubbed provider error. `retryable` is derived from
  * `kind` (see {@linkcode isRetryableKind}); `message` is never shown to
  * users or stored.
- *
- * @example Value
- * ```ts
- * import type { LlmError } from "@relavium/session/llm";
- * const e: LlmError = { kind: "rate_limit", retryable: true, provider: "anthropic", message: "slow down", retryAfterMs: 1000 };
- * ```
  */
 export interface LlmError {
   /** The classified kind; retry policy depends on it alone. */
@@ -99,12 +74,6 @@ export interface LlmError {
 
 /**
  * The streaming chunk union. Exactly one terminal (`stop` | `error`), last.
- *
- * @example Value
- * ```ts
- * import type { StreamChunk } from "@relavium/session/llm";
- * const c: StreamChunk = { type: "text_delta", text: "Hi" };
- * ```
  */
 export type StreamChunk =
   | { type: "text_delta"; text: string }
@@ -127,106 +96,35 @@ export type StreamChunk =
   }
   | { type: "error"; error: LlmError };
 
-export { isRetryableKind } from "./chunk_check.ts";
+/**
+ * Every {@linkcode LlmErrorKind}.
+ */
+export const LLM_ERROR_KINDS: readonly [LlmErrorKind, ...LlmErrorKind[]] = [
+  "rate_limit",
+  "overloaded",
+  "timeout",
+  "transport",
+  "auth",
+  "bad_request",
+  "content_filter",
+  "cancelled",
+  "unknown",
+  "context_overflow",
+];
 
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const RETRYABLE: ReadonlySet<LlmErrorKind> = new Set([
+  "rate_limit",
+  "overloaded",
+  "timeout",
+  "transport",
+]);
 
 /**
- * Strict usage schema.
+ * Whether an error kind is retryable: a later attempt may succeed.
  *
- * @example Validate
- * ```ts
- * import { usageSchema } from "./chunk.ts";
- * import assert from "node:assert/strict";
- * assert.ok(usageSchema.safeParse({ inputTokens: 1, outputTokens: 2 }).success);
- * ```
+ * @param kind The error kind.
+ * @returns `true` for `rate_limit`, `overloaded`, `timeout`, `transport`.
  */
-export const usageSchema: z.ZodType<Usage> = z.strictObject({
-  inputTokens: count,
-  outputTokens: count,
-  cacheReadTokens: count.exactOptional(),
-  cacheWriteTokens: count.exactOptional(),
-  reasoningTokens: count.exactOptional(),
-  costMicrocents: count.exactOptional(),
-});
-
-/**
- * Strict error schema; `retryable` must match the kind.
- *
- * @example Validate
- * ```ts
- * import { llmErrorSchema } from "./chunk.ts";
- * import assert from "node:assert/strict";
- * const bad = { kind: "auth", retryable: true, provider: "openai", message: "x" };
- * assert.equal(llmErrorSchema.safeParse(bad).success, false);
- * ```
- */
-export const llmErrorSchema: z.ZodType<LlmError> = z.strictObject({
-  kind: z.enum(LLM_ERROR_KINDS),
-  retryable: z.boolean(),
-  provider: z.string().min(1),
-  message: z.string(),
-  code: z.string().exactOptional(),
-  status: z.number().int().min(100).max(599).exactOptional(),
-  retryAfterMs: count.exactOptional(),
-}).refine((e) => e.retryable === isRetryableKind(e.kind), {
-  message: "retryable must match the error kind",
-  path: ["retryable"],
-});
-
-const id = z.string().min(1);
-
-/**
- * Strict schema of one {@linkcode StreamChunk}: unknown types and fields are
- * refused.
- *
- * @example Validate
- * ```ts
- * import { streamChunkSchema } from "./chunk.ts";
- * import assert from "node:assert/strict";
- * assert.ok(streamChunkSchema.safeParse({ type: "text_delta", text: "x" }).success);
- * assert.equal(streamChunkSchema.safeParse({ type: "text_delta", text: "x", extra: 1 }).success, false);
- * ```
- */
-export const streamChunkSchema: z.ZodType<StreamChunk> = z.discriminatedUnion(
-  "type",
-  [
-    z.strictObject({ type: z.literal("text_delta"), text: z.string() }),
-    z.strictObject({ type: z.literal("reasoning_start"), id }),
-    z.strictObject({
-      type: z.literal("reasoning_delta"),
-      id,
-      text: z.string(),
-    }),
-    z.strictObject({
-      type: z.literal("reasoning_end"),
-      id,
-      signature: z.string().exactOptional(),
-      redacted: z.boolean().exactOptional(),
-    }),
-    z.strictObject({
-      type: z.literal("tool_call_start"),
-      id,
-      name: z.string().min(1),
-    }),
-    z.strictObject({
-      type: z.literal("tool_call_delta"),
-      id,
-      argsJsonDelta: z.string(),
-    }),
-    z.strictObject({ type: z.literal("tool_call_end"), id }),
-    z.strictObject({
-      type: z.literal("stop"),
-      stopReason: z.enum([
-        "stop",
-        "length",
-        "tool_use",
-        "content_filter",
-        "error",
-      ]),
-      usage: usageSchema,
-      contextExceeded: z.literal(true).exactOptional(),
-    }),
-    z.strictObject({ type: z.literal("error"), error: llmErrorSchema }),
-  ],
-);
+export function isRetryableKind(kind: LlmErrorKind): boolean {
+  return RETRYABLE.has(kind);
+}

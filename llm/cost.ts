@@ -1,5 +1,5 @@
 /**
- * Integer micro-cent pricing of one attempt's usage (llm.md §7).
+ * Integer micro-cent pricing of one attempt's usage.
  *
  * @module
  */
@@ -8,12 +8,6 @@ import type { ModelInfo } from "./catalog.ts";
 
 /**
  * The priced cost of one attempt.
- *
- * @example Value
- * ```ts
- * import type { PricedUsage } from "@relavium/session/llm";
- * const p: PricedUsage = { costMicrocents: 14_325, priced: true };
- * ```
  */
 export interface PricedUsage {
   /** Cost in micro-cents (1 µ¢ = 1e-8 USD); 0 when unpriced. */
@@ -68,14 +62,6 @@ export function priceUsage(
  *
  * @param usd Price in USD per million tokens.
  * @returns Micro-cents per million tokens.
- *
- * @example Convert
- * ```ts
- * import { usdPerMtok } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.equal(usdPerMtok(0.75), 75_000_000);
- * assert.equal(usdPerMtok(0.028), 2_800_000);
- * ```
  */
 export function usdPerMtok(usd: number): number {
   return Math.round(usd * 1e8);

@@ -1,25 +1,11 @@
 /**
  * The model catalog: the bundled table plus a user overlay that only adds
- * unknown ids (llm.md §7).
+ * unknown ids.
  *
  * @module
  */
 import type { ModelCatalog, ModelInfo } from "./catalog.ts";
 import { BUILTIN_MODELS, MODEL_ALIASES } from "./catalog_data.ts";
-
-/**
- * A catalog that can also list its models (for `/models`).
- *
- * @example Shape
- * ```ts
- * import type { ListableCatalog } from "@relavium/session/llm";
- * type L = ReturnType<ListableCatalog["list"]>;
- * ```
- */
-export interface ListableCatalog extends ModelCatalog {
-  /** Every model: bundled ones first, then overlay additions. */
-  list(): ModelInfo[];
-}
 
 /**
  * Creates the model catalog: the bundled table (with dated-snapshot
@@ -46,7 +32,10 @@ export interface ListableCatalog extends ModelCatalog {
  */
 export function createCatalog(
   overlay: readonly ModelInfo[] = [],
-): ListableCatalog {
+): ModelCatalog & {
+  /** Every model: bundled ones first, then overlay additions. */
+  list(): ModelInfo[];
+} {
   const byId = new Map<string, ModelInfo>();
   for (const m of BUILTIN_MODELS) byId.set(m.id, m);
   const shipped = (id: string): boolean =>
@@ -70,3 +59,6 @@ export function createCatalog(
     },
   };
 }
+
+/** A catalog that can also list its models ({@linkcode createCatalog}'s). */
+export type ListableCatalog = ReturnType<typeof createCatalog>;

@@ -1,31 +1,16 @@
 /**
- * Provider error values (llm.md §5): construction with a kind-derived
+ * Provider error values: construction with a kind-derived
  * `retryable`, the throwable wrapper, secret scrubbing, and the mapping to
  * turn error codes with fixed, user-safe messages.
  *
  * @module
  */
 import type { LlmError, LlmErrorKind } from "./chunk.ts";
-import { isRetryableKind } from "./chunk_check.ts";
+import { isRetryableKind } from "./chunk.ts";
 import type { ErrorCode, SessionError } from "../schema/event.ts";
 
-/**
- * Optional details of a {@linkcode makeLlmError} error.
- *
- * @example Value
- * ```ts
- * import type { LlmErrorExtra } from "@relavium/session/llm";
- * const x: LlmErrorExtra = { status: 429, retryAfterMs: 2000 };
- * ```
- */
-export interface LlmErrorExtra {
-  /** Provider error code (scrubbed before it is stored). */
-  code?: string;
-  /** HTTP status, when there was a response. */
-  status?: number;
-  /** Wait the provider asked for (`retry-after`), in ms. */
-  retryAfterMs?: number;
-}
+/** Optional details of a {@linkcode makeLlmError} error. */
+export type LlmErrorExtra = Pick<LlmError, "code" | "status" | "retryAfterMs">;
 
 /**
  * Builds a classified {@linkcode LlmError}: `retryable` is derived from the
@@ -50,7 +35,7 @@ export function makeLlmError(
   kind: LlmErrorKind,
   provider: string,
   message: string,
-  extra: LlmErrorExtra = {},
+  extra: Pick<LlmError, "code" | "status" | "retryAfterMs"> = {},
 ): LlmError {
   const error: LlmError = {
     kind,
@@ -113,19 +98,11 @@ const TURN_CODES: Readonly<Record<LlmErrorKind, ErrorCode>> = {
 };
 
 /**
- * The turn error code of a provider error kind (llm.md §5). `cancelled`
+ * The turn error code of a provider error kind. `cancelled`
  * maps to `cancelled`: the session handles it on its abort path.
  *
  * @param kind The error kind.
  * @returns The session error code.
- *
- * @example Map kinds
- * ```ts
- * import { turnErrorCode } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.equal(turnErrorCode("overloaded"), "provider_unavailable");
- * assert.equal(turnErrorCode("bad_request"), "validation");
- * ```
  */
 export function turnErrorCode(kind: LlmErrorKind): ErrorCode {
   return TURN_CODES[kind];
@@ -133,14 +110,7 @@ export function turnErrorCode(kind: LlmErrorKind): ErrorCode {
 
 /**
  * The fixed text a session shows for a `bad_request` that a custom endpoint
- * flagged `possible_context_overflow` (llm.md §5 downgrade; cli.md §4 hint).
- *
- * @example Read it
- * ```ts
- * import { POSSIBLE_OVERFLOW_MESSAGE } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.match(POSSIBLE_OVERFLOW_MESSAGE, /context window/);
- * ```
+ * flagged `possible_context_overflow`.
  */
 export const POSSIBLE_OVERFLOW_MESSAGE: string =
   "The provider rejected the request; it may exceed the model's context window";
@@ -163,13 +133,6 @@ const SAFE_MESSAGES: Readonly<Partial<Record<ErrorCode, string>>> = {
  * @param code A session error code.
  * @returns A fixed message (a generic one for codes outside the provider
  *   mapping).
- *
- * @example Message of a code
- * ```ts
- * import { safeErrorMessage } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.equal(safeErrorMessage("provider_rate_limit"), "The provider is rate limiting requests");
- * ```
  */
 export function safeErrorMessage(code: ErrorCode): string {
   return SAFE_MESSAGES[code] ?? "The provider call failed";
@@ -182,14 +145,6 @@ export function safeErrorMessage(code: ErrorCode): string {
  *
  * @param error The classified provider error.
  * @returns The user-safe session error.
- *
- * @example Convert
- * ```ts
- * import { makeLlmError, toSessionError } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const s = toSessionError(makeLlmError("overloaded", "anthropic", "secret-bearing text"));
- * assert.deepEqual(s, { code: "provider_unavailable", message: "The provider is unavailable", retryable: true });
- * ```
  */
 export function toSessionError(error: LlmError): SessionError {
   const code = turnErrorCode(error.kind);
@@ -216,23 +171,12 @@ const SCRUBBERS: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /**
- * Removes secrets from diagnostic text (llm.md §5): URL userinfo, values of
+ * Removes secrets from diagnostic text: URL userinfo, values of
  * key/token/password-like query parameters, `Bearer …`, `Basic …`,
  * `sk-…`/`sk-ant-…` keys (16+ chars) and `AIza…` keys (20+ chars).
  *
  * @param text Any diagnostic text.
  * @returns The text with each secret replaced by `[redacted]`.
- *
- * @example Scrub
- * ```ts
- * import { scrubSecrets } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.equal(
- *   scrubSecrets("GET https://u:p@x.io/v1?key=abc&q=1 Bearer tok123"),
- *   "GET https://[redacted]@x.io/v1?key=[redacted]&q=1 Bearer [redacted]",
- * );
- * assert.equal(scrubSecrets("key sk-ant-api03-abcdefghijklmnop"), "key [redacted]");
- * ```
  */
 export function scrubSecrets(text: string): string {
   let out = text;

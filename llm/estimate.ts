@@ -1,6 +1,5 @@
 /**
- * The token estimator shared by admission and compaction (llm.md §8,
- * session.md §12). A heuristic: usage is authoritative.
+ * The token estimator shared by admission and compaction. A heuristic: usage is authoritative.
  *
  * @module
  */
@@ -8,12 +7,6 @@ import type { ContentPart, LlmMessage, ToolDef } from "./provider.ts";
 
 /**
  * What the estimator measures.
- *
- * @example Value
- * ```ts
- * import type { EstimateInput } from "@relavium/session/llm";
- * const i: EstimateInput = { system: "Be terse.", messages: [] };
- * ```
  */
 export interface EstimateInput {
   /** System prompt. */
@@ -44,14 +37,6 @@ function partChars(part: ContentPart): number {
  *
  * @param input System prompt, messages and tools.
  * @returns The estimated token count.
- *
- * @example Estimate
- * ```ts
- * import { estimateTokens } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * // 4 (system) + 8 (message) + 4 (text) = 16 chars ⇒ 4 tokens
- * assert.equal(estimateTokens({ system: "abcd", messages: [{ role: "user", content: [{ type: "text", text: "wxyz" }] }] }), 4);
- * ```
  */
 export function estimateTokens(input: EstimateInput): number {
   let chars = input.system?.length ?? 0;

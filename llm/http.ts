@@ -1,6 +1,6 @@
 /**
  * What every HTTP provider adapter is given: an injected `fetch`, the base
- * URL, and the few knobs the CLI wires from config (llm.md §1, §12).
+ * URL, and the few knobs the CLI wires from config.
  *
  * @module
  */
@@ -11,12 +11,6 @@ import type { SseParserOptions } from "./sse.ts";
 /**
  * The `fetch` an adapter calls (the global `fetch` fits). Adapters always
  * pass `redirect: "error"` and the request's abort signal.
- *
- * @example The global fetch fits
- * ```ts
- * import type { FetchFn } from "@relavium/session/llm";
- * const f: FetchFn = fetch;
- * ```
  */
 export type FetchFn = (
   input: string,
@@ -26,18 +20,12 @@ export type FetchFn = (
 /**
  * Options shared by the HTTP adapters. Plain data plus injected effects:
  * no environment reads, no wall clock.
- *
- * @example Value
- * ```ts
- * import type { HttpProviderOptions } from "@relavium/session/llm";
- * const o: HttpProviderOptions = { fetch, baseUrl: "https://gateway.example.com", customEndpoint: true };
- * ```
  */
 export interface HttpProviderOptions {
   /** The transport; tests pass a loopback or in-memory one. */
   fetch: FetchFn;
   /**
-   * Base URL, trailing `/` ignored (DECISIONS.md 26): Anthropic's excludes
+   * Base URL, trailing `/` ignored: Anthropic's excludes
    * the version (`{base}/v1/messages`), OpenAI-compatible ones include it
    * (`{base}/chat/completions`). Default: the provider's official URL.
    */
@@ -63,13 +51,6 @@ export interface HttpProviderOptions {
  *
  * @param url A base URL.
  * @returns The URL without trailing slashes.
- *
- * @example Strip the trailing slash
- * ```ts
- * import { normaliseBaseUrl } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.equal(normaliseBaseUrl("http://localhost:11434/v1/"), "http://localhost:11434/v1");
- * ```
  */
 export function normaliseBaseUrl(url: string): string {
   return url.trim().replace(/\/+$/, "");

@@ -1,5 +1,5 @@
 /**
- * Plan resolution (llm.md §6, DECISIONS.md 27): the agent's primary model
+ * Plan resolution: the agent's primary model
  * plus its `fallback_chain`, each bound to a wired provider.
  *
  * @module
@@ -8,17 +8,11 @@ import type { LlmProvider } from "./provider.ts";
 import type { PlanEntry } from "./chain.ts";
 import type { Result } from "../schema/result.ts";
 
-/** Attempts the primary entry gets for retryable kinds (DECISIONS.md 27). */
+/** Attempts the primary entry gets for retryable kinds (a fallback: its `max_attempts`). */
 const PRIMARY_ATTEMPTS = 3;
 
 /**
  * The routing fields of an agent, as authored (snake_case).
- *
- * @example Value
- * ```ts
- * import type { PlanAgent } from "@relavium/session/llm";
- * const a: PlanAgent = { provider: "openai", model: "gpt-5.4-mini", fallback_chain: [{ provider: "anthropic", model: "claude-haiku-4-5", max_attempts: 1 }] };
- * ```
  */
 export interface PlanAgent {
   /** Primary provider id. */
@@ -36,12 +30,6 @@ export interface PlanAgent {
 /**
  * Why a plan could not be resolved: the first provider id that is not
  * wired.
- *
- * @example Value
- * ```ts
- * import type { PlanError } from "@relavium/session/llm";
- * const e: PlanError = { providerId: "gemini", message: "Cannot resolve provider: gemini is not configured" };
- * ```
  */
 export interface PlanError {
   /** The provider id that did not resolve. */
@@ -53,23 +41,11 @@ export interface PlanError {
 /**
  * Resolves an agent's plan: the primary with 3 attempts, then each
  * fallback entry with its `max_attempts`. Callers memoise the result per
- * session instance, a failure included (llm.md §6).
+ * session instance, a failure included.
  *
  * @param agent The agent's routing fields.
  * @param resolveProvider Provider by id; `undefined` = not wired.
  * @returns The entries in order, or the first unwired provider.
- *
- * @example Resolve a plan
- * ```ts
- * import { createScriptedProvider, resolvePlan } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const p = createScriptedProvider({ id: "openai", script: [] });
- * const r = resolvePlan({ provider: "openai", model: "gpt-5.4-mini" }, (id) => id === "openai" ? p : undefined);
- * assert.ok(r.ok);
- * if (r.ok) assert.equal(r.value[0]?.maxAttempts, 3);
- * const bad = resolvePlan({ provider: "gemini", model: "x" }, () => undefined);
- * assert.deepEqual(bad.ok ? undefined : bad.error.providerId, "gemini");
- * ```
  */
 export function resolvePlan(
   agent: PlanAgent,

@@ -1,5 +1,5 @@
 /**
- * The provider seam (llm.md §1–§2). Only these types cross it; no vendor or
+ * The provider seam. Only these types cross it; no vendor or
  * wire object ever leaves an adapter.
  *
  * @module
@@ -8,23 +8,11 @@ import type { StopReason, StreamChunk, Usage } from "./chunk.ts";
 
 /**
  * A JSON Schema object (LLM-visible tool parameters).
- *
- * @example Value
- * ```ts
- * import type { JsonSchema } from "@relavium/session/llm";
- * const s: JsonSchema = { type: "object", properties: {} };
- * ```
  */
 export type JsonSchema = Record<string, unknown>;
 
 /**
  * A tool as the model sees it.
- *
- * @example Value
- * ```ts
- * import type { ToolDef } from "@relavium/session/llm";
- * const t: ToolDef = { name: "read_file", parameters: { type: "object" } };
- * ```
  */
 export interface ToolDef {
   /** Tool id as the model calls it. */
@@ -32,17 +20,11 @@ export interface ToolDef {
   /** What the tool does, for the model. */
   description?: string;
   /** JSON Schema of the LLM-visible arguments. */
-  parameters: JsonSchema;
+  parameters: Record<string, unknown>;
 }
 
 /**
  * Request content parts.
- *
- * @example Value
- * ```ts
- * import type { ContentPart } from "@relavium/session/llm";
- * const p: ContentPart = { type: "tool_call", id: "call-1", name: "read_file", args: { path: "a" } };
- * ```
  */
 export type ContentPart =
   | { type: "text"; text: string }
@@ -64,12 +46,6 @@ export type ContentPart =
 
 /**
  * One request message.
- *
- * @example Value
- * ```ts
- * import type { LlmMessage } from "@relavium/session/llm";
- * const m: LlmMessage = { role: "user", content: [{ type: "text", text: "hi" }] };
- * ```
  */
 export interface LlmMessage {
   /** Who speaks; each tool result has its own `tool` message. */
@@ -79,24 +55,7 @@ export interface LlmMessage {
 }
 
 /**
- * Tool choice.
- *
- * @example Value
- * ```ts
- * import type { ToolChoice } from "@relavium/session/llm";
- * const c: ToolChoice = { name: "read_file" };
- * ```
- */
-export type ToolChoice = "auto" | "none" | "required" | { name: string };
-
-/**
  * A provider request. `system` is top level; the adapter places it.
- *
- * @example Value
- * ```ts
- * import type { LlmRequest } from "@relavium/session/llm";
- * const r: LlmRequest = { model: "m", messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] };
- * ```
  */
 export interface LlmRequest {
   /** Model id (set per plan entry by the chain). */
@@ -107,8 +66,8 @@ export interface LlmRequest {
   messages: LlmMessage[];
   /** Tools the model may call. */
   tools?: ToolDef[];
-  /** Tool choice; default `auto`. */
-  toolChoice?: ToolChoice;
+  /** Whether and which tool the model must call; default `auto`. */
+  toolChoice?: "auto" | "none" | "required" | { name: string };
   /** Sampling temperature. */
   temperature?: number;
   /** Output token cap. */
@@ -125,12 +84,6 @@ export interface LlmRequest {
 
 /**
  * Provider capabilities.
- *
- * @example Value
- * ```ts
- * import type { ProviderSupports } from "@relavium/session/llm";
- * const s: ProviderSupports = { tools: true, streaming: true, parallelToolCalls: false, reasoning: false, promptCache: false };
- * ```
  */
 export interface ProviderSupports {
   /** Function calling. */
@@ -146,32 +99,15 @@ export interface ProviderSupports {
 }
 
 /**
- * Protocol families.
- *
- * @example Value
- * ```ts
- * import type { ProviderKind } from "@relavium/session/llm";
- * const k: ProviderKind = "openai-compatible";
- * ```
- */
-export type ProviderKind = "anthropic" | "openai-compatible" | "gemini";
-
-/**
  * A stateless translator from {@linkcode LlmRequest} to a chunk stream. No
  * retries, no fallback, no pricing: policy sits above it. A failure is one
  * `error` chunk (callers also tolerate throws).
- *
- * @example Shape
- * ```ts
- * import type { LlmProvider } from "@relavium/session/llm";
- * const p: Pick<LlmProvider, "id" | "kind"> = { id: "anthropic", kind: "anthropic" };
- * ```
  */
 export interface LlmProvider {
   /** Provider id (`anthropic`, `openai`, a `[[providers]]` id). */
   readonly id: string;
   /** Wire protocol family. */
-  readonly kind: ProviderKind;
+  readonly kind: "anthropic" | "openai-compatible" | "gemini";
   /** Non-default base URL: overflow downgrade, window never authoritative. */
   readonly customEndpoint: boolean;
   /** Capabilities the chain checks before calling. */
@@ -188,3 +124,9 @@ export interface LlmProvider {
   /** `true` ⇒ never auto-compact. */
   managesOwnContext?(): boolean;
 }
+
+/** The wire protocol families of {@linkcode LlmProvider}. */
+export type ProviderKind = LlmProvider["kind"];
+
+/** How a request constrains tool calls ({@linkcode LlmRequest.toolChoice}). */
+export type ToolChoice = NonNullable<LlmRequest["toolChoice"]>;

@@ -1,5 +1,5 @@
 /**
- * The replay provider (cli.md §7, DECISIONS.md 16): serves a cassette's
+ * The replay provider: serves a cassette's
  * recorded calls in order and records every fault that must make the
  * process exit 1.
  *
@@ -13,27 +13,7 @@ import { makeLlmError } from "./errors.ts";
 import { expectMismatches } from "./_cassette_expect.ts";
 
 /**
- * Options of {@linkcode createReplay}.
- *
- * @example Value
- * ```ts
- * import type { ReplayOptions } from "@relavium/session/llm";
- * const o: ReplayOptions = { primaryProvider: "openai" };
- * ```
- */
-export interface ReplayOptions {
-  /** The agent's primary provider id (a single-queue cassette must name it). */
-  primaryProvider: string;
-}
-
-/**
  * A loaded cassette wired as providers.
- *
- * @example Shape
- * ```ts
- * import type { Replay } from "@relavium/session/llm";
- * type F = ReturnType<Replay["faults"]>;
- * ```
  */
 export interface Replay {
   /** A replay provider for any id (see {@linkcode createReplay}). */
@@ -102,7 +82,10 @@ async function* replay(
  */
 export function createReplay(
   cassette: Cassette,
-  options: ReplayOptions,
+  options: {
+    /** The agent's primary provider id (a single-queue cassette must name it). */
+    primaryProvider: string;
+  },
 ): Replay {
   const faults: string[] = [];
   const queues = new Map<string, Queue>();

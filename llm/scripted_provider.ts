@@ -5,44 +5,22 @@
  * @module
  */
 import type { StreamChunk } from "./chunk.ts";
-import type {
-  LlmProvider,
-  LlmRequest,
-  ProviderKind,
-  ProviderSupports,
-} from "./provider.ts";
+import type { LlmProvider, LlmRequest, ProviderSupports } from "./provider.ts";
 import { makeLlmError } from "./errors.ts";
 
 /**
- * One script entry: the chunks of one call, or a function of the request
- * that returns them.
- *
- * @example Value
- * ```ts
- * import type { ScriptEntry } from "@relavium/session/llm";
- * const e: ScriptEntry = (req) => [{ type: "text_delta", text: req.model }];
- * ```
- */
-export type ScriptEntry =
-  | readonly StreamChunk[]
-  | ((request: LlmRequest) => readonly StreamChunk[]);
-
-/**
  * Options of {@linkcode createScriptedProvider}.
- *
- * @example Value
- * ```ts
- * import type { ScriptedProviderOptions } from "@relavium/session/llm";
- * const o: ScriptedProviderOptions = { id: "openai", script: [] };
- * ```
  */
 export interface ScriptedProviderOptions {
   /** Provider id; default `"scripted"`. */
   id?: string;
   /** Protocol family; default `"openai-compatible"`. */
-  kind?: ProviderKind;
+  kind?: LlmProvider["kind"];
   /** The N-th entry answers the N-th `stream()` call. */
-  script: readonly ScriptEntry[];
+  script: readonly (
+    | readonly StreamChunk[]
+    | ((request: LlmRequest) => readonly StreamChunk[])
+  )[];
   /** Capability overrides; default tools and streaming on, the rest off. */
   supports?: Partial<ProviderSupports>;
   /** Context window reported for every model; default unknown. */
@@ -51,12 +29,6 @@ export interface ScriptedProviderOptions {
 
 /**
  * A scripted provider with its recordings.
- *
- * @example Shape
- * ```ts
- * import type { ScriptedProvider } from "@relavium/session/llm";
- * type R = ScriptedProvider["requests"];
- * ```
  */
 export interface ScriptedProvider extends LlmProvider {
   /** Deep copies of every request received, in order (signal omitted). */

@@ -1,6 +1,6 @@
 /**
- * An incremental Server-Sent Events parser (llm.md §13, WHATWG HTML
- * "event stream interpretation"): bytes in, dispatched events out, with a
+ * An incremental Server-Sent Events parser, by the HTML standard's
+ * "event stream interpretation": bytes in, dispatched events out, with a
  * bound on line length and event size.
  *
  * @module
@@ -9,12 +9,6 @@ import type { Result } from "../schema/result.ts";
 
 /**
  * One dispatched event.
- *
- * @example Value
- * ```ts
- * import type { SseEvent } from "@relavium/session/llm";
- * const e: SseEvent = { event: "message_stop", data: '{"type":"message_stop"}' };
- * ```
  */
 export interface SseEvent {
   /** The `event:` field; `"message"` when the event named none. */
@@ -28,12 +22,6 @@ export interface SseEvent {
 /**
  * Why the parser refused its input: a line or an event past its bound.
  * Adapters treat it as a `transport` error.
- *
- * @example Value
- * ```ts
- * import type { SseLimitError } from "@relavium/session/llm";
- * const e: SseLimitError = { kind: "line_too_long", limit: 1024 };
- * ```
  */
 export interface SseLimitError {
   /** Which bound was exceeded. */
@@ -45,12 +33,6 @@ export interface SseLimitError {
 /**
  * Bounds of {@linkcode createSseParser}, in UTF-16 code units of decoded
  * text.
- *
- * @example Value
- * ```ts
- * import type { SseParserOptions } from "@relavium/session/llm";
- * const o: SseParserOptions = { maxLineLength: 65_536, maxEventLength: 1_048_576 };
- * ```
  */
 export interface SseParserOptions {
   /** Longest line (terminator excluded); default 1 MiB. */
@@ -62,12 +44,6 @@ export interface SseParserOptions {
 /**
  * A stateful parser: feed it the body's bytes in order, then call `end`.
  * After an error it stays failed.
- *
- * @example Shape
- * ```ts
- * import type { SseParser } from "@relavium/session/llm";
- * type Push = SseParser["push"];
- * ```
  */
 export interface SseParser {
   /** Decodes `bytes` and returns the events they complete. */
@@ -92,22 +68,6 @@ const LF = 10;
  * @param options Line and event bounds.
  * @returns The parser.
  * @throws {RangeError} When a bound is not a positive integer.
- *
- * @example Parse events split across reads
- * ```ts
- * import { createSseParser } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const p = createSseParser();
- * const bytes = new TextEncoder().encode("event: a\r\ndata: 1\r\ndata: 2\r\n\r\n: note\n\ndata: é\n\n");
- * const first = p.push(bytes.subarray(0, 13));
- * const rest = p.push(bytes.subarray(13));
- * assert.deepEqual(first, { ok: true, value: [] });
- * assert.deepEqual(rest, { ok: true, value: [
- *   { event: "a", data: "1\n2" },
- *   { event: "message", data: "é" },
- * ] });
- * assert.deepEqual(p.end(), { ok: true, value: [] });
- * ```
  */
 export function createSseParser(options: SseParserOptions = {}): SseParser {
   const maxLine = bound(options.maxLineLength, DEFAULT_MAX_LINE, "line");

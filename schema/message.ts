@@ -14,9 +14,9 @@ import {
   MEDIA_HANDLE,
   MIME,
   TOOL_NAME,
-} from "./message_check.ts";
+} from "./_patterns.ts";
 
-export { ENGINE_TOOL_CALL_ID, TOOL_NAME } from "./message_check.ts";
+export { ENGINE_TOOL_CALL_ID, TOOL_NAME } from "./_patterns.ts";
 
 /**
  * A content-addressed media handle (never inline bytes or URLs).

@@ -74,14 +74,6 @@ export interface BudgetGovernor {
  * @param attempt Token estimate and reservation.
  * @param rates Input (uncached) and output rates, µ¢ per million tokens.
  * @returns The projected spend in micro-cents.
- *
- * @example gpt-5.4-mini
- * ```ts
- * import { projectedSpend } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const rates = { inputPerMtokMicrocents: 75_000_000, outputPerMtokMicrocents: 450_000_000 };
- * assert.equal(projectedSpend(100, { model: "m", inputTokens: 1000, reservationTokens: 100 }, rates), 100 + 75_000 + 45_000);
- * ```
  */
 export function projectedSpend(
   spent: number,
@@ -98,13 +90,6 @@ export function projectedSpend(
  *
  * @param cap The cap in micro-cents.
  * @returns The fixed message.
- *
- * @example Read it
- * ```ts
- * import { budgetRefusalMessage } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.match(budgetRefusalMessage(500), /cap of 500 micro-cents/);
- * ```
  */
 export function budgetRefusalMessage(cap: number): string {
   return `Request refused: it could exceed the session's cost cap of ${cap} micro-cents`;
@@ -116,14 +101,6 @@ export function budgetRefusalMessage(cap: number): string {
  * @param policy The policy, or `undefined`.
  * @throws {TypeError} On a cap that is not a safe integer or an unknown
  * `onExceed`.
- *
- * @example Refuse a fractional cap
- * ```ts
- * import { checkBudgetPolicy } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.throws(() => checkBudgetPolicy({ maxCostMicrocents: 1.5 }), TypeError);
- * checkBudgetPolicy({ maxCostMicrocents: 0 });
- * ```
  */
 export function checkBudgetPolicy(policy: BudgetPolicy | undefined): void {
   if (policy === undefined) return;
@@ -150,19 +127,6 @@ export function checkBudgetPolicy(policy: BudgetPolicy | undefined): void {
  * @param policy The cap and what to do when it would be exceeded.
  * @param deps The catalog and the session's realised spend.
  * @returns The governor.
- *
- * @example Refuse over the cap
- * ```ts
- * import { createBudgetGovernor } from "@relavium/session/session";
- * import { createCatalog } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const g = createBudgetGovernor({ maxCostMicrocents: 100_000, onExceed: "fail" }, {
- *   catalog: createCatalog(), spent: () => 0,
- * });
- * assert.deepEqual(g.admit({ model: "gpt-5.4-mini", inputTokens: 100, reservationTokens: 100 }), { allow: true });
- * const r = g.admit({ model: "gpt-5.4-mini", inputTokens: 1000, reservationTokens: 4096 });
- * assert.equal(r.allow ? "" : r.error.code, "budget_exceeded");
- * ```
  */
 export function createBudgetGovernor(
   policy: BudgetPolicy,

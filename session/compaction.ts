@@ -35,13 +35,6 @@ export const COMPACTION_SYSTEM_PROMPT: string =
  *
  * @param omitted Characters (code points) left out.
  * @returns `[engine: omitted N character(s) from this message]`.
- *
- * @example Render
- * ```ts
- * import { omittedMarker } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(omittedMarker(12), "[engine: omitted 12 character(s) from this message]");
- * ```
  */
 export function omittedMarker(omitted: number): string {
   return `[engine: omitted ${omitted} character(s) from this message]`;
@@ -71,14 +64,6 @@ export interface FoldSplit {
  * @param spans Its completed spans.
  * @param from First index counted.
  * @returns The slot count.
- *
- * @example One turn and one legacy user
- * ```ts
- * import { countSlots } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const t = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] });
- * assert.equal(countSlots([t("legacy"), t("q")], [{ start: 1, end: 2 }], 0), 2);
- * ```
  */
 export function countSlots(
   messages: readonly WorkingMessage[],
@@ -101,13 +86,6 @@ export function countSlots(
  * @param spans Spans over the whole transcript.
  * @param from The first kept index.
  * @returns Spans over the kept suffix.
- *
- * @example Rebase
- * ```ts
- * import { rebaseSpans } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.deepEqual(rebaseSpans([{ start: 0, end: 2 }, { start: 2, end: 4 }], 2), [{ start: 0, end: 2 }]);
- * ```
  */
 export function rebaseSpans(
   spans: readonly TurnSpan[],
@@ -125,20 +103,6 @@ export function rebaseSpans(
  * @param messages The working transcript.
  * @param spans Its completed spans.
  * @returns The split, or `undefined` when nothing is foldable.
- *
- * @example Fold the first of two turns
- * ```ts
- * import { splitForCompaction } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const t = (role: "user" | "assistant", text: string) => ({ role, content: [{ type: "text" as const, text }] });
- * const split = splitForCompaction(
- *   [t("user", "a"), t("assistant", "b"), t("user", "c"), t("assistant", "d")],
- *   [{ start: 0, end: 2 }, { start: 2, end: 4 }],
- * );
- * assert.equal(split?.foldable.length, 2);
- * assert.deepEqual(split?.keptSpans, [{ start: 0, end: 2 }]);
- * assert.equal(splitForCompaction([t("user", "a")], [{ start: 0, end: 1 }]), undefined);
- * ```
  */
 export function splitForCompaction(
   messages: readonly WorkingMessage[],
@@ -195,16 +159,6 @@ function countCodePoints(s: string, from: number, to: number): number {
  * @param maxLength The longest acceptable result.
  * @returns The cut text, the text itself when it fits, or `undefined` when
  * not even the marker and one character of each end fit.
- *
- * @example Keep head and tail
- * ```ts
- * import { cutHeadAndTail } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const cut = cutHeadAndTail("a".repeat(100) + "b".repeat(100), 80);
- * assert.ok(cut !== undefined && cut.length <= 80);
- * assert.ok(cut.startsWith("a") && cut.endsWith("b"));
- * assert.match(cut, /\[engine: omitted \d+ character\(s\) from this message\]/);
- * ```
  */
 export function cutHeadAndTail(
   text: string,
@@ -261,16 +215,6 @@ export interface PassInput {
  * @param input System prompt, running summary, remaining messages, bound.
  * @returns The plan, or `undefined` when the running summary leaves no
  * room for even a cut message (the compaction fails).
- *
- * @example Two messages fit, the third does not
- * ```ts
- * import { planPass } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const t = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] });
- * const plan = planPass({ system: "s", remaining: [t("a".repeat(40)), t("b".repeat(40)), t("c".repeat(400))], maxTokens: 50 });
- * assert.equal(plan?.consumed, 2);
- * assert.ok((plan?.estimate ?? Infinity) <= 50);
- * ```
  */
 export function planPass(input: PassInput): PassPlan | undefined {
   const maxChars = Math.max(0, Math.floor(input.maxTokens)) * 4;

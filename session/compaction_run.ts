@@ -192,20 +192,6 @@ async function runPass(
  *
  * @param input State, plan, bound, sink and effects.
  * @returns The outcome.
- *
- * @example Nothing to fold
- * ```ts
- * import { runCompaction } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const out = await runCompaction({
- *   reason: "manual", plan: [], bound: 1000, windowUnknown: false,
- *   state: { messages: [], spans: [] }, measure: () => 0, install: () => {},
- *   signal: new AbortController().signal, isCancelled: () => false, emit: () => {},
- *   admit: () => ({ allow: true }), onAttempt: () => {}, keyFor: () => "",
- *   sleep: () => Promise.resolve(), now: () => 0,
- * });
- * assert.deepEqual(out, { kind: "nothing_to_compact" });
- * ```
  */
 export async function runCompaction(
   input: CompactionRunInput,

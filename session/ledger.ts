@@ -28,21 +28,6 @@ export type LedgerDeps = Pick<
 
 /**
  * Realised spend and admission of one session.
- *
- * @example Price an attempt
- * ```ts
- * import { SpendLedger } from "./ledger.ts";
- * import { createCatalog } from "../llm/create_catalog.ts";
- * import assert from "node:assert/strict";
- * const seen: number[] = [];
- * const ledger = new SpendLedger({
- *   deps: { catalog: createCatalog(), emit: (d) => { if (d.type === "cost:updated") seen.push(d.costMicrocents); } },
- *   nodeId: "a", isCancelled: () => false,
- * });
- * ledger.record({ attemptNumber: 1, provider: "openai", model: "gpt-5.4-mini", outcome: "succeeded", usage: { inputTokens: 65, outputTokens: 21 } });
- * assert.deepEqual(seen, [14_325]);
- * assert.equal(ledger.spent, 14_325);
- * ```
  */
 export class SpendLedger {
   #spent = 0;

@@ -24,16 +24,6 @@ export const DEFAULT_OUTPUT_RESERVATION = 4096;
  * @param provider The entry's provider.
  * @param model The entry's model.
  * @returns The window in tokens, or `undefined`.
- *
- * @example A custom endpoint is never authoritative
- * ```ts
- * import { authoritativeWindow } from "@relavium/session/session";
- * import { createScriptedProvider } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const p = createScriptedProvider({ script: [], contextWindow: 8000 });
- * assert.equal(authoritativeWindow(p, "m"), 8000);
- * assert.equal(authoritativeWindow({ ...p, customEndpoint: true }, "m"), undefined);
- * ```
  */
 export function authoritativeWindow(
   provider: LlmProvider,
@@ -67,15 +57,6 @@ export interface ReservationInput {
  *
  * @param input Cap, wire family, estimate, ceiling.
  * @returns Reserved output tokens.
- *
- * @example Clamp to the ceiling
- * ```ts
- * import { outputReservation } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(outputReservation({ kind: "openai-compatible", maxTokensEstimate: 9000 }), 9000);
- * assert.equal(outputReservation({ kind: "anthropic", maxTokensEstimate: 9000 }), 4096);
- * assert.equal(outputReservation({ kind: "openai-compatible", maxOutputTokens: 2048 }), 2048);
- * ```
  */
 export function outputReservation(input: ReservationInput): number {
   const wanted = input.maxTokens ??
@@ -95,16 +76,6 @@ export function outputReservation(input: ReservationInput): number {
  * @param entry The provider's wire family and the model.
  * @param maxTokens The request's cap, if any.
  * @returns Reserved output tokens.
- *
- * @example gpt-5.4-mini without a cap
- * ```ts
- * import { reservationOf } from "@relavium/session/session";
- * import { createCatalog } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const deps = { catalog: createCatalog(), maxTokensEstimate: 1000 };
- * assert.equal(reservationOf(deps, { kind: "openai-compatible", model: "gpt-5.4-mini" }, undefined), 1000);
- * assert.equal(reservationOf(deps, { kind: "anthropic", model: "unknown" }, undefined), 4096);
- * ```
  */
 export function reservationOf(
   deps: { catalog?: ModelCatalog; maxTokensEstimate?: number },
@@ -129,18 +100,6 @@ export function reservationOf(
  * @param plan The resolved plan.
  * @param needsTools Whether the request advertises tools.
  * @returns The attemptable entries, in order.
- *
- * @example Skip a provider without tools
- * ```ts
- * import { attemptableEntries } from "@relavium/session/session";
- * import { createScriptedProvider } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const a = createScriptedProvider({ id: "a", script: [], supports: { tools: false } });
- * const b = createScriptedProvider({ id: "b", script: [] });
- * const plan = [{ provider: a, model: "x", maxAttempts: 1 }, { provider: b, model: "y", maxAttempts: 1 }];
- * assert.equal(attemptableEntries(plan, true)[0]?.model, "y");
- * assert.equal(attemptableEntries(plan, false).length, 2);
- * ```
  */
 export function attemptableEntries(
   plan: readonly PlanEntry[],
@@ -160,18 +119,6 @@ export function attemptableEntries(
  * @param manual Whether unknown windows are allowed (with disclosure).
  * @returns The bound and whether a window was unknown, or `undefined`
  * when automatic work must be skipped (or no entry is attemptable).
- *
- * @example Automatic work needs every window
- * ```ts
- * import { summariserBound } from "@relavium/session/session";
- * import { createScriptedProvider } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const known = createScriptedProvider({ script: [], contextWindow: 10_000 });
- * const unknown = createScriptedProvider({ script: [] });
- * assert.deepEqual(summariserBound([{ provider: known, model: "m", maxAttempts: 1 }], false), { bound: 5904, windowUnknown: false });
- * assert.equal(summariserBound([{ provider: unknown, model: "m", maxAttempts: 1 }], false), undefined);
- * assert.deepEqual(summariserBound([{ provider: unknown, model: "m", maxAttempts: 1 }], true), { bound: 16_384, windowUnknown: true });
- * ```
  */
 export function summariserBound(
   plan: readonly PlanEntry[],
@@ -214,15 +161,6 @@ export interface Measurement {
  *
  * @param m The measurement.
  * @returns Which condition fired, or `undefined`.
- *
- * @example Both conditions
- * ```ts
- * import { compactionTrigger } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(compactionTrigger({ tokens: 850, window: 1000, reservation: 100, threshold: 0.8 }), "threshold");
- * assert.equal(compactionTrigger({ tokens: 700, window: 1000, reservation: 400, threshold: 0.8 }), "reservation");
- * assert.equal(compactionTrigger({ tokens: 700, window: 1000, reservation: 100, threshold: 0.8 }), undefined);
- * ```
  */
 export function compactionTrigger(
   m: Measurement,
@@ -238,15 +176,6 @@ export function compactionTrigger(
  * @param value The configured value, or `undefined`.
  * @returns The threshold (default 0.8).
  * @throws {TypeError} When the value is outside (0, 1].
- *
- * @example Default and refusal
- * ```ts
- * import { checkCompactThreshold } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(checkCompactThreshold(undefined), 0.8);
- * assert.throws(() => checkCompactThreshold(0), TypeError);
- * assert.throws(() => checkCompactThreshold(1.5), TypeError);
- * ```
  */
 export function checkCompactThreshold(value: number | undefined): number {
   if (value === undefined) return DEFAULT_COMPACT_THRESHOLD;

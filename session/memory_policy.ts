@@ -68,14 +68,6 @@ const TRIM_REFUSED =
  *
  * @param memory The authored policy (`undefined` = omitted).
  * @returns The refusal, or `undefined` when compaction is allowed.
- *
- * @example Window refuses
- * ```ts
- * import { compactionRefusalFor } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(compactionRefusalFor({ type: "window", window_size: 3 })?.memory, "window");
- * assert.equal(compactionRefusalFor(undefined), undefined);
- * ```
  */
 export function compactionRefusalFor(
   memory: AgentMemory | undefined,
@@ -93,14 +85,6 @@ export function compactionRefusalFor(
  *
  * @param memory The authored policy (`undefined` = omitted).
  * @returns The refusal, or `undefined` when trimming is allowed.
- *
- * @example Only none refuses
- * ```ts
- * import { trimRefusalFor } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(trimRefusalFor({ type: "none" })?.memory, "none");
- * assert.equal(trimRefusalFor({ type: "window", window_size: 2 }), undefined);
- * ```
  */
 export function trimRefusalFor(
   memory: AgentMemory | undefined,
@@ -117,14 +101,6 @@ export function trimRefusalFor(
  * @param memory The authored policy.
  * @param autoCompact `SessionDeps.autoCompact`.
  * @returns `true` when permitted.
- *
- * @example Summary ignores auto_compact
- * ```ts
- * import { automaticCompactionFor } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(automaticCompactionFor({ type: "summary" }, false), true);
- * assert.equal(automaticCompactionFor(undefined, false), false);
- * ```
  */
 export function automaticCompactionFor(
   memory: AgentMemory | undefined,
@@ -139,13 +115,6 @@ export function automaticCompactionFor(
  *
  * @param out The outcome (`skipped` when no plan entry can stream).
  * @returns The manual result.
- *
- * @example An aborted compaction is cancelled
- * ```ts
- * import { toCompactionResult } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.deepEqual(toCompactionResult({ kind: "aborted", momentOpened: true }), { kind: "cancelled" });
- * ```
  */
 export function toCompactionResult(
   out: CompactionOutcome | { kind: "skipped" },

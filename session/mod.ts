@@ -1,88 +1,34 @@
 /**
- * The engine: `AgentSession`, its states, turn core, request projection
- * and event stamping. It never touches storage, files, env or the clock
- * directly: everything comes in through {@linkcode SessionDeps}.
+ * The engine, for writing a host of your own: `AgentSession`, its states
+ * and deps, the turn result, and event stamping. It never touches
+ * storage, files, env or the clock directly: everything comes in through
+ * {@linkcode SessionDeps}.
+ *
+ * @example One scripted turn
+ * ```ts
+ * import { AgentSession } from "@relavium/session/session";
+ * import { createScriptedProvider } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * const provider = createScriptedProvider({ id: "openai", script: [[
+ *   { type: "text_delta", text: "Hi" },
+ *   { type: "stop", stopReason: "stop", usage: { inputTokens: 1, outputTokens: 1 } },
+ * ]] });
+ * const session = new AgentSession({
+ *   sessionId: "s", agentRef: "mini",
+ *   agent: { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." },
+ *   context: { workingDir: "/tmp", fsScopeTier: "sandboxed" },
+ *   deps: { clock: { now: () => 0 }, ids: () => "x", resolveProvider: () => provider,
+ *     keyFor: () => "", sleep: () => Promise.resolve(), emit: () => {} },
+ * });
+ * session.start();
+ * const result = await session.sendMessage("Hello");
+ * assert.equal(result.kind, "completed");
+ * assert.equal(result.text, "Hi");
+ * assert.equal(session.transcript.messages.length, 2);
+ * ```
+ *
  * @module
  */
-export {
-  type BudgetAttempt,
-  type BudgetGovernor,
-  type BudgetNotice,
-  type BudgetPolicy,
-  budgetRefusalMessage,
-  checkBudgetPolicy,
-  createBudgetGovernor,
-  type OnExceed,
-  projectedSpend,
-} from "./budget.ts";
-export {
-  COMPACTION_LIMITS,
-  COMPACTION_SYSTEM_PROMPT,
-  countSlots,
-  cutHeadAndTail,
-  type FoldSplit,
-  omittedMarker,
-  type PassInput,
-  type PassPlan,
-  planPass,
-  rebaseSpans,
-  splitForCompaction,
-} from "./compaction.ts";
-export {
-  type CompactionOutcome,
-  type CompactionRunInput,
-  type CompactionStart,
-  type ContextState,
-  runCompaction,
-} from "./compaction_run.ts";
-export {
-  afterTurn,
-  afterTurnDue,
-  applyTrim,
-  compactWith,
-  measureNext,
-  measureState,
-  preSend,
-  type PreSendOutcome,
-  type WindowEnv,
-} from "./window_ops.ts";
-export type { Clock, EgressAttempt, IdSource, SessionDeps } from "./deps.ts";
-export {
-  attemptableEntries,
-  authoritativeWindow,
-  checkCompactThreshold,
-  compactionTrigger,
-  DEFAULT_COMPACT_THRESHOLD,
-  DEFAULT_OUTPUT_RESERVATION,
-  type Measurement,
-  outputReservation,
-  type ReservationInput,
-  reservationOf,
-  summariserBound,
-} from "./measure.ts";
-export {
-  automaticCompactionFor,
-  compactionRefusalFor,
-  type CompactionResult,
-  type MemoryPolicyRefusal,
-  NO_STREAMING,
-  toCompactionResult,
-  trimRefusalFor,
-  type TrimResult,
-} from "./memory_policy.ts";
-export { planTrim, type TrimPlan } from "./trim.ts";
-export { runTurnFlow, terminalDraft, type TurnFlowHost } from "./turn_flow.ts";
-export { SessionStateError, type SessionStateErrorCode } from "./errors.ts";
-export { createEventStamper, type EventStamperOptions } from "./events.ts";
-export {
-  estimateProjection,
-  projectHistory,
-  type ProjectionInput,
-  renderSummaryBlock,
-  SUMMARY_CLOSING_SENTENCE,
-} from "./projection.ts";
-export { resolveSystemPrompt } from "./prompt.ts";
-export { isValidResumeState } from "./resume_state.ts";
 export {
   AgentSession,
   type AgentSessionParams,
@@ -92,21 +38,15 @@ export {
 } from "./session.ts";
 export type { Transcript } from "./session_types.ts";
 export type { EgressDecision, UserCommandOutcome } from "../tools/registry.ts";
-export {
-  EFFECT_IDENTITY_REFUSED,
-  runUserCommandFlow,
-  type UserCommandInput,
-} from "./user_command.ts";
-export {
-  type ContentChunk,
-  type IssuedCall,
-  parseArgsJson,
-  ResponseCollector,
-} from "./tool_calls.ts";
-export {
-  runTurnCore,
-  TURN_LIMITS,
-  type TurnCoreInput,
-  type TurnCoreResult,
-} from "./turn.ts";
-export { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
+export type { TurnResult, TurnUsage } from "./turn_result.ts";
+export type { Clock, EgressAttempt, IdSource, SessionDeps } from "./deps.ts";
+export { SessionStateError, type SessionStateErrorCode } from "./errors.ts";
+export type { BudgetNotice, BudgetPolicy, OnExceed } from "./budget.ts";
+export type { CompactionStart } from "./compaction_run.ts";
+export type {
+  CompactionResult,
+  MemoryPolicyRefusal,
+  TrimResult,
+} from "./memory_policy.ts";
+export { createEventStamper, type EventStamperOptions } from "./events.ts";
+export { resolveSystemPrompt } from "./prompt.ts";

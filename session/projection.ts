@@ -36,13 +36,6 @@ export interface ProjectionInput {
  *
  * @param summary The summary text.
  * @returns The block, ending with {@linkcode SUMMARY_CLOSING_SENTENCE} and `\n\n`.
- *
- * @example Render
- * ```ts
- * import { renderSummaryBlock } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.ok(renderSummaryBlock("x").endsWith("The user\u2019s message follows.\n\n"));
- * ```
  */
 export function renderSummaryBlock(summary: string): string {
   return `${SUMMARY_PREAMBLE}${summary}\n\n${SUMMARY_CLOSING_SENTENCE}\n\n`;
@@ -150,22 +143,6 @@ function summaryBlock(input: ProjectionInput): string | undefined {
  *
  * @param input Transcript, spans, policy, summary and pending text.
  * @returns Fresh request messages (never aliasing the transcript).
- *
- * @example Window of one turn
- * ```ts
- * import { projectHistory } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const t = (role: "user" | "assistant", text: string) => ({ role, content: [{ type: "text" as const, text }] });
- * const out = projectHistory({
- *   memory: { type: "window", window_size: 1 },
- *   messages: [t("user", "a"), t("assistant", "b"), t("user", "c"), t("assistant", "d")],
- *   spans: [{ start: 0, end: 2 }, { start: 2, end: 4 }],
- *   pending: "e",
- * });
- * assert.deepEqual(out.map((m) => m.content[0]), [
- *   { type: "text", text: "c" }, { type: "text", text: "d" }, { type: "text", text: "e" },
- * ]);
- * ```
  */
 export function projectHistory(input: ProjectionInput): LlmMessage[] {
   const folder = new Folder();
@@ -191,19 +168,6 @@ export function projectHistory(input: ProjectionInput): LlmMessage[] {
  * @param input What {@linkcode projectHistory} reads, plus the request's
  * system prompt and tools.
  * @returns Estimated input tokens.
- *
- * @example Same value as estimating the projection
- * ```ts
- * import { estimateProjection, projectHistory } from "@relavium/session/session";
- * import { estimateTokens } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const t = (role: "user" | "assistant", text: string) => ({ role, content: [{ type: "text" as const, text }] });
- * const input = { messages: [t("user", "a"), t("assistant", "bb")], spans: [{ start: 0, end: 2 }], summary: "s", pending: "c" };
- * assert.equal(
- *   estimateProjection({ ...input, system: "sys" }),
- *   estimateTokens({ system: "sys", messages: projectHistory(input) }),
- * );
- * ```
  */
 export function estimateProjection(
   input: ProjectionInput & { system?: string; tools?: readonly ToolDef[] },

@@ -50,14 +50,6 @@ export function resolveSystemPrompt(
  * @param context The session context (its `variables`).
  * @returns The resolved prompt.
  * @throws {TypeError} When a referenced variable is missing.
- *
- * @example Resolve
- * ```ts
- * import { requireSystemPrompt } from "./prompt.ts";
- * import assert from "node:assert/strict";
- * assert.equal(requireSystemPrompt({ system_prompt: "On {{ctx.a}}" }, { variables: { a: "x" } }), "On x");
- * assert.throws(() => requireSystemPrompt({ system_prompt: "{{ctx.b}}" }, {}), TypeError);
- * ```
  */
 export function requireSystemPrompt(
   agent: { system_prompt: string },

@@ -18,17 +18,6 @@ function isSafeNat(n: unknown): n is number {
  *
  * @param state The candidate state.
  * @returns `true` when the state can be adopted.
- *
- * @example Reject an overlapping span
- * ```ts
- * import { isValidResumeState } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const u = { role: "user" as const, content: [{ type: "text" as const, text: "a" }] };
- * assert.equal(isValidResumeState({
- *   messages: [u], completedTurnSpans: [{ start: 0, end: 2 }], turnCount: 1,
- *   cumulativeCostMicrocents: 0, conservativeCostMicrocents: 0,
- * }), false);
- * ```
  */
 export function isValidResumeState(state: ResumeState): boolean {
   const { messages, completedTurnSpans: spans } = state;

@@ -45,6 +45,7 @@ import {
 import type { TurnCoreResult } from "./turn.ts";
 import { sessionError } from "./turn_errors.ts";
 import { runTurnFlow, terminalDraft } from "./turn_flow.ts";
+import { toTurnResult, type TurnResult } from "./turn_result.ts";
 import { prepareTurn } from "./turn_setup.ts";
 import { runUserCommandFlow } from "./user_command.ts";
 
@@ -78,7 +79,8 @@ export {
  *   },
  * });
  * session.start();
- * await session.sendMessage("Hi");
+ * const result = await session.sendMessage("Hi");
+ * assert.deepEqual([result.kind, result.text], ["completed", "Hello"]);
  * assert.equal(types.at(-1), "session:turn_completed");
  * assert.equal(session.turnCount, 1);
  * ```
@@ -106,6 +108,7 @@ export class AgentSession {
     | undefined;
   #localTurnKey = 0;
   #terminal = false;
+  #outcome: { result: TurnCoreResult; cost: number } | undefined;
 
   /**
    * Builds a session in state `created`.
@@ -280,20 +283,28 @@ export class AgentSession {
   }
 
   /**
-   * Runs one turn. The outcome is in the events: exactly one
-   * `session:turn_completed` unless the session is cancelled meanwhile.
-   * Automatic compaction (pre-send, overflow recovery, after-turn) runs
-   * inside this call when permitted and measured necessary.
+   * Runs one turn: exactly one `session:turn_completed` is published
+   * unless the session is cancelled meanwhile. Automatic compaction
+   * (pre-send, overflow recovery, after-turn) runs inside this call when
+   * permitted and measured necessary.
    *
    * @param text The user message.
-   * @returns Resolves when the turn (and any after-turn work) has ended.
+   * @returns How the turn ended (resolves after any after-turn work): its
+   * stop reason, final text, usage, cost, model, and the classified error
+   * when it failed. A failed turn resolves; it does not reject.
    * @throws {SessionStateError} `not_started` or `not_active` (as a rejection).
    */
-  async sendMessage(text: string): Promise<void> {
+  async sendMessage(text: string): Promise<TurnResult> {
     const controller = this.#begin();
     this.#terminal = false;
+    this.#outcome = undefined;
+    const spentBefore = this.#ledger.spent;
+    const settle = (): TurnResult =>
+      this.#cancelled || this.#outcome === undefined
+        ? toTurnResult(undefined, this.#ledger.spent - spentBefore)
+        : toTurnResult(this.#outcome.result, this.#outcome.cost - spentBefore);
     this.#deps.emit({ type: "session:turn_started" });
-    if (this.#cancelled) return;
+    if (this.#cancelled) return settle();
     const refused = (error: SessionError): void =>
       this.#finish({
         kind: "error",
@@ -305,10 +316,12 @@ export class AgentSession {
     const plan = this.#resolvePlan();
     const gate = turnGate(this.#turnCount, this.#deps.maxTurns, plan);
     if (gate !== undefined || !plan.ok) {
-      return refused(gate ?? sessionError("internal"));
+      refused(gate ?? sessionError("internal"));
+      return settle();
     }
     try {
       await this.#turn(text, plan.value, policy, controller);
+      return settle();
     } catch (e) {
       if (!this.#cancelled && !this.#terminal) {
         refused(sessionError("internal"));
@@ -493,6 +506,7 @@ export class AgentSession {
   #finish(result: TurnCoreResult, idle: boolean): void {
     if (result.kind === "cancelled" || this.#cancelled) return;
     this.#terminal = true;
+    this.#outcome = { result, cost: this.#ledger.spent };
     if (result.engaged) this.#turnCount += 1;
     if (idle) this.#toIdle();
     this.#deps.emit(terminalDraft(result));

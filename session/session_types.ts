@@ -16,7 +16,7 @@ import { checkCompactThreshold } from "./measure.ts";
 import { sessionError } from "./turn_errors.ts";
 
 /** Default hard cap of provider-engaged turns. */
-export const DEFAULT_MAX_TURNS = 50;
+export const DEFAULT_MAX_TURNS: number = 50;
 
 /**
  * Engine states.
@@ -66,13 +66,6 @@ export interface Transcript {
  *
  * @param t The live transcript.
  * @returns The copy.
- *
- * @example Copy
- * ```ts
- * import { copyTranscript } from "./session_types.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(copyTranscript({ messages: [], spans: [] }), { messages: [], spans: [] });
- * ```
  */
 export function copyTranscript(t: Transcript): Transcript {
   const out = {
@@ -87,17 +80,6 @@ export function copyTranscript(t: Transcript): Transcript {
  *
  * @param t The transcript.
  * @returns The exchange, or `undefined` before the first completed turn.
- *
- * @example One exchange
- * ```ts
- * import { lastExchangeOf } from "./session_types.ts";
- * import assert from "node:assert/strict";
- * const messages = [
- *   { role: "user" as const, content: [{ type: "text" as const, text: "hi" }] },
- *   { role: "assistant" as const, content: [{ type: "text" as const, text: "hello" }] },
- * ];
- * assert.deepEqual(lastExchangeOf({ messages, spans: [{ start: 0, end: 2 }] }), { userText: "hi", assistantText: "hello" });
- * ```
  */
 export function lastExchangeOf(
   t: Pick<Transcript, "messages" | "spans">,
@@ -119,14 +101,6 @@ export function lastExchangeOf(
  * @returns The effective `compactThreshold`.
  * @throws {TypeError} On `compactThreshold` outside (0, 1], a non-positive
  * or fractional `maxMessages`/`maxTokensEstimate`, or an invalid `budget`.
- *
- * @example Refuse a threshold of 0
- * ```ts
- * import { checkContextDeps } from "./session_types.ts";
- * import assert from "node:assert/strict";
- * assert.throws(() => checkContextDeps({ compactThreshold: 0 }), TypeError);
- * assert.equal(checkContextDeps({ maxMessages: 20 }), 0.8);
- * ```
  */
 export function checkContextDeps(
   deps: Pick<
@@ -152,14 +126,6 @@ export function checkContextDeps(
  * @param maxTurns `SessionDeps.maxTurns`.
  * @param plan The memoised plan resolution.
  * @returns The error the turn ends with, or `undefined` to proceed.
- *
- * @example The cap
- * ```ts
- * import { turnGate } from "./session_types.ts";
- * import assert from "node:assert/strict";
- * assert.equal(turnGate(2, 2, { ok: true, value: [] })?.message, "session reached its hard cap of 2 turns");
- * assert.equal(turnGate(0, undefined, { ok: true, value: [] }), undefined);
- * ```
  */
 export function turnGate(
   turnCount: number,

@@ -27,14 +27,6 @@ export interface IssuedCall {
  *
  * @param json The concatenated deltas.
  * @returns The parsed value or `{}`.
- *
- * @example Parse
- * ```ts
- * import { parseArgsJson } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.deepEqual(parseArgsJson('{"a":1}'), { a: 1 });
- * assert.deepEqual(parseArgsJson("{oops"), {});
- * ```
  */
 export function parseArgsJson(json: string): unknown {
   if (json.trim() === "") return {};
@@ -55,19 +47,6 @@ export type ContentChunk = Exclude<
 
 /**
  * Collects the non-terminal chunks of one response.
- *
- * @example Collect text and a call
- * ```ts
- * import { ResponseCollector } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const c = new ResponseCollector();
- * c.add({ type: "text_delta", text: "Hi" });
- * c.add({ type: "tool_call_start", id: "t1", name: "read_file" });
- * c.add({ type: "tool_call_delta", id: "t1", argsJsonDelta: '{"path":"a"}' });
- * c.add({ type: "tool_call_end", id: "t1" });
- * assert.equal(c.text, "Hi");
- * assert.deepEqual(c.calls()[0]?.args, { path: "a" });
- * ```
  */
 export class ResponseCollector {
   /** The concatenated text of this response. */

@@ -36,17 +36,6 @@ export type TrimPlan =
  * @param n The bound, a positive integer.
  * @returns The plan, or `nothing_to_trim` when nothing would be dropped.
  * @throws {RangeError} When `n` is not a positive safe integer.
- *
- * @example Snap to a whole turn
- * ```ts
- * import { planTrim } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const t = (role: "user" | "assistant", text: string) => ({ role, content: [{ type: "text" as const, text }] });
- * const msgs = [t("user", "a"), t("assistant", "b"), t("user", "c"), t("assistant", "d")];
- * const plan = planTrim(msgs, [{ start: 0, end: 2 }, { start: 2, end: 4 }], 3);
- * assert.equal(plan.kind, "trim");
- * assert.equal(plan.kind === "trim" ? plan.keptMessageCount : 0, 2);
- * ```
  */
 export function planTrim(
   messages: readonly WorkingMessage[],

@@ -124,13 +124,6 @@ function unknownToolOutcome(call: IssuedCall): ToolOutcome {
  *
  * @param input The turn's inputs.
  * @returns The turn outcome (events already emitted, except the terminal).
- *
- * @example See tests/session/turn_test.ts
- * ```ts
- * import { runTurnCore } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(typeof runTurnCore, "function");
- * ```
  */
 export async function runTurnCore(
   input: TurnCoreInput,

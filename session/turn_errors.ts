@@ -31,13 +31,6 @@ const RETRYABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
  * @param code The session error code.
  * @param message Optional engine-authored, secret-free detail.
  * @returns The error object.
- *
- * @example Build one
- * ```ts
- * import { sessionError } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(sessionError("provider_unavailable").retryable, true);
- * ```
  */
 export function sessionError(code: ErrorCode, message?: string): SessionError {
   return {
@@ -54,15 +47,6 @@ export function sessionError(code: ErrorCode, message?: string): SessionError {
  * @param error The classified error (not `cancelled`).
  * @param detail Context for the overflow wording.
  * @returns The session error.
- *
- * @example Map a rate limit
- * ```ts
- * import { sessionErrorFromLlm } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const e = sessionErrorFromLlm({ kind: "rate_limit", retryable: true, provider: "p", message: "secret-ish text" }, { model: "m", toolsRan: false });
- * assert.equal(e.code, "provider_rate_limit");
- * assert.ok(!e.message.includes("secret"));
- * ```
  */
 export function sessionErrorFromLlm(
   error: LlmError,

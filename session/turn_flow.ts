@@ -67,13 +67,6 @@ function withUsage(
  *
  * @param host The session's side of the flow.
  * @returns Resolves when the turn (and any after-turn work) has ended.
- *
- * @example See tests/session/overflow_test.ts
- * ```ts
- * import { runTurnFlow } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(typeof runTurnFlow, "function");
- * ```
  */
 export async function runTurnFlow(host: TurnFlowHost): Promise<void> {
   const pre = await preSend(host.env, host.pending, host.automatic);
@@ -184,15 +177,6 @@ async function finish(
  *
  * @param result A non-cancelled result.
  * @returns The terminal event draft.
- *
- * @example An aborted turn carries no error
- * ```ts
- * import { terminalDraft } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.deepEqual(terminalDraft({ kind: "aborted", usage: { input: 1, output: 0 }, engaged: true }), {
- *   type: "session:turn_completed", stopReason: "aborted", tokensUsed: { input: 1, output: 0 },
- * });
- * ```
  */
 export function terminalDraft(
   result: Exclude<TurnCoreResult, { kind: "cancelled" }>,

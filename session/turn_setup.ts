@@ -56,13 +56,6 @@ export interface TurnSetupInput {
  *
  * @param input The session's parts.
  * @returns The host the turn flow drives.
- *
- * @example See tests/session/session_test.ts
- * ```ts
- * import { prepareTurn } from "./turn_setup.ts";
- * import assert from "node:assert/strict";
- * assert.equal(typeof prepareTurn, "function");
- * ```
  */
 export function prepareTurn(input: TurnSetupInput): TurnFlowHost {
   const { agent, plan, policy, pending, controller, ledger } = input;

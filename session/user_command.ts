@@ -83,18 +83,6 @@ function normalize(out: unknown): UserCommandOutcome {
  *
  * @param input Command, deps, policy, signal and session callbacks.
  * @returns The outcome; never throws.
- *
- * @example Without a registry that runs user commands
- * ```ts
- * import { runUserCommandFlow } from "./user_command.ts";
- * import assert from "node:assert/strict";
- * const out = await runUserCommandFlow({
- *   command: "ls", args: [], policy: undefined, nodeId: "a",
- *   signal: new AbortController().signal, nextLocalTurnKey: () => 1, isCancelled: () => false,
- *   deps: { clock: { now: () => 0 }, ids: () => "x", resolveProvider: () => undefined, keyFor: () => "", sleep: () => Promise.resolve(), emit: () => {} },
- * });
- * assert.equal(out.kind, "failed");
- * ```
  */
 export async function runUserCommandFlow(
   input: UserCommandInput,

@@ -75,13 +75,6 @@ export interface WindowEnv {
  * @param state Transcript, spans and summary.
  * @param pending The pending user text, if any.
  * @returns The estimate.
- *
- * @example See tests/session/compaction_test.ts
- * ```ts
- * import { measureState } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(typeof measureState, "function");
- * ```
  */
 export function measureState(
   env: WindowEnv,
@@ -107,13 +100,6 @@ export function measureState(
  * @param pending The pending user text (absent after a turn).
  * @returns The measurement, or `undefined` when that entry's window is
  * not authoritative.
- *
- * @example See tests/session/compaction_test.ts
- * ```ts
- * import { measureNext } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(typeof measureNext, "function");
- * ```
  */
 export function measureNext(
   env: WindowEnv,
@@ -142,13 +128,6 @@ export function measureNext(
  * @param reason Why.
  * @param options The pending user; `manual` allows unknown windows.
  * @returns The outcome, or `skipped` when no bound can be set.
- *
- * @example See tests/session/compaction_test.ts
- * ```ts
- * import { compactWith } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(typeof compactWith, "function");
- * ```
  */
 export function compactWith(
   env: WindowEnv,
@@ -201,13 +180,6 @@ export type PreSendOutcome =
  * @param pending The pending user text.
  * @param automatic Whether automatic compaction is permitted.
  * @returns What the turn does next.
- *
- * @example See tests/session/compaction_test.ts
- * ```ts
- * import { preSend } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(typeof preSend, "function");
- * ```
  */
 export async function preSend(
   env: WindowEnv,
@@ -267,13 +239,6 @@ function floorFits(env: WindowEnv, m: Measurement, pending: string): boolean {
  * @param env The session's environment.
  * @param trimAllowed Whether the memory policy allows trims.
  * @returns Resolves when done.
- *
- * @example See tests/session/compaction_test.ts
- * ```ts
- * import { afterTurn } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(typeof afterTurn, "function");
- * ```
  */
 export async function afterTurn(
   env: WindowEnv,
@@ -303,13 +268,6 @@ export async function afterTurn(
  *
  * @param env The session's environment.
  * @returns `true` when the measured next request triggers.
- *
- * @example See tests/session/compaction_test.ts
- * ```ts
- * import { afterTurnDue } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.equal(typeof afterTurnDue, "function");
- * ```
  */
 export function afterTurnDue(env: WindowEnv): boolean {
   if (summariserBound(env.plan, false) === undefined) return false;
@@ -324,14 +282,6 @@ export function afterTurnDue(env: WindowEnv): boolean {
  * @param n The bound.
  * @param reason `manual` or `auto-fallback`.
  * @returns The trim, or `nothing_to_trim`.
- *
- * @example See tests/session/trim_test.ts
- * ```ts
- * import { applyTrim } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const r = applyTrim({ read: () => ({ messages: [], spans: [] }), install: () => {}, emit: () => {} }, 2, "manual");
- * assert.deepEqual(r, { kind: "nothing_to_trim", messageCount: 0 });
- * ```
  */
 export function applyTrim(
   env: Pick<WindowEnv, "read" | "install" | "emit">,

@@ -47,10 +47,10 @@ import { checkCost, planTurnRows } from "./turn_plan.ts";
  * What {@linkcode openSqliteStore} is given.
  */
 export interface SqliteStoreOptions {
-  /** Source of epoch milliseconds for `created_at`/`updated_at`. */
-  clock: { now(): number };
-  /** Source of fresh row ids (UUIDs in production). */
-  ids: () => string;
+  /** Source of epoch milliseconds for `created_at`/`updated_at`; default the system clock. */
+  clock?: { now(): number };
+  /** Source of fresh row ids; default random UUIDs. */
+  ids?: () => string;
   /** Busy-retry wait; default blocks the thread. Tests inject a recorder. */
   sleep?: (ms: number) => void;
   /** SQLite `busy_timeout`; default 5000. */
@@ -107,8 +107,8 @@ class SqliteSessionStore implements SessionStore {
 
   constructor(db: DatabaseSync, options: SqliteStoreOptions) {
     this.#db = db;
-    this.#clock = options.clock;
-    this.#ids = options.ids;
+    this.#clock = options.clock ?? { now: () => Date.now() };
+    this.#ids = options.ids ?? (() => crypto.randomUUID());
     this.#sleep = options.sleep ?? blockingSleep;
     this.#catalog = {
       messages: referencesModelCatalog(db, {
@@ -433,7 +433,8 @@ class SqliteSessionStore implements SessionStore {
  * Relavium file keeps every existing object unchanged.
  *
  * @param path The database file (`$RELAVIUM_HOME/history.db`).
- * @param options Injected clock and id source (and test hooks).
+ * @param options Clock and id source (default the system clock and
+ * random UUIDs), and test hooks.
  * @returns The store; call `close()` when done.
  * @throws {StoreOpenError} When the path cannot be used, the file is not
  * a database, or its tables lack required columns.
@@ -456,7 +457,7 @@ class SqliteSessionStore implements SessionStore {
  */
 export function openSqliteStore(
   path: string,
-  options: SqliteStoreOptions,
+  options: SqliteStoreOptions = {},
 ): SessionStore {
   let db: DatabaseSync | undefined;
   try {

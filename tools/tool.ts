@@ -114,8 +114,11 @@ export interface ToolDefinition<A = unknown> {
    * keys rejected): the value, or every problem with its key path.
    */
   parse(raw: unknown): Result<A, ValidationIssue[]>;
-  /** The only schema a model sees (config-only keys excluded). */
-  readonly llmParams: JsonSchema;
+  /**
+   * The only schema a model sees, a JSON Schema object (config-only keys
+   * excluded).
+   */
+  readonly llmParams: Record<string, unknown>;
   /** Keys supplied by configuration only; never advertised; config wins. */
   configOnly?: readonly string[];
   /** Policy class. */

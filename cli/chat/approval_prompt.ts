@@ -29,13 +29,16 @@ function previewText(request: ApprovalRequest): string {
  *
  * @param io Where the question goes (stderr).
  * @param reader The chat's stdin line reader (shared with the loop).
+ * @param settle Awaited before the question (the session's events first).
  * @returns The approver.
  */
 export function createApprover(
   io: CliIo,
   reader: LineReader,
+  settle?: () => Promise<void>,
 ): (request: ApprovalRequest) => Promise<ApprovalDecision> {
   return async (request) => {
+    await settle?.();
     const always = request.cacheable ? "  [a] always" : "";
     io.stderr.write(
       `Approve ${request.toolId}${
@@ -86,13 +89,16 @@ function gateText(details: Readonly<Record<string, unknown>>): string {
  *
  * @param io Where the question goes (stderr).
  * @param reader The chat's stdin line reader (shared with the loop).
+ * @param settle Awaited before the question (the session's events first).
  * @returns The gate hook.
  */
 export function createGatePrompt(
   io: CliIo,
   reader: LineReader,
+  settle?: () => Promise<void>,
 ): (request: GateRequest) => Promise<boolean> {
   return async (request) => {
+    await settle?.();
     io.stderr.write(
       `${
         request.toolId === "git_commit" ? "Commit" : `Run ${request.toolId}`

@@ -74,6 +74,17 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   const { io } = ctx;
   const session = live.session;
   const { modes, reader } = options;
+  // The loop's own stderr lines wait for the events published before
+  // them to be printed, so the terminal keeps their order.
+  let writes: Promise<void> = Promise.resolve();
+  const write = (text: string): void => {
+    const before = live.events.settled();
+    writes = writes.then(() => before).then(() => io.stderr.write(text));
+  };
+  const flush = async (): Promise<void> => {
+    await live.events.settled();
+    await writes;
+  };
   let exitCode = 4;
   let stopped = false;
   let wake: () => void = () => {};
@@ -97,7 +108,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   // A failed durable write (a turn, or a /compact or /trim marker).
   const latchCheck = (): void => {
     if (!live.latched) return;
-    io.stderr.write(
+    write(
       "error: The session store failed to write; the session was cancelled (resume it to continue)\n",
     );
     halt(1);
@@ -106,9 +117,10 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   try {
     while (!stopped) {
       if (interactive) {
-        io.stderr.write("> ");
+        write("> ");
         promptOpen = true;
       }
+      await flush();
       const line = await Promise.race([reader.next(), stop.then(() => null)]);
       if (line === null || stopped) break;
       if (line === undefined) break;
@@ -117,14 +129,14 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
       if (line.startsWith("/")) {
         const context: ContextCommandHost = {
           session,
-          write: (t) => io.stderr.write(t),
+          write,
           ...(options.maxMessages === undefined
             ? {}
             : { maxMessages: options.maxMessages }),
         };
         const outcome = runSlash(line, {
           context,
-          write: (t) => io.stderr.write(t),
+          write,
           sessionId: live.sessionId,
           store: options.store,
           get mode() {
@@ -137,6 +149,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
         });
         if (outcome === "exit") break;
         if (outcome === "export") {
+          await flush();
           const { runSlashExport } = await import("./slash_export.ts");
           await runSlashExport({ ctx, live, store: options.store });
         }
@@ -145,6 +158,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
         continue;
       }
       if (session.state !== "idle") break;
+      await flush();
       const text = options.prepareLine === undefined
         ? line
         : await options.prepareLine(line);
@@ -155,9 +169,10 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
       latchCheck();
     }
   } finally {
-    if (promptOpen) io.stderr.write("\n");
+    if (promptOpen) write("\n");
     for (const off of unsubscribe) off();
     live.close();
+    await flush();
     await reader.close();
     options.printer.end();
   }

@@ -55,6 +55,8 @@ export async function runSlashExport(
   const written = await writeExport(loaded, target.value, { overwrite: true });
   if (!written.ok) return fail(written.error.message);
   live.emitExported(written.value);
+  // The notice follows the printed `session:exported` line.
+  await live.events.settled();
   ctx.io.stderr.write(EXPORT_NOTICE);
   return written.value;
 }

@@ -14,7 +14,8 @@ import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { fault } from "../fault.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
 import { finishRecording } from "../run/record_exit.ts";
-import { drainEvents, printerFor, writeNotices } from "../run/session_io.ts";
+import { printerFor, writeNotices } from "../run/session_io.ts";
+import { hostOptions, pumpEvents } from "../run/host_options.ts";
 import { readAllText } from "../io/stdin.ts";
 import { buildModes } from "../run/modes.ts";
 import { withBudgetNotices } from "../run/window_settings.ts";
@@ -60,26 +61,17 @@ export async function runAgentRun(
     primaryModel: run.agent.model,
     hints: false,
   });
-  let failed = false;
   const live: PersistedSession = openSession({
     store: createMemoryStore(),
     agent: run.agent,
     context: run.context,
     // One turn: no after-turn compaction.
-    deps: {
+    ...hostOptions(ctx, {
       ...withBudgetNotices(run.deps, (t) => ctx.io.stderr.write(t)),
       afterTurnCompaction: false,
-    },
-    clock: { now: () => Date.now() },
-    ids: () => crypto.randomUUID(),
-    onEvent: (e) => {
-      if (e.type === "session:turn_completed" && e.stopReason === "error") {
-        failed = true;
-      }
-      printer.print(e);
-    },
+    }),
   });
-  const drained = drainEvents(live.events);
+  const drained = pumpEvents(live, printer);
   let signalCode: number | undefined;
   const onSignal = (code: number) => (): void => {
     signalCode ??= code;
@@ -92,14 +84,16 @@ export async function runAgentRun(
   // No approver: governed actions are denied except under --mode auto.
   const modes = buildModes(run.registry, { mode: command.mode ?? "ask" });
   live.session.setTurnPolicy(modes.policy);
+  let failed = false;
   try {
-    await live.session.sendMessage(prompt);
+    const result = await live.session.sendMessage(prompt);
+    failed = result.kind === "failed";
   } finally {
     for (const off of unsubscribe) off();
     live.close();
+    await drained;
     printer.end();
   }
-  await drained;
   const faults = run.replay?.finalFaults() ?? [];
   for (const f of faults) ctx.io.stderr.write(`error: cassette: ${f}\n`);
   const recorded = await finishRecording(ctx, run.recorder);

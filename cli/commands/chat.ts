@@ -13,7 +13,8 @@ import { fault } from "../fault.ts";
 import { historyPath, openHistory } from "../run/history.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
 import { finishRecording } from "../run/record_exit.ts";
-import { drainEvents, printerFor, writeNotices } from "../run/session_io.ts";
+import { printerFor, writeNotices } from "../run/session_io.ts";
+import { hostOptions, pumpEvents } from "../run/host_options.ts";
 import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { userLineHandler } from "../chat/user_input.ts";
 import { createLineReader } from "../io/stdin.ts";
@@ -35,10 +36,14 @@ export async function runChat(
   const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
     ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
   const reader = createLineReader(ctx.io.stdin);
+  // Prompts wait for the events before them to be printed.
+  const current: { live?: PersistedSession } = {};
+  const settle = (): Promise<void> =>
+    current.live?.events.settled() ?? Promise.resolve();
   const prep = await prepareNewRun(ctx, {
     ...command,
     ...(interactive
-      ? { userTools: true, gate: createGatePrompt(ctx.io, reader) }
+      ? { userTools: true, gate: createGatePrompt(ctx.io, reader, settle) }
       : {}),
   });
   if (!prep.ok) return prep.error;
@@ -58,7 +63,9 @@ export async function runChat(
   });
   const modes = buildModes(run.registry, {
     mode: command.mode ?? "ask",
-    ...(interactive ? { approver: createApprover(ctx.io, reader) } : {}),
+    ...(interactive
+      ? { approver: createApprover(ctx.io, reader, settle) }
+      : {}),
   });
   let live: PersistedSession;
   try {
@@ -66,20 +73,19 @@ export async function runChat(
       store,
       agent: run.agent,
       context: run.context,
-      deps: {
+      ...hostOptions(ctx, {
         ...withBudgetNotices(run.deps, (t) => ctx.io.stderr.write(t)),
         interactive,
-      },
-      clock: { now: () => Date.now() },
-      ids: () => crypto.randomUUID(),
-      onEvent: (e) => printer.print(e),
+      }),
     });
   } catch (e) {
     store.close();
     const why = e instanceof Error ? e.name : "unknown error";
     return fault("internal", `Cannot create the session: ${why}`);
   }
-  const drained = drainEvents(live.events);
+  current.live = live;
+  const drained = pumpEvents(live, printer);
+  await live.events.settled();
   if (!ctx.globals.json && !ctx.globals.quiet) {
     ctx.io.stderr.write(
       `Session ${live.sessionId} (${run.agent.id}, ${run.agent.model})${

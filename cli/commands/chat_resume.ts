@@ -21,7 +21,8 @@ import {
   sessionTools,
 } from "../run/session_setup.ts";
 import { userLineHandler } from "../chat/user_input.ts";
-import { drainEvents, printerFor, writeNotices } from "../run/session_io.ts";
+import { printerFor, writeNotices } from "../run/session_io.ts";
+import { hostOptions, pumpEvents } from "../run/host_options.ts";
 import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { locateConfig } from "../config/config.ts";
 import { createLineReader } from "../io/stdin.ts";
@@ -86,18 +87,26 @@ export async function runChatResume(
     const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
       ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
     const reader = createLineReader(ctx.io.stdin);
+    // Prompts wait for the events before them to be printed.
+    const current: { live?: PersistedSession } = {};
+    const settle = (): Promise<void> =>
+      current.live?.events.settled() ?? Promise.resolve();
     const registry = await sessionTools(agent, {
       context,
       ...(projectRoot === undefined ? {} : { projectRoot }),
       ...(relaviumDir === undefined ? {} : { relaviumDir }),
       guardrails: chatGuardrails(config.value),
       commandTimeoutMs: config.value.resolved.chat.commandTimeoutMs.value,
-      ...(interactive ? { gate: createGatePrompt(ctx.io, reader) } : {}),
+      ...(interactive
+        ? { gate: createGatePrompt(ctx.io, reader, settle) }
+        : {}),
     }, interactive);
     if (!registry.ok) return registry.error;
     const modes = buildModes(registry.value, {
       mode: command.mode ?? "ask",
-      ...(interactive ? { approver: createApprover(ctx.io, reader) } : {}),
+      ...(interactive
+        ? { approver: createApprover(ctx.io, reader, settle) }
+        : {}),
     });
     const printer = printerFor(ctx, {
       primaryModel: agent.model,
@@ -108,9 +117,7 @@ export async function runChatResume(
     const resumed = resumeSession({
       store,
       sessionId: id,
-      clock: { now: () => Date.now() },
-      ids: () => crypto.randomUUID(),
-      deps: {
+      ...hostOptions(ctx, {
         ...withBudgetNotices(
           buildHostDeps(
             config.value,
@@ -121,8 +128,7 @@ export async function runChatResume(
           (t) => ctx.io.stderr.write(t),
         ),
         interactive,
-      },
-      onEvent: (e) => printer.print(e),
+      }),
     });
     if (!resumed.ok) {
       return resumed.error.kind === "not_found" ? noSession : fault(
@@ -131,8 +137,9 @@ export async function runChatResume(
       );
     }
     const live: PersistedSession = resumed.value;
+    current.live = live;
     const maxMessages = config.value.resolved.chat.maxMessages?.value;
-    const drained = drainEvents(live.events);
+    const drained = pumpEvents(live, printer);
     if (!ctx.globals.json && !ctx.globals.quiet) {
       const n = live.session.turnCount;
       ctx.io.stderr.write(

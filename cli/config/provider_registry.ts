@@ -8,7 +8,7 @@ import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { BUILT_IN_PROVIDERS, type ProviderProtocol } from "../run/providers.ts";
 import { checkBaseUrl, classifyHost, normalizeBaseUrl } from "./base_url.ts";
-import type { ConfigLayers, ConfigSource } from "./resolve.ts";
+import type { ConfigLayers, ConfigSource } from "./layers.ts";
 import type { ModelPrice } from "./schema.ts";
 
 /**

@@ -23,17 +23,8 @@ import type { LoadedFile } from "./load.ts";
 import type { ChatTable } from "./schema.ts";
 
 export type { ResolvedProvider } from "./provider_registry.ts";
-
-/**
- * Where a value came from.
- */
-export type ConfigSource =
-  | "built-in"
-  | "global"
-  | "workspace"
-  | "project"
-  | "inferred"
-  | "env";
+import type { ConfigLayers, ConfigSource } from "./layers.ts";
+export type { ConfigLayers, ConfigSource } from "./layers.ts";
 
 /**
  * A value and its source.
@@ -81,17 +72,6 @@ export interface ResolvedConfig {
   providers: ResolvedProvider[];
   /** One-line notices for stderr (e.g. the `full` clamp). */
   notices: string[];
-}
-
-/**
- * The loaded files, any of which may be absent.
- */
-export interface ConfigLayers {
-  global?: LoadedFile & { kind: "global" };
-  /** `workspace.toml` (its `kind` is `"workspace"`). */
-  workspace?: LoadedFile & { kind: "workspace" | "project" };
-  /** `project.toml` (its `kind` is `"project"`). */
-  project?: LoadedFile & { kind: "workspace" | "project" };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * `--fixture <cassette>`: loads a cassette and
- * wires it as the providers of a session. A malformed cassette is a
+ * `--fixture <cassette>`: loads a cassette and wires it as the providers
+ * of a session. A malformed cassette is a
  * file-attributed `invalid_cassette` fault (exit 2); faults during the run
  * (extra call, expectation mismatch, unconsumed calls under `strict`) make
  * the process exit 1.
@@ -8,7 +8,7 @@
  * @module
  */
 import { resolve } from "node:path";
-import { quickParseCassette } from "../../llm/cassette_quick.ts";
+import { parseCassette } from "../../llm/cassette.ts";
 import { createReplay, type Replay } from "../../llm/replay_provider.ts";
 import { renderIssues } from "../../schema/issues.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
@@ -47,24 +47,16 @@ export async function loadFixture(
     const why = e instanceof Error ? e.name : "unknown error";
     return err(fault("internal", `Cannot read cassette ${file}: ${why}`));
   }
-  // A valid cassette is read without loading zod (start-up time of a
-  // one-shot run); an invalid one goes through the strict parser, which
-  // names every problem.
-  let cassette = quickParseCassette(text, file);
-  if (cassette === undefined) {
-    const { parseCassette } = await import("../../llm/cassette.ts");
-    const parsed = parseCassette(text, file);
-    if (!parsed.ok) {
-      return err(fault(
-        "invalid_cassette",
-        `Invalid cassette: ${
-          renderIssues(parsed.error.file, parsed.error.issues)
-        }`,
-      ));
-    }
-    cassette = parsed.value;
+  const parsed = parseCassette(text, file);
+  if (!parsed.ok) {
+    return err(fault(
+      "invalid_cassette",
+      `Invalid cassette: ${
+        renderIssues(parsed.error.file, parsed.error.issues)
+      }`,
+    ));
   }
-  const replay = createReplay(cassette, {
+  const replay = createReplay(parsed.value, {
     primaryProvider: options.primaryProvider,
   });
   const primary = replay.checkPrimary();

@@ -1,19 +1,15 @@
 /**
- * Provider API keys from the environment. Lookups report
- * which variable held the key, never the key; only {@linkcode readKey}
- * returns a value, for the session's `keyFor`.
+ * Provider API keys from the environment: the library's rule
+ * (`providerKeyVariables`) plus a `[[providers]]` entry's `api_key_env`.
+ * Lookups report which variable held the key, never the key; only
+ * {@linkcode readKey} returns a value, for the session's `keyFor`.
  *
  * @module
  */
+import { providerKeyVariables } from "../../llm/keys.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
 import { type CliFault, fault } from "../fault.ts";
-
-const VENDOR_VARIABLES: Readonly<Record<string, string>> = {
-  anthropic: "ANTHROPIC_API_KEY",
-  openai: "OPENAI_API_KEY",
-  deepseek: "DEEPSEEK_API_KEY",
-};
 
 /**
  * Outcome of a key lookup: found (which variable), not needed (a local
@@ -42,12 +38,9 @@ export function keyVariables(
   if (p !== undefined && !p.builtIn && p.apiKeyEnv !== undefined) {
     return [p.apiKeyEnv];
   }
-  const own = `RELAVIUM_${
-    providerId.toUpperCase().replaceAll("-", "_")
-  }_API_KEY`;
+  const variables = providerKeyVariables(providerId);
   const isCustom = p !== undefined && !p.builtIn;
-  const vendor = isCustom ? undefined : VENDOR_VARIABLES[providerId];
-  return vendor === undefined ? [own] : [own, vendor];
+  return isCustom ? variables.slice(0, 1) : variables;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * The real provider adapters behind the CLI's provider registry: built-in `anthropic`, `openai` and
- * `deepseek`, `[[providers]]` entries of kind `anthropic` or
+ * The real provider adapters behind the CLI's provider registry: built-in
+ * `anthropic`, `openai` and `deepseek` (the library's
+ * `createBuiltinProvider`), `[[providers]]` entries of kind `anthropic` or
  * `openai-compatible`, and `RELAVIUM_<P>_BASE_URL` overrides. Loaded only
  * by sessions without `--fixture`.
  *
@@ -10,6 +11,7 @@ import {
   ANTHROPIC_BASE_URL,
   createAnthropicProvider,
 } from "../../llm/anthropic/provider.ts";
+import { createBuiltinProvider } from "../../llm/builtin_providers.ts";
 import type { ListableCatalog } from "../../llm/create_catalog.ts";
 import type { FetchFn } from "../../llm/http.ts";
 import {
@@ -68,25 +70,11 @@ export function createAdapter(
 ): LlmProvider | undefined {
   const { fetch, catalog, now } = deps;
   const common = { fetch, catalog, now };
-  const endpoint = provider.baseUrl === undefined
-    ? {}
-    : { baseUrl: provider.baseUrl, customEndpoint: true };
   if (provider.builtIn) {
-    switch (provider.id) {
-      case "anthropic":
-        return createAnthropicProvider({ ...common, ...endpoint });
-      case "openai":
-        return createOpenAiProvider({ id: "openai", ...common, ...endpoint });
-      case "deepseek":
-        return createOpenAiProvider({
-          id: "deepseek",
-          dialect: "deepseek",
-          ...common,
-          ...endpoint,
-        });
-      default:
-        return undefined;
-    }
+    return createBuiltinProvider(provider.id, {
+      ...common,
+      ...(provider.baseUrl === undefined ? {} : { baseUrl: provider.baseUrl }),
+    });
   }
   if (provider.baseUrl === undefined) return undefined;
   const custom = {

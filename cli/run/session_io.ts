@@ -1,12 +1,11 @@
 /**
  * Glue between a live session and the terminal: the printer for the
- * output mode, and a drain for the host's event stream (events are printed
- * through `onEvent`, synchronously and in order).
+ * output mode and the notices line. The events reach the printer through
+ * `pumpEvents` (host_options.ts).
  *
  * @module
  */
 import { POSSIBLE_OVERFLOW_MESSAGE } from "../../llm/errors.ts";
-import type { SessionEvent } from "../../schema/event.ts";
 import type { CommandEnv } from "../command_env.ts";
 import {
   createNdjsonPrinter,
@@ -43,20 +42,6 @@ export function printerFor(
     turnSummary: options.turnSummary === true,
     ...(options.memory === undefined ? {} : { memory: options.memory }),
   });
-}
-
-/**
- * Reads and discards a session's event stream so it never buffers.
- *
- * @param events The host's stream.
- * @returns Resolves when the stream closes.
- */
-export async function drainEvents(
-  events: ReadableStream<SessionEvent>,
-): Promise<void> {
-  for await (const _ of events) {
-    // printed through onEvent
-  }
 }
 
 /**

@@ -1,6 +1,5 @@
 /**
- * Everything a new session needs before it starts ("resolve
- * agent → build instance"): config, agent (file, id or built-in, then
+ * Everything a new session needs before it starts: config, agent (file, id or built-in, then
  * `--model`), providers and keys (or a cassette), the session context and
  * the engine deps. Every failure here is a pre-session fault: nothing is
  * written to `history.db`.
@@ -10,7 +9,8 @@
 import { createCatalog } from "../../llm/create_catalog.ts";
 import type { Replay } from "../../llm/replay_provider.ts";
 import type { Recorder } from "./record.ts";
-import type { HostSessionDeps } from "../../host/host.ts";
+import { abortableSleep } from "../../host/sleep.ts";
+import type { CliSessionDeps } from "./host_options.ts";
 import type { Agent } from "../../schema/agent.ts";
 import type { SessionContext } from "../../schema/context.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
@@ -37,7 +37,7 @@ export interface PreparedRun {
   /** The session context (`workingDir` = effective cwd). */
   context: SessionContext;
   /** Engine capabilities (the caller sets `interactive`). */
-  deps: HostSessionDeps;
+  deps: CliSessionDeps;
   /** The tools wired into `deps.tools`; absent when the agent grants none. */
   registry?: ScopedToolRegistry;
   /** The cassette replay under `--fixture`. */
@@ -69,24 +69,6 @@ export interface RunRequest {
   userTools?: boolean;
   /** The `git_commit` gate of an interactive TTY (absent ⇒ denied). */
   gate?: GateHook;
-}
-
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /**
@@ -122,7 +104,7 @@ export function buildHostDeps(
   wiring: ProviderWiring,
   registry?: ScopedToolRegistry,
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>,
-): HostSessionDeps {
+): CliSessionDeps {
   return {
     resolveProvider: (id) => wiring.resolveProvider(id),
     keyFor: (id) => wiring.keyFor(id),

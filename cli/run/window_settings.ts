@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { HostSessionDeps } from "../../host/host.ts";
+import type { CliSessionDeps } from "./host_options.ts";
 import type { BudgetNotice } from "../../session/budget.ts";
 import type { LoadedConfig } from "../config/config.ts";
 
@@ -17,7 +17,7 @@ import type { LoadedConfig } from "../config/config.ts";
  * The session deps the config decides for context management.
  */
 export type ContextDeps = Pick<
-  HostSessionDeps,
+  CliSessionDeps,
   | "maxMessages"
   | "autoCompact"
   | "compactThreshold"
@@ -86,9 +86,9 @@ export function budgetNoticeLine(notice: BudgetNotice): string {
  * @returns The deps with `budget.onNotice` set; unchanged without a cap.
  */
 export function withBudgetNotices(
-  deps: HostSessionDeps,
+  deps: CliSessionDeps,
   write: (text: string) => void,
-): HostSessionDeps {
+): CliSessionDeps {
   const budget = deps.budget;
   if (budget === undefined) return deps;
   return {

@@ -1,5 +1,5 @@
 /**
- * Anthropic error classification (llm.md §5): `error.type` first, then the
+ * Anthropic error classification: `error.type` first, then the
  * HTTP status; overflow = 400 `invalid_request_error` whose message says
  * `prompt is too long` or `exceed context limit` (downgraded later on a
  * custom endpoint).
@@ -37,16 +37,6 @@ const MAX_TEXT = 2000;
  * @param body The parsed body or event data.
  * @param text The raw body text (used when it is not the documented JSON).
  * @returns Kind, message and code (the `error.type`).
- *
- * @example An overflow and an overloaded stream event
- * ```ts
- * import { classifyAnthropicError } from "./_errors.ts";
- * import assert from "node:assert/strict";
- * const body = { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 208310 tokens > 200000 maximum" } };
- * assert.equal(classifyAnthropicError(400, body, "").kind, "context_overflow");
- * const ev = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
- * assert.deepEqual(classifyAnthropicError(undefined, ev, ""), { kind: "overloaded", message: "Overloaded", code: "overloaded_error" });
- * ```
  */
 export function classifyAnthropicError(
   status: number | undefined,

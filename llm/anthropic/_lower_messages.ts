@@ -1,5 +1,5 @@
 /**
- * Canonical messages → Anthropic `messages` (llm.md §10, §9).
+ * Canonical messages → Anthropic `messages`.
  *
  * @module
  */
@@ -8,12 +8,6 @@ import { isObject, type JsonObject } from "../_wire_json.ts";
 
 /**
  * One Anthropic content block we send.
- *
- * @example Value
- * ```ts
- * import type { AnthropicBlock } from "./_lower_messages.ts";
- * const b: AnthropicBlock = { type: "tool_result", tool_use_id: "toolu_1", content: "42" };
- * ```
  */
 export type AnthropicBlock =
   | { type: "text"; text: string }
@@ -28,12 +22,6 @@ export type AnthropicBlock =
 
 /**
  * One Anthropic message we send.
- *
- * @example Value
- * ```ts
- * import type { AnthropicMessage } from "./_lower_messages.ts";
- * const m: AnthropicMessage = { role: "user", content: [{ type: "text", text: "hi" }] };
- * ```
  */
 export interface AnthropicMessage {
   /** `tool` messages travel as `user`. */
@@ -127,22 +115,6 @@ function withResultsFirst(
  *
  * @param messages The canonical messages.
  * @returns The Anthropic messages.
- *
- * @example A tool round
- * ```ts
- * import { lowerAnthropicMessages } from "./_lower_messages.ts";
- * import assert from "node:assert/strict";
- * const out = lowerAnthropicMessages([
- *   { role: "user", content: [{ type: "text", text: "Weather?" }] },
- *   { role: "assistant", content: [
- *     { type: "reasoning", text: "Use the tool.", signature: "sig" },
- *     { type: "tool_call", id: "toolu_1", name: "weather", args: { city: "Paris" } },
- *   ] },
- *   { role: "tool", content: [{ type: "tool_result", toolCallId: "toolu_1", result: { c: 21 } }] },
- * ]);
- * assert.deepEqual(out[1]?.content[0], { type: "thinking", thinking: "Use the tool.", signature: "sig" });
- * assert.deepEqual(out[2], { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: '{"c":21}' }] });
- * ```
  */
 export function lowerAnthropicMessages(
   messages: readonly LlmMessage[],

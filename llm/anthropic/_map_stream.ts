@@ -1,5 +1,5 @@
 /**
- * Anthropic Messages SSE events → chunks (llm.md §10 table).
+ * Anthropic Messages SSE events → chunks.
  *
  * @module
  */
@@ -44,26 +44,6 @@ type Block =
  * @param streamError Classifies an `error` event's data (scrub,
  *   downgrade).
  * @returns The mapper.
- *
- * @example Map a short stream
- * ```ts
- * import { createAnthropicMapper } from "./_map_stream.ts";
- * import { makeLlmError } from "../errors.ts";
- * import assert from "node:assert/strict";
- * const m = createAnthropicMapper("anthropic", () => makeLlmError("unknown", "anthropic", "stream error"));
- * const ev = (data: object) => ({ event: "x", data: JSON.stringify(data) });
- * const out = [
- *   ...m.event(ev({ type: "message_start", message: { usage: { input_tokens: 5, output_tokens: 1 } } })),
- *   ...m.event(ev({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } })),
- *   ...m.event(ev({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } })),
- *   ...m.event(ev({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } })),
- *   ...m.event(ev({ type: "message_stop" })),
- * ];
- * assert.deepEqual(out, [
- *   { type: "text_delta", text: "Hi" },
- *   { type: "stop", stopReason: "stop", usage: { inputTokens: 5, outputTokens: 2 } },
- * ]);
- * ```
  */
 export function createAnthropicMapper(
   provider: string,

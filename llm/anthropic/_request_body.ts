@@ -1,6 +1,5 @@
 /**
- * An {@linkcode LlmRequest} → the Anthropic Messages request body
- * (llm.md §10, §8, §9).
+ * An {@linkcode LlmRequest} → the Anthropic Messages request body.
  *
  * @module
  */
@@ -13,7 +12,7 @@ import {
 } from "./_lower_messages.ts";
 import { anthropicThinking } from "./_thinking.ts";
 
-/** Output cap sent when the request authors none (llm.md §8). */
+/** Output cap sent when the request authors none. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
 type WireToolChoice =
@@ -37,16 +36,6 @@ function toolChoice(choice: ToolChoice, thinking: boolean): WireToolChoice {
  * @param req The request.
  * @param catalog The model catalog.
  * @returns A positive token count.
- *
- * @example Default and clamp
- * ```ts
- * import { anthropicMaxTokens } from "./_request_body.ts";
- * import { createCatalog } from "../create_catalog.ts";
- * import assert from "node:assert/strict";
- * const catalog = createCatalog();
- * assert.equal(anthropicMaxTokens({ model: "claude-haiku-4-5", messages: [] }, catalog), 4096);
- * assert.equal(anthropicMaxTokens({ model: "claude-opus-4-1", messages: [], maxTokens: 90_000 }, catalog), 32_000);
- * ```
  */
 export function anthropicMaxTokens(
   req: LlmRequest,
@@ -72,23 +61,6 @@ export function anthropicMaxTokens(
  * @param req The request.
  * @param catalog The model catalog (output ceiling, reasoning flag).
  * @returns The body, or the refusal message.
- *
- * @example A tool call request
- * ```ts
- * import { buildAnthropicBody } from "./_request_body.ts";
- * import { createCatalog } from "../create_catalog.ts";
- * import assert from "node:assert/strict";
- * const r = buildAnthropicBody({
- *   model: "claude-haiku-4-5", system: "Be brief.", toolChoice: "required",
- *   messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
- *   tools: [{ name: "weather", parameters: { type: "object" } }],
- * }, createCatalog());
- * assert.ok(r.ok);
- * assert.deepEqual(Object.keys(r.value), ["model", "max_tokens", "system", "messages", "tools", "tool_choice", "stream"]);
- * assert.deepEqual(r.value.tool_choice, { type: "any" });
- * const bad = buildAnthropicBody({ model: "m", messages: [], temperature: 1.5 }, createCatalog());
- * assert.equal(bad.ok, false);
- * ```
  */
 export function buildAnthropicBody(
   req: LlmRequest,

@@ -1,5 +1,5 @@
 /**
- * Anthropic `stop_reason` → canonical stop reason (llm.md §4).
+ * Anthropic `stop_reason` → canonical stop reason.
  *
  * @module
  */
@@ -13,15 +13,6 @@ import type { StopReason } from "../chunk.ts";
  *
  * @param reason The wire value (null or absent when none was sent).
  * @returns The canonical reason and whether the window filled.
- *
- * @example Map
- * ```ts
- * import { mapAnthropicStopReason } from "./_stop_reason.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(mapAnthropicStopReason("refusal"), { stopReason: "content_filter", contextExceeded: false });
- * assert.deepEqual(mapAnthropicStopReason("model_context_window_exceeded"), { stopReason: "length", contextExceeded: true });
- * assert.deepEqual(mapAnthropicStopReason(undefined), { stopReason: "stop", contextExceeded: false });
- * ```
  */
 export function mapAnthropicStopReason(
   reason: string | undefined,

@@ -1,5 +1,5 @@
 /**
- * Reasoning effort → Anthropic `thinking` / `output_config` (llm.md §9).
+ * Reasoning effort → Anthropic `thinking` / `output_config`.
  *
  * @module
  */
@@ -7,12 +7,6 @@ import type { LlmRequest } from "../provider.ts";
 
 /**
  * The thinking fields of a request body.
- *
- * @example Value
- * ```ts
- * import type { AnthropicThinking } from "./_thinking.ts";
- * const t: AnthropicThinking = { thinking: { type: "adaptive" }, output_config: { effort: "high" } };
- * ```
  */
 export interface AnthropicThinking {
   /** The `thinking` parameter. */
@@ -35,16 +29,6 @@ const MIN_BUDGET = 1024;
  *
  * @param model The model id.
  * @returns `true` for adaptive models.
- *
- * @example Adaptive or legacy
- * ```ts
- * import { isAdaptiveModel } from "./_thinking.ts";
- * import assert from "node:assert/strict";
- * assert.equal(isAdaptiveModel("claude-sonnet-4-6"), true);
- * assert.equal(isAdaptiveModel("claude-opus-4-8"), true);
- * assert.equal(isAdaptiveModel("claude-sonnet-4-5-20250929"), false);
- * assert.equal(isAdaptiveModel("claude-sonnet-4-20250514"), false);
- * ```
  */
 export function isAdaptiveModel(model: string): boolean {
   const m = /^claude-[a-z]+-(\d+)(?:-(\d+))?/.exec(model);
@@ -67,16 +51,6 @@ export function isAdaptiveModel(model: string): boolean {
  * @param maxTokens The `max_tokens` being sent.
  * @param reasons The catalog's reasoning flag (`undefined` = unknown model).
  * @returns The fields to merge into the body.
- *
- * @example Adaptive and legacy
- * ```ts
- * import { anthropicThinking } from "./_thinking.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(anthropicThinking("claude-sonnet-4-6", "max", 4096, true), { thinking: { type: "adaptive" }, output_config: { effort: "high" } });
- * assert.deepEqual(anthropicThinking("claude-haiku-4-5", "high", 4096, true), { thinking: { type: "enabled", budget_tokens: 4095 } });
- * assert.deepEqual(anthropicThinking("claude-haiku-4-5", "off", 4096, true), { thinking: { type: "disabled" } });
- * assert.deepEqual(anthropicThinking("claude-haiku-4-5", undefined, 4096, true), {});
- * ```
  */
 export function anthropicThinking(
   model: string,

@@ -1,5 +1,5 @@
 /**
- * Anthropic usage → canonical usage (llm.md §4): `input_tokens` is already
+ * Anthropic usage → canonical usage: `input_tokens` is already
  * net of cache reads and writes; `output_tokens` in `message_delta` is
  * cumulative.
  *
@@ -10,12 +10,6 @@ import { countField, objectField } from "../_wire_json.ts";
 
 /**
  * Raw counters gathered from `message_start` and `message_delta`.
- *
- * @example Value
- * ```ts
- * import type { AnthropicCounters } from "./_usage.ts";
- * const c: AnthropicCounters = { input: 12, output: 30, cacheRead: 0, cacheWrite: 0, thinking: 0 };
- * ```
  */
 export interface AnthropicCounters {
   /** `input_tokens` (net). */
@@ -36,16 +30,6 @@ export interface AnthropicCounters {
  *
  * @param counters The counters to update (mutated).
  * @param usage The wire `usage` object (anything; non-objects are ignored).
- *
- * @example Merge start and delta
- * ```ts
- * import { mergeAnthropicUsage } from "./_usage.ts";
- * import assert from "node:assert/strict";
- * const c = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, thinking: 0 };
- * mergeAnthropicUsage(c, { input_tokens: 12, cache_read_input_tokens: 900, output_tokens: 1 });
- * mergeAnthropicUsage(c, { output_tokens: 30 });
- * assert.deepEqual(c, { input: 12, output: 30, cacheRead: 900, cacheWrite: 0, thinking: 0 });
- * ```
  */
 export function mergeAnthropicUsage(
   counters: AnthropicCounters,
@@ -68,16 +52,6 @@ export function mergeAnthropicUsage(
  *
  * @param c The counters.
  * @returns The usage.
- *
- * @example Convert
- * ```ts
- * import { anthropicUsage } from "./_usage.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(
- *   anthropicUsage({ input: 12, output: 30, cacheRead: 900, cacheWrite: 0, thinking: 0 }),
- *   { inputTokens: 12, outputTokens: 30, cacheReadTokens: 900 },
- * );
- * ```
  */
 export function anthropicUsage(c: AnthropicCounters): Usage {
   const usage: Usage = { inputTokens: c.input, outputTokens: c.output };

@@ -1,5 +1,5 @@
 /**
- * OpenAI Chat Completions error classification (llm.md §5): the HTTP
+ * OpenAI Chat Completions error classification: the HTTP
  * status baseline refined by the body (`{error:{message, type, param,
  * code}}`); overflow = 400 `code: context_length_exceeded` (OpenAI) or a
  * 400 whose message says `maximum context length` (DeepSeek).
@@ -34,19 +34,6 @@ const MAX_TEXT = 2000;
  * @param body The parsed body or event data.
  * @param text The raw body text.
  * @returns Kind, message and code (`error.code`, else `error.type`).
- *
- * @example Overflow per dialect, quota
- * ```ts
- * import { classifyOpenAiError } from "./_errors.ts";
- * import assert from "node:assert/strict";
- * const openai = { error: { message: "This model's maximum context length is 128000 tokens.", type: "invalid_request_error", param: "messages", code: "context_length_exceeded" } };
- * assert.equal(classifyOpenAiError("openai", 400, openai, "").kind, "context_overflow");
- * const deepseek = { error: { message: "This model's maximum context length is 131072 tokens.", type: "invalid_request_error", param: null, code: "invalid_request_error" } };
- * assert.equal(classifyOpenAiError("deepseek", 400, deepseek, "").kind, "context_overflow");
- * assert.equal(classifyOpenAiError("openai", 400, deepseek, "").kind, "bad_request");
- * const quota = { error: { message: "You exceeded your current quota", type: "insufficient_quota", code: "insufficient_quota" } };
- * assert.equal(classifyOpenAiError("openai", 429, quota, "").kind, "auth");
- * ```
  */
 export function classifyOpenAiError(
   dialect: OpenAiDialect,

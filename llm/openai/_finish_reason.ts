@@ -1,5 +1,5 @@
 /**
- * OpenAI `finish_reason` → canonical stop reason (llm.md §4).
+ * OpenAI `finish_reason` → canonical stop reason.
  *
  * @module
  */
@@ -14,16 +14,6 @@ import type { StopReason } from "../chunk.ts";
  * @param finish The wire value.
  * @param seen Whether the stream carried tool calls or a refusal.
  * @returns The canonical reason.
- *
- * @example Map
- * ```ts
- * import { mapOpenAiFinishReason } from "./_finish_reason.ts";
- * import assert from "node:assert/strict";
- * assert.equal(mapOpenAiFinishReason("stop", { toolCalls: true, refusal: false }), "tool_use");
- * assert.equal(mapOpenAiFinishReason("stop", { toolCalls: false, refusal: true }), "content_filter");
- * assert.equal(mapOpenAiFinishReason("length", { toolCalls: true, refusal: false }), "length");
- * assert.equal(mapOpenAiFinishReason("eos", { toolCalls: false, refusal: false }), "stop");
- * ```
  */
 export function mapOpenAiFinishReason(
   finish: string,

@@ -1,5 +1,5 @@
 /**
- * Canonical messages → OpenAI Chat Completions `messages` (llm.md §11).
+ * Canonical messages → OpenAI Chat Completions `messages`.
  *
  * @module
  */
@@ -7,12 +7,6 @@ import type { LlmMessage } from "../provider.ts";
 
 /**
  * One tool call of an assistant message.
- *
- * @example Value
- * ```ts
- * import type { OpenAiToolCall } from "./_lower_messages.ts";
- * const c: OpenAiToolCall = { id: "call_1", type: "function", function: { name: "f", arguments: "{}" } };
- * ```
  */
 export interface OpenAiToolCall {
   /** The call id the tool result answers. */
@@ -25,12 +19,6 @@ export interface OpenAiToolCall {
 
 /**
  * One message we send.
- *
- * @example Value
- * ```ts
- * import type { OpenAiMessage } from "./_lower_messages.ts";
- * const m: OpenAiMessage = { role: "tool", tool_call_id: "call_1", content: "42" };
- * ```
  */
 export type OpenAiMessage =
   | { role: "system"; content: string }
@@ -96,23 +84,6 @@ function assistant(
  * @param messages The canonical messages.
  * @param replayReasoning Whether to send reasoning back with tool calls.
  * @returns The wire messages.
- *
- * @example A tool round
- * ```ts
- * import { lowerOpenAiMessages } from "./_lower_messages.ts";
- * import assert from "node:assert/strict";
- * const out = lowerOpenAiMessages("Be brief.", [
- *   { role: "user", content: [{ type: "text", text: "Weather?" }] },
- *   { role: "assistant", content: [{ type: "reasoning", text: "hmm" }, { type: "tool_call", id: "call_1", name: "weather", args: { city: "Paris" } }] },
- *   { role: "tool", content: [{ type: "tool_result", toolCallId: "call_1", result: "21C" }] },
- * ], false);
- * assert.deepEqual(out, [
- *   { role: "system", content: "Be brief." },
- *   { role: "user", content: "Weather?" },
- *   { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "weather", arguments: '{"city":"Paris"}' } }] },
- *   { role: "tool", tool_call_id: "call_1", content: "21C" },
- * ]);
- * ```
  */
 export function lowerOpenAiMessages(
   system: string | undefined,

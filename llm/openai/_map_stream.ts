@@ -1,5 +1,5 @@
 /**
- * OpenAI `chat.completion.chunk` SSE events → chunks (llm.md §11).
+ * OpenAI `chat.completion.chunk` SSE events → chunks.
  *
  * @module
  */
@@ -43,25 +43,6 @@ const REASONING_ID = "reasoning_0";
  * @param streamError Classifies an error payload (dialect, scrub,
  *   downgrade).
  * @returns The mapper.
- *
- * @example Text, a usage chunk, then [DONE]
- * ```ts
- * import { createOpenAiMapper } from "./_map_stream.ts";
- * import { makeLlmError } from "../errors.ts";
- * import assert from "node:assert/strict";
- * const m = createOpenAiMapper("openai", () => makeLlmError("unknown", "openai", "stream error"));
- * const ev = (data: unknown) => ({ event: "message", data: typeof data === "string" ? data : JSON.stringify(data) });
- * const out = [
- *   ...m.event(ev({ choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: null }] })),
- *   ...m.event(ev({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })),
- *   ...m.event(ev({ choices: [], usage: { prompt_tokens: 9, completion_tokens: 1 } })),
- *   ...m.event(ev("[DONE]")),
- * ];
- * assert.deepEqual(out, [
- *   { type: "text_delta", text: "Hi" },
- *   { type: "stop", stopReason: "stop", usage: { inputTokens: 9, outputTokens: 1 } },
- * ]);
- * ```
  */
 export function createOpenAiMapper(
   provider: string,

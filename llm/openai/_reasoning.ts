@@ -1,6 +1,5 @@
 /**
- * Reasoning effort → OpenAI `reasoning_effort` or DeepSeek `thinking`
- * (llm.md §9).
+ * Reasoning effort → OpenAI `reasoning_effort` or DeepSeek `thinking`.
  *
  * @module
  */
@@ -16,18 +15,6 @@ import type { OpenAiDialect } from "./types.ts";
  * @param model The model id.
  * @param effort The tier.
  * @returns The wire value.
- *
- * @example Per family
- * ```ts
- * import { openAiEffort } from "./_reasoning.ts";
- * import assert from "node:assert/strict";
- * assert.equal(openAiEffort("gpt-5.4-mini", "off"), "none");
- * assert.equal(openAiEffort("gpt-5-mini", "off"), "minimal");
- * assert.equal(openAiEffort("o3", "off"), "low");
- * assert.equal(openAiEffort("gpt-5.4", "max"), "xhigh");
- * assert.equal(openAiEffort("gpt-5.1", "max"), "high");
- * assert.equal(openAiEffort("o4-mini", "medium"), "medium");
- * ```
  */
 export function openAiEffort(
   model: string,
@@ -53,15 +40,6 @@ export function openAiEffort(
  * @param effort The request's tier.
  * @param reasons The catalog's reasoning flag (`undefined` = unknown).
  * @returns Fields to merge into the body.
- *
- * @example Both dialects
- * ```ts
- * import { reasoningFields } from "./_reasoning.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(reasoningFields("openai", "o3", "high", true), { reasoning_effort: "high" });
- * assert.deepEqual(reasoningFields("deepseek", "deepseek-reasoner", "off", true), { thinking: { type: "disabled" } });
- * assert.deepEqual(reasoningFields("openai", "gpt-4.1", "high", false), {});
- * ```
  */
 export function reasoningFields(
   dialect: OpenAiDialect,

@@ -1,6 +1,5 @@
 /**
- * An {@linkcode LlmRequest} → the Chat Completions request body (llm.md
- * §11, §9).
+ * An {@linkcode LlmRequest} → the Chat Completions request body.
  *
  * @module
  */
@@ -12,13 +11,6 @@ import { reasoningFields } from "./_reasoning.ts";
 
 /**
  * How a body is built for one provider.
- *
- * @example Value
- * ```ts
- * import type { OpenAiBodyOptions } from "./_request_body.ts";
- * import { createCatalog } from "../create_catalog.ts";
- * const o: OpenAiBodyOptions = { dialect: "openai", maxTokensParam: "max_completion_tokens", catalog: createCatalog() };
- * ```
  */
 export interface OpenAiBodyOptions {
   /** Reasoning and overflow conventions. */
@@ -45,20 +37,6 @@ function toolChoice(choice: ToolChoice): unknown {
  * @param req The request.
  * @param options Dialect, cap field, catalog.
  * @returns The body.
- *
- * @example A request with tools and a cap
- * ```ts
- * import { buildOpenAiBody } from "./_request_body.ts";
- * import { createCatalog } from "../create_catalog.ts";
- * import assert from "node:assert/strict";
- * const body = buildOpenAiBody({
- *   model: "gpt-5.4-mini", maxTokens: 500, toolChoice: { name: "weather" },
- *   messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
- *   tools: [{ name: "weather", description: "Weather", parameters: { type: "object" } }],
- * }, { dialect: "openai", maxTokensParam: "max_completion_tokens", catalog: createCatalog() });
- * assert.deepEqual(Object.keys(body), ["model", "messages", "tools", "tool_choice", "max_completion_tokens", "stream", "stream_options"]);
- * assert.deepEqual(body.tool_choice, { type: "function", function: { name: "weather" } });
- * ```
  */
 export function buildOpenAiBody(
   req: LlmRequest,

@@ -1,5 +1,5 @@
 /**
- * OpenAI Chat usage → canonical usage (llm.md §4): `prompt_tokens` is
+ * OpenAI Chat usage → canonical usage: `prompt_tokens` is
  * gross, so `input = prompt − cached` and `cacheRead = cached`.
  *
  * @module
@@ -16,18 +16,6 @@ import { countField, isObject, objectField } from "../_wire_json.ts";
  *
  * @param usage The wire `usage` (anything).
  * @returns The usage, or `undefined` when `usage` is not an object.
- *
- * @example Cached tokens subtracted from input
- * ```ts
- * import { openAiUsage } from "./_usage.ts";
- * import assert from "node:assert/strict";
- * assert.deepEqual(
- *   openAiUsage({ prompt_tokens: 374, completion_tokens: 61, prompt_tokens_details: { cached_tokens: 256 }, completion_tokens_details: { reasoning_tokens: 17 } }),
- *   { inputTokens: 118, outputTokens: 61, cacheReadTokens: 256, reasoningTokens: 17 },
- * );
- * assert.deepEqual(openAiUsage({ prompt_tokens: 10, completion_tokens: 2, prompt_cache_hit_tokens: 4 }), { inputTokens: 6, outputTokens: 2, cacheReadTokens: 4 });
- * assert.equal(openAiUsage(null), undefined);
- * ```
  */
 export function openAiUsage(usage: unknown): Usage | undefined {
   if (!isObject(usage)) return undefined;

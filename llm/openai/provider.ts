@@ -1,5 +1,5 @@
 /**
- * The OpenAI Chat Completions adapter (llm.md §11, §12): official OpenAI,
+ * The OpenAI Chat Completions adapter: official OpenAI,
  * DeepSeek (same adapter, its dialect) and OpenAI-compatible servers.
  *
  * @module
@@ -19,37 +19,17 @@ import { buildOpenAiBody } from "./_request_body.ts";
 import type { MaxTokensParam, OpenAiDialect } from "./types.ts";
 
 /**
- * The official OpenAI base URL (with the version, DECISIONS.md 26).
- *
- * @example Read it
- * ```ts
- * import { OPENAI_BASE_URL } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.equal(OPENAI_BASE_URL, "https://api.openai.com/v1");
- * ```
+ * The official OpenAI base URL (with the version).
  */
 export const OPENAI_BASE_URL: string = "https://api.openai.com/v1";
 
 /**
  * The official DeepSeek base URL (`{base}/chat/completions`).
- *
- * @example Read it
- * ```ts
- * import { DEEPSEEK_BASE_URL } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.equal(DEEPSEEK_BASE_URL, "https://api.deepseek.com");
- * ```
  */
 export const DEEPSEEK_BASE_URL: string = "https://api.deepseek.com";
 
 /**
  * Options of {@linkcode createOpenAiProvider}.
- *
- * @example A local server
- * ```ts
- * import type { OpenAiProviderOptions } from "@relavium/session/llm";
- * const o: OpenAiProviderOptions = { id: "ollama", fetch, baseUrl: "http://localhost:11434/v1" };
- * ```
  */
 export interface OpenAiProviderOptions extends HttpProviderOptions {
   /** Provider id: `openai`, `deepseek` or a `[[providers]]` id. */
@@ -81,10 +61,10 @@ function defaultSupports(custom: boolean): ProviderSupports {
 /**
  * Creates an OpenAI Chat Completions provider. Each `stream` call POSTs
  * `{base}/chat/completions` with `Authorization: Bearer <key>` (omitted when
- * the key is empty: local servers, DECISIONS.md 24) and
+ * the key is empty, as for local servers) and
  * `stream_options.include_usage`, never following a redirect, and maps the
- * SSE stream to chunks (llm.md §11). Failures are one classified `error`
- * chunk (llm.md §5). A base URL other than the dialect's official one makes
+ * SSE stream to chunks. Failures are one classified `error`
+ * chunk. A base URL other than the dialect's official one makes
  * a custom endpoint: overflows downgraded, `contextLimit` unknown, and by
  * default no reasoning or prompt-cache capability.
  *
@@ -92,24 +72,6 @@ function defaultSupports(custom: boolean): ProviderSupports {
  * @returns The provider.
  * @throws {TypeError} When `id` is empty, `fetch` is not a function or
  *   `baseUrl` is not a URL.
- *
- * @example Tool call from an in-memory fetch
- * ```ts
- * import { createOpenAiProvider, type StreamChunk } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const data = [
- *   { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "weather", arguments: "" } }] }, finish_reason: null }] },
- *   { choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }, finish_reason: null }] },
- *   { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
- *   { choices: [], usage: { prompt_tokens: 20, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 8 } } },
- * ];
- * const sse = data.map((d) => `data: ${JSON.stringify(d)}\n\n`).join("") + "data: [DONE]\n\n";
- * const provider = createOpenAiProvider({ id: "openai", fetch: () => Promise.resolve(new Response(sse)) });
- * const chunks: StreamChunk[] = [];
- * for await (const c of provider.stream({ model: "gpt-5.4-mini", messages: [] }, "key")) chunks.push(c);
- * assert.deepEqual(chunks.map((c) => c.type), ["tool_call_start", "tool_call_delta", "tool_call_end", "stop"]);
- * assert.deepEqual(chunks[3], { type: "stop", stopReason: "tool_use", usage: { inputTokens: 12, outputTokens: 5, cacheReadTokens: 8 } });
- * ```
  */
 export function createOpenAiProvider(
   options: OpenAiProviderOptions,

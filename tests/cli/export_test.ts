@@ -10,6 +10,7 @@ import {
 import { EXPORT_NOTICE, exportText } from "../../cli/io/export_file.ts";
 import { parseWorkflow } from "../../export/mod.ts";
 import { openSession } from "../../host/host.ts";
+import { hostParts } from "../_fakes/runtime.ts";
 import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import { createMemoryStore } from "../../store/memory_store.ts";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
@@ -361,8 +362,10 @@ Deno.test("PersistedSession.emitExported() stamps the next number and refuses af
   const provider = createScriptedProvider({ id: "openai", script: [] });
   const live = openSession({
     store: createMemoryStore(),
-    clock: { now: () => 0 },
-    ids: () => "s1",
+    ...hostParts({ resolveProvider: () => provider }, {
+      clock: { now: () => 0 },
+      ids: () => "s1",
+    }),
     agent: {
       id: "mini",
       model: "gpt-5.4-mini",
@@ -370,11 +373,6 @@ Deno.test("PersistedSession.emitExported() stamps the next number and refuses af
       system_prompt: "Be terse.",
     },
     context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-    deps: {
-      resolveProvider: () => provider,
-      keyFor: () => "",
-      sleep: () => Promise.resolve(),
-    },
   });
   live.emitExported("/w/s1.relavium.yaml");
   live.close();

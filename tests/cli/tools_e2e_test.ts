@@ -475,7 +475,7 @@ Deno.test("git_commit: the per-call gate asks only in an interactive TTY", async
       const err = b.stderrText();
       assert.equal(code, 4, err);
       assert.ok(
-        err.includes('Commit "fix: typo"? [y] yes  [n] no '),
+        err.includes('Commit "fix: typo" (a.md)? [y] yes  [n] no '),
         err,
       );
       assert.match(err, /\[turn failed: tool_denied\]/);

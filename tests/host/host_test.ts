@@ -8,6 +8,7 @@ import { openSqliteStore } from "../../store/sqlite_store.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
 import { createFakeRegistry } from "../_fakes/tools.ts";
+import { hostParts } from "../_fakes/runtime.ts";
 import { AGENT, reply, toolCall } from "../session/_harness.ts";
 
 const CONTEXT = { workingDir: "/work", fsScopeTier: "sandboxed" as const };
@@ -38,11 +39,9 @@ Deno.test("resumeSession() on a fresh store handle sends exactly the request the
   const pa = createScriptedProvider({ id: "openai", script: script() });
   const a = openSession({
     store: createMemoryStore(),
-    clock: steppingClock(),
-    ids: sequentialIds("a"),
     agent: AGENT,
     context: CONTEXT,
-    deps: deps(pa),
+    ...hostParts(deps(pa), { clock: steppingClock(), ids: sequentialIds("a") }),
   });
   for (const m of MESSAGES) await a.session.sendMessage(m);
 
@@ -57,11 +56,12 @@ Deno.test("resumeSession() on a fresh store handle sends exactly the request the
     });
     const b = openSession({
       store: store1,
-      clock: steppingClock(),
-      ids: sequentialIds("b"),
       agent: AGENT,
       context: CONTEXT,
-      deps: deps(pb),
+      ...hostParts(deps(pb), {
+        clock: steppingClock(),
+        ids: sequentialIds("b"),
+      }),
     });
     for (const m of MESSAGES.slice(0, 3)) await b.session.sendMessage(m);
     const id = b.sessionId;
@@ -78,9 +78,10 @@ Deno.test("resumeSession() on a fresh store handle sends exactly the request the
     const resumed = resumeSession({
       store: store2,
       sessionId: id,
-      clock: steppingClock(),
-      ids: sequentialIds("c"),
-      deps: deps(pc),
+      ...hostParts(deps(pc), {
+        clock: steppingClock(),
+        ids: sequentialIds("c"),
+      }),
     });
     assert.ok(resumed.ok);
     assert.equal(resumed.value.session.turnCount, 3);
@@ -101,11 +102,12 @@ Deno.test("openSession() persists each completed turn with its tool rounds and c
   const p = createScriptedProvider({ id: "openai", script: script() });
   const live = openSession({
     store,
-    clock: steppingClock(),
-    ids: sequentialIds("s"),
     agent: AGENT,
     context: CONTEXT,
-    deps: { ...deps(p), catalog: { lookup: () => undefined } },
+    ...hostParts({ ...deps(p), catalog: { lookup: () => undefined } }, {
+      clock: steppingClock(),
+      ids: sequentialIds("s"),
+    }),
   });
   await live.session.sendMessage("one");
   await live.session.sendMessage("two");
@@ -159,35 +161,40 @@ Deno.test("a failed turn commit latches the session: no later provider or tool e
   const events: SessionEvent[] = [];
   const live = openSession({
     store: failingCommits(createMemoryStore()),
-    clock: steppingClock(),
-    ids: sequentialIds("s"),
     agent: AGENT,
     context: CONTEXT,
-    deps: deps(p),
-    onEvent: (e) => events.push(e),
+    ...hostParts(deps(p), { clock: steppingClock(), ids: sequentialIds("s") }),
   });
+  const reading = (async () => {
+    for await (const e of live.events) events.push(e);
+  })();
   await live.session.sendMessage("first");
   assert.equal(live.latched, true);
   assert.match(String(live.latchError), /disk full/);
-  await live.session.sendMessage("second");
+  const second = await live.session.sendMessage("second");
   assert.equal(
     p.requests.length,
     1,
     "the latched session made no second request",
   );
+  assert.equal(second.kind, "failed");
+  await live.events.settled();
   const last = events.at(-1);
   assert.ok(last?.type === "session:turn_completed");
   assert.equal(last.stopReason, "error");
   assert.equal(last.error?.code, "internal");
+  live.close();
+  await reading;
 });
 
 Deno.test("resumeSession() reports an unknown id", () => {
   const r = resumeSession({
     store: createMemoryStore(),
     sessionId: "missing",
-    clock: steppingClock(),
-    ids: sequentialIds(),
-    deps: deps(createScriptedProvider({ id: "openai", script: [] })),
+    ...hostParts(deps(createScriptedProvider({ id: "openai", script: [] })), {
+      clock: steppingClock(),
+      ids: sequentialIds(),
+    }),
   });
   assert.deepEqual(r, {
     ok: false,

@@ -14,6 +14,7 @@ import type { SessionStore } from "../../store/store.ts";
 import type { SessionDeps } from "../../session/deps.ts";
 import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
 import { createFakeRegistry } from "../_fakes/tools.ts";
+import { hostParts } from "../_fakes/runtime.ts";
 import { AGENT, toolCall } from "../session/_harness.ts";
 import {
   filler,
@@ -77,11 +78,12 @@ async function sameNextRequest(
   const pa = provider(window);
   const a = openSession({
     store: createMemoryStore(),
-    clock: steppingClock(),
-    ids: sequentialIds("a"),
     agent,
     context: CONTEXT,
-    deps: deps(pa, options.deps),
+    ...hostParts(deps(pa, options.deps), {
+      clock: steppingClock(),
+      ids: sequentialIds("a"),
+    }),
   });
   for (const step of steps) await step(a);
 
@@ -94,11 +96,12 @@ async function sameNextRequest(
   });
   const b = openSession({
     store: store1,
-    clock: steppingClock(),
-    ids: sequentialIds("b"),
     agent,
     context: CONTEXT,
-    deps: deps(pb, options.deps),
+    ...hostParts(deps(pb, options.deps), {
+      clock: steppingClock(),
+      ids: sequentialIds("b"),
+    }),
   });
   for (const step of steps.slice(0, cut)) await step(b);
   assert.equal(b.latched, false);
@@ -115,9 +118,10 @@ async function sameNextRequest(
   const resumed = resumeSession({
     store: store2,
     sessionId: id,
-    clock: steppingClock(),
-    ids: sequentialIds("c"),
-    deps: deps(pc, options.deps),
+    ...hostParts(deps(pc, options.deps), {
+      clock: steppingClock(),
+      ids: sequentialIds("c"),
+    }),
   });
   assert.ok(resumed.ok);
   for (const step of steps.slice(cut)) await step(resumed.value);
@@ -262,11 +266,12 @@ for (const kind of ["memory", "sqlite"] as const) {
       const p = provider(100_000);
       const live = openSession({
         store,
-        clock: steppingClock(),
-        ids: sequentialIds("s"),
         agent: AGENT,
         context: CONTEXT,
-        deps: deps(p),
+        ...hostParts(deps(p), {
+          clock: steppingClock(),
+          ids: sequentialIds("s"),
+        }),
       });
       await live.session.sendMessage("one");
       await live.session.sendMessage("use a tool");
@@ -343,11 +348,12 @@ Deno.test("summariser spend of a failed compaction outside a turn is written at 
   });
   const live = openSession({
     store,
-    clock: steppingClock(),
-    ids: sequentialIds("s"),
     agent: AGENT,
     context: CONTEXT,
-    deps: deps(p, { autoCompact: false }),
+    ...hostParts(deps(p, { autoCompact: false }), {
+      clock: steppingClock(),
+      ids: sequentialIds("s"),
+    }),
   });
   await live.session.sendMessage(filler("a", 16_000));
   await live.session.sendMessage(filler("b", 16_000));
@@ -387,11 +393,9 @@ Deno.test("a store without appendMarker latches the session at the first boundar
   const p = provider(100_000);
   const live = openSession({
     store,
-    clock: steppingClock(),
-    ids: sequentialIds("s"),
     agent: AGENT,
     context: CONTEXT,
-    deps: deps(p),
+    ...hostParts(deps(p), { clock: steppingClock(), ids: sequentialIds("s") }),
   });
   await live.session.sendMessage("one");
   await live.session.sendMessage("two");

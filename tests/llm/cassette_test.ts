@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { parseCassette } from "../../llm/mod.ts";
+import { renderIssues } from "../../schema/issues.ts";
 
 const FIXTURES = new URL("../fixtures/cassettes/", import.meta.url);
 function fixture(name: string): string {
@@ -242,6 +243,68 @@ Deno.test("parseCassette() names the file and the JSON path of each problem", as
       [{ path: "calls[0].chunks", message: "required" }],
     ],
     [
+      "v1.1 call neither a list nor an object",
+      JSON.stringify({ schema_version: "1.1", provider: "p", calls: ["x"] }),
+      [{
+        path: "calls[0]",
+        message: "must be an array of chunks or {chunks, expect}",
+      }],
+    ],
+    [
+      "v1.1 call object with a bad chunk",
+      JSON.stringify({
+        schema_version: "1.1",
+        provider: "p",
+        calls: [{ chunks: [STOP, { type: "nope" }] }],
+      }),
+      [{ path: "calls[0].chunks[1].type", message: "unknown chunk type" }],
+    ],
+    [
+      "v1.1 chunks not a list",
+      JSON.stringify({
+        schema_version: "1.1",
+        provider: "p",
+        calls: [{ chunks: null }],
+      }),
+      [{ path: "calls[0].chunks", message: "must be an array of chunks" }],
+    ],
+    [
+      "v1.1 without provider and calls",
+      JSON.stringify({ schema_version: "1.1", strict: true }),
+      [
+        { path: "provider", message: "required" },
+        { path: "calls", message: "required" },
+      ],
+    ],
+    [
+      "empty provider id",
+      JSON.stringify({
+        schema_version: "1.1",
+        providers: { "": { calls: [] } },
+      }),
+      [{ path: "providers", message: "provider id must not be empty" }],
+    ],
+    [
+      "__proto__ provider id",
+      '{"schema_version":"1.1","providers":{"__proto__":{"calls":[]}}}',
+      [{ path: "providers.__proto__", message: "not a usable provider id" }],
+    ],
+    [
+      "context_window not a positive integer",
+      JSON.stringify({
+        schema_version: "1.1",
+        provider: "p",
+        calls: [],
+        context_window: 0.5,
+      }),
+      [{ path: "context_window", message: "must be a positive integer" }],
+    ],
+    [
+      "a provider that is not a string",
+      JSON.stringify({ schema_version: "1.0", provider: [], calls: [] }),
+      [{ path: "provider", message: "must be a non-empty string" }],
+    ],
+    [
       "strict not boolean",
       JSON.stringify({
         schema_version: "1.1",
@@ -295,4 +358,17 @@ Deno.test("parseCassette() accepts plain v1.0 shapes under 1.1 and a call list w
   );
   assert.ok(r.ok);
   assert.equal(r.value.strict, false);
+});
+
+Deno.test("parseCassette() errors render as one file:path: message line per problem", () => {
+  const r = parseCassette(fixture("v1_0_uses_v1_1.json"), "/w/c.json");
+  assert.equal(r.ok, false);
+  if (r.ok) return;
+  assert.equal(
+    renderIssues(r.error.file, r.error.issues),
+    [
+      '/w/c.json: strict: requires schema_version "1.1"',
+      '/w/c.json: calls[0]: a {chunks, expect} call requires schema_version "1.1"',
+    ].join("\n"),
+  );
 });

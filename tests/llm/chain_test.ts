@@ -735,7 +735,7 @@ Deno.test("createChain() passes contextExceeded and drops effort for non-reasoni
   assert.equal(p.requests[0]?.reasoningEffort, undefined);
 });
 
-Deno.test("createChain() skips a fallback entry whose key cannot be resolved (DECISIONS 24)", async () => {
+Deno.test("createChain() skips a fallback entry whose key cannot be resolved", async () => {
   const primary = createScriptedProvider({
     id: "anthropic",
     script: [errorReply("overloaded", "anthropic")],

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  createCatalog,
-  type ModelInfo,
-  priceUsage,
-  usdPerMtok,
-} from "../../llm/mod.ts";
+import { createCatalog, type ModelInfo, priceUsage } from "../../llm/mod.ts";
+import { usdPerMtok } from "../../llm/cost.ts";
 
 const info: ModelInfo = {
   provider: "p",

@@ -3,12 +3,14 @@ import {
   type LlmErrorKind,
   LlmProviderError,
   makeLlmError,
+} from "../../llm/mod.ts";
+import {
   POSSIBLE_OVERFLOW_MESSAGE,
   safeErrorMessage,
   scrubSecrets,
   toSessionError,
   turnErrorCode,
-} from "../../llm/mod.ts";
+} from "../../llm/errors.ts";
 
 Deno.test("makeLlmError() derives retryable from the kind", () => {
   const kinds: [LlmErrorKind, boolean][] = [
@@ -50,7 +52,7 @@ Deno.test("makeLlmError() scrubs message and code and keeps extras", () => {
   });
 });
 
-Deno.test("turnErrorCode() maps kinds per llm.md §5", () => {
+Deno.test("turnErrorCode() maps each provider error kind to its turn error code", () => {
   const table: [LlmErrorKind, string][] = [
     ["auth", "provider_auth"],
     ["rate_limit", "provider_rate_limit"],

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { estimateTokens } from "../../llm/mod.ts";
+import { estimateTokens } from "../../llm/estimate.ts";
 
 Deno.test("estimateTokens() follows ceil(chars/4)", async (t) => {
   await t.step(

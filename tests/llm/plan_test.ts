@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  createScriptedProvider,
-  type LlmProvider,
-  resolvePlan,
-} from "../../llm/mod.ts";
+import { createScriptedProvider, type LlmProvider } from "../../llm/mod.ts";
+import { resolvePlan } from "../../llm/plan.ts";
 
 const openai = createScriptedProvider({ id: "openai", script: [] });
 const anthropic = createScriptedProvider({ id: "anthropic", script: [] });

@@ -6,9 +6,9 @@ import {
   type LlmProvider,
   type LlmRequest,
   parseCassette,
-  resolvePlan,
   type StreamChunk,
 } from "../../llm/mod.ts";
+import { resolvePlan } from "../../llm/plan.ts";
 import { collect, recordingSleep } from "./_helpers.ts";
 
 const FIXTURES = new URL("../fixtures/cassettes/", import.meta.url);

@@ -16,7 +16,8 @@ import type {
   sessionMessageSchema,
 } from "../../schema/message.ts";
 import type { SessionEvent, sessionEventSchema } from "../../schema/event.ts";
-import type { StreamChunk, streamChunkSchema } from "../../llm/chunk.ts";
+import type { StreamChunk } from "../../llm/chunk.ts";
+import type { streamChunkSchema } from "../../llm/_chunk_schema.ts";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends
   (<T>() => T extends B ? 1 : 2) ? true

@@ -5,7 +5,7 @@
  * test. No sleeps: tests wait on explicit promises, bounded by `within`.
  */
 import type { StreamChunk } from "../../../llm/mod.ts";
-import { streamChunkSchema } from "../../../llm/chunk.ts";
+import { streamChunkSchema } from "../../../llm/_chunk_schema.ts";
 import assert from "node:assert/strict";
 
 /** One request as the server saw it. */

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  createAnthropicProvider,
-  type LlmMessage,
-  type LlmRequest,
-  type StreamChunk,
-} from "../../../llm/mod.ts";
+import type { LlmMessage, LlmRequest, StreamChunk } from "../../../llm/mod.ts";
+import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
 import {
   argsOf,
   ask,

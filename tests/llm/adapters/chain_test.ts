@@ -7,12 +7,12 @@ import assert from "node:assert/strict";
 import {
   type AttemptReport,
   type ChainEvent,
-  createAnthropicProvider,
   createChain,
-  createOpenAiProvider,
   type LlmProvider,
   type PlanEntry,
 } from "../../../llm/mod.ts";
+import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
+import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import { AgentSession } from "../../../session/mod.ts";
 import type { SessionEventDraft } from "../../../schema/event.ts";
 import { ask, fixture, http, serve, sse, type TestServer } from "./_server.ts";

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
+import type { LlmRequest, StreamChunk } from "../../../llm/mod.ts";
 import {
   createOpenAiProvider,
-  type LlmRequest,
   type OpenAiProviderOptions,
-  type StreamChunk,
-} from "../../../llm/mod.ts";
+} from "../../../llm/openai/provider.ts";
 import {
   argsOf,
   ask,

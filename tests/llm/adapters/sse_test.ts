@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createSseParser, type SseEvent } from "../../../llm/mod.ts";
+import { createSseParser, type SseEvent } from "../../../llm/sse.ts";
 import { fixture } from "./_server.ts";
 
 const enc = new TextEncoder();

@@ -1,0 +1,146 @@
+/**
+ * The effects a persisted session runs on, as one value: clock, ids,
+ * backoff sleep, transport, catalog, key lookup, working folder and an
+ * optional cassette. {@linkcode denoRuntime} is the one place that
+ * supplies the real ones; everything else takes them from here.
+ *
+ * @module
+ */
+import type { Cassette } from "../llm/cassette.ts";
+import { parseCassette } from "../llm/cassette.ts";
+import type { ModelCatalog } from "../llm/catalog.ts";
+import { createCatalog } from "../llm/create_catalog.ts";
+import type { FetchFn } from "../llm/http.ts";
+import { type EnvReader, lookupProviderKey } from "../llm/keys.ts";
+import type { LlmProvider } from "../llm/provider.ts";
+import { renderIssues } from "../schema/issues.ts";
+import type { Clock, IdSource } from "../session/deps.ts";
+import { InvalidFileError } from "./errors.ts";
+import { abortableSleep } from "./sleep.ts";
+
+/**
+ * The effects of a persisted session.
+ */
+export interface SessionRuntime {
+  /** Epoch milliseconds (event timestamps, cooldowns). */
+  clock: Clock;
+  /** Fresh session ids. */
+  ids: IdSource;
+  /** The backoff wait; it must return at once when `signal` aborts. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** The transport of the shipped provider adapters. */
+  fetch: FetchFn;
+  /** Prices and windows: the cost of each attempt and the cost cap. */
+  catalog: ModelCatalog;
+  /** The API key of a provider; a throw or rejection fails the turn `provider_auth`. */
+  keyFor(provider: string): string | Promise<string>;
+  /** The default working folder of a new session. */
+  workingDir: string;
+  /**
+   * Replay this cassette instead of calling providers; the sessions this
+   * runtime runs consume its calls in order.
+   */
+  cassette?: Cassette;
+  /**
+   * The provider of an id. Absent ⇒ the cassette's replay when there is a
+   * cassette, else the shipped adapters (`openai`, `anthropic`,
+   * `deepseek`) over `fetch`.
+   */
+  resolveProvider?(id: string): LlmProvider | undefined;
+}
+
+/**
+ * Options of {@linkcode denoRuntime}.
+ */
+export interface DenoRuntimeOptions {
+  /**
+   * Where keys are read (`Deno.env`, or a map of your own): see
+   * `providerKeyVariables`. Absent ⇒ no key is found (a cassette needs
+   * none).
+   */
+  env?: EnvReader;
+  /** The transport; default the global `fetch`. */
+  fetch?: FetchFn;
+  /** The catalog; default the bundled one (prices apply, the cost cap binds). */
+  catalog?: ModelCatalog;
+  /** Replay this cassette (see {@linkcode loadCassette}); no key needed. */
+  cassette?: Cassette | undefined;
+  /** The default working folder; default `Deno.cwd()`. */
+  workingDir?: string;
+}
+
+/**
+ * The real effects: the system clock, random UUIDs, an abortable sleep,
+ * `fetch` and the bundled catalog. Keys are read only from the `env` you
+ * pass, never from the process environment behind your back.
+ *
+ * @param options Where keys come from, and optional overrides.
+ * @returns The runtime.
+ *
+ * @example Keys come only from the env you pass
+ * ```ts
+ * import { denoRuntime } from "@relavium/session/host";
+ * import assert from "node:assert/strict";
+ * const runtime = denoRuntime({ env: { get: (n) => n === "OPENAI_API_KEY" ? "sk-test" : undefined } });
+ * assert.equal(await runtime.keyFor("openai"), "sk-test");
+ * assert.throws(() => denoRuntime().keyFor("openai"), /OPENAI_API_KEY/);
+ * assert.equal(runtime.catalog.lookup("gpt-5.4-mini")?.provider, "openai");
+ * ```
+ */
+export function denoRuntime(options: DenoRuntimeOptions = {}): SessionRuntime {
+  const env: EnvReader = options.env ?? { get: () => undefined };
+  const cassette = options.cassette;
+  const runtime: SessionRuntime = {
+    clock: { now: () => Date.now() },
+    ids: () => crypto.randomUUID(),
+    sleep: abortableSleep,
+    fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+    catalog: options.catalog ?? createCatalog(),
+    keyFor: cassette === undefined
+      ? (provider) => lookupProviderKey(provider, env)
+      : () => "",
+    workingDir: options.workingDir ?? Deno.cwd(),
+  };
+  if (cassette !== undefined) runtime.cassette = cassette;
+  return runtime;
+}
+
+/**
+ * Reads and validates a cassette file (recorded provider calls to replay
+ * offline).
+ *
+ * @param path The cassette file.
+ * @returns The cassette.
+ * @throws {InvalidFileError} When the file cannot be read or does not
+ * validate; the message names the file and each JSON path.
+ *
+ * @example A broken cassette names the file and the path
+ * ```ts
+ * import { InvalidFileError, loadCassette } from "@relavium/session/host";
+ * import assert from "node:assert/strict";
+ * const path = await Deno.makeTempFile({ suffix: ".json" });
+ * await Deno.writeTextFile(path, '{"schema_version":"1.0","provider":"openai","calls":[[{"type":"nope"}]]}');
+ * await assert.rejects(loadCassette(path), (e) =>
+ *   e instanceof InvalidFileError && e.message === `${path}: calls[0][0].type: unknown chunk type`);
+ * await Deno.remove(path);
+ * ```
+ */
+export async function loadCassette(path: string): Promise<Cassette> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new InvalidFileError(path, `${path}: cannot read: ${why}`, {
+      cause: e,
+    });
+  }
+  const parsed = parseCassette(text, path);
+  if (!parsed.ok) {
+    throw new InvalidFileError(
+      path,
+      renderIssues(parsed.error.file, parsed.error.issues),
+    );
+  }
+  return parsed.value;
+}

@@ -1,0 +1,49 @@
+/**
+ * The real backoff wait of a session: a timer that an abort ends at once.
+ *
+ * @module
+ */
+
+/**
+ * Waits `ms` milliseconds, or until `signal` aborts, whichever comes
+ * first. An abort during the wait rejects at once with `signal.reason`
+ * and clears the timer, so an aborted retry never waits out its backoff.
+ *
+ * @param ms How long to wait, in milliseconds.
+ * @param signal Ends the wait early.
+ * @returns Resolves after `ms`.
+ * @throws The signal's reason (as a rejection) when it aborts first,
+ * also when it was aborted already.
+ *
+ * @example An abort ends the wait at once
+ * ```ts
+ * import { abortableSleep } from "@relavium/session/host";
+ * import assert from "node:assert/strict";
+ * const controller = new AbortController();
+ * const started = Date.now();
+ * const wait = abortableSleep(60_000, controller.signal);
+ * controller.abort(new Error("stop"));
+ * await assert.rejects(wait, /stop/);
+ * assert.ok(Date.now() - started < 1_000);
+ * ```
+ */
+export function abortableSleep(
+  ms: number,
+  signal: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}

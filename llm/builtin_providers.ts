@@ -1,0 +1,74 @@
+/**
+ * The shipped HTTP adapters by provider id.
+ *
+ * @module
+ */
+import { createAnthropicProvider } from "./anthropic/provider.ts";
+import type { ModelCatalog } from "./catalog.ts";
+import type { FetchFn } from "./http.ts";
+import { createOpenAiProvider } from "./openai/provider.ts";
+import type { LlmProvider } from "./provider.ts";
+
+/**
+ * The provider ids {@linkcode createBuiltinProvider} knows.
+ */
+export type BuiltinProviderId = "openai" | "anthropic" | "deepseek";
+
+/**
+ * Options of {@linkcode createBuiltinProvider}.
+ */
+export interface BuiltinProviderOptions {
+  /** The transport. */
+  fetch: FetchFn;
+  /** Windows, output ceilings and reasoning flags; default the bundled one. */
+  catalog?: ModelCatalog;
+  /** Epoch ms, to read `retry-after` HTTP dates. */
+  now?: () => number;
+  /** Another endpoint of the same API (then a custom endpoint). */
+  baseUrl?: string;
+}
+
+/**
+ * Builds the shipped adapter of a provider id: `openai` and `deepseek`
+ * (OpenAI-compatible chat completions) and `anthropic` (Messages API).
+ *
+ * @param id A provider id.
+ * @param options Transport, catalog, clock and an optional base URL.
+ * @returns The adapter, or `undefined` for an id without a shipped one.
+ *
+ * @example Build two
+ * ```ts
+ * import { createBuiltinProvider } from "@relavium/session/llm";
+ * import assert from "node:assert/strict";
+ * assert.equal(createBuiltinProvider("anthropic", { fetch })?.kind, "anthropic");
+ * assert.equal(createBuiltinProvider("openai", { fetch })?.kind, "openai-compatible");
+ * assert.equal(createBuiltinProvider("gemini", { fetch }), undefined);
+ * ```
+ */
+export function createBuiltinProvider(
+  id: string,
+  options: BuiltinProviderOptions,
+): LlmProvider | undefined {
+  const common = {
+    fetch: options.fetch,
+    ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.baseUrl === undefined
+      ? {}
+      : { baseUrl: options.baseUrl, customEndpoint: true }),
+  };
+  switch (id) {
+    case "anthropic":
+      return createAnthropicProvider(common);
+    case "openai":
+      return createOpenAiProvider({ id: "openai", ...common });
+    case "deepseek":
+      return createOpenAiProvider({
+        id: "deepseek",
+        dialect: "deepseek",
+        ...common,
+      });
+    default:
+      return undefined;
+  }
+}

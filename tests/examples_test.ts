@@ -1,0 +1,85 @@
+/** Every `examples/*.ts` runs offline from a checkout; the README shows the quick start. */
+import assert from "node:assert/strict";
+
+const root = new URL("../", import.meta.url);
+const examples = [...Deno.readDirSync(new URL("examples/", root))]
+  .filter((e) => e.isFile && e.name.endsWith(".ts"))
+  .map((e) => e.name)
+  .sort();
+
+async function run(name: string): Promise<Deno.CommandOutput> {
+  const cassette = `examples/${name.replace(/\.ts$/, ".cassette.json")}`;
+  return await new Deno.Command(Deno.execPath(), {
+    // No --allow-net: a run that tried the network would fail.
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      `examples/${name}`,
+      cassette,
+    ],
+    cwd: root,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+}
+
+Deno.test("there are examples, each with its cassette", () => {
+  assert.ok(examples.includes("quick_start.ts"));
+  assert.ok(examples.includes("resume_with_events.ts"));
+  for (const name of examples) {
+    const cassette = new URL(
+      `examples/${name.replace(/\.ts$/, ".cassette.json")}`,
+      root,
+    );
+    assert.ok(Deno.statSync(cassette).isFile, `${name} has a cassette`);
+  }
+});
+
+for (const name of examples) {
+  Deno.test(`examples/${name} runs offline`, async () => {
+    const out = await run(name);
+    const stdout = new TextDecoder().decode(out.stdout);
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    assert.equal(stderr, "");
+    assert.doesNotMatch(stdout, /failed|error/i);
+    if (name === "quick_start.ts") {
+      assert.match(
+        stdout,
+        /^A session store keeps every completed turn of a conversation, so it can be resumed exactly\.\n\[completed: 31 in, 17 out, \d+ µ¢\]\n$/,
+      );
+    }
+    if (name === "resume_with_events.ts") {
+      assert.match(stdout, /resumed \S+ after 1 turn\(s\)/);
+      assert.match(stdout, /turn 2 \(gpt-5\.4\): Your name is Ada\./);
+      assert.match(stdout, /stored messages: 4/);
+    }
+  });
+}
+
+Deno.test("the README's library section shows examples/quick_start.ts verbatim", () => {
+  const readme = Deno.readTextFileSync(new URL("README.md", root));
+  const quickStart = Deno.readTextFileSync(
+    new URL("examples/quick_start.ts", root),
+  );
+  const section = readme.slice(readme.indexOf("## The library"));
+  assert.ok(section.includes("deno add jsr:@relavium/session"));
+  assert.ok(
+    section.includes("```ts\n" + quickStart + "```\n"),
+    "the quick start appears as one ts block, unchanged",
+  );
+  for (const name of examples) {
+    assert.ok(
+      section.includes(
+        `deno run -A examples/${name} examples/${
+          name.replace(/\.ts$/, ".cassette.json")
+        }`,
+      ),
+      `the README says how to run ${name}`,
+    );
+  }
+});

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { createBuiltinProvider } from "../llm/builtin_providers.ts";
 import { createReplay } from "../llm/replay_provider.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { type Agent, parseAgent } from "../schema/agent.ts";
@@ -167,20 +166,9 @@ function providersFor(
     }
     return replay;
   }
-  const made = new Map<string, LlmProvider | undefined>();
-  return (id) => {
-    if (!made.has(id)) {
-      made.set(
-        id,
-        createBuiltinProvider(id, {
-          fetch: runtime.fetch,
-          catalog: runtime.catalog,
-          now: () => runtime.clock.now(),
-        }),
-      );
-    }
-    return made.get(id);
-  };
+  // Neither a resolver nor a cassette: the runtime offers no provider
+  // (denoRuntime() supplies the shipped adapters as its resolver).
+  return () => undefined;
 }
 
 function reseated(

@@ -12,6 +12,7 @@ import type { ModelCatalog } from "../llm/catalog.ts";
 import { createCatalog } from "../llm/create_catalog.ts";
 import type { FetchFn } from "../llm/http.ts";
 import { type EnvReader, lookupProviderKey } from "../llm/keys.ts";
+import { createBuiltinProvider } from "../llm/builtin_providers.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { renderIssues } from "../schema/issues.ts";
 import type { Clock, IdSource } from "../session/deps.ts";
@@ -43,8 +44,9 @@ export interface SessionRuntime {
   cassette?: Cassette;
   /**
    * The provider of an id. Absent ⇒ the cassette's replay when there is a
-   * cassette, else the shipped adapters (`openai`, `anthropic`,
-   * `deepseek`) over `fetch`.
+   * cassette, else none. {@linkcode denoRuntime} without a cassette sets it
+   * to the shipped adapters (`openai`, `anthropic`, `deepseek`) over
+   * `fetch`.
    */
   resolveProvider?(id: string): LlmProvider | undefined;
 }
@@ -102,6 +104,23 @@ export function denoRuntime(options: DenoRuntimeOptions = {}): SessionRuntime {
     workingDir: options.workingDir ?? Deno.cwd(),
   };
   if (cassette !== undefined) runtime.cassette = cassette;
+  else {
+    // The shipped adapters, one per provider id, made on first use.
+    const made = new Map<string, LlmProvider | undefined>();
+    runtime.resolveProvider = (id) => {
+      if (!made.has(id)) {
+        made.set(
+          id,
+          createBuiltinProvider(id, {
+            fetch: runtime.fetch,
+            catalog: runtime.catalog,
+            now: () => runtime.clock.now(),
+          }),
+        );
+      }
+      return made.get(id);
+    };
+  }
   return runtime;
 }
 

@@ -10,16 +10,6 @@
  */
 import type { SessionContentPart, SessionMessage } from "./message.ts";
 import {
-  isCount,
-  isNonEmpty,
-  isObject,
-  isPositiveInt,
-  isString,
-  type Json,
-  onlyKeys,
-  optional,
-} from "./_checks.ts";
-import {
   ENGINE_TOOL_CALL_ID,
   ISO_DATETIME,
   MEDIA_HANDLE,
@@ -34,6 +24,90 @@ export {
   MIME,
   TOOL_NAME,
 } from "./_patterns.ts";
+
+/**
+ * A decoded JSON-like object.
+ */
+type Json = Record<string, unknown>;
+
+/**
+ * A non-null, non-array object (zod's object check).
+ *
+ * @param v Any value.
+ * @returns Whether `v` is such an object.
+ */
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Every key `for…in` visits is allowed (a strict object's rule).
+ *
+ * @param o The object.
+ * @param allowed The known keys.
+ * @returns Whether `o` has no other key.
+ */
+function onlyKeys(o: Json, allowed: readonly string[]): boolean {
+  for (const k in o) if (!allowed.includes(k)) return false;
+  return true;
+}
+
+/**
+ * An absent key, or a present one whose value passes (`exactOptional`:
+ * a present `undefined` fails unless `test` accepts it).
+ *
+ * @param o The object.
+ * @param key The key.
+ * @param test The value's check.
+ * @returns Whether the key is absent or valid.
+ */
+function optional(
+  o: Json,
+  key: string,
+  test: (v: unknown) => boolean,
+): boolean {
+  return !(key in o) || test(o[key]);
+}
+
+/**
+ * A string.
+ *
+ * @param v Any value.
+ * @returns Whether `v` is a string.
+ */
+function isString(v: unknown): v is string {
+  return typeof v === "string";
+}
+
+/**
+ * A non-empty string (`z.string().min(1)`).
+ *
+ * @param v Any value.
+ * @returns Whether `v` is a non-empty string.
+ */
+function isNonEmpty(v: unknown): v is string {
+  return typeof v === "string" && v.length > 0;
+}
+
+/**
+ * A safe integer ≥ 0 (`z.number().int().min(0)`).
+ *
+ * @param v Any value.
+ * @returns Whether `v` is a count.
+ */
+function isCount(v: unknown): v is number {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+}
+
+/**
+ * A safe integer ≥ 1 (`z.number().int().positive()`).
+ *
+ * @param v Any value.
+ * @returns Whether `v` is a positive integer.
+ */
+function isPositiveInt(v: unknown): v is number {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 1;
+}
 
 const OUTCOMES: readonly unknown[] = ["ok", "error", "denied", "cancelled"];
 const ROLES: readonly unknown[] = ["system", "user", "assistant", "tool"];

@@ -5,7 +5,7 @@
  */
 import type { Agent } from "../schema/agent.ts";
 import { parseAgentYaml } from "../schema/agent_file.ts";
-import { InvalidFileError } from "./errors.ts";
+import { InvalidFileError, readFileText } from "./errors.ts";
 
 /**
  * Reads an agent file (`*.agent.yaml`: one YAML mapping) and validates it
@@ -35,15 +35,7 @@ export async function loadAgentFile(
   path: string,
   options: { knownTools?: readonly string[] } = {},
 ): Promise<Agent> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    throw new InvalidFileError(path, `${path}: cannot read: ${why}`, {
-      cause: e,
-    });
-  }
+  const text = await readFileText(path);
   const parsed = parseAgentYaml(text, {
     file: path,
     ...(options.knownTools === undefined

@@ -68,3 +68,22 @@ export class InvalidAgentError extends Error {
     this.issues = [...issues];
   }
 }
+
+/**
+ * Reads a text file a caller named.
+ *
+ * @param path The file.
+ * @returns Its text.
+ * @throws {InvalidFileError} When it cannot be read (the message names the
+ * file and the reason).
+ */
+export async function readFileText(path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new InvalidFileError(path, `${path}: cannot read: ${why}`, {
+      cause: e,
+    });
+  }
+}

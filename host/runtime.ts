@@ -16,7 +16,7 @@ import { createBuiltinProvider } from "../llm/builtin_providers.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { renderIssues } from "../schema/issues.ts";
 import type { Clock, IdSource } from "../session/deps.ts";
-import { InvalidFileError } from "./errors.ts";
+import { InvalidFileError, readFileText } from "./errors.ts";
 import { abortableSleep } from "./sleep.ts";
 
 /**
@@ -145,15 +145,7 @@ export function denoRuntime(options: DenoRuntimeOptions = {}): SessionRuntime {
  * ```
  */
 export async function loadCassette(path: string): Promise<Cassette> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    throw new InvalidFileError(path, `${path}: cannot read: ${why}`, {
-      cause: e,
-    });
-  }
+  const text = await readFileText(path);
   const parsed = parseCassette(text, path);
   if (!parsed.ok) {
     throw new InvalidFileError(

@@ -20,19 +20,6 @@ import type { SessionContentPart } from "../schema/message.ts";
  * @returns `D`, or `undefined` when nothing would be dropped.
  * @throws {RangeError} When `keptTurnCount` is not a non-negative safe
  * integer.
- *
- * @example Keep the last of two turns
- * ```ts
- * import { markerBoundary } from "@relavium/session/store";
- * import assert from "node:assert/strict";
- * const row = (n: number, role: "user" | "assistant", text: string) => ({
- *   id: `m${n}`, sessionId: "s", sequenceNumber: n, role, timestamp: "2026-01-01T00:00:00.000Z",
- *   content: [{ type: "text" as const, text }],
- * });
- * const rows = [row(0, "user", "a"), row(1, "assistant", "b"), row(2, "user", "c"), row(3, "assistant", "d")];
- * assert.equal(markerBoundary(rows, 1), 1);
- * assert.equal(markerBoundary(rows, 2), undefined);
- * ```
  */
 export function markerBoundary(
   rows: ReadonlyArray<SessionMessage>,
@@ -51,13 +38,6 @@ export function markerBoundary(
  * @param marker The marker.
  * @returns The row's content parts.
  * @throws {RangeError} On an empty summary or invalid token counts.
- *
- * @example A trim marker has no parts
- * ```ts
- * import { markerContent } from "@relavium/session/store";
- * import assert from "node:assert/strict";
- * assert.deepEqual(markerContent({ keptTurnCount: 1 }), []);
- * ```
  */
 export function markerContent(marker: BoundaryMarker): SessionContentPart[] {
   const used = marker.tokensUsed;
@@ -104,18 +84,6 @@ export interface BoundaryEntry {
  *
  * @param rows Every stored row of the session, in any order.
  * @returns The boundaries.
- *
- * @example A compaction then a trim
- * ```ts
- * import { listBoundaries } from "@relavium/session/store";
- * import assert from "node:assert/strict";
- * const at = "2026-01-01T00:00:00.000Z";
- * const list = listBoundaries([
- *   { id: "a", sessionId: "s", sequenceNumber: 4, role: "system", content: [{ type: "text", text: "sum" }], compaction: { droppedThroughSequence: 1 }, timestamp: at },
- *   { id: "b", sessionId: "s", sequenceNumber: 7, role: "system", content: [], compaction: { droppedThroughSequence: 3 }, timestamp: at },
- * ]);
- * assert.deepEqual(list.map((b) => [b.kind, b.droppedFromSequence, b.droppedThroughSequence]), [["compaction", 0, 1], ["trim", 2, 3]]);
- * ```
  */
 export function listBoundaries(
   rows: ReadonlyArray<SessionMessage>,

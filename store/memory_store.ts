@@ -291,7 +291,8 @@ export interface MemoryStore extends SessionStore {
  *
  * @example Commit and resume
  * ```ts
- * import { createMemoryStore, reconstructSessionState } from "@relavium/session/store";
+ * import { createMemoryStore } from "@relavium/session/store";
+ * import { reconstructSessionState } from "./projection.ts";
  * import assert from "node:assert/strict";
  * const store = createMemoryStore();
  * store.create({ id: "s", agentSlug: "mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" } });

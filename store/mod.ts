@@ -1,7 +1,6 @@
 /**
  * Durable sessions: the `SessionStore` interface, the SQLite (`history.db`)
- * and memory stores, and the structural projection used by resume and
- * export.
+ * and memory stores: the seam for writing a store.
  * @module
  */
 export type {
@@ -16,24 +15,6 @@ export type {
   ToolRound,
   TurnCommit,
 } from "./store.ts";
-export {
-  compactionBoundary,
-  isTerminalRow,
-  messageText,
-  type ProjectedTurn,
-  type ProjectionOptions,
-  projectStructure,
-  reconstructSessionState,
-  type StructuralProjection,
-} from "./projection.ts";
-export {
-  type BoundaryEntry,
-  listBoundaries,
-  markerBoundary,
-  markerContent,
-} from "./markers.ts";
-export { deriveTitle } from "./title.ts";
-export { STORE_DDL } from "./ddl.ts";
 export {
   type SessionMessageBoundaryCode,
   SessionMessageBoundaryError,

@@ -69,16 +69,6 @@ export interface StructuralProjection {
  *
  * @param message A stored row.
  * @returns The joined text.
- *
- * @example Join text parts
- * ```ts
- * import { messageText } from "@relavium/session/store";
- * import assert from "node:assert/strict";
- * assert.equal(messageText({
- *   id: "m", sessionId: "s", sequenceNumber: 0, role: "user", timestamp: "2026-01-01T00:00:00.000Z",
- *   content: [{ type: "text", text: "a" }, { type: "text", text: "b" }],
- * }), "a\n\nb");
- * ```
  */
 export function messageText(message: SessionMessage): string {
   let out: string | undefined;
@@ -97,16 +87,6 @@ export function messageText(message: SessionMessage): string {
  *
  * @param message A stored row.
  * @returns `true` for a terminal assistant row.
- *
- * @example Empty text still counts
- * ```ts
- * import { isTerminalRow } from "@relavium/session/store";
- * import assert from "node:assert/strict";
- * assert.equal(isTerminalRow({
- *   id: "m", sessionId: "s", sequenceNumber: 1, role: "assistant", timestamp: "2026-01-01T00:00:00.000Z",
- *   content: [{ type: "text", text: "" }],
- * }), true);
- * ```
  */
 export function isTerminalRow(message: SessionMessage): boolean {
   if (message.role !== "assistant") return false;
@@ -125,13 +105,6 @@ export function isTerminalRow(message: SessionMessage): boolean {
  *
  * @param messages Stored rows in any order.
  * @returns `B`, or `-1` when no marker exists.
- *
- * @example No markers
- * ```ts
- * import { compactionBoundary } from "@relavium/session/store";
- * import assert from "node:assert/strict";
- * assert.equal(compactionBoundary([]), -1);
- * ```
  */
 export function compactionBoundary(
   messages: ReadonlyArray<SessionMessage>,
@@ -262,23 +235,6 @@ function projectTurns(
  * @param messages Stored rows of one session, in any order.
  * @param options Whether to honour the compaction boundary.
  * @returns Turns, trailing legacy, the boundary and derived sequences.
- *
- * @example A legacy user before a turn
- * ```ts
- * import { projectStructure } from "@relavium/session/store";
- * import assert from "node:assert/strict";
- * const row = (n: number, role: "user" | "assistant", text: string) => ({
- *   id: `m${n}`, sessionId: "s", sequenceNumber: n, role, timestamp: "2026-01-01T00:00:00.000Z",
- *   content: [{ type: "text" as const, text }],
- * });
- * const p = projectStructure(
- *   [row(0, "user", "old"), row(1, "user", "hi"), row(2, "assistant", "hello"), row(3, "user", "unanswered")],
- *   { honourBoundary: true },
- * );
- * assert.equal(p.turns.length, 1);
- * assert.deepEqual(p.resumableMessageSequences, [0, 1, 2]);
- * assert.deepEqual(p.boundarySlots, [0, 2]);
- * ```
  */
 export function projectStructure(
   messages: ReadonlyArray<SessionMessage>,
@@ -316,29 +272,6 @@ export function projectStructure(
  * @param record The session row (spend totals).
  * @param messages All stored rows of the session, in any order.
  * @returns The resume state; pure, never throws.
- *
- * @example Two turns, the second with an empty reply
- * ```ts
- * import { reconstructSessionState, type AgentSessionRecord } from "@relavium/session/store";
- * import assert from "node:assert/strict";
- * const at = "2026-01-01T00:00:00.000Z";
- * const record: AgentSessionRecord = {
- *   id: "s", agentSlug: "mini", context: { workingDir: "/w", fsScopeTier: "sandboxed" }, status: "active",
- *   totalInputTokens: 0, totalOutputTokens: 0, totalCostMicrocents: 42, totalConservativeMicrocents: 7,
- *   createdAt: at, updatedAt: at,
- * };
- * const row = (n: number, role: "user" | "assistant", text: string) => ({
- *   id: `m${n}`, sessionId: "s", sequenceNumber: n, role, timestamp: at, content: [{ type: "text" as const, text }],
- * });
- * const state = reconstructSessionState(record, [
- *   row(0, "user", "hi"), row(1, "assistant", "hello"), row(2, "user", "again"), row(3, "assistant", ""),
- * ]);
- * assert.equal(state.turnCount, 2);
- * assert.equal(state.messages.length, 3);
- * assert.deepEqual(state.completedTurnSpans, [{ start: 0, end: 2 }, { start: 2, end: 3 }]);
- * assert.equal(state.cumulativeCostMicrocents, 42);
- * assert.equal(state.conservativeCostMicrocents, 7);
- * ```
  */
 export function reconstructSessionState(
   record: AgentSessionRecord,

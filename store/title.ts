@@ -16,18 +16,6 @@ const TITLE_MAX = 40;
  *
  * @param text The user text.
  * @returns The title, or `undefined` when the text is blank.
- *
- * @example Long text is cut at 39 code points
- * ```ts
- * import { deriveTitle } from "@relavium/session/store";
- * import assert from "node:assert/strict";
- * assert.equal(
- *   deriveTitle("What does greet.js export? [[tool:read_file:greet.js]]"),
- *   "What does greet.js export? [[tool:read_…",
- * );
- * assert.equal(deriveTitle("  hello \n world  "), "hello world");
- * assert.equal(deriveTitle(" \t "), undefined);
- * ```
  */
 export function deriveTitle(text: string): string | undefined {
   const collapsed = text.replace(/\s+/gu, " ").trim();

@@ -23,13 +23,6 @@ export interface ValidationIssue {
  *
  * @param path The zod issue path.
  * @returns The dotted/bracket path, `""` for the root.
- *
- * @example Format a path
- * ```ts
- * import { formatPath } from "@relavium/session/schema";
- * import assert from "node:assert/strict";
- * assert.equal(formatPath(["fallback_chain", 1, "model"]), "fallback_chain[1].model");
- * ```
  */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = "";
@@ -46,16 +39,6 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
  *
  * @param error The zod error.
  * @returns One issue per problem, in zod's order.
- *
- * @example Convert
- * ```ts
- * import { z } from "zod";
- * import { toIssues } from "./issues.ts";
- * import assert from "node:assert/strict";
- * const r = z.strictObject({ a: z.string() }).safeParse({ a: "x", b: 1 });
- * assert.equal(r.success, false);
- * if (!r.success) assert.deepEqual(toIssues(r.error)[0]?.path, "b");
- * ```
  */
 export function toIssues(error: z.ZodError): ValidationIssue[] {
   const out: ValidationIssue[] = [];
@@ -80,16 +63,6 @@ export function toIssues(error: z.ZodError): ValidationIssue[] {
  * @param source The file name or other origin of the input.
  * @param issues The issues.
  * @returns One line per issue joined by `\n`.
- *
- * @example Render
- * ```ts
- * import { renderIssues } from "@relavium/session/schema";
- * import assert from "node:assert/strict";
- * assert.equal(
- *   renderIssues("a.agent.yaml", [{ path: "model", message: "Required" }]),
- *   "a.agent.yaml: model: Required",
- * );
- * ```
  */
 export function renderIssues(
   source: string,

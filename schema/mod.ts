@@ -5,15 +5,14 @@
  * internal, and the parse functions are the public way in.
  * @module
  */
-export { err, ok, type Result } from "./result.ts";
-export { formatPath, renderIssues, type ValidationIssue } from "./issues.ts";
+export type { Result } from "./result.ts";
+export type { ValidationIssue } from "./issues.ts";
 export {
   type Agent,
   type AgentLoadError,
   type AgentMemory,
   type AgentRetry,
   type FallbackEntry,
-  KEBAB_ID,
   type McpServer,
   parseAgent,
   type ReasoningEffort,
@@ -24,7 +23,6 @@ export {
   type SessionContext,
 } from "./context.ts";
 export {
-  ENGINE_TOOL_CALL_ID,
   type MediaHandle,
   parseSessionMessage,
   type SessionContentPart,
@@ -36,12 +34,10 @@ export {
   type SessionToolCallPart,
   type SessionToolMedia,
   type SessionToolResultPart,
-  TOOL_NAME,
   type ToolResultOutcome,
 } from "./message.ts";
 export {
   type CompactionReason,
-  ERROR_CODES,
   type ErrorCode,
   type GovernedAction,
   parseSessionEvent,

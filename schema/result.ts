@@ -14,13 +14,6 @@ export type Result<T, E> = { ok: true; value: T } | { ok: false; error: E };
  *
  * @param value The value.
  * @returns `{ ok: true, value }`.
- *
- * @example Wrap a value
- * ```ts
- * import { ok } from "@relavium/session/schema";
- * import assert from "node:assert/strict";
- * assert.deepEqual(ok(3), { ok: true, value: 3 });
- * ```
  */
 export function ok<T>(value: T): { ok: true; value: T } {
   return { ok: true, value };
@@ -31,13 +24,6 @@ export function ok<T>(value: T): { ok: true; value: T } {
  *
  * @param error The expected failure.
  * @returns `{ ok: false, error }`.
- *
- * @example Wrap an error
- * ```ts
- * import { err } from "@relavium/session/schema";
- * import assert from "node:assert/strict";
- * assert.deepEqual(err("nope"), { ok: false, error: "nope" });
- * ```
  */
 export function err<E>(error: E): { ok: false; error: E } {
   return { ok: false, error };

@@ -48,8 +48,3 @@ export {
   type SessionRuntime,
 } from "./runtime.ts";
 export { abortableSleep } from "./sleep.ts";
-export {
-  createTurnWriter,
-  type TurnWriter,
-  type TurnWriterOptions,
-} from "./turn_writer.ts";

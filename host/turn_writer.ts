@@ -79,22 +79,6 @@ function groupRounds(
  *
  * @param options Store, session id, exchange reader, latch callback.
  * @returns The writer.
- *
- * @example Persist a turn into a memory store
- * ```ts
- * import { createTurnWriter } from "@relavium/session/host";
- * import { createMemoryStore } from "@relavium/session/store";
- * import assert from "node:assert/strict";
- * const store = createMemoryStore();
- * store.create({ id: "s", agentSlug: "a", context: { workingDir: "/w", fsScopeTier: "sandboxed" } });
- * const w = createTurnWriter({
- *   store, sessionId: "s", onLatch: () => {},
- *   exchange: () => ({ userText: "hi", assistantText: "hello" }),
- * });
- * const env = { sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z", sequenceNumber: 0 };
- * w.observe({ ...env, type: "session:turn_completed", stopReason: "stop", tokensUsed: { input: 1, output: 1, model: "m" } });
- * assert.equal(store.load("s")?.messages.length, 2);
- * ```
  */
 export function createTurnWriter(options: TurnWriterOptions): TurnWriter {
   const { store, sessionId } = options;

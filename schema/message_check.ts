@@ -17,14 +17,6 @@ import {
   TOOL_NAME,
 } from "./_patterns.ts";
 
-export {
-  ENGINE_TOOL_CALL_ID,
-  ISO_DATETIME,
-  MEDIA_HANDLE,
-  MIME,
-  TOOL_NAME,
-} from "./_patterns.ts";
-
 /**
  * A decoded JSON-like object.
  */

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import {
-  ISO_DATETIME,
   isSessionContentPart,
   isSessionMessage,
 } from "../../schema/message_check.ts";
+import { ISO_DATETIME } from "../../schema/_patterns.ts";
 import {
   sessionContentPartSchema,
   sessionMessageSchema,

@@ -69,12 +69,13 @@ export {
 } from "./host/runtime.ts";
 export { AgentSession, type SessionState } from "./session/session.ts";
 export { SessionStateError } from "./session/errors.ts";
-export type { TurnResult, TurnUsage } from "./session/turn_result.ts";
+export type { TurnResult } from "./session/turn_result.ts";
 export type { BudgetPolicy } from "./session/budget.ts";
 export type {
   ErrorCode,
   SessionError,
   SessionEvent,
+  TokensUsed,
   TurnStopReason,
 } from "./schema/event.ts";
 export { type Agent, type AgentLoadError, parseAgent } from "./schema/agent.ts";

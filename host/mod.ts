@@ -34,11 +34,7 @@ export {
   type ResumeSessionOptions,
   type SessionSettings,
 } from "./host.ts";
-export {
-  DEFAULT_EVENT_CAPACITY,
-  EventChannel,
-  type EventChannelOptions,
-} from "./event_channel.ts";
+export { EventChannel } from "./event_channel.ts";
 export { InvalidAgentError, InvalidFileError } from "./errors.ts";
 export { loadAgentFile } from "./agent_file.ts";
 export {
@@ -47,4 +43,3 @@ export {
   loadCassette,
   type SessionRuntime,
 } from "./runtime.ts";
-export { abortableSleep } from "./sleep.ts";

@@ -33,12 +33,11 @@ export {
   AgentSession,
   type AgentSessionParams,
   type CompletedExchange,
-  DEFAULT_MAX_TURNS,
   type SessionState,
 } from "./session.ts";
 export type { Transcript } from "./session_types.ts";
 export type { EgressDecision, UserCommandOutcome } from "../tools/registry.ts";
-export type { TurnResult, TurnUsage } from "./turn_result.ts";
+export type { TurnResult } from "./turn_result.ts";
 export type { Clock, EgressAttempt, IdSource, SessionDeps } from "./deps.ts";
 export { SessionStateError, type SessionStateErrorCode } from "./errors.ts";
 export type { BudgetNotice, BudgetPolicy, OnExceed } from "./budget.ts";
@@ -48,5 +47,3 @@ export type {
   MemoryPolicyRefusal,
   TrimResult,
 } from "./memory_policy.ts";
-export { createEventStamper, type EventStamperOptions } from "./events.ts";
-export { resolveSystemPrompt } from "./prompt.ts";

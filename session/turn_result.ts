@@ -3,18 +3,12 @@
  *
  * @module
  */
-import type { SessionError, TurnStopReason } from "../schema/event.ts";
+import type {
+  SessionError,
+  TokensUsed,
+  TurnStopReason,
+} from "../schema/event.ts";
 import type { TurnCoreResult } from "./turn.ts";
-
-/**
- * Tokens a turn consumed, summed over its attempts and tool rounds.
- */
-export interface TurnUsage {
-  /** Input tokens. */
-  input: number;
-  /** Output tokens. */
-  output: number;
-}
 
 /**
  * How one turn ended, discriminated on `kind`:
@@ -34,8 +28,8 @@ export type TurnResult =
     stopReason: Exclude<TurnStopReason, "aborted" | "error">;
     /** The final assistant text (`""` unless the turn completed). */
     text: string;
-    /** Tokens consumed by the turn. */
-    usage: TurnUsage;
+    /** Tokens consumed by the turn, summed over its attempts and rounds. */
+    usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
     /** The model that answered last, when one did. */
@@ -50,8 +44,8 @@ export type TurnResult =
     error: SessionError;
     /** The final assistant text (`""` unless the turn completed). */
     text: string;
-    /** Tokens consumed by the turn. */
-    usage: TurnUsage;
+    /** Tokens consumed by the turn, summed over its attempts and rounds. */
+    usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
     /** The model that answered last, when one did. */
@@ -64,8 +58,8 @@ export type TurnResult =
     stopReason: "aborted";
     /** The final assistant text (`""` unless the turn completed). */
     text: string;
-    /** Tokens consumed by the turn. */
-    usage: TurnUsage;
+    /** Tokens consumed by the turn, summed over its attempts and rounds. */
+    usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
     /** The model that answered last, when one did. */
@@ -76,8 +70,8 @@ export type TurnResult =
     kind: "cancelled";
     /** The final assistant text (`""` unless the turn completed). */
     text: string;
-    /** Tokens consumed by the turn. */
-    usage: TurnUsage;
+    /** Tokens consumed by the turn, summed over its attempts and rounds. */
+    usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
     /** The model that answered last, when one did. */

@@ -66,7 +66,6 @@
  */
 export { type Tool, tool, type ToolExecuteOptions } from "./custom_tool.ts";
 export {
-  defineTool,
   type PolicyTarget,
   type ToolDefinition,
   type ToolGuardrails,
@@ -101,7 +100,6 @@ export type { GateRequest } from "./approval.ts";
 export type { UserFileResult } from "./builtin/user_file.ts";
 export { allBuiltinTools } from "./builtin/all.ts";
 export type {
-  ApprovalCheck,
   ApprovalRequest,
   ToolCall,
   ToolDispatchContext,

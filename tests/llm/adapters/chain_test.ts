@@ -4,13 +4,13 @@
  * and a planted key never reaches an event.
  */
 import assert from "node:assert/strict";
+import type { LlmProvider } from "../../../llm/mod.ts";
 import {
   type AttemptReport,
-  type ChainEvent,
   createChain,
-  type LlmProvider,
   type PlanEntry,
-} from "../../../llm/mod.ts";
+} from "../../../llm/chain.ts";
+import type { ChainEvent } from "../../../llm/chain_event.ts";
 import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
 import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import { AgentSession } from "../../../session/mod.ts";

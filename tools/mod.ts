@@ -66,6 +66,7 @@
  */
 export { type Tool, tool, type ToolExecuteOptions } from "./custom_tool.ts";
 export {
+  defineTool,
   type PolicyTarget,
   type ToolDefinition,
   type ToolGuardrails,

@@ -194,6 +194,34 @@ function modelSchema(
  * @throws {TypeError} When `schema` is not a zod schema; from `llmParams`
  *   when it has no JSON Schema form (a transform, a date), which the
  *   registry reports at creation.
+ *
+ * @example A tool whose schema is its contract
+ * ```ts
+ * import { defineTool } from "@relavium/session/tools";
+ * import { z } from "zod";
+ * import assert from "node:assert/strict";
+ *
+ * const shout = defineTool(
+ *   z.strictObject({ text: z.string().min(1).describe("What to shout") }),
+ *   {
+ *     id: "shout",
+ *     description: "Upper-case a text",
+ *     policy: { fsScoped: false, spawnsProcess: false, requiresGateApproval: false },
+ *     dispatch: (args) => Promise.resolve({ ok: true, value: args.text.toUpperCase() }),
+ *   },
+ * );
+ * assert.deepEqual(shout.parse({ text: "hi" }), { ok: true, value: { text: "hi" } });
+ * assert.deepEqual(shout.parse({ text: "" }), {
+ *   ok: false,
+ *   error: [{ path: "text", message: "Too small: expected string to have >=1 characters" }],
+ * });
+ * assert.deepEqual(shout.llmParams, {
+ *   type: "object",
+ *   properties: { text: { type: "string", minLength: 1, description: "What to shout" } },
+ *   required: ["text"],
+ *   additionalProperties: false,
+ * });
+ * ```
  */
 export function defineTool<A>(
   schema: ToolInputSchema<A>,

@@ -12,6 +12,7 @@ import type { LlmRequest } from "../llm/provider.ts";
 import { type BudgetGovernor, createBudgetGovernor } from "./budget.ts";
 import { reservationOf } from "./measure.ts";
 import type { SessionDeps } from "./deps.ts";
+import type { CostEntry } from "../store/store.ts";
 
 /**
  * The deps a {@linkcode SpendLedger} reads.
@@ -117,8 +118,9 @@ export class SpendLedger {
    * usage-less attempts emit nothing).
    *
    * @param report The chain's attempt report.
+   * @returns The priced spend row, or `undefined` when nothing was spent.
    */
-  record(report: AttemptReport): void {
+  record(report: AttemptReport): CostEntry | undefined {
     if (report.outcome === "skipped" || report.usage === undefined) return;
     if (this.#isCancelled()) return;
     const info = this.#deps.catalog?.lookup(report.model);
@@ -136,5 +138,12 @@ export class SpendLedger {
       priced: price.priced,
     });
     this.#deps.updateCost?.(this.#spent);
+    return {
+      model: report.model,
+      inputTokens: report.usage.inputTokens,
+      outputTokens: report.usage.outputTokens,
+      costMicrocents: price.costMicrocents,
+      priced: price.priced,
+    };
   }
 }

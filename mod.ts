@@ -56,11 +56,11 @@ export {
   type ResumeError,
   resumeSession,
   type ResumeSessionOptions,
-  type SessionSettings,
 } from "./host/host.ts";
 export { EventChannel } from "./host/event_channel.ts";
 export { InvalidAgentError, InvalidFileError } from "./host/errors.ts";
 export { loadAgentFile } from "./host/agent_file.ts";
+export type { SessionSettings } from "./session/deps.ts";
 export {
   denoRuntime,
   type DenoRuntimeOptions,

@@ -32,11 +32,11 @@ export {
   type ResumeError,
   resumeSession,
   type ResumeSessionOptions,
-  type SessionSettings,
 } from "./host.ts";
 export { EventChannel } from "./event_channel.ts";
 export { InvalidAgentError, InvalidFileError } from "./errors.ts";
 export { loadAgentFile } from "./agent_file.ts";
+export type { SessionSettings } from "../session/deps.ts";
 export {
   denoRuntime,
   type DenoRuntimeOptions,

@@ -20,6 +20,7 @@ import type {
   TurnPolicy,
 } from "../tools/registry.ts";
 import { type IssuedCall, ResponseCollector } from "./tool_calls.ts";
+import type { TurnTally } from "./turn_tally.ts";
 import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
 
 /** Within-turn limits. */
@@ -39,8 +40,14 @@ export interface TurnCoreInput {
   base: Omit<LlmRequest, "messages" | "signal" | "tools">;
   /** Advertised tools (may be empty). */
   tools: ToolDef[];
-  /** Projected history ending with the pending user message. */
-  messages: LlmMessage[];
+  /**
+   * Projected history ending with the pending user message. Never
+   * mutated: each round's request is a fresh array over these messages
+   * and the turn's own (frozen) tool-round messages.
+   */
+  messages: readonly LlmMessage[];
+  /** The turn's running account (engagement, usage, rounds). */
+  tally: TurnTally;
   /** Aborts the turn. */
   signal: AbortSignal;
   /** The agent ref, stamped as `nodeId`. */
@@ -100,6 +107,13 @@ export type TurnCoreResult =
   }
   | { kind: "cancelled" };
 
+/** Freezes a message, its part list and each part (one level each). */
+function frozen(message: LlmMessage): LlmMessage {
+  for (const part of message.content) Object.freeze(part);
+  Object.freeze(message.content);
+  return Object.freeze(message);
+}
+
 function utf8Bytes(s: string): number {
   return new TextEncoder().encode(s).byteLength;
 }
@@ -128,7 +142,8 @@ function unknownToolOutcome(call: IssuedCall): ToolOutcome {
 export async function runTurnCore(
   input: TurnCoreInput,
 ): Promise<TurnCoreResult> {
-  const messages = input.messages;
+  const messages: LlmMessage[] = [...input.messages];
+  const tally = input.tally;
   const usage = { input: 0, output: 0 };
   const history: ToolHistoryEntry[] = [];
   let model: string | undefined;
@@ -169,9 +184,11 @@ export async function runTurnCore(
   }
 
   for (let round = 0;; round++) {
+    // Pointer work only: the parts are shared and never mutated (the
+    // turn's own messages are frozen), so no request copies history.
     const request: LlmRequest = {
       ...input.base,
-      messages: structuredClone(messages),
+      messages: [...messages],
       signal: input.signal,
     };
     if (input.tools.length > 0) request.tools = input.tools;
@@ -185,6 +202,7 @@ export async function runTurnCore(
       switch (ev.type) {
         case "attempt_start":
           engaged = true;
+          tally.engage();
           attemptModel = ev.model;
           break;
         case "chunk":
@@ -214,6 +232,9 @@ export async function runTurnCore(
           model = ev.model;
           usage.input += ev.usage.inputTokens;
           usage.output += ev.usage.outputTokens;
+          tally.usage.input += ev.usage.inputTokens;
+          tally.usage.output += ev.usage.outputTokens;
+          tally.model = ev.model;
           if (ev.contextExceeded === true) {
             return fail(overflow(ev.provider, ev.model));
           }
@@ -221,6 +242,7 @@ export async function runTurnCore(
           break;
         case "failed": {
           engaged ||= ev.engaged;
+          if (ev.engaged) tally.engage();
           const halt2 = stopped();
           if (halt2 !== undefined) return halt2;
           if (ev.refusal !== undefined) return fail(ev.refusal);
@@ -272,6 +294,7 @@ export async function runTurnCore(
     }
 
     const toolMessages: LlmMessage[] = [];
+    const roundEntries: ToolHistoryEntry[] = [];
     let fedBack = false;
     for (const call of calls) {
       let id: string;
@@ -333,7 +356,7 @@ export async function runTurnCore(
         return fail(outcome.error);
       }
       if (outcome.kind === "feedback") fedBack = true;
-      history.push({
+      roundEntries.push({
         call: {
           type: "tool_call",
           id,
@@ -347,7 +370,7 @@ export async function runTurnCore(
           outcome: outcome.kind === "ok" ? "ok" : outcome.outcome,
         },
       });
-      toolMessages.push({
+      toolMessages.push(frozen({
         role: "tool",
         content: [{
           type: "tool_result",
@@ -355,15 +378,22 @@ export async function runTurnCore(
           result: outcome.modelResult,
           ...(outcome.kind === "ok" ? {} : { isError: true }),
         }],
-      });
+      }));
     }
+    history.push(...roundEntries);
+    tally.rounds.push({
+      calls: roundEntries.map((h) => h.call),
+      results: roundEntries.map((h) => h.result),
+    });
     if (fedBack && ++corrections > TURN_LIMITS.maxCorrections) {
       return fail(sessionError(
         "tool_failed",
         `Tool calls could not be corrected within ${TURN_LIMITS.maxCorrections} rounds`,
       ));
     }
-    messages.push({ role: "assistant", content: collected.assistantContent() });
+    messages.push(
+      frozen({ role: "assistant", content: collected.assistantContent() }),
+    );
     messages.push(...toolMessages);
   }
 }

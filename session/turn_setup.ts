@@ -16,11 +16,14 @@ import { authoritativeWindow } from "./measure.ts";
 import { projectHistory } from "./projection.ts";
 import { runTurnCore, type TurnCoreResult } from "./turn.ts";
 import type { TurnFlowHost } from "./turn_flow.ts";
+import type { TurnTally } from "./turn_tally.ts";
 
 /**
  * What {@linkcode prepareTurn} is given by the session.
  */
 export interface TurnSetupInput {
+  /** The turn's running account. */
+  tally: TurnTally;
   /** The agent. */
   agent: Agent;
   /** The agent ref (`nodeId`). */
@@ -78,7 +81,10 @@ export function prepareTurn(input: TurnSetupInput): TurnFlowHost {
     sleep: (ms, signal) => deps.sleep(ms, signal),
     now: () => deps.clock.now(),
     admit: (entry, request) => ledger.admit("turn", plan, entry, request),
-    onAttempt: (report) => ledger.record(report),
+    onAttempt: (report) => {
+      const spent = ledger.record(report);
+      if (spent !== undefined) input.tally.costs.push(spent);
+    },
   });
   let turnKey: number | undefined;
   let slot = 0;
@@ -111,6 +117,7 @@ export function prepareTurn(input: TurnSetupInput): TurnFlowHost {
     runCore(): Promise<TurnCoreResult> {
       const state = env.read();
       return runTurnCore({
+        tally: input.tally,
         chain,
         base,
         tools,

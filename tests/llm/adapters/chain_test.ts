@@ -3,6 +3,7 @@
  * retry-after honoured, failover on overload, fatal kinds stop the chain,
  * and a planted key never reaches an event.
  */
+import { split } from "../../_kit/session_parts.ts";
 import assert from "node:assert/strict";
 import type { LlmProvider } from "../../../llm/mod.ts";
 import {
@@ -202,14 +203,14 @@ function session(
       system_prompt: "You help.",
     },
     context: { workingDir: "/work", fsScopeTier: "sandboxed" },
-    deps: {
+    ...split({
       clock: { now: () => 1_700_000_000_000 },
       ids: () => `id-${n++}`,
       resolveProvider: (id) => id === provider.id ? provider : undefined,
       keyFor: () => KEY,
       sleep: () => Promise.resolve(),
       emit: (d) => drafts.push(d),
-    },
+    }),
   });
   s.start();
   return s;

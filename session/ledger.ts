@@ -114,18 +114,27 @@ export class SpendLedger {
   }
 
   /**
-   * Prices a settled attempt and emits its `cost:updated` (skipped and
-   * usage-less attempts emit nothing).
+   * Prices a settled attempt, hands the spend row to `keep` and then emits
+   * its `cost:updated` (skipped and usage-less attempts emit nothing).
+   * The row is kept before any host callback runs, so a throwing sink or
+   * `updateCost` never loses the spend.
    *
    * @param report The chain's attempt report.
-   * @returns The priced spend row, or `undefined` when nothing was spent.
+   * @param keep Receives the priced spend row first.
    */
-  record(report: AttemptReport): CostEntry | undefined {
+  record(report: AttemptReport, keep: (spent: CostEntry) => void): void {
     if (report.outcome === "skipped" || report.usage === undefined) return;
     if (this.#isCancelled()) return;
     const info = this.#deps.catalog?.lookup(report.model);
     const price = priceUsage(report.usage, info);
     this.#spent += price.costMicrocents;
+    keep({
+      model: report.model,
+      inputTokens: report.usage.inputTokens,
+      outputTokens: report.usage.outputTokens,
+      costMicrocents: price.costMicrocents,
+      priced: price.priced,
+    });
     this.#deps.emit({
       type: "cost:updated",
       nodeId: this.#nodeId,
@@ -138,12 +147,5 @@ export class SpendLedger {
       priced: price.priced,
     });
     this.#deps.updateCost?.(this.#spent);
-    return {
-      model: report.model,
-      inputTokens: report.usage.inputTokens,
-      outputTokens: report.usage.outputTokens,
-      costMicrocents: price.costMicrocents,
-      priced: price.priced,
-    };
   }
 }

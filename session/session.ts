@@ -582,10 +582,8 @@ export class AgentSession {
       emit: (d) => this.#emitWindow(d),
       admit: (entry, request) =>
         this.#ledger.admit("summary", plan, entry, request),
-      onAttempt: (report) => {
-        const spent = this.#ledger.record(report);
-        if (spent !== undefined) this.#momentCosts.push(spent);
-      },
+      onAttempt: (report) =>
+        this.#ledger.record(report, (spent) => this.#momentCosts.push(spent)),
     };
   }
 

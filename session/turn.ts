@@ -232,9 +232,6 @@ export async function runTurnCore(
           model = ev.model;
           usage.input += ev.usage.inputTokens;
           usage.output += ev.usage.outputTokens;
-          tally.usage.input += ev.usage.inputTokens;
-          tally.usage.output += ev.usage.outputTokens;
-          tally.model = ev.model;
           if (ev.contextExceeded === true) {
             return fail(overflow(ev.provider, ev.model));
           }

@@ -82,8 +82,8 @@ export function prepareTurn(input: TurnSetupInput): TurnFlowHost {
     now: () => deps.clock.now(),
     admit: (entry, request) => ledger.admit("turn", plan, entry, request),
     onAttempt: (report) => {
-      const spent = ledger.record(report);
-      if (spent !== undefined) input.tally.costs.push(spent);
+      input.tally.settle(report);
+      ledger.record(report, (spent) => input.tally.costs.push(spent));
     },
   });
   let turnKey: number | undefined;

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { AttemptReport } from "../llm/chain.ts";
 import type { CostEntry, ToolRound } from "../store/store.ts";
 
 /**
@@ -14,7 +15,10 @@ import type { CostEntry, ToolRound } from "../store/store.ts";
 export class TurnTally {
   /** Whether a provider attempt of this turn has started. */
   engaged = false;
-  /** Tokens of the turn's settled attempts (overflow retry included). */
+  /**
+   * Tokens of the turn's settled attempts (overflow retry included),
+   * counted as each attempt settles, before any callback can throw.
+   */
   readonly usage: { input: number; output: number } = { input: 0, output: 0 };
   /** The model that answered last, when one did. */
   model: string | undefined;
@@ -33,6 +37,18 @@ export class TurnTally {
   constructor(userText: string, onEngage: () => void) {
     this.userText = userText;
     this.#onEngage = onEngage;
+  }
+
+  /**
+   * Counts a settled attempt's usage and model.
+   *
+   * @param report The chain's attempt report.
+   */
+  settle(report: AttemptReport): void {
+    if (report.usage === undefined) return;
+    this.usage.input += report.usage.inputTokens;
+    this.usage.output += report.usage.outputTokens;
+    this.model = report.model;
   }
 
   /** Marks the turn engaged (the first time only, the slot is taken). */

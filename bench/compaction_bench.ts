@@ -22,8 +22,8 @@ import {
   planPass,
   splitForCompaction,
 } from "../session/compaction.ts";
-import type { ContextState } from "../session/compaction_run.ts";
-import { measureNext, type WindowEnv } from "../session/window_ops.ts";
+import type { ContextState, WindowEnv } from "../session/window_env.ts";
+import { measureNext } from "../session/window_ops.ts";
 import { compactionTrigger, summariserBound } from "../session/measure.ts";
 import { AgentSession } from "../session/session.ts";
 

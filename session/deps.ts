@@ -12,7 +12,7 @@ import type { LlmProvider, LlmRequest } from "../llm/provider.ts";
 import type { SessionEventDraft } from "../schema/event.ts";
 import type { EgressDecision, ToolRegistry } from "../tools/registry.ts";
 import type { BudgetPolicy } from "./budget.ts";
-import type { CompactionStart } from "./compaction_run.ts";
+import type { CompactionReason } from "../schema/event.ts";
 import type { FinishedWork } from "./finished_work.ts";
 
 /**
@@ -40,6 +40,18 @@ export type EgressAttempt =
     request: LlmRequest;
   }
   | { kind: "tool"; toolId: string };
+
+/**
+ * What the observer awaited when a moment opens is told.
+ */
+export interface CompactionStart {
+  /** Why the compaction runs. */
+  reason: CompactionReason;
+  /** Whether the window is unknown (manual compaction with disclosure). */
+  windowUnknown: boolean;
+  /** Aborted by Esc or cancel. */
+  signal: AbortSignal;
+}
 
 /**
  * The platform capabilities a session may use.

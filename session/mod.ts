@@ -55,7 +55,7 @@ export type {
 export type { FinishedWork } from "./finished_work.ts";
 export { SessionStateError, type SessionStateErrorCode } from "./errors.ts";
 export type { BudgetNotice, BudgetPolicy, OnExceed } from "./budget.ts";
-export type { CompactionStart } from "./compaction_run.ts";
+export type { CompactionStart } from "./deps.ts";
 export type {
   CompactionResult,
   MemoryPolicyRefusal,

@@ -15,8 +15,8 @@ import type { PlanEntry } from "../llm/chain.ts";
 import { resolvePlan } from "../llm/plan.ts";
 import type { ToolDef } from "../llm/provider.ts";
 import type { TurnPolicy, UserCommandOutcome } from "../tools/registry.ts";
-import type { ContextState } from "./compaction_run.ts";
-import { applyTrim, compactWith, type WindowEnv } from "./window_ops.ts";
+import type { ContextState, WindowEnv } from "./window_env.ts";
+import { applyTrim, compactWith } from "./window_ops.ts";
 import { flatDeps, type SessionDeps } from "./deps.ts";
 import type { FinishedWork } from "./finished_work.ts";
 import type { CostEntry, TurnCommit } from "../store/store.ts";
@@ -43,11 +43,11 @@ import {
   type Transcript,
   turnGate,
 } from "./session_types.ts";
-import type { TurnCoreResult } from "./turn.ts";
+import type { TurnCoreResult } from "./turn_result.ts";
 import { sessionError } from "./turn_errors.ts";
 import { runTurnFlow, terminalDraft } from "./turn_flow.ts";
 import { toTurnResult, type TurnResult } from "./turn_result.ts";
-import { prepareTurn } from "./turn_setup.ts";
+import { TurnContext } from "./turn_context.ts";
 import { TurnTally } from "./turn_tally.ts";
 import { runUserCommandFlow } from "./user_command.ts";
 
@@ -404,7 +404,7 @@ export class AgentSession {
             usage: NO_USAGE,
             engaged: false,
           }, true);
-        } else await this.#turn(text, plan.value, this.#policy, controller);
+        } else await this.#turn(plan.value, this.#policy, controller, tally);
       }
     } catch (error) {
       thrown = { error };
@@ -588,34 +588,33 @@ export class AgentSession {
   }
 
   #turn(
-    text: string,
     plan: PlanEntry[],
     policy: TurnPolicy | undefined,
     controller: AbortController,
+    tally: TurnTally,
   ): Promise<void> {
-    const tally = this.#tally;
-    if (tally === undefined) throw new TypeError("No turn in progress");
-    return runTurnFlow(prepareTurn({
-      tally,
-      agent: this.#agent,
-      agentRef: this.agentRef,
-      plan,
-      policy,
-      pending: text,
-      controller,
-      ledger: this.#ledger,
-      env: (tools, signal) => this.#env(plan, tools, signal),
-      granted: this.#granted(),
-      automatic: this.automaticCompactionAllowed,
-      trimAllowed: this.trimRefusal === undefined,
-      finish: (result, idle) => this.#finish(result, idle),
-      renewSignal: () => {
-        const c = new AbortController();
-        this.#controller = c;
-        return c.signal;
-      },
-      nextLocalTurnKey: () => ++this.#localTurnKey,
-    }));
+    return runTurnFlow(
+      new TurnContext({
+        tally,
+        agent: this.#agent,
+        agentRef: this.agentRef,
+        plan,
+        policy,
+        controller,
+        ledger: this.#ledger,
+        env: (tools, signal) => this.#env(plan, tools, signal),
+        granted: this.#granted(),
+        automatic: this.automaticCompactionAllowed,
+        trimAllowed: this.trimRefusal === undefined,
+        finish: (result, idle) => this.#finish(result, idle),
+        renewSignal: () => {
+          const c = new AbortController();
+          this.#controller = c;
+          return c.signal;
+        },
+        nextLocalTurnKey: () => ++this.#localTurnKey,
+      }),
+    );
   }
 
   #finish(result: TurnCoreResult, idle: boolean): void {

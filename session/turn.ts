@@ -5,22 +5,16 @@
  *
  * @module
  */
-import type { Chain } from "../llm/chain.ts";
-import type { LlmMessage, LlmRequest, ToolDef } from "../llm/provider.ts";
+import type { LlmMessage, LlmRequest } from "../llm/provider.ts";
 import type {
   SessionError,
-  SessionEventDraft,
   ToolHistoryEntry,
   TurnStopReason,
 } from "../schema/event.ts";
-import type {
-  EgressDecision,
-  ToolOutcome,
-  ToolRegistry,
-  TurnPolicy,
-} from "../tools/registry.ts";
+import type { ToolOutcome } from "../tools/registry.ts";
 import { type IssuedCall, ResponseCollector } from "./tool_calls.ts";
-import type { TurnTally } from "./turn_tally.ts";
+import type { TurnContext } from "./turn_context.ts";
+import type { TurnCoreResult } from "./turn_result.ts";
 import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
 
 /** Within-turn limits. */
@@ -29,83 +23,6 @@ export const TURN_LIMITS: {
   readonly maxCallsPerResponse: number;
   readonly maxCorrections: number;
 } = { maxToolRounds: 16, maxCallsPerResponse: 16, maxCorrections: 3 };
-
-/**
- * Everything one turn needs.
- */
-export interface TurnCoreInput {
-  /** The turn's chain (one per turn). */
-  chain: Chain;
-  /** Request fields other than messages and signal. */
-  base: Omit<LlmRequest, "messages" | "signal" | "tools">;
-  /** Advertised tools (may be empty). */
-  tools: ToolDef[];
-  /**
-   * Projected history ending with the pending user message. Never
-   * mutated: each round's request is a fresh array over these messages
-   * and the turn's own (frozen) tool-round messages.
-   */
-  messages: readonly LlmMessage[];
-  /** The turn's running account (engagement, usage, rounds). */
-  tally: TurnTally;
-  /** Aborts the turn. */
-  signal: AbortSignal;
-  /** The agent ref, stamped as `nodeId`. */
-  nodeId: string;
-  /** Event sink. */
-  emit(draft: SessionEventDraft): void;
-  /** The tool seam (absent ⇒ every call is an unknown tool). */
-  registry?: ToolRegistry;
-  /** The session's effective grant. */
-  granted: readonly string[];
-  /** Turn policy snapshotted at turn start. */
-  policy?: TurnPolicy;
-  /** Whether a person can answer prompts. */
-  interactive: boolean;
-  /** Admission right before each tool effect. */
-  admitTool(toolId: string): EgressDecision;
-  /** The next engine tool-call id (reserves the turn key lazily; may throw). */
-  nextToolCallId(): string;
-  /** Whether `cancel()` has been called. */
-  isCancelled(): boolean;
-  /** The authoritative window of a model, for the overflow message. */
-  windowOf?(model: string): number | undefined;
-}
-
-/**
- * Outcome of the turn core. `engaged` says whether the provider was engaged
- * (the turn then consumes a cap slot).
- */
-export type TurnCoreResult =
-  | {
-    kind: "success";
-    text: string;
-    stopReason: Exclude<TurnStopReason, "aborted" | "error">;
-    usage: { input: number; output: number };
-    model?: string;
-    toolHistory: ToolHistoryEntry[];
-    engaged: true;
-  }
-  | {
-    kind: "aborted";
-    usage: { input: number; output: number };
-    model?: string;
-    engaged: boolean;
-  }
-  | {
-    kind: "error";
-    error: SessionError;
-    usage: { input: number; output: number };
-    model?: string;
-    engaged: boolean;
-    /**
-     * A provider `context_overflow` before any tool round and before any
-     * content was forwarded in this invocation: the session may recover
-     * once.
-     */
-    overflowRecoverable?: true;
-  }
-  | { kind: "cancelled" };
 
 /** Freezes a message, its part list and each part (one level each). */
 function frozen(message: LlmMessage): LlmMessage {
@@ -136,13 +53,14 @@ function unknownToolOutcome(call: IssuedCall): ToolOutcome {
  * Runs one turn's rounds until the model answers without tool calls, a
  * limit is hit, or the turn fails, aborts or is cancelled.
  *
- * @param input The turn's inputs.
+ * @param input The turn's context.
  * @returns The turn outcome (events already emitted, except the terminal).
  */
 export async function runTurnCore(
-  input: TurnCoreInput,
+  input: TurnContext,
 ): Promise<TurnCoreResult> {
-  const messages: LlmMessage[] = [...input.messages];
+  // The projection is fresh per call; the turn's own messages are frozen.
+  const messages: LlmMessage[] = input.projectedMessages();
   const tally = input.tally;
   const usage = { input: 0, output: 0 };
   const history: ToolHistoryEntry[] = [];

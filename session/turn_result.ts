@@ -6,9 +6,44 @@
 import type {
   SessionError,
   TokensUsed,
+  ToolHistoryEntry,
   TurnStopReason,
 } from "../schema/event.ts";
-import type { TurnCoreResult } from "./turn.ts";
+
+/**
+ * Outcome of the turn core. `engaged` says whether the provider was engaged
+ * (the turn then consumes a cap slot).
+ */
+export type TurnCoreResult =
+  | {
+    kind: "success";
+    text: string;
+    stopReason: Exclude<TurnStopReason, "aborted" | "error">;
+    usage: { input: number; output: number };
+    model?: string;
+    toolHistory: ToolHistoryEntry[];
+    engaged: true;
+  }
+  | {
+    kind: "aborted";
+    usage: { input: number; output: number };
+    model?: string;
+    engaged: boolean;
+  }
+  | {
+    kind: "error";
+    error: SessionError;
+    usage: { input: number; output: number };
+    model?: string;
+    engaged: boolean;
+    /**
+     * A provider `context_overflow` before any tool round and before any
+     * content was forwarded in this invocation: the session may recover
+     * once.
+     */
+    overflowRecoverable?: true;
+  }
+  | { kind: "cancelled" };
 
 /**
  * How one turn ended, discriminated on `kind`:

@@ -58,9 +58,9 @@ export interface CompactionStart {
  */
 export interface SessionEffects {
   /** Source of event timestamps and cooldown time. */
-  clock: Clock;
+  clock: { now(): number };
   /** Source of fresh ids. */
-  ids: IdSource;
+  ids: () => string;
   /** Provider by id; `undefined` = not wired (plan fails, memoised). */
   resolveProvider(id: string): LlmProvider | undefined;
   /** The API key for a provider; a throw/rejection is an `auth` failure. */

@@ -45,9 +45,7 @@ export type { Transcript } from "./session_types.ts";
 export type { EgressDecision, UserCommandOutcome } from "../tools/registry.ts";
 export type { TurnResult } from "./turn_result.ts";
 export type {
-  Clock,
   EgressAttempt,
-  IdSource,
   SessionEffects,
   SessionHooks,
   SessionSettings,

@@ -11,6 +11,7 @@ import type { SessionRuntime } from "../host/runtime.ts";
 import type { StreamChunk } from "../llm/chunk.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { AgentSession } from "../session/session.ts";
+import { benchDeps, instantProvider } from "./_bench_util.ts";
 import { createMemoryStore } from "../store/memory_store.ts";
 import { openSqliteStore } from "../store/sqlite_store.ts";
 
@@ -36,21 +37,7 @@ let n = 0;
 const clock = { now: () => 1_700_000_000_000 + n };
 const ids = () => `id-${n++}`;
 /** Answers every call instantly with the same reply (no recording). */
-const provider: LlmProvider = {
-  id: "openai",
-  kind: "openai-compatible",
-  customEndpoint: false,
-  supports: {
-    tools: true,
-    streaming: true,
-    parallelToolCalls: false,
-    reasoning: false,
-    promptCache: false,
-  },
-  async *stream(): AsyncIterable<StreamChunk> {
-    yield* REPLY;
-  },
-};
+const provider: LlmProvider = instantProvider("openai", () => REPLY);
 
 const dir = Deno.makeTempDirSync();
 // No catalog, as the engine-only turn: the same work in every row.
@@ -74,15 +61,7 @@ Deno.bench(
       agentRef: "bench",
       agent: AGENT,
       context: CONTEXT,
-      deps: {
-        clock,
-        ids,
-        resolveProvider: () => provider,
-        keyFor: () => "",
-        sleep: () => Promise.resolve(),
-        emit: () => {},
-        maxTurns: 1_000_000,
-      },
+      deps: benchDeps(provider, { clock, ids }),
     });
     session.start();
     b.start();

@@ -1,0 +1,91 @@
+/**
+ * Small pieces the benches share: printing, the median, a file probe and
+ * an in-memory provider that answers every call at once.
+ *
+ * @module
+ */
+import type { StreamChunk } from "../llm/chunk.ts";
+import type { LlmProvider } from "../llm/provider.ts";
+import type { SessionDeps } from "../session/deps.ts";
+
+const encoder = new TextEncoder();
+
+/** Writes `text` to stdout (the benches' report). */
+export function out(text: string): void {
+  Deno.stdout.writeSync(encoder.encode(text));
+}
+
+/** The median of `values` (`NaN` when empty). */
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1
+    ? s[mid] ?? Number.NaN
+    : ((s[mid - 1] ?? Number.NaN) + (s[mid] ?? Number.NaN)) / 2;
+}
+
+/** Whether `path` exists. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A provider that answers every call at once with `reply()` (no
+ * recording, no network), declaring every capability but reasoning and
+ * prompt caching.
+ *
+ * @param id Provider id: `openai` (kind `openai-compatible`) or `anthropic`.
+ * @param reply The chunks of each answer.
+ * @returns The provider.
+ */
+export function instantProvider(
+  id: "openai" | "anthropic",
+  reply: () => Iterable<StreamChunk>,
+): LlmProvider {
+  return {
+    id,
+    kind: id === "openai" ? "openai-compatible" : "anthropic",
+    customEndpoint: false,
+    supports: {
+      tools: true,
+      streaming: true,
+      parallelToolCalls: false,
+      reasoning: false,
+      promptCache: false,
+    },
+    async *stream(): AsyncIterable<StreamChunk> {
+      yield* reply();
+    },
+  };
+}
+
+/**
+ * Engine deps for a bench session: a counting clock and ids, `provider`
+ * for every id, no key, instant sleeps, events dropped, a turn cap out of
+ * reach; `extra` replaces or adds any of them.
+ *
+ * @param provider The provider of every call.
+ * @param extra Deps to set instead or besides.
+ * @returns The deps.
+ */
+export function benchDeps(
+  provider: LlmProvider,
+  extra: Partial<SessionDeps> = {},
+): SessionDeps {
+  let n = 0;
+  return {
+    clock: { now: () => 1_767_225_600_000 + n },
+    ids: () => `id-${n++}`,
+    resolveProvider: () => provider,
+    keyFor: () => "",
+    sleep: () => Promise.resolve(),
+    emit: () => {},
+    maxTurns: 1_000_000,
+    ...extra,
+  };
+}

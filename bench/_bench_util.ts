@@ -24,6 +24,19 @@ export function median(values: readonly number[]): number {
     : ((s[mid - 1] ?? Number.NaN) + (s[mid] ?? Number.NaN)) / 2;
 }
 
+/**
+ * The value after `name` on the command line (`--runs 9`), else `fallback`.
+ *
+ * @throws {RangeError} When `name` is the last argument.
+ */
+export function flag(name: string, fallback: string): string {
+  const i = Deno.args.indexOf(name);
+  if (i === -1) return fallback;
+  const v = Deno.args[i + 1];
+  if (v === undefined) throw new RangeError(`${name} needs a value`);
+  return v;
+}
+
 /** Whether `path` exists. */
 export async function exists(path: string): Promise<boolean> {
   try {

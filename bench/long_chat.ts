@@ -41,18 +41,10 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { exists, median, out } from "./_bench_util.ts";
+import { exists, flag, median, out } from "./_bench_util.ts";
 import { answerText, questionText } from "./_long_session.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-function flag(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(name);
-  if (i === -1) return fallback;
-  const v = Deno.args[i + 1];
-  if (v === undefined) throw new RangeError(`${name} needs a value`);
-  return v;
-}
-
 function positive(name: string, fallback: number): number {
   const n = Number(flag(name, String(fallback)));
   if (!Number.isInteger(n) || n < 1) {

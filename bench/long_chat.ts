@@ -103,11 +103,15 @@ async function runChat(
   dir: string,
   turns: number,
   every: number,
+  heap: boolean,
 ): Promise<Chat> {
   const wrapped = await exists("/usr/bin/time");
   const deno = [
     "run",
     "-A",
+    ...(heap
+      ? ["--v8-flags=--expose-gc", "--preload", `${ROOT}bench/_heap_probe.ts`]
+      : []),
     `${ROOT}cli.ts`,
     "--json",
     "chat",
@@ -122,7 +126,16 @@ async function runChat(
         ? ["-v", "-o", `${dir}/time.txt`, Deno.execPath(), ...deno]
         : deno,
       cwd: dir,
-      env: { RELAVIUM_HOME: `${dir}/home`, NO_COLOR: "1" },
+      env: {
+        RELAVIUM_HOME: `${dir}/home`,
+        NO_COLOR: "1",
+        ...(heap
+          ? {
+            RELAVIUM_BENCH_HEAP_LOG: `${dir}/heap.ndjson`,
+            RELAVIUM_BENCH_HEAP_EVERY: String(every),
+          }
+          : {}),
+      },
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",
@@ -205,10 +218,47 @@ async function runChat(
   };
 }
 
+interface HeapSample {
+  turn: number;
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  live?: number;
+  max: Omit<HeapSample, "turn" | "max" | "live">;
+}
+
+/**
+ * `--heap`: the child's `Deno.memoryUsage()` after turn 1 and every
+ * `--every` turns (`bench/_heap_probe.ts`), and the maximum of each field
+ * over all turns.
+ */
+async function heapTable(path: string): Promise<void> {
+  const samples = (await Deno.readTextFile(path)).trim().split("\n").map(
+    (line) => JSON.parse(line) as HeapSample,
+  );
+  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+  const row = (label: string, h: Omit<HeapSample, "turn" | "max">): string =>
+    `| ${label} | ${mb(h.rss)} | ${mb(h.heapUsed)} | ${
+      h.live === undefined ? "" : mb(h.live)
+    } | ${mb(h.heapTotal)} | ${mb(h.external)} | ${
+      mb(h.rss - h.heapTotal - h.external)
+    } |\n`;
+  out(
+    "\n`Deno.memoryUsage()` of the child (`--heap`; the last column is the rest of the RSS: code, V8 and Rust allocations outside the JS heap, SQLite's cache):\n\n| after turn | rss | heap used | live heap (after a forced full GC) | heap total | external | rss − heap total − external |\n| --- | --- | --- | --- | --- | --- | --- |\n",
+  );
+  for (const h of samples) out(row(String(h.turn), h));
+  const last = samples.at(-1);
+  if (last !== undefined) {
+    out(row("max over all turns (each column alone)", last.max));
+  }
+}
+
 async function mainBench(): Promise<number> {
   const turns = positive("--turns", 3_000);
   const every = positive("--every", 500);
   const outFile = flag("--out", "");
+  const heap = Deno.args.includes("--heap");
   if (turns < 201) throw new RangeError("--turns needs N ≥ 201");
   const dir = await Deno.makeTempDir({ prefix: "relavium-long-chat-" });
   try {
@@ -237,7 +287,7 @@ async function mainBench(): Promise<number> {
     await Deno.writeTextFile(`${dir}/lines.txt`, `${lines.join("\n")}\n`);
 
     const load = await Deno.readTextFile("/proc/loadavg").catch(() => "?");
-    const chat = await runChat(dir, turns, every);
+    const chat = await runChat(dir, turns, every, heap);
     const done = chat.arrivals.length;
     const problems: string[] = [];
     if (chat.code !== 4) problems.push(`exit ${chat.code} (expected 4)`);
@@ -327,6 +377,7 @@ async function mainBench(): Promise<number> {
     for (const s of chat.samples) {
       out(`| ${s.turn} | ${mb(s.rssMb)} | ${mb(s.hwmMb)} |\n`);
     }
+    if (heap) await heapTable(`${dir}/heap.ndjson`);
     if (outFile !== "") {
       await Deno.writeTextFile(
         outFile,

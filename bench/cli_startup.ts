@@ -24,21 +24,10 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { exists, median, out } from "./_bench_util.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const encoder = new TextEncoder();
-
-function out(text: string): void {
-  Deno.stdout.writeSync(encoder.encode(text));
-}
-
-function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1
-    ? s[mid] ?? Number.NaN
-    : ((s[mid - 1] ?? Number.NaN) + (s[mid] ?? Number.NaN)) / 2;
-}
 
 interface Job {
   args: string[];
@@ -104,15 +93,6 @@ async function timedRounds(
     }
   }
   return times;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Peak RSS in MB via `/usr/bin/time -v`. */

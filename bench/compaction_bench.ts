@@ -11,7 +11,6 @@
  * 400,000-token window: the fold takes four passes.
  */
 import { split } from "../tests/_kit/session_parts.ts";
-import type { LlmRequest } from "../llm/provider.ts";
 import type { StreamChunk } from "../llm/chunk.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import type { Agent } from "../schema/agent.ts";
@@ -26,6 +25,7 @@ import type { ContextState, WindowEnv } from "../session/window_env.ts";
 import { measureNext } from "../session/window_ops.ts";
 import { compactionTrigger, summariserBound } from "../session/measure.ts";
 import { AgentSession } from "../session/session.ts";
+import { instantProvider } from "./_bench_util.ts";
 
 const WINDOW = 400_000;
 const TURNS = 5_000;
@@ -70,19 +70,7 @@ const SUMMARY: StreamChunk[] = [
 
 /** Declares its window and answers every call instantly (no recording). */
 const provider: LlmProvider = {
-  id: "openai",
-  kind: "openai-compatible",
-  customEndpoint: false,
-  supports: {
-    tools: true,
-    streaming: true,
-    parallelToolCalls: false,
-    reasoning: false,
-    promptCache: false,
-  },
-  async *stream(_req: LlmRequest): AsyncIterable<StreamChunk> {
-    yield* SUMMARY;
-  },
+  ...instantProvider("openai", () => SUMMARY),
   contextLimit: () => WINDOW,
 };
 

@@ -5,13 +5,13 @@
  *
  *   deno bench --allow-read --allow-write bench/session_bench.ts
  */
-import { split } from "../tests/_kit/session_parts.ts";
 import { DatabaseSync } from "node:sqlite";
 import { openSession } from "../host/host.ts";
 import type { SessionRuntime } from "../host/runtime.ts";
 import type { StreamChunk } from "../llm/chunk.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { AgentSession } from "../session/session.ts";
+import { benchDeps, instantProvider } from "./_bench_util.ts";
 import { createMemoryStore } from "../store/memory_store.ts";
 import { openSqliteStore } from "../store/sqlite_store.ts";
 
@@ -37,21 +37,7 @@ let n = 0;
 const clock = { now: () => 1_700_000_000_000 + n };
 const ids = () => `id-${n++}`;
 /** Answers every call instantly with the same reply (no recording). */
-const provider: LlmProvider = {
-  id: "openai",
-  kind: "openai-compatible",
-  customEndpoint: false,
-  supports: {
-    tools: true,
-    streaming: true,
-    parallelToolCalls: false,
-    reasoning: false,
-    promptCache: false,
-  },
-  async *stream(): AsyncIterable<StreamChunk> {
-    yield* REPLY;
-  },
-};
+const provider: LlmProvider = instantProvider("openai", () => REPLY);
 
 const dir = Deno.makeTempDirSync();
 // No catalog, as the engine-only turn: the same work in every row.
@@ -75,15 +61,7 @@ Deno.bench(
       agentRef: "bench",
       agent: AGENT,
       context: CONTEXT,
-      ...split({
-        clock,
-        ids,
-        resolveProvider: () => provider,
-        keyFor: () => "",
-        sleep: () => Promise.resolve(),
-        emit: () => {},
-        maxTurns: 1_000_000,
-      }),
+      ...benchDeps(provider, { clock, ids }),
     });
     session.start();
     b.start();

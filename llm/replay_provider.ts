@@ -8,6 +8,7 @@
 import type { StreamChunk } from "./chunk.ts";
 import type { LlmProvider, LlmRequest } from "./provider.ts";
 import type { Cassette, CassetteCall, CassetteError } from "./cassette.ts";
+import { FAKE_SUPPORTS } from "./scripted_provider.ts";
 import type { Result } from "../schema/result.ts";
 import { makeLlmError } from "./errors.ts";
 import { expectMismatches } from "./_cassette_expect.ts";
@@ -115,13 +116,7 @@ export function createReplay(
       id,
       kind: id === "anthropic" ? "anthropic" : "openai-compatible",
       customEndpoint: false,
-      supports: {
-        tools: true,
-        streaming: true,
-        parallelToolCalls: false,
-        reasoning: false,
-        promptCache: false,
-      },
+      supports: { ...FAKE_SUPPORTS },
       stream(req: LlmRequest, _key: string): AsyncIterable<StreamChunk> {
         return replay(next(id, req), req.signal);
       },

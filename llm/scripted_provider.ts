@@ -45,6 +45,18 @@ function copyRequest(req: LlmRequest): LlmRequest {
 }
 
 /**
+ * What the package's in-memory providers (scripted, replayed) declare:
+ * tools and streaming, nothing else.
+ */
+export const FAKE_SUPPORTS: Readonly<ProviderSupports> = Object.freeze({
+  tools: true,
+  streaming: true,
+  parallelToolCalls: false,
+  reasoning: false,
+  promptCache: false,
+});
+
+/**
  * Creates a provider that replays the N-th script entry on the N-th
  * `stream()` call, records every request and key, stops yielding when the
  * request's signal aborts, and answers an extra call with an `unknown`
@@ -74,11 +86,7 @@ export function createScriptedProvider(
   const requests: LlmRequest[] = [];
   const keys: string[] = [];
   const supports: ProviderSupports = {
-    tools: true,
-    streaming: true,
-    parallelToolCalls: false,
-    reasoning: false,
-    promptCache: false,
+    ...FAKE_SUPPORTS,
     ...options.supports,
   };
   const script = [...options.script];

@@ -183,7 +183,10 @@ function prepare(
 ): LlmRequest {
   const req: LlmRequest = { ...request, model: entry.model, signal };
   if (!entry.provider.supports.reasoning) delete req.reasoningEffort;
-  if (s.carried !== entry.provider.id) {
+  // Reasoning is only ever the output of a round this chain served (the
+  // session's history is text): before the first success there is
+  // nothing to strip, and the history is not scanned on every turn.
+  if (s.carried !== undefined && s.carried !== entry.provider.id) {
     const stripped = stripReasoning(request.messages);
     if (stripped.stripped) req.messages = stripped.messages;
   }

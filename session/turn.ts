@@ -59,8 +59,11 @@ function unknownToolOutcome(call: IssuedCall): ToolOutcome {
 export async function runTurnCore(
   input: TurnContext,
 ): Promise<TurnCoreResult> {
-  // The projection is fresh per call; the turn's own messages are frozen.
-  const messages: LlmMessage[] = input.projectedMessages();
+  // Each request owns its array and it is never changed once sent: the
+  // first request takes the (fresh) projection itself; a tool round copies
+  // it before appending. The parts are shared and never mutated (history
+  // messages and the turn's own are frozen), so nothing copies a part.
+  let messages: LlmMessage[] = input.projectedMessages();
   const tally = input.tally;
   const usage = { input: 0, output: 0 };
   const history: ToolHistoryEntry[] = [];
@@ -102,11 +105,9 @@ export async function runTurnCore(
   }
 
   for (let round = 0;; round++) {
-    // Pointer work only: the parts are shared and never mutated (the
-    // turn's own messages are frozen), so no request copies history.
     const request: LlmRequest = {
       ...input.base,
-      messages: [...messages],
+      messages,
       signal: input.signal,
     };
     if (input.tools.length > 0) request.tools = input.tools;
@@ -306,9 +307,10 @@ export async function runTurnCore(
         `Tool calls could not be corrected within ${TURN_LIMITS.maxCorrections} rounds`,
       ));
     }
-    messages.push(
+    messages = [
+      ...messages,
       frozen({ role: "assistant", content: collected.assistantContent() }),
-    );
-    messages.push(...toolMessages);
+      ...toolMessages,
+    ];
   }
 }

@@ -56,11 +56,11 @@ export {
   type ResumeError,
   resumeSession,
   type ResumeSessionOptions,
-  type SessionSettings,
 } from "./host/host.ts";
 export { EventChannel } from "./host/event_channel.ts";
 export { InvalidAgentError, InvalidFileError } from "./host/errors.ts";
 export { loadAgentFile } from "./host/agent_file.ts";
+export type { SessionSettings } from "./session/deps.ts";
 export {
   denoRuntime,
   type DenoRuntimeOptions,
@@ -69,12 +69,13 @@ export {
 } from "./host/runtime.ts";
 export { AgentSession, type SessionState } from "./session/session.ts";
 export { SessionStateError } from "./session/errors.ts";
-export type { TurnResult, TurnUsage } from "./session/turn_result.ts";
+export type { TurnResult } from "./session/turn_result.ts";
 export type { BudgetPolicy } from "./session/budget.ts";
 export type {
   ErrorCode,
   SessionError,
   SessionEvent,
+  TokensUsed,
   TurnStopReason,
 } from "./schema/event.ts";
 export { type Agent, type AgentLoadError, parseAgent } from "./schema/agent.ts";

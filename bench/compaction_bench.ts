@@ -10,6 +10,7 @@
  * questions and ~800-character answers (≈1.25M estimated tokens), on a
  * 400,000-token window: the fold takes four passes.
  */
+import { split } from "../tests/_kit/session_parts.ts";
 import type { LlmRequest } from "../llm/provider.ts";
 import type { StreamChunk } from "../llm/chunk.ts";
 import type { LlmProvider } from "../llm/provider.ts";
@@ -21,8 +22,8 @@ import {
   planPass,
   splitForCompaction,
 } from "../session/compaction.ts";
-import type { ContextState } from "../session/compaction_run.ts";
-import { measureNext, type WindowEnv } from "../session/window_ops.ts";
+import type { ContextState, WindowEnv } from "../session/window_env.ts";
+import { measureNext } from "../session/window_ops.ts";
 import { compactionTrigger, summariserBound } from "../session/measure.ts";
 import { AgentSession } from "../session/session.ts";
 
@@ -156,7 +157,7 @@ function resumed(): AgentSession {
     agentRef: AGENT.id,
     agent: AGENT,
     context: { workingDir: "/work", fsScopeTier: "sandboxed" },
-    deps: ENV.deps,
+    ...split(ENV.deps),
   }, RESUME);
 }
 

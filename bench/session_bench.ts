@@ -5,6 +5,7 @@
  *
  *   deno bench --allow-read --allow-write bench/session_bench.ts
  */
+import { split } from "../tests/_kit/session_parts.ts";
 import { DatabaseSync } from "node:sqlite";
 import { openSession } from "../host/host.ts";
 import type { SessionRuntime } from "../host/runtime.ts";
@@ -74,7 +75,7 @@ Deno.bench(
       agentRef: "bench",
       agent: AGENT,
       context: CONTEXT,
-      deps: {
+      ...split({
         clock,
         ids,
         resolveProvider: () => provider,
@@ -82,7 +83,7 @@ Deno.bench(
         sleep: () => Promise.resolve(),
         emit: () => {},
         maxTurns: 1_000_000,
-      },
+      }),
     });
     session.start();
     b.start();

@@ -7,6 +7,7 @@
  *   deno bench bench/sse_bench.ts
  *   deno run bench/sse_bench.ts      # warm-up + timed runs, medians
  */
+import { split } from "../tests/_kit/session_parts.ts";
 import { createSseParser } from "../llm/sse.ts";
 import { createAnthropicProvider } from "../llm/anthropic/provider.ts";
 import { createOpenAiProvider } from "../llm/openai/provider.ts";
@@ -159,7 +160,7 @@ function session(
       memory: { type: "none" },
     },
     context: { workingDir: "/work", fsScopeTier: "sandboxed" },
-    deps: {
+    ...split({
       clock: { now: () => 1_700_000_000_000 },
       ids: () => `id-${ids++}`,
       resolveProvider: () => provider,
@@ -169,7 +170,7 @@ function session(
         if (d.type === "agent:token") tokens++;
       },
       maxTurns: 1_000_000,
-    },
+    }),
   });
   s.start();
   return {

@@ -22,6 +22,5 @@ export type {
   WorkflowParseError,
 } from "./document.ts";
 export { parseWorkflow } from "./parse.ts";
-export { workflowIdFromTitle } from "./slug.ts";
 export { sessionToWorkflow } from "./workflow.ts";
 export { stringifyWorkflow } from "./yaml.ts";

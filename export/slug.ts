@@ -29,21 +29,6 @@ const HEX_CODE_UNITS = 24;
  * @param sessionId The session id (used only when the title gives nothing).
  * @returns A kebab-case workflow id.
  * @throws {TypeError} When the fallback is needed and `sessionId` is empty.
- *
- * @example From a title
- * ```ts
- * import { workflowIdFromTitle } from "@relavium/session/export";
- * import assert from "node:assert/strict";
- * assert.equal(workflowIdFromTitle("Crème brûlée, straße!", "s"), "creme-brulee-strasse");
- * ```
- *
- * @example Falling back on the session id
- * ```ts
- * import { workflowIdFromTitle } from "@relavium/session/export";
- * import assert from "node:assert/strict";
- * assert.equal(workflowIdFromTitle("日本語", "abc-123"), "exported-session-abc-123");
- * assert.equal(workflowIdFromTitle(undefined, "AB"), "exported-session-id-00410042");
- * ```
  */
 export function workflowIdFromTitle(
   title: string | undefined,

@@ -11,9 +11,14 @@ import { type Agent, parseAgent } from "../schema/agent.ts";
 import type { SessionContext } from "../schema/context.ts";
 import type { SessionEvent } from "../schema/event.ts";
 import { err, ok, type Result } from "../schema/result.ts";
-import type { EgressAttempt, SessionDeps } from "../session/deps.ts";
+import type {
+  EgressAttempt,
+  SessionEffects,
+  SessionHooks,
+  SessionSettings,
+} from "../session/deps.ts";
 import { createEventStamper } from "../session/events.ts";
-import { AgentSession } from "../session/session.ts";
+import { AgentSession, type AgentSessionParams } from "../session/session.ts";
 import { isValidResumeState } from "../session/resume_state.ts";
 import { sessionError } from "../session/turn_errors.ts";
 import type { EgressDecision, ToolRegistry } from "../tools/registry.ts";
@@ -25,25 +30,6 @@ import type { SessionRuntime } from "./runtime.ts";
 import { createTurnWriter } from "./turn_writer.ts";
 
 /**
- * The engine settings a host passes through to the session: turn and
- * message caps, compaction, the cost cap, interactivity and egress hooks.
- * The runtime supplies the effects; the host itself the event sink and
- * the turn-key reservation.
- */
-export type SessionSettings = Omit<
-  SessionDeps,
-  | "clock"
-  | "ids"
-  | "emit"
-  | "reserveEffectTurnKey"
-  | "resolveProvider"
-  | "keyFor"
-  | "sleep"
-  | "catalog"
-  | "tools"
->;
-
-/**
  * Options shared by {@linkcode openSession} and {@linkcode resumeSession}.
  */
 export interface HostOptions {
@@ -53,8 +39,14 @@ export interface HostOptions {
   runtime: SessionRuntime;
   /** The tools the agent may call; absent ⇒ none are advertised. */
   tools?: ToolRegistry;
-  /** Engine settings (caps, compaction, cost cap, hooks). */
+  /** Engine settings (caps, compaction, the cost cap, interactivity). */
   settings?: SessionSettings;
+  /**
+   * Hooks of your own (egress checks, cost updates, compaction start, the
+   * budget flush). The host owns the event sink, the commit of finished
+   * work and the turn keys.
+   */
+  hooks?: Omit<SessionHooks, "emit" | "commit" | "reserveEffectTurnKey">;
   /**
    * Capacity of the event channel; default 10,000 events. With nobody
    * reading, the oldest unread events are dropped past it (counted in
@@ -191,18 +183,18 @@ function join(
   options: HostOptions,
   sessionId: string,
   agent: Agent,
-  build: (deps: SessionDeps) => AgentSession,
+  build: (
+    parts: Pick<AgentSessionParams, "effects" | "settings" | "hooks">,
+  ) => AgentSession,
 ): PersistedSession {
   const { store, runtime } = options;
   const events = new EventChannel<SessionEvent>(
     options.eventBuffer === undefined ? {} : { capacity: options.eventBuffer },
   );
   let latchError: unknown;
-  const ref: { session?: AgentSession } = {};
   const writer = createTurnWriter({
     store,
     sessionId,
-    exchange: () => ref.session?.lastCompletedExchange(),
     onLatch: (e) => {
       latchError = e;
     },
@@ -211,7 +203,6 @@ function join(
     sessionId,
     clock: runtime.clock,
     deliver(event) {
-      writer.observe(event);
       events.publish(event);
       if (event.type === "session:cancelled") events.close();
     },
@@ -223,9 +214,8 @@ function join(
       "The session store failed to write; resume the session to continue",
     ),
   };
-  const user = options.settings ?? {};
-  const deps: SessionDeps = {
-    ...user,
+  const user = options.hooks ?? {};
+  const effects: SessionEffects = {
     clock: runtime.clock,
     ids: runtime.ids,
     resolveProvider: providersFor(runtime, agent),
@@ -233,18 +223,31 @@ function join(
     sleep: (ms, signal) => runtime.sleep(ms, signal),
     catalog: runtime.catalog,
     ...(options.tools === undefined ? {} : { tools: options.tools }),
+  };
+  const hooks: SessionHooks = {
+    ...user,
     emit,
+    commit: (work) => writer.commit(work),
     preEgress(attempt: EgressAttempt): EgressDecision {
       if (writer.latched) return latchedRefusal;
       return user.preEgress?.(attempt) ?? { allow: true };
     },
     reserveEffectTurnKey(): number {
       if (writer.latched) throw new Error("The session store is latched");
-      return store.allocateTurnKey(sessionId);
+      try {
+        return store.allocateTurnKey(sessionId);
+      } catch (e) {
+        // No key, no effect identity: stop writing, as for a failed commit.
+        writer.latch(e);
+        throw e;
+      }
     },
   };
-  const live = build(deps);
-  ref.session = live;
+  const live = build({
+    effects,
+    ...(options.settings === undefined ? {} : { settings: options.settings }),
+    hooks,
+  });
   const close = (): void => {
     if (live.state !== "cancelled") live.cancel();
     events.close();
@@ -322,13 +325,13 @@ export function openSession(options: OpenSessionOptions): PersistedSession {
     modelId: agent.model,
     context,
   });
-  const live = join(options, sessionId, agent, (deps) =>
+  const live = join(options, sessionId, agent, (parts) =>
     new AgentSession({
       sessionId,
       agentRef: agent.id,
       agent,
       context,
-      deps,
+      ...parts,
     }));
   live.session.start();
   return live;
@@ -377,12 +380,12 @@ export function resumeSession(
   if (!isValidResumeState(state)) {
     return err({ kind: "invalid_state", sessionId });
   }
-  return ok(join(options, sessionId, agent, (deps) =>
+  return ok(join(options, sessionId, agent, (parts) =>
     AgentSession.resume({
       sessionId,
       agentRef: loaded.record.agentSlug,
       agent,
       context: loaded.record.context,
-      deps,
+      ...parts,
     }, state)));
 }

@@ -32,19 +32,14 @@ export {
   type ResumeError,
   resumeSession,
   type ResumeSessionOptions,
-  type SessionSettings,
 } from "./host.ts";
-export {
-  DEFAULT_EVENT_CAPACITY,
-  EventChannel,
-  type EventChannelOptions,
-} from "./event_channel.ts";
+export { EventChannel } from "./event_channel.ts";
 export { InvalidAgentError, InvalidFileError } from "./errors.ts";
 export { loadAgentFile } from "./agent_file.ts";
+export type { SessionSettings } from "../session/deps.ts";
 export {
   denoRuntime,
   type DenoRuntimeOptions,
   loadCassette,
   type SessionRuntime,
 } from "./runtime.ts";
-export { abortableSleep } from "./sleep.ts";

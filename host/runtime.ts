@@ -15,7 +15,6 @@ import { type EnvReader, lookupProviderKey } from "../llm/keys.ts";
 import { createBuiltinProvider } from "../llm/builtin_providers.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { renderIssues } from "../schema/issues.ts";
-import type { Clock, IdSource } from "../session/deps.ts";
 import { InvalidFileError, readFileText } from "./errors.ts";
 import { abortableSleep } from "./sleep.ts";
 
@@ -24,9 +23,9 @@ import { abortableSleep } from "./sleep.ts";
  */
 export interface SessionRuntime {
   /** Epoch milliseconds (event timestamps, cooldowns). */
-  clock: Clock;
+  clock: { now(): number };
   /** Fresh session ids. */
-  ids: IdSource;
+  ids: () => string;
   /** The backoff wait; it must return at once when `signal` aborts. */
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** The transport of the shipped provider adapters. */

@@ -14,18 +14,6 @@
  * @returns Resolves after `ms`.
  * @throws The signal's reason (as a rejection) when it aborts first,
  * also when it was aborted already.
- *
- * @example An abort ends the wait at once
- * ```ts
- * import { abortableSleep } from "@relavium/session/host";
- * import assert from "node:assert/strict";
- * const controller = new AbortController();
- * const started = Date.now();
- * const wait = abortableSleep(60_000, controller.signal);
- * controller.abort(new Error("stop"));
- * await assert.rejects(wait, /stop/);
- * assert.ok(Date.now() - started < 1_000);
- * ```
  */
 export function abortableSleep(
   ms: number,

@@ -1,125 +1,60 @@
 /**
- * The store's turn writer: observes stamped events and persists each turn
- * at its terminal. The first failed write
- * latches it.
+ * The store's writer: commits each piece of finished work the engine
+ * hands over (a completed turn in one transaction, the spend of a failed
+ * turn or compaction, a boundary marker, the spend left at cancel). The
+ * first failed write latches it: nothing more is written, and the host
+ * refuses further egress.
  *
  * @module
  */
-import type { SessionEvent, ToolHistoryEntry } from "../schema/event.ts";
-import type {
-  BoundaryMarker,
-  CostEntry,
-  SessionStore,
-  ToolRound,
-} from "../store/store.ts";
+import type { FinishedWork } from "../session/finished_work.ts";
+import type { SessionStore } from "../store/store.ts";
 
 /**
  * Options of {@linkcode createTurnWriter}.
  */
 export interface TurnWriterOptions {
-  /** Where turns go. */
+  /** Where the work goes. */
   store: SessionStore;
   /** The session's id. */
   sessionId: string;
-  /** The just-completed exchange, read when a turn completes. */
-  exchange(): { userText: string; assistantText: string } | undefined;
   /** Called once, with the error, when a write fails. */
   onLatch(error: unknown): void;
 }
 
 /**
- * A turn writer.
+ * A writer of finished work.
  */
 export interface TurnWriter {
-  /** Feeds one stamped event, in order. */
-  observe(event: SessionEvent): void;
+  /** Commits one piece of finished work (never throws; a failure latches). */
+  commit(work: FinishedWork): void;
+  /** Latches the writer with an error from outside (e.g. a turn key). */
+  latch(error: unknown): void;
   /** Whether a write has failed. */
   readonly latched: boolean;
 }
 
-function groupRounds(
-  history: readonly ToolHistoryEntry[],
-  rounds: readonly string[][],
-): ToolRound[] {
-  const byId = new Map(history.map((h) => [h.call.id, h]));
-  const out: ToolRound[] = [];
-  for (const ids of rounds) {
-    const round: ToolRound = { calls: [], results: [] };
-    for (const id of ids) {
-      const h = byId.get(id);
-      if (h === undefined) continue;
-      byId.delete(id);
-      round.calls.push(h.call);
-      round.results.push(h.result);
-    }
-    if (round.calls.length > 0) out.push(round);
-  }
-  if (byId.size > 0) {
-    const rest = [...byId.values()];
-    out.push({
-      calls: rest.map((h) => h.call),
-      results: rest.map((h) => h.result),
-    });
-  }
-  return out;
-}
-
 /**
- * Creates the writer. Costs are buffered during a turn and written at its
- * terminal: with the rows on success, alone on error, abort or cancel.
- * Tool rounds are read off the event order (a round's `cost:updated`
- * precedes its calls) and filled from `toolHistory`.
+ * Creates the writer.
  *
- * Compaction moments are written when they close: `session:compacted`
- * appends the boundary marker with the summariser's usage and spend (the
- * `cost:updated` events since `session:compacting`) in one transaction;
- * `session:compaction_failed` records that spend alone. `session:trimmed`
- * appends a trim marker. A store without `appendMarker` latches the
- * writer at the first marker.
- *
- * @param options Store, session id, exchange reader, latch callback.
+ * @param options Store, session id, latch callback.
  * @returns The writer.
  */
 export function createTurnWriter(options: TurnWriterOptions): TurnWriter {
   const { store, sessionId } = options;
-  let costs: CostEntry[] = [];
-  let rounds: string[][] = [];
-  let current: string[] = [];
   let latched = false;
-  let moment: number | undefined;
 
-  function closeRound(): void {
-    if (current.length > 0) rounds.push(current);
-    current = [];
-  }
-  function reset(): void {
-    costs = [];
-    rounds = [];
-    current = [];
-    moment = undefined;
-  }
-  function momentCosts(): CostEntry[] {
-    const from = moment ?? costs.length;
-    moment = undefined;
-    return costs.splice(from);
-  }
-  function marker(marker: BoundaryMarker): void {
-    write(() => {
-      if (store.appendMarker === undefined) {
-        throw new TypeError(
-          "Cannot persist a boundary: the session store has no appendMarker",
-        );
-      }
-      store.appendMarker(sessionId, marker);
-    });
+  function latch(error: unknown): void {
+    if (latched) return;
+    latched = true;
+    options.onLatch(error);
   }
   function write(fn: () => void): void {
     if (latched) return;
     try {
       fn();
     } catch (e) {
-      latched = true;
-      options.onLatch(e);
+      latch(e);
     }
   }
 
@@ -127,86 +62,32 @@ export function createTurnWriter(options: TurnWriterOptions): TurnWriter {
     get latched(): boolean {
       return latched;
     },
-    observe(event: SessionEvent): void {
-      switch (event.type) {
-        case "cost:updated":
-          closeRound();
-          costs.push({
-            model: event.model,
-            inputTokens: event.inputTokens,
-            outputTokens: event.outputTokens,
-            costMicrocents: event.costMicrocents,
-            priced: event.priced,
-          });
+    latch,
+    commit(work: FinishedWork): void {
+      switch (work.kind) {
+        case "turn":
+          write(() => store.commitTurn(sessionId, work.turn));
           return;
-        case "agent:tool_call":
-          current.push(event.toolCallId);
-          return;
-        case "session:compacting":
-          moment = costs.length;
-          return;
-        case "session:compacted": {
-          const spent = momentCosts();
-          marker({
-            summary: event.summary,
-            keptTurnCount: event.keptTurnCount,
-            tokensUsed: { ...event.tokensUsed },
-            costs: spent,
-          });
-          return;
-        }
-        case "session:compaction_failed": {
-          const spent = momentCosts();
-          if (spent.length > 0) {
-            write(() => store.recordCosts(sessionId, spent));
+        case "spend":
+          if (work.costs.length > 0) {
+            write(() => store.recordCosts(sessionId, work.costs));
           }
           return;
-        }
-        case "session:trimmed":
-          marker({ keptTurnCount: event.keptTurnCount });
-          return;
-        case "session:turn_completed": {
-          closeRound();
-          const turnCosts = costs;
-          const turnRounds = rounds;
-          reset();
-          if (event.stopReason === "error" || event.stopReason === "aborted") {
-            if (turnCosts.length > 0) {
-              write(() => store.recordCosts(sessionId, turnCosts));
-            }
-            return;
-          }
+        case "boundary":
           write(() => {
-            const exchange = options.exchange();
-            if (exchange === undefined) {
-              throw new Error("No completed exchange to persist");
+            if (store.appendMarker === undefined) {
+              throw new TypeError(
+                "Cannot persist a boundary: the session store has no appendMarker",
+              );
             }
-            store.commitTurn(sessionId, {
-              userText: exchange.userText,
-              rounds: groupRounds(event.toolHistory ?? [], turnRounds),
-              finalText: exchange.assistantText,
-              ...(event.tokensUsed.model === undefined
-                ? {}
-                : { modelId: event.tokensUsed.model }),
-              tokensUsed: {
-                input: event.tokensUsed.input,
-                output: event.tokensUsed.output,
-              },
-              costs: turnCosts,
-            });
+            store.appendMarker(sessionId, work.marker);
           });
           return;
-        }
-        case "session:cancelled": {
-          const left = costs;
-          reset();
+        case "ended":
           write(() => {
-            if (left.length > 0) store.recordCosts(sessionId, left);
+            if (work.costs.length > 0) store.recordCosts(sessionId, work.costs);
             store.setStatus(sessionId, "ended");
           });
-          return;
-        }
-        default:
           return;
       }
     },

@@ -7,11 +7,22 @@
  */
 import type { LlmMessage } from "./provider.ts";
 
+function hasReasoning(messages: readonly LlmMessage[]): boolean {
+  for (let i = 0; i < messages.length; i++) {
+    const content = messages[i]?.content ?? [];
+    for (let j = 0; j < content.length; j++) {
+      if (content[j]?.type === "reasoning") return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Removes every `reasoning` part, then drops messages left empty and merges
  * neighbouring `user`/`assistant` messages of the same role. `tool`
  * messages are never merged (one tool result per message). When
- * nothing is stripped the input array is returned unchanged.
+ * nothing is stripped the input array itself is returned (no copy: this
+ * runs before every attempt, over the whole history).
  *
  * @param messages The request messages (not mutated).
  * @returns The messages to send and whether any part was removed.
@@ -19,10 +30,9 @@ import type { LlmMessage } from "./provider.ts";
 export function stripReasoning(
   messages: readonly LlmMessage[],
 ): { messages: LlmMessage[]; stripped: boolean } {
-  const hasReasoning = messages.some((m) =>
-    m.content.some((p) => p.type === "reasoning")
-  );
-  if (!hasReasoning) return { messages: [...messages], stripped: false };
+  if (!hasReasoning(messages)) {
+    return { messages: messages as LlmMessage[], stripped: false };
+  }
   const out: LlmMessage[] = [];
   for (const m of messages) {
     const content = m.content.filter((p) => p.type !== "reasoning");

@@ -113,24 +113,6 @@ interface ChainState {
  *
  * @param options Plan, key lookup, sleep, clock, admission, attempt sink.
  * @returns The chain; call `stream` once per round of the turn.
- *
- * @example One call served by the primary
- * ```ts
- * import { createChain, createScriptedProvider, type ChainEvent } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const provider = createScriptedProvider({ script: [[
- *   { type: "text_delta", text: "Hi" },
- *   { type: "stop", stopReason: "stop", usage: { inputTokens: 3, outputTokens: 1 } },
- * ]] });
- * const chain = createChain({
- *   plan: [{ provider, model: "m", maxAttempts: 3 }],
- *   keyFor: () => "k",
- *   sleep: () => Promise.resolve(),
- * });
- * const events: ChainEvent[] = [];
- * for await (const e of chain.stream({ model: "", messages: [] }, new AbortController().signal)) events.push(e);
- * assert.deepEqual(events.map((e) => e.type), ["attempt_start", "chunk", "done"]);
- * ```
  */
 export function createChain(options: ChainOptions): Chain {
   const state: ChainState = {

@@ -34,15 +34,6 @@ function classCost(tokens: number | undefined, rate: number): number {
  * @param usage The attempt's usage (disjoint classes).
  * @param info The attempt model's catalog entry, or `undefined`.
  * @returns The cost and whether it was priced.
- *
- * @example Price a gpt-5.4-mini call
- * ```ts
- * import { createCatalog, priceUsage } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const info = createCatalog().lookup("gpt-5.4-mini");
- * assert.deepEqual(priceUsage({ inputTokens: 65, outputTokens: 21 }, info), { costMicrocents: 14_325, priced: true });
- * assert.deepEqual(priceUsage({ inputTokens: 65, outputTokens: 21 }, undefined), { costMicrocents: 0, priced: false });
- * ```
  */
 export function priceUsage(
   usage: Usage,

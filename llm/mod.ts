@@ -21,24 +21,13 @@ export type {
   Usage,
 } from "./chunk.ts";
 export { LlmProviderError, makeLlmError } from "./errors.ts";
-export {
-  type Admission,
-  type AttemptReport,
-  type Chain,
-  type ChainOptions,
-  createChain,
-  type PlanEntry,
-} from "./chain.ts";
-export type { ChainEvent } from "./chain_event.ts";
 export type { ModelCatalog, ModelInfo } from "./catalog.ts";
 export { createCatalog } from "./create_catalog.ts";
-export { type PricedUsage, priceUsage } from "./cost.ts";
 export {
   createScriptedProvider,
   type ScriptedProvider,
   type ScriptedProviderOptions,
 } from "./scripted_provider.ts";
-export { createReplay, type Replay } from "./replay_provider.ts";
 export {
   type Cassette,
   type CassetteCall,

@@ -36,6 +36,14 @@ export interface PlanError {
   providerId: string;
   /** Secret-free, user-facing explanation. */
   message: string;
+  /** The provider resolved but has no `stream` method (a wiring error). */
+  noStream?: true;
+}
+
+function invalidAttempts(entry: { provider: string; model: string }): never {
+  throw new TypeError(
+    `Invalid fallback_chain entry ${entry.provider}/${entry.model}: max_attempts must be a positive integer`,
+  );
 }
 
 /**
@@ -46,6 +54,9 @@ export interface PlanError {
  * @param agent The agent's routing fields.
  * @param resolveProvider Provider by id; `undefined` = not wired.
  * @returns The entries in order, or the first unwired provider.
+ * @throws {TypeError} When a fallback entry's `max_attempts` is not a
+ * positive integer (the agent schema requires one; never planned as an
+ * entry that is never tried).
  */
 export function resolvePlan(
   agent: PlanAgent,
@@ -60,7 +71,11 @@ export function resolvePlan(
     ...(agent.fallback_chain ?? []).map((f) => ({
       provider: f.provider,
       model: f.model,
-      maxAttempts: Math.max(1, Math.floor(f.max_attempts)),
+      // The agent schema requires 1–10; anything else is refused here
+      // rather than planned as an entry that is never tried.
+      maxAttempts: Number.isSafeInteger(f.max_attempts) && f.max_attempts >= 1
+        ? f.max_attempts
+        : invalidAttempts(f),
     })),
   ];
   const entries: PlanEntry[] = [];
@@ -72,6 +87,16 @@ export function resolvePlan(
         error: {
           providerId: w.provider,
           message: `Cannot resolve provider: ${w.provider} is not configured`,
+        },
+      };
+    }
+    if (typeof provider.stream !== "function") {
+      return {
+        ok: false,
+        error: {
+          providerId: w.provider,
+          message: `Cannot use provider: ${w.provider} has no stream method`,
+          noStream: true,
         },
       };
     }

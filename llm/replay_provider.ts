@@ -61,24 +61,6 @@ async function* replay(
  * @param cassette The parsed cassette.
  * @param options The agent's primary provider.
  * @returns The replay handle.
- *
- * @example Replay two calls, then a fault
- * ```ts
- * import { createReplay, parseCassette } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const parsed = parseCassette(JSON.stringify({ schema_version: "1.0", provider: "openai", calls: [
- *   [{ type: "stop", stopReason: "stop", usage: { inputTokens: 1, outputTokens: 1 } }],
- * ] }), "c.json");
- * assert.ok(parsed.ok);
- * const r = createReplay(parsed.value, { primaryProvider: "openai" });
- * assert.equal(r.checkPrimary().ok, true);
- * const p = r.resolveProvider("anthropic");
- * assert.ok(p);
- * for await (const c of p.stream({ model: "m", messages: [] }, "replay")) assert.equal(c.type, "stop");
- * assert.equal(r.unconsumed(), 0);
- * for await (const c of p.stream({ model: "m", messages: [] }, "replay")) assert.equal(c.type, "error");
- * assert.deepEqual(r.faults(), ["c.json: calls: unexpected stream call #2 (only 1 recorded)"]);
- * ```
  */
 export function createReplay(
   cassette: Cassette,

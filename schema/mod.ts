@@ -45,7 +45,6 @@ export {
   type SessionError,
   type SessionEvent,
   type SessionEventDraft,
-  type SessionEventType,
   type TokensUsed,
   type ToolHistoryEntry,
   type TurnStopReason,

@@ -35,8 +35,13 @@ export interface ResumeState {
   messages: WorkingMessage[];
   /** Completed turn spans, ordered. */
   completedTurnSpans: TurnSpan[];
-  /** Completed turns. */
+  /** Completed turns in the working transcript (since the last boundary). */
   turnCount: number;
+  /**
+   * Provider-engaged turns over the session's whole life, as stored; the
+   * hard cap resumes from the larger of this and `turnCount`.
+   */
+  turnsUsed?: number;
   /** Realised spend so far. */
   cumulativeCostMicrocents: number;
   /** Estimated possibly-billed spend. */

@@ -6,15 +6,9 @@
  *
  * @module
  */
-import type { Admission, AttemptReport, PlanEntry } from "../llm/chain.ts";
 import { createChain } from "../llm/chain.ts";
 import type { LlmRequest } from "../llm/provider.ts";
-import type {
-  CompactionReason,
-  SessionError,
-  SessionEventDraft,
-} from "../schema/event.ts";
-import type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
+import type { CompactionReason, SessionError } from "../schema/event.ts";
 import {
   COMPACTION_LIMITS,
   COMPACTION_SYSTEM_PROMPT,
@@ -22,73 +16,27 @@ import {
   splitForCompaction,
 } from "./compaction.ts";
 import { attemptableEntries } from "./measure.ts";
+import {
+  type ContextState,
+  measureState,
+  type WindowEnv,
+} from "./window_env.ts";
 import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
 
 /**
- * The part of the session a compaction reads and replaces.
+ * One run of the primitive: why, the summariser's request bound, whether
+ * the window is unknown (disclosed on `session:compacting`), and the
+ * pending user of the turn (pre-send, recovery).
  */
-export interface ContextState {
-  /** The working transcript. */
-  messages: WorkingMessage[];
-  /** Its completed spans. */
-  spans: TurnSpan[];
-  /** The installed summary, if any. */
-  summary?: string;
-}
-
-/**
- * What the observer awaited when a moment opens is told.
- */
-export interface CompactionStart {
-  /** Why the compaction runs. */
-  reason: CompactionReason;
-  /** Whether the window is unknown (manual compaction with disclosure). */
-  windowUnknown: boolean;
-  /** Aborted by Esc or cancel. */
-  signal: AbortSignal;
-}
-
-/**
- * Everything one compaction run needs.
- */
-export interface CompactionRunInput {
+export interface CompactionRun {
   /** Why it runs. */
   reason: CompactionReason;
-  /** The session's plan. */
-  plan: readonly PlanEntry[];
   /** Largest summariser request estimate. */
   bound: number;
   /** Disclose an unknown window on `session:compacting`. */
   windowUnknown: boolean;
-  /** The state before the compaction. */
-  state: ContextState;
   /** The pending user of the turn (pre-send, recovery). */
   pending?: string;
-  /** Estimated tokens of the request a state projects to. */
-  measure(state: ContextState): number;
-  /** Replaces the session's state (called once, on success). */
-  install(state: ContextState): void;
-  /** Aborts the compaction. */
-  signal: AbortSignal;
-  /** Whether `cancel()` was called. */
-  isCancelled(): boolean;
-  /** The event sink. */
-  emit(draft: SessionEventDraft): void;
-  /** Pre-egress admission of a summariser attempt (latch, then budget). */
-  admit(
-    entry: { provider: string; model: string },
-    request: LlmRequest,
-  ): Admission;
-  /** Each summariser attempt's report (cost accounting). */
-  onAttempt(report: AttemptReport): void;
-  /** API key of a provider. */
-  keyFor(providerId: string): string | Promise<string>;
-  /** Backoff wait. */
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
-  /** Epoch ms for cooldowns. */
-  now(): number;
-  /** Awaited after `session:compacting`, before any egress. */
-  onStart?(start: CompactionStart): void | Promise<void>;
 }
 
 /**
@@ -190,19 +138,26 @@ async function runPass(
  * the session was cancelled (its `session:cancelled` closes it). The state
  * is installed only when every pass succeeded.
  *
- * @param input State, plan, bound, sink and effects.
+ * @param env The session's environment (state, plan, sink, admission).
+ * @param run Why, the request bound, disclosure and the pending user.
  * @returns The outcome.
  */
 export async function runCompaction(
-  input: CompactionRunInput,
+  env: WindowEnv,
+  run: CompactionRun,
 ): Promise<CompactionOutcome> {
-  const split = splitForCompaction(input.state.messages, input.state.spans);
+  const state = env.read();
+  const deps = env.deps;
+  const measure = (s: ContextState): number =>
+    measureState(env, s, run.pending);
+  const split = splitForCompaction(state.messages, state.spans);
   if (split === undefined) return { kind: "nothing_to_compact" };
-  const { reason, signal } = input;
+  const { reason } = run;
+  const signal = env.signal;
   let opened = false;
   const close = (error: SessionError): void => {
     if (opened) {
-      input.emit({ type: "session:compaction_failed", reason, error });
+      env.emit({ type: "session:compaction_failed", reason, error });
     }
   };
   const failed = (error: SessionError): CompactionOutcome => {
@@ -210,29 +165,29 @@ export async function runCompaction(
     return { kind: "failed", error, momentOpened: opened };
   };
   const stop = (): CompactionOutcome => {
-    if (input.isCancelled()) return { kind: "cancelled" };
+    if (env.isCancelled()) return { kind: "cancelled" };
     close(sessionError("cancelled", "The compaction was aborted"));
     return { kind: "aborted", momentOpened: opened };
   };
-  if (signal.aborted || input.isCancelled()) return stop();
+  if (signal.aborted || env.isCancelled()) return stop();
 
-  const tokensBefore = input.measure(input.state);
+  const tokensBefore = measure(state);
   let admitted = false;
   const chain = createChain({
-    plan: input.plan,
-    keyFor: (id) => input.keyFor(id),
-    sleep: (ms, s) => input.sleep(ms, s),
-    now: () => input.now(),
+    plan: env.plan,
+    keyFor: (id) => deps.keyFor(id),
+    sleep: (ms, s) => deps.sleep(ms, s),
+    now: () => deps.clock.now(),
     admit: (entry, request) => {
       if (admitted) {
         admitted = false;
         return { allow: true };
       }
-      return input.admit(entry, request);
+      return env.admit(entry, request);
     },
-    onAttempt: (report) => input.onAttempt(report),
+    onAttempt: (report) => env.onAttempt(report),
   });
-  let prior = input.state.summary === "" ? undefined : input.state.summary;
+  let prior = state.summary === "" ? undefined : state.summary;
   let remaining = split.foldable;
   const usage = { input: 0, output: 0 };
   const unfittable = "The running summary leaves no room to fold the history";
@@ -242,7 +197,7 @@ export async function runCompaction(
       system: COMPACTION_SYSTEM_PROMPT,
       ...(prior === undefined ? {} : { prior }),
       remaining,
-      maxTokens: input.bound,
+      maxTokens: run.bound,
     });
     if (plan === undefined) return failed(sessionError("internal", unfittable));
     const request: LlmRequest = {
@@ -255,10 +210,10 @@ export async function runCompaction(
       maxTokens: COMPACTION_LIMITS.summaryMaxTokens,
     };
     if (pass === 1) {
-      const entry = attemptableEntries(input.plan, false)[0];
+      const entry = attemptableEntries(env.plan, false)[0];
       if (entry !== undefined) {
         const meta = { provider: entry.provider.id, model: entry.model };
-        const a = input.admit(meta, { ...request, model: entry.model });
+        const a = env.admit(meta, { ...request, model: entry.model });
         if (!a.allow) {
           return a.error.code === "budget_exceeded"
             ? { kind: "budget_refused", error: a.error, momentOpened: false }
@@ -267,19 +222,23 @@ export async function runCompaction(
         admitted = true;
       }
       opened = true;
-      input.emit({
+      env.emit({
         type: "session:compacting",
         reason,
-        ...(input.windowUnknown ? { windowUnknown: true } : {}),
+        ...(run.windowUnknown ? { windowUnknown: true } : {}),
       });
-      if (input.isCancelled()) return stop();
-      if (input.onStart !== undefined) {
-        const onStart = input.onStart;
+      if (env.isCancelled()) return stop();
+      const onStart = deps.onCompactionStart;
+      if (onStart !== undefined) {
         const observed = Promise.resolve().then(() =>
-          onStart({ reason, windowUnknown: input.windowUnknown, signal })
+          onStart.call(deps, {
+            reason,
+            windowUnknown: run.windowUnknown,
+            signal,
+          })
         ).then(() => true, () => false);
         const r = await Promise.race([observed, untilAborted(signal)]);
-        if (r === ABORTED || signal.aborted || input.isCancelled()) {
+        if (r === ABORTED || signal.aborted || env.isCancelled()) {
           return stop();
         }
         if (!r) {
@@ -293,7 +252,7 @@ export async function runCompaction(
       }
     }
     const r = await runPass(chain, request, signal);
-    if (input.isCancelled()) return { kind: "cancelled" };
+    if (env.isCancelled()) return { kind: "cancelled" };
     if (r.kind === "aborted" || signal.aborted) return stop();
     if (r.kind === "refused") {
       if (r.error.code !== "budget_exceeded") return failed(r.error);
@@ -324,11 +283,11 @@ export async function runCompaction(
     spans: split.keptSpans,
     summary: prior,
   };
-  const tokensAfter = input.measure(next);
-  input.install(next);
+  const tokensAfter = measure(next);
+  env.install(next);
   const keptMessageCount = split.kept.length +
-    (input.pending === undefined ? 0 : 1);
-  input.emit({
+    (run.pending === undefined ? 0 : 1);
+  env.emit({
     type: "session:compacted",
     reason,
     summary: prior,

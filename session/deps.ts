@@ -1,7 +1,9 @@
 /**
- * What an `AgentSession` is given: the
- * platform capabilities it may use. Clock and ids are injected; the store
- * is the host's business, never the session's.
+ * What an `AgentSession` is given, by kind: the effects it may use
+ * (clock, ids, providers, keys, sleep, tools, catalog), its settings
+ * (plain values, copied at construction) and the host's hooks (the event
+ * sink, the commit of finished work, egress checks). Clock and ids are
+ * injected; the store is the host's business, never the session's.
  *
  * @module
  */
@@ -10,7 +12,8 @@ import type { LlmProvider, LlmRequest } from "../llm/provider.ts";
 import type { SessionEventDraft } from "../schema/event.ts";
 import type { EgressDecision, ToolRegistry } from "../tools/registry.ts";
 import type { BudgetPolicy } from "./budget.ts";
-import type { CompactionStart } from "./compaction_run.ts";
+import type { CompactionReason } from "../schema/event.ts";
+import type { FinishedWork } from "./finished_work.ts";
 
 /**
  * A source of epoch milliseconds.
@@ -39,25 +42,42 @@ export type EgressAttempt =
   | { kind: "tool"; toolId: string };
 
 /**
- * Injected capabilities of one session instance.
+ * What the observer awaited when a moment opens is told.
  */
-export interface SessionDeps {
+export interface CompactionStart {
+  /** Why the compaction runs. */
+  reason: CompactionReason;
+  /** Whether the window is unknown (manual compaction with disclosure). */
+  windowUnknown: boolean;
+  /** Aborted by Esc or cancel. */
+  signal: AbortSignal;
+}
+
+/**
+ * The platform capabilities a session may use.
+ */
+export interface SessionEffects {
   /** Source of event timestamps and cooldown time. */
-  clock: Clock;
+  clock: { now(): number };
   /** Source of fresh ids. */
-  ids: IdSource;
+  ids: () => string;
   /** Provider by id; `undefined` = not wired (plan fails, memoised). */
   resolveProvider(id: string): LlmProvider | undefined;
   /** The API key for a provider; a throw/rejection is an `auth` failure. */
   keyFor(providerId: string): string | Promise<string>;
   /** Waits `ms`, rejecting early when `signal` aborts. */
   sleep(ms: number, signal: AbortSignal): Promise<void>;
-  /** Envelope-free event sink; the host stamps and delivers. */
-  emit(draft: SessionEventDraft): void;
   /** The tool seam; absent ⇒ no tools are advertised. */
   tools?: ToolRegistry;
   /** Prices and windows; absent or unknown model ⇒ `priced: false`. */
   catalog?: ModelCatalog;
+}
+
+/**
+ * A session's settings: plain values, copied when the session is built
+ * (changing the object later changes nothing).
+ */
+export interface SessionSettings {
   /** Whether a person can answer approval prompts. Default `false`. */
   interactive?: boolean;
   /** Session narrowing of the agent's tools (only removes). */
@@ -86,15 +106,9 @@ export interface SessionDeps {
   /** `false` skips only the after-turn trigger (one-shot runs). */
   afterTurnCompaction?: boolean;
   /**
-   * Awaited after `session:compacting`, before any summariser egress. A
-   * throw closes the moment with `session:compaction_failed` (manual
-   * `compact()` returns `failed`; an active turn ends `internal`).
-   */
-  onCompactionStart?(start: CompactionStart): void | Promise<void>;
-  /**
    * `[defaults].max_tokens_estimate`: the output reservation when the
-   * request carries no cap and the wire sends none (copied at
-   * construction; a positive integer).
+   * request carries no cap and the wire sends none (a positive
+   * integer).
    */
   maxTokensEstimate?: number;
   /**
@@ -103,6 +117,30 @@ export interface SessionDeps {
    * `preEgress`. Absent or a cap ≤ 0 ⇒ no governor.
    */
   budget?: BudgetPolicy;
+}
+
+/**
+ * The host's side of a session: where events and finished work go, and
+ * the checks before egress.
+ */
+export interface SessionHooks {
+  /** Envelope-free event sink; the host stamps and delivers. */
+  emit(draft: SessionEventDraft): void;
+  /**
+   * Receives each finished piece of work as a value (a completed turn, the
+   * spend of a failed one, a compaction or trim boundary, the spend left
+   * at cancel), synchronously and before the event announcing it is
+   * published: a persister commits it here. A throw does not undo the
+   * work: the turn keeps its slot and usage, and the call that did the
+   * work rejects with the error once the session is idle again.
+   */
+  commit?(work: FinishedWork): void;
+  /**
+   * Awaited after `session:compacting`, before any summariser egress. A
+   * throw closes the moment with `session:compaction_failed` (manual
+   * `compact()` returns `failed`; an active turn ends `internal`).
+   */
+  onCompactionStart?(start: CompactionStart): void | Promise<void>;
   /** Checked before every provider attempt and every tool effect. */
   preEgress?(attempt: EgressAttempt): EgressDecision;
   /** Told the session-wide realised spend after each priced attempt. */
@@ -119,4 +157,80 @@ export interface SessionDeps {
    * Absent ⇒ an in-memory counter. A throw fails the dispatch closed.
    */
   reserveEffectTurnKey?(): number;
+}
+
+/**
+ * The engine's own flat view of its effects, settings and hooks (one
+ * object the session's parts read). Hook methods are bound to the hooks
+ * object they came from.
+ */
+export interface SessionDeps
+  extends SessionEffects, SessionSettings, SessionHooks {}
+
+/** The keys of {@linkcode SessionSettings}. */
+export const SETTING_KEYS: readonly (keyof SessionSettings)[] = [
+  "interactive",
+  "toolNarrowing",
+  "maxTurns",
+  "maxMessages",
+  "autoCompact",
+  "compactThreshold",
+  "afterTurnCompaction",
+  "maxTokensEstimate",
+  "budget",
+];
+
+/** The optional keys of {@linkcode SessionHooks}. */
+export const HOOK_KEYS = [
+  "commit",
+  "onCompactionStart",
+  "preEgress",
+  "updateCost",
+  "restoreConservativeCost",
+  "flushBudgetCommitments",
+  "reserveEffectTurnKey",
+] as const satisfies readonly (keyof SessionHooks)[];
+
+/**
+ * The engine's flat deps of a session's effects, settings and hooks: the
+ * settings are copied (a later change to the caller's object changes
+ * nothing; `toolNarrowing` is copied too), each method is bound to the
+ * object it came from.
+ *
+ * @param effects The capabilities.
+ * @param settings The settings, if any.
+ * @param hooks The host's hooks.
+ * @returns The flat deps.
+ */
+export function flatDeps(
+  effects: SessionEffects,
+  settings: SessionSettings | undefined,
+  hooks: SessionHooks,
+): SessionDeps {
+  const deps: SessionDeps = {
+    clock: effects.clock,
+    ids: effects.ids,
+    resolveProvider: (id) => effects.resolveProvider(id),
+    keyFor: (id) => effects.keyFor(id),
+    sleep: (ms, signal) => effects.sleep(ms, signal),
+    emit: (draft) => hooks.emit(draft),
+  };
+  if (effects.tools !== undefined) deps.tools = effects.tools;
+  if (effects.catalog !== undefined) deps.catalog = effects.catalog;
+  for (const key of SETTING_KEYS) {
+    const value = settings?.[key];
+    if (value === undefined) continue;
+    (deps as unknown as Record<string, unknown>)[key] = key === "toolNarrowing"
+      ? [...(value as readonly string[])]
+      : key === "budget"
+      ? { ...(value as BudgetPolicy) }
+      : value;
+  }
+  for (const key of HOOK_KEYS) {
+    const hook = hooks[key];
+    if (typeof hook === "function") {
+      (deps as unknown as Record<string, unknown>)[key] = hook.bind(hooks);
+    }
+  }
+  return deps;
 }

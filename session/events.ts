@@ -26,17 +26,6 @@ export interface EventStamperOptions {
  *
  * @param options Session id, clock and the delivery callback.
  * @returns The `emit` function to pass as `SessionDeps.emit`.
- *
- * @example Stamp two events
- * ```ts
- * import { createEventStamper } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * const seen: number[] = [];
- * const emit = createEventStamper({ sessionId: "s", clock: { now: () => 0 }, deliver: (e) => seen.push(e.sequenceNumber) });
- * emit({ type: "session:turn_started" });
- * emit({ type: "session:cancelled" });
- * assert.deepEqual(seen, [0, 1]);
- * ```
  */
 export function createEventStamper(
   options: EventStamperOptions,

@@ -12,6 +12,7 @@ import type { LlmRequest } from "../llm/provider.ts";
 import { type BudgetGovernor, createBudgetGovernor } from "./budget.ts";
 import { reservationOf } from "./measure.ts";
 import type { SessionDeps } from "./deps.ts";
+import type { CostEntry } from "../store/store.ts";
 
 /**
  * The deps a {@linkcode SpendLedger} reads.
@@ -113,17 +114,27 @@ export class SpendLedger {
   }
 
   /**
-   * Prices a settled attempt and emits its `cost:updated` (skipped and
-   * usage-less attempts emit nothing).
+   * Prices a settled attempt, hands the spend row to `keep` and then emits
+   * its `cost:updated` (skipped and usage-less attempts emit nothing).
+   * The row is kept before any host callback runs, so a throwing sink or
+   * `updateCost` never loses the spend.
    *
    * @param report The chain's attempt report.
+   * @param keep Receives the priced spend row first.
    */
-  record(report: AttemptReport): void {
+  record(report: AttemptReport, keep: (spent: CostEntry) => void): void {
     if (report.outcome === "skipped" || report.usage === undefined) return;
     if (this.#isCancelled()) return;
     const info = this.#deps.catalog?.lookup(report.model);
     const price = priceUsage(report.usage, info);
     this.#spent += price.costMicrocents;
+    keep({
+      model: report.model,
+      inputTokens: report.usage.inputTokens,
+      outputTokens: report.usage.outputTokens,
+      costMicrocents: price.costMicrocents,
+      priced: price.priced,
+    });
     this.#deps.emit({
       type: "cost:updated",
       nodeId: this.#nodeId,

@@ -130,6 +130,49 @@ function walk(input: ProjectionInput, sink: Sink): void {
   sink.flush();
 }
 
+// A working transcript only grows at its end (a new turn appends; trims,
+// compactions and resumes install a new array), so its projection is kept
+// per array and extended by what was appended since: a request then costs
+// one copy of an array of shared, frozen messages, not a rebuild.
+const projections = new WeakMap<
+  readonly WorkingMessage[],
+  { consumed: number; out: LlmMessage[] }
+>();
+
+function frozenText(role: "user" | "assistant", text: string): LlmMessage {
+  const part = Object.freeze({ type: "text" as const, text });
+  return Object.freeze({
+    role,
+    content: Object.freeze([part]) as unknown as LlmMessage["content"],
+  });
+}
+
+function onlyText(m: LlmMessage): string {
+  const part = m.content[0];
+  return part !== undefined && part.type === "text" ? part.text : "";
+}
+
+/** The whole transcript folded by role, extended incrementally. */
+function projectAll(messages: readonly WorkingMessage[]): LlmMessage[] {
+  let p = projections.get(messages);
+  if (p === undefined || p.consumed > messages.length) {
+    p = { consumed: 0, out: [] };
+    projections.set(messages, p);
+  }
+  const out = p.out;
+  for (let i = p.consumed; i < messages.length; i++) {
+    const m = messages[i];
+    if (m === undefined) continue;
+    const text = textOf(m);
+    const last = out[out.length - 1];
+    if (last !== undefined && last.role === m.role) {
+      out[out.length - 1] = frozenText(m.role, `${onlyText(last)}\n\n${text}`);
+    } else out.push(frozenText(m.role, text));
+  }
+  p.consumed = messages.length;
+  return out;
+}
+
 function summaryBlock(input: ProjectionInput): string | undefined {
   const placed = input.summary !== undefined && input.summary !== "" &&
     (input.memory === undefined || input.memory.type === "summary");
@@ -145,15 +188,35 @@ function summaryBlock(input: ProjectionInput): string | undefined {
  * @returns Fresh request messages (never aliasing the transcript).
  */
 export function projectHistory(input: ProjectionInput): LlmMessage[] {
-  const folder = new Folder();
-  walk(input, folder);
-  const out = folder.out;
+  const { from, spans } = selection(input);
+  let out: LlmMessage[];
+  if (spans === undefined && from === input.messages) {
+    out = projectAll(from).slice();
+    const pending = input.pending;
+    if (pending !== undefined) {
+      const last = out[out.length - 1];
+      if (last !== undefined && last.role === "user") {
+        out[out.length - 1] = {
+          role: "user",
+          content: [{ type: "text", text: `${onlyText(last)}\n\n${pending}` }],
+        };
+      } else {out.push({
+          role: "user",
+          content: [{ type: "text", text: pending }],
+        });}
+    }
+  } else {
+    const folder = new Folder();
+    walk(input, folder);
+    out = folder.out;
+  }
   const block = summaryBlock(input);
   if (block !== undefined) {
     const part = { type: "text" as const, text: block };
     const first = out[0];
     if (first !== undefined && first.role === "user") {
-      first.content.unshift(part);
+      // A new message: the first may be a shared, frozen one.
+      out[0] = { role: "user", content: [part, ...first.content] };
     } else out.unshift({ role: "user", content: [part] });
   }
   return out;

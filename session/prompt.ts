@@ -15,14 +15,6 @@ const CTX_REF = /\{\{\s*ctx\.([A-Za-z0-9_-]+)\s*\}\}/g;
  * @param prompt The authored `system_prompt`.
  * @param variables Trusted plaintext variables (`SessionContext.variables`).
  * @returns The resolved prompt, or the first missing key.
- *
- * @example Resolve and fail
- * ```ts
- * import { resolveSystemPrompt } from "@relavium/session/session";
- * import assert from "node:assert/strict";
- * assert.deepEqual(resolveSystemPrompt("Focus on {{ctx.area}}.", { area: "tests" }), { ok: true, value: "Focus on tests." });
- * assert.deepEqual(resolveSystemPrompt("{{ ctx.x }}", {}), { ok: false, error: { missing: "x" } });
- * ```
  */
 export function resolveSystemPrompt(
   prompt: string,

@@ -42,6 +42,7 @@ export function isValidResumeState(state: ResumeState): boolean {
     prevEnd = s.end;
   }
   return isSafeNat(state.turnCount) &&
+    (state.turnsUsed === undefined || isSafeNat(state.turnsUsed)) &&
     isSafeNat(state.cumulativeCostMicrocents) &&
     isSafeNat(state.conservativeCostMicrocents) &&
     (state.compactionSummary === undefined ||

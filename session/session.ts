@@ -5,18 +5,21 @@
  *
  * @module
  */
-import type { Agent, AgentMemory } from "../schema/agent.ts";
-import type { SessionContext } from "../schema/context.ts";
-import type { SessionError } from "../schema/event.ts";
+import { type Agent, type AgentMemory, parseAgent } from "../schema/agent.ts";
+import { parseSessionContext, type SessionContext } from "../schema/context.ts";
+import type { SessionEventDraft } from "../schema/event.ts";
+import { renderIssues } from "../schema/issues.ts";
 import type { Result } from "../schema/result.ts";
 import type { ResumeState } from "../schema/resume.ts";
 import type { PlanEntry } from "../llm/chain.ts";
 import { resolvePlan } from "../llm/plan.ts";
 import type { ToolDef } from "../llm/provider.ts";
 import type { TurnPolicy, UserCommandOutcome } from "../tools/registry.ts";
-import type { ContextState } from "./compaction_run.ts";
-import { applyTrim, compactWith, type WindowEnv } from "./window_ops.ts";
-import type { SessionDeps } from "./deps.ts";
+import type { ContextState, WindowEnv } from "./window_env.ts";
+import { applyTrim, compactWith } from "./window_ops.ts";
+import { flatDeps, type SessionDeps } from "./deps.ts";
+import type { FinishedWork } from "./finished_work.ts";
+import type { CostEntry, TurnCommit } from "../store/store.ts";
 import { SessionStateError } from "./errors.ts";
 import { SpendLedger } from "./ledger.ts";
 import { summariserBound } from "./measure.ts";
@@ -35,26 +38,36 @@ import { isValidResumeState } from "./resume_state.ts";
 import {
   type AgentSessionParams,
   checkContextDeps,
-  type CompletedExchange,
   copyTranscript,
-  lastExchangeOf,
   type SessionState,
   type Transcript,
   turnGate,
 } from "./session_types.ts";
-import type { TurnCoreResult } from "./turn.ts";
+import type { TurnCoreResult } from "./turn_result.ts";
 import { sessionError } from "./turn_errors.ts";
 import { runTurnFlow, terminalDraft } from "./turn_flow.ts";
 import { toTurnResult, type TurnResult } from "./turn_result.ts";
-import { prepareTurn } from "./turn_setup.ts";
+import { TurnContext } from "./turn_context.ts";
+import { TurnTally } from "./turn_tally.ts";
 import { runUserCommandFlow } from "./user_command.ts";
 
 export {
   type AgentSessionParams,
-  type CompletedExchange,
   DEFAULT_MAX_TURNS,
   type SessionState,
 } from "./session_types.ts";
+
+function checked<T>(
+  what: "agent" | "context",
+  parsed: Result<T, { issues: Parameters<typeof renderIssues>[1] }>,
+): T {
+  if (parsed.ok) return parsed.value;
+  throw new TypeError(
+    `Invalid ${what}:\n${renderIssues(what, parsed.error.issues)}`,
+  );
+}
+
+const NO_USAGE = { input: 0, output: 0 } as const;
 
 /**
  * One multi-turn conversation with one agent.
@@ -73,10 +86,11 @@ export {
  *   sessionId: "s1", agentRef: "mini",
  *   agent: { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." },
  *   context: { workingDir: "/tmp", fsScopeTier: "sandboxed" },
- *   deps: {
+ *   effects: {
  *     clock: { now: () => 0 }, ids: () => "x", resolveProvider: () => provider,
- *     keyFor: () => "k", sleep: () => Promise.resolve(), emit: (d) => types.push(d.type),
+ *     keyFor: () => "k", sleep: () => Promise.resolve(),
  *   },
+ *   hooks: { emit: (d) => types.push(d.type) },
  * });
  * session.start();
  * const result = await session.sendMessage("Hi");
@@ -109,32 +123,41 @@ export class AgentSession {
   #localTurnKey = 0;
   #terminal = false;
   #outcome: { result: TurnCoreResult; cost: number } | undefined;
+  #tally: TurnTally | undefined;
+  // Summariser spend not yet handed over (a compaction still open).
+  #momentCosts: CostEntry[] = [];
+  // The first error a commit hook threw during the current call.
+  #commitError: { error: unknown } | undefined;
 
   /**
    * Builds a session in state `created`.
    *
-   * @param params Session id, agent ref, agent, context and deps.
-   * @throws {TypeError} When the system prompt references a missing
-   * `{{ctx.*}}` variable, or a context-management dep is out of range
-   * (`compactThreshold` outside (0, 1], a non-positive `maxMessages` or
-   * `maxTokensEstimate`, an invalid `budget`).
+   * @param params Session id, agent ref, agent, context, effects,
+   * settings and hooks.
+   * @throws {TypeError} When the agent or the context does not validate
+   * (the message names each key path, as `openSession` does), the system
+   * prompt references a missing `{{ctx.*}}` variable, or a setting is out
+   * of range (`compactThreshold` outside (0, 1], a non-positive
+   * `maxMessages` or `maxTokensEstimate`, an invalid `budget`).
    */
   constructor(params: AgentSessionParams) {
     this.sessionId = params.sessionId;
     this.agentRef = params.agentRef;
-    this.#agent = structuredClone(params.agent);
-    this.#context = structuredClone(params.context);
-    const deps = params.deps;
+    // The parsed values are the session's own copies.
+    this.#agent = checked("agent", parseAgent(params.agent, "agent"));
+    this.#context = checked(
+      "context",
+      parseSessionContext(params.context, "context"),
+    );
+    const deps = flatDeps(params.effects, params.settings, params.hooks);
     this.#threshold = checkContextDeps(deps);
-    this.#deps = deps.maxTokensEstimate === undefined
-      ? deps
-      : { ...deps, maxTokensEstimate: deps.maxTokensEstimate };
+    this.#deps = deps;
     this.#ledger = new SpendLedger({
       deps: this.#deps,
       nodeId: params.agentRef,
       isCancelled: () => this.#cancelled,
     });
-    this.#system = requireSystemPrompt(params.agent, params.context);
+    this.#system = requireSystemPrompt(this.#agent, this.#context);
   }
 
   /**
@@ -158,12 +181,12 @@ export class AgentSession {
         ? {}
         : { summary: state.compactionSummary }),
     };
-    s.#turnCount = state.turnCount;
+    s.#turnCount = Math.max(state.turnCount, state.turnsUsed ?? 0);
     s.#ledger.restore(state.cumulativeCostMicrocents);
     s.#conservative = state.conservativeCostMicrocents;
     s.#state = "idle";
-    params.deps.updateCost?.(state.cumulativeCostMicrocents);
-    params.deps.restoreConservativeCost?.(s.#conservative);
+    s.#deps.updateCost?.(state.cumulativeCostMicrocents);
+    s.#deps.restoreConservativeCost?.(s.#conservative);
     return s;
   }
 
@@ -172,7 +195,11 @@ export class AgentSession {
     return this.#state;
   }
 
-  /** Completed (provider-engaged) turns so far, including resumed ones. */
+  /**
+   * Provider-engaged turns over the session's whole life (resumed ones
+   * included; compaction and trim never lower it): what the hard cap
+   * counts. A turn takes its slot when its first provider attempt starts.
+   */
   get turnCount(): number {
     return this.#turnCount;
   }
@@ -218,16 +245,6 @@ export class AgentSession {
   }
 
   /**
-   * The most recent completed exchange (what a persister writes when it
-   * sees `session:turn_completed`).
-   *
-   * @returns The exchange, or `undefined` before the first completed turn.
-   */
-  lastCompletedExchange(): CompletedExchange | undefined {
-    return lastExchangeOf(this.#ctx);
-  }
-
-  /**
    * Starts the session: emits `session:started` and lands in `idle`.
    *
    * @throws {SessionStateError} `already_started` or `not_active`.
@@ -268,7 +285,77 @@ export class AgentSession {
     this.#cancelled = true;
     this.#state = "cancelled";
     this.#controller?.abort();
+    const left = [...(this.#tally?.costs ?? []), ...this.#momentCosts];
+    this.#tally = undefined;
+    this.#momentCosts = [];
+    this.#commit({ kind: "ended", costs: left, turnsUsed: this.#turnCount });
     this.#deps.emit({ type: "session:cancelled" });
+  }
+
+  /** Hands finished work to the host; a throw is kept for the caller. */
+  #commit(work: FinishedWork): void {
+    const hook = this.#deps.commit;
+    if (hook === undefined) return;
+    try {
+      hook(work);
+    } catch (error) {
+      this.#commitError ??= { error };
+    }
+  }
+
+  /**
+   * The sink of context management: a compaction or trim boundary is
+   * handed over as a value (with the summariser spend since the moment
+   * opened) before its event is published.
+   */
+  #emitWindow(draft: SessionEventDraft): void {
+    switch (draft.type) {
+      case "session:compacted":
+        this.#commit({
+          kind: "boundary",
+          marker: {
+            summary: draft.summary,
+            keptTurnCount: draft.keptTurnCount,
+            tokensUsed: {
+              input: draft.tokensUsed.input,
+              output: draft.tokensUsed.output,
+            },
+            costs: this.#takeMomentCosts(),
+          },
+          turnsUsed: this.#turnCount,
+        });
+        break;
+      case "session:compaction_failed": {
+        const costs = this.#takeMomentCosts();
+        if (costs.length > 0) {
+          this.#commit({ kind: "spend", costs, turnsUsed: this.#turnCount });
+        }
+        break;
+      }
+      case "session:trimmed":
+        this.#commit({
+          kind: "boundary",
+          marker: { keptTurnCount: draft.keptTurnCount },
+          turnsUsed: this.#turnCount,
+        });
+        break;
+      default:
+        break;
+    }
+    this.#deps.emit(draft);
+  }
+
+  #takeMomentCosts(): CostEntry[] {
+    const costs = this.#momentCosts;
+    this.#momentCosts = [];
+    return costs;
+  }
+
+  /** Rethrows the commit hook's first error of this call, once. */
+  #rethrowCommitError(): void {
+    const kept = this.#commitError;
+    this.#commitError = undefined;
+    if (kept !== undefined) throw kept.error;
   }
 
   #checkIdle(): void {
@@ -298,38 +385,57 @@ export class AgentSession {
     const controller = this.#begin();
     this.#terminal = false;
     this.#outcome = undefined;
+    this.#commitError = undefined;
     const spentBefore = this.#ledger.spent;
-    const settle = (): TurnResult =>
-      this.#cancelled || this.#outcome === undefined
-        ? toTurnResult(undefined, this.#ledger.spent - spentBefore)
-        : toTurnResult(this.#outcome.result, this.#outcome.cost - spentBefore);
-    this.#deps.emit({ type: "session:turn_started" });
-    if (this.#cancelled) return settle();
-    const refused = (error: SessionError): void =>
-      this.#finish({
-        kind: "error",
-        error,
-        usage: { input: 0, output: 0 },
-        engaged: false,
-      }, true);
-    const policy = this.#policy;
-    const plan = this.#resolvePlan();
-    const gate = turnGate(this.#turnCount, this.#deps.maxTurns, plan);
-    if (gate !== undefined || !plan.ok) {
-      refused(gate ?? sessionError("internal"));
-      return settle();
-    }
+    const tally = new TurnTally(text, () => {
+      this.#turnCount += 1;
+    });
+    this.#tally = tally;
+    let thrown: { error: unknown } | undefined;
     try {
-      await this.#turn(text, plan.value, policy, controller);
-      return settle();
-    } catch (e) {
-      if (!this.#cancelled && !this.#terminal) {
-        refused(sessionError("internal"));
+      this.#deps.emit({ type: "session:turn_started" });
+      if (!this.#cancelled) {
+        const plan = this.#resolvePlan();
+        const gate = turnGate(this.#turnCount, this.#deps.maxTurns, plan);
+        if (gate !== undefined || !plan.ok) {
+          this.#finish({
+            kind: "error",
+            error: gate ?? sessionError("internal"),
+            usage: NO_USAGE,
+            engaged: false,
+          }, true);
+        } else await this.#turn(plan.value, this.#policy, controller, tally);
       }
-      throw e;
-    } finally {
-      this.#toIdle();
+    } catch (error) {
+      thrown = { error };
     }
+    // Every exit publishes the turn's one terminal (unless cancelled): a
+    // throw from a callback ends the turn `internal`, with what it had
+    // engaged and used.
+    if (!this.#cancelled && !this.#terminal) {
+      try {
+        this.#finish({
+          kind: "error",
+          error: sessionError("internal"),
+          usage: { ...tally.usage },
+          engaged: tally.engaged,
+          ...(tally.model === undefined ? {} : { model: tally.model }),
+        }, true);
+      } catch (error) {
+        thrown ??= { error };
+      }
+    }
+    if (this.#tally === tally) this.#tally = undefined;
+    this.#toIdle();
+    if (thrown !== undefined) throw thrown.error;
+    this.#rethrowCommitError();
+    // Set by #finish during the turn (through callbacks).
+    const outcome = this.#outcome as
+      | { result: TurnCoreResult; cost: number }
+      | undefined;
+    return this.#cancelled || outcome === undefined
+      ? toTurnResult(undefined, this.#ledger.spent - spentBefore)
+      : toTurnResult(outcome.result, outcome.cost - spentBefore);
   }
 
   /**
@@ -396,15 +502,17 @@ export class AgentSession {
       return { kind: "failed", message: NO_STREAMING };
     }
     const controller = this.#begin();
-    const tools = this.#deps.tools?.advertise(this.#granted(), this.#policy) ??
-      [];
-    const env = this.#env(plan.value, tools, controller.signal);
+    this.#commitError = undefined;
     try {
+      const tools =
+        this.#deps.tools?.advertise(this.#granted(), this.#policy) ?? [];
+      const env = this.#env(plan.value, tools, controller.signal);
       return toCompactionResult(
         await compactWith(env, "manual", { manual: true }),
       );
     } finally {
       this.#toIdle();
+      this.#rethrowCommitError();
     }
   }
 
@@ -423,17 +531,20 @@ export class AgentSession {
     this.#checkIdle();
     const refusal = this.trimRefusal;
     if (refusal !== undefined) return refusal;
-    return applyTrim(
+    this.#commitError = undefined;
+    const out = applyTrim(
       {
         read: () => this.#ctx,
         install: (s) => {
           this.#ctx = s;
         },
-        emit: (d) => this.#deps.emit(d),
+        emit: (d) => this.#emitWindow(d),
       },
       n,
       "manual",
     );
+    this.#rethrowCommitError();
+    return out;
   }
 
   #resolvePlan(): Result<PlanEntry[], { providerId: string; message: string }> {
@@ -468,47 +579,81 @@ export class AgentSession {
       },
       signal,
       isCancelled: () => this.#cancelled,
-      emit: (d) => this.#deps.emit(d),
+      emit: (d) => this.#emitWindow(d),
       admit: (entry, request) =>
         this.#ledger.admit("summary", plan, entry, request),
-      onAttempt: (report) => this.#ledger.record(report),
+      onAttempt: (report) =>
+        this.#ledger.record(report, (spent) => this.#momentCosts.push(spent)),
     };
   }
 
   #turn(
-    text: string,
     plan: PlanEntry[],
     policy: TurnPolicy | undefined,
     controller: AbortController,
+    tally: TurnTally,
   ): Promise<void> {
-    return runTurnFlow(prepareTurn({
-      agent: this.#agent,
-      agentRef: this.agentRef,
-      plan,
-      policy,
-      pending: text,
-      controller,
-      ledger: this.#ledger,
-      env: (tools, signal) => this.#env(plan, tools, signal),
-      granted: this.#granted(),
-      automatic: this.automaticCompactionAllowed,
-      trimAllowed: this.trimRefusal === undefined,
-      finish: (result, idle) => this.#finish(result, idle),
-      renewSignal: () => {
-        const c = new AbortController();
-        this.#controller = c;
-        return c.signal;
-      },
-      nextLocalTurnKey: () => ++this.#localTurnKey,
-    }));
+    return runTurnFlow(
+      new TurnContext({
+        tally,
+        agent: this.#agent,
+        agentRef: this.agentRef,
+        plan,
+        policy,
+        controller,
+        ledger: this.#ledger,
+        env: (tools, signal) => this.#env(plan, tools, signal),
+        granted: this.#granted(),
+        automatic: this.automaticCompactionAllowed,
+        trimAllowed: this.trimRefusal === undefined,
+        finish: (result, idle) => this.#finish(result, idle),
+        renewSignal: () => {
+          const c = new AbortController();
+          this.#controller = c;
+          return c.signal;
+        },
+        nextLocalTurnKey: () => ++this.#localTurnKey,
+      }),
+    );
   }
 
   #finish(result: TurnCoreResult, idle: boolean): void {
     if (result.kind === "cancelled" || this.#cancelled) return;
     this.#terminal = true;
     this.#outcome = { result, cost: this.#ledger.spent };
-    if (result.engaged) this.#turnCount += 1;
+    const tally = this.#tally;
+    const costs = tally?.costs ?? [];
+    if (result.kind === "success") {
+      const turn = this.#completedTurn(result, tally);
+      this.#commit({ kind: "turn", turn, turnsUsed: this.#turnCount });
+    } else if (costs.length > 0) {
+      this.#commit({
+        kind: "spend",
+        costs: [...costs],
+        turnsUsed: this.#turnCount,
+      });
+    }
+    // Handed over: a later cancel has nothing of this turn left to record.
+    this.#tally = undefined;
     if (idle) this.#toIdle();
     this.#deps.emit(terminalDraft(result));
+  }
+
+  #completedTurn(
+    result: Extract<TurnCoreResult, { kind: "success" }>,
+    tally: TurnTally | undefined,
+  ): TurnCommit {
+    const userText = tally?.userText ?? "";
+    return {
+      userText,
+      rounds: tally?.rounds.map((r) => ({
+        calls: [...r.calls],
+        results: [...r.results],
+      })) ?? [],
+      finalText: result.text,
+      ...(result.model === undefined ? {} : { modelId: result.model }),
+      tokensUsed: { input: result.usage.input, output: result.usage.output },
+      costs: [...(tally?.costs ?? [])],
+    };
   }
 }

@@ -11,7 +11,12 @@ import type { SessionError } from "../schema/event.ts";
 import type { Result } from "../schema/result.ts";
 import type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
 import { checkBudgetPolicy } from "./budget.ts";
-import type { SessionDeps } from "./deps.ts";
+import type {
+  SessionDeps,
+  SessionEffects,
+  SessionHooks,
+  SessionSettings,
+} from "./deps.ts";
 import { checkCompactThreshold } from "./measure.ts";
 import { sessionError } from "./turn_errors.ts";
 
@@ -35,18 +40,12 @@ export interface AgentSessionParams {
   agent: Agent;
   /** Where the session works. */
   context: SessionContext;
-  /** Injected capabilities. */
-  deps: SessionDeps;
-}
-
-/**
- * A completed exchange as the working transcript holds it.
- */
-export interface CompletedExchange {
-  /** The user's text. */
-  userText: string;
-  /** The final assistant text (`""` for an empty final reply). */
-  assistantText: string;
+  /** The platform capabilities the session may use. */
+  effects: SessionEffects;
+  /** Its settings (copied at construction). */
+  settings?: SessionSettings;
+  /** The host's side: the event sink, the commit of finished work, checks. */
+  hooks: SessionHooks;
 }
 
 /**
@@ -73,25 +72,6 @@ export function copyTranscript(t: Transcript): Transcript {
     spans: structuredClone(t.spans),
   };
   return t.summary === undefined ? out : { ...out, summary: t.summary };
-}
-
-/**
- * The most recent completed exchange of a transcript.
- *
- * @param t The transcript.
- * @returns The exchange, or `undefined` before the first completed turn.
- */
-export function lastExchangeOf(
-  t: Pick<Transcript, "messages" | "spans">,
-): CompletedExchange | undefined {
-  const span = t.spans[t.spans.length - 1];
-  if (span === undefined) return undefined;
-  const text = (i: number): string =>
-    (t.messages[i]?.content ?? []).map((p) => p.text).join("\n\n");
-  return {
-    userText: text(span.start),
-    assistantText: span.end - span.start === 2 ? text(span.start + 1) : "",
-  };
 }
 
 /**
@@ -130,7 +110,7 @@ export function checkContextDeps(
 export function turnGate(
   turnCount: number,
   maxTurns: number | undefined,
-  plan: Result<PlanEntry[], { providerId: string }>,
+  plan: Result<PlanEntry[], { providerId: string; noStream?: true }>,
 ): SessionError | undefined {
   const cap = maxTurns !== undefined && maxTurns > 0
     ? maxTurns
@@ -144,7 +124,9 @@ export function turnGate(
   if (!plan.ok) {
     return sessionError(
       "validation",
-      `Provider "${plan.error.providerId}" is not configured`,
+      plan.error.noStream === true
+        ? `Provider "${plan.error.providerId}" cannot stream (it has no stream method)`
+        : `Provider "${plan.error.providerId}" is not configured`,
     );
   }
   return undefined;

@@ -5,21 +5,16 @@
  *
  * @module
  */
-import type { Chain } from "../llm/chain.ts";
-import type { LlmMessage, LlmRequest, ToolDef } from "../llm/provider.ts";
+import type { LlmMessage, LlmRequest } from "../llm/provider.ts";
 import type {
   SessionError,
-  SessionEventDraft,
   ToolHistoryEntry,
   TurnStopReason,
 } from "../schema/event.ts";
-import type {
-  EgressDecision,
-  ToolOutcome,
-  ToolRegistry,
-  TurnPolicy,
-} from "../tools/registry.ts";
+import type { ToolOutcome } from "../tools/registry.ts";
 import { type IssuedCall, ResponseCollector } from "./tool_calls.ts";
+import type { TurnContext } from "./turn_context.ts";
+import type { TurnCoreResult } from "./turn_result.ts";
 import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
 
 /** Within-turn limits. */
@@ -29,76 +24,12 @@ export const TURN_LIMITS: {
   readonly maxCorrections: number;
 } = { maxToolRounds: 16, maxCallsPerResponse: 16, maxCorrections: 3 };
 
-/**
- * Everything one turn needs.
- */
-export interface TurnCoreInput {
-  /** The turn's chain (one per turn). */
-  chain: Chain;
-  /** Request fields other than messages and signal. */
-  base: Omit<LlmRequest, "messages" | "signal" | "tools">;
-  /** Advertised tools (may be empty). */
-  tools: ToolDef[];
-  /** Projected history ending with the pending user message. */
-  messages: LlmMessage[];
-  /** Aborts the turn. */
-  signal: AbortSignal;
-  /** The agent ref, stamped as `nodeId`. */
-  nodeId: string;
-  /** Event sink. */
-  emit(draft: SessionEventDraft): void;
-  /** The tool seam (absent ⇒ every call is an unknown tool). */
-  registry?: ToolRegistry;
-  /** The session's effective grant. */
-  granted: readonly string[];
-  /** Turn policy snapshotted at turn start. */
-  policy?: TurnPolicy;
-  /** Whether a person can answer prompts. */
-  interactive: boolean;
-  /** Admission right before each tool effect. */
-  admitTool(toolId: string): EgressDecision;
-  /** The next engine tool-call id (reserves the turn key lazily; may throw). */
-  nextToolCallId(): string;
-  /** Whether `cancel()` has been called. */
-  isCancelled(): boolean;
-  /** The authoritative window of a model, for the overflow message. */
-  windowOf?(model: string): number | undefined;
+/** Freezes a message, its part list and each part (one level each). */
+function frozen(message: LlmMessage): LlmMessage {
+  for (const part of message.content) Object.freeze(part);
+  Object.freeze(message.content);
+  return Object.freeze(message);
 }
-
-/**
- * Outcome of the turn core. `engaged` says whether the provider was engaged
- * (the turn then consumes a cap slot).
- */
-export type TurnCoreResult =
-  | {
-    kind: "success";
-    text: string;
-    stopReason: Exclude<TurnStopReason, "aborted" | "error">;
-    usage: { input: number; output: number };
-    model?: string;
-    toolHistory: ToolHistoryEntry[];
-    engaged: true;
-  }
-  | {
-    kind: "aborted";
-    usage: { input: number; output: number };
-    model?: string;
-    engaged: boolean;
-  }
-  | {
-    kind: "error";
-    error: SessionError;
-    usage: { input: number; output: number };
-    model?: string;
-    engaged: boolean;
-    /**
-     * A provider `context_overflow` before any tool round and before any
-     * content was forwarded in this invocation: the session may recover
-     * once.
-     */
-    overflowRecoverable?: true;
-  }
-  | { kind: "cancelled" };
 
 function utf8Bytes(s: string): number {
   return new TextEncoder().encode(s).byteLength;
@@ -122,13 +53,15 @@ function unknownToolOutcome(call: IssuedCall): ToolOutcome {
  * Runs one turn's rounds until the model answers without tool calls, a
  * limit is hit, or the turn fails, aborts or is cancelled.
  *
- * @param input The turn's inputs.
+ * @param input The turn's context.
  * @returns The turn outcome (events already emitted, except the terminal).
  */
 export async function runTurnCore(
-  input: TurnCoreInput,
+  input: TurnContext,
 ): Promise<TurnCoreResult> {
-  const messages = input.messages;
+  // The projection is fresh per call; the turn's own messages are frozen.
+  const messages: LlmMessage[] = input.projectedMessages();
+  const tally = input.tally;
   const usage = { input: 0, output: 0 };
   const history: ToolHistoryEntry[] = [];
   let model: string | undefined;
@@ -169,9 +102,11 @@ export async function runTurnCore(
   }
 
   for (let round = 0;; round++) {
+    // Pointer work only: the parts are shared and never mutated (the
+    // turn's own messages are frozen), so no request copies history.
     const request: LlmRequest = {
       ...input.base,
-      messages: structuredClone(messages),
+      messages: [...messages],
       signal: input.signal,
     };
     if (input.tools.length > 0) request.tools = input.tools;
@@ -185,6 +120,7 @@ export async function runTurnCore(
       switch (ev.type) {
         case "attempt_start":
           engaged = true;
+          tally.engage();
           attemptModel = ev.model;
           break;
         case "chunk":
@@ -221,6 +157,7 @@ export async function runTurnCore(
           break;
         case "failed": {
           engaged ||= ev.engaged;
+          if (ev.engaged) tally.engage();
           const halt2 = stopped();
           if (halt2 !== undefined) return halt2;
           if (ev.refusal !== undefined) return fail(ev.refusal);
@@ -272,6 +209,7 @@ export async function runTurnCore(
     }
 
     const toolMessages: LlmMessage[] = [];
+    const roundEntries: ToolHistoryEntry[] = [];
     let fedBack = false;
     for (const call of calls) {
       let id: string;
@@ -333,7 +271,7 @@ export async function runTurnCore(
         return fail(outcome.error);
       }
       if (outcome.kind === "feedback") fedBack = true;
-      history.push({
+      roundEntries.push({
         call: {
           type: "tool_call",
           id,
@@ -347,7 +285,7 @@ export async function runTurnCore(
           outcome: outcome.kind === "ok" ? "ok" : outcome.outcome,
         },
       });
-      toolMessages.push({
+      toolMessages.push(frozen({
         role: "tool",
         content: [{
           type: "tool_result",
@@ -355,15 +293,22 @@ export async function runTurnCore(
           result: outcome.modelResult,
           ...(outcome.kind === "ok" ? {} : { isError: true }),
         }],
-      });
+      }));
     }
+    history.push(...roundEntries);
+    tally.rounds.push({
+      calls: roundEntries.map((h) => h.call),
+      results: roundEntries.map((h) => h.result),
+    });
     if (fedBack && ++corrections > TURN_LIMITS.maxCorrections) {
       return fail(sessionError(
         "tool_failed",
         `Tool calls could not be corrected within ${TURN_LIMITS.maxCorrections} rounds`,
       ));
     }
-    messages.push({ role: "assistant", content: collected.assistantContent() });
+    messages.push(
+      frozen({ role: "assistant", content: collected.assistantContent() }),
+    );
     messages.push(...toolMessages);
   }
 }

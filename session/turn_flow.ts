@@ -8,42 +8,10 @@
  */
 import type { SessionEventDraft, TokensUsed } from "../schema/event.ts";
 import { sessionError } from "./turn_errors.ts";
-import type { TurnCoreResult } from "./turn.ts";
-import {
-  afterTurn,
-  afterTurnDue,
-  compactWith,
-  preSend,
-  type WindowEnv,
-} from "./window_ops.ts";
-
-/**
- * What the flow needs from the session.
- */
-export interface TurnFlowHost {
-  /** The context environment of this turn. */
-  env: WindowEnv;
-  /** The pending user text. */
-  pending: string;
-  /** Whether automatic compaction is permitted. */
-  automatic: boolean;
-  /** Whether the memory policy allows trims (after-turn fallback). */
-  trimAllowed: boolean;
-  /** Whether the after-turn trigger runs (`afterTurnCompaction !== false`). */
-  afterTurnEnabled: boolean;
-  /** Runs the turn core on the current state plus the pending user. */
-  runCore(): Promise<TurnCoreResult>;
-  /** Whether `cancel()` was called. */
-  isCancelled(): boolean;
-  /** The host's budget-commitment flush, when wired. */
-  flush?(): Promise<void>;
-  /** Appends the pending user and the reply, records the span. */
-  installReply(text: string): void;
-  /** Emits the terminal; `idle` lands the session in `idle` first. */
-  finish(result: TurnCoreResult, idle: boolean): void;
-  /** Gives the after-turn step a fresh abort signal. */
-  renewSignal(): AbortSignal;
-}
+import { runTurnCore } from "./turn.ts";
+import type { TurnCoreResult } from "./turn_result.ts";
+import type { TurnContext } from "./turn_context.ts";
+import { afterTurn, afterTurnDue, compactWith, preSend } from "./window_ops.ts";
 
 const NOTHING = { input: 0, output: 0 };
 
@@ -65,25 +33,25 @@ function withUsage(
 /**
  * Runs the turn after the cap and plan checks.
  *
- * @param host The session's side of the flow.
+ * @param turn The turn's context.
  * @returns Resolves when the turn (and any after-turn work) has ended.
  */
-export async function runTurnFlow(host: TurnFlowHost): Promise<void> {
-  const pre = await preSend(host.env, host.pending, host.automatic);
+export async function runTurnFlow(turn: TurnContext): Promise<void> {
+  const pre = await preSend(turn.env, turn.pending, turn.automatic);
   switch (pre.kind) {
     case "cancelled":
       return;
     case "aborted":
-      return finish(host, { kind: "aborted", usage: NOTHING, engaged: false });
+      return finish(turn, { kind: "aborted", usage: NOTHING, engaged: false });
     case "refused":
-      return finish(host, {
+      return finish(turn, {
         kind: "error",
         error: pre.error,
         usage: NOTHING,
         engaged: false,
       });
     case "internal":
-      return finish(host, {
+      return finish(turn, {
         kind: "error",
         error: sessionError("internal"),
         usage: NOTHING,
@@ -92,20 +60,20 @@ export async function runTurnFlow(host: TurnFlowHost): Promise<void> {
     case "send":
       break;
   }
-  let result = await host.runCore();
+  let result = await runTurnCore(turn);
   if (
     result.kind === "error" && result.overflowRecoverable === true &&
-    pre.recoverable && !host.isCancelled()
+    pre.recoverable && !turn.isCancelled()
   ) {
-    result = await recover(host, result);
+    result = await recover(turn, result);
   }
-  if (result.kind !== "success") return finish(host, result);
-  if (host.flush !== undefined) {
+  if (result.kind !== "success") return finish(turn, result);
+  if (turn.flush !== undefined) {
     try {
-      await host.flush();
+      await turn.flush();
     } catch {
-      if (host.isCancelled()) return;
-      host.finish({
+      if (turn.isCancelled()) return;
+      turn.finish({
         kind: "error",
         error: sessionError("internal"),
         usage: result.usage,
@@ -114,22 +82,22 @@ export async function runTurnFlow(host: TurnFlowHost): Promise<void> {
       return;
     }
   }
-  if (host.isCancelled()) return;
-  host.installReply(result.text);
-  const due = host.afterTurnEnabled && host.automatic &&
-    afterTurnDue(host.env);
-  host.finish(result, !due);
-  if (!due || host.isCancelled()) return;
-  const signal = host.renewSignal();
-  await afterTurn({ ...host.env, signal }, host.trimAllowed);
+  if (turn.isCancelled()) return;
+  turn.installReply(result.text);
+  const due = turn.afterTurnEnabled && turn.automatic &&
+    afterTurnDue(turn.env);
+  turn.finish(result, !due);
+  if (!due || turn.isCancelled()) return;
+  const signal = turn.renewSignal();
+  await afterTurn({ ...turn.env, signal }, turn.trimAllowed);
 }
 
 async function recover(
-  host: TurnFlowHost,
+  turn: TurnContext,
   first: Extract<TurnCoreResult, { kind: "error" }>,
 ): Promise<TurnCoreResult> {
-  const out = await compactWith(host.env, "overflow-recovery", {
-    pending: host.pending,
+  const out = await compactWith(turn.env, "overflow-recovery", {
+    pending: turn.pending,
   });
   const ended = (error: typeof first.error): TurnCoreResult => ({
     kind: "error",
@@ -148,7 +116,7 @@ async function recover(
     case "failed":
       return out.observer === true ? ended(sessionError("internal")) : first;
     case "compacted": {
-      const retry = await host.runCore();
+      const retry = await runTurnCore(turn);
       return withUsage(retry, first.usage, first.engaged);
     }
     default:
@@ -157,19 +125,19 @@ async function recover(
 }
 
 async function finish(
-  host: TurnFlowHost,
+  turn: TurnContext,
   result: TurnCoreResult,
 ): Promise<void> {
-  if (result.kind === "cancelled" || host.isCancelled()) return;
-  if (host.flush !== undefined) {
+  if (result.kind === "cancelled" || turn.isCancelled()) return;
+  if (turn.flush !== undefined) {
     try {
-      await host.flush();
+      await turn.flush();
     } catch {
       // The terminal below already reports the turn's failure.
     }
-    if (host.isCancelled()) return;
+    if (turn.isCancelled()) return;
   }
-  host.finish(result, true);
+  turn.finish(result, true);
 }
 
 /**

@@ -3,18 +3,47 @@
  *
  * @module
  */
-import type { SessionError, TurnStopReason } from "../schema/event.ts";
-import type { TurnCoreResult } from "./turn.ts";
+import type {
+  SessionError,
+  TokensUsed,
+  ToolHistoryEntry,
+  TurnStopReason,
+} from "../schema/event.ts";
 
 /**
- * Tokens a turn consumed, summed over its attempts and tool rounds.
+ * Outcome of the turn core. `engaged` says whether the provider was engaged
+ * (the turn then consumes a cap slot).
  */
-export interface TurnUsage {
-  /** Input tokens. */
-  input: number;
-  /** Output tokens. */
-  output: number;
-}
+export type TurnCoreResult =
+  | {
+    kind: "success";
+    text: string;
+    stopReason: Exclude<TurnStopReason, "aborted" | "error">;
+    usage: { input: number; output: number };
+    model?: string;
+    toolHistory: ToolHistoryEntry[];
+    engaged: true;
+  }
+  | {
+    kind: "aborted";
+    usage: { input: number; output: number };
+    model?: string;
+    engaged: boolean;
+  }
+  | {
+    kind: "error";
+    error: SessionError;
+    usage: { input: number; output: number };
+    model?: string;
+    engaged: boolean;
+    /**
+     * A provider `context_overflow` before any tool round and before any
+     * content was forwarded in this invocation: the session may recover
+     * once.
+     */
+    overflowRecoverable?: true;
+  }
+  | { kind: "cancelled" };
 
 /**
  * How one turn ended, discriminated on `kind`:
@@ -34,8 +63,8 @@ export type TurnResult =
     stopReason: Exclude<TurnStopReason, "aborted" | "error">;
     /** The final assistant text (`""` unless the turn completed). */
     text: string;
-    /** Tokens consumed by the turn. */
-    usage: TurnUsage;
+    /** Tokens consumed by the turn, summed over its attempts and rounds. */
+    usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
     /** The model that answered last, when one did. */
@@ -50,8 +79,8 @@ export type TurnResult =
     error: SessionError;
     /** The final assistant text (`""` unless the turn completed). */
     text: string;
-    /** Tokens consumed by the turn. */
-    usage: TurnUsage;
+    /** Tokens consumed by the turn, summed over its attempts and rounds. */
+    usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
     /** The model that answered last, when one did. */
@@ -64,8 +93,8 @@ export type TurnResult =
     stopReason: "aborted";
     /** The final assistant text (`""` unless the turn completed). */
     text: string;
-    /** Tokens consumed by the turn. */
-    usage: TurnUsage;
+    /** Tokens consumed by the turn, summed over its attempts and rounds. */
+    usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
     /** The model that answered last, when one did. */
@@ -76,8 +105,8 @@ export type TurnResult =
     kind: "cancelled";
     /** The final assistant text (`""` unless the turn completed). */
     text: string;
-    /** Tokens consumed by the turn. */
-    usage: TurnUsage;
+    /** Tokens consumed by the turn, summed over its attempts and rounds. */
+    usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
     /** The model that answered last, when one did. */

@@ -7,21 +7,9 @@
  *
  * @module
  */
-import type { Admission, AttemptReport, PlanEntry } from "../llm/chain.ts";
-import type { LlmRequest, ToolDef } from "../llm/provider.ts";
-import type { Agent } from "../schema/agent.ts";
-import type {
-  CompactionReason,
-  SessionError,
-  SessionEventDraft,
-} from "../schema/event.ts";
+import type { CompactionReason, SessionError } from "../schema/event.ts";
 import { COMPACTION_LIMITS } from "./compaction.ts";
-import {
-  type CompactionOutcome,
-  type ContextState,
-  runCompaction,
-} from "./compaction_run.ts";
-import type { SessionDeps } from "./deps.ts";
+import { type CompactionOutcome, runCompaction } from "./compaction_run.ts";
 import {
   attemptableEntries,
   authoritativeWindow,
@@ -30,68 +18,8 @@ import {
   reservationOf,
   summariserBound,
 } from "./measure.ts";
-import { estimateProjection } from "./projection.ts";
+import { measureState, type WindowEnv } from "./window_env.ts";
 import { planTrim } from "./trim.ts";
-
-/**
- * What the context entry points read and do, supplied by the session.
- */
-export interface WindowEnv {
-  /** The agent (memory policy, `max_tokens`). */
-  agent: Agent;
-  /** The resolved system prompt. */
-  system: string;
-  /** The session's deps. */
-  deps: SessionDeps;
-  /** `compactThreshold`. */
-  threshold: number;
-  /** The resolved plan. */
-  plan: readonly PlanEntry[];
-  /** Tools the next request advertises. */
-  tools: readonly ToolDef[];
-  /** The current state. */
-  read(): ContextState;
-  /** Replaces the state. */
-  install(state: ContextState): void;
-  /** Aborts the work. */
-  signal: AbortSignal;
-  /** Whether `cancel()` was called. */
-  isCancelled(): boolean;
-  /** The event sink. */
-  emit(draft: SessionEventDraft): void;
-  /** Admission of a summariser attempt (latch, then budget). */
-  admit(
-    entry: { provider: string; model: string },
-    request: LlmRequest,
-  ): Admission;
-  /** Cost accounting of a summariser attempt. */
-  onAttempt(report: AttemptReport): void;
-}
-
-/**
- * Estimated input tokens of the request a state projects to.
- *
- * @param env The session's environment.
- * @param state Transcript, spans and summary.
- * @param pending The pending user text, if any.
- * @returns The estimate.
- */
-export function measureState(
-  env: WindowEnv,
-  state: ContextState,
-  pending?: string,
-): number {
-  const memory = env.agent.memory;
-  return estimateProjection({
-    system: env.system,
-    ...(memory === undefined ? {} : { memory }),
-    messages: state.messages,
-    spans: state.spans,
-    ...(state.summary === undefined ? {} : { summary: state.summary }),
-    ...(pending === undefined ? {} : { pending }),
-    tools: env.tools,
-  });
-}
 
 /**
  * Measures the next request against the first attemptable entry.
@@ -136,27 +64,11 @@ export function compactWith(
 ): Promise<CompactionOutcome | { kind: "skipped" }> {
   const bound = summariserBound(env.plan, options.manual === true);
   if (bound === undefined) return Promise.resolve({ kind: "skipped" });
-  const deps = env.deps;
-  return runCompaction({
+  return runCompaction(env, {
     reason,
-    plan: env.plan,
     bound: bound.bound,
     windowUnknown: bound.windowUnknown,
-    state: env.read(),
     ...(options.pending === undefined ? {} : { pending: options.pending }),
-    measure: (s) => measureState(env, s, options.pending),
-    install: (s) => env.install(s),
-    signal: env.signal,
-    isCancelled: () => env.isCancelled(),
-    emit: (d) => env.emit(d),
-    admit: (e, r) => env.admit(e, r),
-    onAttempt: (r) => env.onAttempt(r),
-    keyFor: (id) => deps.keyFor(id),
-    sleep: (ms, s) => deps.sleep(ms, s),
-    now: () => deps.clock.now(),
-    ...(deps.onCompactionStart === undefined
-      ? {}
-      : { onStart: (s) => deps.onCompactionStart?.(s) }),
   });
 }
 

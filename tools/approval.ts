@@ -16,8 +16,8 @@ import {
   type OutcomeBase,
 } from "./outcomes.ts";
 import type {
-  ApprovalCheck,
   ApprovalDecision,
+  ApprovalRequest,
   PolicyVerdict,
   ToolDispatchContext,
   ToolOutcome,
@@ -65,7 +65,7 @@ function hostOf(url: string): string {
 export function approvalPreview(
   action: GovernedAction,
   target: PolicyTarget,
-): ApprovalCheck["preview"] {
+): ApprovalRequest["preview"] {
   switch (action) {
     case "fs_write":
       return target.path === undefined ? {} : { path: clip(target.path) };
@@ -103,16 +103,17 @@ export async function approveGoverned(input: {
   const { base, action, policy, ctx } = input;
   const preview = approvalPreview(action, input.target);
   const blank = !Object.values(preview).some((v) => v !== "");
-  const check: ApprovalCheck = {
+  const request: ApprovalRequest = {
     toolId: base.toolId,
     action,
     preview,
     cacheable: !blank && !input.protectedPath && input.oneOff !== true,
     protectedPath: input.protectedPath,
+    signal: ctx.signal,
   };
   let verdict: PolicyVerdict | undefined;
   try {
-    verdict = policy.decide?.(check);
+    verdict = policy.decide?.(request);
   } catch {
     return deniedOutcome(base, "approval_error", "the approval policy failed");
   }
@@ -146,15 +147,7 @@ export async function approveGoverned(input: {
   let decision: ApprovalDecision | undefined;
   try {
     const raced = await raceAbort(
-      Promise.resolve().then(() =>
-        policy.confirm?.({
-          toolId: check.toolId,
-          action,
-          preview,
-          cacheable: check.cacheable,
-          signal: ctx.signal,
-        })
-      ),
+      Promise.resolve().then(() => policy.confirm?.(request)),
       ctx.signal,
     );
     if (raced.aborted) return cancelledOutcome(base);

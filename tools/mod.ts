@@ -101,7 +101,6 @@ export type { GateRequest } from "./approval.ts";
 export type { UserFileResult } from "./builtin/user_file.ts";
 export { allBuiltinTools } from "./builtin/all.ts";
 export type {
-  ApprovalCheck,
   ApprovalRequest,
   ToolCall,
   ToolDispatchContext,

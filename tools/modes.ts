@@ -17,7 +17,6 @@
  * @module
  */
 import type {
-  ApprovalCheck,
   ApprovalDecision,
   ApprovalRequest,
   PolicyVerdict,
@@ -93,7 +92,7 @@ const BUILTIN_READ_ONLY: ReadonlySet<string> = new Set([
 
 function verdictFor(
   mode: ChatMode,
-  check: ApprovalCheck,
+  check: ApprovalRequest,
   canAsk: boolean,
   cache: ReadonlySet<string>,
 ): PolicyVerdict | undefined {

@@ -22,25 +22,10 @@ export interface ApprovalRequest {
   preview: { path?: string; command?: string; host?: string };
   /** `false` for blank previews and protected-path prompts. */
   cacheable: boolean;
-  /** Aborts with the turn; an answer after abort still cancels. */
-  signal: AbortSignal;
-}
-
-/**
- * What a turn policy sees when it may decide without asking a person
- * (see {@linkcode TurnPolicy}'s `decide`).
- */
-export interface ApprovalCheck {
-  /** The registry id of the tool asking. */
-  toolId: string;
-  /** The governed action class. */
-  action: GovernedAction;
-  /** Secret-free preview: `{path}`, `{command}`, `{host}` or `{}`. */
-  preview: { path?: string; command?: string; host?: string };
-  /** `false` for blank previews and protected-path prompts. */
-  cacheable: boolean;
   /** `true` for a write to a protected path: never auto-approved. */
   protectedPath: boolean;
+  /** Aborts with the turn; an answer after abort still cancels. */
+  signal: AbortSignal;
 }
 
 /**
@@ -59,7 +44,7 @@ export interface TurnPolicy {
    * prompt and no event.
    */
   decide?(
-    check: ApprovalCheck,
+    request: ApprovalRequest,
   ): { approve: true } | { approve: false; reason: string } | undefined;
   /**
    * Asks a person; authoritative. Absent ⇒ governed actions are denied.
@@ -110,7 +95,7 @@ export interface ToolDispatchContext {
   interactive: boolean;
   /** Publishes `agent:approval_requested` (the engine adds `nodeId`). */
   emitApproval(
-    request: Omit<ApprovalRequest, "signal" | "cacheable">,
+    request: Pick<ApprovalRequest, "toolId" | "action" | "preview">,
   ): void;
   /** Checked right before the host effect (failure latch, budget). */
   admit(): EgressDecision;

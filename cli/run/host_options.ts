@@ -6,7 +6,8 @@
  *
  * @module
  */
-import type { PersistedSession, SessionSettings } from "../../host/host.ts";
+import type { PersistedSession } from "../../host/host.ts";
+import type { SessionSettings } from "../../session/deps.ts";
 import type { SessionRuntime } from "../../host/runtime.ts";
 import { createCatalog } from "../../llm/create_catalog.ts";
 import type { ModelCatalog } from "../../llm/catalog.ts";

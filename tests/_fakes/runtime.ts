@@ -1,7 +1,13 @@
 /** A host runtime over fakes: deterministic clock and ids, no network. */
 import type { SessionRuntime } from "../../host/runtime.ts";
-import type { SessionSettings } from "../../host/host.ts";
-import type { Clock, IdSource, SessionDeps } from "../../session/deps.ts";
+import type {
+  Clock,
+  IdSource,
+  SessionDeps,
+  SessionHooks,
+  SessionSettings,
+} from "../../session/deps.ts";
+import { split } from "../_kit/session_parts.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import { sequentialIds, steppingClock } from "./clock.ts";
 
@@ -11,7 +17,8 @@ export type FlatDeps =
   & Pick<SessionDeps, "resolveProvider">;
 
 /**
- * Splits flat deps into the host's `runtime`, `tools` and `settings`. No
+ * Splits flat deps into the host's `runtime`, `tools`, `settings` and
+ * `hooks`. No
  * catalog ⇒ an empty one (nothing priced), as an engine without one.
  */
 export function hostParts(
@@ -21,8 +28,10 @@ export function hostParts(
   runtime: SessionRuntime;
   tools?: ToolRegistry;
   settings: SessionSettings;
+  hooks: Omit<SessionHooks, "emit" | "commit" | "reserveEffectTurnKey">;
 } {
-  const { resolveProvider, keyFor, sleep, catalog, tools, ...settings } = deps;
+  const { resolveProvider, keyFor, sleep, catalog, tools, ...rest } = deps;
+  const { settings, hooks } = split(rest as SessionDeps);
   const runtime: SessionRuntime = {
     clock: options.clock ?? steppingClock(),
     ids: options.ids ?? sequentialIds(),
@@ -33,5 +42,10 @@ export function hostParts(
     workingDir: options.workingDir ?? "/work",
     resolveProvider,
   };
-  return { runtime, ...(tools === undefined ? {} : { tools }), settings };
+  return {
+    runtime,
+    ...(tools === undefined ? {} : { tools }),
+    settings,
+    hooks,
+  };
 }

@@ -1,6 +1,6 @@
 /** Shared fakes for the llm tests: recorded sleeps, a settable clock, chunk builders. */
+import type { ChainEvent } from "../../llm/chain_event.ts";
 import type {
-  ChainEvent,
   LlmError,
   LlmErrorKind,
   LlmRequest,

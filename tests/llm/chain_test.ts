@@ -1,16 +1,18 @@
 import assert from "node:assert/strict";
 import {
   type AttemptReport,
-  type ChainEvent,
   type ChainOptions,
   createChain,
+  type PlanEntry,
+} from "../../llm/chain.ts";
+import type { ChainEvent } from "../../llm/chain_event.ts";
+import {
   createScriptedProvider,
   type LlmErrorKind,
   type LlmProvider,
   LlmProviderError,
   type LlmRequest,
   makeLlmError,
-  type PlanEntry,
   type StreamChunk,
 } from "../../llm/mod.ts";
 import {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createCatalog, type ModelInfo, priceUsage } from "../../llm/mod.ts";
-import { usdPerMtok } from "../../llm/cost.ts";
+import { createCatalog, type ModelInfo } from "../../llm/mod.ts";
+import { priceUsage, usdPerMtok } from "../../llm/cost.ts";
 
 const info: ModelInfo = {
   provider: "p",

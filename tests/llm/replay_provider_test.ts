@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import {
   type Cassette,
-  createChain,
-  createReplay,
   type LlmProvider,
   type LlmRequest,
   parseCassette,
   type StreamChunk,
 } from "../../llm/mod.ts";
 import { resolvePlan } from "../../llm/plan.ts";
+import { createChain } from "../../llm/chain.ts";
+import { createReplay } from "../../llm/replay_provider.ts";
 import { collect, recordingSleep } from "./_helpers.ts";
 
 const FIXTURES = new URL("../fixtures/cassettes/", import.meta.url);

@@ -1,4 +1,5 @@
 /** Shared set-up for engine tests: a session wired to fakes. */
+import { split } from "../_kit/session_parts.ts";
 import type { Agent } from "../../schema/agent.ts";
 import type { SessionEvent, SessionEventDraft } from "../../schema/event.ts";
 import type { StreamChunk } from "../../llm/chunk.ts";
@@ -7,6 +8,8 @@ import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import type { SessionDeps } from "../../session/deps.ts";
 import { createEventStamper } from "../../session/events.ts";
 import { AgentSession } from "../../session/session.ts";
+import type { FinishedWork } from "../../session/finished_work.ts";
+import type { TurnCommit } from "../../store/store.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
 
@@ -51,6 +54,10 @@ export function toolCall(
 export interface Harness {
   session: AgentSession;
   events: SessionEvent[];
+  /** Every piece of finished work the session handed over, in order. */
+  committed: FinishedWork[];
+  /** The newest completed turn handed over, if any. */
+  lastTurn(): TurnCommit | undefined;
   types(): string[];
   provider: ReturnType<typeof createScriptedProvider>;
 }
@@ -70,6 +77,7 @@ export function harness(options: {
     script: options.script,
   });
   const events: SessionEvent[] = [];
+  const committed: FinishedWork[] = [];
   const ref: { session?: AgentSession } = {};
   const emit: (d: SessionEventDraft) => void = createEventStamper({
     sessionId: "s1",
@@ -84,7 +92,7 @@ export function harness(options: {
     agentRef: (options.agent ?? AGENT).id,
     agent: options.agent ?? AGENT,
     context: { workingDir: "/work", fsScopeTier: "sandboxed" },
-    deps: {
+    ...split({
       clock: steppingClock(),
       ids: sequentialIds(),
       resolveProvider: (id) =>
@@ -92,15 +100,24 @@ export function harness(options: {
       keyFor: () => "test-key",
       sleep: () => Promise.resolve(),
       emit,
+      commit: (work) => committed.push(work),
       ...(options.tools === undefined ? {} : { tools: options.tools }),
       ...options.deps,
-    },
+    }),
   });
   ref.session = session;
   if (options.start !== false) session.start();
   return {
     session,
     events,
+    committed,
+    lastTurn() {
+      for (let i = committed.length - 1; i >= 0; i--) {
+        const w = committed[i];
+        if (w?.kind === "turn") return w.turn;
+      }
+      return undefined;
+    },
     types: () => events.map((e) => e.type),
     provider,
   };

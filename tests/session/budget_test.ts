@@ -1,3 +1,4 @@
+import { split } from "../_kit/session_parts.ts";
 import assert from "node:assert/strict";
 import type { ModelCatalog } from "../../llm/catalog.ts";
 import type { SessionEvent } from "../../schema/event.ts";
@@ -159,7 +160,7 @@ Deno.test("budget: spend survives resume", async () => {
     agentRef: "helper",
     agent: { ...AGENT, max_tokens: 100 },
     context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-    deps: {
+    ...split({
       clock: steppingClock(),
       ids: sequentialIds(),
       resolveProvider: () => p,
@@ -175,7 +176,7 @@ Deno.test("budget: spend survives resume", async () => {
       updateCost: (c) => {
         told = c;
       },
-    },
+    }),
   }, {
     messages: [],
     completedTurnSpans: [],

@@ -87,10 +87,8 @@ Deno.test("overflow: one recovery compacts and retries once in the same turn, co
   const retry = p.turns[3];
   assert.match(textOfMessage(retry, 0), /summary 1/);
   assert.equal(textOfMessage(retry, 2), "three");
-  assert.deepEqual(h.session.lastCompletedExchange(), {
-    userText: "three",
-    assistantText: "answer",
-  });
+  const turn = h.lastTurn();
+  assert.deepEqual([turn?.userText, turn?.finalText], ["three", "answer"]);
 });
 
 Deno.test("overflow: a second overflow on the retry is final", async () => {

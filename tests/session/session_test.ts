@@ -1,3 +1,4 @@
+import { split } from "../_kit/session_parts.ts";
 import assert from "node:assert/strict";
 import { SessionStateError } from "../../session/errors.ts";
 import { AgentSession } from "../../session/session.ts";
@@ -70,14 +71,14 @@ Deno.test("AgentSession lifecycle: every transition and SessionStateError code",
         agentRef: "helper",
         agent: AGENT,
         context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-        deps: {
+        ...split({
           clock: { now: () => 0 },
           ids: () => "x",
           resolveProvider: () => undefined,
           keyFor: () => "",
           sleep: () => Promise.resolve(),
           emit: () => assert.fail("resume must not emit"),
-        },
+        }),
       }, {
         messages: [],
         completedTurnSpans: [],
@@ -118,14 +119,14 @@ Deno.test("AgentSession lifecycle: every transition and SessionStateError code",
             agentRef: "helper",
             agent: AGENT,
             context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-            deps: {
+            ...split({
               clock: { now: () => 0 },
               ids: () => "x",
               resolveProvider: () => undefined,
               keyFor: () => "",
               sleep: () => Promise.resolve(),
               emit: () => {},
-            },
+            }),
           }, {
             messages: [u, a],
             completedTurnSpans: spans,
@@ -147,10 +148,8 @@ Deno.test("AgentSession lifecycle: every transition and SessionStateError code",
       await h.session.sendMessage("hi");
       h.session.abort();
       assert.equal(h.session.state, "idle");
-      assert.deepEqual(h.session.lastCompletedExchange(), {
-        userText: "hi",
-        assistantText: "kept",
-      });
+      const turn = h.lastTurn();
+      assert.deepEqual([turn?.userText, turn?.finalText], ["hi", "kept"]);
     },
   );
 });

@@ -1,3 +1,4 @@
+import { split } from "../_kit/session_parts.ts";
 import assert from "node:assert/strict";
 import type { SessionEvent } from "../../schema/event.ts";
 import type { ResumeState } from "../../schema/resume.ts";
@@ -26,7 +27,7 @@ function resumed(state: ResumeState, memory?: "none" | "window") {
       ? { ...AGENT, memory: { type: "none" } }
       : { ...AGENT, memory: { type: "window", window_size: 1 } },
     context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-    deps: {
+    ...split({
       clock: steppingClock(),
       ids: sequentialIds(),
       resolveProvider: () => p,
@@ -37,7 +38,7 @@ function resumed(state: ResumeState, memory?: "none" | "window") {
         clock: steppingClock(),
         deliver: (e) => events.push(e),
       }),
-    },
+    }),
   }, state);
   return { s, events, p };
 }
@@ -173,7 +174,7 @@ Deno.test("AgentSession.resume() tells updateCost and restoreConservativeCost on
     agentRef: "helper",
     agent: AGENT,
     context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-    deps: {
+    ...split({
       clock: steppingClock(),
       ids: sequentialIds(),
       resolveProvider: () => undefined,
@@ -182,7 +183,7 @@ Deno.test("AgentSession.resume() tells updateCost and restoreConservativeCost on
       emit: () => {},
       updateCost: (c) => told.push(`cost ${c}`),
       restoreConservativeCost: (c) => told.push(`conservative ${c}`),
-    },
+    }),
   }, {
     ...STATE,
     cumulativeCostMicrocents: 12,

@@ -120,7 +120,7 @@ export function grantAll(_permission: ToolPermission): PermissionState {
 /** A dispatch context plus what it saw. */
 export interface TestContext {
   ctx: ToolDispatchContext;
-  approvals: Omit<ApprovalRequest, "signal" | "cacheable">[];
+  approvals: Pick<ApprovalRequest, "toolId" | "action" | "preview">[];
   admits: number;
   controller: AbortController;
 }

@@ -208,20 +208,29 @@ Deno.test("approval previews are secret-free and cacheability follows the previe
       action: "fs_write",
       preview: { path: "notes.md" },
       cacheable: true,
+      protectedPath: false,
     },
     {
       toolId: "fake_run",
       action: "process",
       preview: { command: "npm test" },
       cacheable: true,
+      protectedPath: false,
     },
     {
       toolId: "fake_http",
       action: "egress",
       preview: { host: "example.com" },
       cacheable: true,
+      protectedPath: false,
     },
-    { toolId: "fake_notify", action: "os", preview: {}, cacheable: false },
+    {
+      toolId: "fake_notify",
+      action: "os",
+      preview: {},
+      cacheable: false,
+      protectedPath: false,
+    },
   ]);
 });
 

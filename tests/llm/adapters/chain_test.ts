@@ -3,14 +3,15 @@
  * retry-after honoured, failover on overload, fatal kinds stop the chain,
  * and a planted key never reaches an event.
  */
+import { split } from "../../_kit/session_parts.ts";
 import assert from "node:assert/strict";
+import type { LlmProvider } from "../../../llm/mod.ts";
 import {
   type AttemptReport,
-  type ChainEvent,
   createChain,
-  type LlmProvider,
   type PlanEntry,
-} from "../../../llm/mod.ts";
+} from "../../../llm/chain.ts";
+import type { ChainEvent } from "../../../llm/chain_event.ts";
 import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
 import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import { AgentSession } from "../../../session/mod.ts";
@@ -202,14 +203,14 @@ function session(
       system_prompt: "You help.",
     },
     context: { workingDir: "/work", fsScopeTier: "sandboxed" },
-    deps: {
+    ...split({
       clock: { now: () => 1_700_000_000_000 },
       ids: () => `id-${n++}`,
       resolveProvider: (id) => id === provider.id ? provider : undefined,
       keyFor: () => KEY,
       sleep: () => Promise.resolve(),
       emit: (d) => drafts.push(d),
-    },
+    }),
   });
   s.start();
   return s;

@@ -162,6 +162,7 @@ Deno.test("runUserCommand() mode matrix: ask/plan deny, accept-edits asks (never
       action: "process",
       preview: { command: "echo hello" },
       cacheable: false,
+      protectedPath: false,
     }]);
     assert.deepEqual(c.events, ["run_command:process"]);
     assert.equal(c.admits(), 1);
@@ -179,6 +180,7 @@ Deno.test("runUserCommand() mode matrix: ask/plan deny, accept-edits asks (never
       preview: { command: "echo hello" },
       cacheable: true,
       protectedPath: false,
+      signal: new AbortController().signal,
     };
     assert.equal(c.modes.policy.decide?.(check), undefined);
   });

@@ -1,0 +1,243 @@
+/**
+ * One turn's context: everything the turn flow and the turn core read and
+ * do, built once by the session at the turn's start (the request base, the
+ * advertised tools, the turn's chain and its admission, the effect ids,
+ * the running tally). The flow and the core take this one object.
+ *
+ * @module
+ */
+import type { PlanEntry } from "../llm/chain.ts";
+import { createChain } from "../llm/chain.ts";
+import type { LlmMessage, LlmRequest, ToolDef } from "../llm/provider.ts";
+import type { Agent } from "../schema/agent.ts";
+import type { SessionEventDraft } from "../schema/event.ts";
+import type {
+  EgressDecision,
+  ToolRegistry,
+  TurnPolicy,
+} from "../tools/registry.ts";
+import type { SessionDeps } from "./deps.ts";
+import type { SpendLedger } from "./ledger.ts";
+import { authoritativeWindow } from "./measure.ts";
+import { projectHistory } from "./projection.ts";
+import type { TurnCoreResult } from "./turn_result.ts";
+import type { TurnTally } from "./turn_tally.ts";
+import type { WindowEnv } from "./window_env.ts";
+
+/**
+ * What the session gives a turn: its parts, and the three things only the
+ * session can do (publish the terminal, renew the abort signal, mint a
+ * local turn key).
+ */
+export interface TurnParts {
+  /** The agent. */
+  agent: Agent;
+  /** The agent ref (`nodeId`). */
+  agentRef: string;
+  /** The plan. */
+  plan: PlanEntry[];
+  /** The turn policy snapshot. */
+  policy: TurnPolicy | undefined;
+  /** The turn's abort controller. */
+  controller: AbortController;
+  /** Spend and admission. */
+  ledger: SpendLedger;
+  /** The turn's running account (its `userText` is the pending message). */
+  tally: TurnTally;
+  /** Builds the context environment over the advertised tools and a signal. */
+  env(tools: readonly ToolDef[], signal: AbortSignal): WindowEnv;
+  /** The session's granted tools (after narrowing). */
+  granted: string[];
+  /** Whether automatic compaction is permitted. */
+  automatic: boolean;
+  /** Whether the memory policy allows trims. */
+  trimAllowed: boolean;
+  /** Publishes the terminal; `idle` lands the session in `idle` first. */
+  finish(result: TurnCoreResult, idle: boolean): void;
+  /** A fresh signal for after-turn work. */
+  renewSignal(): AbortSignal;
+  /** The next in-memory turn key (no persister wired). */
+  nextLocalTurnKey(): number;
+}
+
+/**
+ * The context of one turn.
+ */
+export class TurnContext {
+  /** The context environment (state, plan, tools, sink, admission). */
+  readonly env: WindowEnv;
+  /** The running account. */
+  readonly tally: TurnTally;
+  /** The pending user text. */
+  readonly pending: string;
+  /** The turn policy snapshotted at turn start. */
+  readonly policy: TurnPolicy | undefined;
+  /** Aborts the turn. */
+  readonly signal: AbortSignal;
+  /** The agent ref, stamped as `nodeId`. */
+  readonly nodeId: string;
+  /** The session's effective grant. */
+  readonly granted: readonly string[];
+  /** Advertised tools (may be empty). */
+  readonly tools: ToolDef[];
+  /** Request fields other than messages, signal and tools. */
+  readonly base: Omit<LlmRequest, "messages" | "signal" | "tools">;
+  /** The turn's chain (one per turn). */
+  readonly chain: ReturnType<typeof createChain>;
+  /** Whether automatic compaction is permitted. */
+  readonly automatic: boolean;
+  /** Whether the memory policy allows trims (after-turn fallback). */
+  readonly trimAllowed: boolean;
+  /** Whether the after-turn trigger runs (`afterTurnCompaction !== false`). */
+  readonly afterTurnEnabled: boolean;
+  readonly #parts: TurnParts;
+  #turnKey: number | undefined;
+  #slot = 0;
+
+  /**
+   * Builds the turn: the request base from the agent, the advertised
+   * tools (the registry's `advertise` may throw; the session handles it),
+   * and the chain.
+   *
+   * @param parts The session's parts.
+   */
+  constructor(parts: TurnParts) {
+    this.#parts = parts;
+    const { agent, plan, ledger } = parts;
+    this.tally = parts.tally;
+    this.pending = parts.tally.userText;
+    this.policy = parts.policy;
+    this.signal = parts.controller.signal;
+    this.nodeId = parts.agentRef;
+    this.granted = parts.granted;
+    this.automatic = parts.automatic;
+    this.trimAllowed = parts.trimAllowed;
+    const probe = parts.env([], this.signal);
+    const deps = probe.deps;
+    const base: Omit<LlmRequest, "messages" | "signal" | "tools"> = {
+      model: plan[0]?.model ?? agent.model,
+      system: probe.system,
+    };
+    if (agent.temperature !== undefined) base.temperature = agent.temperature;
+    if (agent.max_tokens !== undefined) base.maxTokens = agent.max_tokens;
+    if (agent.reasoning_effort !== undefined) {
+      base.reasoningEffort = agent.reasoning_effort;
+    }
+    this.base = base;
+    this.tools = deps.tools?.advertise(parts.granted, parts.policy) ?? [];
+    this.env = parts.env(this.tools, this.signal);
+    this.afterTurnEnabled = deps.afterTurnCompaction !== false;
+    const tally = parts.tally;
+    this.chain = createChain({
+      plan,
+      keyFor: (id) => deps.keyFor(id),
+      sleep: (ms, signal) => deps.sleep(ms, signal),
+      now: () => deps.clock.now(),
+      admit: (entry, request) => ledger.admit("turn", plan, entry, request),
+      onAttempt: (report) => {
+        tally.settle(report);
+        ledger.record(report, (spent) => tally.costs.push(spent));
+      },
+    });
+  }
+
+  /** The session's deps. */
+  get deps(): SessionDeps {
+    return this.env.deps;
+  }
+
+  /** The tool seam (absent ⇒ every call is an unknown tool). */
+  get registry(): ToolRegistry | undefined {
+    return this.env.deps.tools;
+  }
+
+  /** Whether a person can answer prompts. */
+  get interactive(): boolean {
+    return this.env.deps.interactive ?? false;
+  }
+
+  /** Whether `cancel()` was called. */
+  isCancelled(): boolean {
+    return this.env.isCancelled();
+  }
+
+  /** The event sink. */
+  emit(draft: SessionEventDraft): void {
+    this.env.emit(draft);
+  }
+
+  /** The host's budget-commitment flush, when wired. */
+  get flush(): (() => Promise<void>) | undefined {
+    const deps = this.env.deps;
+    const flush = deps.flushBudgetCommitments;
+    return flush === undefined ? undefined : () => flush.call(deps);
+  }
+
+  /**
+   * The history the next request sends: the working transcript projected
+   * by the memory policy, ending with the pending user message.
+   */
+  projectedMessages(): LlmMessage[] {
+    const state = this.env.read();
+    const memory = this.env.agent.memory;
+    return projectHistory({
+      ...(memory === undefined ? {} : { memory }),
+      messages: state.messages,
+      spans: state.spans,
+      ...(state.summary === undefined ? {} : { summary: state.summary }),
+      pending: this.pending,
+    });
+  }
+
+  /** Appends the pending user and the reply, and records the span. */
+  installReply(reply: string): void {
+    const { messages, spans } = this.env.read();
+    const start = messages.length;
+    messages.push({
+      role: "user",
+      content: [{ type: "text", text: this.pending }],
+    });
+    if (reply !== "") {
+      messages.push({
+        role: "assistant",
+        content: [{ type: "text", text: reply }],
+      });
+    }
+    spans.push({ start, end: messages.length });
+  }
+
+  /** Publishes the terminal; `idle` lands the session in `idle` first. */
+  finish(result: TurnCoreResult, idle: boolean): void {
+    this.#parts.finish(result, idle);
+  }
+
+  /** Gives the after-turn step a fresh abort signal. */
+  renewSignal(): AbortSignal {
+    return this.#parts.renewSignal();
+  }
+
+  /** Admission right before each tool effect. */
+  admitTool(toolId: string): EgressDecision {
+    return this.env.deps.preEgress?.({ kind: "tool", toolId }) ??
+      { allow: true };
+  }
+
+  /**
+   * The next engine tool-call id; reserves the turn's effect key at the
+   * first call (a throw fails the dispatch closed).
+   */
+  nextToolCallId(): string {
+    const key = this.#turnKey ??= this.env.deps.reserveEffectTurnKey?.() ??
+      this.#parts.nextLocalTurnKey();
+    if (!Number.isSafeInteger(key) || key < 1) {
+      throw new RangeError("Invalid turn key");
+    }
+    return `session-tool:${key}:${this.#slot++}`;
+  }
+
+  /** The authoritative window of a model, for the overflow message. */
+  windowOf(model: string): number | undefined {
+    const e = this.#parts.plan.find((p) => p.model === model);
+    return e === undefined ? undefined : authoritativeWindow(e.provider, model);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * What one turn has engaged, used and spent so far, kept outside the
+ * turn's call stack so it survives whatever throws: a turn that engaged a
+ * provider consumes its cap slot at that moment and keeps its real usage
+ * and spend even when a callback fails afterwards.
+ *
+ * @module
+ */
+import type { AttemptReport } from "../llm/chain.ts";
+import type { CostEntry, ToolRound } from "../store/store.ts";
+
+/**
+ * The running account of one turn.
+ */
+export class TurnTally {
+  /** Whether a provider attempt of this turn has started. */
+  engaged = false;
+  /**
+   * Tokens of the turn's settled attempts (overflow retry included),
+   * counted as each attempt settles, before any callback can throw.
+   */
+  readonly usage: { input: number; output: number } = { input: 0, output: 0 };
+  /** The model that answered last, when one did. */
+  model: string | undefined;
+  /** Priced spend rows of the turn's own attempts, in order. */
+  readonly costs: CostEntry[] = [];
+  /** Completed tool rounds: each response's calls and their results. */
+  readonly rounds: ToolRound[] = [];
+  /** The user's message of this turn. */
+  readonly userText: string;
+  #onEngage: () => void;
+
+  /**
+   * @param userText The user's message of this turn.
+   * @param onEngage Called once, at the turn's first provider attempt.
+   */
+  constructor(userText: string, onEngage: () => void) {
+    this.userText = userText;
+    this.#onEngage = onEngage;
+  }
+
+  /**
+   * Counts a settled attempt's usage and model.
+   *
+   * @param report The chain's attempt report.
+   */
+  settle(report: AttemptReport): void {
+    if (report.usage === undefined) return;
+    this.usage.input += report.usage.inputTokens;
+    this.usage.output += report.usage.outputTokens;
+    this.model = report.model;
+  }
+
+  /** Marks the turn engaged (the first time only, the slot is taken). */
+  engage(): void {
+    if (this.engaged) return;
+    this.engaged = true;
+    this.#onEngage();
+  }
+}

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import type { WorkingMessage } from "../../schema/resume.ts";
+import { projectHistory } from "../../session/projection.ts";
+
+const user = (text: string): WorkingMessage => ({
+  role: "user",
+  content: [{ type: "text", text }],
+});
+const assistant = (text: string): WorkingMessage => ({
+  role: "assistant",
+  content: [{ type: "text", text }],
+});
+const texts = (ms: ReturnType<typeof projectHistory>) =>
+  ms.map((m) =>
+    `${m.role}:${
+      m.content.map((p) => p.type === "text" ? p.text : "").join("|")
+    }`
+  );
+
+Deno.test("projection is extended as the transcript grows, merging a reply-less turn into the next user message", () => {
+  const messages: WorkingMessage[] = [
+    user("one"),
+    assistant("a1"),
+    user("two"),
+  ];
+  const spans = [{ start: 0, end: 2 }, { start: 2, end: 3 }];
+  const first = projectHistory({ messages, spans, pending: "three" });
+  assert.deepEqual(texts(first), [
+    "user:one",
+    "assistant:a1",
+    "user:two\n\nthree",
+  ]);
+  messages.push(user("three"), assistant("a3"));
+  spans.push({ start: 3, end: 5 });
+  const second = projectHistory({ messages, spans, pending: "four" });
+  assert.deepEqual(texts(second), [
+    "user:one",
+    "assistant:a1",
+    "user:two\n\nthree",
+    "assistant:a3",
+    "user:four",
+  ]);
+  assert.deepEqual(
+    texts(first),
+    ["user:one", "assistant:a1", "user:two\n\nthree"],
+    "an earlier request's array is its own",
+  );
+  assert.notEqual(first, second);
+  assert.equal(first[0], second[0], "history messages are shared, not copied");
+  assert.ok(Object.isFrozen(second[0]) && Object.isFrozen(second[0]?.content));
+});
+
+Deno.test("the summary block goes into a new first message; the shared one is untouched", () => {
+  const messages: WorkingMessage[] = [user("kept"), assistant("reply")];
+  const spans = [{ start: 0, end: 2 }];
+  const plain = projectHistory({ messages, spans });
+  const summarised = projectHistory({ messages, spans, summary: "S" });
+  assert.equal(summarised[0]?.content.length, 2);
+  assert.match(texts(summarised)[0] ?? "", /S/);
+  assert.deepEqual(texts(projectHistory({ messages, spans })), texts(plain));
+});
+
+Deno.test("a new transcript array (after a trim or compaction) is projected afresh", () => {
+  const a: WorkingMessage[] = [user("x"), assistant("y")];
+  projectHistory({ messages: a, spans: [{ start: 0, end: 2 }] });
+  const b: WorkingMessage[] = [user("z")];
+  assert.deepEqual(
+    texts(projectHistory({ messages: b, spans: [{ start: 0, end: 1 }] })),
+    ["user:z"],
+  );
+});

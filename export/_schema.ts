@@ -39,7 +39,7 @@ const agentNodeSchema = z.strictObject({
   system_prompt_append: noSecrets.exactOptional(),
   output_schema: z.record(z.string(), z.unknown()).exactOptional(),
   timeout_ms: posInt.exactOptional(),
-  retry: agentRetrySchema.exactOptional(),
+  retry: z.exactOptional(agentRetrySchema),
 });
 
 const nodeSchema: z.ZodType<WorkflowNode> = z.discriminatedUnion("type", [

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../schema/_zod.ts";
 import {
   isRetryableKind,
   LLM_ERROR_KINDS,
@@ -14,85 +14,92 @@ import {
   type Usage,
 } from "./chunk.ts";
 
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const count = z.number().check(
+  z.int(),
+  z.minimum(0),
+  z.maximum(Number.MAX_SAFE_INTEGER),
+);
 
 /**
  * Strict usage schema.
  */
-export const usageSchema: z.ZodType<Usage> = z.strictObject({
+export const usageSchema: z.ZodMiniType<Usage> = z.strictObject({
   inputTokens: count,
   outputTokens: count,
-  cacheReadTokens: count.exactOptional(),
-  cacheWriteTokens: count.exactOptional(),
-  reasoningTokens: count.exactOptional(),
-  costMicrocents: count.exactOptional(),
+  cacheReadTokens: z.exactOptional(count),
+  cacheWriteTokens: z.exactOptional(count),
+  reasoningTokens: z.exactOptional(count),
+  costMicrocents: z.exactOptional(count),
 });
 
 /**
  * Strict error schema; `retryable` must match the kind.
  */
-export const llmErrorSchema: z.ZodType<LlmError> = z.strictObject({
+export const llmErrorSchema: z.ZodMiniType<LlmError> = z.strictObject({
   kind: z.enum(LLM_ERROR_KINDS),
   retryable: z.boolean(),
-  provider: z.string().min(1),
+  provider: z.string().check(z.minLength(1)),
   message: z.string(),
-  code: z.string().exactOptional(),
-  status: z.number().int().min(100).max(599).exactOptional(),
-  retryAfterMs: count.exactOptional(),
-}).refine((e) => e.retryable === isRetryableKind(e.kind), {
+  code: z.exactOptional(z.string()),
+  status: z.exactOptional(
+    z.number().check(z.int(), z.minimum(100), z.maximum(599)),
+  ),
+  retryAfterMs: z.exactOptional(count),
+}).check(z.refine((e) => e.retryable === isRetryableKind(e.kind), {
   message: "retryable must match the error kind",
   path: ["retryable"],
-});
+}));
 
-const id = z.string().min(1);
+const id = z.string().check(z.minLength(1));
 
 /**
  * Strict schema of one {@linkcode StreamChunk}: unknown types and fields are
  * refused.
  */
-export const streamChunkSchema: z.ZodType<StreamChunk> = z.discriminatedUnion(
-  "type",
-  [
-    z.strictObject({ type: z.literal("text_delta"), text: z.string() }),
-    z.strictObject({ type: z.literal("reasoning_start"), id }),
-    z.strictObject({
-      type: z.literal("reasoning_delta"),
-      id,
-      text: z.string(),
-    }),
-    z.strictObject({
-      type: z.literal("reasoning_end"),
-      id,
-      signature: z.string().exactOptional(),
-      redacted: z.boolean().exactOptional(),
-    }),
-    z.strictObject({
-      type: z.literal("tool_call_start"),
-      id,
-      name: z.string().min(1),
-    }),
-    z.strictObject({
-      type: z.literal("tool_call_delta"),
-      id,
-      argsJsonDelta: z.string(),
-    }),
-    z.strictObject({ type: z.literal("tool_call_end"), id }),
-    z.strictObject({
-      type: z.literal("stop"),
-      stopReason: z.enum([
-        "stop",
-        "length",
-        "tool_use",
-        "content_filter",
-        "error",
-      ]),
-      usage: usageSchema,
-      contextExceeded: z.literal(true).exactOptional(),
-    }),
-    z.strictObject({ type: z.literal("error"), error: llmErrorSchema }),
-  ],
-  {
-    error: (issue) =>
-      issue.code === "invalid_union" ? "unknown chunk type" : undefined,
-  },
-);
+export const streamChunkSchema: z.ZodMiniType<StreamChunk> = z
+  .discriminatedUnion(
+    "type",
+    [
+      z.strictObject({ type: z.literal("text_delta"), text: z.string() }),
+      z.strictObject({ type: z.literal("reasoning_start"), id }),
+      z.strictObject({
+        type: z.literal("reasoning_delta"),
+        id,
+        text: z.string(),
+      }),
+      z.strictObject({
+        type: z.literal("reasoning_end"),
+        id,
+        signature: z.exactOptional(z.string()),
+        redacted: z.exactOptional(z.boolean()),
+      }),
+      z.strictObject({
+        type: z.literal("tool_call_start"),
+        id,
+        name: z.string().check(z.minLength(1)),
+      }),
+      z.strictObject({
+        type: z.literal("tool_call_delta"),
+        id,
+        argsJsonDelta: z.string(),
+      }),
+      z.strictObject({ type: z.literal("tool_call_end"), id }),
+      z.strictObject({
+        type: z.literal("stop"),
+        stopReason: z.enum([
+          "stop",
+          "length",
+          "tool_use",
+          "content_filter",
+          "error",
+        ]),
+        usage: usageSchema,
+        contextExceeded: z.exactOptional(z.literal(true)),
+      }),
+      z.strictObject({ type: z.literal("error"), error: llmErrorSchema }),
+    ],
+    {
+      error: (issue) =>
+        issue.code === "invalid_union" ? "unknown chunk type" : undefined,
+    },
+  );

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../schema/_zod.ts";
 import type { StreamChunk } from "./chunk.ts";
 import { streamChunkSchema } from "./_chunk_schema.ts";
 import { formatPath, type ValidationIssue } from "../schema/issues.ts";
@@ -100,36 +100,40 @@ function isObject(v: unknown): v is Record<string, unknown> {
 /** A chunk list: each chunk strict, nothing after the terminal. */
 function chunkList(
   params: { error: (issue: { input?: unknown }) => string },
-): z.ZodType<StreamChunk[]> {
-  return z.array(streamChunkSchema, params).superRefine((chunks, ctx) => {
-    const end = chunks.findIndex((c) =>
-      c.type === "stop" || c.type === "error"
-    );
-    if (end < 0) return;
-    for (let j = end + 1; j < chunks.length; j++) {
-      ctx.addIssue({
-        code: "custom",
-        path: [j],
-        message: "chunk after the terminal stop/error",
-      });
-    }
-  });
+): z.ZodMiniType<StreamChunk[]> {
+  return z.array(streamChunkSchema, params).check(
+    z.superRefine((chunks, ctx) => {
+      const end = chunks.findIndex((c) =>
+        c.type === "stop" || c.type === "error"
+      );
+      if (end < 0) return;
+      for (let j = end + 1; j < chunks.length; j++) {
+        ctx.addIssue({
+          code: "custom",
+          path: [j],
+          message: "chunk after the terminal stop/error",
+        });
+      }
+    }),
+  );
 }
 
-const expectSchema: z.ZodType<CassetteExpect> = z.strictObject({
-  model: z.string().exactOptional(),
-  lastUserIncludes: z.string().exactOptional(),
-  messagesInclude: z.array(z.string().min(1)).min(1).exactOptional(),
-  tools: z.array(z.string()).exactOptional(),
-  toolResultFor: z.string().min(1).exactOptional(),
-  maxTokens: z.number().int().positive().exactOptional(),
+const expectSchema: z.ZodMiniType<CassetteExpect> = z.strictObject({
+  model: z.exactOptional(z.string()),
+  lastUserIncludes: z.exactOptional(z.string()),
+  messagesInclude: z.exactOptional(
+    z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+  ),
+  tools: z.exactOptional(z.array(z.string())),
+  toolResultFor: z.exactOptional(z.string().check(z.minLength(1))),
+  maxTokens: z.exactOptional(z.number().check(z.int(), z.positive())),
 });
 
-const provider = z.string(must("a non-empty string")).min(1, {
-  error: "must be a non-empty string",
-});
-const model = z.string({ error: "must be a string" }).exactOptional();
-const only11 = z.never({ error: NEEDS_11 }).exactOptional();
+const provider = z.string(must("a non-empty string")).check(
+  z.minLength(1, { error: "must be a non-empty string" }),
+);
+const model = z.exactOptional(z.string({ error: "must be a string" }));
+const only11 = z.exactOptional(z.never({ error: NEEDS_11 }));
 
 const v10Schema = z.strictObject({
   schema_version: z.literal("1.0"),
@@ -154,7 +158,7 @@ const v11Call = z.union([
   chunkList(must("an array of chunks")),
   z.strictObject({
     chunks: chunkList(must("an array of chunks")),
-    expect: expectSchema.exactOptional(),
+    expect: z.exactOptional(expectSchema),
   }),
 ], { error: "must be an array of chunks or {chunks, expect}" });
 
@@ -162,11 +166,11 @@ const v11Calls = z.array(v11Call, must("an array of calls"));
 
 const NON_EMPTY_IDS = "must be a non-empty object of provider ids";
 
-const providersSchema = z.preprocess(
-  (raw, ctx) => {
+const providersSchema = z.pipe(
+  z.transform((raw: unknown, payload) => {
     // zod's records skip an own `__proto__` key; refuse it instead.
     if (isObject(raw) && Object.hasOwn(raw, "__proto__")) {
-      ctx.addIssue({
+      payload.issues.push({
         code: "custom",
         path: ["__proto__"],
         message: "not a usable provider id",
@@ -174,14 +178,14 @@ const providersSchema = z.preprocess(
       });
     }
     return raw;
-  },
+  }),
   z.record(
     z.string(),
     z.strictObject({ calls: v11Calls }, {
       error: "must be an object with calls",
     }),
     { error: NON_EMPTY_IDS },
-  ).superRefine((providers, ctx) => {
+  ).check(z.superRefine((providers, ctx) => {
     const ids = Object.keys(providers);
     if (ids.length === 0) {
       ctx.addIssue({ code: "custom", message: NON_EMPTY_IDS });
@@ -192,20 +196,22 @@ const providersSchema = z.preprocess(
         message: "provider id must not be empty",
       });
     }
-  }),
+  })),
 );
 
 const v11Schema = z.strictObject({
   schema_version: z.literal("1.1"),
-  provider: provider.exactOptional(),
+  provider: z.exactOptional(provider),
   model,
-  strict: z.boolean({ error: "must be a boolean" }).exactOptional(),
-  context_window: z.int({ error: "must be a positive integer" }).min(1, {
-    error: "must be a positive integer",
-  }).exactOptional(),
-  calls: v11Calls.exactOptional(),
-  providers: providersSchema.exactOptional(),
-}).superRefine((doc, ctx) => {
+  strict: z.exactOptional(z.boolean({ error: "must be a boolean" })),
+  context_window: z.exactOptional(
+    z.int({ error: "must be a positive integer" }).check(
+      z.minimum(1, { error: "must be a positive integer" }),
+    ),
+  ),
+  calls: z.exactOptional(v11Calls),
+  providers: z.exactOptional(providersSchema),
+}).check(z.superRefine((doc, ctx) => {
   // One queue (provider + calls) or one per provider, never both.
   if ("providers" in doc) {
     if ("provider" in doc || "calls" in doc) {
@@ -222,7 +228,7 @@ const v11Schema = z.strictObject({
       ctx.addIssue({ code: "custom", path: [key], message: "required" });
     }
   }
-}, { when: () => true });
+}, { when: () => true }));
 
 const cassetteSchema = z.discriminatedUnion("schema_version", [
   v10Schema,
@@ -324,7 +330,9 @@ export function parseCassette(
       issues: [{ path: "", message: `invalid JSON: ${detail}` }],
     });
   }
-  const parsed = cassetteSchema.safeParse(doc);
+  // One parse per file: compiling zod's generated fast path costs more
+  // than it saves here, even for a cassette of thousands of chunks.
+  const parsed = cassetteSchema.safeParse(doc, { jitless: true });
   if (!parsed.success) {
     return err({ file, issues: issuesOf(parsed.error.issues, []) });
   }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "./_zod.ts";
 import { err, ok, type Result } from "./result.ts";
 import { toIssues, type ValidationIssue } from "./issues.ts";
 import { KEBAB_ID } from "./kebab.ts";
@@ -122,9 +122,9 @@ const MAX_RETRY = 10;
 const FORBIDDEN_MCP_ENV =
   /^(PATH|HOME|NODE_OPTIONS|NODE_PATH|LD_.*|DYLD_.*|GIT_.*|PYTHON.*|PERL5LIB|PERL5OPT|RUBYLIB|RUBYOPT|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|BASH_ENV|ENV|IFS|XDG_CONFIG_HOME|DENO_.*)$/i;
 
-const kebab = z.string().regex(KEBAB_ID, "must be a kebab-case id");
-const nonEmpty = z.string().min(1, "must not be empty");
-const posInt = z.number().int().positive();
+const kebab = z.string().check(z.regex(KEBAB_ID, "must be a kebab-case id"));
+const nonEmpty = z.string().check(z.minLength(1, "must not be empty"));
+const posInt = z.number().check(z.int(), z.positive());
 
 const memorySchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("none") }),
@@ -136,25 +136,31 @@ const memorySchema = z.discriminatedUnion("type", [
  * Strict schema of {@linkcode AgentRetry} (shared with the workflow
  * parser's agent nodes; internal, not exported from `mod.ts`).
  */
-export const agentRetrySchema: z.ZodType<AgentRetry> = z.strictObject({
-  max: posInt.max(MAX_RETRY, `must be at most ${MAX_RETRY}`),
+export const agentRetrySchema: z.ZodMiniType<AgentRetry> = z.strictObject({
+  max: posInt.check(z.maximum(MAX_RETRY, `must be at most ${MAX_RETRY}`)),
   backoff: z.enum(["linear", "exponential"]),
-  backoff_ms: posInt.exactOptional(),
-  retry_on: z.array(
-    z.enum([
-      "provider_rate_limit",
-      "provider_unavailable",
-      "tool_failed",
-      "sandbox_error",
-    ]),
-  ).min(1).refine((a) => new Set(a).size === a.length, "must not repeat")
-    .exactOptional(),
+  backoff_ms: z.exactOptional(posInt),
+  retry_on: z.exactOptional(
+    z.array(
+      z.enum([
+        "provider_rate_limit",
+        "provider_unavailable",
+        "tool_failed",
+        "sandbox_error",
+      ]),
+    ).check(
+      z.minLength(1),
+      z.refine((a) => new Set(a).size === a.length, "must not repeat"),
+    ),
+  ),
 });
 
 const fallbackSchema = z.strictObject({
   model: nonEmpty,
   provider: kebab,
-  max_attempts: posInt.max(MAX_ATTEMPTS, `must be at most ${MAX_ATTEMPTS}`),
+  max_attempts: posInt.check(
+    z.maximum(MAX_ATTEMPTS, `must be at most ${MAX_ATTEMPTS}`),
+  ),
 });
 
 function hasCredentials(url: string): boolean {
@@ -169,12 +175,12 @@ function hasCredentials(url: string): boolean {
 const mcpInline = z.strictObject({
   id: kebab,
   transport: z.enum(["stdio", "http", "websocket", "sse"]),
-  command: nonEmpty.exactOptional(),
-  args: z.array(z.string()).exactOptional(),
-  env: z.record(z.string(), z.string()).exactOptional(),
-  url: nonEmpty.exactOptional(),
-  allow_local_endpoint: z.boolean().exactOptional(),
-}).superRefine((s, ctx) => {
+  command: z.exactOptional(nonEmpty),
+  args: z.exactOptional(z.array(z.string())),
+  env: z.exactOptional(z.record(z.string(), z.string())),
+  url: z.exactOptional(nonEmpty),
+  allow_local_endpoint: z.exactOptional(z.boolean()),
+}).check(z.superRefine((s, ctx) => {
   if (s.transport === "stdio") {
     if (s.command === undefined) {
       ctx.addIssue({
@@ -240,11 +246,11 @@ const mcpInline = z.strictObject({
       });
     }
   }
-});
+}));
 
 const mcpRef = z.strictObject({
   ref: kebab,
-  tools_allowlist: z.array(nonEmpty).exactOptional(),
+  tools_allowlist: z.exactOptional(z.array(nonEmpty)),
 });
 
 const mcpSchema = z.union([mcpRef, mcpInline]);
@@ -253,30 +259,32 @@ const mcpSchema = z.union([mcpRef, mcpInline]);
  * The strict agent schema. Prefer {@linkcode parseAgent}, which names the
  * source and the key path in its errors.
  */
-export const agentSchema: z.ZodType<Agent> = z.strictObject({
+export const agentSchema: z.ZodMiniType<Agent> = z.strictObject({
   id: kebab,
-  name: z.string().exactOptional(),
-  description: z.string().exactOptional(),
+  name: z.exactOptional(z.string()),
+  description: z.exactOptional(z.string()),
   model: nonEmpty,
   provider: kebab,
-  system_prompt: nonEmpty.refine(
-    (s) => !SECRET_REF.test(s),
-    "must not reference {{secrets.*}}",
+  system_prompt: nonEmpty.check(
+    z.refine((s) => !SECRET_REF.test(s), "must not reference {{secrets.*}}"),
   ),
-  temperature: z.number().min(0).max(2).exactOptional(),
-  max_tokens: posInt.exactOptional(),
-  reasoning_effort: z.enum(["off", "low", "medium", "high", "max"])
-    .exactOptional(),
-  tools: z.array(nonEmpty).exactOptional(),
-  memory: memorySchema.exactOptional(),
-  retry: agentRetrySchema.exactOptional(),
-  fallback_chain: z.array(fallbackSchema)
-    .max(MAX_FALLBACK, `must have at most ${MAX_FALLBACK} entries`)
-    .exactOptional(),
-  mcp_servers: z.array(mcpSchema).exactOptional(),
-  input_schema: z.record(z.string(), z.unknown()).exactOptional(),
-  output_schema: z.record(z.string(), z.unknown()).exactOptional(),
-}).superRefine((a, ctx) => {
+  temperature: z.exactOptional(z.number().check(z.minimum(0), z.maximum(2))),
+  max_tokens: z.exactOptional(posInt),
+  reasoning_effort: z.exactOptional(
+    z.enum(["off", "low", "medium", "high", "max"]),
+  ),
+  tools: z.exactOptional(z.array(nonEmpty)),
+  memory: z.exactOptional(memorySchema),
+  retry: z.exactOptional(agentRetrySchema),
+  fallback_chain: z.exactOptional(
+    z.array(fallbackSchema).check(
+      z.maxLength(MAX_FALLBACK, `must have at most ${MAX_FALLBACK} entries`),
+    ),
+  ),
+  mcp_servers: z.exactOptional(z.array(mcpSchema)),
+  input_schema: z.exactOptional(z.record(z.string(), z.unknown())),
+  output_schema: z.exactOptional(z.record(z.string(), z.unknown())),
+}).check(z.superRefine((a, ctx) => {
   const seen = new Set<string>([`${a.provider}\u0000${a.model}`]);
   a.fallback_chain?.forEach((f, i) => {
     const key = `${f.provider}\u0000${f.model}`;
@@ -301,7 +309,7 @@ export const agentSchema: z.ZodType<Agent> = z.strictObject({
     }
     mcpIds.add(id);
   });
-});
+}));
 
 /**
  * Why an agent could not be loaded: the source and every issue.

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "./_zod.ts";
 import { err, ok, type Result } from "./result.ts";
 import { toIssues, type ValidationIssue } from "./issues.ts";
 
@@ -31,25 +31,27 @@ export interface SessionContext {
   variables?: Record<string, string>;
 }
 
-const line = z.number().int().positive();
+const line = z.number().check(z.int(), z.positive());
+const nonEmpty = z.string().check(z.minLength(1));
 
 /**
  * Strict schema of {@linkcode SessionContext}.
  */
-export const sessionContextSchema: z.ZodType<SessionContext> = z.strictObject({
-  workingDir: z.string().min(1, "must not be empty"),
-  activeFile: z.string().min(1).exactOptional(),
-  selection: z.strictObject({
-    file: z.string().min(1),
-    startLine: line,
-    endLine: line,
-  }).refine((s) => s.startLine <= s.endLine, {
-    message: "startLine must not exceed endLine",
-  }).exactOptional(),
-  gitRef: z.string().min(1).exactOptional(),
-  fsScopeTier: z.enum(["sandboxed", "project", "full"]),
-  variables: z.record(z.string(), z.string()).exactOptional(),
-});
+export const sessionContextSchema: z.ZodMiniType<SessionContext> = z
+  .strictObject({
+    workingDir: z.string().check(z.minLength(1, "must not be empty")),
+    activeFile: z.exactOptional(nonEmpty),
+    selection: z.exactOptional(
+      z.strictObject({ file: nonEmpty, startLine: line, endLine: line }).check(
+        z.refine((s) => s.startLine <= s.endLine, {
+          message: "startLine must not exceed endLine",
+        }),
+      ),
+    ),
+    gitRef: z.exactOptional(nonEmpty),
+    fsScopeTier: z.enum(["sandboxed", "project", "full"]),
+    variables: z.exactOptional(z.record(z.string(), z.string())),
+  });
 
 /**
  * Validates a context value; errors name the source and key path.

@@ -40,7 +40,7 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
  * @param error The zod error.
  * @returns One issue per problem, in zod's order.
  */
-export function toIssues(error: z.ZodError): ValidationIssue[] {
+export function toIssues(error: z.core.$ZodError): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {

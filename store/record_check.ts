@@ -17,5 +17,8 @@ import {
  * @returns Whether the schema accepts `v`.
  */
 export function isSessionContext(v: unknown): v is SessionContext {
-  return sessionContextSchema.safeParse(v).success;
+  // Checked once per create or row read: compiling zod's generated fast
+  // path costs more than it saves, even over thousands of rows (same checks
+  // either way).
+  return sessionContextSchema.safeParse(v, { jitless: true }).success;
 }

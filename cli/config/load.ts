@@ -66,7 +66,7 @@ function describeIssues(
   kind: FileKind,
   file: string,
   text: string,
-  error: z.ZodError,
+  error: z.core.$ZodError,
 ): string {
   const lines: string[] = [];
   for (const issue of error.issues) {

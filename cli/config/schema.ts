@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "../../schema/_zod.ts";
 import type { ReasoningEffort } from "../../schema/agent.ts";
 import { KEBAB_ID } from "../../schema/kebab.ts";
 import type { FsScopeTier } from "../../schema/context.ts";
@@ -98,12 +98,13 @@ export interface ProjectFile {
 }
 
 const str = z.string({ error: "must be a string" });
-const nonEmpty = str.min(1, "must not be empty");
+const nonEmpty = str.check(z.minLength(1, "must not be empty"));
 const bool = z.boolean({ error: "must be true or false" });
-const posInt = z.number({ error: "must be a number" })
-  .int("must be an integer")
-  .positive("must be a positive integer");
-const kebab = str.regex(KEBAB_ID, "must be a kebab-case id");
+const posInt = z.number({ error: "must be a number" }).check(
+  z.int("must be an integer"),
+  z.positive("must be a positive integer"),
+);
+const kebab = str.check(z.regex(KEBAB_ID, "must be a kebab-case id"));
 const effort = z.enum(["off", "low", "medium", "high", "max"], {
   error: "must be one of off, low, medium, high, max",
 });
@@ -115,68 +116,87 @@ const PROCESS_TIMEOUT_CEILING_MS = 120_000;
 const strings = z.array(nonEmpty, { error: "must be an array of strings" });
 
 const chatSchema = z.strictObject({
-  default_model: nonEmpty.exactOptional(),
-  default_provider: kebab.exactOptional(),
-  reasoning_effort: effort.exactOptional(),
-  fs_scope: fsScope.exactOptional(),
-  allowed_commands: strings.exactOptional(),
-  allowed_command_globs: strings.exactOptional(),
-  allowed_domains: strings.exactOptional(),
-  command_timeout_ms: posInt.max(
-    PROCESS_TIMEOUT_CEILING_MS,
-    `must be at most ${PROCESS_TIMEOUT_CEILING_MS} (the process-timeout ceiling)`,
-  ).exactOptional(),
-  max_turns: posInt.exactOptional(),
-  max_messages: posInt.exactOptional(),
-  auto_compact: bool.exactOptional(),
-  compact_threshold: z.number({ error: "must be a number" })
-    .gt(0, "must be greater than 0")
-    .max(1, "must be at most 1")
-    .exactOptional(),
-  max_cost_microcents: z.number({ error: "must be a number" })
-    .int("must be an integer")
-    .min(0, "must not be negative")
-    .max(Number.MAX_SAFE_INTEGER, "must be a safe integer")
-    .exactOptional(),
-  on_exceed: z.enum(["fail", "pause_for_approval", "warn"], {
-    error: "must be one of fail, pause_for_approval, warn",
-  }).exactOptional(),
-  strict_cost_cap: bool.exactOptional(),
+  default_model: z.exactOptional(nonEmpty),
+  default_provider: z.exactOptional(kebab),
+  reasoning_effort: z.exactOptional(effort),
+  fs_scope: z.exactOptional(fsScope),
+  allowed_commands: z.exactOptional(strings),
+  allowed_command_globs: z.exactOptional(strings),
+  allowed_domains: z.exactOptional(strings),
+  command_timeout_ms: z.exactOptional(posInt.check(
+    z.maximum(
+      PROCESS_TIMEOUT_CEILING_MS,
+      `must be at most ${PROCESS_TIMEOUT_CEILING_MS} (the process-timeout ceiling)`,
+    ),
+  )),
+  max_turns: z.exactOptional(posInt),
+  max_messages: z.exactOptional(posInt),
+  auto_compact: z.exactOptional(bool),
+  compact_threshold: z.exactOptional(
+    z.number({ error: "must be a number" }).check(
+      z.gt(0, "must be greater than 0"),
+      z.maximum(1, "must be at most 1"),
+    ),
+  ),
+  max_cost_microcents: z.exactOptional(
+    z.number({ error: "must be a number" }).check(
+      z.int("must be an integer"),
+      z.minimum(0, "must not be negative"),
+      z.maximum(Number.MAX_SAFE_INTEGER, "must be a safe integer"),
+    ),
+  ),
+  on_exceed: z.exactOptional(
+    z.enum(["fail", "pause_for_approval", "warn"], {
+      error: "must be one of fail, pause_for_approval, warn",
+    }),
+  ),
+  strict_cost_cap: z.exactOptional(bool),
 }, { error: "must be a table" });
 
-const microcents = z.number({ error: "must be a number" })
-  .int("must be an integer (micro-cents per million tokens)")
-  .min(0, "must not be negative");
+const microcents = z.number({ error: "must be a number" }).check(
+  z.int("must be an integer (micro-cents per million tokens)"),
+  z.minimum(0, "must not be negative"),
+);
 
-const priceSchema: z.ZodType<ModelPrice> = z.strictObject({
+const priceSchema: z.ZodMiniType<ModelPrice> = z.strictObject({
   input: microcents,
   output: microcents,
-  cache_read: microcents.exactOptional(),
-  cache_write: microcents.exactOptional(),
+  cache_read: z.exactOptional(microcents),
+  cache_write: z.exactOptional(microcents),
 }, { error: "must be a table" });
 
-function providerSchema(global: boolean): z.ZodType<ProviderEntry> {
+function providerSchema(global: boolean): z.ZodMiniType<ProviderEntry> {
   return z.strictObject({
-    id: kebab.refine(
-      (id) => !isBuiltInProvider(id),
-      "must not shadow a built-in provider id",
+    id: kebab.check(
+      z.refine(
+        (id) => !isBuiltInProvider(id),
+        "must not shadow a built-in provider id",
+      ),
     ),
     kind: z.enum(["anthropic", "openai-compatible"], {
       error: "must be anthropic or openai-compatible",
     }),
     base_url: nonEmpty,
-    api_key_env: str.regex(
-      /^[A-Za-z_][A-Za-z0-9_]*$/,
-      "must be an environment variable name",
-    ).exactOptional(),
-    allow_local: bool.exactOptional(),
-    max_tokens_param: z.enum(["max_tokens", "max_completion_tokens"], {
-      error: "must be max_tokens or max_completion_tokens",
-    }).exactOptional(),
-    prices: z.record(nonEmpty, priceSchema, {
-      error: "must be a table of model prices",
-    }).exactOptional(),
-  }, { error: "must be a table" }).superRefine((p, ctx) => {
+    api_key_env: z.exactOptional(
+      str.check(
+        z.regex(
+          /^[A-Za-z_][A-Za-z0-9_]*$/,
+          "must be an environment variable name",
+        ),
+      ),
+    ),
+    allow_local: z.exactOptional(bool),
+    max_tokens_param: z.exactOptional(
+      z.enum(["max_tokens", "max_completion_tokens"], {
+        error: "must be max_tokens or max_completion_tokens",
+      }),
+    ),
+    prices: z.exactOptional(
+      z.record(nonEmpty, priceSchema, {
+        error: "must be a table of model prices",
+      }),
+    ),
+  }, { error: "must be a table" }).check(z.superRefine((p, ctx) => {
     if (p.kind !== "openai-compatible" && p.max_tokens_param !== undefined) {
       ctx.addIssue({
         code: "custom",
@@ -196,13 +216,13 @@ function providerSchema(global: boolean): z.ZodType<ProviderEntry> {
     if (problem !== undefined) {
       ctx.addIssue({ code: "custom", path: ["base_url"], message: problem });
     }
-  });
+  }));
 }
 
-function providersSchema(global: boolean): z.ZodType<ProviderEntry[]> {
+function providersSchema(global: boolean): z.ZodMiniType<ProviderEntry[]> {
   return z.array(providerSchema(global), {
     error: "must be an array of tables ([[providers]])",
-  }).superRefine((list, ctx) => {
+  }).check(z.superRefine((list, ctx) => {
     const seen = new Set<string>();
     list.forEach((p, i) => {
       if (seen.has(p.id)) {
@@ -214,47 +234,51 @@ function providersSchema(global: boolean): z.ZodType<ProviderEntry[]> {
       }
       seen.add(p.id);
     });
-  });
+  }));
 }
 
 /**
  * Schema of the global `config.toml`.
  */
-export const globalFileSchema: z.ZodType<GlobalFile> = z.strictObject({
-  preferences: z.strictObject({
-    default_model: nonEmpty.exactOptional(),
-    default_provider: kebab.exactOptional(),
-    reasoning_effort: effort.exactOptional(),
-    theme: z.unknown().exactOptional(),
-    alt_screen: z.unknown().exactOptional(),
-    mouse: z.unknown().exactOptional(),
-    show_banner: z.unknown().exactOptional(),
-    copy_on_select: z.unknown().exactOptional(),
-  }, { error: "must be a table" }).exactOptional(),
-  update_channel: z.enum(["stable", "beta"], {
-    error: "must be stable or beta",
-  }).exactOptional(),
-  catalog: z.strictObject({ auto_refresh: bool.exactOptional() }, {
-    error: "must be a table",
-  }).exactOptional(),
-  chat: chatSchema.exactOptional(),
-  providers: providersSchema(true).exactOptional(),
+export const globalFileSchema: z.ZodMiniType<GlobalFile> = z.strictObject({
+  preferences: z.exactOptional(z.strictObject({
+    default_model: z.exactOptional(nonEmpty),
+    default_provider: z.exactOptional(kebab),
+    reasoning_effort: z.exactOptional(effort),
+    theme: z.exactOptional(z.unknown()),
+    alt_screen: z.exactOptional(z.unknown()),
+    mouse: z.exactOptional(z.unknown()),
+    show_banner: z.exactOptional(z.unknown()),
+    copy_on_select: z.exactOptional(z.unknown()),
+  }, { error: "must be a table" })),
+  update_channel: z.exactOptional(
+    z.enum(["stable", "beta"], { error: "must be stable or beta" }),
+  ),
+  catalog: z.exactOptional(
+    z.strictObject({ auto_refresh: z.exactOptional(bool) }, {
+      error: "must be a table",
+    }),
+  ),
+  chat: z.exactOptional(chatSchema),
+  providers: z.exactOptional(providersSchema(true)),
 });
 
 /**
  * Schema of `workspace.toml` and `project.toml`.
  */
-export const projectFileSchema: z.ZodType<ProjectFile> = z.strictObject({
-  defaults: z.strictObject({
-    model: nonEmpty.exactOptional(),
-    fs_scope: fsScope.exactOptional(),
-    max_tokens_estimate: posInt.exactOptional(),
-  }, { error: "must be a table" }).exactOptional(),
-  variables: z.record(str, str, {
-    error: "must be a table of strings",
-  }).exactOptional(),
-  chat: chatSchema.exactOptional(),
-  providers: providersSchema(false).exactOptional(),
+export const projectFileSchema: z.ZodMiniType<ProjectFile> = z.strictObject({
+  defaults: z.exactOptional(
+    z.strictObject({
+      model: z.exactOptional(nonEmpty),
+      fs_scope: z.exactOptional(fsScope),
+      max_tokens_estimate: z.exactOptional(posInt),
+    }, { error: "must be a table" }),
+  ),
+  variables: z.exactOptional(
+    z.record(str, str, { error: "must be a table of strings" }),
+  ),
+  chat: z.exactOptional(chatSchema),
+  providers: z.exactOptional(providersSchema(false)),
 });
 
 /**

@@ -13,6 +13,7 @@ import {
   type StreamChunk,
   type Usage,
 } from "./chunk.ts";
+import type { Holds, Same } from "../schema/_type_equal.ts";
 
 const count = z.number().check(
   z.int(),
@@ -20,10 +21,7 @@ const count = z.number().check(
   z.maximum(Number.MAX_SAFE_INTEGER),
 );
 
-/**
- * Strict usage schema.
- */
-export const usageSchema: z.ZodMiniType<Usage> = z.strictObject({
+const usageInferred = z.strictObject({
   inputTokens: count,
   outputTokens: count,
   cacheReadTokens: z.exactOptional(count),
@@ -33,9 +31,11 @@ export const usageSchema: z.ZodMiniType<Usage> = z.strictObject({
 });
 
 /**
- * Strict error schema; `retryable` must match the kind.
+ * Strict usage schema.
  */
-export const llmErrorSchema: z.ZodMiniType<LlmError> = z.strictObject({
+export const usageSchema: z.ZodMiniType<Usage> = usageInferred;
+
+const llmErrorInferred = z.strictObject({
   kind: z.enum(LLM_ERROR_KINDS),
   retryable: z.boolean(),
   provider: z.string().check(z.minLength(1)),
@@ -50,13 +50,14 @@ export const llmErrorSchema: z.ZodMiniType<LlmError> = z.strictObject({
   path: ["retryable"],
 }));
 
+/**
+ * Strict error schema; `retryable` must match the kind.
+ */
+export const llmErrorSchema: z.ZodMiniType<LlmError> = llmErrorInferred;
+
 const id = z.string().check(z.minLength(1));
 
-/**
- * Strict schema of one {@linkcode StreamChunk}: unknown types and fields are
- * refused.
- */
-export const streamChunkSchema: z.ZodMiniType<StreamChunk> = z
+const streamChunkInferred = z
   .discriminatedUnion(
     "type",
     [
@@ -103,3 +104,19 @@ export const streamChunkSchema: z.ZodMiniType<StreamChunk> = z
         issue.code === "invalid_union" ? "unknown chunk type" : undefined,
     },
   );
+
+/**
+ * Strict schema of one {@linkcode StreamChunk}: unknown types and fields are
+ * refused.
+ */
+export const streamChunkSchema: z.ZodMiniType<StreamChunk> =
+  streamChunkInferred;
+
+// Each written-out type equals what its schema infers.
+type _usageInferredCheck = Holds<Same<z.infer<typeof usageInferred>, Usage>>;
+type _llmErrorInferredCheck = Holds<
+  Same<z.infer<typeof llmErrorInferred>, LlmError>
+>;
+type _streamChunkInferredCheck = Holds<
+  Same<z.infer<typeof streamChunkInferred>, StreamChunk>
+>;

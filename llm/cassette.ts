@@ -10,6 +10,7 @@ import type { StreamChunk } from "./chunk.ts";
 import { streamChunkSchema } from "./_chunk_schema.ts";
 import { formatPath, type ValidationIssue } from "../schema/issues.ts";
 import { err, ok, type Result } from "../schema/result.ts";
+import type { Holds, Same } from "../schema/_type_equal.ts";
 
 /**
  * Per-call request expectations (v1.1). Every present key must match.
@@ -118,7 +119,7 @@ function chunkList(
   );
 }
 
-const expectSchema: z.ZodMiniType<CassetteExpect> = z.strictObject({
+const expectInferred = z.strictObject({
   model: z.exactOptional(z.string()),
   lastUserIncludes: z.exactOptional(z.string()),
   messagesInclude: z.exactOptional(
@@ -128,6 +129,8 @@ const expectSchema: z.ZodMiniType<CassetteExpect> = z.strictObject({
   toolResultFor: z.exactOptional(z.string().check(z.minLength(1))),
   maxTokens: z.exactOptional(z.number().check(z.int(), z.positive())),
 });
+
+const expectSchema: z.ZodMiniType<CassetteExpect> = expectInferred;
 
 const provider = z.string(must("a non-empty string")).check(
   z.minLength(1, { error: "must be a non-empty string" }),
@@ -362,3 +365,8 @@ export function parseCassette(
   }
   return ok(cassette);
 }
+
+// Each written-out type equals what its schema infers.
+type _expectInferredCheck = Holds<
+  Same<z.infer<typeof expectInferred>, CassetteExpect>
+>;

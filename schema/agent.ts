@@ -10,6 +10,7 @@ import { z } from "./_zod.ts";
 import { err, ok, type Result } from "./result.ts";
 import { toIssues, type ValidationIssue } from "./issues.ts";
 import { KEBAB_ID } from "./kebab.ts";
+import type { Holds, Same } from "./_type_equal.ts";
 
 export { KEBAB_ID } from "./kebab.ts";
 
@@ -132,11 +133,7 @@ const memorySchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("window"), window_size: posInt }),
 ]);
 
-/**
- * Strict schema of {@linkcode AgentRetry} (shared with the workflow
- * parser's agent nodes; internal, not exported from `mod.ts`).
- */
-export const agentRetrySchema: z.ZodMiniType<AgentRetry> = z.strictObject({
+const agentRetryInferred = z.strictObject({
   max: posInt.check(z.maximum(MAX_RETRY, `must be at most ${MAX_RETRY}`)),
   backoff: z.enum(["linear", "exponential"]),
   backoff_ms: z.exactOptional(posInt),
@@ -154,6 +151,12 @@ export const agentRetrySchema: z.ZodMiniType<AgentRetry> = z.strictObject({
     ),
   ),
 });
+
+/**
+ * Strict schema of {@linkcode AgentRetry} (shared with the workflow
+ * parser's agent nodes; internal, not exported from `mod.ts`).
+ */
+export const agentRetrySchema: z.ZodMiniType<AgentRetry> = agentRetryInferred;
 
 const fallbackSchema = z.strictObject({
   model: nonEmpty,
@@ -255,11 +258,7 @@ const mcpRef = z.strictObject({
 
 const mcpSchema = z.union([mcpRef, mcpInline]);
 
-/**
- * The strict agent schema. Prefer {@linkcode parseAgent}, which names the
- * source and the key path in its errors.
- */
-export const agentSchema: z.ZodMiniType<Agent> = z.strictObject({
+const agentInferred = z.strictObject({
   id: kebab,
   name: z.exactOptional(z.string()),
   description: z.exactOptional(z.string()),
@@ -312,6 +311,12 @@ export const agentSchema: z.ZodMiniType<Agent> = z.strictObject({
 }));
 
 /**
+ * The strict agent schema. Prefer {@linkcode parseAgent}, which names the
+ * source and the key path in its errors.
+ */
+export const agentSchema: z.ZodMiniType<Agent> = agentInferred;
+
+/**
  * Why an agent could not be loaded: the source and every issue.
  */
 export interface AgentLoadError {
@@ -353,3 +358,9 @@ export function parseAgent(
   if (r.success) return ok(r.data);
   return err({ source, issues: toIssues(r.error) });
 }
+
+// Each written-out type equals what its schema infers.
+type _agentRetryInferredCheck = Holds<
+  Same<z.infer<typeof agentRetryInferred>, AgentRetry>
+>;
+type _agentInferredCheck = Holds<Same<z.infer<typeof agentInferred>, Agent>>;

@@ -6,6 +6,7 @@
 import { z } from "./_zod.ts";
 import { err, ok, type Result } from "./result.ts";
 import { toIssues, type ValidationIssue } from "./issues.ts";
+import type { Holds, Same } from "./_type_equal.ts";
 
 /**
  * Filesystem scope tier.
@@ -34,10 +35,7 @@ export interface SessionContext {
 const line = z.number().check(z.int(), z.positive());
 const nonEmpty = z.string().check(z.minLength(1));
 
-/**
- * Strict schema of {@linkcode SessionContext}.
- */
-export const sessionContextSchema: z.ZodMiniType<SessionContext> = z
+const sessionContextInferred = z
   .strictObject({
     workingDir: z.string().check(z.minLength(1, "must not be empty")),
     activeFile: z.exactOptional(nonEmpty),
@@ -52,6 +50,12 @@ export const sessionContextSchema: z.ZodMiniType<SessionContext> = z
     fsScopeTier: z.enum(["sandboxed", "project", "full"]),
     variables: z.exactOptional(z.record(z.string(), z.string())),
   });
+
+/**
+ * Strict schema of {@linkcode SessionContext}.
+ */
+export const sessionContextSchema: z.ZodMiniType<SessionContext> =
+  sessionContextInferred;
 
 /**
  * Validates a context value; errors name the source and key path.
@@ -76,3 +80,8 @@ export function parseSessionContext(
   if (r.success) return ok(r.data);
   return err({ source, issues: toIssues(r.error) });
 }
+
+// Each written-out type equals what its schema infers.
+type _sessionContextInferredCheck = Holds<
+  Same<z.infer<typeof sessionContextInferred>, SessionContext>
+>;

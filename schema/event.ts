@@ -16,6 +16,7 @@ import {
   type SessionToolResultPart,
   TOOL_NAME,
 } from "./message.ts";
+import type { Flat, Holds, Same } from "./_type_equal.ts";
 
 /**
  * Session error codes. A closed enum: adding one is not
@@ -100,8 +101,8 @@ export interface TokensUsed {
 export interface ToolHistoryEntry {
   /** The call structure. */
   call: SessionToolCallPart;
-  /** The result structure. */
-  result: SessionToolResultPart;
+  /** The result structure (no media: events carry structure only). */
+  result: Omit<SessionToolResultPart, "media">;
 }
 
 /**
@@ -247,11 +248,7 @@ const envelope = {
 };
 const engineId = z.string().regex(ENGINE_TOOL_CALL_ID);
 
-/**
- * Strict schema of a delivered {@linkcode SessionEvent}: what a consumer of
- * `--json` output can check each line against (no stray fields).
- */
-export const sessionEventSchema: z.ZodType<SessionEvent> = z
+const sessionEventInferred = z
   .discriminatedUnion("type", [
     z.strictObject({
       type: z.literal("session:started"),
@@ -411,6 +408,12 @@ export const sessionEventSchema: z.ZodType<SessionEvent> = z
   ]);
 
 /**
+ * Strict schema of a delivered {@linkcode SessionEvent}: what a consumer of
+ * `--json` output can check each line against (no stray fields).
+ */
+export const sessionEventSchema: z.ZodType<SessionEvent> = sessionEventInferred;
+
+/**
  * Validates one delivered event strictly: what a consumer of `--json`
  * output can check each line against (no stray fields).
  *
@@ -431,3 +434,8 @@ export function parseSessionEvent(
   const r = sessionEventSchema.safeParse(value);
   return r.success ? ok(r.data) : err(toIssues(r.error));
 }
+
+// Each written-out type equals what its schema infers.
+type _sessionEventInferredCheck = Holds<
+  Same<Flat<z.infer<typeof sessionEventInferred>>, Flat<SessionEvent>>
+>;

@@ -15,6 +15,7 @@ import {
   MIME,
   TOOL_NAME,
 } from "./_patterns.ts";
+import type { Holds, Same } from "./_type_equal.ts";
 
 export { ENGINE_TOOL_CALL_ID, TOOL_NAME } from "./_patterns.ts";
 
@@ -183,10 +184,7 @@ const toolMediaSchema = z.strictObject({
   path: ["durationMs"],
 });
 
-/**
- * Strict schema of one {@linkcode SessionContentPart}.
- */
-export const sessionContentPartSchema: z.ZodType<SessionContentPart> = z
+const sessionContentPartInferred = z
   .discriminatedUnion("type", [
     z.strictObject({ type: z.literal("text"), text: z.string() }),
     z.strictObject({
@@ -228,10 +226,12 @@ export const sessionContentPartSchema: z.ZodType<SessionContentPart> = z
   ]);
 
 /**
- * Strict schema of a {@linkcode SessionMessage}; `compaction` only on
- * `system` rows.
+ * Strict schema of one {@linkcode SessionContentPart}.
  */
-export const sessionMessageSchema: z.ZodType<SessionMessage> = z.strictObject({
+export const sessionContentPartSchema: z.ZodType<SessionContentPart> =
+  sessionContentPartInferred;
+
+const sessionMessageInferred = z.strictObject({
   id: z.string().min(1),
   sessionId: z.string().min(1),
   sequenceNumber: safeNonNeg,
@@ -247,6 +247,13 @@ export const sessionMessageSchema: z.ZodType<SessionMessage> = z.strictObject({
   message: "compaction is only allowed on system rows",
   path: ["compaction"],
 });
+
+/**
+ * Strict schema of a {@linkcode SessionMessage}; `compaction` only on
+ * `system` rows.
+ */
+export const sessionMessageSchema: z.ZodType<SessionMessage> =
+  sessionMessageInferred;
 
 /**
  * Validates one durable message strictly (unknown keys refused).
@@ -271,3 +278,11 @@ export function parseSessionMessage(
   const r = sessionMessageSchema.safeParse(value);
   return r.success ? ok(r.data) : err(toIssues(r.error));
 }
+
+// Each written-out type equals what its schema infers.
+type _sessionContentPartInferredCheck = Holds<
+  Same<z.infer<typeof sessionContentPartInferred>, SessionContentPart>
+>;
+type _sessionMessageInferredCheck = Holds<
+  Same<z.infer<typeof sessionMessageInferred>, SessionMessage>
+>;

@@ -11,6 +11,7 @@ import { KEBAB_ID } from "../../schema/kebab.ts";
 import type { FsScopeTier } from "../../schema/context.ts";
 import { isBuiltInProvider } from "../run/providers.ts";
 import { checkBaseUrl } from "./base_url.ts";
+import type { Holds, Same } from "../../schema/_type_equal.ts";
 
 /**
  * The `[chat]` table as written.
@@ -158,12 +159,14 @@ const microcents = z.number({ error: "must be a number" }).check(
   z.minimum(0, "must not be negative"),
 );
 
-const priceSchema: z.ZodMiniType<ModelPrice> = z.strictObject({
+const priceInferred = z.strictObject({
   input: microcents,
   output: microcents,
   cache_read: z.exactOptional(microcents),
   cache_write: z.exactOptional(microcents),
 }, { error: "must be a table" });
+
+const priceSchema: z.ZodMiniType<ModelPrice> = priceInferred;
 
 function providerSchema(global: boolean): z.ZodMiniType<ProviderEntry> {
   return z.strictObject({
@@ -237,10 +240,7 @@ function providersSchema(global: boolean): z.ZodMiniType<ProviderEntry[]> {
   }));
 }
 
-/**
- * Schema of the global `config.toml`.
- */
-export const globalFileSchema: z.ZodMiniType<GlobalFile> = z.strictObject({
+const globalFileInferred = z.strictObject({
   preferences: z.exactOptional(z.strictObject({
     default_model: z.exactOptional(nonEmpty),
     default_provider: z.exactOptional(kebab),
@@ -264,9 +264,11 @@ export const globalFileSchema: z.ZodMiniType<GlobalFile> = z.strictObject({
 });
 
 /**
- * Schema of `workspace.toml` and `project.toml`.
+ * Schema of the global `config.toml`.
  */
-export const projectFileSchema: z.ZodMiniType<ProjectFile> = z.strictObject({
+export const globalFileSchema: z.ZodMiniType<GlobalFile> = globalFileInferred;
+
+const projectFileInferred = z.strictObject({
   defaults: z.exactOptional(
     z.strictObject({
       model: z.exactOptional(nonEmpty),
@@ -280,6 +282,12 @@ export const projectFileSchema: z.ZodMiniType<ProjectFile> = z.strictObject({
   chat: z.exactOptional(chatSchema),
   providers: z.exactOptional(providersSchema(false)),
 });
+
+/**
+ * Schema of `workspace.toml` and `project.toml`.
+ */
+export const projectFileSchema: z.ZodMiniType<ProjectFile> =
+  projectFileInferred;
 
 /**
  * Top-level keys only the global file may have (for a clearer message).
@@ -300,3 +308,14 @@ export const PROJECT_ONLY_KEYS: readonly string[] = ["defaults", "variables"];
  * rather than silently ignored.
  */
 export const LATER_KEYS: readonly string[] = ["mcp_servers"];
+
+// Each written-out type equals what its schema infers.
+type _priceInferredCheck = Holds<
+  Same<z.infer<typeof priceInferred>, ModelPrice>
+>;
+type _globalFileInferredCheck = Holds<
+  Same<z.infer<typeof globalFileInferred>, GlobalFile>
+>;
+type _projectFileInferredCheck = Holds<
+  Same<z.infer<typeof projectFileInferred>, ProjectFile>
+>;

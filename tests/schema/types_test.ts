@@ -1,36 +1,57 @@
 /**
- * The hand-written public types equal what zod infers from their schemas
- * (checked by the type checker: a mismatch fails `deno check`).
+ * Each written-out type beside its schema is held equal to what zod infers
+ * by a `Holds<Same<…>>` alias in its own module (schema/_type_equal.ts), so
+ * `deno check` of the package is the compile-time test. These tests pin
+ * what `Same` tells apart, and that a wrong pair fails the type check.
  */
 import assert from "node:assert/strict";
-import type { z } from "zod";
-import type { Agent, agentSchema } from "../../schema/agent.ts";
-import type {
-  SessionContext,
-  sessionContextSchema,
-} from "../../schema/context.ts";
-import type {
-  SessionContentPart,
-  sessionContentPartSchema,
-  SessionMessage,
-  sessionMessageSchema,
-} from "../../schema/message.ts";
-import type { SessionEvent, sessionEventSchema } from "../../schema/event.ts";
-import type { StreamChunk } from "../../llm/chunk.ts";
-import type { streamChunkSchema } from "../../llm/_chunk_schema.ts";
+import { fileURLToPath } from "node:url";
+import type { Flat, Same } from "../../schema/_type_equal.ts";
 
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends
-  (<T>() => T extends B ? 1 : 2) ? true
-  : false;
+Deno.test("Same tells apart optional, readonly, wider and narrower types; Flat equates an intersection with its object", () => {
+  const optional: Same<{ a?: number }, { a: number }> = false;
+  const readonly: Same<{ readonly a: number }, { a: number }> = false;
+  const wider: Same<{ a: number | string }, { a: number }> = false;
+  const extraKey: Same<{ a: number; b?: string }, { a: number }> = false;
+  const same: Same<{ a: number; b: string }, { b: string; a: number }> = true;
+  const flat: Same<Flat<{ a: 1 } & { b: 2 }>, { a: 1; b: 2 }> = true;
+  assert.deepEqual([optional, readonly, wider, extraKey, same, flat], [
+    false,
+    false,
+    false,
+    false,
+    true,
+    true,
+  ]);
+});
 
-Deno.test("schema types equal zod's inference", () => {
-  const checks: [
-    Equal<z.infer<typeof agentSchema>, Agent>,
-    Equal<z.infer<typeof sessionContextSchema>, SessionContext>,
-    Equal<z.infer<typeof sessionContentPartSchema>, SessionContentPart>,
-    Equal<z.infer<typeof sessionMessageSchema>, SessionMessage>,
-    Equal<z.infer<typeof sessionEventSchema>, SessionEvent>,
-    Equal<z.infer<typeof streamChunkSchema>, StreamChunk>,
-  ] = [true, true, true, true, true, true];
-  assert.ok(checks.every((c) => c));
+Deno.test("a schema whose inference drifts from its written-out type fails deno check", async () => {
+  const root = fileURLToPath(new URL("../../", import.meta.url));
+  const file = `${root}tests/schema/_drift_${crypto.randomUUID()}.ts`;
+  await Deno.writeTextFile(
+    file,
+    `import { z } from "zod";
+import type { Holds, Same } from "../../schema/_type_equal.ts";
+interface Written { id: string; note?: string }
+const inferred = z.strictObject({ id: z.string(), note: z.string() });
+export const schema: z.ZodType<Written> = inferred;
+type _Check = Holds<Same<z.infer<typeof inferred>, Written>>;
+`,
+  );
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", file],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    assert.equal(out.code, 1, "the drifted pair must not type-check");
+    assert.match(
+      new TextDecoder().decode(out.stderr),
+      /does not satisfy the constraint 'true'/,
+    );
+  } finally {
+    await Deno.remove(file);
+  }
 });

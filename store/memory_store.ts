@@ -223,7 +223,6 @@ class MemorySessionStore implements SessionStore {
     const entry = this.#visible(sessionId);
     entry.record.status = "exported";
     entry.record.exportedWorkflowPath = workflowPath;
-    this.#touch(entry, this.#clock.now());
   }
 
   softDelete(sessionId: string): boolean {

@@ -320,7 +320,7 @@ class SqliteSessionStore implements SessionStore {
       throw new TypeError("Cannot mark exported: the path must be absolute");
     }
     this.#update(() =>
-      this.#sql.markExported.run(workflowPath, this.#clock.now(), sessionId)
+      this.#sql.markExported.run(workflowPath, sessionId)
     );
   }
 

@@ -191,7 +191,11 @@ export interface SessionStore {
   allocateTurnKey(sessionId: string): number;
   /** Sets `ended` (on cancel) or `active`. */
   setStatus(sessionId: string, status: "active" | "ended"): void;
-  /** Sets `exported` and the absolute workflow path. */
+  /**
+   * Sets `exported` and the absolute workflow path. `updatedAt` is kept:
+   * marking is not a change of the session, so exporting an unchanged
+   * session twice gives the same bytes.
+   */
   markExported(sessionId: string, workflowPath: string): void;
   /** Soft-deletes; returns `false` when no visible session has that id. */
   softDelete(sessionId: string): boolean;

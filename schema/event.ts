@@ -248,10 +248,22 @@ const envelope = {
 const engineId = z.string().regex(ENGINE_TOOL_CALL_ID);
 
 /**
- * Strict schema of a delivered {@linkcode SessionEvent}: what a consumer of
- * `--json` output can check each line against (no stray fields).
+ * The two boundary events as an older writer may have stored them:
+ * without `keptTurnCount`.
  */
-export const sessionEventSchema: z.ZodType<SessionEvent> = z
+type OlderBoundaryEvent =
+  | OlderBoundary<Extract<SessionEvent, { type: "session:compacted" }>>
+  | OlderBoundary<Extract<SessionEvent, { type: "session:trimmed" }>>;
+type OlderBoundary<E> = Omit<E, "keptTurnCount"> & { keptTurnCount?: never };
+type ParsedEvent = SessionEvent | OlderBoundaryEvent;
+
+/**
+ * Strict schema of a delivered {@linkcode SessionEvent}: what a consumer of
+ * `--json` output can check each line against (no stray fields). It also
+ * accepts `session:compacted` / `session:trimmed` without `keptTurnCount`,
+ * as older writers produced them; this version always sets it.
+ */
+export const sessionEventSchema: z.ZodType<ParsedEvent> = z
   .discriminatedUnion("type", [
     z.strictObject({
       type: z.literal("session:started"),
@@ -316,7 +328,7 @@ export const sessionEventSchema: z.ZodType<SessionEvent> = z
       reason,
       summary: z.string().min(1),
       keptMessageCount: nat,
-      keptTurnCount: nat,
+      keptTurnCount: nat.exactOptional(),
       tokensBefore: nat,
       tokensAfter: nat,
       tokensUsed: z.strictObject({ input: nat, output: nat }),
@@ -347,7 +359,7 @@ export const sessionEventSchema: z.ZodType<SessionEvent> = z
       reason: z.enum(["manual", "auto-fallback"]),
       keptMessageCount: nat,
       droppedMessageCount: nat,
-      keptTurnCount: nat,
+      keptTurnCount: nat.exactOptional(),
     }),
     z.strictObject({
       type: z.literal("agent:token"),
@@ -412,10 +424,14 @@ export const sessionEventSchema: z.ZodType<SessionEvent> = z
 
 /**
  * Validates one delivered event strictly: what a consumer of `--json`
- * output can check each line against (no stray fields).
+ * output can check each line against (no stray fields). A
+ * `session:compacted` or `session:trimmed` event without `keptTurnCount`
+ * (as older writers stored them) is accepted; every event this version
+ * emits carries it.
  *
  * @param value The candidate event (e.g. `JSON.parse` of one line).
- * @returns The event, or the issues with their key paths.
+ * @returns The event (`keptTurnCount` possibly absent on the two boundary
+ * events), or the issues with their key paths.
  *
  * @example Validate a line
  * ```ts
@@ -427,7 +443,21 @@ export const sessionEventSchema: z.ZodType<SessionEvent> = z
  */
 export function parseSessionEvent(
   value: unknown,
-): Result<SessionEvent, ValidationIssue[]> {
+): Result<
+  | SessionEvent
+  | (
+    & Omit<
+      Extract<SessionEvent, { type: "session:compacted" }>,
+      "keptTurnCount"
+    >
+    & { keptTurnCount?: never }
+  )
+  | (
+    & Omit<Extract<SessionEvent, { type: "session:trimmed" }>, "keptTurnCount">
+    & { keptTurnCount?: never }
+  ),
+  ValidationIssue[]
+> {
   const r = sessionEventSchema.safeParse(value);
   return r.success ? ok(r.data) : err(toIssues(r.error));
 }

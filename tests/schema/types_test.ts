@@ -15,7 +15,12 @@ import type {
   SessionMessage,
   sessionMessageSchema,
 } from "../../schema/message.ts";
-import type { SessionEvent, sessionEventSchema } from "../../schema/event.ts";
+import type {
+  parseSessionEvent,
+  SessionEvent,
+  SessionEventDraft,
+  sessionEventSchema,
+} from "../../schema/event.ts";
 import type { StreamChunk } from "../../llm/chunk.ts";
 import type { streamChunkSchema } from "../../llm/_chunk_schema.ts";
 
@@ -23,14 +28,28 @@ type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends
   (<T>() => T extends B ? 1 : 2) ? true
   : false;
 
+type ParsedEvent = Extract<
+  ReturnType<typeof parseSessionEvent>,
+  { ok: true }
+>["value"];
+type Boundary<E> = Extract<
+  E,
+  { type: "session:compacted" | "session:trimmed" }
+>;
+
 Deno.test("schema types equal zod's inference", () => {
   const checks: [
     Equal<z.infer<typeof agentSchema>, Agent>,
     Equal<z.infer<typeof sessionContextSchema>, SessionContext>,
     Equal<z.infer<typeof sessionContentPartSchema>, SessionContentPart>,
     Equal<z.infer<typeof sessionMessageSchema>, SessionMessage>,
-    Equal<z.infer<typeof sessionEventSchema>, SessionEvent>,
+    Equal<z.infer<typeof sessionEventSchema>, ParsedEvent>,
     Equal<z.infer<typeof streamChunkSchema>, StreamChunk>,
-  ] = [true, true, true, true, true, true];
+    // Producers always set keptTurnCount; only the parser tolerates its
+    // absence (older events).
+    Equal<Boundary<SessionEventDraft>["keptTurnCount"], number>,
+    Equal<Boundary<SessionEvent>["keptTurnCount"], number>,
+    Equal<Boundary<ParsedEvent>["keptTurnCount"], number | undefined>,
+  ] = [true, true, true, true, true, true, true, true, true];
   assert.ok(checks.every((c) => c));
 });

@@ -208,6 +208,12 @@ export type SessionEventDraft =
     cumulativeCostMicrocents: number;
     attemptNumber: number;
     priced: boolean;
+    /**
+     * Provider calls of this session whose usage is unknown (a process
+     * ended while they were open), so `cumulativeCostMicrocents` is a
+     * lower bound; absent when every call is accounted for.
+     */
+    unaccountedCalls?: number;
   };
 
 /**
@@ -419,6 +425,7 @@ export const sessionEventSchema: z.ZodType<ParsedEvent> = z
       cumulativeCostMicrocents: nat,
       attemptNumber: nat,
       priced: z.boolean(),
+      unaccountedCalls: nat.min(1).exactOptional(),
     }),
   ]);
 

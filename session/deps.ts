@@ -115,6 +115,46 @@ export interface SessionDeps {
    */
   flushBudgetCommitments?(): Promise<void>;
   /**
+   * Usage coverage, before egress: told of every provider attempt the
+   * session admits (after `preEgress` and the cost cap), before its
+   * request leaves; the host journals it as pending. A throw refuses the
+   * attempt (`internal`): no call leaves unjournaled.
+   */
+  invocationStarted?(invocation: {
+    /** A fresh id (from `ids`). */
+    id: string;
+    /** A turn's request (any round) or a summariser pass. */
+    purpose: "turn" | "summary";
+    /** Provider id. */
+    provider: string;
+    /** Model id. */
+    model: string;
+  }): void;
+  /**
+   * Usage coverage, after the attempt: its coverage and money in one call
+   * (`priced`/`unpriced`: usage reported; `no_usage`: it ended, e.g.
+   * failed, without usage, counted as zero; `not_sent`: it never left).
+   * A throw leaves it pending: the session then counts it unaccounted.
+   */
+  invocationSettled?(settlement: {
+    /** The id `invocationStarted` was told. */
+    id: string;
+    /** How much of its usage is known. */
+    coverage: "priced" | "unpriced" | "no_usage" | "not_sent";
+    /** Input tokens reported. */
+    inputTokens: number;
+    /** Output tokens reported. */
+    outputTokens: number;
+    /** Realised spend in micro-cents. */
+    costMicrocents: number;
+  }): void;
+  /**
+   * Provider calls of earlier runs whose usage stayed unknown; a resume
+   * adopts the stored count, and `cost:updated` reports it. Absent ⇒ 0: a
+   * fresh session starts as a complete zero.
+   */
+  unaccountedCalls?: number;
+  /**
    * Reserves the turn's effect key at its first tool dispatch.
    * Absent ⇒ an in-memory counter. A throw fails the dispatch closed.
    */

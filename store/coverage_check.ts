@@ -43,13 +43,13 @@ function isText(v: unknown): v is string {
  * Checks an invocation to journal.
  *
  * @param invocation The candidate.
- * @throws {RangeError} On an empty id, provider or model, or an unknown
+ * @throws {RangeError} On an empty provider or model, or an unknown
  * purpose.
  */
 export function checkInvocationStart(invocation: InvocationStart): void {
   if (
-    !isText(invocation.id) || !isText(invocation.provider) ||
-    !isText(invocation.model) || !PURPOSES.has(invocation.purpose)
+    !isText(invocation.provider) || !isText(invocation.model) ||
+    !PURPOSES.has(invocation.purpose)
   ) {
     throw new RangeError("Cannot journal the invocation: invalid fields");
   }

@@ -8,7 +8,6 @@ import {
   checkInvocationStart,
   checkSettlement,
   type InvocationSettlement,
-  type InvocationStart,
   type PendingInvocation,
   type UsageCoverage,
 } from "./coverage_check.ts";
@@ -75,22 +74,10 @@ export class MemoryJournal {
   }
 
   /** As `SessionStore.beginInvocation`, checked. */
-  begin(sessionId: string, invocation: InvocationStart, now: number): void {
-    checkInvocationStart(invocation);
+  begin(sessionId: string, pending: PendingInvocation): void {
+    checkInvocationStart(pending);
     const list = this.#invocations.get(sessionId) ?? [];
-    if (list.some((i) => i.pending.id === invocation.id)) {
-      throw new TypeError("Cannot journal the invocation: the id is taken");
-    }
-    list.push({
-      pending: {
-        id: invocation.id,
-        purpose: invocation.purpose,
-        provider: invocation.provider,
-        model: invocation.model,
-        startedAt: new Date(now).toISOString(),
-      },
-      recorded: false,
-    });
+    list.push({ pending: { ...pending }, recorded: false });
     this.#invocations.set(sessionId, list);
   }
 

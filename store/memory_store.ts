@@ -276,9 +276,12 @@ class MemorySessionStore implements SessionStore {
       : [...entry.costs.values()].map((c) => ({ ...c }));
   }
 
-  beginInvocation(sessionId: string, invocation: InvocationStart): void {
+  beginInvocation(sessionId: string, invocation: InvocationStart): string {
     this.#visible(sessionId);
-    this.#journal.begin(sessionId, invocation, this.#clock.now());
+    const id = this.#ids();
+    const startedAt = iso(this.#clock.now());
+    this.#journal.begin(sessionId, { ...invocation, id, startedAt });
+    return id;
   }
 
   settleInvocation(

@@ -183,10 +183,15 @@ export class SqliteJournal {
     this.#sql("releaseLease").run(sessionId, holderId);
   }
 
-  /** Inserts a pending invocation. */
-  begin(sessionId: string, invocation: InvocationStart, now: number): void {
+  /** Inserts a pending invocation under `id`. */
+  begin(
+    sessionId: string,
+    id: string,
+    invocation: InvocationStart,
+    now: number,
+  ): void {
     this.#sql("begin").run(
-      invocation.id,
+      id,
       sessionId,
       invocation.purpose,
       invocation.provider,

@@ -367,15 +367,17 @@ class SqliteSessionStore implements SessionStore {
     }));
   }
 
-  beginInvocation(sessionId: string, invocation: InvocationStart): void {
+  beginInvocation(sessionId: string, invocation: InvocationStart): string {
     checkInvocationStart(invocation);
     const now = this.#clock.now();
+    const id = this.#ids();
     this.#writeSession(sessionId, () => {
-      this.#journal.begin(sessionId, invocation, now);
+      this.#journal.begin(sessionId, id, invocation, now);
       // Activity is a heartbeat too.
       const holder = this.#held.get(sessionId);
       if (holder !== undefined) this.#journal.renew(sessionId, holder, now);
     });
+    return id;
   }
 
   settleInvocation(

@@ -215,14 +215,13 @@ export interface SessionStore {
    * coverage and lease methods: a store without them journals nothing and
    * leases nothing.
    *
+   * @returns The journal id that settles it.
    * @throws {SessionNotFoundError} For an unknown session; an `Error`
    * when this handle's lease on the session was taken over.
    */
   beginInvocation?(
     sessionId: string,
     invocation: {
-      /** A fresh id. */
-      id: string;
       /** A turn's request (any round) or a summariser pass. */
       purpose: "turn" | "summary";
       /** Provider id. */
@@ -230,7 +229,7 @@ export interface SessionStore {
       /** Model id sent. */
       model: string;
     },
-  ): void;
+  ): string;
   /**
    * Resolves a pending invocation in one write: its coverage (`priced`,
    * `unpriced`; `no_usage`: it ended without reporting usage, counted as

@@ -25,8 +25,7 @@ function journal(store: SessionStore): Journal {
   };
 }
 
-const call = (id: string, model = "m") => ({
-  id,
+const call = (model = "m") => ({
   purpose: "turn" as const,
   provider: "openai",
   model,
@@ -44,30 +43,31 @@ for (const factory of FACTORIES) {
       pending: [],
       unrecordedMicrocents: 0,
     });
-    j.beginInvocation("s1", call("i1"));
-    j.beginInvocation("s1", { ...call("i2"), purpose: "summary" });
+    const i1 = j.beginInvocation("s1", call());
+    const i2 = j.beginInvocation("s1", { ...call(), purpose: "summary" });
+    assert.notEqual(i1, i2);
     const open = j.coverage("s1");
     assert.deepEqual(
       open.pending.map((p) => [p.id, p.purpose, p.provider, p.model]),
-      [["i1", "turn", "openai", "m"], ["i2", "summary", "openai", "m"]],
+      [[i1, "turn", "openai", "m"], [i2, "summary", "openai", "m"]],
     );
     assert.match(open.pending[0]?.startedAt ?? "", /^2026-01-01T/);
     j.settleInvocation("s1", {
-      id: "i1",
+      id: i1,
       coverage: "priced",
       inputTokens: 10,
       outputTokens: 2,
       costMicrocents: 70,
     });
     j.settleInvocation("s1", {
-      id: "i2",
+      id: i2,
       coverage: "no_usage",
       inputTokens: 0,
       outputTokens: 0,
       costMicrocents: 0,
     });
     j.settleInvocation("s1", {
-      id: "i2",
+      id: i2,
       coverage: "priced",
       inputTokens: 1,
       outputTokens: 1,
@@ -103,10 +103,12 @@ for (const factory of FACTORIES) {
         outputTokens: 2,
         costMicrocents: money,
       });
-    for (const id of ["a", "b", "c", "d"]) j.beginInvocation("s1", call(id));
-    settle("a", 70);
-    settle("b", 70);
-    settle("c", 30);
+    const [a, b, c, d] = [1, 2, 3, 4].map(() =>
+      j.beginInvocation("s1", call())
+    );
+    settle(a ?? "", 70);
+    settle(b ?? "", 70);
+    settle(c ?? "", 30);
     assert.equal(j.coverage("s1").unrecordedMicrocents, 170);
     s.store.commitTurn("s1", turn("hi", { costs: [cost("m", 70)] }));
     assert.equal(j.coverage("s1").unrecordedMicrocents, 100);
@@ -114,7 +116,7 @@ for (const factory of FACTORIES) {
     assert.equal(j.coverage("s1").unrecordedMicrocents, 70, "matched by model");
     s.store.appendMarker?.("s1", { keptTurnCount: 1, costs: [cost("m", 70)] });
     const left = j.coverage("s1");
-    assert.deepEqual(left.pending.map((p) => p.id), ["d"]);
+    assert.deepEqual(left.pending.map((p) => p.id), [d]);
     assert.equal(left.unrecordedMicrocents, 0);
   });
 
@@ -123,17 +125,17 @@ for (const factory of FACTORIES) {
     s.store.create(newSession());
     const j = journal(s.store);
     for (
-      const bad of [{ ...call("") }, { ...call("x"), purpose: "chat" }, {
-        ...call("x"),
-        model: "",
-      }]
+      const bad of [{ ...call(), provider: "" }, {
+        ...call(),
+        purpose: "chat",
+      }, call("")]
     ) {
       assert.throws(() => j.beginInvocation("s1", bad as never), RangeError);
     }
-    assert.throws(() => j.beginInvocation("nope", call("x")));
-    j.beginInvocation("s1", call("i1"));
+    assert.throws(() => j.beginInvocation("nope", call()));
+    const i1 = j.beginInvocation("s1", call());
     const ok = {
-      id: "i1",
+      id: i1,
       coverage: "priced",
       inputTokens: 1,
       outputTokens: 1,
@@ -170,7 +172,7 @@ Deno.test("sqlite: a tampered journal row is a clear error naming the column", a
       const store = openSqliteStore(path);
       try {
         store.create(newSession());
-        journal(store).beginInvocation("s1", call("i1"));
+        journal(store).beginInvocation("s1", call());
         const raw = new DatabaseSync(path);
         raw.exec("PRAGMA ignore_check_constraints = ON");
         raw.exec(sql);

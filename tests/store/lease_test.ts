@@ -180,7 +180,6 @@ Deno.test("sqlite: a handle whose lease was taken over cannot write the session;
     assert.throws(
       () =>
         first.beginInvocation?.("s1", {
-          id: "i1",
           purpose: "turn",
           provider: "openai",
           model: "m",

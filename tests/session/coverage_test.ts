@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import type { SessionDeps } from "../../session/deps.ts";
-import { AGENT, harness, reply } from "./_harness.ts";
+import { createFakeRegistry } from "../_fakes/tools.ts";
+import { AGENT, harness, reply, toolCall } from "./_harness.ts";
 import {
   filler,
   pricedCatalog,
@@ -81,6 +82,23 @@ Deno.test("sendMessage() journals each attempt before it leaves and settles it w
     false,
     "a fresh session is complete",
   );
+});
+
+Deno.test("sendMessage(): each tool round's call is its own invocation", async () => {
+  const j = journal();
+  const h = harness({
+    script: [toolCall("c1", "read_file", { path: "a.txt" }), reply("done")],
+    tools: createFakeRegistry({ read_file: () => "body" }),
+    deps: { catalog: CATALOG, ...j.deps },
+  });
+  const r = await h.session.sendMessage("read it");
+  assert.equal(r.kind, "completed");
+  assert.deepEqual(j.log, [
+    "start turn openai/gpt-5.4-mini",
+    "settle priced 3005",
+    "start turn openai/gpt-5.4-mini",
+    "settle priced 2010",
+  ]);
 });
 
 Deno.test("sendMessage(): a failed attempt settles as no_usage, a retry as its own invocation", async () => {

@@ -86,7 +86,7 @@ export {
 } from "./schema/context.ts";
 export type { Result } from "./schema/result.ts";
 export type { ValidationIssue } from "./schema/issues.ts";
-export type { SessionStore } from "./store/store.ts";
+export type { SessionLease, SessionStore } from "./store/store.ts";
 export {
   openSqliteStore,
   type SqliteStoreOptions,

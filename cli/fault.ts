@@ -16,6 +16,7 @@ export type FaultCode =
   | "invalid_cassette"
   | "empty_input"
   | "target_exists"
+  | "session_busy"
   | "provider_auth"
   | "provider_config"
   | "internal";

@@ -23,11 +23,17 @@ import { isValidResumeState } from "../session/resume_state.ts";
 import { sessionError } from "../session/turn_errors.ts";
 import type { EgressDecision, ToolRegistry } from "../tools/registry.ts";
 import { reconstructSessionState } from "../store/projection.ts";
-import type { SessionStore } from "../store/store.ts";
+import type { SessionLease, SessionStore } from "../store/store.ts";
 import { EventChannel } from "./event_channel.ts";
 import { InvalidAgentError } from "./errors.ts";
 import type { SessionRuntime } from "./runtime.ts";
 import { createTurnWriter } from "./turn_writer.ts";
+import {
+  coverageHooks,
+  type HeldLease,
+  holdLease,
+  leaseHeldMessage,
+} from "./lease.ts";
 
 /**
  * Options shared by {@linkcode openSession} and {@linkcode resumeSession}.
@@ -125,7 +131,15 @@ export type ResumeError =
   | { kind: "not_found"; sessionId: string }
   | { kind: "no_agent"; sessionId: string }
   | { kind: "invalid_state"; sessionId: string }
-  | { kind: "unknown_model"; sessionId: string; model: string };
+  | { kind: "unknown_model"; sessionId: string; model: string }
+  | {
+    kind: "held";
+    sessionId: string;
+    /** The live lease of the writer that has the session open. */
+    heldBy: SessionLease;
+    /** Names the holder and how to go on. */
+    message: string;
+  };
 
 function checkedAgent(agent: unknown): Agent {
   const parsed = parseAgent(agent, "agent");
@@ -183,6 +197,7 @@ function join(
   options: HostOptions,
   sessionId: string,
   agent: Agent,
+  held: { lease: HeldLease },
   build: (
     parts: Pick<AgentSessionParams, "effects" | "settings" | "hooks">,
   ) => AgentSession,
@@ -242,15 +257,23 @@ function join(
         throw e;
       }
     },
+    ...coverageHooks(store, sessionId, held.lease),
   };
-  const live = build({
-    effects,
-    ...(options.settings === undefined ? {} : { settings: options.settings }),
-    hooks,
-  });
+  let live: AgentSession;
+  try {
+    live = build({
+      effects,
+      ...(options.settings === undefined ? {} : { settings: options.settings }),
+      hooks,
+    });
+  } catch (error) {
+    held.lease.release();
+    throw error;
+  }
   const close = (): void => {
     if (live.state !== "cancelled") live.cancel();
     events.close();
+    held.lease.release();
   };
   return {
     session: live,
@@ -279,12 +302,19 @@ function join(
  * Creates a session row, starts the session (`session:started`) and joins
  * it to the store. Each completed turn is written as one transaction.
  *
+ * The session holds its store's writer lease until `close()` (see
+ * {@linkcode resumeSession}), and each provider call is journaled in the
+ * store before it leaves and settled after it, so a crash mid-call leaves
+ * it pending (its spend unknown) instead of lost.
+ *
  * @param options Store, runtime, agent; optionally context, id, tools,
  * settings and the event channel's capacity.
  * @returns The live session.
  * @throws {InvalidAgentError} When the agent does not validate (the
  * message names each key path, e.g. `system_prompt`).
- * @throws Whatever the store throws when the row cannot be written.
+ * @throws Whatever the store throws when the row cannot be written, or an
+ * `Error` naming the holder when another writer took the new session's
+ * lease first.
  *
  * @example One turn from a cassette, persisted, with its events
  * ```ts
@@ -325,14 +355,23 @@ export function openSession(options: OpenSessionOptions): PersistedSession {
     modelId: agent.model,
     context,
   });
-  const live = join(options, sessionId, agent, (parts) =>
-    new AgentSession({
-      sessionId,
-      agentRef: agent.id,
-      agent,
-      context,
-      ...parts,
-    }));
+  const held = holdLease(options.store, sessionId, runtime);
+  if (!held.ok) throw new Error(leaseHeldMessage(sessionId, held.heldBy));
+  const lease = { lease: held.lease };
+  const live = join(
+    options,
+    sessionId,
+    agent,
+    lease,
+    (parts) =>
+      new AgentSession({
+        sessionId,
+        agentRef: agent.id,
+        agent,
+        context,
+        ...parts,
+      }),
+  );
   live.session.start();
   return live;
 }
@@ -342,11 +381,20 @@ export function openSession(options: OpenSessionOptions): PersistedSession {
  * Lands idle, without `session:started`; its events start at sequence 0.
  * With `reseat`, the session continues on another model.
  *
+ * One writer per session: the resumed session holds the store's writer
+ * lease (its heartbeat refreshed every 15 seconds) until `close()`. While
+ * another live writer holds it the resume is refused (`held`, naming the
+ * holder); a lease whose heartbeat is older than 60 seconds, or whose
+ * process on this host is gone, is taken over. The session adopts the
+ * stored count of provider calls left pending by earlier runs
+ * (`cost:updated` reports them as `unaccountedCalls`).
+ *
  * @param options Store, runtime and session id; optionally a fallback
  * agent, a reseat, tools, settings and the channel's capacity.
  * @returns The live session, or why it could not be resumed.
  * @throws {InvalidAgentError} When the fallback agent is used and does
  * not validate.
+ * @throws Whatever the store throws reading the lease (a corrupt row).
  *
  * @example Unknown id
  * ```ts
@@ -376,16 +424,28 @@ export function resumeSession(
     }
     agent = reseated(snapshot, { model, provider });
   }
-  const state = reconstructSessionState(loaded.record, loaded.messages);
+  const pending = options.store.coverage?.(sessionId).pending.length ?? 0;
+  const state = {
+    ...reconstructSessionState(loaded.record, loaded.messages),
+    ...(pending > 0 ? { unaccountedCalls: pending } : {}),
+  };
   if (!isValidResumeState(state)) {
     return err({ kind: "invalid_state", sessionId });
   }
-  return ok(join(options, sessionId, agent, (parts) =>
-    AgentSession.resume({
-      sessionId,
-      agentRef: loaded.record.agentSlug,
-      agent,
-      context: loaded.record.context,
-      ...parts,
-    }, state)));
+  const held = holdLease(options.store, sessionId, options.runtime);
+  if (!held.ok) {
+    const message = leaseHeldMessage(sessionId, held.heldBy);
+    return err({ kind: "held", sessionId, heldBy: held.heldBy, message });
+  }
+  const lease = { lease: held.lease };
+  return ok(
+    join(options, sessionId, agent, lease, (parts) =>
+      AgentSession.resume({
+        sessionId,
+        agentRef: loaded.record.agentSlug,
+        agent,
+        context: loaded.record.context,
+        ...parts,
+      }, state)),
+  );
 }

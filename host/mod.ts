@@ -34,6 +34,8 @@ export {
   type ResumeSessionOptions,
 } from "./host.ts";
 export { EventChannel } from "./event_channel.ts";
+// The lease a refused resume names (also on `./store`).
+export type { SessionLease } from "../store/store.ts";
 export { InvalidAgentError, InvalidFileError } from "./errors.ts";
 export { loadAgentFile } from "./agent_file.ts";
 export type { SessionSettings } from "../session/deps.ts";

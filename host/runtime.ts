@@ -17,6 +17,7 @@ import type { LlmProvider } from "../llm/provider.ts";
 import { renderIssues } from "../schema/issues.ts";
 import { InvalidFileError, readFileText } from "./errors.ts";
 import { abortableSleep } from "./sleep.ts";
+import { thisProcess } from "./process_identity.ts";
 
 /**
  * The effects of a persisted session.
@@ -48,6 +49,20 @@ export interface SessionRuntime {
    * `fetch`.
    */
   resolveProvider?(id: string): LlmProvider | undefined;
+  /**
+   * This process, as a session's writer lease names it: a lease held by a
+   * gone process of the same host is taken over at once. Absent ⇒ the
+   * lease names a random holder and goes stale by its heartbeat alone
+   * (60 seconds).
+   */
+  process?: {
+    /** The process id. */
+    pid: number;
+    /** The host name, when known. */
+    hostname?: string;
+    /** Whether a process of this host is alive (`undefined`: unknown). */
+    isAlive?(pid: number): boolean | undefined;
+  };
 }
 
 /**
@@ -101,6 +116,7 @@ export function denoRuntime(options: DenoRuntimeOptions = {}): SessionRuntime {
       ? (provider) => lookupProviderKey(provider, env)
       : () => "",
     workingDir: options.workingDir ?? Deno.cwd(),
+    process: thisProcess(),
   };
   if (cassette !== undefined) runtime.cassette = cassette;
   else {

@@ -40,7 +40,10 @@ export interface AttemptReport {
   provider: string;
   /** Model id of the entry. */
   model: string;
-  /** `skipped` uses no attempt (cooldown or missing capability). */
+  /**
+   * `skipped` uses no attempt (cooldown, missing capability, no key, or
+   * cancelled before the request left).
+   */
   outcome: "succeeded" | "failed" | "skipped";
   /** Usage of a succeeded attempt. */
   usage?: Usage;
@@ -49,7 +52,12 @@ export interface AttemptReport {
   /** Why a failed attempt failed. */
   error?: LlmError;
   /** Why an entry was skipped. */
-  skipReason?: "cooldown" | "no_streaming" | "no_tools" | "no_key";
+  skipReason?:
+    | "cooldown"
+    | "no_streaming"
+    | "no_tools"
+    | "no_key"
+    | "cancelled";
 }
 
 /**
@@ -64,7 +72,11 @@ export interface ChainOptions {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
   /** Epoch ms, for rate-limit cooldowns; absent ⇒ cooldowns never expire. */
   now?(): number;
-  /** Pre-egress admission, called before every real attempt. */
+  /**
+   * Pre-egress admission, called before every real attempt. Every allowed
+   * admission is followed by exactly one report of that entry, `skipped`
+   * when the request never left.
+   */
   admit?(
     entry: { provider: string; model: string },
     request: LlmRequest,
@@ -243,25 +255,28 @@ async function* walkPlan(
       if (!admission.allow) {
         return yield { type: "failed", refusal: admission.error, engaged };
       }
+      const unsent = (skipReason: "no_key" | "cancelled"): void =>
+        o.onAttempt?.({
+          attemptNumber: s.attempts + 1,
+          ...meta,
+          outcome: "skipped",
+          skipReason,
+        });
       let key: string;
       try {
         key = await o.keyFor(pid);
       } catch {
-        if (index > 0) {
-          // A fallback entry without a key is skipped, not fatal;
-          // the host warns about it once, before the session.
-          o.onAttempt?.({
-            attemptNumber: s.attempts + 1,
-            ...meta,
-            outcome: "skipped",
-            skipReason: "no_key",
-          });
-          break;
-        }
+        unsent("no_key");
+        // A fallback entry without a key is skipped, not fatal; the host
+        // warns about it once, before the session.
+        if (index > 0) break;
         const message = `credential resolution failed for provider ${pid}`;
         return yield fail(makeLlmError("auth", pid, message));
       }
-      if (signal.aborted) return yield fail(cancelledError(pid));
+      if (signal.aborted) {
+        unsent("cancelled");
+        return yield fail(cancelledError(pid));
+      }
       const attemptNumber = ++s.attempts;
       engaged = true;
       yield { type: "attempt_start", attemptNumber, ...meta };

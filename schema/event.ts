@@ -209,6 +209,12 @@ export type SessionEventDraft =
     cumulativeCostMicrocents: number;
     attemptNumber: number;
     priced: boolean;
+    /**
+     * Provider calls of this session whose usage is unknown (a process
+     * ended while they were open), so `cumulativeCostMicrocents` is a
+     * lower bound; absent when every call is accounted for.
+     */
+    unaccountedCalls?: number;
   };
 
 /**
@@ -247,6 +253,17 @@ const envelope = {
   sequenceNumber: nat,
 };
 const engineId = z.string().regex(ENGINE_TOOL_CALL_ID);
+
+/**
+ * What the parser accepts: every delivered event, the two boundary events
+ * also as an older writer may have stored them, without `keptTurnCount`.
+ */
+type BoundaryType = "session:compacted" | "session:trimmed";
+type MaybeCounted<E> = Omit<E, "keptTurnCount"> & { keptTurnCount?: number };
+type ParsedEvent =
+  | Exclude<SessionEvent, { type: BoundaryType }>
+  | MaybeCounted<Extract<SessionEvent, { type: "session:compacted" }>>
+  | MaybeCounted<Extract<SessionEvent, { type: "session:trimmed" }>>;
 
 const sessionEventInferred = z
   .discriminatedUnion("type", [
@@ -313,7 +330,7 @@ const sessionEventInferred = z
       reason,
       summary: z.string().min(1),
       keptMessageCount: nat,
-      keptTurnCount: nat,
+      keptTurnCount: nat.exactOptional(),
       tokensBefore: nat,
       tokensAfter: nat,
       tokensUsed: z.strictObject({ input: nat, output: nat }),
@@ -344,7 +361,7 @@ const sessionEventInferred = z
       reason: z.enum(["manual", "auto-fallback"]),
       keptMessageCount: nat,
       droppedMessageCount: nat,
-      keptTurnCount: nat,
+      keptTurnCount: nat.exactOptional(),
     }),
     z.strictObject({
       type: z.literal("agent:token"),
@@ -404,21 +421,28 @@ const sessionEventInferred = z
       cumulativeCostMicrocents: nat,
       attemptNumber: nat,
       priced: z.boolean(),
+      unaccountedCalls: nat.min(1).exactOptional(),
     }),
   ]);
 
 /**
  * Strict schema of a delivered {@linkcode SessionEvent}: what a consumer of
- * `--json` output can check each line against (no stray fields).
+ * `--json` output can check each line against (no stray fields). It also
+ * accepts `session:compacted` / `session:trimmed` without `keptTurnCount`,
+ * as older writers produced them; this version always sets it.
  */
-export const sessionEventSchema: z.ZodType<SessionEvent> = sessionEventInferred;
+export const sessionEventSchema: z.ZodType<ParsedEvent> = sessionEventInferred;
 
 /**
  * Validates one delivered event strictly: what a consumer of `--json`
- * output can check each line against (no stray fields).
+ * output can check each line against (no stray fields). A
+ * `session:compacted` or `session:trimmed` event without `keptTurnCount`
+ * (as older writers stored them) is accepted; every event this version
+ * emits carries it.
  *
  * @param value The candidate event (e.g. `JSON.parse` of one line).
- * @returns The event, or the issues with their key paths.
+ * @returns The event (`keptTurnCount` possibly absent on the two boundary
+ * events), or the issues with their key paths.
  *
  * @example Validate a line
  * ```ts
@@ -430,12 +454,26 @@ export const sessionEventSchema: z.ZodType<SessionEvent> = sessionEventInferred;
  */
 export function parseSessionEvent(
   value: unknown,
-): Result<SessionEvent, ValidationIssue[]> {
+): Result<
+  | SessionEvent
+  | (
+    & Omit<
+      Extract<SessionEvent, { type: "session:compacted" }>,
+      "keptTurnCount"
+    >
+    & { keptTurnCount?: never }
+  )
+  | (
+    & Omit<Extract<SessionEvent, { type: "session:trimmed" }>, "keptTurnCount">
+    & { keptTurnCount?: never }
+  ),
+  ValidationIssue[]
+> {
   const r = sessionEventSchema.safeParse(value);
   return r.success ? ok(r.data) : err(toIssues(r.error));
 }
 
 // Each written-out type equals what its schema infers.
 type _sessionEventInferredCheck = Holds<
-  Same<Flat<z.infer<typeof sessionEventInferred>>, Flat<SessionEvent>>
+  Same<Flat<z.infer<typeof sessionEventInferred>>, Flat<ParsedEvent>>
 >;

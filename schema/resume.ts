@@ -46,6 +46,11 @@ export interface ResumeState {
   cumulativeCostMicrocents: number;
   /** Estimated possibly-billed spend. */
   conservativeCostMicrocents: number;
+  /**
+   * Provider calls of earlier runs whose usage stayed unknown (journaled
+   * as pending, never settled); `cost:updated` reports them. Absent ⇒ 0.
+   */
+  unaccountedCalls?: number;
   /** The newest compaction summary, if any. */
   compactionSummary?: string;
 }

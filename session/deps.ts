@@ -153,6 +153,40 @@ export interface SessionHooks {
    */
   flushBudgetCommitments?(): Promise<void>;
   /**
+   * Usage coverage, before egress: told of every provider attempt the
+   * session admits (after `preEgress` and the cost cap), before its
+   * request leaves; the host journals it as pending. A throw refuses the
+   * attempt (`internal`): no call leaves unjournaled.
+   */
+  invocationStarted?(invocation: {
+    /** A fresh id (from `ids`). */
+    id: string;
+    /** A turn's request (any round) or a summariser pass. */
+    purpose: "turn" | "summary";
+    /** Provider id. */
+    provider: string;
+    /** Model id. */
+    model: string;
+  }): void;
+  /**
+   * Usage coverage, after the attempt: its coverage and money in one call
+   * (`priced`/`unpriced`: usage reported; `no_usage`: it ended, e.g.
+   * failed, without usage, counted as zero; `not_sent`: it never left).
+   * A throw leaves it pending: the session then counts it unaccounted.
+   */
+  invocationSettled?(settlement: {
+    /** The id `invocationStarted` was told. */
+    id: string;
+    /** How much of its usage is known. */
+    coverage: "priced" | "unpriced" | "no_usage" | "not_sent";
+    /** Input tokens reported. */
+    inputTokens: number;
+    /** Output tokens reported. */
+    outputTokens: number;
+    /** Realised spend in micro-cents. */
+    costMicrocents: number;
+  }): void;
+  /**
    * Reserves the turn's effect key at its first tool dispatch.
    * Absent ⇒ an in-memory counter. A throw fails the dispatch closed.
    */
@@ -188,6 +222,8 @@ export const HOOK_KEYS = [
   "updateCost",
   "restoreConservativeCost",
   "flushBudgetCommitments",
+  "invocationStarted",
+  "invocationSettled",
   "reserveEffectTurnKey",
 ] as const satisfies readonly (keyof SessionHooks)[];
 

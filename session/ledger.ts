@@ -1,7 +1,8 @@
 /**
- * The session's spend: pricing each attempt into `cost:updated`, and the
+ * The session's spend: pricing each attempt into `cost:updated`, the
  * pre-egress admission of every provider attempt (the host's hook first,
- * then the cost cap).
+ * then the cost cap), and usage coverage: each admitted attempt is told
+ * to the host as pending before it leaves and settled after it.
  *
  * @module
  */
@@ -12,6 +13,7 @@ import type { LlmRequest } from "../llm/provider.ts";
 import { type BudgetGovernor, createBudgetGovernor } from "./budget.ts";
 import { reservationOf } from "./measure.ts";
 import type { SessionDeps } from "./deps.ts";
+import { sessionError } from "./turn_errors.ts";
 import type { CostEntry } from "../store/store.ts";
 
 /**
@@ -25,7 +27,21 @@ export type LedgerDeps = Pick<
   | "updateCost"
   | "budget"
   | "maxTokensEstimate"
+  | "ids"
+  | "invocationStarted"
+  | "invocationSettled"
 >;
+
+/** The attempt admitted last and not yet reported. */
+interface OpenInvocation {
+  id: string;
+  provider: string;
+  model: string;
+}
+
+type Coverage = Parameters<
+  NonNullable<SessionDeps["invocationSettled"]>
+>[0]["coverage"];
 
 /**
  * Realised spend and admission of one session.
@@ -36,6 +52,8 @@ export class SpendLedger {
   #nodeId: string;
   #isCancelled: () => boolean;
   #budget: BudgetGovernor | undefined;
+  #open: OpenInvocation | undefined;
+  #unaccounted = 0;
 
   /**
    * Builds the ledger; a positive `budget` cap creates the governor.
@@ -66,12 +84,22 @@ export class SpendLedger {
   }
 
   /**
+   * Provider calls whose usage is unknown: adopted from earlier runs, plus
+   * this run's attempts whose settlement the host could not take.
+   */
+  get unaccountedCalls(): number {
+    return this.#unaccounted;
+  }
+
+  /**
    * Restores the spend of a resumed session.
    *
    * @param microcents The stored realised spend.
+   * @param unaccountedCalls Calls of earlier runs left pending.
    */
-  restore(microcents: number): void {
+  restore(microcents: number, unaccountedCalls = 0): void {
     this.#spent = microcents;
+    this.#unaccounted = unaccountedCalls;
   }
 
   /**
@@ -97,7 +125,17 @@ export class SpendLedger {
       purpose,
       request,
     }) ?? { allow: true };
-    if (!hook.allow || this.#budget === undefined) return hook;
+    if (!hook.allow) return hook;
+    const admission = this.#budgetAdmit(plan, entry, request);
+    return admission.allow ? this.#journal(purpose, entry) : admission;
+  }
+
+  #budgetAdmit(
+    plan: readonly PlanEntry[],
+    entry: { provider: string; model: string },
+    request: LlmRequest,
+  ): Admission {
+    if (this.#budget === undefined) return { allow: true };
     const planned = plan.find((e) =>
       e.provider.id === entry.provider && e.model === entry.model
     );
@@ -114,19 +152,97 @@ export class SpendLedger {
   }
 
   /**
-   * Prices a settled attempt, hands the spend row to `keep` and then emits
-   * its `cost:updated` (skipped and usage-less attempts emit nothing).
-   * The row is kept before any host callback runs, so a throwing sink or
-   * `updateCost` never loses the spend.
+   * Tells the host an admitted attempt is about to leave. An attempt
+   * admitted before and never reported (its consumer stopped reading
+   * mid-call) stays pending with the host: it is counted unaccounted.
+   */
+  #journal(
+    purpose: "turn" | "summary",
+    entry: { provider: string; model: string },
+  ): Admission {
+    const started = this.#deps.invocationStarted;
+    if (started === undefined) return { allow: true };
+    if (this.#open !== undefined) {
+      this.#open = undefined;
+      this.#unaccounted++;
+    }
+    const id = this.#deps.ids();
+    try {
+      started({ id, purpose, provider: entry.provider, model: entry.model });
+    } catch {
+      return {
+        allow: false,
+        error: sessionError(
+          "internal",
+          "Cannot record the provider call before sending it; nothing was sent",
+        ),
+      };
+    }
+    this.#open = { id, provider: entry.provider, model: entry.model };
+    return { allow: true };
+  }
+
+  /** Settles the open invocation when `report` is its attempt's. */
+  #settle(
+    report: AttemptReport,
+    coverage: Coverage,
+    usage: { inputTokens: number; outputTokens: number },
+    costMicrocents: number,
+  ): void {
+    const open = this.#open;
+    if (
+      open === undefined || open.provider !== report.provider ||
+      open.model !== report.model
+    ) return;
+    this.#open = undefined;
+    try {
+      this.#deps.invocationSettled?.({
+        id: open.id,
+        coverage,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        costMicrocents,
+      });
+    } catch {
+      this.#unaccounted++;
+    }
+  }
+
+  /**
+   * Settles the attempt's invocation with the host, then prices it and
+   * emits its `cost:updated` (skipped and usage-less attempts emit
+   * nothing). A skipped attempt settles as `not_sent`; one that ended
+   * without usage (a failure) as `no_usage`, zero; after a cancel the
+   * spend is settled with the host but no event is emitted. The spend row
+   * goes to `keep` before any host callback runs, so a throwing sink or
+   * `updateCost` never loses it.
    *
    * @param report The chain's attempt report.
    * @param keep Receives the priced spend row first.
    */
   record(report: AttemptReport, keep: (spent: CostEntry) => void): void {
-    if (report.outcome === "skipped" || report.usage === undefined) return;
-    if (this.#isCancelled()) return;
+    const none = { inputTokens: 0, outputTokens: 0 };
+    if (report.outcome === "skipped") {
+      // Only these skips follow an admission: the others come before it.
+      const r = report.skipReason;
+      if (r === "no_key" || r === "cancelled") {
+        this.#settle(report, "not_sent", none, 0);
+      }
+      return;
+    }
+    if (report.usage === undefined) {
+      this.#settle(report, "no_usage", none, 0);
+      return;
+    }
     const info = this.#deps.catalog?.lookup(report.model);
     const price = priceUsage(report.usage, info);
+    this.#settle(
+      report,
+      price.priced ? "priced" : "unpriced",
+      report.usage,
+      price.costMicrocents,
+    );
+    if (this.#isCancelled()) return;
     this.#spent += price.costMicrocents;
     keep({
       model: report.model,
@@ -145,6 +261,7 @@ export class SpendLedger {
       cumulativeCostMicrocents: this.#spent,
       attemptNumber: report.attemptNumber,
       priced: price.priced,
+      ...(this.#unaccounted > 0 ? { unaccountedCalls: this.#unaccounted } : {}),
     });
     this.#deps.updateCost?.(this.#spent);
   }

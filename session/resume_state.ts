@@ -43,6 +43,8 @@ export function isValidResumeState(state: ResumeState): boolean {
   }
   return isSafeNat(state.turnCount) &&
     (state.turnsUsed === undefined || isSafeNat(state.turnsUsed)) &&
+    (state.unaccountedCalls === undefined ||
+      isSafeNat(state.unaccountedCalls)) &&
     isSafeNat(state.cumulativeCostMicrocents) &&
     isSafeNat(state.conservativeCostMicrocents) &&
     (state.compactionSummary === undefined ||

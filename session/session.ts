@@ -182,7 +182,10 @@ export class AgentSession {
         : { summary: state.compactionSummary }),
     };
     s.#turnCount = Math.max(state.turnCount, state.turnsUsed ?? 0);
-    s.#ledger.restore(state.cumulativeCostMicrocents);
+    s.#ledger.restore(
+      state.cumulativeCostMicrocents,
+      state.unaccountedCalls ?? 0,
+    );
     s.#conservative = state.conservativeCostMicrocents;
     s.#state = "idle";
     s.#deps.updateCost?.(state.cumulativeCostMicrocents);

@@ -3,10 +3,15 @@
  * `agent_sessions`, `session_messages` and `session_costs` exactly as the
  * upstream file declares them (columns, types, defaults, CHECKs, index
  * names) minus the foreign keys to tables this package does not have
- * (`agents`, `model_catalog`), plus our own `relavium_session_state`.
+ * (`agents`, `model_catalog`), plus our own tables: `relavium_session_state`,
+ * `relavium_session_leases` (one writer per session) and
+ * `relavium_invocations` (the usage-coverage journal).
  *
- * Every statement is `CREATE … IF NOT EXISTS`: applied to an upstream file
- * it changes no existing object. Nothing here ever ALTERs or DROPs.
+ * Every statement is `CREATE … IF NOT EXISTS`: applied to an upstream file,
+ * or to a file of an older version of this package, it adds the missing
+ * tables and changes no existing object, so older files stay readable (a
+ * session written before the journal existed simply has no invocations).
+ * Nothing here ever ALTERs or DROPs.
  *
  * @module
  */
@@ -75,6 +80,30 @@ export const STORE_DDL: readonly string[] = [
 	\`effect_turn_high_water\` integer DEFAULT 0 NOT NULL,
 	\`total_conservative_microcents\` integer DEFAULT 0 NOT NULL
 )`,
+  `CREATE TABLE IF NOT EXISTS \`relavium_session_leases\` (
+	\`session_id\` text PRIMARY KEY NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
+	\`holder_id\` text NOT NULL CHECK(\`holder_id\` <> ''),
+	\`pid\` integer,
+	\`hostname\` text,
+	\`acquired_at\` integer NOT NULL,
+	\`heartbeat_at\` integer NOT NULL
+)`,
+  `CREATE TABLE IF NOT EXISTS \`relavium_invocations\` (
+	\`id\` text PRIMARY KEY NOT NULL,
+	\`session_id\` text NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
+	\`purpose\` text NOT NULL CHECK(\`purpose\` in ('turn', 'summary')),
+	\`provider\` text NOT NULL,
+	\`model\` text NOT NULL,
+	\`status\` text DEFAULT 'pending' NOT NULL CHECK(\`status\` in ('pending', 'settled')),
+	\`coverage\` text CHECK(\`coverage\` in ('priced', 'unpriced', 'no_usage', 'not_sent')),
+	\`input_tokens\` integer DEFAULT 0 NOT NULL,
+	\`output_tokens\` integer DEFAULT 0 NOT NULL,
+	\`cost_microcents\` integer DEFAULT 0 NOT NULL,
+	\`recorded\` integer DEFAULT 0 NOT NULL,
+	\`started_at\` integer NOT NULL,
+	\`settled_at\` integer
+)`,
+  'CREATE INDEX IF NOT EXISTS `idx_relavium_invocations_open` ON `relavium_invocations` (`session_id`) WHERE "status" = \'pending\' OR "recorded" = 0',
   'CREATE INDEX IF NOT EXISTS `idx_agent_sessions_status` ON `agent_sessions` (`status`,"updated_at" desc) WHERE "agent_sessions"."deleted_at" is null',
   'CREATE INDEX IF NOT EXISTS `idx_agent_sessions_agent` ON `agent_sessions` (`agent_id`,"created_at" desc) WHERE "agent_sessions"."agent_id" is not null',
   'CREATE INDEX IF NOT EXISTS `idx_agent_sessions_updated` ON `agent_sessions` ("updated_at" desc,"id" desc) WHERE "agent_sessions"."deleted_at" is null',
@@ -139,6 +168,29 @@ const REQUIRED_COLUMNS: Record<string, readonly string[]> = {
     "session_id",
     "effect_turn_high_water",
     "total_conservative_microcents",
+  ],
+  relavium_session_leases: [
+    "session_id",
+    "holder_id",
+    "pid",
+    "hostname",
+    "acquired_at",
+    "heartbeat_at",
+  ],
+  relavium_invocations: [
+    "id",
+    "session_id",
+    "purpose",
+    "provider",
+    "model",
+    "status",
+    "coverage",
+    "input_tokens",
+    "output_tokens",
+    "cost_microcents",
+    "recorded",
+    "started_at",
+    "settled_at",
   ],
 };
 

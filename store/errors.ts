@@ -67,22 +67,30 @@ export class SessionMessageBoundaryError extends Error {
 export class SessionRecordError extends Error {
   /** What was wrong. */
   readonly code: "invalid_record" | "malformed_json" | "invalid_turn_key";
+  /** The `table.column` found invalid, when known. */
+  readonly field: string | undefined;
 
   /**
    * Builds the error for a code.
    *
    * @param code What was wrong.
+   * @param field The `table.column` found invalid, named in the message.
    */
-  constructor(code: "invalid_record" | "malformed_json" | "invalid_turn_key") {
+  constructor(
+    code: "invalid_record" | "malformed_json" | "invalid_turn_key",
+    field?: string,
+  ) {
     super(
-      code === "invalid_turn_key"
+      (code === "invalid_turn_key"
         ? "Cannot allocate a turn key: the stored mark is invalid or exhausted"
         : code === "malformed_json"
         ? "Cannot use session: a JSON column is malformed"
-        : "Cannot use session: the stored row is invalid",
+        : "Cannot use session: the stored row is invalid") +
+        (field === undefined ? "" : `: ${field}`),
     );
     this.name = "SessionRecordError";
     this.code = code;
+    this.field = field;
   }
 }
 

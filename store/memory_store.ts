@@ -24,6 +24,13 @@ import type {
 import { deriveTitle } from "./title.ts";
 import { nextTurnKey, seedTurnKey } from "./turn_key.ts";
 import { checkCost, planTurnRows } from "./turn_plan.ts";
+import type {
+  InvocationSettlement,
+  InvocationStart,
+  UsageCoverage,
+} from "./coverage_check.ts";
+import type { LeaseAnswer, LeaseClaim } from "./lease_policy.ts";
+import { MemoryJournal } from "./memory_journal.ts";
 
 export type { ModelCostTotals } from "./store.ts";
 
@@ -54,6 +61,7 @@ class MemorySessionStore implements SessionStore {
   readonly #sessions = new Map<string, Entry>();
   readonly #clock: { now(): number };
   readonly #ids: () => string;
+  readonly #journal = new MemoryJournal();
 
   constructor(options: MemoryStoreOptions) {
     let n = 0;
@@ -92,6 +100,7 @@ class MemorySessionStore implements SessionStore {
       entry.costs.set(c.model, row);
       entry.record.totalCostMicrocents += c.costMicrocents;
     }
+    this.#journal.markRecorded(entry.record.id, costs);
   }
 
   create(session: NewSession): AgentSessionRecord {
@@ -223,7 +232,6 @@ class MemorySessionStore implements SessionStore {
     const entry = this.#visible(sessionId);
     entry.record.status = "exported";
     entry.record.exportedWorkflowPath = workflowPath;
-    this.#touch(entry, this.#clock.now());
   }
 
   softDelete(sessionId: string): boolean {
@@ -266,6 +274,42 @@ class MemorySessionStore implements SessionStore {
     return entry === undefined
       ? []
       : [...entry.costs.values()].map((c) => ({ ...c }));
+  }
+
+  beginInvocation(sessionId: string, invocation: InvocationStart): string {
+    this.#visible(sessionId);
+    const id = this.#ids();
+    const startedAt = iso(this.#clock.now());
+    this.#journal.begin(sessionId, { ...invocation, id, startedAt });
+    return id;
+  }
+
+  settleInvocation(
+    sessionId: string,
+    settlement: InvocationSettlement,
+  ): void {
+    this.#visible(sessionId);
+    this.#journal.settle(sessionId, settlement);
+  }
+
+  coverage(sessionId: string): UsageCoverage {
+    return this.#journal.coverage(sessionId);
+  }
+
+  acquireLease(sessionId: string, claim: LeaseClaim): LeaseAnswer {
+    if (typeof claim.holderId !== "string" || claim.holderId === "") {
+      throw new TypeError("Cannot take the lease: empty holderId");
+    }
+    this.#visible(sessionId);
+    return this.#journal.acquire(sessionId, claim, this.#clock.now());
+  }
+
+  renewLease(sessionId: string, holderId: string): boolean {
+    return this.#journal.renew(sessionId, holderId, this.#clock.now());
+  }
+
+  releaseLease(sessionId: string, holderId: string): void {
+    this.#journal.release(sessionId, holderId);
   }
 
   close(): void {}

@@ -10,6 +10,7 @@ export type {
   LoadedSession,
   ModelCostTotals,
   NewSession,
+  SessionLease,
   SessionStatus,
   SessionStore,
   ToolRound,

@@ -93,7 +93,7 @@ export interface Statements {
   upsertTurnMark: StatementSync;
   /** Sets `status` and `updated_at` of a visible session. */
   setStatus: StatementSync;
-  /** Sets `exported`, the path and `updated_at` of a visible session. */
+  /** Sets `exported` and the path of a visible session (`updated_at` kept). */
   markExported: StatementSync;
   /** Sets `deleted_at` of a visible session. */
   softDelete: StatementSync;
@@ -286,7 +286,7 @@ export function prepareStatements(
     ),
     markExported: p(
       `UPDATE agent_sessions SET status = 'exported',
-       exported_workflow_path = ?, updated_at = ?
+       exported_workflow_path = ?
        WHERE id = ? AND deleted_at IS NULL`,
     ),
     softDelete: p(

@@ -9,24 +9,18 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { isAbsolute } from "node:path";
 import { isSessionContext } from "./record_check.ts";
-import type { SessionMessage } from "../schema/message.ts";
 import { missingColumns, referencesModelCatalog, STORE_DDL } from "./ddl.ts";
 import { SessionNotFoundError, StoreOpenError } from "./errors.ts";
 import {
-  decodeLeanRow,
   type DecodeMemo,
-  decodeMessageArray,
   decodeMessageRow,
   type MessageRow,
 } from "./message_codec.ts";
+import { decodeRead, readMessages } from "./sqlite_read.ts";
 import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
 import { openDatabaseFile, secureSidecars } from "./sqlite_file.ts";
 import { blockingSleep, transaction } from "./sqlite_tx.ts";
-import {
-  MESSAGE_PAGE_ROWS,
-  prepareStatements,
-  type Statements,
-} from "./sqlite_statements.ts";
+import { prepareStatements, type Statements } from "./sqlite_statements.ts";
 import { markerBoundary, markerContent } from "./markers.ts";
 import { checkMessage } from "./message_codec.ts";
 import type {
@@ -40,6 +34,19 @@ import type {
   TurnCommit,
 } from "./store.ts";
 import { deriveTitle } from "./title.ts";
+import {
+  checkInvocationStart,
+  checkSettlement,
+  type InvocationSettlement,
+  type InvocationStart,
+  type UsageCoverage,
+} from "./coverage_check.ts";
+import {
+  type LeaseAnswer,
+  type LeaseClaim,
+  leaseLostError,
+} from "./lease_policy.ts";
+import { SqliteJournal } from "./sqlite_journal.ts";
 import { nextTurnKey, seedTurnKey } from "./turn_key.ts";
 import { checkCost, planTurnRows } from "./turn_plan.ts";
 
@@ -57,44 +64,6 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-/** A message row as a statement returns it: an array, or an object. */
-function decodeRead(row: unknown, memo: DecodeMemo): SessionMessage {
-  return Array.isArray(row)
-    ? decodeMessageArray(row, memo)
-    : decodeMessageRow(row as MessageRow, memo);
-}
-
-/**
- * Decodes a lean page into `out` when every row is regular (its `role` not
- * NULL); else decodes nothing. The loops live outside the store class so a
- * deoptimization of the paging code never sends them back to the
- * interpreter.
- */
-function decodeLeanPage(
-  page: readonly unknown[],
-  sessionId: string,
-  memo: DecodeMemo,
-  out: SessionMessage[],
-): boolean {
-  for (let i = 0; i < page.length; i++) {
-    const row = page[i];
-    if (!Array.isArray(row) || typeof row[2] !== "string") return false;
-  }
-  for (let i = 0; i < page.length; i++) {
-    out.push(decodeLeanRow(page[i] as unknown[], sessionId, memo));
-  }
-  return true;
-}
-
-/** Decodes a page read with every column into `out`. */
-function decodeFullPage(
-  page: readonly unknown[],
-  memo: DecodeMemo,
-  out: SessionMessage[],
-): void {
-  for (let i = 0; i < page.length; i++) out.push(decodeRead(page[i], memo));
-}
-
 class SqliteSessionStore implements SessionStore {
   readonly #db: DatabaseSync;
   readonly #sql: Statements;
@@ -104,6 +73,9 @@ class SqliteSessionStore implements SessionStore {
   readonly #catalog: { messages: boolean; sessions: boolean; costs: boolean };
   #costsOf: StatementSync | undefined;
   #closed = false;
+  readonly #journal: SqliteJournal;
+  /** The leases this handle holds: session id → holder id. */
+  readonly #held = new Map<string, string>();
 
   constructor(db: DatabaseSync, options: SqliteStoreOptions) {
     this.#db = db;
@@ -127,6 +99,30 @@ class SqliteSessionStore implements SessionStore {
     const anyCatalog = this.#catalog.messages || this.#catalog.sessions ||
       this.#catalog.costs;
     this.#sql = prepareStatements(db, anyCatalog);
+    this.#journal = new SqliteJournal(db);
+  }
+
+  /**
+   * Inside a write: when this handle holds the session's lease, checks it
+   * is still its own (a writer that lost it must not interleave).
+   */
+  #guard(sessionId: string): void {
+    const mine = this.#held.get(sessionId);
+    if (mine === undefined) return;
+    const stored = this.#journal.lease(sessionId)?.lease;
+    if (stored?.holderId !== mine) throw leaseLostError(sessionId, stored);
+  }
+
+  /**
+   * One write transaction on a visible session, after the lease check;
+   * `work` gets the row's current title.
+   */
+  #writeSession<T>(sessionId: string, work: (title: unknown) => T): T {
+    return this.#write(() => {
+      const { title } = this.#requireVisible(sessionId);
+      this.#guard(sessionId);
+      return work(title);
+    });
   }
 
   #write<T>(work: () => T): T {
@@ -173,6 +169,7 @@ class SqliteSessionStore implements SessionStore {
       total += c.costMicrocents;
     }
     if (total > 0) this.#sql.addSessionCost.run(total, sessionId);
+    this.#journal.markRecorded(sessionId, costs);
   }
 
   create(session: NewSession): AgentSessionRecord {
@@ -212,8 +209,7 @@ class SqliteSessionStore implements SessionStore {
       ids: this.#ids,
       timestamp: new Date(now).toISOString(),
     });
-    this.#write(() => {
-      const { title } = this.#requireVisible(sessionId);
+    this.#writeSession(sessionId, (title) => {
       let seq = Number(this.#sql.nextSequence.get(sessionId)?.["n"] ?? 0);
       const modelRef = this.#modelRef(turn.modelId, this.#catalog.messages);
       for (const row of rows) {
@@ -242,10 +238,7 @@ class SqliteSessionStore implements SessionStore {
   recordCosts(sessionId: string, costs: CostEntry[]): void {
     for (const cost of costs) checkCost(cost);
     const now = this.#clock.now();
-    this.#write(() => {
-      this.#requireVisible(sessionId);
-      this.#addCosts(sessionId, costs, now);
-    });
+    this.#writeSession(sessionId, () => this.#addCosts(sessionId, costs, now));
   }
 
   appendMarker(sessionId: string, marker: BoundaryMarker): number | undefined {
@@ -255,8 +248,7 @@ class SqliteSessionStore implements SessionStore {
     const now = this.#clock.now();
     const timestamp = new Date(now).toISOString();
     const id = this.#ids();
-    return this.#write(() => {
-      this.#requireVisible(sessionId);
+    return this.#writeSession(sessionId, () => {
       const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
       const rows = this.#sql.messagesOf.all(sessionId).map((r) =>
         decodeRead(r, memo)
@@ -290,8 +282,7 @@ class SqliteSessionStore implements SessionStore {
   }
 
   allocateTurnKey(sessionId: string): number {
-    return this.#write(() => {
-      this.#requireVisible(sessionId);
+    return this.#writeSession(sessionId, () => {
       const state = this.#sql.turnMark.get(sessionId);
       let mark: unknown = state?.["mark"];
       if (state === undefined || mark === 0) {
@@ -310,18 +301,17 @@ class SqliteSessionStore implements SessionStore {
     if (status !== "active" && status !== "ended") {
       throw new TypeError("Cannot set status: expected active or ended");
     }
-    this.#update(() =>
-      this.#sql.setStatus.run(status, this.#clock.now(), sessionId)
-    );
+    this.#update(() => {
+      this.#guard(sessionId);
+      return this.#sql.setStatus.run(status, this.#clock.now(), sessionId);
+    });
   }
 
   markExported(sessionId: string, workflowPath: string): void {
     if (typeof workflowPath !== "string" || !isAbsolute(workflowPath)) {
       throw new TypeError("Cannot mark exported: the path must be absolute");
     }
-    this.#update(() =>
-      this.#sql.markExported.run(workflowPath, this.#clock.now(), sessionId)
-    );
+    this.#update(() => this.#sql.markExported.run(workflowPath, sessionId));
   }
 
   #update(run: () => { changes: number | bigint }): void {
@@ -351,49 +341,11 @@ class SqliteSessionStore implements SessionStore {
       const session = this.#sql.visibleSessionFull.get(sessionId);
       if (session === undefined) return undefined;
       const record = decodeSessionRow(session as unknown as SessionRow);
-      return { record, messages: this.#readMessages(sessionId, record.id) };
+      return {
+        record,
+        messages: readMessages(this.#sql, sessionId, record.id),
+      };
     }, { begin: "DEFERRED", sleep: this.#sleep });
-  }
-
-  /**
-   * Every row of a session in sequence order, decoded and validated. Pages
-   * are read lean (six values a row) while their rows are regular; a page
-   * with any other row is read again with every column and decoded as
-   * before, and so are the pages after it. The row count is read first, so
-   * paging stops at the last row instead of asking for an empty page.
-   */
-  #readMessages(sessionId: string, recordId: string): SessionMessage[] {
-    const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
-    const count = Number(this.#sql.messageCount.get(sessionId)?.["n"]);
-    const messages: SessionMessage[] = [];
-    let lean = true;
-    let after: number | undefined;
-    while (messages.length < count) {
-      let page: unknown[] | undefined;
-      if (lean) {
-        page = after === undefined
-          ? this.#sql.messagesLeanFirstPage.all(sessionId, recordId)
-          : this.#sql.messagesLeanNextPage.all(sessionId, recordId, after);
-        lean = decodeLeanPage(page, recordId, memo, messages);
-      }
-      if (!lean) {
-        page = after === undefined
-          ? this.#sql.messagesFirstPage.all(sessionId)
-          : this.#sql.messagesNextPage.all(sessionId, after);
-        decodeFullPage(page, memo, messages);
-      }
-      const last = messages[messages.length - 1];
-      if (
-        page === undefined || page.length < MESSAGE_PAGE_ROWS ||
-        last === undefined
-      ) break;
-      after = last.sequenceNumber;
-    }
-    // Paging by sequence number relies on (session_id, sequence_number)
-    // being unique (idx_session_messages_seq); should a file ever hold
-    // duplicates, read it in one query as before.
-    if (count === messages.length) return messages;
-    return this.#sql.messagesOf.all(sessionId).map((r) => decodeRead(r, memo));
   }
 
   costs(sessionId: string): ModelCostTotals[] {
@@ -413,6 +365,62 @@ class SqliteSessionStore implements SessionStore {
       callCount: Number(r["calls"]),
       unpricedCalls: Number(r["unpriced"]),
     }));
+  }
+
+  beginInvocation(sessionId: string, invocation: InvocationStart): string {
+    checkInvocationStart(invocation);
+    const now = this.#clock.now();
+    const id = this.#ids();
+    this.#writeSession(sessionId, () => {
+      this.#journal.begin(sessionId, id, invocation, now);
+      // Activity is a heartbeat too.
+      const holder = this.#held.get(sessionId);
+      if (holder !== undefined) this.#journal.renew(sessionId, holder, now);
+    });
+    return id;
+  }
+
+  settleInvocation(
+    sessionId: string,
+    settlement: InvocationSettlement,
+  ): void {
+    checkSettlement(settlement);
+    const now = this.#clock.now();
+    this.#writeSession(
+      sessionId,
+      () => this.#journal.settle(sessionId, settlement, now),
+    );
+  }
+
+  coverage(sessionId: string): UsageCoverage {
+    return transaction(
+      this.#db,
+      () => this.#journal.coverage(sessionId),
+      { begin: "DEFERRED", sleep: this.#sleep },
+    );
+  }
+
+  acquireLease(sessionId: string, claim: LeaseClaim): LeaseAnswer {
+    if (typeof claim.holderId !== "string" || claim.holderId === "") {
+      throw new TypeError("Cannot take the lease: empty holderId");
+    }
+    const now = this.#clock.now();
+    const answer = this.#write(() => {
+      this.#requireVisible(sessionId);
+      return this.#journal.acquire(sessionId, claim, now);
+    });
+    if (answer.ok) this.#held.set(sessionId, claim.holderId);
+    return answer;
+  }
+
+  renewLease(sessionId: string, holderId: string): boolean {
+    const now = this.#clock.now();
+    return this.#write(() => this.#journal.renew(sessionId, holderId, now));
+  }
+
+  releaseLease(sessionId: string, holderId: string): void {
+    this.#write(() => this.#journal.release(sessionId, holderId));
+    if (this.#held.get(sessionId) === holderId) this.#held.delete(sessionId);
   }
 
   close(): void {
@@ -466,8 +474,11 @@ export function openSqliteStore(
     transaction(conn, () => {
       for (const sql of STORE_DDL) conn.exec(sql);
     }, { begin: "IMMEDIATE", sleep: options.sleep ?? blockingSleep });
-    if (missingColumns(conn).length > 0) {
-      throw new Error("Cannot open the session store: missing columns");
+    const missing = missingColumns(conn);
+    if (missing.length > 0) {
+      throw new Error(
+        `Cannot open the session store: missing columns ${missing.join(", ")}`,
+      );
     }
     secureSidecars(path);
     return new SqliteSessionStore(conn, options);

@@ -191,7 +191,11 @@ export interface SessionStore {
   allocateTurnKey(sessionId: string): number;
   /** Sets `ended` (on cancel) or `active`. */
   setStatus(sessionId: string, status: "active" | "ended"): void;
-  /** Sets `exported` and the absolute workflow path. */
+  /**
+   * Sets `exported` and the absolute workflow path. `updatedAt` is kept:
+   * marking is not a change of the session, so exporting an unchanged
+   * session twice gives the same bytes.
+   */
   markExported(sessionId: string, workflowPath: string): void;
   /** Soft-deletes; returns `false` when no visible session has that id. */
   softDelete(sessionId: string): boolean;
@@ -205,6 +209,127 @@ export interface SessionStore {
    * show the per-model breakdown.
    */
   costs?(sessionId: string): ModelCostTotals[];
+  /**
+   * Usage coverage, before egress: journals one provider invocation as
+   * `pending` (durable before the call is sent). Optional, as are the other
+   * coverage and lease methods: a store without them journals nothing and
+   * leases nothing.
+   *
+   * @returns The journal id that settles it.
+   * @throws {SessionNotFoundError} For an unknown session; an `Error`
+   * when this handle's lease on the session was taken over.
+   */
+  beginInvocation?(
+    sessionId: string,
+    invocation: {
+      /** A turn's request (any round) or a summariser pass. */
+      purpose: "turn" | "summary";
+      /** Provider id. */
+      provider: string;
+      /** Model id sent. */
+      model: string;
+    },
+  ): string;
+  /**
+   * Resolves a pending invocation in one write: its coverage (`priced`,
+   * `unpriced`; `no_usage`: it ended without reporting usage, counted as
+   * zero; `not_sent`: it never left), tokens and money. A settled or
+   * unknown id is left as it is. Its money counts as unrecorded until a
+   * `commitTurn`, `recordCosts` or `appendMarker` records the same spend.
+   */
+  settleInvocation?(
+    sessionId: string,
+    settlement: {
+      /** The id given to `beginInvocation`. */
+      id: string;
+      /** How much of the call's usage is known. */
+      coverage: "priced" | "unpriced" | "no_usage" | "not_sent";
+      /** Input tokens reported. */
+      inputTokens: number;
+      /** Output tokens reported. */
+      outputTokens: number;
+      /** Realised spend in micro-cents. */
+      costMicrocents: number;
+    },
+  ): void;
+  /**
+   * The usage coverage of a session: the invocations still pending (a
+   * process ended while they were open, so their spend is unknown and the
+   * totals are "at least"), and the settled spend no turn has recorded yet
+   * (e.g. a call made before a crash during its tool round). Empty for an
+   * unknown id.
+   */
+  coverage?(sessionId: string): {
+    /** Pending invocations, oldest first. */
+    pending: Array<{
+      /** The journal id. */
+      id: string;
+      /** A turn's request or a summariser pass. */
+      purpose: "turn" | "summary";
+      /** Provider id. */
+      provider: string;
+      /** Model id. */
+      model: string;
+      /** When it was journaled, ISO-8601. */
+      startedAt: string;
+    }>;
+    /** Settled spend not yet in the session's totals (micro-cents). */
+    unrecordedMicrocents: number;
+  };
+  /**
+   * Takes the session's writer lease for `claim.holderId`, in one write: free,
+   * already this holder's, or stale ({@linkcode SessionLease}) ⇒ taken
+   * (`tookOver` is the stale lease replaced); held by a live holder ⇒
+   * refused with that lease. While this handle holds it, every write to the
+   * session checks the lease is still its own.
+   *
+   * @throws {SessionNotFoundError} For an unknown session.
+   */
+  acquireLease?(
+    sessionId: string,
+    claim: {
+      /** A fresh id of this claim. */
+      holderId: string;
+      /** The holder's process id, when known. */
+      pid?: number;
+      /** The holder's host name, when known. */
+      hostname?: string;
+      /**
+       * Whether a process of this host is alive (`undefined`: cannot
+       * tell). Used only on a lease whose hostname equals the claim's.
+       */
+      isAlive?(pid: number): boolean | undefined;
+    },
+  ):
+    | { ok: true; tookOver?: SessionLease }
+    | { ok: false; heldBy: SessionLease };
+  /**
+   * Refreshes the lease's heartbeat.
+   *
+   * @returns `false` when `holderId` no longer holds it.
+   */
+  renewLease?(sessionId: string, holderId: string): boolean;
+  /** Releases the lease if `holderId` holds it (else nothing). */
+  releaseLease?(sessionId: string, holderId: string): void;
   /** Releases the handle. */
   close(): void;
+}
+
+/**
+ * A session's writer lease: one process writes a session at a time. The
+ * holder refreshes `heartbeatAt` while it runs; a lease is stale, and may
+ * be taken over, when its heartbeat is older than 60 seconds, or when its
+ * holder ran on the claimant's host and that process is gone.
+ */
+export interface SessionLease {
+  /** The claim's id. */
+  holderId: string;
+  /** The holder's process id, when known. */
+  pid?: number;
+  /** The holder's host name, when known. */
+  hostname?: string;
+  /** When it was taken, ISO-8601. */
+  acquiredAt: string;
+  /** The holder's last heartbeat, ISO-8601. */
+  heartbeatAt: string;
 }

@@ -8,7 +8,11 @@
  * @module
  */
 import type { ModeName } from "../args.ts";
-import { costReport, shownCosts } from "../commands/cost_report.ts";
+import {
+  costReport,
+  shownCosts,
+  shownCoverage,
+} from "../commands/cost_report.ts";
 import { type ContextCommandHost, runSlashTrim } from "./slash_window.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { CHAT_MODES } from "../../tools/modes.ts";
@@ -124,7 +128,11 @@ export function runSlash(line: string, ctx: SlashContext): SlashOutcome {
       if (!noArgs()) return "continue";
       const record = ctx.store.load(ctx.sessionId)?.record;
       ctx.write(
-        costReport(record, shownCosts(ctx.store.costs?.(ctx.sessionId))),
+        costReport(
+          record,
+          shownCosts(ctx.store.costs?.(ctx.sessionId)),
+          shownCoverage(ctx.store, ctx.sessionId),
+        ),
       );
       return "continue";
     }

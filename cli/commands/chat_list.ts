@@ -12,6 +12,8 @@ import { listExistingHistory } from "../run/history.ts";
 
 /**
  * One `chat-list --json` record; absent values are `null`.
+ * `totalCostMicrocents` is the known spend; with `unaccountedCalls > 0`
+ * (calls whose usage is unknown) it is a lower bound.
  */
 export interface ChatListRecord {
   sessionId: string;
@@ -22,6 +24,7 @@ export interface ChatListRecord {
   createdAt: string;
   updatedAt: string;
   totalCostMicrocents: number;
+  unaccountedCalls: number;
 }
 
 /**
@@ -41,6 +44,7 @@ export function toListRecord(r: SessionListEntry): ChatListRecord {
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     totalCostMicrocents: r.totalCostMicrocents,
+    unaccountedCalls: r.unaccountedCalls,
   };
 }
 

@@ -34,7 +34,8 @@ import { withBudgetNotices } from "../run/window_settings.ts";
  *
  * @param command The parsed command.
  * @param ctx The command context.
- * @returns As `chat`; an unknown id is a `not_found` fault (exit 2).
+ * @returns As `chat`; an unknown id is a `not_found` fault (exit 2), a
+ * session another writer has open a `session_busy` fault (exit 2).
  */
 export async function runChatResume(
   command: Extract<CliCommand, { name: "chat-resume" }>,
@@ -131,7 +132,9 @@ export async function runChatResume(
       }),
     });
     if (!resumed.ok) {
-      return resumed.error.kind === "not_found" ? noSession : fault(
+      const why = resumed.error;
+      if (why.kind === "held") return fault("session_busy", why.message);
+      return why.kind === "not_found" ? noSession : fault(
         "internal",
         `Session ${id} cannot be resumed: its stored state is invalid`,
       );

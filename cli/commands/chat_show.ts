@@ -24,8 +24,12 @@ import { stripControl } from "../io/control.ts";
 import {
   modelCostLines,
   shownCosts,
+  type ShownCoverage,
+  shownCoverage,
   type ShownModelCost,
+  type ShownUnaccountedCall,
   totalPriceText,
+  unaccountedLines,
 } from "./cost_report.ts";
 import { fault } from "../fault.ts";
 import { openExistingHistory } from "../run/history.ts";
@@ -68,6 +72,11 @@ export interface ShownSession {
   boundaries: ShownBoundary[];
   /** Spend per model (every recorded attempt), first-recorded first. */
   costs: ShownModelCost[];
+  /**
+   * Calls whose usage is unknown (the process ended while they were
+   * open): `totalCostMicrocents` is then a lower bound.
+   */
+  unaccounted: ShownUnaccountedCall[];
 }
 
 function toolNames(rows: readonly SessionMessage[]): string[] {
@@ -85,11 +94,13 @@ function toolNames(rows: readonly SessionMessage[]): string[] {
  *
  * @param loaded The session and its rows.
  * @param costs Its per-model spend rows (`SessionStore.costs`), if read.
+ * @param coverage Its usage coverage, if read.
  * @returns The record.
  */
 export function showSession(
   loaded: LoadedSession,
   costs?: readonly ModelCostTotals[],
+  coverage?: ShownCoverage,
 ): ShownSession {
   const { record, messages } = loaded;
   const p = projectStructure(messages, { honourBoundary: false });
@@ -107,7 +118,12 @@ export function showSession(
     }
     return turn;
   });
-  const base = toListRecord(record);
+  const unrecorded = coverage?.unrecordedMicrocents ?? 0;
+  const base = toListRecord({
+    ...record,
+    totalCostMicrocents: record.totalCostMicrocents + unrecorded,
+    unaccountedCalls: coverage?.unaccounted.length ?? 0,
+  });
   return {
     ...base,
     totalInputTokens: record.totalInputTokens,
@@ -117,6 +133,7 @@ export function showSession(
     unansweredAfter: p.trailingLegacy.map(messageText),
     boundaries,
     costs: shownCosts(costs),
+    unaccounted: coverage?.unaccounted ?? [],
   };
 }
 
@@ -167,13 +184,24 @@ export function renderSession(s: ShownSession): string {
     lines.push("", `user (no reply): ${clean(u)}`);
   }
   const { costs } = s;
+  // The shown total already holds the spend no turn recorded.
+  const pending: ShownCoverage = {
+    unaccounted: s.unaccounted,
+    unrecordedMicrocents: 0,
+  };
   lines.push(
     "",
     `Totals: ${s.turns.length} turns, ${s.totalInputTokens} input tokens, ${s.totalOutputTokens} output tokens, ${
-      totalPriceText(s, costs)
+      totalPriceText(s, costs, pending)
     }`,
   );
   if (costs.length > 0) lines.push("Cost by model:", ...modelCostLines(costs));
+  lines.push(
+    ...unaccountedLines({
+      unaccounted: s.unaccounted,
+      unrecordedMicrocents: 0,
+    }),
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -193,16 +221,20 @@ export async function runChatShow(
   const store = opened.value;
   let loaded: LoadedSession | undefined;
   let costs: ModelCostTotals[] | undefined;
+  let coverage: ShownCoverage | undefined;
   try {
     loaded = store?.load(command.sessionId);
-    if (loaded !== undefined) costs = store?.costs?.(command.sessionId);
+    if (loaded !== undefined) {
+      costs = store?.costs?.(command.sessionId);
+      coverage = shownCoverage(store, command.sessionId);
+    }
   } finally {
     store?.close();
   }
   if (loaded === undefined) {
     return fault("not_found", `No session with id ${command.sessionId}`);
   }
-  const shown = showSession(loaded, costs);
+  const shown = showSession(loaded, costs, coverage);
   ctx.io.stdout.write(
     ctx.globals.json ? `${JSON.stringify(shown)}\n` : renderSession(shown),
   );

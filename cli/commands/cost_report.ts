@@ -2,10 +2,16 @@
  * Spend as `/cost` and `chat-show` print it: the session total
  * and the per-model breakdown read from the store (`session_costs`). A
  * model that used tokens but cost `$0` had no price: "price unknown".
+ * With calls left pending by a process that ended mid-call, the total is
+ * "at least" and those calls are named.
  *
  * @module
  */
-import type { AgentSessionRecord, ModelCostTotals } from "../../store/store.ts";
+import type {
+  AgentSessionRecord,
+  ModelCostTotals,
+  SessionStore,
+} from "../../store/store.ts";
 import { stripControl } from "../io/control.ts";
 
 /**
@@ -48,6 +54,77 @@ export interface ShownModelCost {
   calls: number;
   /** Attempts that had no price. */
   unpricedCalls: number;
+}
+
+/**
+ * A provider call whose usage is unknown, as shown.
+ */
+export interface ShownUnaccountedCall {
+  /** `turn` (a turn's request, any round) or `summary` (compaction). */
+  purpose: "turn" | "summary";
+  /** Provider id. */
+  provider: string;
+  /** Model id. */
+  model: string;
+  /** When it was sent, ISO-8601. */
+  startedAt: string;
+}
+
+/**
+ * The usage coverage of a session as shown: calls still pending, and the
+ * settled spend no turn recorded (added to the total).
+ */
+export interface ShownCoverage {
+  /** Calls whose usage is unknown, oldest first. */
+  unaccounted: ShownUnaccountedCall[];
+  /** Known spend not yet in the stored total (micro-cents). */
+  unrecordedMicrocents: number;
+}
+
+/**
+ * Reads a session's coverage from the store (complete when the store has
+ * no journal).
+ *
+ * @param store The store.
+ * @param sessionId The session.
+ * @returns The coverage.
+ */
+export function shownCoverage(
+  store: Pick<SessionStore, "coverage"> | undefined,
+  sessionId: string,
+): ShownCoverage {
+  const c = store?.coverage?.(sessionId);
+  return {
+    unaccounted: (c?.pending ?? []).map((p) => ({
+      purpose: p.purpose,
+      provider: p.provider,
+      model: p.model,
+      startedAt: p.startedAt,
+    })),
+    unrecordedMicrocents: c?.unrecordedMicrocents ?? 0,
+  };
+}
+
+/**
+ * The lines naming the unaccounted calls (none when every call is
+ * accounted for).
+ *
+ * @param coverage The coverage.
+ * @returns The lines, without newlines; names control-stripped.
+ */
+export function unaccountedLines(coverage: ShownCoverage): string[] {
+  const n = coverage.unaccounted.length;
+  if (n === 0) return [];
+  return [
+    `${n} call${n === 1 ? "" : "s"} unaccounted (the process ended while ${
+      n === 1 ? "it was" : "they were"
+    } open; ${n === 1 ? "its" : "their"} usage is unknown):`,
+    ...coverage.unaccounted.map((c) =>
+      `  ${c.purpose === "turn" ? "turn" : "summary"} call to ${
+        stripControl(c.provider)
+      }/${stripControl(c.model)}, sent ${c.startedAt}`
+    ),
+  ];
 }
 
 /**
@@ -96,10 +173,13 @@ export function modelCostLines(costs: readonly ShownModelCost[]): string[] {
 
 /**
  * The session total's price: "price unknown" when tokens were used for
- * `$0` and some call had no price (or no per-model rows are known).
+ * `$0` and some call had no price (or no per-model rows are known); with
+ * the coverage, the settled spend no turn recorded is added, and "at
+ * least" leads a known price when some call's usage is unknown.
  *
  * @param record The session row's totals.
  * @param costs The per-model rows.
+ * @param coverage The session's usage coverage, when read.
  * @returns The text.
  */
 export function totalPriceText(
@@ -108,20 +188,24 @@ export function totalPriceText(
     "totalInputTokens" | "totalOutputTokens" | "totalCostMicrocents"
   >,
   costs: readonly ShownModelCost[],
+  coverage?: ShownCoverage,
 ): string {
   const tokens = record.totalInputTokens + record.totalOutputTokens;
+  const total = record.totalCostMicrocents +
+    (coverage?.unrecordedMicrocents ?? 0);
   const unpriced = costs.length === 0 || costs.some((c) => c.unpricedCalls > 0);
-  return unpriced
-    ? priceText(record.totalCostMicrocents, tokens)
-    : formatCost(record.totalCostMicrocents);
+  const text = unpriced ? priceText(total, tokens) : formatCost(total);
+  const some = (coverage?.unaccounted.length ?? 0) > 0;
+  return some && text !== "price unknown" ? `at least ${text}` : text;
 }
 
 /**
  * The `/cost` report: the total from the session row, then the per-model
- * breakdown.
+ * breakdown, then the calls whose usage is unknown.
  *
  * @param record The session row (`undefined` before anything is stored).
  * @param costs The per-model rows.
+ * @param coverage The session's usage coverage, when read.
  * @returns The text, one line per item, ending with a newline.
  */
 export function costReport(
@@ -132,13 +216,15 @@ export function costReport(
     >
     | undefined,
   costs: readonly ShownModelCost[],
+  coverage?: ShownCoverage,
 ): string {
   if (record === undefined) return "Cost: nothing recorded yet\n";
   const lines = [
     `Cost: ${
-      totalPriceText(record, costs)
+      totalPriceText(record, costs, coverage)
     } (${record.totalInputTokens} input, ${record.totalOutputTokens} output tokens)`,
     ...modelCostLines(costs),
+    ...(coverage === undefined ? [] : unaccountedLines(coverage)),
   ];
   return `${lines.join("\n")}\n`;
 }

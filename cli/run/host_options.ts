@@ -9,6 +9,7 @@
 import type { PersistedSession } from "../../host/host.ts";
 import type { SessionSettings } from "../../session/deps.ts";
 import type { SessionRuntime } from "../../host/runtime.ts";
+import { thisProcess } from "../../host/process_identity.ts";
 import { createCatalog } from "../../llm/create_catalog.ts";
 import type { ModelCatalog } from "../../llm/catalog.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
@@ -36,7 +37,8 @@ export type CliSessionDeps = SessionSettings & {
 
 /**
  * Splits the CLI's deps into the host's `runtime`, `tools` and `settings`:
- * the system clock, random UUIDs, the io's `fetch`, the working folder.
+ * the system clock, random UUIDs, the io's `fetch`, the working folder,
+ * this process (for the session's writer lease).
  *
  * @param ctx The command context (cwd, fetch).
  * @param deps The CLI's session deps.
@@ -61,6 +63,7 @@ export function hostOptions(
     keyFor,
     workingDir: ctx.cwd,
     resolveProvider,
+    process: thisProcess(),
   };
   return { runtime, ...(tools === undefined ? {} : { tools }), settings };
 }

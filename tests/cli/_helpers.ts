@@ -100,7 +100,9 @@ function canonical(value: unknown): string {
  * Parses `--json` stdout strictly: every line is one compact
  * JSON object that `parseSessionEvent` accepts and whose re-serialisation
  * equals the line (no stray fields, nothing coerced; compared with keys
- * sorted), and `sequenceNumber` is gap-free from the first line.
+ * sorted), `sequenceNumber` is gap-free from the first line, and the
+ * boundary events carry `keptTurnCount` (the parser tolerates its absence
+ * on older events; this version's producers always set it).
  */
 export function parseEvents(stdout: string): SessionEvent[] {
   assert.ok(stdout.endsWith("\n"), "NDJSON ends with a newline");
@@ -115,11 +117,21 @@ export function parseEvents(stdout: string): SessionEvent[] {
       canonical(raw),
       `re-serialises to the schema exactly: ${line}`,
     );
-    return parsed.value;
+    const event = parsed.value;
+    assert.ok(isCurrentEvent(event), `keptTurnCount is set: ${line}`);
+    return event;
   });
   const first = out[0]?.sequenceNumber ?? 0;
   out.forEach((e, i) => assert.equal(e.sequenceNumber, first + i, "gap-free"));
   return out;
+}
+
+/** Whether an event carries every field this version's producers set. */
+export function isCurrentEvent(
+  event: SessionEvent | { type: string; keptTurnCount?: never },
+): event is SessionEvent {
+  return (event.type !== "session:compacted" &&
+    event.type !== "session:trimmed") || event.keptTurnCount !== undefined;
 }
 
 /** Event signatures: `type`, or `type:toolId` for tool events. */

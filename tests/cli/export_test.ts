@@ -3,6 +3,7 @@
  * in-process through `main(argv, io)` on temp stores.
  */
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import {
   denoAtomicWriteFs,
   writeFileAtomic,
@@ -117,6 +118,32 @@ Deno.test("chat-export writes <cwd>/<id>.relavium.yaml, marks the row, prints th
   assert.equal(quiet.stderr, EXPORT_NOTICE, "-q keeps the notice");
   const listed = await runCli(["chat-list", "--json"], { env, cwd: dir.path });
   assert.equal(JSON.parse(listed.stdout).status, "exported");
+});
+
+Deno.test("chat-export twice on an unchanged session writes identical bytes (updatedAt kept)", async () => {
+  await using dir = await tempDir();
+  const { env, id } = await chatOnce(dir.path);
+  // An old updatedAt, so a marking that bumped it could not go unseen.
+  const db = new DatabaseSync(`${dir.path}/home/history.db`);
+  db.prepare("UPDATE agent_sessions SET updated_at = 1000 WHERE id = ?").run(
+    id,
+  );
+  db.close();
+  const target = `${dir.path}/${id}.relavium.yaml`;
+  const first = await runCli(["chat-export", id], { env, cwd: dir.path });
+  assert.equal(first.code, 0, first.stderr);
+  const bytes = await Deno.readFile(target);
+  assert.equal(
+    load(dir.path, id)?.record.updatedAt,
+    new Date(1000).toISOString(),
+  );
+  const second = await runCli(["chat-export", id, "--force"], {
+    env,
+    cwd: dir.path,
+  });
+  assert.equal(second.code, 0, second.stderr);
+  assert.deepEqual(await Deno.readFile(target), bytes);
+  assert.equal(load(dir.path, id)?.record.status, "exported");
 });
 
 Deno.test("chat-export --json: one session:exported event on stdout, notice on stderr", async () => {

@@ -95,9 +95,11 @@ Deno.test("chat-list prints newest first, deleted excluded, human and JSON", asy
     "createdAt",
     "updatedAt",
     "totalCostMicrocents",
+    "unaccountedCalls",
   ]);
   assert.equal(records[0].modelId, null);
   assert.equal(records[1].totalCostMicrocents, 1650);
+  assert.equal(records[1].unaccountedCalls, 0);
 });
 
 Deno.test("chat-list on a fresh machine prints nothing and creates nothing", async () => {

@@ -65,6 +65,7 @@ Deno.test("resumeSession() on a fresh store handle sends exactly the request the
     });
     for (const m of MESSAGES.slice(0, 3)) await b.session.sendMessage(m);
     const id = b.sessionId;
+    b.close(); // releases its writer lease for the resume
     store1.close();
 
     const pc = createScriptedProvider({

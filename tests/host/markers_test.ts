@@ -108,6 +108,7 @@ async function sameNextRequest(
   const id = b.sessionId;
   const boundariesAtCut =
     listBoundaries(store1.load(id)?.messages ?? []).length;
+  b.close(); // releases its writer lease for the resume
   store1.close();
 
   const pc = provider(window);

@@ -517,7 +517,44 @@ Deno.test("createChain() fails auth, not engaged, when the key cannot be resolve
     engaged: false,
   }]);
   assert.equal(p.calls, 0);
-  assert.deepEqual(reports, []);
+  assert.deepEqual(
+    reports.map((r) => [r.attemptNumber, r.outcome, r.skipReason]),
+    [[1, "skipped", "no_key"]],
+    "the admitted attempt is reported as never sent",
+  );
+});
+
+Deno.test("createChain() reports an admitted attempt cancelled before it left as skipped", async () => {
+  const p = createScriptedProvider({
+    id: "openai",
+    script: [textReply("never")],
+  });
+  const controller = new AbortController();
+  const admitted: string[] = [];
+  const { options, reports } = setup([{
+    provider: p,
+    model: "m",
+    maxAttempts: 1,
+  }], {
+    admit: (entry) => {
+      admitted.push(entry.model);
+      return { allow: true };
+    },
+    keyFor: () => {
+      controller.abort();
+      return "k";
+    },
+  });
+  const events = await collect(
+    createChain(options).stream(userRequest(), controller.signal),
+  );
+  assert.equal(last(events).type, "failed");
+  assert.equal(p.calls, 0);
+  assert.deepEqual(admitted, ["m"]);
+  assert.deepEqual(
+    reports.map((r) => [r.outcome, r.skipReason]),
+    [["skipped", "cancelled"]],
+  );
 });
 
 function endlessProvider(

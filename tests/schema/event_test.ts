@@ -93,6 +93,37 @@ Deno.test("parseSessionEvent() accepts each event type and refuses stray fields"
   );
 });
 
+Deno.test("parseSessionEvent() accepts older compacted/trimmed events without keptTurnCount", () => {
+  const compacted = {
+    type: "session:compacted",
+    ...ENV,
+    reason: "manual",
+    summary: "so far",
+    keptMessageCount: 2,
+    tokensBefore: 100,
+    tokensAfter: 20,
+    tokensUsed: { input: 50, output: 10 },
+  };
+  const trimmed = {
+    type: "session:trimmed",
+    ...ENV,
+    reason: "manual",
+    keptMessageCount: 2,
+    droppedMessageCount: 4,
+  };
+  for (const older of [compacted, trimmed]) {
+    const r = parseSessionEvent(older);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.value, older, "nothing is invented");
+    assert.ok(parseSessionEvent({ ...older, keptTurnCount: 1 }).ok);
+    for (const bad of [-1, 1.5, "1", null]) {
+      const refused = parseSessionEvent({ ...older, keptTurnCount: bad });
+      assert.ok(!refused.ok, `keptTurnCount ${JSON.stringify(bad)}`);
+      assert.equal(refused.error[0]?.path, "keptTurnCount");
+    }
+  }
+});
+
 Deno.test("parseSessionMessage() refuses raw tool values, bad ids and misplaced markers", () => {
   const row = {
     id: "m",

@@ -7,6 +7,11 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Flat, Same } from "../../schema/_type_equal.ts";
+import type {
+  parseSessionEvent,
+  SessionEvent,
+  SessionEventDraft,
+} from "../../schema/event.ts";
 
 Deno.test("Same tells apart optional, readonly, wider and narrower types; Flat equates an intersection with its object", () => {
   const optional: Same<{ a?: number }, { a: number }> = false;
@@ -54,4 +59,22 @@ type _Check = Holds<Same<z.infer<typeof inferred>, Written>>;
   } finally {
     await Deno.remove(file);
   }
+});
+
+type ParsedEvent = Extract<
+  ReturnType<typeof parseSessionEvent>,
+  { ok: true }
+>["value"];
+type Boundary<E> = Extract<
+  E,
+  { type: "session:compacted" | "session:trimmed" }
+>;
+
+Deno.test("producers always set keptTurnCount; only the parser tolerates its absence (older events)", () => {
+  const checks: [
+    Same<Boundary<SessionEventDraft>["keptTurnCount"], number>,
+    Same<Boundary<SessionEvent>["keptTurnCount"], number>,
+    Same<Boundary<ParsedEvent>["keptTurnCount"], number | undefined>,
+  ] = [true, true, true];
+  assert.ok(checks.every((c) => c));
 });

@@ -221,9 +221,11 @@ for (const factory of FACTORIES) {
     s.store.setStatus("s1", "ended");
     assert.equal(s.store.load("s1")?.record.status, "ended");
     assert.throws(() => s.store.markExported("s1", "relative.yaml"), TypeError);
+    const before = s.store.load("s1")?.record.updatedAt;
     s.store.markExported("s1", "/abs/wf.relavium.yaml");
     const r = s.store.load("s1")?.record;
     assert.equal(r?.status, "exported");
+    assert.equal(r?.updatedAt, before, "marking keeps updatedAt");
     assert.equal(r?.exportedWorkflowPath, "/abs/wf.relavium.yaml");
     s.store.commitTurn("s1", turn("a"));
     assert.equal(s.store.load("s1")?.record.status, "active");

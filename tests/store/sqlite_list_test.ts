@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { listSqliteSessions } from "../../store/sqlite_list.ts";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
-import { deps, newSession, tempDir, turn } from "./_harness.ts";
+import { cost, deps, newSession, tempDir, turn } from "./_harness.ts";
 
 Deno.test("listSqliteSessions() lists what store.list() lists, in its order, with the printed fields", async () => {
   await using dir = await tempDir();
@@ -22,6 +22,7 @@ Deno.test("listSqliteSessions() lists what store.list() lists, in its order, wit
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     totalCostMicrocents: r.totalCostMicrocents,
+    unaccountedCalls: 0,
   }));
   store.close();
   const got = listSqliteSessions(path);
@@ -29,6 +30,32 @@ Deno.test("listSqliteSessions() lists what store.list() lists, in its order, wit
   assert.deepEqual(got.map((r) => r.id), ["s1", "s2"]);
   assert.equal(got[0]?.title, "hi");
   assert.equal(got[1]?.modelId, "gpt-5.4-mini");
+});
+
+Deno.test("listSqliteSessions() adds each session's usage coverage: pending calls and unrecorded spend", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/history.db`;
+  const store = openSqliteStore(path, deps());
+  store.create(newSession("s1"));
+  store.commitTurn("s1", turn("hi", { costs: [cost("m", 100)] }));
+  const call = { purpose: "turn" as const, provider: "openai", model: "m" };
+  store.beginInvocation?.("s1", call);
+  const settled = store.beginInvocation?.("s1", call) ?? "";
+  store.settleInvocation?.("s1", {
+    id: settled,
+    coverage: "priced",
+    inputTokens: 1,
+    outputTokens: 1,
+    costMicrocents: 40,
+  });
+  store.close();
+  const [s1] = listSqliteSessions(path);
+  assert.equal(s1?.totalCostMicrocents, 140);
+  assert.equal(s1?.unaccountedCalls, 1);
+  const raw = new DatabaseSync(path);
+  raw.exec("DROP TABLE relavium_invocations");
+  raw.close();
+  assert.equal(listSqliteSessions(path)[0]?.unaccountedCalls, 0, "older file");
 });
 
 Deno.test("listSqliteSessions() lists nothing from a file without the sessions table", async () => {

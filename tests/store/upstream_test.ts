@@ -140,7 +140,16 @@ Deno.test("commitTurn() appends to an upstream session and leaves the file clean
   }
   assert.deepEqual(
     [...schemaAfter.keys()].filter((n) => !schemaBefore.has(n)).sort(),
-    ["relavium_session_state", "sqlite_autoindex_relavium_session_state_1"],
+    [
+      "idx_relavium_invocations_open",
+      "relavium_invocations",
+      "relavium_session_leases",
+      "relavium_session_state",
+      "sqlite_autoindex_relavium_invocations_1",
+      "sqlite_autoindex_relavium_session_leases_1",
+      "sqlite_autoindex_relavium_session_state_1",
+    ],
+    "only our own tables are added",
   );
 
   const rows = db.prepare(

@@ -1,0 +1,122 @@
+/**
+ * The memory store's writer leases and usage-coverage journal, with the
+ * SQLite store's semantics (one store object stands for one file).
+ *
+ * @module
+ */
+import {
+  checkInvocationStart,
+  checkSettlement,
+  type InvocationSettlement,
+  type PendingInvocation,
+  type UsageCoverage,
+} from "./coverage_check.ts";
+import {
+  type LeaseAnswer,
+  type LeaseClaim,
+  leaseDecision,
+} from "./lease_policy.ts";
+import type { CostEntry, SessionLease } from "./store.ts";
+
+interface Invocation {
+  pending: PendingInvocation;
+  settled?: InvocationSettlement;
+  recorded: boolean;
+}
+
+interface StoredLease {
+  lease: SessionLease;
+  heartbeatAtMs: number;
+}
+
+/**
+ * Leases and invocations of every session of one memory store. A second
+ * claimant is refused while the first holds the lease, as two processes
+ * on one file are; writes are not checked against it (one store object
+ * lives in one process, and its clock decides staleness: the default one
+ * never moves, so a lease is taken over only from a holder whose process
+ * is gone).
+ */
+export class MemoryJournal {
+  readonly #leases = new Map<string, StoredLease>();
+  readonly #invocations = new Map<string, Invocation[]>();
+
+  /** As `SessionStore.acquireLease`, for a known session. */
+  acquire(sessionId: string, claim: LeaseClaim, now: number): LeaseAnswer {
+    const answer = leaseDecision(this.#leases.get(sessionId), claim, now);
+    if (!answer.ok) return answer;
+    const at = new Date(now).toISOString();
+    const lease: SessionLease = {
+      holderId: claim.holderId,
+      acquiredAt: at,
+      heartbeatAt: at,
+    };
+    if (claim.pid !== undefined) lease.pid = claim.pid;
+    if (claim.hostname !== undefined) lease.hostname = claim.hostname;
+    this.#leases.set(sessionId, { lease, heartbeatAtMs: now });
+    return answer;
+  }
+
+  /** As `SessionStore.renewLease`. */
+  renew(sessionId: string, holderId: string, now: number): boolean {
+    const stored = this.#leases.get(sessionId);
+    if (stored?.lease.holderId !== holderId) return false;
+    stored.heartbeatAtMs = now;
+    stored.lease.heartbeatAt = new Date(now).toISOString();
+    return true;
+  }
+
+  /** As `SessionStore.releaseLease`. */
+  release(sessionId: string, holderId: string): void {
+    if (this.#leases.get(sessionId)?.lease.holderId === holderId) {
+      this.#leases.delete(sessionId);
+    }
+  }
+
+  /** As `SessionStore.beginInvocation`, checked. */
+  begin(sessionId: string, pending: PendingInvocation): void {
+    checkInvocationStart(pending);
+    const list = this.#invocations.get(sessionId) ?? [];
+    list.push({ pending: { ...pending }, recorded: false });
+    this.#invocations.set(sessionId, list);
+  }
+
+  /** As `SessionStore.settleInvocation`, checked. */
+  settle(sessionId: string, settlement: InvocationSettlement): void {
+    checkSettlement(settlement);
+    const found = this.#invocations.get(sessionId)?.find((i) =>
+      i.pending.id === settlement.id
+    );
+    if (found === undefined || found.settled !== undefined) return;
+    found.settled = { ...settlement };
+    found.recorded = settlement.costMicrocents === 0;
+  }
+
+  /** Marks, per cost entry a write records, its settled invocation. */
+  markRecorded(sessionId: string, costs: readonly CostEntry[]): void {
+    const list = this.#invocations.get(sessionId) ?? [];
+    for (const c of costs) {
+      if (c.costMicrocents === 0) continue;
+      const found = list.find((i) =>
+        !i.recorded && i.settled !== undefined &&
+        i.pending.model === c.model &&
+        i.settled.inputTokens === c.inputTokens &&
+        i.settled.outputTokens === c.outputTokens &&
+        i.settled.costMicrocents === c.costMicrocents
+      );
+      if (found !== undefined) found.recorded = true;
+    }
+  }
+
+  /** As `SessionStore.coverage`. */
+  coverage(sessionId: string): UsageCoverage {
+    const list = this.#invocations.get(sessionId) ?? [];
+    let unrecorded = 0;
+    const pending: PendingInvocation[] = [];
+    for (const i of list) {
+      if (i.settled === undefined) pending.push({ ...i.pending });
+      else if (!i.recorded) unrecorded += i.settled.costMicrocents;
+    }
+    return { pending, unrecordedMicrocents: unrecorded };
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * Our two bookkeeping tables of `history.db`: the writer lease
+ * (`relavium_session_leases`) and the usage-coverage journal
+ * (`relavium_invocations`). Every method runs inside the caller's
+ * transaction; statements are prepared on first use.
+ *
+ * @module
+ */
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import {
+  decodePendingRow,
+  type InvocationSettlement,
+  type InvocationStart,
+  storedCount,
+  type UsageCoverage,
+} from "./coverage_check.ts";
+import { SessionRecordError } from "./errors.ts";
+import {
+  type LeaseAnswer,
+  type LeaseClaim,
+  leaseDecision,
+} from "./lease_policy.ts";
+import type { CostEntry, SessionLease } from "./store.ts";
+
+const SQL = {
+  lease: `SELECT holder_id, pid, hostname, acquired_at, heartbeat_at
+    FROM relavium_session_leases WHERE session_id = ?`,
+  takeLease: `INSERT INTO relavium_session_leases
+    (session_id, holder_id, pid, hostname, acquired_at, heartbeat_at)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (session_id) DO UPDATE SET holder_id = excluded.holder_id,
+    pid = excluded.pid, hostname = excluded.hostname,
+    acquired_at = excluded.acquired_at, heartbeat_at = excluded.heartbeat_at`,
+  renewLease: `UPDATE relavium_session_leases SET heartbeat_at = ?
+    WHERE session_id = ? AND holder_id = ?`,
+  releaseLease: `DELETE FROM relavium_session_leases
+    WHERE session_id = ? AND holder_id = ?`,
+  begin: `INSERT INTO relavium_invocations
+    (id, session_id, purpose, provider, model, started_at)
+    VALUES (?, ?, ?, ?, ?, ?)`,
+  settle: `UPDATE relavium_invocations SET status = 'settled', coverage = ?,
+    input_tokens = ?, output_tokens = ?, cost_microcents = ?,
+    recorded = ?, settled_at = ?
+    WHERE id = ? AND session_id = ? AND status = 'pending'`,
+  pending: `SELECT id, purpose, provider, model, started_at
+    FROM relavium_invocations WHERE session_id = ? AND status = 'pending'
+    ORDER BY started_at, rowid`,
+  unrecorded: `SELECT cost_microcents FROM relavium_invocations
+    WHERE session_id = ? AND status = 'settled' AND recorded = 0`,
+  // The oldest settled, unrecorded invocation that spent exactly this
+  // entry's money: which of two equal ones is marked changes no total.
+  markRecorded: `UPDATE relavium_invocations SET recorded = 1
+    WHERE rowid = (SELECT rowid FROM relavium_invocations
+      WHERE session_id = ? AND status = 'settled' AND recorded = 0
+      AND model = ? AND input_tokens = ? AND output_tokens = ?
+      AND cost_microcents = ? ORDER BY rowid LIMIT 1)`,
+} as const;
+
+type Name = keyof typeof SQL;
+
+function leaseField(column: string): never {
+  throw new SessionRecordError(
+    "invalid_record",
+    `relavium_session_leases.${column}`,
+  );
+}
+
+function epoch(value: unknown, column: string): number {
+  if (
+    typeof value !== "number" || !Number.isSafeInteger(value) ||
+    Number.isNaN(new Date(value).getTime())
+  ) leaseField(column);
+  return value as number;
+}
+
+/**
+ * Decodes a stored lease, naming the column it finds invalid.
+ *
+ * @param row The raw row.
+ * @returns The lease and its heartbeat in epoch ms.
+ * @throws {SessionRecordError} `invalid_record` naming
+ * `relavium_session_leases.<column>`.
+ */
+export function decodeLeaseRow(
+  row: Record<string, unknown>,
+): { lease: SessionLease; heartbeatAtMs: number } {
+  const holder = row["holder_id"];
+  if (typeof holder !== "string" || holder === "") leaseField("holder_id");
+  const pid = row["pid"];
+  if (
+    pid !== null &&
+    (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid < 0)
+  ) leaseField("pid");
+  const hostname = row["hostname"];
+  if (hostname !== null && typeof hostname !== "string") {
+    leaseField("hostname");
+  }
+  const acquired = epoch(row["acquired_at"], "acquired_at");
+  const heartbeat = epoch(row["heartbeat_at"], "heartbeat_at");
+  const lease: SessionLease = {
+    holderId: holder as string,
+    acquiredAt: new Date(acquired).toISOString(),
+    heartbeatAt: new Date(heartbeat).toISOString(),
+  };
+  if (pid !== null) lease.pid = pid as number;
+  if (hostname !== null) lease.hostname = hostname as string;
+  return { lease, heartbeatAtMs: heartbeat };
+}
+
+/**
+ * The lease and journal statements of one connection.
+ */
+export class SqliteJournal {
+  readonly #db: DatabaseSync;
+  readonly #prepared = new Map<Name, StatementSync>();
+
+  /**
+   * Wraps a connection whose schema has both tables.
+   *
+   * @param db The open connection.
+   */
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  #sql(name: Name): StatementSync {
+    let s = this.#prepared.get(name);
+    if (s === undefined) {
+      s = this.#db.prepare(SQL[name]);
+      this.#prepared.set(name, s);
+    }
+    return s;
+  }
+
+  /**
+   * The stored lease of a session, validated.
+   *
+   * @param sessionId The session.
+   * @returns The lease, or `undefined` when none is stored.
+   */
+  lease(
+    sessionId: string,
+  ): { lease: SessionLease; heartbeatAtMs: number } | undefined {
+    const row = this.#sql("lease").get(sessionId);
+    return row === undefined ? undefined : decodeLeaseRow(row);
+  }
+
+  /**
+   * Takes the lease unless a live holder has it.
+   *
+   * @param sessionId The session (known to exist).
+   * @param claim The claimant.
+   * @param now Epoch ms.
+   * @returns The answer.
+   */
+  acquire(sessionId: string, claim: LeaseClaim, now: number): LeaseAnswer {
+    const answer = leaseDecision(this.lease(sessionId), claim, now);
+    if (!answer.ok) return answer;
+    this.#sql("takeLease").run(
+      sessionId,
+      claim.holderId,
+      claim.pid ?? null,
+      claim.hostname ?? null,
+      now,
+      now,
+    );
+    return answer;
+  }
+
+  /**
+   * Refreshes the heartbeat of `holderId`'s lease.
+   *
+   * @returns Whether `holderId` holds it.
+   */
+  renew(sessionId: string, holderId: string, now: number): boolean {
+    return Number(
+      this.#sql("renewLease").run(now, sessionId, holderId).changes,
+    ) > 0;
+  }
+
+  /** Deletes `holderId`'s lease (nothing when another holds it). */
+  release(sessionId: string, holderId: string): void {
+    this.#sql("releaseLease").run(sessionId, holderId);
+  }
+
+  /** Inserts a pending invocation under `id`. */
+  begin(
+    sessionId: string,
+    id: string,
+    invocation: InvocationStart,
+    now: number,
+  ): void {
+    this.#sql("begin").run(
+      id,
+      sessionId,
+      invocation.purpose,
+      invocation.provider,
+      invocation.model,
+      now,
+    );
+  }
+
+  /**
+   * Settles a pending invocation in one statement; spend of zero is
+   * recorded at once (no turn will carry it).
+   */
+  settle(sessionId: string, s: InvocationSettlement, now: number): void {
+    this.#sql("settle").run(
+      s.coverage,
+      s.inputTokens,
+      s.outputTokens,
+      s.costMicrocents,
+      s.costMicrocents === 0 ? 1 : 0,
+      now,
+      s.id,
+      sessionId,
+    );
+  }
+
+  /**
+   * Marks, per cost entry a write records, the matching settled
+   * invocation as recorded.
+   */
+  markRecorded(sessionId: string, costs: readonly CostEntry[]): void {
+    for (const c of costs) {
+      if (c.costMicrocents === 0) continue;
+      this.#sql("markRecorded").run(
+        sessionId,
+        c.model,
+        c.inputTokens,
+        c.outputTokens,
+        c.costMicrocents,
+      );
+    }
+  }
+
+  /** The session's usage coverage, validated. */
+  coverage(sessionId: string): UsageCoverage {
+    const pending = this.#sql("pending").all(sessionId).map((r) =>
+      decodePendingRow(r)
+    );
+    let unrecorded = 0;
+    for (const r of this.#sql("unrecorded").all(sessionId)) {
+      const cost = r["cost_microcents"];
+      unrecorded += storedCount(cost, "relavium_invocations.cost_microcents");
+    }
+    return { pending, unrecordedMicrocents: unrecorded };
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The host holds a session's writer lease from open or resume until
+ * close, refuses a second writer naming the holder, takes over from a
+ * gone one, journals every provider call in the store, and a resume
+ * adopts the calls an earlier run left pending.
+ */
+import assert from "node:assert/strict";
+import { openSession, resumeSession } from "../../host/host.ts";
+import { createScriptedProvider } from "../../llm/scripted_provider.ts";
+import { createMemoryStore } from "../../store/memory_store.ts";
+import { openSqliteStore } from "../../store/sqlite_store.ts";
+import type { SessionStore } from "../../store/store.ts";
+import { sequentialIds } from "../_fakes/clock.ts";
+import { hostParts } from "../_fakes/runtime.ts";
+import { AGENT, reply } from "../session/_harness.ts";
+
+function parts(
+  replies: string[],
+  options: {
+    ids?: string;
+    process?: { pid: number; hostname: string; isAlive(pid: number): boolean };
+  } = {},
+) {
+  const provider = createScriptedProvider({
+    id: "openai",
+    script: replies.map((r) => reply(r)),
+  });
+  const p = hostParts({
+    resolveProvider: (id) => (id === "openai" ? provider : undefined),
+  }, { ids: sequentialIds(options.ids ?? "h") });
+  if (options.process !== undefined) p.runtime.process = options.process;
+  return p;
+}
+
+function userTexts(store: SessionStore, id: string): string[] {
+  return (store.load(id)?.messages ?? []).flatMap((m) =>
+    m.role === "user" && m.content[0]?.type === "text"
+      ? [m.content[0].text]
+      : []
+  );
+}
+
+Deno.test("resumeSession() is refused while another writer holds the session, and allowed after it closes", async () => {
+  const store = createMemoryStore();
+  const first = openSession({ store, agent: AGENT, ...parts(["a", "b"]) });
+  await first.session.sendMessage("one");
+  const refused = resumeSession({
+    store,
+    sessionId: first.sessionId,
+    ...parts(["never"], { ids: "r" }),
+  });
+  assert.ok(!refused.ok);
+  assert.equal(refused.error.kind, "held");
+  if (refused.error.kind === "held") {
+    assert.equal(refused.error.heldBy.holderId, "h-1");
+    assert.match(
+      refused.error.message,
+      new RegExp(
+        `^Session ${first.sessionId} is open in another writer \\(holder h-1, since .+\\): close that chat first`,
+      ),
+    );
+  }
+  await first.session.sendMessage("two");
+  first.close();
+  const resumed = resumeSession({
+    store,
+    sessionId: first.sessionId,
+    ...parts(["three"], { ids: "r" }),
+  });
+  assert.ok(resumed.ok);
+  using live = resumed.value;
+  await live.session.sendMessage("three");
+  assert.deepEqual(userTexts(store, first.sessionId), ["one", "two", "three"]);
+});
+
+Deno.test("resumeSession() takes over the lease of a gone process of this host", async () => {
+  const store = createMemoryStore();
+  const here = (pid: number, alive: number[]) => ({
+    pid,
+    hostname: "box",
+    isAlive: (p: number) => alive.includes(p),
+  });
+  const first = openSession({
+    store,
+    agent: AGENT,
+    ...parts(["a"], { process: here(41, [41]) }),
+  });
+  await first.session.sendMessage("one");
+  // The first process "dies" without closing: its pid is gone.
+  const resumed = resumeSession({
+    store,
+    sessionId: first.sessionId,
+    ...parts(["b"], { ids: "r", process: here(42, [42]) }),
+  });
+  assert.ok(resumed.ok, JSON.stringify(resumed));
+  resumed.value.close();
+});
+
+Deno.test("openSession() journals each provider call; resumeSession() adopts calls left pending", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/history.db`;
+    const store = openSqliteStore(path);
+    const first = openSession({ store, agent: AGENT, ...parts(["a"]) });
+    await first.session.sendMessage("one");
+    assert.deepEqual(store.coverage?.(first.sessionId), {
+      pending: [],
+      unrecordedMicrocents: 0,
+    });
+    // A crash mid-call leaves a pending invocation behind.
+    store.beginInvocation?.(first.sessionId, {
+      purpose: "turn",
+      provider: "openai",
+      model: AGENT.model,
+    });
+    first.close();
+    store.close();
+
+    const again = openSqliteStore(path);
+    const resumed = resumeSession({
+      store: again,
+      sessionId: first.sessionId,
+      ...parts(["b"], { ids: "r" }),
+    });
+    assert.ok(resumed.ok);
+    const live = resumed.value;
+    await live.session.sendMessage("two");
+    live.close();
+    const costs = [];
+    for await (const e of live.events) {
+      if (e.type === "cost:updated") costs.push(e.unaccountedCalls);
+    }
+    assert.deepEqual(costs, [1], "the adopted call is reported");
+    assert.equal(again.coverage?.(first.sessionId).pending.length, 1);
+    again.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

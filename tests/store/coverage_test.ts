@@ -1,0 +1,215 @@
+/**
+ * The usage-coverage journal both stores keep: an invocation is pending
+ * from before its egress until it settles (money and coverage in one
+ * write); settled spend that no turn, cost or marker write recorded counts
+ * as unrecorded; and, in SQLite, a tampered journal row is a clear error.
+ */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { SessionRecordError } from "../../store/errors.ts";
+import { openSqliteStore } from "../../store/sqlite_store.ts";
+import type { SessionStore } from "../../store/store.ts";
+import { cost, FACTORIES, newSession, tempDir, turn } from "./_harness.ts";
+
+type Journal = Required<
+  Pick<SessionStore, "beginInvocation" | "settleInvocation" | "coverage">
+>;
+
+function journal(store: SessionStore): Journal {
+  const { beginInvocation, settleInvocation, coverage } = store;
+  assert.ok(beginInvocation && settleInvocation && coverage, "journal");
+  return {
+    beginInvocation: beginInvocation.bind(store),
+    settleInvocation: settleInvocation.bind(store),
+    coverage: coverage.bind(store),
+  };
+}
+
+const call = (model = "m") => ({
+  purpose: "turn" as const,
+  provider: "openai",
+  model,
+});
+
+for (const factory of FACTORIES) {
+  const test = (name: string, fn: () => Promise<void>) =>
+    Deno.test(`${name} [${factory.name}]`, fn);
+
+  test("beginInvocation() is pending until settleInvocation() resolves it", async () => {
+    await using s = await factory.open();
+    s.store.create(newSession());
+    const j = journal(s.store);
+    assert.deepEqual(j.coverage("s1"), {
+      pending: [],
+      unrecordedMicrocents: 0,
+    });
+    const i1 = j.beginInvocation("s1", call());
+    const i2 = j.beginInvocation("s1", { ...call(), purpose: "summary" });
+    assert.notEqual(i1, i2);
+    const open = j.coverage("s1");
+    assert.deepEqual(
+      open.pending.map((p) => [p.id, p.purpose, p.provider, p.model]),
+      [[i1, "turn", "openai", "m"], [i2, "summary", "openai", "m"]],
+    );
+    assert.match(open.pending[0]?.startedAt ?? "", /^2026-01-01T/);
+    j.settleInvocation("s1", {
+      id: i1,
+      coverage: "priced",
+      inputTokens: 10,
+      outputTokens: 2,
+      costMicrocents: 70,
+    });
+    j.settleInvocation("s1", {
+      id: i2,
+      coverage: "no_usage",
+      inputTokens: 0,
+      outputTokens: 0,
+      costMicrocents: 0,
+    });
+    j.settleInvocation("s1", {
+      id: i2,
+      coverage: "priced",
+      inputTokens: 1,
+      outputTokens: 1,
+      costMicrocents: 5,
+    });
+    assert.deepEqual(
+      j.coverage("s1"),
+      { pending: [], unrecordedMicrocents: 70 },
+      "settled once; zero spend needs no recording",
+    );
+    j.settleInvocation("s1", {
+      id: "nope",
+      coverage: "priced",
+      inputTokens: 0,
+      outputTokens: 0,
+      costMicrocents: 1,
+    });
+    assert.deepEqual(j.coverage("other"), {
+      pending: [],
+      unrecordedMicrocents: 0,
+    });
+  });
+
+  test("a turn, cost or marker write records the settled spend it carries", async () => {
+    await using s = await factory.open();
+    s.store.create(newSession());
+    const j = journal(s.store);
+    const settle = (id: string, money: number) =>
+      j.settleInvocation("s1", {
+        id,
+        coverage: "priced",
+        inputTokens: 10,
+        outputTokens: 2,
+        costMicrocents: money,
+      });
+    const [a, b, c, d] = [1, 2, 3, 4].map(() =>
+      j.beginInvocation("s1", call())
+    );
+    settle(a ?? "", 70);
+    settle(b ?? "", 70);
+    settle(c ?? "", 30);
+    assert.equal(j.coverage("s1").unrecordedMicrocents, 170);
+    s.store.commitTurn("s1", turn("hi", { costs: [cost("m", 70)] }));
+    assert.equal(j.coverage("s1").unrecordedMicrocents, 100);
+    s.store.recordCosts("s1", [cost("other", 30), cost("m", 30)]);
+    assert.equal(j.coverage("s1").unrecordedMicrocents, 70, "matched by model");
+    s.store.appendMarker?.("s1", { keptTurnCount: 1, costs: [cost("m", 70)] });
+    const left = j.coverage("s1");
+    assert.deepEqual(left.pending.map((p) => p.id), [d]);
+    assert.equal(left.unrecordedMicrocents, 0);
+  });
+
+  test("beginInvocation() and settleInvocation() refuse invalid fields and unknown sessions", async () => {
+    await using s = await factory.open();
+    s.store.create(newSession());
+    const j = journal(s.store);
+    for (
+      const bad of [{ ...call(), provider: "" }, {
+        ...call(),
+        purpose: "chat",
+      }, call("")]
+    ) {
+      assert.throws(() => j.beginInvocation("s1", bad as never), RangeError);
+    }
+    assert.throws(() => j.beginInvocation("nope", call()));
+    const i1 = j.beginInvocation("s1", call());
+    const ok = {
+      id: i1,
+      coverage: "priced",
+      inputTokens: 1,
+      outputTokens: 1,
+      costMicrocents: 1,
+    };
+    for (
+      const bad of [
+        { ...ok, coverage: "some" },
+        { ...ok, costMicrocents: -1 },
+        { ...ok, inputTokens: 1.5 },
+        { ...ok, id: "" },
+      ]
+    ) {
+      assert.throws(() => j.settleInvocation("s1", bad as never), RangeError);
+    }
+    assert.equal(j.coverage("s1").pending.length, 1, "nothing was settled");
+  });
+}
+
+Deno.test("sqlite: a tampered journal row is a clear error naming the column", async (t) => {
+  const cases: Array<[string, string]> = [
+    ["purpose", "UPDATE relavium_invocations SET purpose = 'chat'"],
+    ["model", "UPDATE relavium_invocations SET model = ''"],
+    ["started_at", "UPDATE relavium_invocations SET started_at = 'then'"],
+    [
+      "cost_microcents",
+      "UPDATE relavium_invocations SET status = 'settled', cost_microcents = -5",
+    ],
+  ];
+  for (const [column, sql] of cases) {
+    await t.step(column, async () => {
+      await using dir = await tempDir();
+      const path = `${dir.path}/history.db`;
+      const store = openSqliteStore(path);
+      try {
+        store.create(newSession());
+        journal(store).beginInvocation("s1", call());
+        const raw = new DatabaseSync(path);
+        raw.exec("PRAGMA ignore_check_constraints = ON");
+        raw.exec(sql);
+        raw.close();
+        assert.throws(
+          () => journal(store).coverage("s1"),
+          (e) =>
+            e instanceof SessionRecordError &&
+            e.field === `relavium_invocations.${column}`,
+        );
+      } finally {
+        store.close();
+      }
+    });
+  }
+});
+
+Deno.test("sqlite: journal and lease tables are created in an older file, which stays readable", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/history.db`;
+  const old = openSqliteStore(path);
+  old.create(newSession());
+  old.commitTurn("s1", turn("hi", { costs: [cost("m", 70)] }));
+  old.close();
+  const raw = new DatabaseSync(path);
+  raw.exec("DROP TABLE relavium_invocations");
+  raw.exec("DROP TABLE relavium_session_leases");
+  raw.close();
+  const store = openSqliteStore(path);
+  try {
+    assert.equal(store.load("s1")?.messages.length, 2);
+    assert.deepEqual(journal(store).coverage("s1"), {
+      pending: [],
+      unrecordedMicrocents: 0,
+    });
+    assert.ok(store.acquireLease?.("s1", { holderId: "a" }).ok);
+  } finally {
+    store.close();
+  }
+});

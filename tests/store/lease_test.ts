@@ -1,0 +1,263 @@
+/**
+ * One writer per session: the lease both stores keep (taken, refused,
+ * renewed, released, taken over when stale or when its holder is gone),
+ * and, in SQLite, the check every write makes that its lease is still its
+ * own, across two handles on one file.
+ */
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { createMemoryStore } from "../../store/memory_store.ts";
+import { openSqliteStore } from "../../store/sqlite_store.ts";
+import {
+  SessionNotFoundError,
+  SessionRecordError,
+} from "../../store/errors.ts";
+import type { SessionStore } from "../../store/store.ts";
+import { LEASE_STALE_MS } from "../../store/lease_policy.ts";
+import { newSession, tempDir, turn } from "./_harness.ts";
+
+/** A clock the test moves. */
+function manualClock(): { now(): number; set(ms: number): void } {
+  let t = Date.UTC(2026, 0, 1);
+  return {
+    now: () => t,
+    set(ms: number) {
+      t = ms;
+    },
+  };
+}
+
+const T0 = Date.UTC(2026, 0, 1);
+
+const OPENERS: Array<{
+  name: string;
+  open(
+    clock: { now(): number },
+  ): Promise<{ store: SessionStore } & AsyncDisposable>;
+}> = [
+  {
+    name: "memory",
+    open(clock) {
+      const store = createMemoryStore({ clock });
+      return Promise.resolve({
+        store,
+        [Symbol.asyncDispose]: () => Promise.resolve(),
+      });
+    },
+  },
+  {
+    name: "sqlite",
+    async open(clock) {
+      const dir = await tempDir();
+      const store = openSqliteStore(`${dir.path}/history.db`, { clock });
+      return {
+        store,
+        async [Symbol.asyncDispose]() {
+          store.close();
+          await dir[Symbol.asyncDispose]();
+        },
+      };
+    },
+  },
+];
+
+function lease(store: SessionStore): Required<
+  Pick<SessionStore, "acquireLease" | "renewLease" | "releaseLease">
+> {
+  const { acquireLease, renewLease, releaseLease } = store;
+  assert.ok(acquireLease && renewLease && releaseLease, "lease methods");
+  return {
+    acquireLease: acquireLease.bind(store),
+    renewLease: renewLease.bind(store),
+    releaseLease: releaseLease.bind(store),
+  };
+}
+
+for (const opener of OPENERS) {
+  const test = (name: string, fn: () => Promise<void>) =>
+    Deno.test(`${name} [${opener.name}]`, fn);
+
+  test("acquireLease() takes a free lease, refuses a live holder, is idempotent for its holder", async () => {
+    const clock = manualClock();
+    await using s = await opener.open(clock);
+    s.store.create(newSession());
+    const l = lease(s.store);
+    const a = { holderId: "a", pid: 41, hostname: "box" };
+    assert.deepEqual(l.acquireLease("s1", a), { ok: true });
+    assert.deepEqual(l.acquireLease("s1", a), { ok: true }, "same holder");
+    clock.set(T0 + 5_000);
+    const refused = l.acquireLease("s1", { holderId: "b", hostname: "box" });
+    assert.deepEqual(refused, {
+      ok: false,
+      heldBy: {
+        holderId: "a",
+        pid: 41,
+        hostname: "box",
+        acquiredAt: new Date(T0).toISOString(),
+        heartbeatAt: new Date(T0).toISOString(),
+      },
+    });
+    assert.throws(
+      () => l.acquireLease("nope", a),
+      SessionNotFoundError,
+    );
+    assert.throws(() => l.acquireLease("s1", { holderId: "" }), TypeError);
+  });
+
+  test("acquireLease() takes over a lease whose heartbeat is older than the timeout", async () => {
+    const clock = manualClock();
+    await using s = await opener.open(clock);
+    s.store.create(newSession());
+    const l = lease(s.store);
+    l.acquireLease("s1", { holderId: "a" });
+    clock.set(T0 + LEASE_STALE_MS);
+    assert.equal(l.renewLease("s1", "a"), true, "a renews at the limit");
+    clock.set(T0 + 2 * LEASE_STALE_MS);
+    assert.equal(l.acquireLease("s1", { holderId: "b" }).ok, false);
+    clock.set(T0 + 2 * LEASE_STALE_MS + 1);
+    const taken = l.acquireLease("s1", { holderId: "b" });
+    assert.ok(taken.ok);
+    assert.equal(taken.tookOver?.holderId, "a");
+    assert.equal(l.renewLease("s1", "a"), false, "a lost it");
+    assert.equal(l.renewLease("s1", "b"), true);
+  });
+
+  test("acquireLease() takes over from a dead process of its own host only", async () => {
+    const clock = manualClock();
+    await using s = await opener.open(clock);
+    s.store.create(newSession());
+    const l = lease(s.store);
+    l.acquireLease("s1", { holderId: "a", pid: 41, hostname: "box" });
+    const dead = (pid: number) => pid !== 41;
+    const elsewhere = { holderId: "b", hostname: "other", isAlive: dead };
+    assert.equal(l.acquireLease("s1", elsewhere).ok, false, "another host");
+    const unsure = { holderId: "b", hostname: "box", isAlive: () => undefined };
+    assert.equal(l.acquireLease("s1", unsure).ok, false, "cannot tell");
+    const alive = { holderId: "b", hostname: "box", isAlive: () => true };
+    assert.equal(l.acquireLease("s1", alive).ok, false, "alive");
+    const here = { holderId: "b", pid: 42, hostname: "box", isAlive: dead };
+    const taken = l.acquireLease("s1", here);
+    assert.ok(taken.ok);
+    assert.equal(taken.tookOver?.pid, 41);
+  });
+
+  test("releaseLease() frees it for the next holder; another holder's release changes nothing", async () => {
+    const clock = manualClock();
+    await using s = await opener.open(clock);
+    s.store.create(newSession());
+    const l = lease(s.store);
+    l.acquireLease("s1", { holderId: "a" });
+    l.releaseLease("s1", "b");
+    assert.equal(l.acquireLease("s1", { holderId: "b" }).ok, false);
+    l.releaseLease("s1", "a");
+    assert.deepEqual(l.acquireLease("s1", { holderId: "b" }), { ok: true });
+  });
+}
+
+Deno.test("sqlite: a handle whose lease was taken over cannot write the session; the other can", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/history.db`;
+  const clock = manualClock();
+  const first = openSqliteStore(path, { clock });
+  const second = openSqliteStore(path, { clock });
+  try {
+    first.create(newSession());
+    assert.ok(lease(first).acquireLease("s1", { holderId: "a" }).ok);
+    first.commitTurn("s1", turn("one"));
+    assert.equal(
+      lease(second).acquireLease("s1", { holderId: "b" }).ok,
+      false,
+      "refused while a is live",
+    );
+    clock.set(T0 + LEASE_STALE_MS + 1);
+    assert.ok(lease(second).acquireLease("s1", { holderId: "b" }).ok);
+    const lost =
+      /Cannot write session s1: its writer lease was taken over by holder b/;
+    assert.throws(() => first.commitTurn("s1", turn("two")), lost);
+    assert.throws(() => first.allocateTurnKey("s1"), lost);
+    assert.throws(() => first.recordCosts("s1", []), lost);
+    assert.throws(() => first.setStatus("s1", "ended"), lost);
+    assert.throws(
+      () =>
+        first.beginInvocation?.("s1", {
+          purpose: "turn",
+          provider: "openai",
+          model: "m",
+        }),
+      lost,
+    );
+    second.commitTurn("s1", turn("three"));
+    assert.deepEqual(
+      second.load("s1")?.messages.filter((m) => m.role === "user").map((m) =>
+        m.content[0]?.type === "text" ? m.content[0].text : ""
+      ),
+      ["one", "three"],
+      "nothing of the lost writer interleaves",
+    );
+    // Readers never look at the lease.
+    assert.equal(first.load("s1")?.messages.length, 4);
+    assert.equal(first.list().length, 1);
+  } finally {
+    first.close();
+    second.close();
+  }
+});
+
+Deno.test("sqlite: a tampered lease row is a clear error naming the column, and nothing is written", async (t) => {
+  const cases: Array<[string, string]> = [
+    ["holder_id", "UPDATE relavium_session_leases SET holder_id = ''"],
+    ["pid", "UPDATE relavium_session_leases SET pid = 'x'"],
+    ["pid", "UPDATE relavium_session_leases SET pid = -1"],
+    ["hostname", "UPDATE relavium_session_leases SET hostname = x'01'"],
+    [
+      "heartbeat_at",
+      "UPDATE relavium_session_leases SET heartbeat_at = 'soon'",
+    ],
+    ["acquired_at", "UPDATE relavium_session_leases SET acquired_at = 1e300"],
+  ];
+  for (const [column, sql] of cases) {
+    await t.step(`${column}: ${sql}`, async () => {
+      await using dir = await tempDir();
+      const path = `${dir.path}/history.db`;
+      const store = openSqliteStore(path);
+      try {
+        store.create(newSession());
+        assert.ok(lease(store).acquireLease("s1", { holderId: "a" }).ok);
+        const raw = new DatabaseSync(path);
+        raw.exec("PRAGMA ignore_check_constraints = ON");
+        raw.exec(sql);
+        raw.close();
+        const before = new DatabaseSync(path, { readOnly: true });
+        const snapshot = before.prepare(
+          "SELECT * FROM relavium_session_leases",
+        ).all();
+        before.close();
+        assert.throws(
+          () => lease(store).acquireLease("s1", { holderId: "b" }),
+          (e) =>
+            e instanceof SessionRecordError &&
+            e.field === `relavium_session_leases.${column}` &&
+            e.message.endsWith(`relavium_session_leases.${column}`),
+        );
+        assert.throws(
+          () => store.commitTurn("s1", turn("x")),
+          SessionRecordError,
+          "the guard reads it too",
+        );
+        const after = new DatabaseSync(path, { readOnly: true });
+        assert.deepEqual(
+          after.prepare("SELECT * FROM relavium_session_leases").all(),
+          snapshot,
+        );
+        assert.equal(
+          after.prepare("SELECT COUNT(*) AS n FROM session_messages").get()
+            ?.["n"],
+          0,
+        );
+        after.close();
+      } finally {
+        store.close();
+      }
+    });
+  }
+});

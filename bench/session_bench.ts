@@ -120,11 +120,8 @@ const updSession = bare.prepare(
 const upsertCost = bare.prepare(
   "INSERT INTO session_costs (id, session_id, model, input_tokens, output_tokens, cost_microcents, call_count, unpriced_calls, created_at, updated_at, is_legacy) VALUES (?, ?, ?, ?, ?, ?, 1, 0, ?, ?, 0) ON CONFLICT (session_id, model, is_legacy) DO UPDATE SET input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, cost_microcents = cost_microcents + excluded.cost_microcents, call_count = call_count + 1, updated_at = excluded.updated_at",
 );
-Deno.bench("bare node:sqlite transaction writing the same rows", {
-  group: "turn",
-}, () => {
-  const t = clock.now();
-  bare.exec("BEGIN IMMEDIATE");
+/** The turn's rows as `commitTurn` writes them, in the caller's transaction. */
+function writeTurnRows(t: number): void {
   const row = maxSeq.get(sid) as { m: number };
   insMsg.run(
     ids(),
@@ -146,5 +143,43 @@ Deno.bench("bare node:sqlite transaction writing the same rows", {
   );
   updSession.run(20, 6, 4200, t, sid);
   upsertCost.run(ids(), sid, "gpt-5.4-mini", 20, 6, 4200, t, t);
+}
+
+Deno.bench("bare node:sqlite transaction writing the same rows", {
+  group: "turn",
+}, () => {
+  const t = clock.now();
+  bare.exec("BEGIN IMMEDIATE");
+  writeTurnRows(t);
   bare.exec("COMMIT");
 });
+
+// What the contract asks of a persisted turn since usage coverage: the
+// provider call journaled as pending before it leaves (its own commit,
+// not waiting for the disk), then the turn's rows with the call settled in
+// one full commit. The bare equivalent of that, for the second ratio.
+const insPending = bare.prepare(
+  "INSERT INTO relavium_invocations (id, session_id, purpose, provider, model, started_at) VALUES (?, ?, 'turn', 'openai', 'gpt-5.4-mini', ?)",
+);
+const settlePending = bare.prepare(
+  "UPDATE relavium_invocations SET status = 'settled', coverage = 'priced', input_tokens = ?, output_tokens = ?, cost_microcents = ?, recorded = 1, settled_at = ? WHERE id = ?",
+);
+Deno.bench(
+  "bare node:sqlite: pending row, then the turn's rows with it settled",
+  {
+    group: "turn",
+  },
+  () => {
+    const t = clock.now();
+    const call = ids();
+    bare.exec("PRAGMA synchronous = NORMAL");
+    bare.exec("BEGIN IMMEDIATE");
+    insPending.run(call, sid, t);
+    bare.exec("COMMIT");
+    bare.exec("PRAGMA synchronous = FULL");
+    bare.exec("BEGIN IMMEDIATE");
+    settlePending.run(20, 6, 4200, t, call);
+    writeTurnRows(t);
+    bare.exec("COMMIT");
+  },
+);

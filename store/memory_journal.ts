@@ -39,7 +39,10 @@ interface StoredLease {
  */
 export class MemoryJournal {
   readonly #leases = new Map<string, StoredLease>();
-  readonly #invocations = new Map<string, Invocation[]>();
+  // Per session, by id in journal order; and the settled ones whose spend
+  // no write has recorded yet (the only ones `markRecorded` looks at).
+  readonly #invocations = new Map<string, Map<string, Invocation>>();
+  readonly #unrecorded = new Map<string, Set<Invocation>>();
 
   /** As `SessionStore.acquireLease`, for a known session. */
   acquire(sessionId: string, claim: LeaseClaim, now: number): LeaseAnswer {
@@ -76,41 +79,55 @@ export class MemoryJournal {
   /** As `SessionStore.beginInvocation`, checked. */
   begin(sessionId: string, pending: PendingInvocation): void {
     checkInvocationStart(pending);
-    const list = this.#invocations.get(sessionId) ?? [];
-    list.push({ pending: { ...pending }, recorded: false });
-    this.#invocations.set(sessionId, list);
+    let byId = this.#invocations.get(sessionId);
+    if (byId === undefined) {
+      byId = new Map();
+      this.#invocations.set(sessionId, byId);
+    }
+    byId.set(pending.id, { pending: { ...pending }, recorded: false });
   }
 
   /** As `SessionStore.settleInvocation`, checked. */
   settle(sessionId: string, settlement: InvocationSettlement): void {
     checkSettlement(settlement);
-    const found = this.#invocations.get(sessionId)?.find((i) =>
-      i.pending.id === settlement.id
-    );
+    const found = this.#invocations.get(sessionId)?.get(settlement.id);
     if (found === undefined || found.settled !== undefined) return;
     found.settled = { ...settlement };
     found.recorded = settlement.costMicrocents === 0;
+    if (!found.recorded) {
+      let open = this.#unrecorded.get(sessionId);
+      if (open === undefined) {
+        open = new Set();
+        this.#unrecorded.set(sessionId, open);
+      }
+      open.add(found);
+    }
   }
 
   /** Marks, per cost entry a write records, its settled invocation. */
   markRecorded(sessionId: string, costs: readonly CostEntry[]): void {
-    const list = this.#invocations.get(sessionId) ?? [];
+    const open = this.#unrecorded.get(sessionId);
+    if (open === undefined) return;
     for (const c of costs) {
       if (c.costMicrocents === 0) continue;
-      const found = list.find((i) =>
-        !i.recorded && i.settled !== undefined &&
-        i.pending.model === c.model &&
-        i.settled.inputTokens === c.inputTokens &&
-        i.settled.outputTokens === c.outputTokens &&
-        i.settled.costMicrocents === c.costMicrocents
-      );
-      if (found !== undefined) found.recorded = true;
+      for (const i of open) {
+        if (
+          i.settled !== undefined && i.pending.model === c.model &&
+          i.settled.inputTokens === c.inputTokens &&
+          i.settled.outputTokens === c.outputTokens &&
+          i.settled.costMicrocents === c.costMicrocents
+        ) {
+          i.recorded = true;
+          open.delete(i);
+          break;
+        }
+      }
     }
   }
 
   /** As `SessionStore.coverage`. */
   coverage(sessionId: string): UsageCoverage {
-    const list = this.#invocations.get(sessionId) ?? [];
+    const list = this.#invocations.get(sessionId)?.values() ?? [];
     let unrecorded = 0;
     const pending: PendingInvocation[] = [];
     for (const i of list) {

@@ -76,6 +76,12 @@ class SqliteSessionStore implements SessionStore {
   readonly #journal: SqliteJournal;
   /** The leases this handle holds: session id → holder id. */
   readonly #held = new Map<string, string>();
+  /** Settlements not yet written (they ride on the next write). */
+  #settles: {
+    sessionId: string;
+    settlement: InvocationSettlement;
+    at: number;
+  }[] = [];
 
   constructor(db: DatabaseSync, options: SqliteStoreOptions) {
     this.#db = db;
@@ -125,11 +131,23 @@ class SqliteSessionStore implements SessionStore {
     });
   }
 
-  #write<T>(work: () => T): T {
-    return transaction(this.#db, work, {
+  #write<T>(work: () => T, durability?: "process"): T {
+    const settles = this.#settles;
+    const value = transaction(this.#db, () => {
+      // Settlements ride on the next write: the turn (or cost, marker,
+      // status) write that follows an attempt resolves it in the same
+      // transaction. Applied first, so that write can mark them recorded.
+      for (const s of settles) {
+        this.#journal.settle(s.sessionId, s.settlement, s.at);
+      }
+      return work();
+    }, {
       begin: "IMMEDIATE",
       sleep: this.#sleep,
+      ...(durability === undefined ? {} : { durability }),
     });
+    if (settles.length > 0) this.#settles = [];
+    return value;
   }
 
   /** The catalog row id (or NULL) where the FK exists. */
@@ -371,12 +389,17 @@ class SqliteSessionStore implements SessionStore {
     checkInvocationStart(invocation);
     const now = this.#clock.now();
     const id = this.#ids();
-    this.#writeSession(sessionId, () => {
+    // Written before the request leaves, without waiting for the disk: a
+    // killed process leaves it pending (what coverage is for); a power
+    // loss can lose it along with the in-flight call's reply.
+    this.#write(() => {
+      this.#requireVisible(sessionId);
+      this.#guard(sessionId);
       this.#journal.begin(sessionId, id, invocation, now);
       // Activity is a heartbeat too.
       const holder = this.#held.get(sessionId);
       if (holder !== undefined) this.#journal.renew(sessionId, holder, now);
-    });
+    }, "process");
     return id;
   }
 
@@ -385,14 +408,12 @@ class SqliteSessionStore implements SessionStore {
     settlement: InvocationSettlement,
   ): void {
     checkSettlement(settlement);
-    const now = this.#clock.now();
-    this.#writeSession(
-      sessionId,
-      () => this.#journal.settle(sessionId, settlement, now),
-    );
+    this.#guard(sessionId);
+    this.#settles.push({ sessionId, settlement, at: this.#clock.now() });
   }
 
   coverage(sessionId: string): UsageCoverage {
+    if (this.#settles.length > 0) this.#write(() => {});
     return transaction(
       this.#db,
       () => this.#journal.coverage(sessionId),
@@ -425,6 +446,13 @@ class SqliteSessionStore implements SessionStore {
 
   close(): void {
     if (this.#closed) return;
+    if (this.#settles.length > 0) {
+      try {
+        this.#write(() => {});
+      } catch {
+        // Left pending: the coverage journal says so, and totals say "at least".
+      }
+    }
     this.#closed = true;
     this.#db.close();
   }

@@ -90,18 +90,34 @@ function rollback(db: DatabaseSync): void {
 export function transaction<T>(
   db: DatabaseSync,
   work: () => T,
-  options: { begin: "IMMEDIATE" | "DEFERRED"; sleep: (ms: number) => void },
+  options: {
+    begin: "IMMEDIATE" | "DEFERRED";
+    sleep: (ms: number) => void;
+    /**
+     * `"process"`: commit without waiting for the disk (`synchronous =
+     * NORMAL` for this commit only, in WAL mode): the commit survives the
+     * process being killed, not a power loss, until the next full commit
+     * syncs the log with it. Default: the connection's own setting.
+     */
+    durability?: "process";
+  },
 ): T {
-  for (let attempt = 1;; attempt++) {
-    try {
-      db.exec(`BEGIN ${options.begin}`);
-      const value = work();
-      db.exec("COMMIT");
-      return value;
-    } catch (error) {
-      rollback(db);
-      if (!isBusyError(error) || attempt >= MAX_ATTEMPTS) throw error;
-      options.sleep(attempt * BACKOFF_STEP_MS);
+  const relaxed = options.durability === "process";
+  if (relaxed) db.exec("PRAGMA synchronous = NORMAL");
+  try {
+    for (let attempt = 1;; attempt++) {
+      try {
+        db.exec(`BEGIN ${options.begin}`);
+        const value = work();
+        db.exec("COMMIT");
+        return value;
+      } catch (error) {
+        rollback(db);
+        if (!isBusyError(error) || attempt >= MAX_ATTEMPTS) throw error;
+        options.sleep(attempt * BACKOFF_STEP_MS);
+      }
     }
+  } finally {
+    if (relaxed) db.exec("PRAGMA synchronous = FULL");
   }
 }

@@ -49,3 +49,24 @@ export async function effectiveCwd(
   }
   return err(fault("not_found", `No such directory (--cwd): ${dir}`));
 }
+
+/**
+ * What the config loader needs from a command's context: the effective
+ * working directory, the environment and `--config`.
+ *
+ * @param ctx The command context.
+ * @returns The config request.
+ */
+export function configRequestOf(ctx: CommandEnv): {
+  cwd: string;
+  env(name: string): string | undefined;
+  configFlag?: string;
+} {
+  return {
+    cwd: ctx.cwd,
+    env: (n: string) => ctx.io.env(n),
+    ...(ctx.globals.config === undefined
+      ? {}
+      : { configFlag: ctx.globals.config }),
+  };
+}

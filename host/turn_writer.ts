@@ -66,12 +66,15 @@ export function createTurnWriter(options: TurnWriterOptions): TurnWriter {
     commit(work: FinishedWork): void {
       switch (work.kind) {
         case "turn":
-          write(() => store.commitTurn(sessionId, work.turn));
+          write(() =>
+            store.commitTurn(sessionId, {
+              ...work.turn,
+              turnsUsed: work.turnsUsed,
+            })
+          );
           return;
         case "spend":
-          if (work.costs.length > 0) {
-            write(() => store.recordCosts(sessionId, work.costs));
-          }
+          write(() => store.recordCosts(sessionId, work.costs, work.turnsUsed));
           return;
         case "boundary":
           write(() => {
@@ -85,7 +88,7 @@ export function createTurnWriter(options: TurnWriterOptions): TurnWriter {
           return;
         case "ended":
           write(() => {
-            if (work.costs.length > 0) store.recordCosts(sessionId, work.costs);
+            store.recordCosts(sessionId, work.costs, work.turnsUsed);
             store.setStatus(sessionId, "ended");
           });
           return;

@@ -629,7 +629,8 @@ export class AgentSession {
     if (result.kind === "success") {
       const turn = this.#completedTurn(result, tally);
       this.#commit({ kind: "turn", turn, turnsUsed: this.#turnCount });
-    } else if (costs.length > 0) {
+    } else if (costs.length > 0 || result.engaged) {
+      // An engaged turn that failed still took its slot: hand it over.
       this.#commit({
         kind: "spend",
         costs: [...costs],

@@ -4,6 +4,7 @@
  * upstream file declares them (columns, types, defaults, CHECKs, index
  * names) minus the foreign keys to tables this package does not have
  * (`agents`, `model_catalog`), plus our own tables: `relavium_session_state`,
+ * `relavium_session_turns` (provider-engaged turns over the session's life),
  * `relavium_session_leases` (one writer per session) and
  * `relavium_invocations` (the usage-coverage journal).
  *
@@ -79,6 +80,10 @@ export const STORE_DDL: readonly string[] = [
 	\`session_id\` text PRIMARY KEY NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
 	\`effect_turn_high_water\` integer DEFAULT 0 NOT NULL,
 	\`total_conservative_microcents\` integer DEFAULT 0 NOT NULL
+)`,
+  `CREATE TABLE IF NOT EXISTS \`relavium_session_turns\` (
+	\`session_id\` text PRIMARY KEY NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
+	\`turns_used\` integer DEFAULT 0 NOT NULL
 )`,
   `CREATE TABLE IF NOT EXISTS \`relavium_session_leases\` (
 	\`session_id\` text PRIMARY KEY NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
@@ -169,6 +174,7 @@ const REQUIRED_COLUMNS: Record<string, readonly string[]> = {
     "effect_turn_high_water",
     "total_conservative_microcents",
   ],
+  relavium_session_turns: ["session_id", "turns_used"],
   relavium_session_leases: [
     "session_id",
     "holder_id",

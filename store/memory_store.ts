@@ -23,7 +23,7 @@ import type {
 } from "./store.ts";
 import { deriveTitle } from "./title.ts";
 import { nextTurnKey, seedTurnKey } from "./turn_key.ts";
-import { checkCost, planTurnRows } from "./turn_plan.ts";
+import { checkCost, checkTurnsUsed, planTurnRows } from "./turn_plan.ts";
 import type {
   InvocationSettlement,
   InvocationStart,
@@ -43,6 +43,15 @@ export interface MemoryStoreOptions {
   clock?: { now(): number };
   /** Source of fresh row ids; default `mem-<n>` per store. */
   ids?: () => string;
+}
+
+function raiseTurnsUsed(
+  record: AgentSessionRecord,
+  turnsUsed: number | undefined,
+): void {
+  if (turnsUsed !== undefined && turnsUsed > (record.turnsUsed ?? 0)) {
+    record.turnsUsed = turnsUsed;
+  }
 }
 
 interface Entry {
@@ -143,6 +152,7 @@ class MemorySessionStore implements SessionStore {
 
   commitTurn(sessionId: string, turn: TurnCommit): void {
     const entry = this.#visible(sessionId);
+    checkTurnsUsed(turn.turnsUsed);
     const now = this.#clock.now();
     const timestamp = iso(now);
     const rows = planTurnRows(sessionId, turn, { ids: this.#ids, timestamp });
@@ -168,13 +178,20 @@ class MemorySessionStore implements SessionStore {
       if (title !== undefined) r.title = title;
     }
     this.#addCosts(entry, turn.costs);
+    raiseTurnsUsed(r, turn.turnsUsed);
     this.#touch(entry, now);
   }
 
-  recordCosts(sessionId: string, costs: CostEntry[]): void {
+  recordCosts(
+    sessionId: string,
+    costs: CostEntry[],
+    turnsUsed?: number,
+  ): void {
     const entry = this.#visible(sessionId);
     for (const cost of costs) checkCost(cost);
+    checkTurnsUsed(turnsUsed);
     this.#addCosts(entry, costs);
+    raiseTurnsUsed(entry.record, turnsUsed);
   }
 
   appendMarker(sessionId: string, marker: BoundaryMarker): number | undefined {

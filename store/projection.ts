@@ -306,6 +306,7 @@ export function reconstructSessionState(
     cumulativeCostMicrocents: record.totalCostMicrocents,
     conservativeCostMicrocents: record.totalConservativeMicrocents,
   };
+  if (record.turnsUsed !== undefined) state.turnsUsed = record.turnsUsed;
   const summary = newestSummary(messages);
   if (summary !== undefined) state.compactionSummary = summary;
   return state;

@@ -39,6 +39,8 @@ export interface SessionRow {
   total_cost_microcents: unknown;
   /** `relavium_session_state.total_conservative_microcents` (NULL when absent). */
   total_conservative_microcents: unknown;
+  /** `relavium_session_turns.turns_used` (NULL when absent). */
+  turns_used?: unknown;
   /** `exported_workflow_path`. */
   exported_workflow_path: unknown;
   /** `deleted_at` (epoch ms). */
@@ -152,6 +154,9 @@ export function decodeSessionRow(row: SessionRow): AgentSessionRecord {
     createdAt: isoFromEpoch(row.created_at),
     updatedAt: isoFromEpoch(row.updated_at),
   };
+  if (row.turns_used !== undefined && row.turns_used !== null) {
+    record.turnsUsed = count(row.turns_used);
+  }
   const agentId = optional(row.agent_id);
   if (agentId !== undefined) record.agentId = agentId;
   if (row.agent_snapshot !== null) {

@@ -8,10 +8,11 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 const SESSION_COLUMNS = `s.id, s.agent_id, s.agent_slug, s.agent_snapshot,
   s.title, s.model_id, s.status, s.context_json, s.total_input_tokens,
   s.total_output_tokens, s.total_cost_microcents,
-  st.total_conservative_microcents, s.exported_workflow_path, s.deleted_at,
-  s.created_at, s.updated_at
+  st.total_conservative_microcents, tu.turns_used, s.exported_workflow_path,
+  s.deleted_at, s.created_at, s.updated_at
   FROM agent_sessions s
-  LEFT JOIN relavium_session_state st ON st.session_id = s.id`;
+  LEFT JOIN relavium_session_state st ON st.session_id = s.id
+  LEFT JOIN relavium_session_turns tu ON tu.session_id = s.id`;
 
 /**
  * Column order of message rows read as arrays.
@@ -91,6 +92,8 @@ export interface Statements {
   turnMark: StatementSync;
   /** Sets the turn mark. */
   upsertTurnMark: StatementSync;
+  /** Raises the session's turns used (never lowers it). */
+  raiseTurnsUsed: StatementSync;
   /** Sets `status` and `updated_at` of a visible session. */
   setStatus: StatementSync;
   /** Sets `exported` and the path of a visible session (`updated_at` kept). */
@@ -274,6 +277,11 @@ export function prepareStatements(
        AND effect_turn_high_water BETWEEN 0 AND 9007199254740991
        THEN effect_turn_high_water END AS mark
        FROM relavium_session_state WHERE session_id = ?`,
+    ),
+    raiseTurnsUsed: p(
+      `INSERT INTO relavium_session_turns (session_id, turns_used)
+       VALUES (?, ?) ON CONFLICT (session_id) DO UPDATE SET
+       turns_used = max(turns_used, excluded.turns_used)`,
     ),
     upsertTurnMark: p(
       `INSERT INTO relavium_session_state (session_id, effect_turn_high_water)

@@ -48,7 +48,7 @@ import {
 } from "./lease_policy.ts";
 import { SqliteJournal } from "./sqlite_journal.ts";
 import { nextTurnKey, seedTurnKey } from "./turn_key.ts";
-import { checkCost, planTurnRows } from "./turn_plan.ts";
+import { checkCost, checkTurnsUsed, planTurnRows } from "./turn_plan.ts";
 
 /**
  * What {@linkcode openSqliteStore} is given.
@@ -222,6 +222,7 @@ class SqliteSessionStore implements SessionStore {
   }
 
   commitTurn(sessionId: string, turn: TurnCommit): void {
+    checkTurnsUsed(turn.turnsUsed);
     const now = this.#clock.now();
     const rows = planTurnRows(sessionId, turn, {
       ids: this.#ids,
@@ -250,13 +251,26 @@ class SqliteSessionStore implements SessionStore {
         sessionId,
       );
       this.#addCosts(sessionId, turn.costs, now);
+      if (turn.turnsUsed !== undefined) {
+        this.#sql.raiseTurnsUsed.run(sessionId, turn.turnsUsed);
+      }
     });
   }
 
-  recordCosts(sessionId: string, costs: CostEntry[]): void {
+  recordCosts(
+    sessionId: string,
+    costs: CostEntry[],
+    turnsUsed?: number,
+  ): void {
     for (const cost of costs) checkCost(cost);
+    checkTurnsUsed(turnsUsed);
     const now = this.#clock.now();
-    this.#writeSession(sessionId, () => this.#addCosts(sessionId, costs, now));
+    this.#writeSession(sessionId, () => {
+      this.#addCosts(sessionId, costs, now);
+      if (turnsUsed !== undefined) {
+        this.#sql.raiseTurnsUsed.run(sessionId, turnsUsed);
+      }
+    });
   }
 
   appendMarker(sessionId: string, marker: BoundaryMarker): number | undefined {

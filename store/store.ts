@@ -47,6 +47,12 @@ export interface AgentSessionRecord {
   totalCostMicrocents: number;
   /** Estimated possibly-billed spend in micro-cents (never in the realised total). */
   totalConservativeMicrocents: number;
+  /**
+   * Provider-engaged turns over the session's whole life (what the hard
+   * turn cap counts; compaction, trim and resume never lower it). Absent
+   * on sessions written before it was kept.
+   */
+  turnsUsed?: number;
   /** Absolute path of the workflow an explicit export wrote. */
   exportedWorkflowPath?: string;
   /** Creation time, ISO-8601. */
@@ -135,6 +141,11 @@ export interface TurnCommit {
   tokensUsed: { input: number; output: number };
   /** Buffered `cost:updated` entries of this turn. */
   costs: CostEntry[];
+  /**
+   * The session's provider-engaged turns after this one (its life count);
+   * the stored count is raised to it, never lowered.
+   */
+  turnsUsed?: number;
 }
 
 /**
@@ -172,8 +183,11 @@ export interface SessionStore {
   create(session: NewSession): AgentSessionRecord;
   /** Writes one completed turn atomically: rows, totals, costs, title. */
   commitTurn(sessionId: string, turn: TurnCommit): void;
-  /** Writes spend of a failed, aborted or cancelled turn (cost only). */
-  recordCosts(sessionId: string, costs: CostEntry[]): void;
+  /**
+   * Writes spend of a failed, aborted or cancelled turn (cost only), and
+   * raises the stored turns used to `turnsUsed` when given.
+   */
+  recordCosts(sessionId: string, costs: CostEntry[], turnsUsed?: number): void;
   /**
    * Appends a boundary marker (a `system` row: the summary as one text
    * part, or no parts for a trim) dropping through

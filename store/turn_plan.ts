@@ -121,3 +121,15 @@ export function planTurnRows(
   add("assistant", [{ type: "text", text: turn.finalText }]);
   return rows;
 }
+
+/** A count of turns to store: absent, or a non-negative safe integer. */
+export function checkTurnsUsed(turnsUsed: number | undefined): void {
+  if (
+    turnsUsed !== undefined &&
+    (!Number.isSafeInteger(turnsUsed) || turnsUsed < 0)
+  ) {
+    throw new TypeError(
+      "Cannot record turns used: expected a non-negative integer",
+    );
+  }
+}

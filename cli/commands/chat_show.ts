@@ -19,7 +19,13 @@ import {
 
 export type { ShownBoundary } from "./chat_show_boundaries.ts";
 import { toListRecord } from "./chat_list.ts";
-import type { CommandEnv, CommandResult } from "../command_env.ts";
+import { loadCliConfig } from "../config/config.ts";
+import { DEFAULT_MAX_TURNS } from "../../session/session_types.ts";
+import {
+  type CommandEnv,
+  type CommandResult,
+  configRequestOf,
+} from "../command_env.ts";
 import { stripControl } from "../io/control.ts";
 import {
   modelCostLines,
@@ -65,6 +71,13 @@ export interface ShownSession {
   totalInputTokens: number;
   totalOutputTokens: number;
   workingDir: string;
+  /**
+   * Provider-engaged turns over the session's life (what the hard cap
+   * counts; compaction, trim and resume never lower it).
+   */
+  turnsUsed: number;
+  /** The hard cap (`[chat] max_turns`), when the config could be read. */
+  maxTurns?: number;
   turns: ShownTurn[];
   /** Bare user messages after the last completed turn. */
   unansweredAfter: string[];
@@ -95,12 +108,14 @@ function toolNames(rows: readonly SessionMessage[]): string[] {
  * @param loaded The session and its rows.
  * @param costs Its per-model spend rows (`SessionStore.costs`), if read.
  * @param coverage Its usage coverage, if read.
+ * @param maxTurns The configured hard cap, if known.
  * @returns The record.
  */
 export function showSession(
   loaded: LoadedSession,
   costs?: readonly ModelCostTotals[],
   coverage?: ShownCoverage,
+  maxTurns?: number,
 ): ShownSession {
   const { record, messages } = loaded;
   const p = projectStructure(messages, { honourBoundary: false });
@@ -129,6 +144,9 @@ export function showSession(
     totalInputTokens: record.totalInputTokens,
     totalOutputTokens: record.totalOutputTokens,
     workingDir: record.context.workingDir,
+    // Sessions written before the count was kept: their completed turns.
+    turnsUsed: Math.max(record.turnsUsed ?? 0, turns.length),
+    ...(maxTurns === undefined ? {} : { maxTurns }),
     turns,
     unansweredAfter: p.trailingLegacy.map(messageText),
     boundaries,
@@ -195,6 +213,11 @@ export function renderSession(s: ShownSession): string {
       totalPriceText(s, costs, pending)
     }`,
   );
+  lines.push(
+    s.maxTurns === undefined
+      ? `Turns used: ${s.turnsUsed} (every provider-engaged turn counts toward the hard cap)`
+      : `Turns used: ${s.turnsUsed} of ${s.maxTurns} (the hard cap, [chat] max_turns; compaction and resume never lower it)`,
+  );
   if (costs.length > 0) lines.push("Cost by model:", ...modelCostLines(costs));
   lines.push(
     ...unaccountedLines({
@@ -234,7 +257,19 @@ export async function runChatShow(
   if (loaded === undefined) {
     return fault("not_found", `No session with id ${command.sessionId}`);
   }
-  const shown = showSession(loaded, costs, coverage);
+  // The cap is shown when the config reads; a broken config does not stop
+  // a read command.
+  const config = await loadCliConfig(configRequestOf(ctx));
+  const configured = config.ok
+    ? config.value.resolved.chat.maxTurns.value
+    : undefined;
+  // As the engine: absent or ≤ 0 means the default cap.
+  const cap = configured === undefined
+    ? undefined
+    : configured > 0
+    ? configured
+    : DEFAULT_MAX_TURNS;
+  const shown = showSession(loaded, costs, coverage, cap);
   ctx.io.stdout.write(
     ctx.globals.json ? `${JSON.stringify(shown)}\n` : renderSession(shown),
   );

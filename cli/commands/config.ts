@@ -15,7 +15,11 @@ import type {
   ResolvedConfig,
   Sourced,
 } from "../config/resolve.ts";
-import type { CommandEnv, CommandResult } from "../command_env.ts";
+import {
+  type CommandEnv,
+  type CommandResult,
+  configRequestOf,
+} from "../command_env.ts";
 
 /**
  * One row of `config show`.
@@ -137,13 +141,7 @@ export async function runConfig(
   command: Extract<CliCommand, { name: "config-path" | "config-show" }>,
   ctx: CommandEnv,
 ): Promise<CommandResult> {
-  const req = {
-    cwd: ctx.cwd,
-    env: (n: string) => ctx.io.env(n),
-    ...(ctx.globals.config === undefined
-      ? {}
-      : { configFlag: ctx.globals.config }),
-  };
+  const req = configRequestOf(ctx);
   const { io } = ctx;
   if (command.name === "config-path") {
     const located = await locateConfig(req);

@@ -12,7 +12,11 @@ import {
   advisePermissions,
   type PermissionAdvice,
 } from "./doctor_permissions.ts";
-import type { CommandEnv, CommandResult } from "../command_env.ts";
+import {
+  type CommandEnv,
+  type CommandResult,
+  configRequestOf,
+} from "../command_env.ts";
 import { type KeyStatus, lookupKey } from "../run/keys.ts";
 import { resolveAgentRef } from "../run/agent_file.ts";
 import { stripControl } from "../io/control.ts";
@@ -65,13 +69,7 @@ export async function diagnose(
   options: { permissions?: boolean; agent?: string } = {},
 ): Promise<DoctorReport> {
   const env = (n: string): string | undefined => ctx.io.env(n);
-  const req = {
-    cwd: ctx.cwd,
-    env,
-    ...(ctx.globals.config === undefined
-      ? {}
-      : { configFlag: ctx.globals.config }),
-  };
+  const req = configRequestOf(ctx);
   const loaded = await loadCliConfig(req);
   if (!loaded.ok) {
     const located = await locateConfig(req);

@@ -58,19 +58,28 @@ async function show(
   return JSON.parse(r.stdout);
 }
 
-Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume sends the summary, not the dropped text", async () => {
-  await using dir = await tempDir();
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
+/** A piped chat of two turns and `/compact` (exit 4), on a cassette. */
+async function twoTurnsThenCompact(
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   await write(
-    `${dir.path}/c1.json`,
+    `${cwd}/c1.json`,
     cassette([call("Paris."), call("Madrid."), call(SUMMARY, 80)]),
   );
   const first = await runCli(["chat", "--json", "--fixture", "c1.json"], {
     env,
-    cwd: dir.path,
+    cwd,
     stdin: "Capital of France?\nAnd Spain?\n/compact\n",
   });
   assert.equal(first.code, 4, first.stderr);
+  return first;
+}
+
+Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume sends the summary, not the dropped text", async () => {
+  await using dir = await tempDir();
+  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
+  const first = await twoTurnsThenCompact(dir.path, env);
   const list = parseEvents(first.stdout);
   assert.deepEqual(signature(list).slice(-5), [
     "session:turn_completed",
@@ -588,4 +597,39 @@ Deno.test("turnFailureHint() names only the remedies the memory policy allows", 
     turnFailureHint("budget_exceeded", "x") ?? "",
     /\[chat\]\.max_cost_microcents/,
   );
+});
+
+Deno.test("the hard cap counts the session's whole life: [chat] max_turns = 3, two turns, /compact, exit, chat-resume with two lines runs exactly one more turn, then turn_limit", async () => {
+  await using dir = await tempDir();
+  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
+  await write(`${dir.path}/home/config.toml`, "[chat]\nmax_turns = 3\n");
+  const first = await twoTurnsThenCompact(dir.path, env);
+  const events = parseEvents(first.stdout);
+  assert.ok(find(events, "session:compacted"), "the chat compacted");
+  const id = events[0]?.sessionId ?? "";
+  const before = await show(id, env, dir.path);
+  assert.deepEqual([before["turnsUsed"], before["maxTurns"]], [2, 3]);
+
+  await write(
+    `${dir.path}/c2.json`,
+    cassette([call("Rome."), call("never sent")]),
+  );
+  const resumed = await runCli(
+    ["chat-resume", id, "--json", "--fixture", "c2.json"],
+    { env, cwd: dir.path, stdin: "And Italy?\nAnd Portugal?\n" },
+  );
+  const ends = parseEvents(resumed.stdout).filter((
+    e,
+  ): e is Extract<SessionEvent, { type: "session:turn_completed" }> =>
+    e.type === "session:turn_completed"
+  );
+  assert.deepEqual(
+    ends.map((e) => [e.stopReason, e.error?.code ?? null]),
+    [["stop", null], ["error", "turn_limit"]],
+    "one more turn, then the cap binds",
+  );
+  const after = await show(id, env, dir.path);
+  assert.deepEqual([after["turnsUsed"], after["maxTurns"]], [3, 3]);
+  const plain = await runCli(["chat-show", id], { env, cwd: dir.path });
+  assert.match(plain.stdout, /\nTurns used: 3 of 3 \(the hard cap/);
 });

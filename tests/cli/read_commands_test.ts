@@ -126,13 +126,13 @@ Deno.test("chat-show prints the transcript, tool names and totals", async () => 
   assert.match(r.stdout, /--- turn 2 ---\nuser: thanks\nassistant: \n/);
   assert.match(
     r.stdout,
-    /Totals: 2 turns, 33 input tokens, 5 output tokens, price unknown\n$/,
+    /Totals: 2 turns, 33 input tokens, 5 output tokens, price unknown\nTurns used: 2 of 50 \(the hard cap, \[chat\] max_turns; compaction and resume never lower it\)\n$/,
     "$0 with tokens",
   );
   const priced = await runCli(["chat-show", "s-old"], { env, cwd: dir.path });
   assert.match(
     priced.stdout,
-    /Totals: 1 turns, 10 input tokens, 2 output tokens, \$0\.00001650\nCost by model:\n {2}gpt-5\.4-mini {2}\$0\.00001650 {2}1 call, 10 input, 2 output tokens\n$/,
+    /Totals: 1 turns, 10 input tokens, 2 output tokens, \$0\.00001650\nTurns used: 1 of 50 \(the hard cap[^\n]*\nCost by model:\n {2}gpt-5\.4-mini {2}\$0\.00001650 {2}1 call, 10 input, 2 output tokens\n$/,
   );
   const json = await runCli(["chat-show", "s-new", "--json"], {
     env,

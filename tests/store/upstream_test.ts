@@ -145,9 +145,11 @@ Deno.test("commitTurn() appends to an upstream session and leaves the file clean
       "relavium_invocations",
       "relavium_session_leases",
       "relavium_session_state",
+      "relavium_session_turns",
       "sqlite_autoindex_relavium_invocations_1",
       "sqlite_autoindex_relavium_session_leases_1",
       "sqlite_autoindex_relavium_session_state_1",
+      "sqlite_autoindex_relavium_session_turns_1",
     ],
     "only our own tables are added",
   );

@@ -70,7 +70,12 @@ export interface Cassette {
    * offline. Absent ⇒ unknown (no automatic compaction).
    */
   contextWindow?: number;
-  /** The call queues. */
+  /**
+   * The call queues: the replay's own data (what a cassette holds is read
+   * through `denoRuntime({ cassette })`, not by hand).
+   *
+   * @ignore
+   */
   queues: CassetteQueues;
 }
 

@@ -30,10 +30,7 @@ export {
 } from "./scripted_provider.ts";
 export {
   type Cassette,
-  type CassetteCall,
   type CassetteError,
-  type CassetteExpect,
-  type CassetteQueues,
   parseCassette,
 } from "./cassette.ts";
 export {

@@ -406,13 +406,11 @@ class SqliteSessionStore implements SessionStore {
     // Written before the request leaves, without waiting for the disk: a
     // killed process leaves it pending (what coverage is for); a power
     // loss can lose it along with the in-flight call's reply.
+    // The lease is checked; the session's existence is the row's foreign
+    // key; the heartbeat has its own timer.
     this.#write(() => {
-      this.#requireVisible(sessionId);
       this.#guard(sessionId);
       this.#journal.begin(sessionId, id, invocation, now);
-      // Activity is a heartbeat too.
-      const holder = this.#held.get(sessionId);
-      if (holder !== undefined) this.#journal.renew(sessionId, holder, now);
     }, "process");
     return id;
   }

@@ -101,6 +101,16 @@ class Counter implements Sink {
   firstRole: "user" | "assistant" | undefined;
   #role: "user" | "assistant" | undefined;
 
+  /** A copy that can go on counting without changing this one. */
+  copy(): Counter {
+    const c = new Counter();
+    c.chars = this.chars;
+    c.messages = this.messages;
+    c.firstRole = this.firstRole;
+    c.#role = this.#role;
+    return c;
+  }
+
   add(role: "user" | "assistant", text: string): void {
     if (role !== this.#role) {
       this.#role = role;
@@ -173,6 +183,28 @@ function projectAll(messages: readonly WorkingMessage[]): LlmMessage[] {
   return out;
 }
 
+// The count of a whole transcript, kept per array and extended by what
+// was appended, like its projection: measuring the next request is then
+// work on the new messages only.
+const counts = new WeakMap<
+  readonly WorkingMessage[],
+  { consumed: number; counter: Counter }
+>();
+
+function countAll(messages: readonly WorkingMessage[]): Counter {
+  let c = counts.get(messages);
+  if (c === undefined || c.consumed > messages.length) {
+    c = { consumed: 0, counter: new Counter() };
+    counts.set(messages, c);
+  }
+  for (let i = c.consumed; i < messages.length; i++) {
+    const m = messages[i];
+    if (m !== undefined) c.counter.add(m.role, textOf(m));
+  }
+  c.consumed = messages.length;
+  return c.counter;
+}
+
 function summaryBlock(input: ProjectionInput): string | undefined {
   const placed = input.summary !== undefined && input.summary !== "" &&
     (input.memory === undefined || input.memory.type === "summary");
@@ -235,8 +267,15 @@ export function projectHistory(input: ProjectionInput): LlmMessage[] {
 export function estimateProjection(
   input: ProjectionInput & { system?: string; tools?: readonly ToolDef[] },
 ): number {
-  const counter = new Counter();
-  walk(input, counter);
+  const { from, spans } = selection(input);
+  let counter: Counter;
+  if (spans === undefined && from === input.messages) {
+    counter = countAll(from).copy();
+    if (input.pending !== undefined) counter.add("user", input.pending);
+  } else {
+    counter = new Counter();
+    walk(input, counter);
+  }
   let chars = (input.system?.length ?? 0) + counter.chars;
   const block = summaryBlock(input);
   if (block !== undefined) {

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import type { WorkingMessage } from "../../schema/resume.ts";
-import { projectHistory } from "../../session/projection.ts";
+import {
+  estimateProjection,
+  projectHistory,
+} from "../../session/projection.ts";
 
 const user = (text: string): WorkingMessage => ({
   role: "user",
@@ -68,4 +71,33 @@ Deno.test("a new transcript array (after a trim or compaction) is projected afre
     texts(projectHistory({ messages: b, spans: [{ start: 0, end: 1 }] })),
     ["user:z"],
   );
+});
+
+Deno.test("the kept count of a growing transcript equals a fresh count at every step", () => {
+  const messages: WorkingMessage[] = [];
+  const spans: { start: number; end: number }[] = [];
+  const texts = ["one", "a1", "two", "", "three", "a3 longer reply"];
+  for (let i = 0; i < texts.length; i += 2) {
+    const start = messages.length;
+    messages.push(user(texts[i] ?? ""));
+    if (texts[i + 1] !== "") messages.push(assistant(texts[i + 1] ?? ""));
+    spans.push({ start, end: messages.length });
+    for (const pending of [undefined, "next"]) {
+      const kept = estimateProjection({
+        messages,
+        spans,
+        system: "sys",
+        summary: "S",
+        ...(pending === undefined ? {} : { pending }),
+      });
+      const fresh = estimateProjection({
+        messages: [...messages],
+        spans,
+        system: "sys",
+        summary: "S",
+        ...(pending === undefined ? {} : { pending }),
+      });
+      assert.equal(kept, fresh, `after ${messages.length} messages`);
+    }
+  }
 });

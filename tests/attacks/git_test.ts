@@ -549,3 +549,77 @@ for (const row of PATH_ROWS) {
     assert.deepEqual(await entries(marks), [], "the workspace program ran");
   });
 }
+
+// ---------------------------------------------------------- write_file
+
+interface WriteRow {
+  name: string;
+  args: { path: string; content: string; append?: boolean };
+  /** Mode of the file before the write (absent: a new file). */
+  before?: { mode: number; text: string };
+  after: string;
+}
+
+const WRITE_ROWS: WriteRow[] = [
+  {
+    name: "overwriting an executable .venv/bin/pytest drops its x bits",
+    args: { path: ".venv/bin/pytest", content: "#!/bin/sh\necho model\n" },
+    before: { mode: 0o755, text: "#!/bin/sh\necho real\n" },
+    after: "#!/bin/sh\necho model\n",
+  },
+  {
+    name: "overwriting a set-uid executable drops every special bit",
+    args: { path: "tool", content: "x\n" },
+    before: { mode: 0o4775, text: "y\n" },
+    after: "x\n",
+  },
+  {
+    name: "appending to an executable leaves it non-executable",
+    args: { path: "run.sh", content: "echo more\n", append: true },
+    before: { mode: 0o700, text: "#!/bin/sh\n" },
+    after: "#!/bin/sh\necho more\n",
+  },
+  {
+    name: "a new file is never executable",
+    args: { path: "new.sh", content: "#!/bin/sh\n" },
+    after: "#!/bin/sh\n",
+  },
+];
+
+for (const row of WRITE_ROWS) {
+  Deno.test(`attack: write_file ${row.name}`, async () => {
+    await using dir = await tempDir();
+    const ws = `${dir.path}/ws`;
+    const target = `${ws}/${row.args.path}`;
+    await Deno.mkdir(ws);
+    if (row.before !== undefined) {
+      await write(target, row.before.text);
+      await Deno.chmod(target, row.before.mode);
+    }
+    await write(`${dir.path}/helper.agent.yaml`, agentYaml("write_file"));
+    await write(`${dir.path}/c.json`, cassette("write_file", row.args));
+    const r = await runCli([
+      "chat",
+      "--agent",
+      `${dir.path}/helper.agent.yaml`,
+      "--fixture",
+      `${dir.path}/c.json`,
+      "--json",
+      "--mode",
+      "auto",
+    ], {
+      env: { RELAVIUM_HOME: `${dir.path}/home` },
+      cwd: ws,
+      stdin: "write it\n",
+    });
+    assertClean(r.stderr);
+    assertClean(r.stdout);
+    const result = parseEvents(r.stdout).find((e) =>
+      e.type === "agent:tool_result"
+    );
+    assert.ok(result?.type === "agent:tool_result" && result.success, r.stdout);
+    assert.equal(await Deno.readTextFile(target), row.after);
+    const mode = (await Deno.stat(target)).mode ?? 0;
+    assert.equal(mode & 0o7111, 0, `mode ${mode.toString(8)}`);
+  });
+}

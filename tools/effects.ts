@@ -203,7 +203,8 @@ export interface ToolEffects {
    * Writes `data` to `dir/name` atomically: a temp file created
    * exclusively (`O_EXCL`, so never through a symlink) in `dir`, then
    * `rename`d over the target (which replaces a link, never follows it).
-   * An existing target's permission bits are kept. Absent ⇒ `write_file`
+   * An existing target's permission bits are kept except its executable,
+   * set-id and sticky bits, which no write leaves. Absent ⇒ `write_file`
    * is unavailable.
    */
   writeFileAtomic?(

@@ -138,3 +138,33 @@ export function isCurrentEvent(
 export function signature(list: readonly SessionEvent[]): string[] {
   return list.map((e) => "toolId" in e ? `${e.type}:${e.toolId}` : e.type);
 }
+
+/** The chunks of one model turn that calls tool `name` with `args`. */
+export function toolCallChunks(
+  id: string,
+  name: string,
+  args: unknown,
+): Record<string, unknown>[] {
+  return [
+    { type: "tool_call_start", id, name },
+    { type: "tool_call_delta", id, argsJsonDelta: JSON.stringify(args) },
+    { type: "tool_call_end", id },
+    {
+      type: "stop",
+      stopReason: "tool_use",
+      usage: { inputTokens: 10, outputTokens: 3 },
+    },
+  ];
+}
+
+/** A stdin that yields one line per read, like a person typing. */
+export function lineStdin(lines: string[]): ReadableStream<Uint8Array> {
+  const queue = lines.map((l) => new TextEncoder().encode(`${l}\n`));
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = queue.shift();
+      if (next === undefined) controller.close();
+      else controller.enqueue(next);
+    },
+  });
+}

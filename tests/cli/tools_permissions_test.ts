@@ -8,22 +8,16 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { SessionEvent } from "../../schema/event.ts";
-import { parseEvents, runCli, signature, tempDir, write } from "./_helpers.ts";
+import {
+  parseEvents,
+  runCli,
+  signature,
+  tempDir,
+  toolCallChunks,
+  write,
+} from "./_helpers.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-function call(id: string, name: string, args: unknown): unknown[] {
-  return [
-    { type: "tool_call_start", id, name },
-    { type: "tool_call_delta", id, argsJsonDelta: JSON.stringify(args) },
-    { type: "tool_call_end", id },
-    {
-      type: "stop",
-      stopReason: "tool_use",
-      usage: { inputTokens: 5, outputTokens: 2 },
-    },
-  ];
-}
 
 function cassette(calls: unknown[]): string {
   return JSON.stringify({
@@ -104,14 +98,14 @@ Deno.test("the CLI runs under exactly the doctor --permissions flags; a narrower
         cassette([
           {
             expect: { tools: ["read_file", "run_command"] },
-            chunks: call("c1", "read_file", { path: "notes.md" }),
+            chunks: toolCallChunks("c1", "read_file", { path: "notes.md" }),
           },
           {
             expect: {
               toolResultFor: "c1",
               messagesInclude: ["Hello from notes."],
             },
-            chunks: call("c2", "run_command", {
+            chunks: toolCallChunks("c2", "run_command", {
               command: "echo",
               args: ["hello"],
             }),
@@ -163,7 +157,7 @@ Deno.test("the CLI runs under exactly the doctor --permissions flags; a narrower
         `${ws}/c2.json`,
         cassette([{
           expect: { tools: [] }, // both need read on the workspace root
-          chunks: call("c1", "read_file", { path: "notes.md" }),
+          chunks: toolCallChunks("c1", "read_file", { path: "notes.md" }),
         }]),
       );
       const others = (readFlag?.split("=")[1] ?? "").split(",").filter((p) =>

@@ -126,11 +126,15 @@ Deno.test("dispatch() merges config-only values last and hides them from display
   }, makeContext().ctx);
   assert.equal(o.kind, "ok");
   assert.deepEqual(o.displayInput, { command: "status" });
-  const req = spawned[0];
+  const req = spawned[1];
   assert.ok(req !== undefined);
   assert.equal(req.program, "git");
-  assert.deepEqual(req.args.slice(-2), ["status", "--short"]);
-  assert.deepEqual(req.env, { PATH: "/usr/bin" });
+  assert.deepEqual(req.args.slice(-3), [
+    "status",
+    "--ignore-submodules=all",
+    "--short",
+  ]);
+  assert.equal(req.env["PATH"], "/usr/bin");
   assert.equal(req.cwd, "/ws");
 });
 

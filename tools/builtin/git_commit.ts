@@ -9,15 +9,18 @@
  * when non-interactive, without a gate, or while the mode hides it
  * (`ask`, `plan`).
  *
- * Hardening: no pager, literal pathspecs (no `:(magic)` or globs), no
- * fsmonitor hook; every file must be inside the workspace and off the
+ * Hardening: no hook runs (`--no-verify` and an empty hooks path, so
+ * `post-commit` and `reference-transaction` are off too), no signing
+ * program, no filter or other program the repository or system config
+ * names (see `_git.ts`); no pager, literal pathspecs (no `:(magic)` or
+ * globs); every file must be inside the workspace and off the
  * sensitive-read floor (no committing `.env`).
  *
  * @module
  */
-import { realWorkDir, runProcess } from "./_process.ts";
+import { runGit } from "./_git.ts";
+import { realWorkDir } from "./_process.ts";
 import { z } from "zod";
-import { baseEnvKeys, childEnv } from "../sandbox/child_env.ts";
 import { checkLexicalPath } from "../sandbox/fs_scope.ts";
 import {
   defineTool,
@@ -26,24 +29,25 @@ import {
 } from "../tool.ts";
 
 /**
- * The argv after `git`.
+ * The argv after `git` and its config overrides.
  *
  * @param args Parsed args.
- * @returns Hardening flags, then `commit -m <message> -- <files…>`.
+ * @returns `commit --no-verify --no-gpg-sign -m <message> -- <files…>`.
  */
 export function gitCommitArgv(args: GitCommitArgs): string[] {
   return [
-    "--no-pager",
-    "--literal-pathspecs",
-    "-c",
-    "core.fsmonitor=false",
     "commit",
+    "--no-verify",
+    "--no-gpg-sign",
     "-m",
     args.message,
     "--",
     ...(args.files ?? []),
   ];
 }
+
+/** Flags before the config overrides. */
+const LEADING: readonly string[] = ["--no-pager", "--literal-pathspecs"];
 
 // deno-lint-ignore no-control-regex
 const NUL = /\u0000/;
@@ -93,16 +97,11 @@ export const gitCommitTool: ToolDefinition<GitCommitArgs> = defineTool(
         permissions: ctx.permissions,
       });
       if (!cwd.ok) return cwd;
-      return await runProcess(host, {
-        program: "git",
+      return await runGit(host, {
         args: gitCommitArgv(args),
+        leading: LEADING,
         cwd: cwd.value,
-        env: childEnv(host.readEnv(baseEnvKeys(host.os)), {}, host.os),
         timeoutMs: ctx.limits.processTimeoutMs,
-        notFound: {
-          kind: "unavailable",
-          message: "needs git on the host PATH",
-        },
         label: "git commit",
       }, ctx);
     },

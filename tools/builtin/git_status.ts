@@ -2,49 +2,29 @@
  * `git_status`: `git status|log|diff` in the workspace
  * with config-only extra flags. Not governed, no allowlist, but it spawns
  * `git` (needs `--allow-run=git`) with a cleared environment plus the base
- * keys of the child environment. Hardened against repository-controlled code paths:
- * `core.fsmonitor` off, no external diff or textconv drivers, no pager, no
+ * keys of the child environment. No program the repository or the system
+ * config names runs (filters, textconv, external diff, pagers, fsmonitor,
+ * hooks, signing programs: see `_git.ts`); no submodule recursion, no
  * optional locks (read-only).
  *
  * @module
  */
 import { z } from "zod";
-import { baseEnvKeys, childEnv } from "../sandbox/child_env.ts";
-import { hostFailure } from "../sandbox/fs_access.ts";
-import { type SpawnResult, ToolEffectsError } from "../effects.ts";
+import { runGit } from "./_git.ts";
 import {
   defineTool,
   type ToolDefinition,
   type ToolRunResult,
 } from "../tool.ts";
 
-/**
- * Result of a process tool.
- */
-export interface ProcessResult {
-  /** Exit code (a signal death reports 1). */
-  exitCode: number;
-  /** Captured stdout, with a truncation marker past the capture cap. */
-  stdout: string;
-  /** Captured stderr, with a truncation marker past the capture cap. */
-  stderr: string;
-  /** Wall time measured by the host. */
-  durationMs: number;
-}
+export type { ProcessResult } from "./_process.ts";
 
-const HARDENING = [
-  "--no-pager",
-  "--no-optional-locks",
-  "-c",
-  "core.fsmonitor=false",
-];
-
-function withMarker(text: string, truncated: boolean, max: number): string {
-  return truncated ? `${text}\n…[output truncated at ${max} bytes]` : text;
-}
+/** Flags before the config overrides (see `_git.ts`). */
+const LEADING: readonly string[] = ["--no-pager", "--no-optional-locks"];
 
 /**
- * Builds the argv after `git` (hardening flags, subcommand, config flags).
+ * Builds the argv after `git` and its config overrides: the subcommand,
+ * its hardening flags, then the config-only flags.
  *
  * @param args Parsed effective args.
  * @returns The argument list.
@@ -52,9 +32,9 @@ function withMarker(text: string, truncated: boolean, max: number): string {
 export function gitArgv(args: GitStatusArgs): string[] {
   const command = args.command ?? "status";
   const noDrivers = command === "status"
-    ? []
-    : ["--no-ext-diff", "--no-textconv"];
-  return [...HARDENING, command, ...noDrivers, ...(args.args ?? [])];
+    ? ["--ignore-submodules=all"]
+    : ["--no-ext-diff", "--no-textconv", "--ignore-submodules=all"];
+  return [command, ...noDrivers, ...(args.args ?? [])];
 }
 
 /** The complete effective arguments (the contract of `parse`). */
@@ -88,50 +68,13 @@ export const gitStatusTool: ToolDefinition<GitStatusArgs> = defineTool(
       requiresGateApproval: false,
     },
     async dispatch(args, host, ctx): Promise<ToolRunResult> {
-      const max = ctx.limits.processOutputBytes;
-      let run: SpawnResult;
-      try {
-        run = await host.spawn({
-          program: "git",
-          args: gitArgv(args),
-          cwd: ctx.workingDir,
-          env: childEnv(host.readEnv(baseEnvKeys(host.os)), {}, host.os),
-          timeoutMs: ctx.limits.processTimeoutMs,
-          maxOutputBytes: max,
-          signal: ctx.signal,
-        });
-      } catch (e) {
-        if (e instanceof ToolEffectsError && e.kind === "not_found") {
-          return {
-            ok: false,
-            error: {
-              kind: "unavailable",
-              message: "needs git on the host PATH",
-            },
-          };
-        }
-        return { ok: false, error: hostFailure(e, "--allow-run=git") };
-      }
-      if (run.timedOut) {
-        return {
-          ok: false,
-          error: {
-            kind: "failed",
-            message: `git timed out after ${ctx.limits.processTimeoutMs} ms`,
-          },
-        };
-      }
-      const value: ProcessResult = {
-        exitCode: run.exitCode,
-        stdout: withMarker(run.stdout, run.stdoutTruncated, max),
-        stderr: withMarker(run.stderr, run.stderrTruncated, max),
-        durationMs: run.durationMs,
-      };
-      return {
-        ok: true,
-        value,
-        summary: `git ${args.command ?? "status"} exited ${run.exitCode}`,
-      };
+      return await runGit(host, {
+        args: gitArgv(args),
+        leading: LEADING,
+        cwd: ctx.workingDir,
+        timeoutMs: ctx.limits.processTimeoutMs,
+        label: `git ${args.command ?? "status"}`,
+      }, ctx);
     },
   },
 );

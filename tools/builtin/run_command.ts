@@ -6,9 +6,12 @@
  * fully matches an `allowedCommandGlobs` pattern — before approval, so
  * `auto` never runs an unlisted command.
  *
- * The program is resolved on the host's PATH (the child's `PATH` is always
- * the host's: a declared `PATH` is refused); a name with a separator is
- * used as given, relative to `cwd`; not found ⇒ fatal failure. The child
+ * The program is resolved on the host's PATH without its relative entries
+ * and without every entry inside the workspace or another filesystem root
+ * (lexically or by real path), so a program the model can write never
+ * answers to an allowlisted name (a declared `PATH` is refused); a name
+ * with a separator is used as given, relative to `cwd`; not found ⇒ fatal
+ * failure (naming the skipped entries). The child
  * environment is built from scratch: the host's base keys plus the
  * config-declared `env` (refused keys are invalid arguments). `cwd`,
  * `timeoutMs` (default 30 s, ceiling 120 s) and `env` are config-only.
@@ -18,14 +21,10 @@
  * @module
  */
 import { absolutize, isWithin } from "../sandbox/_path.ts";
-import { realWorkDir, runProcess } from "./_process.ts";
+import { confinedEnv, notOnPath, realWorkDir, runProcess } from "./_process.ts";
 import { z } from "zod";
 import { commandLine } from "../sandbox/command_allowlist.ts";
-import {
-  baseEnvKeys,
-  childEnv,
-  isRefusedEnvKey,
-} from "../sandbox/child_env.ts";
+import { isRefusedEnvKey } from "../sandbox/child_env.ts";
 import { DEFAULT_TOOL_LIMITS } from "../sandbox/limits.ts";
 import { REASONS } from "../failure.ts";
 import { checkLexicalPath } from "../sandbox/fs_scope.ts";
@@ -132,11 +131,11 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = defineTool(
         permissions: ctx.permissions,
       });
       if (!cwd.ok) return cwd;
-      const env = childEnv(
-        host.readEnv(baseEnvKeys(host.os)),
-        args.env,
-        host.os,
-      );
+      const { env, dropped } = await confinedEnv(host, {
+        plan,
+        permissions: ctx.permissions,
+        ...(args.env === undefined ? {} : { declared: args.env }),
+      });
       const windows = host.os === "windows";
       let program = args.command;
       if (hasSeparator(program, windows)) {
@@ -160,10 +159,11 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = defineTool(
           args.timeoutMs ?? ctx.limits.processTimeoutMs,
           ceiling,
         ),
-        notFound: {
-          kind: "failed",
-          message: "program not found on the host PATH",
-        },
+        notFound: notOnPath(
+          "program not found on the host PATH",
+          dropped,
+          "failed",
+        ),
         label: args.command,
       }, ctx);
     },

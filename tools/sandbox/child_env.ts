@@ -88,6 +88,16 @@ export function isRefusedEnvKey(key: string): boolean {
 }
 
 /**
+ * The separator of the entries of a `PATH` value.
+ *
+ * @param os Path flavour.
+ * @returns `;` on Windows, `:` elsewhere.
+ */
+export function pathListSeparator(os: "posix" | "windows"): string {
+  return os === "windows" ? ";" : ":";
+}
+
+/**
  * Keeps only the absolute entries of a `PATH` value, so a child never
  * resolves a program from its working directory (an empty entry or `.`
  * in the host's `PATH` would run a `git` the model wrote into the
@@ -101,7 +111,7 @@ export function absolutePathEntries(
   value: string,
   os: "posix" | "windows",
 ): string {
-  const sep = os === "windows" ? ";" : ":";
+  const sep = pathListSeparator(os);
   const absolute = os === "windows"
     ? (e: string): boolean => /^[a-zA-Z]:[\\/]/.test(e)
     : (e: string): boolean => e.startsWith("/");

@@ -75,7 +75,11 @@ function isNotFound(e: unknown): boolean {
   return e instanceof ToolEffectsError && e.kind === "not_found";
 }
 
-async function realRoots(plan: ScopePlan, deps: WriteDeps): Promise<string[]> {
+/** The real paths of the roots that may be read and resolve. */
+export async function realRoots(
+  plan: ScopePlan,
+  deps: WriteDeps,
+): Promise<string[]> {
   const out: string[] = [];
   for (const r of plan.roots) {
     if (deps.permissions({ name: "read", path: r }) !== "granted") continue;

@@ -109,8 +109,9 @@ Deno.test("git_commit asks the gate on every call, even in auto, then commits th
     { toolId: "git_commit", details: { message: "again", files: ["a.txt"] } },
   ]);
   assert.match(
-    r.calls.find((c) => c.op === "spawn")?.target ?? "",
-    /^git .*commit -m --amend -- a\.txt$/,
+    r.calls.find((c) => c.op === "spawn" && / commit /.test(c.target))
+      ?.target ?? "",
+    /^git .*commit --no-verify --no-gpg-sign -m --amend -- a\.txt$/,
   );
 });
 

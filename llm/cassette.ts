@@ -34,8 +34,9 @@ export interface CassetteExpect {
 }
 
 /**
- * One recorded call: its chunks (a list without a terminal replays as a
- * truncated stream) and optional expectations.
+ * One recorded call: its chunks, ending in exactly one terminal `stop` or
+ * `error` chunk (a cut stream is recorded as an `error` chunk), and
+ * optional expectations.
  */
 export interface CassetteCall {
   /** Chunks replayed in order. */
@@ -103,7 +104,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** A chunk list: each chunk strict, nothing after the terminal. */
+/**
+ * A chunk list: each chunk strict, a terminal `stop`/`error` chunk last and
+ * nothing after it. A call without a terminal is invalid here, at load,
+ * rather than a transport failure when it is replayed.
+ */
 function chunkList(
   params: { error: (issue: { input?: unknown }) => string },
 ): z.ZodMiniType<StreamChunk[]> {
@@ -112,7 +117,15 @@ function chunkList(
       const end = chunks.findIndex((c) =>
         c.type === "stop" || c.type === "error"
       );
-      if (end < 0) return;
+      if (end < 0) {
+        ctx.addIssue({
+          code: "custom",
+          path: [],
+          message: "no terminal stop/error chunk (a cut stream is recorded " +
+            "as an error chunk)",
+        });
+        return;
+      }
       for (let j = end + 1; j < chunks.length; j++) {
         ctx.addIssue({
           code: "custom",
@@ -300,8 +313,8 @@ function toCall(raw: StreamChunk[] | CassetteCall): CassetteCall {
 
 /**
  * Parses a cassette file's text against the strict cassette schema. Bad
- * JSON, an unknown version, an invalid chunk, a chunk after the call's
- * terminal, unknown keys, and v1.1-only features in a `"1.0"` file are
+ * JSON, an unknown version, an invalid chunk, a call without a terminal
+ * `stop`/`error` chunk or with a chunk after it, unknown keys, and v1.1-only features in a `"1.0"` file are
  * errors naming the file and the key path (e.g. `calls[1][0].type`).
  *
  * @param text The file's contents.

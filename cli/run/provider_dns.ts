@@ -2,8 +2,10 @@
  * The DNS half of the SSRF primitive for custom provider
  * endpoints: before a session, the host of every base URL in the plan
  * that is not `allow_local` is resolved and every answer checked; one
- * blocked answer refuses the provider (`provider_config`, exit 2). The
- * request itself then goes out by name through `fetch`, so a resolver
+ * blocked answer, no answer at all, or a lookup that fails refuses the
+ * provider (`provider_config`, exit 2) before any request: a name the
+ * check cannot see is one it cannot vouch for (`fetch` would still reach
+ * it, through the hosts file or another resolver). The request itself then goes out by name through `fetch`, so a resolver
  * that answers differently later is left to Deno's `--deny-net` (README,
  * "Running under narrow Deno permissions").
  *
@@ -27,8 +29,7 @@ export type ResolveDns = (name: string) => Promise<string[]>;
  */
 export type DnsVerdict =
   | { kind: "ok" }
-  | { kind: "refused"; fault: CliFault }
-  | { kind: "unchecked"; warning: string };
+  | { kind: "refused"; fault: CliFault };
 
 function setting(p: ResolvedProvider): string {
   return p.baseUrlSource === "env"
@@ -39,13 +40,13 @@ function setting(p: ResolvedProvider): string {
 /**
  * Resolves a provider's custom base-URL host and checks every answer.
  * Built-in endpoints, `allow_local` entries (not from the environment)
- * and IP literals (checked by the base-URL rules) are not looked up; a
- * name that does not resolve is left to the request, which then fails.
+ * and IP literals (checked by the base-URL rules) are not looked up. A
+ * name without answers, or whose lookup fails (no network, no
+ * `--allow-net` for the resolver), is refused like a private answer.
  *
  * @param p The provider.
  * @param resolve The DNS lookup.
- * @returns `ok`, `refused` with the fault, or `unchecked` with a warning
- *   (the lookup failed, e.g. without `--allow-net` for the resolver).
+ * @returns `ok`, or `refused` with the fault naming the setting and why.
  */
 export async function checkProviderDns(
   p: ResolvedProvider,
@@ -61,26 +62,31 @@ export async function checkProviderDns(
   }
   const host = canonicalHost(hostname);
   if (host === undefined || host.kind !== "name") return { kind: "ok" };
+  const refuse = (why: string): DnsVerdict => ({
+    kind: "refused",
+    fault: fault(
+      "provider_config",
+      `Invalid ${setting(p)}: ${host.name} ${why}; ${
+        p.baseUrlSource === "env"
+          ? "use a public https endpoint"
+          : "set allow_local = true in [[providers]] for a local endpoint"
+      }`,
+    ),
+  });
   let answers: string[];
   try {
     answers = await resolve(host.name);
   } catch (e) {
     const why = e instanceof Error ? e.name : "lookup failed";
-    return {
-      kind: "unchecked",
-      warning:
-        `Could not check the DNS answers of ${host.name} (${why}); with narrow permissions add --allow-net for your resolver's address:53 (see doctor --permissions)`,
-    };
+    return refuse(
+      `could not be checked: its DNS lookup failed (${why}; with narrow permissions add --allow-net for your resolver's address:53, see doctor --permissions)`,
+    );
   }
-  if (answers.length === 0) return { kind: "ok" };
+  if (answers.length === 0) {
+    return refuse(
+      "has no DNS answers (A or AAAA) to check; a name known only to the hosts file or another resolver is refused",
+    );
+  }
   if (checkResolvedAddresses(answers).ok) return { kind: "ok" };
-  return {
-    kind: "refused",
-    fault: fault(
-      "provider_config",
-      `Invalid ${
-        setting(p)
-      }: ${host.name} resolves to a private, loopback or metadata address; set allow_local = true in [[providers]] for a local endpoint`,
-    ),
-  };
+  return refuse("resolves to a private, loopback or metadata address");
 }

@@ -171,14 +171,12 @@ export async function wireProviders(
     const bad = p === undefined ? undefined : gateBaseUrl(p);
     if (bad !== undefined) return err(bad);
   }
-  const dnsWarnings: string[] = [];
   if (options.resolveDns !== undefined) {
     for (const id of ids) {
       const p = providerOf(id);
       if (p === undefined) continue;
       const verdict = await checkProviderDns(p, options.resolveDns);
       if (verdict.kind === "refused") return err(verdict.fault);
-      if (verdict.kind === "unchecked") dnsWarnings.push(verdict.warning);
     }
   }
   let recorder: Recorder | undefined;
@@ -213,7 +211,7 @@ export async function wireProviders(
   const keys = { providers: options.providers, env: options.env };
   const primaryKey = readKey(agent.provider, keys);
   if (!primaryKey.ok) return primaryKey;
-  const warnings: string[] = [...notices, ...dnsWarnings];
+  const warnings: string[] = [...notices];
   const chain = (agent.fallback_chain ?? []).filter((f) => {
     if (adapterOf(f.provider) === undefined) {
       warnings.push(

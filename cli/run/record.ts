@@ -12,6 +12,7 @@
  */
 import { dirname, resolve } from "node:path";
 import type { StreamChunk } from "../../llm/chunk.ts";
+import { makeLlmError } from "../../llm/errors.ts";
 import type { LlmProvider, LlmRequest } from "../../llm/provider.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
@@ -78,6 +79,22 @@ export function lastUserPrefix(req: LlmRequest): string | undefined {
     return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
   }
   return undefined;
+}
+
+/**
+ * The call as a loadable cassette entry: a stream cut before its terminal
+ * `stop`/`error` chunk (ended, thrown or abandoned) is written with a
+ * terminal `transport` error chunk, as the replay would report it.
+ */
+function terminated(id: string, call: RecordedCall): RecordedCall {
+  const last = call.chunks.at(-1);
+  if (last?.type === "stop" || last?.type === "error") return call;
+  const cut = makeLlmError(
+    "transport",
+    id,
+    "Stream ended before a terminal chunk: truncated",
+  );
+  return { ...call, chunks: [...call.chunks, { type: "error", error: cut }] };
 }
 
 async function* capture(
@@ -151,7 +168,9 @@ export async function openRecorder(
   };
   function cassette(): RecordedCassette {
     const providers: RecordedCassette["providers"] = {};
-    for (const [id, calls] of queues) providers[id] = { calls };
+    for (const [id, calls] of queues) {
+      providers[id] = { calls: calls.map((c) => terminated(id, c)) };
+    }
     const raw: RecordedCassette = {
       schema_version: "1.1",
       model: options.model,

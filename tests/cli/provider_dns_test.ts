@@ -81,19 +81,23 @@ Deno.test("checkProviderDns(): public answers pass; local, literal and built-in 
     assert.deepEqual(await checkProviderDns(p, r.resolve), { kind: "ok" });
     assert.deepEqual(r.asked, []);
   }
-  // A name without records is left to the request, which fails on its own.
-  assert.deepEqual(await checkProviderDns(GW, resolver([]).resolve), {
-    kind: "ok",
-  });
 });
 
-Deno.test("checkProviderDns(): a failed lookup is a warning naming the flag", async () => {
+Deno.test("checkProviderDns(): no answer or a failed lookup refuses the endpoint", async () => {
+  const empty = await checkProviderDns(GW, resolver([]).resolve);
+  assert.match(
+    empty.kind === "refused" ? empty.fault.message : "",
+    /gw\.example\.com has no DNS answers/,
+  );
   const r = await checkProviderDns(
     GW,
     () => Promise.reject(new Deno.errors.NotCapable("net")),
   );
-  assert.equal(r.kind, "unchecked");
-  assert.match(r.kind === "unchecked" ? r.warning : "", /--allow-net/);
+  assert.equal(r.kind, "refused");
+  assert.match(
+    r.kind === "refused" ? r.fault.message : "",
+    /could not be checked: .*NotCapable.*--allow-net/,
+  );
 });
 
 Deno.test("agent run: a custom endpoint whose name resolves to a private address stops before any request (exit 2)", async () => {

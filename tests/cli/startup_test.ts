@@ -70,6 +70,7 @@ Deno.test("agent run loads tools, TOML and cassette modules only when needed", a
     [
       "/tools/modes.ts",
       "/tools/sandbox/_ip.ts",
+      "/tools/sandbox/_metadata.ts",
       "/tools/sandbox/ssrf.ts",
       "/tools/sandbox/ssrf_address.ts",
     ],

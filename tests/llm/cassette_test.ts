@@ -99,9 +99,43 @@ Deno.test("parseCassette() names the file and the JSON path of each problem", as
       JSON.stringify({
         schema_version: "1.0",
         provider: "p",
-        calls: [[{ type: "text_delta", text: "", x: 1 }]],
+        calls: [[{ type: "text_delta", text: "", x: 1 }, STOP]],
       }),
       [{ path: "calls[0][0].x", message: "unknown key" }],
+    ],
+    [
+      "a call without a terminal chunk",
+      JSON.stringify({
+        schema_version: "1.0",
+        provider: "p",
+        calls: [[STOP], [{ type: "text_delta", text: "cut" }]],
+      }),
+      [{ path: "calls[1]", message: /^no terminal stop\/error chunk/ }],
+    ],
+    [
+      "an empty call",
+      JSON.stringify({ schema_version: "1.0", provider: "p", calls: [[]] }),
+      [{ path: "calls[0]", message: /^no terminal stop\/error chunk/ }],
+    ],
+    [
+      "a v1.1 call object without a terminal chunk",
+      JSON.stringify({
+        schema_version: "1.1",
+        provider: "p",
+        calls: [{ chunks: [{ type: "text_delta", text: "cut" }] }],
+      }),
+      [{ path: "calls[0].chunks", message: /^no terminal stop\/error chunk/ }],
+    ],
+    [
+      "a provider queue call without a terminal chunk",
+      JSON.stringify({
+        schema_version: "1.1",
+        providers: { openai: { calls: [[STOP], []] } },
+      }),
+      [{
+        path: "providers.openai.calls[1]",
+        message: /^no terminal stop\/error chunk/,
+      }],
     ],
     [
       "retryable mismatch",
@@ -347,12 +381,12 @@ Deno.test("parseCassette() names the file and the JSON path of each problem", as
   }
 });
 
-Deno.test("parseCassette() accepts plain v1.0 shapes under 1.1 and a call list without terminal", () => {
+Deno.test("parseCassette() accepts plain v1.0 shapes under 1.1", () => {
   const r = parseCassette(
     JSON.stringify({
       schema_version: "1.1",
       provider: "p",
-      calls: [[{ type: "text_delta", text: "x" }]],
+      calls: [[{ type: "text_delta", text: "x" }, STOP]],
     }),
     "x.json",
   );

@@ -169,7 +169,7 @@ Deno.test("permissionFlags() adds --deny-net before --no-prompt", () => {
   assert.equal(flags[0], "--allow-net=api.example.com:443");
   assert.match(
     flags[1] ?? "",
-    /^--deny-net=0\.0\.0\.0\/8,127\.0\.0\.0\/8,.*,\[::1\],\[::\]$/,
+    /^--deny-net=0\.0\.0\.0\/8,127\.0\.0\.0\/8,.*,\[::1\],\[::\],168\.63\.129\.16\/32,.*\[fd00:ec2::254\]/,
   );
   assert.equal(flags[2], "--no-prompt");
 });

@@ -102,6 +102,34 @@ export function parseIPv6(text: string): number[] | undefined {
   return [...head, ...new Array<number>(fill).fill(0), ...tail];
 }
 
+/**
+ * The IPv4 bytes an IPv6 address carries: `::ffff:a.b.c.d` (mapped),
+ * `::ffff:0:a.b.c.d` (translated), `::a.b.c.d` (compatible),
+ * `64:ff9b::/96` (NAT64) and `2002::/16` (6to4, groups 1–2); else
+ * `undefined`.
+ */
+export function embeddedIPv4(g: readonly number[]): number[] | undefined {
+  const quad = (hi: number, lo: number): number[] => [
+    hi >> 8,
+    hi & 0xff,
+    lo >> 8,
+    lo & 0xff,
+  ];
+  const zero = (from: number, to: number): boolean =>
+    g.slice(from, to).every((x) => x === 0);
+  if (zero(0, 5) && (g[5] === 0xffff || g[5] === 0)) {
+    return quad(g[6] ?? 0, g[7] ?? 0);
+  }
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) {
+    return quad(g[6] ?? 0, g[7] ?? 0);
+  }
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) {
+    return quad(g[6] ?? 0, g[7] ?? 0);
+  }
+  if (g[0] === 0x2002) return quad(g[1] ?? 0, g[2] ?? 0);
+  return undefined;
+}
+
 /** Dotted quad of IPv4 bytes. */
 export function formatIPv4(bytes: readonly number[]): string {
   return bytes.join(".");

@@ -7,12 +7,19 @@
  * @module
  */
 import {
+  embeddedIPv4,
   endsInNumber,
   formatIPv4,
   formatIPv6,
   parseIPv4,
   parseIPv6,
 } from "./_ip.ts";
+import {
+  isMetadataName,
+  isMetadataV4,
+  isMetadataV6,
+  METADATA_DENY_NET,
+} from "./_metadata.ts";
 
 /**
  * A host after canonicalisation.
@@ -61,10 +68,15 @@ export const SSRF_DENY_NET: readonly string[] = Object.freeze([
   "192.0.0.0/24",
   "[::1]",
   "[::]",
+  // Metadata and platform rows outside the ranges above.
+  ...METADATA_DENY_NET.filter((entry) => {
+    if (entry.startsWith("[")) return true;
+    const bytes = parseIPv4(entry.slice(0, entry.indexOf("/")));
+    return bytes !== undefined && !inV4Blocks(bytes);
+  }),
 ]);
 
-function v4Blocked(bytes: readonly number[], loopbackOk: boolean): boolean {
-  if (loopbackOk && bytes[0] === 127) return false;
+function inV4Blocks(bytes: readonly number[]): boolean {
   const v = v4Value(bytes);
   return V4_BLOCKS.some(([net, bits]) => {
     const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
@@ -72,29 +84,9 @@ function v4Blocked(bytes: readonly number[], loopbackOk: boolean): boolean {
   });
 }
 
-function embeddedV4(g: readonly number[]): number[] | undefined {
-  const quad = (hi: number, lo: number): number[] => [
-    hi >> 8,
-    hi & 0xff,
-    lo >> 8,
-    lo & 0xff,
-  ];
-  const zero = (from: number, to: number): boolean =>
-    g.slice(from, to).every((x) => x === 0);
-  // ::ffff:a.b.c.d (mapped), ::ffff:0:a.b.c.d (translated), ::a.b.c.d
-  if (zero(0, 5) && (g[5] === 0xffff || g[5] === 0)) {
-    return quad(g[6] ?? 0, g[7] ?? 0);
-  }
-  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) {
-    return quad(g[6] ?? 0, g[7] ?? 0);
-  }
-  // 64:ff9b::/96 (NAT64)
-  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) {
-    return quad(g[6] ?? 0, g[7] ?? 0);
-  }
-  // 2002::/16 (6to4): the IPv4 address is groups 1–2
-  if (g[0] === 0x2002) return quad(g[1] ?? 0, g[2] ?? 0);
-  return undefined;
+function v4Blocked(bytes: readonly number[], loopbackOk: boolean): boolean {
+  if (loopbackOk && bytes[0] === 127) return false;
+  return inV4Blocks(bytes) || isMetadataV4(bytes);
 }
 
 function v6Blocked(g: readonly number[], loopbackOk: boolean): boolean {
@@ -105,7 +97,8 @@ function v6Blocked(g: readonly number[], loopbackOk: boolean): boolean {
   if ((first & 0xfe00) === 0xfc00) return true; // fc00::/7
   if ((first & 0xff00) === 0xff00) return true; // multicast
   if (first === 0x64 && g[1] === 0xff9b && g[2] === 1) return true; // NAT64 local
-  const v4 = embeddedV4(g);
+  if (isMetadataV6(g)) return true;
+  const v4 = embeddedIPv4(g);
   return v4 !== undefined && v4Blocked(v4, false);
 }
 
@@ -138,7 +131,9 @@ export function canonicalHost(host: string): CanonicalHost | undefined {
 
 /**
  * Whether a host name is on the blocked-name list: `localhost`,
- * `*.localhost`, `*.local`, `*.internal` (after canonicalisation).
+ * `*.localhost`, `*.local`, `*.internal` and the cloud metadata names
+ * (`metadata`, `metadata.goog`, `instance-data`, …; after
+ * canonicalisation).
  *
  * @param name A host name.
  * @returns `true` when blocked.
@@ -149,12 +144,30 @@ export function isBlockedHostName(name: string): boolean {
   if (c.kind !== "name") return false;
   const n = c.name;
   return n === "localhost" || n.endsWith(".localhost") ||
-    n.endsWith(".local") || n.endsWith(".internal");
+    n.endsWith(".local") || n.endsWith(".internal") || isMetadataName(n);
+}
+
+/**
+ * Whether a host is a cloud metadata or platform endpoint (an address or
+ * name of the metadata table, in any notation, IPv4 embedded in IPv6
+ * included): never reachable, whatever a provider's `allow_local` says.
+ *
+ * @param host A URL hostname or an IP literal.
+ * @returns `true` for a metadata endpoint.
+ */
+export function isMetadataHost(host: string): boolean {
+  const c = canonicalHost(host);
+  if (c === undefined) return false;
+  if (c.kind === "name") return isMetadataName(c.name);
+  if (c.kind === "ipv4") return isMetadataV4(parseIPv4(c.address) ?? []);
+  const g = parseIPv6(c.address);
+  return g !== undefined && isMetadataV6(g);
 }
 
 /**
  * Whether an address is blocked: the IPv4 ranges (plus
- * `224/4`, `240/4`, `198.18/15`, `192.0.0/24`), IPv6 `::`, `::1`,
+ * `224/4`, `240/4`, `198.18/15`, `192.0.0/24`), the cloud metadata and
+ * platform addresses (`168.63.129.16`, …), IPv6 `::`, `::1`,
  * `fe80::/10`, `fc00::/7`, multicast, and the IPv4 embedded in
  * `::ffff:a.b.c.d`, `::a.b.c.d`, `64:ff9b::/96` and `2002::/16`. Anything
  * that is not an IP literal is blocked.

@@ -9,7 +9,14 @@ import assert from "node:assert/strict";
 import { createBufferedIo } from "../../cli/io/io.ts";
 import { main } from "../../cli/main.ts";
 import type { SessionEvent } from "../../schema/event.ts";
-import { parseEvents, runCli, signature, tempDir, write } from "./_helpers.ts";
+import {
+  lineStdin,
+  parseEvents,
+  runCli,
+  signature,
+  tempDir,
+  write,
+} from "./_helpers.ts";
 
 type Chunk = Record<string, unknown>;
 
@@ -296,17 +303,6 @@ Deno.test("invalid tool arguments go back to the model as a correctable error", 
 });
 
 /** A stdin that hands out one line per read, so prompts interleave in order. */
-function lineStdin(lines: string[]): ReadableStream<Uint8Array> {
-  const queue = lines.map((l) => new TextEncoder().encode(`${l}\n`));
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const next = queue.shift();
-      if (next === undefined) controller.close();
-      else controller.enqueue(next);
-    },
-  });
-}
-
 Deno.test("interactive chat: ! runs through the allowlist and mode, @ attaches a jailed file", async () => {
   await using dir = await tempDir();
   await write(`${dir.path}/notes.md`, "remember the milk\n");

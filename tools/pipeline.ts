@@ -170,7 +170,8 @@ async function steps(
   ) {
     return invalidArgsOutcome(base, [{
       path: "",
-      message: "a value contains a secret; secrets never enter tool arguments",
+      message:
+        "a value holds an API key or a string shaped like one; keys never enter tool arguments",
     }]);
   }
   const shown: OutcomeBase = {

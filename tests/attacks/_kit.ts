@@ -47,9 +47,9 @@ export async function writeScript(
 ): Promise<void> {
   await write(
     `${dir}/helper.agent.yaml`,
-    `id: helper\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\ntools:\n${
-      options.tools.map((t) => `  - ${t}\n`).join("")
-    }`,
+    `id: helper\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\ntools: [${
+      options.tools.join(", ")
+    }]\n`,
   );
   await write(
     `${dir}/c.json`,
@@ -60,6 +60,11 @@ export async function writeScript(
       calls: options.calls,
     }),
   );
+}
+
+/** The flags that run the script `writeScript` wrote into `dir`. */
+export function scriptFlags(dir: string): string[] {
+  return ["--agent", `${dir}/helper.agent.yaml`, "--fixture", `${dir}/c.json`];
 }
 
 /** Runs `chat` with the script of `dir` on a fake TTY, line by line. */
@@ -79,14 +84,9 @@ export async function interactiveChat(
     stdinIsTerminal: true,
     stdoutIsTerminal: true,
   });
-  const code = await main([
-    "chat",
-    "--agent",
-    `${dir}/helper.agent.yaml`,
-    "--fixture",
-    `${dir}/c.json`,
-    "--mode",
-    options.mode,
-  ], b.io);
+  const code = await main(
+    ["chat", ...scriptFlags(dir), "--mode", options.mode],
+    b.io,
+  );
   return { code, stdout: b.stdoutText(), stderr: b.stderrText() };
 }

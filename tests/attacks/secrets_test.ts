@@ -173,3 +173,24 @@ Deno.test("secrets attack: --record redacts every configured key, not only the s
   assert.ok(written.ok);
   assertNoSecret(await Deno.readTextFile(`${dir.path}/c.json`), "the cassette");
 });
+
+const FAULT_ROWS: { name: string; argv: string[] }[] = [
+  {
+    name: "the session's key as an agent id",
+    argv: ["chat", "--agent", SESSION_KEY, "--json"],
+  },
+  {
+    name: "a string shaped like a key as a session id",
+    argv: ["chat-show", SHAPED_KEY],
+  },
+];
+
+for (const row of FAULT_ROWS) {
+  Deno.test(`secrets attack: an error text never shows a key (${row.name})`, async () => {
+    await using dir = await tempDir();
+    const r = await runCli(row.argv, { env: keyEnv(dir.path), cwd: dir.path });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /\[redacted\]/);
+    assertNoSecret(r.stdout + r.stderr, "the error text");
+  });
+}

@@ -61,6 +61,17 @@ function visible(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]/g, " ");
 }
 
+/**
+ * One argument as a person reads it: bare when plain, else quoted so that
+ * its bounds show (`'a b'`), control characters escaped (`"x\n--y"`).
+ */
+function shownToken(token: string): string {
+  if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(token)) return token;
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(token)) return JSON.stringify(token);
+  return `'${token.replaceAll("'", "'\\''")}'`;
+}
+
 /** The path an approval shows, and whether the floor protects it. */
 export interface ApprovalPath {
   /** The canonical target relative to its real root (absolute if outside). */
@@ -130,8 +141,9 @@ function hostOf(url: string): string {
 
 /**
  * The secret-free preview of a governed action: `{path}` (the resolved
- * path when known), `{command}` (whole), `{host}` (never a full URL) or
- * `{}`.
+ * path when known), `{command}` (whole; from the argv when known, each
+ * argument quoted where its bounds would not show), `{host}` (never a
+ * full URL) or `{}`.
  */
 export function approvalPreview(
   action: GovernedAction,
@@ -144,6 +156,9 @@ export function approvalPreview(
       return path === undefined ? {} : { path: visible(path) };
     }
     case "process":
+      if (target.argv !== undefined && target.argv.length > 0) {
+        return { command: target.argv.map(shownToken).join(" ") };
+      }
       return target.command === undefined
         ? {}
         : { command: visible(target.command) };

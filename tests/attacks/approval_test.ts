@@ -41,6 +41,20 @@ const ROWS: Row[] = [
     absent: () => [],
   },
   {
+    name: "an argument's bounds and control characters show",
+    tools: ["run_command"],
+    config: '[chat]\nallowed_command_globs = ["echo *"]\n',
+    call: toolCall("run_command", {
+      command: "echo",
+      args: ["-1 --oneline", "x\n--output=/tmp/o", "it's"],
+    }),
+    answers: ["n"],
+    shows: () => [
+      `Approve run_command echo '-1 --oneline' "x\\n--output=/tmp/o" 'it'\\''s'? `,
+    ],
+    absent: () => [],
+  },
+  {
     name: "a write through a symlink is shown as its resolved, protected path",
     tools: ["write_file"],
     async arrange(ws) {

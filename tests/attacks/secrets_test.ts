@@ -7,7 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { openRecorder } from "../../cli/run/record.ts";
+import { denoRuntime, openSession } from "../../host/mod.ts";
+import { parseCassette } from "../../llm/cassette.ts";
 import { createScriptedProvider } from "../../llm/scripted_provider.ts";
+import { createMemoryStore } from "../../store/memory_store.ts";
 import { parseEvents, runCli, tempDir } from "../cli/_helpers.ts";
 import { scriptFlags, textCall, toolCall, writeScript } from "./_kit.ts";
 
@@ -194,3 +197,42 @@ for (const row of FAULT_ROWS) {
     assertNoSecret(r.stdout + r.stderr, "the error text");
   });
 }
+
+Deno.test("secrets attack: a library host's own secrets are redacted from its events and rows", async () => {
+  const own = "library-secret-value-42";
+  const cassette = parseCassette(
+    JSON.stringify({
+      schema_version: "1.0",
+      provider: "openai",
+      calls: [[
+        { type: "text_delta", text: `${own} and ${SHAPED_KEY}` },
+        {
+          type: "stop",
+          stopReason: "stop",
+          usage: { inputTokens: 3, outputTokens: 1 },
+        },
+      ]],
+    }),
+    "c.json",
+  );
+  assert.ok(cassette.ok);
+  const store = createMemoryStore();
+  const live = openSession({
+    store,
+    runtime: denoRuntime({ cassette: cassette.value }),
+    agent: {
+      id: "mini",
+      model: "gpt-5.4-mini",
+      provider: "openai",
+      system_prompt: "Be terse.",
+    },
+    secrets: [own],
+  });
+  await live.session.sendMessage(`remember ${own}`);
+  live.close();
+  const events: unknown[] = [];
+  for await (const e of live.events) events.push(e);
+  const kept = JSON.stringify([events, store.load(live.sessionId)]);
+  assert.ok(!kept.includes(own) && !kept.includes(SHAPED_KEY), kept);
+  assert.match(kept, /\[redacted\] and \[redacted\]/);
+});

@@ -119,7 +119,11 @@ export async function resolveApprovalPath(
     if (real === undefined) return fallback;
     const target = joinPath(os, real, ...missing);
     const roots = await Promise.all(
-      plan.roots.map((r) => host.realPath(r).catch(() => r)),
+      plan.roots.map((r) =>
+        deps.permissions({ name: "read", path: r }) === "granted"
+          ? host.realPath(r).catch(() => r)
+          : r
+      ),
     );
     const root = roots.find((r) => isWithin(target, r, os));
     return {

@@ -22,6 +22,7 @@ import { AgentSession, type AgentSessionParams } from "../session/session.ts";
 import { isValidResumeState } from "../session/resume_state.ts";
 import { sessionError } from "../session/turn_errors.ts";
 import type { EgressDecision, ToolRegistry } from "../tools/registry.ts";
+import { createSecretScreen, redactStrings } from "./secrets.ts";
 import { reconstructSessionState } from "../store/projection.ts";
 import type { SessionLease, SessionStore } from "../store/store.ts";
 import { EventChannel } from "./event_channel.ts";
@@ -59,6 +60,13 @@ export interface HostOptions {
    * `events.dropped`); persistence never depends on the channel.
    */
   eventBuffer?: number;
+  /**
+   * Secret values (API keys) replaced by `[redacted]` in every event and
+   * every stored row (user text, final text, summaries), beside strings
+   * shaped like provider keys (`sk-…`, `sk-ant-…`, `AIza…`, …), which
+   * are always redacted. Values shorter than 8 characters are ignored.
+   */
+  secrets?: readonly string[];
 }
 
 /**
@@ -207,6 +215,8 @@ function join(
     options.eventBuffer === undefined ? {} : { capacity: options.eventBuffer },
   );
   let latchError: unknown;
+  // The one redaction of what leaves the session as data: events and rows.
+  const { redact } = createSecretScreen(options.secrets ?? []);
   const writer = createTurnWriter({
     store,
     sessionId,
@@ -218,7 +228,7 @@ function join(
     sessionId,
     clock: runtime.clock,
     deliver(event) {
-      events.publish(event);
+      events.publish(redactStrings(event, redact));
       if (event.type === "session:cancelled") events.close();
     },
   });
@@ -242,7 +252,7 @@ function join(
   const hooks: SessionHooks = {
     ...user,
     emit,
-    commit: (work) => writer.commit(work),
+    commit: (work) => writer.commit(redactStrings(work, redact)),
     preEgress(attempt: EgressAttempt): EgressDecision {
       if (writer.latched) return latchedRefusal;
       return user.preEgress?.(attempt) ?? { allow: true };

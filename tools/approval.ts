@@ -24,6 +24,16 @@ import type {
   TurnPolicy,
 } from "./registry.ts";
 import type { PolicyTarget } from "./tool.ts";
+import type { ToolEffects } from "./effects.ts";
+import {
+  isWithin,
+  joinPath,
+  relativeSlash,
+  segmentsOf,
+} from "./sandbox/_path.ts";
+import { isProtectedPath } from "./sandbox/floors.ts";
+import type { LexicalTarget, ScopePlan } from "./sandbox/fs_scope.ts";
+import type { PermissionQuery } from "./sandbox/permission_query.ts";
 
 /**
  * What the gate of a gated tool (`git_commit`) is shown.
@@ -42,12 +52,87 @@ export interface GateRequest {
  */
 export type GateHook = (request: GateRequest) => Promise<boolean>;
 
-const MAX_PREVIEW = 300;
-
-function clip(text: string): string {
+/**
+ * Control characters become spaces; nothing is cut: what is approved is
+ * shown whole (the prompt wraps it).
+ */
+function visible(text: string): string {
   // deno-lint-ignore no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f]/g, " ");
-  return clean.length > MAX_PREVIEW ? `${clean.slice(0, MAX_PREVIEW)}…` : clean;
+  return text.replace(/[\u0000-\u001f\u007f]/g, " ");
+}
+
+/**
+ * One argument as a person reads it: bare when plain, else quoted so that
+ * its bounds show (`'a b'`), control characters escaped (`"x\n--y"`).
+ */
+function shownToken(token: string): string {
+  if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(token)) return token;
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(token)) return JSON.stringify(token);
+  return `'${token.replaceAll("'", "'\\''")}'`;
+}
+
+/** The path an approval shows, and whether the floor protects it. */
+export interface ApprovalPath {
+  /** The canonical target relative to its real root (absolute if outside). */
+  path: string;
+  /** The lexical or the real target is on the protected-write floor. */
+  protectedPath: boolean;
+}
+
+/**
+ * The target of a write as it resolves now: the deepest existing
+ * ancestor realpath'd, the missing segments appended, shown relative to
+ * the real root holding it. Metadata reads only, and only under a granted
+ * read permission of the lexical root; otherwise (or on any host error)
+ * the lexical target relative to its root. Never throws.
+ *
+ * @param lexical The lexical check's target.
+ * @param deps The scope, the effect host and the permission query.
+ * @returns The path to show and its floor.
+ */
+export async function resolveApprovalPath(
+  lexical: LexicalTarget,
+  deps: { plan: ScopePlan; host: ToolEffects; permissions: PermissionQuery },
+): Promise<ApprovalPath> {
+  const { plan, host } = deps;
+  const os = plan.os;
+  const floor = { os, ownDirs: plan.ownDirs };
+  const fallback: ApprovalPath = {
+    path: relativeSlash(lexical.root, lexical.absolute, os),
+    protectedPath: lexical.protectedPath,
+  };
+  if (deps.permissions({ name: "read", path: lexical.root }) !== "granted") {
+    return fallback;
+  }
+  try {
+    const missing: string[] = [];
+    let probe = lexical.absolute;
+    let real: string | undefined;
+    // Bounded: one step per segment of the lexical target.
+    for (let i = segmentsOf(probe, os).length; i >= 0; i--) {
+      real = await host.realPath(probe).catch(() => undefined);
+      if (real !== undefined || isWithin(lexical.root, probe, os)) break;
+      missing.unshift(segmentsOf(probe, os).at(-1) ?? "");
+      probe = joinPath(os, probe, "..");
+    }
+    if (real === undefined) return fallback;
+    const target = joinPath(os, real, ...missing);
+    const roots = await Promise.all(
+      plan.roots.map((r) =>
+        deps.permissions({ name: "read", path: r }) === "granted"
+          ? host.realPath(r).catch(() => r)
+          : r
+      ),
+    );
+    const root = roots.find((r) => isWithin(target, r, os));
+    return {
+      path: root === undefined ? target : relativeSlash(root, target, os),
+      protectedPath: lexical.protectedPath || isProtectedPath(target, floor),
+    };
+  } catch {
+    return fallback;
+  }
 }
 
 function hostOf(url: string): string {
@@ -59,20 +144,28 @@ function hostOf(url: string): string {
 }
 
 /**
- * The secret-free preview of a governed action: `{path}`, `{command}`,
- * `{host}` (never a full URL) or `{}`.
+ * The secret-free preview of a governed action: `{path}` (the resolved
+ * path when known), `{command}` (whole; from the argv when known, each
+ * argument quoted where its bounds would not show), `{host}` (never a
+ * full URL) or `{}`.
  */
 export function approvalPreview(
   action: GovernedAction,
   target: PolicyTarget,
+  resolved?: ApprovalPath,
 ): ApprovalRequest["preview"] {
   switch (action) {
-    case "fs_write":
-      return target.path === undefined ? {} : { path: clip(target.path) };
+    case "fs_write": {
+      const path = resolved?.path ?? target.path;
+      return path === undefined ? {} : { path: visible(path) };
+    }
     case "process":
+      if (target.argv !== undefined && target.argv.length > 0) {
+        return { command: target.argv.map(shownToken).join(" ") };
+      }
       return target.command === undefined
         ? {}
-        : { command: clip(target.command) };
+        : { command: visible(target.command) };
     case "egress": {
       const host = target.url === undefined ? "" : hostOf(target.url);
       return host === "" ? {} : { host };
@@ -86,12 +179,7 @@ export function approvalPreview(
   }
 }
 
-/**
- * Step 5: `undefined` when approved, else the fatal outcome. `oneOff`
- * (a user's `!` command) makes the request non-cacheable: no `always`
- * answer is offered, and none recorded for the model applies.
- */
-export async function approveGoverned(input: {
+interface GovernedInput {
   base: OutcomeBase;
   action: GovernedAction;
   target: PolicyTarget;
@@ -99,18 +187,49 @@ export async function approveGoverned(input: {
   policy: TurnPolicy;
   ctx: Omit<ToolDispatchContext, "granted">;
   oneOff?: boolean;
-}): Promise<ToolOutcome | undefined> {
-  const { base, action, policy, ctx } = input;
-  const preview = approvalPreview(action, input.target);
+  /**
+   * A write's target as it resolves (see `resolveApprovalPath`), called
+   * only when a person is about to be asked.
+   */
+  resolve?: () => Promise<ApprovalPath>;
+}
+
+function approvalRequest(
+  input: GovernedInput,
+  resolved?: ApprovalPath,
+): ApprovalRequest {
+  const { base, action } = input;
+  const preview = approvalPreview(action, input.target, resolved);
   const blank = !Object.values(preview).some((v) => v !== "");
-  const request: ApprovalRequest = {
+  const protectedPath = input.protectedPath ||
+    resolved?.protectedPath === true;
+  const requested = input.target.path;
+  return {
     toolId: base.toolId,
     action,
     preview,
-    cacheable: !blank && !input.protectedPath && input.oneOff !== true,
-    protectedPath: input.protectedPath,
-    signal: ctx.signal,
+    cacheable: !blank && !protectedPath && input.oneOff !== true,
+    protectedPath,
+    ...(requested !== undefined && preview.path !== undefined &&
+        requested !== preview.path
+      ? { requestedPath: visible(requested) }
+      : {}),
+    signal: input.ctx.signal,
   };
+}
+
+/**
+ * Step 5: `undefined` when approved, else the fatal outcome. `oneOff`
+ * (a user's `!` command) makes the request non-cacheable: no `always`
+ * answer is offered, and none recorded for the model applies. A person
+ * is shown a write's target as it resolves, flagged when protected.
+ */
+export async function approveGoverned(
+  input: GovernedInput,
+): Promise<ToolOutcome | undefined> {
+  const { base, action, policy, ctx } = input;
+  let request = approvalRequest(input);
+  const { protectedPath } = request;
   let verdict: PolicyVerdict | undefined;
   try {
     verdict = policy.decide?.(request);
@@ -119,7 +238,7 @@ export async function approveGoverned(input: {
   }
   // A protected-path write always needs a person: no verdict approves it,
   // and without an interactive approver it is denied.
-  if (input.protectedPath && verdict?.approve !== false) {
+  if (protectedPath && verdict?.approve !== false) {
     if (!ctx.interactive) {
       return fatalOutcome(
         base,
@@ -143,7 +262,10 @@ export async function approveGoverned(input: {
       "governed actions need an approval hook",
     );
   }
-  ctx.emitApproval({ toolId: base.toolId, action, preview });
+  if (input.resolve !== undefined) {
+    request = approvalRequest(input, await input.resolve());
+  }
+  ctx.emitApproval({ toolId: base.toolId, action, preview: request.preview });
   let decision: ApprovalDecision | undefined;
   try {
     const raced = await raceAbort(

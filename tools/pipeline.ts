@@ -8,7 +8,9 @@
  * secret-taint check ⇒ `invalid_args` feedback; 4. guardrails (lexical
  * jail and floors on the policy target, the command allowlist, the URL
  * and domain checks, the gate); 5. approval of governed
- * actions; 6. Deno permissions; 7. `ctx.admit()`, then the host effect
+ * actions (a person is shown a write's target as it resolves: metadata
+ * reads under a granted read permission, only when someone is asked);
+ * 6. Deno permissions; 7. `ctx.admit()`, then the host effect
  * under the abort signal; 8. bounding of the model copy.
  *
  * A missing Deno permission (`prompt` or `denied`) is a fatal
@@ -22,10 +24,19 @@
 import type { ValidationIssue } from "../schema/issues.ts";
 import { err, ok, type Result } from "../schema/result.ts";
 import { raceAbort } from "./_abort.ts";
-import { approveGoverned, type GateHook, passGate } from "./approval.ts";
+import {
+  approveGoverned,
+  type GateHook,
+  passGate,
+  resolveApprovalPath,
+} from "./approval.ts";
 import { boundModelText, resultText } from "./bound.ts";
 import { createFsAccess, hostFailure } from "./sandbox/fs_access.ts";
-import { checkLexicalPath, type ScopePlan } from "./sandbox/fs_scope.ts";
+import {
+  checkLexicalPath,
+  type LexicalTarget,
+  type ScopePlan,
+} from "./sandbox/fs_scope.ts";
 import { checkGuardrails } from "./guardrails.ts";
 import type { ToolEffects } from "./effects.ts";
 import type { ToolLimits } from "./sandbox/limits.ts";
@@ -159,7 +170,8 @@ async function steps(
   ) {
     return invalidArgsOutcome(base, [{
       path: "",
-      message: "a value contains a secret; secrets never enter tool arguments",
+      message:
+        "a value holds an API key or a string shaped like one; keys never enter tool arguments",
     }]);
   }
   const shown: OutcomeBase = {
@@ -175,11 +187,13 @@ async function steps(
   // 4: guardrails
   const target = tool.policyTarget?.(parsed.value) ?? {};
   let protectedPath = false;
+  let lexicalTarget: LexicalTarget | undefined;
   if (tool.policy.fsScoped && target.path !== undefined) {
     const intent = tool.policy.fsWrite === true ? "write" : "read";
     const lexical = checkLexicalPath(config.plan, target.path, intent);
     if (!lexical.ok) return failureOutcome(shown, lexical.error, failOptions);
     protectedPath = lexical.value.protectedPath;
+    lexicalTarget = lexical.value;
   }
   if (protectedPath && ctx.policy === undefined) {
     return fatalOutcome(
@@ -198,6 +212,7 @@ async function steps(
   }
   // 5: approval
   if (action !== undefined && ctx.policy !== undefined) {
+    const lexical = lexicalTarget;
     const denied = await approveGoverned({
       base: shown,
       action,
@@ -205,6 +220,9 @@ async function steps(
       protectedPath,
       policy: ctx.policy,
       ctx,
+      ...(action !== "fs_write" || lexical === undefined
+        ? {}
+        : { resolve: () => resolveApprovalPath(lexical, config) }),
     });
     if (denied !== undefined) return denied;
   }

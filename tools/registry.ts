@@ -18,12 +18,21 @@ export interface ApprovalRequest {
   toolId: string;
   /** The governed action class. */
   action: GovernedAction;
-  /** Secret-free preview: `{path}`, `{command}`, `{host}` or `{}`. */
+  /**
+   * Secret-free preview: `{path}` (a write's canonical target relative to
+   * its root), `{command}` (the whole command line, never cut), `{host}`
+   * or `{}`.
+   */
   preview: { path?: string; command?: string; host?: string };
   /** `false` for blank previews and protected-path prompts. */
   cacheable: boolean;
-  /** `true` for a write to a protected path: never auto-approved. */
+  /**
+   * `true` for a write whose requested or resolved target is a protected
+   * path: never auto-approved.
+   */
   protectedPath: boolean;
+  /** The path as the model requested it, when it differs from the preview. */
+  requestedPath?: string;
   /** Aborts with the turn; an answer after abort still cancels. */
   signal: AbortSignal;
 }

@@ -1,9 +1,13 @@
 /**
  * The interactive approval prompt, on stderr:
- * `Approve <tool> <preview>? [y] once  [a] always  [n] no`. One line is
- * read; `[a]` is offered only when the answer can be cached (never for a
- * user's `!` command). Ctrl-C (the request's signal) or end of input
- * rejects. Also the per-call `git_commit` gate:
+ * `Approve <tool> <preview>? [y] once  [a] always  [n] no`. The preview is
+ * what runs, whole: a command line longer than one line is printed on
+ * its own indented lines, wrapped and never cut; a write shows its
+ * resolved target, flagged when it is a protected path (and the path as
+ * requested when that differs). `[a]` is offered only when the answer can
+ * be cached (never for a user's `!` command). An unrecognised answer asks
+ * again (a few times, then rejects); Ctrl-C (the request's signal) or end
+ * of input rejects. Also the per-call `git_commit` gate:
  * `Commit "<message>" (<files>)? [y] yes  [n] no`.
  *
  * @module
@@ -17,10 +21,78 @@ import { stripControl } from "../io/control.ts";
 import type { CliIo } from "../io/io.ts";
 import type { LineReader } from "../io/stdin.ts";
 
+/** Longest preview kept on the question's own line. */
+const INLINE_MAX = 60;
+/** Width of a wrapped preview line, indent excluded. */
+const WRAP_WIDTH = 76;
+/** Answers read before an unrecognised one counts as `no`. */
+const MAX_ASKS = 5;
+
+/**
+ * Splits text into lines of at most `width` characters, at spaces where
+ * it can; every character is kept, in order.
+ */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let rest = text;
+  while (rest.length > width) {
+    const space = rest.lastIndexOf(" ", width);
+    const cut = space > 0 ? space + 1 : width;
+    lines.push(rest.slice(0, cut));
+    rest = rest.slice(cut);
+  }
+  lines.push(rest);
+  return lines;
+}
+
 function previewText(request: ApprovalRequest): string {
   const p = request.preview;
-  const text = p.path ?? p.command ?? p.host ?? "";
-  return text === "" ? "" : ` ${stripControl(text)}`;
+  const text = stripControl(p.path ?? p.command ?? p.host ?? "");
+  const notes: string[] = [];
+  if (request.protectedPath) notes.push("protected path");
+  if (request.requestedPath !== undefined) {
+    notes.push(`requested as ${stripControl(request.requestedPath)}`);
+  }
+  const note = notes.length === 0 ? "" : ` (${notes.join("; ")})`;
+  if (text === "") return note;
+  if (text.length <= INLINE_MAX && !text.includes("\n")) {
+    return ` ${text}${note}`;
+  }
+  const lines = text.split("\n").flatMap((l) => wrap(l, WRAP_WIDTH));
+  return `${note}:\n${lines.map((l) => `  ${l}`).join("\n")}\n`;
+}
+
+/**
+ * Reads answers until one is recognised (`undefined`: end of input,
+ * Ctrl-C, or too many unrecognised answers).
+ */
+async function readAnswer<T>(
+  request: { signal: AbortSignal },
+  options: {
+    io: CliIo;
+    reader: LineReader;
+    recognise(answer: string): T | undefined;
+    again: string;
+  },
+): Promise<T | undefined> {
+  if (request.signal.aborted) return undefined;
+  let onAbort = (): void => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    request.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    for (let ask = 0; ask < MAX_ASKS; ask++) {
+      if (ask > 0) options.io.stderr.write(options.again);
+      const line = await Promise.race([options.reader.next(), aborted]);
+      if (line === undefined) return undefined;
+      const known = options.recognise(line.trim().toLowerCase());
+      if (known !== undefined) return known;
+    }
+    return undefined;
+  } finally {
+    request.signal.removeEventListener("abort", onAbort);
+  }
 }
 
 /**
@@ -40,26 +112,28 @@ export function createApprover(
   return async (request) => {
     await settle?.();
     const always = request.cacheable ? "  [a] always" : "";
+    const choices = `[y] once${always}  [n] no `;
+    const shown = previewText(request);
     io.stderr.write(
-      `Approve ${request.toolId}${
-        previewText(request)
-      }? [y] once${always}  [n] no `,
+      shown.endsWith("\n")
+        ? `Approve ${request.toolId}${shown}${choices}`
+        : `Approve ${request.toolId}${shown}? ${choices}`,
     );
-    if (request.signal.aborted) return "reject";
-    let onAbort = (): void => {};
-    const aborted = new Promise<undefined>((resolve) => {
-      onAbort = () => resolve(undefined);
-      request.signal.addEventListener("abort", onAbort, { once: true });
+    const answer = await readAnswer(request, {
+      io,
+      reader,
+      again: `Please answer y (once)${
+        request.cacheable ? ", a (always)" : ""
+      } or n (no): `,
+      recognise(a): ApprovalDecision | undefined {
+        if (a === "y" || a === "yes") return "once";
+        if ((a === "a" || a === "always") && request.cacheable) {
+          return "always";
+        }
+        return a === "n" || a === "no" ? "reject" : undefined;
+      },
     });
-    try {
-      const line = await Promise.race([reader.next(), aborted]);
-      const answer = line?.trim().toLowerCase();
-      if (answer === "y") return "once";
-      if (answer === "a" && request.cacheable) return "always";
-      return "reject";
-    } finally {
-      request.signal.removeEventListener("abort", onAbort);
-    }
+    return answer ?? "reject";
   };
 }
 
@@ -84,8 +158,9 @@ function gateText(details: Readonly<Record<string, unknown>>): string {
 /**
  * Creates the per-call gate of `git_commit` for an
  * interactive TTY: it shows the message and files on stderr and asks
- * `Commit <message> (<files>)? [y] yes  [n] no`; only `y` commits. Never
- * cached; Ctrl-C (the request's signal) or end of input declines.
+ * `Commit <message> (<files>)? [y] yes  [n] no`; only `y` commits, an
+ * unrecognised answer asks again. Never cached; Ctrl-C (the request's
+ * signal) or end of input declines.
  *
  * @param io Where the question goes (stderr).
  * @param reader The chat's stdin line reader (shared with the loop).
@@ -104,17 +179,15 @@ export function createGatePrompt(
         request.toolId === "git_commit" ? "Commit" : `Run ${request.toolId}`
       } ${gateText(request.details)}? [y] yes  [n] no `,
     );
-    if (request.signal.aborted) return false;
-    let onAbort = (): void => {};
-    const aborted = new Promise<undefined>((resolve) => {
-      onAbort = () => resolve(undefined);
-      request.signal.addEventListener("abort", onAbort, { once: true });
+    const answer = await readAnswer(request, {
+      io,
+      reader,
+      again: "Please answer y (yes) or n (no): ",
+      recognise(a): boolean | undefined {
+        if (a === "y" || a === "yes") return true;
+        return a === "n" || a === "no" ? false : undefined;
+      },
     });
-    try {
-      const line = await Promise.race([reader.next(), aborted]);
-      return line?.trim().toLowerCase() === "y";
-    } finally {
-      request.signal.removeEventListener("abort", onAbort);
-    }
+    return answer === true;
   };
 }

@@ -98,6 +98,7 @@ export async function runChatResume(
       ...(relaviumDir === undefined ? {} : { relaviumDir }),
       guardrails: chatGuardrails(config.value),
       commandTimeoutMs: config.value.resolved.chat.commandTimeoutMs.value,
+      secrets: wiring.value.secrets,
       ...(interactive
         ? { gate: createGatePrompt(ctx.io, reader, settle) }
         : {}),

@@ -11,14 +11,20 @@ import { createControlStripper } from "./control.ts";
 import { type CliFault, exitCodeOf } from "../fault.ts";
 import { turnFailureHint } from "../chat/hints.ts";
 import type { CliIo } from "./io.ts";
+import { createSecretScreen } from "../../host/secrets.ts";
+import { providerKeyVariables } from "../../llm/keys.ts";
 
 /** The per-pass bound of a manual compaction over an unknown window. */
 const UNKNOWN_WINDOW_PASS_TOKENS = "16,384";
 
+/** The built-in providers, whose key variables a fault line never shows. */
+const BUILTIN_PROVIDERS = ["anthropic", "openai", "gemini", "deepseek"];
+
 /**
  * Prints a fault and returns its exit code: under `--json` one line
  * `{"type":"error","code","message"}` on stderr, else `error: <message>`.
- * Stdout is never written.
+ * Stdout is never written. The message is redacted of the built-in
+ * providers' keys and of strings shaped like provider keys.
  *
  * @param io Where to write.
  * @param f The fault.
@@ -30,14 +36,15 @@ export function printFault(
   f: CliFault,
   options: { json: boolean; color: boolean },
 ): number {
+  const keys = BUILTIN_PROVIDERS.flatMap(providerKeyVariables)
+    .map((v) => io.env(v) ?? "");
+  const message = createSecretScreen(keys).redact(f.message);
   if (options.json) {
     io.stderr.write(
-      `${
-        JSON.stringify({ type: "error", code: f.code, message: f.message })
-      }\n`,
+      `${JSON.stringify({ type: "error", code: f.code, message })}\n`,
     );
   } else {
-    io.stderr.write(`${paint("red", "error:", options.color)} ${f.message}\n`);
+    io.stderr.write(`${paint("red", "error:", options.color)} ${message}\n`);
   }
   return exitCodeOf(f);
 }

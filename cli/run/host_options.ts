@@ -33,6 +33,8 @@ export type CliSessionDeps = SessionSettings & {
   catalog?: ModelCatalog;
   /** The session's tools. */
   tools?: ToolRegistry;
+  /** Every configured key: redacted from events and stored rows. */
+  secrets?: readonly string[];
 };
 
 /**
@@ -51,8 +53,17 @@ export function hostOptions(
   runtime: SessionRuntime;
   tools?: ToolRegistry;
   settings: SessionSettings;
+  secrets?: readonly string[];
 } {
-  const { resolveProvider, keyFor, sleep, catalog, tools, ...settings } = deps;
+  const {
+    resolveProvider,
+    keyFor,
+    sleep,
+    catalog,
+    tools,
+    secrets,
+    ...settings
+  } = deps;
   const io = ctx.io;
   const runtime: SessionRuntime = {
     clock: { now: () => Date.now() },
@@ -65,7 +76,12 @@ export function hostOptions(
     resolveProvider,
     process: thisProcess(),
   };
-  return { runtime, ...(tools === undefined ? {} : { tools }), settings };
+  return {
+    runtime,
+    ...(tools === undefined ? {} : { tools }),
+    settings,
+    ...(secrets === undefined ? {} : { secrets }),
+  };
 }
 
 /**

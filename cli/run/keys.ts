@@ -44,6 +44,31 @@ export function keyVariables(
 }
 
 /**
+ * Every configured key: the non-empty value of each variable the key
+ * lookup reads for any resolved provider (built-in or `[[providers]]`),
+ * whichever provider the session runs on. The secrets the CLI redacts and
+ * refuses in tool arguments.
+ *
+ * @param options The resolved providers and the environment.
+ * @returns The key values, without duplicates.
+ */
+export function configuredKeys(
+  options: {
+    providers: readonly ResolvedProvider[];
+    env(name: string): string | undefined;
+  },
+): string[] {
+  const keys = new Set<string>();
+  for (const p of options.providers) {
+    for (const variable of keyVariables(p.id, options.providers)) {
+      const value = options.env(variable);
+      if (value !== undefined && value !== "") keys.add(value);
+    }
+  }
+  return [...keys];
+}
+
+/**
  * Looks a provider's key up without revealing it.
  *
  * @param providerId The provider id.

@@ -17,7 +17,7 @@ import { checkBaseUrl } from "../config/base_url.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
 import { checkProviderDns, type ResolveDns } from "./provider_dns.ts";
 import { type CliFault, fault } from "../fault.ts";
-import { lookupKey, readKey } from "./keys.ts";
+import { configuredKeys, lookupKey, readKey } from "./keys.ts";
 import { providerCatalog } from "./provider_catalog.ts";
 import type { Recorder } from "./record.ts";
 
@@ -47,6 +47,11 @@ export interface ProviderWiring {
   warnings: string[];
   /** The model catalog: bundled models plus `[[providers]]` prices. */
   catalog?: ListableCatalog;
+  /**
+   * Every configured key (see `configuredKeys`), with or without
+   * `--fixture`: refused in tool arguments, redacted from what is kept.
+   */
+  secrets: readonly string[];
 }
 
 /**
@@ -147,6 +152,7 @@ export async function wireProviders(
     );
   }
   const { catalog, notices } = providerCatalog(options.providers);
+  const secrets = configuredKeys(options);
   if (options.fixture !== undefined) {
     // Only a --fixture run loads the cassette parser and replay provider.
     const { loadFixture, REPLAY_KEY } = await import("./fixture.ts");
@@ -162,6 +168,7 @@ export async function wireProviders(
       agent,
       warnings: notices,
       catalog,
+      secrets,
     });
   }
   const providerOf = (id: string): ResolvedProvider | undefined =>
@@ -186,6 +193,7 @@ export async function wireProviders(
       cwd: options.cwd,
       primaryProvider: agent.provider,
       model: agent.model,
+      secrets,
     });
     if (!opened.ok) return opened;
     recorder = opened.value;
@@ -242,5 +250,6 @@ export async function wireProviders(
     agent: chain.length > 0 ? { ...rest, fallback_chain: chain } : rest,
     warnings,
     catalog,
+    secrets,
   });
 }

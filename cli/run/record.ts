@@ -6,7 +6,9 @@
  * Replaying it with `--fixture` gives the same event signature offline.
  *
  * The cassette holds the conversation's text (user data) but never a key:
- * keys are not recorded, and any occurrence of one in a chunk is replaced.
+ * keys are not recorded, and every configured key (not only the
+ * session's), any key a provider was called with, and any string shaped
+ * like a provider key are replaced by `[redacted]` wherever they occur.
  *
  * @module
  */
@@ -17,12 +19,10 @@ import type { LlmProvider, LlmRequest } from "../../llm/provider.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
 import { type CliFault, fault } from "../fault.ts";
+import { createSecretScreen, redactStrings } from "../../host/secrets.ts";
 
 /** Longest `expect.lastUserIncludes` prefix, in UTF-16 units. */
 const EXPECT_TEXT_MAX = 200;
-/** Shorter keys are not scrubbed (they would match ordinary text). */
-const MIN_SCRUBBED_KEY = 8;
-const REDACTED = "[redacted]";
 
 /**
  * One recorded call, as a v1.1 `{chunks, expect}` entry.
@@ -107,34 +107,25 @@ async function* capture(
   }
 }
 
-function scrub(value: unknown, keys: readonly string[]): unknown {
-  if (typeof value === "string") {
-    let out = value;
-    for (const k of keys) out = out.replaceAll(k, REDACTED);
-    return out;
-  }
-  if (Array.isArray(value)) return value.map((v) => scrub(v, keys));
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = scrub(v, keys);
-    return out;
-  }
-  return value;
-}
-
 /**
  * Starts a recording. The target is checked before the session: its
  * folder must exist and it must not be a folder (an existing file is
  * replaced at the end).
  *
  * @param path The `--record` path (relative to `cwd`).
- * @param options The effective cwd, the primary provider and model.
+ * @param options The effective cwd, the primary provider and model, and
+ * every configured key.
  * @returns The recorder, or a fault: `not_found` (no such folder),
  * `usage` (the target is a folder).
  */
 export async function openRecorder(
   path: string,
-  options: { cwd: string; primaryProvider: string; model: string },
+  options: {
+    cwd: string;
+    primaryProvider: string;
+    model: string;
+    secrets?: readonly string[];
+  },
 ): Promise<Result<Recorder, CliFault>> {
   const file = resolve(options.cwd, path);
   try {
@@ -158,7 +149,7 @@ export async function openRecorder(
     options.primaryProvider,
     [],
   ]]);
-  const keys = new Set<string>();
+  const keys = new Set<string>(options.secrets);
   const queue = (id: string): RecordedCall[] => {
     const known = queues.get(id);
     if (known !== undefined) return known;
@@ -177,10 +168,7 @@ export async function openRecorder(
       strict: true,
       providers,
     };
-    const secrets = [...keys].filter((k) => k.length >= MIN_SCRUBBED_KEY);
-    return secrets.length === 0
-      ? structuredClone(raw)
-      : scrub(raw, secrets) as RecordedCassette;
+    return redactStrings(raw, createSecretScreen([...keys]).redact);
   }
   return ok({
     path: file,

@@ -112,6 +112,7 @@ export function buildHostDeps(
     catalog: wiring.catalog ?? createCatalog(),
     interactive: false,
     maxTurns: config.resolved.chat.maxTurns.value,
+    secrets: wiring.secrets,
     ...contextDeps(config),
     ...(registry === undefined ? {} : { tools: registry }),
   };
@@ -245,6 +246,7 @@ export async function prepareNewRun(
       : { relaviumDir: paths.relaviumDir }),
     guardrails: chatGuardrails(config.value),
     commandTimeoutMs: config.value.resolved.chat.commandTimeoutMs.value,
+    secrets: wiring.value.secrets,
     ...(req.gate === undefined ? {} : { gate: req.gate }),
   }, req.userTools === true);
   if (!registry.ok) return registry;

@@ -22,6 +22,7 @@ import {
   createToolRegistry,
   type ScopedToolRegistry,
 } from "../../tools/registry_impl.ts";
+import { createSecretScreen } from "../../host/secrets.ts";
 import { type CliFault, fault } from "../fault.ts";
 
 /**
@@ -49,6 +50,11 @@ export interface ToolScope {
    * absent ⇒ the tool's default (30 s).
    */
   commandTimeoutMs?: number;
+  /**
+   * Every configured key: a tool call carrying one, or a string shaped
+   * like a provider key, is refused; absent ⇒ only the shapes.
+   */
+  secrets?: readonly string[];
 }
 
 /**
@@ -68,6 +74,7 @@ export function buildToolRegistry(
       tools: allBuiltinTools(),
       host: createDenoToolEffects(),
       permissions: createDenoPermissionQuery(),
+      isSecret: createSecretScreen(scope.secrets ?? []).isSecret,
       guardrails: {
         allowedCommands: g.allowedCommands ?? [],
         allowedCommandGlobs: g.allowedCommandGlobs ?? [],

@@ -68,6 +68,20 @@ export async function write(path: string, text: string): Promise<void> {
   await Deno.writeTextFile(path, text);
 }
 
+/** A stdin that yields one line per pull (a person typing, line by line). */
+export function lineStdin(
+  lines: readonly string[],
+): ReadableStream<Uint8Array> {
+  const queue = lines.map((l) => new TextEncoder().encode(`${l}\n`));
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = queue.shift();
+      if (next === undefined) controller.close();
+      else controller.enqueue(next);
+    },
+  });
+}
+
 /** A v1.0 cassette of text-only turns for `provider`. */
 export function textCassette(provider: string, replies: string[]): string {
   return JSON.stringify({

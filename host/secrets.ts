@@ -1,0 +1,94 @@
+/**
+ * The one redaction of secrets that leave a session as data: events,
+ * stored rows, recordings and error texts, and the secret test the tool
+ * pipeline refuses arguments by.
+ *
+ * A secret is a configured key (any value of at least 8 characters the
+ * host names) or a string shaped like a provider key, per this table
+ * (the match must also hold a digit, as every issued key does):
+ *
+ * | Issuer | Shape |
+ * |---|---|
+ * | Anthropic, OpenAI, DeepSeek, OpenRouter | `sk-` (`sk-ant-`, `sk-proj-`, `sk-or-v1-`, …) + 20 or more of `[A-Za-z0-9_-]` |
+ * | Google (Gemini) | `AIza` + 30 or more of `[A-Za-z0-9_-]` |
+ * | Groq | `gsk_` + 20 or more of `[A-Za-z0-9]` |
+ * | xAI | `xai-` + 20 or more of `[A-Za-z0-9]` |
+ * | Hugging Face | `hf_` + 30 or more of `[A-Za-z0-9]` |
+ * | Perplexity | `pplx-` + 20 or more of `[A-Za-z0-9]` |
+ *
+ * @module
+ */
+
+/** What a redacted secret reads as. */
+const REDACTED = "[redacted]";
+
+/** Nesting deeper than this is kept as is (events and rows are shallow). */
+const MAX_DEPTH = 32;
+
+/** Configured values shorter than this are not secrets (ordinary text). */
+const MIN_KEY_LENGTH = 8;
+
+/** The shapes of the module table, one pattern per row. */
+const KEY_SHAPES: readonly RegExp[] = [
+  /\bsk-[A-Za-z0-9_-]{20,}/g,
+  /\bAIza[A-Za-z0-9_-]{30,}/g,
+  /\bgsk_[A-Za-z0-9]{20,}/g,
+  /\bxai-[A-Za-z0-9]{20,}/g,
+  /\bhf_[A-Za-z0-9]{30,}/g,
+  /\bpplx-[A-Za-z0-9]{20,}/g,
+];
+
+/** A secret test and its redaction, over one set of configured keys. */
+export interface SecretScreen {
+  /** Whether the text is or contains a secret. */
+  isSecret: (value: string) => boolean;
+  /** The text with every secret replaced by `[redacted]`. */
+  redact(text: string): string;
+}
+
+/**
+ * The screen of the configured keys plus the key shapes of the table.
+ *
+ * @param keys Configured key values (shorter than 8 characters: ignored).
+ * @returns The screen.
+ */
+export function createSecretScreen(keys: readonly string[]): SecretScreen {
+  // Longest first: a key that contains another is replaced whole.
+  const known = [...new Set(keys)].filter((k) => k.length >= MIN_KEY_LENGTH)
+    .sort((a, b) => b.length - a.length);
+  function redact(text: string): string {
+    let out = text;
+    for (const k of known) out = out.replaceAll(k, REDACTED);
+    for (const shape of KEY_SHAPES) {
+      out = out.replace(shape, (m) => /\d/.test(m) ? REDACTED : m);
+    }
+    return out;
+  }
+  return { isSecret: (value) => redact(value) !== value, redact };
+}
+
+/**
+ * A copy of `value` with `redact` applied to every string in it (object
+ * keys kept); arrays and plain objects are copied, anything else is
+ * returned as is. Depth-bounded: deeper values are kept unchanged.
+ *
+ * @param value Any JSON-like value (an event, a stored turn).
+ * @param redact The redaction.
+ * @returns The redacted copy.
+ */
+export function redactStrings<T>(
+  value: T,
+  redact: (text: string) => string,
+): T {
+  function walk(v: unknown, depth: number): unknown {
+    if (typeof v === "string") return redact(v);
+    if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = walk(x, depth + 1);
+    return out;
+  }
+  return walk(value, 0) as T;
+}

@@ -1,0 +1,128 @@
+/**
+ * Attack table: what an approval shows. One row per vector, each driven
+ * through an interactive chat (a fake TTY) in `accept-edits` mode with a
+ * cassette-scripted model; every row answers `n` and checks that the
+ * prompt showed what would have run and that nothing ran.
+ */
+import assert from "node:assert/strict";
+import { tempDir, write } from "../cli/_helpers.ts";
+import { interactiveChat, toolCall, writeScript } from "./_kit.ts";
+
+interface Row {
+  name: string;
+  tools: string[];
+  /** The global `config.toml` (the user's own grants). */
+  config?: string;
+  /** Prepares the workspace. */
+  arrange?(ws: string): Promise<void>;
+  call: unknown;
+  /** Lines typed after the user's message. */
+  answers: string[];
+  /** Pieces the prompt on stderr must contain, in order. */
+  shows: (ws: string) => string[];
+  /** What must not exist afterwards. */
+  absent: (ws: string) => string[];
+}
+
+const LONG_TAIL = "--output=/tmp/relavium-attack-outside/.bashrc";
+const LONG_ARGS = ["-1", "--oneline", "x".repeat(320), LONG_TAIL];
+
+const ROWS: Row[] = [
+  {
+    name: "a long command line is shown whole, its tail included",
+    tools: ["run_command"],
+    config: '[chat]\nallowed_command_globs = ["echo *"]\n',
+    call: toolCall("run_command", { command: "echo", args: LONG_ARGS }),
+    answers: ["n"],
+    shows: () => [
+      "Approve run_command:\n  echo -1 --oneline ",
+      `${LONG_TAIL}\n[y] once  [a] always  [n] no `,
+    ],
+    absent: () => [],
+  },
+  {
+    name: "an argument's bounds and control characters show",
+    tools: ["run_command"],
+    config: '[chat]\nallowed_command_globs = ["echo *"]\n',
+    call: toolCall("run_command", {
+      command: "echo",
+      args: ["-1 --oneline", "x\n--output=/tmp/o", "it's"],
+    }),
+    answers: ["n"],
+    shows: () => [
+      `Approve run_command echo '-1 --oneline' "x\\n--output=/tmp/o" 'it'\\''s'? `,
+    ],
+    absent: () => [],
+  },
+  {
+    name: "a write through a symlink is shown as its resolved, protected path",
+    tools: ["write_file"],
+    async arrange(ws) {
+      await Deno.mkdir(`${ws}/.git/hooks`, { recursive: true });
+      await Deno.symlink(`${ws}/.git/hooks`, `${ws}/docs`);
+    },
+    call: toolCall("write_file", {
+      path: "docs/pre-commit",
+      content: "#!/bin/sh\ntouch pwned\n",
+    }),
+    answers: ["n"],
+    shows: () => [
+      "Approve write_file .git/hooks/pre-commit (protected path; requested as docs/pre-commit)? [y] once  [n] no ",
+    ],
+    absent: (ws) => [`${ws}/.git/hooks/pre-commit`],
+  },
+  {
+    name: "a lexically protected write is flagged",
+    tools: ["write_file"],
+    call: toolCall("write_file", { path: ".bashrc", content: "evil\n" }),
+    answers: ["n"],
+    shows: () => [
+      "Approve write_file .bashrc (protected path)? [y] once  [n] no ",
+    ],
+    absent: (ws) => [`${ws}/.bashrc`],
+  },
+  {
+    name: "an unrecognised answer asks again",
+    tools: ["write_file"],
+    call: toolCall("write_file", { path: "notes.txt", content: "hi\n" }),
+    answers: ["sure", "n"],
+    shows: () => [
+      "Approve write_file notes.txt? [y] once  [a] always  [n] no ",
+      "Please answer y (once), a (always) or n (no): ",
+    ],
+    absent: (ws) => [`${ws}/notes.txt`],
+  },
+];
+
+for (const row of ROWS) {
+  Deno.test(`approval attack: ${row.name}`, async () => {
+    await using dir = await tempDir();
+    const ws = `${dir.path}/ws`;
+    await Deno.mkdir(ws);
+    await row.arrange?.(ws);
+    const home = `${dir.path}/home`;
+    await Deno.mkdir(home);
+    if (row.config !== undefined) {
+      await write(`${home}/config.toml`, row.config);
+    }
+    await writeScript(dir.path, { tools: row.tools, calls: [row.call] });
+    const r = await interactiveChat(dir.path, {
+      cwd: ws,
+      env: { RELAVIUM_HOME: home },
+      lines: ["do it", ...row.answers],
+      mode: "accept-edits",
+    });
+    const err = r.stderr;
+    assert.equal(r.code, 4, err);
+    let at = 0;
+    for (const piece of row.shows(ws)) {
+      const i = err.indexOf(piece, at);
+      assert.ok(i >= 0, `missing in order: ${JSON.stringify(piece)}\n${err}`);
+      at = i + piece.length;
+    }
+    assert.doesNotMatch(err, /Internal error|\n\s+at /);
+    for (const path of row.absent(ws)) {
+      await assert.rejects(Deno.lstat(path), Deno.errors.NotFound, path);
+    }
+  });
+}

@@ -170,15 +170,3 @@ export function toolCallChunks(
     },
   ];
 }
-
-/** A stdin that yields one line per read, like a person typing. */
-export function lineStdin(lines: string[]): ReadableStream<Uint8Array> {
-  const queue = lines.map((l) => new TextEncoder().encode(`${l}\n`));
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const next = queue.shift();
-      if (next === undefined) controller.close();
-      else controller.enqueue(next);
-    },
-  });
-}

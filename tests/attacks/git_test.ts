@@ -117,7 +117,7 @@ interface Row {
   attributes?: string;
   /** Extra preparation before the hostile files are written. */
   prepare?: (r: Rig) => Promise<void>;
-  /** Hostile files written after preparation (absolute path ⇒ text). */
+  /** Hostile text appended after preparation (absolute path ⇒ text). */
   files?: (r: Rig) => Record<string, string>;
   /** Hooks installed into this folder (relative to the temp dir). */
   hooksIn?: (r: Rig) => string;
@@ -172,6 +172,45 @@ const ROWS: Row[] = [
     }),
     config: (r) =>
       `[includeIf "gitdir:${r.ws}/"]\n\tpath = ${r.ws}/../cond.config\n`,
+  },
+  {
+    name: "a filter in a submodule's own config (status)",
+    tool: "git_status",
+    args: {},
+    prepare: async (r) => {
+      const src = `${r.ws}/../subsrc`;
+      await Deno.mkdir(src);
+      await git(src, ["init", "-q"]);
+      await Deno.writeTextFile(`${src}/.gitattributes`, "b.txt filter=sub\n");
+      await Deno.writeTextFile(`${src}/b.txt`, "one\n");
+      await git(src, ["add", "."]);
+      await git(src, [
+        "-c",
+        "user.name=T",
+        "-c",
+        "user.email=t@example.com",
+        "commit",
+        "-q",
+        "-m",
+        "s",
+      ]);
+      await git(r.ws, [
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        src,
+        "sub",
+      ]);
+      await git(r.ws, ["commit", "-q", "-m", "sub"]);
+      await Deno.writeTextFile(`${r.ws}/sub/b.txt`, "two\n");
+    },
+    files: (r) => ({
+      [`${r.ws}/.git/modules/sub/config`]: `[filter "sub"]\n\tclean = ${
+        r.prog("submodule")
+      }\n`,
+    }),
   },
   {
     name: "diff.<d>.textconv (diff)",
@@ -325,7 +364,7 @@ async function hostileRepo(root: string, row: Row): Promise<Rig> {
   const programs = new Set<string>(HOOKS.map((h) => `hook-${h}`));
   const config = row.config?.(rig) ?? "";
   const named = [config, ...Object.values(row.files?.(rig) ?? {})].join("\n");
-  for (const [, name = ""] of named.matchAll(/\/evil\/([a-z-]+)/g)) {
+  for (const [, name = ""] of named.matchAll(/\/evil\/([a-z0-9-]+)/g)) {
     programs.add(name);
   }
   for (const name of programs) {
@@ -347,7 +386,7 @@ async function hostileRepo(root: string, row: Row): Promise<Rig> {
     }
   }
   for (const [path, text] of Object.entries(row.files?.(rig) ?? {})) {
-    await Deno.writeTextFile(path, text);
+    await Deno.writeTextFile(path, text, { append: true });
   }
   if (row.attributes !== undefined) {
     await Deno.writeTextFile(`${ws}/.gitattributes`, row.attributes);

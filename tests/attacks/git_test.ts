@@ -119,6 +119,8 @@ interface Row {
   prepare?: (r: Rig) => Promise<void>;
   /** Hostile text appended after preparation (absolute path ⇒ text). */
   files?: (r: Rig) => Record<string, string>;
+  /** The call is refused with this message instead of running. */
+  refused?: RegExp;
   /** Hooks installed into this folder (relative to the temp dir). */
   hooksIn?: (r: Rig) => string;
 }
@@ -211,6 +213,15 @@ const ROWS: Row[] = [
         r.prog("submodule")
       }\n`,
     }),
+  },
+  {
+    name: "a driver name git cannot override in -c: refused",
+    tool: "git_status",
+    args: {},
+    attributes: "a.txt filter=a=b\n",
+    config: (r) => `[filter "a=b"]\n\tclean = ${r.prog("unoverridable")}\n`,
+    refused:
+      /Refusing to run git: the config names a filter driver git cannot switch off/,
   },
   {
     name: "diff.<d>.textconv (diff)",
@@ -422,7 +433,12 @@ async function runRow(root: string, row: Row): Promise<string> {
       e.type === "agent:tool_result"
     );
     assert.ok(result?.type === "agent:tool_result", r.stdout);
-    assert.ok(result.success, JSON.stringify(result));
+    if (row.refused === undefined) {
+      assert.ok(result.success, JSON.stringify(result));
+    } else {
+      assert.ok(!result.success);
+      assert.match(r.stdout, row.refused);
+    }
     return r.stdout;
   }
   const b = createBufferedIo({

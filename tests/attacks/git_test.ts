@@ -117,8 +117,10 @@ interface Row {
   attributes?: string;
   /** Extra preparation before the hostile files are written. */
   prepare?: (r: Rig) => Promise<void>;
-  /** Hostile files written after preparation (absolute path ⇒ text). */
+  /** Hostile text appended after preparation (absolute path ⇒ text). */
   files?: (r: Rig) => Record<string, string>;
+  /** The call is refused with this message instead of running. */
+  refused?: RegExp;
   /** Hooks installed into this folder (relative to the temp dir). */
   hooksIn?: (r: Rig) => string;
 }
@@ -172,6 +174,54 @@ const ROWS: Row[] = [
     }),
     config: (r) =>
       `[includeIf "gitdir:${r.ws}/"]\n\tpath = ${r.ws}/../cond.config\n`,
+  },
+  {
+    name: "a filter in a submodule's own config (status)",
+    tool: "git_status",
+    args: {},
+    prepare: async (r) => {
+      const src = `${r.ws}/../subsrc`;
+      await Deno.mkdir(src);
+      await git(src, ["init", "-q"]);
+      await Deno.writeTextFile(`${src}/.gitattributes`, "b.txt filter=sub\n");
+      await Deno.writeTextFile(`${src}/b.txt`, "one\n");
+      await git(src, ["add", "."]);
+      await git(src, [
+        "-c",
+        "user.name=T",
+        "-c",
+        "user.email=t@example.com",
+        "commit",
+        "-q",
+        "-m",
+        "s",
+      ]);
+      await git(r.ws, [
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        src,
+        "sub",
+      ]);
+      await git(r.ws, ["commit", "-q", "-m", "sub"]);
+      await Deno.writeTextFile(`${r.ws}/sub/b.txt`, "two\n");
+    },
+    files: (r) => ({
+      [`${r.ws}/.git/modules/sub/config`]: `[filter "sub"]\n\tclean = ${
+        r.prog("submodule")
+      }\n`,
+    }),
+  },
+  {
+    name: "a driver name git cannot override in -c: refused",
+    tool: "git_status",
+    args: {},
+    attributes: "a.txt filter=a=b\n",
+    config: (r) => `[filter "a=b"]\n\tclean = ${r.prog("unoverridable")}\n`,
+    refused:
+      /Refusing to run git: the config names a filter driver git cannot switch off/,
   },
   {
     name: "diff.<d>.textconv (diff)",
@@ -325,7 +375,7 @@ async function hostileRepo(root: string, row: Row): Promise<Rig> {
   const programs = new Set<string>(HOOKS.map((h) => `hook-${h}`));
   const config = row.config?.(rig) ?? "";
   const named = [config, ...Object.values(row.files?.(rig) ?? {})].join("\n");
-  for (const [, name = ""] of named.matchAll(/\/evil\/([a-z-]+)/g)) {
+  for (const [, name = ""] of named.matchAll(/\/evil\/([a-z0-9-]+)/g)) {
     programs.add(name);
   }
   for (const name of programs) {
@@ -347,7 +397,7 @@ async function hostileRepo(root: string, row: Row): Promise<Rig> {
     }
   }
   for (const [path, text] of Object.entries(row.files?.(rig) ?? {})) {
-    await Deno.writeTextFile(path, text);
+    await Deno.writeTextFile(path, text, { append: true });
   }
   if (row.attributes !== undefined) {
     await Deno.writeTextFile(`${ws}/.gitattributes`, row.attributes);
@@ -383,7 +433,12 @@ async function runRow(root: string, row: Row): Promise<string> {
       e.type === "agent:tool_result"
     );
     assert.ok(result?.type === "agent:tool_result", r.stdout);
-    assert.ok(result.success, JSON.stringify(result));
+    if (row.refused === undefined) {
+      assert.ok(result.success, JSON.stringify(result));
+    } else {
+      assert.ok(!result.success);
+      assert.match(r.stdout, row.refused);
+    }
     return r.stdout;
   }
   const b = createBufferedIo({

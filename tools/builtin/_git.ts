@@ -3,6 +3,9 @@
  * switched off, for `git_status` and `git_commit`.
  *
  * Rules:
+ * - The child environment is built from scratch, so no `GIT_*` variable of
+ *   the host (`GIT_EXTERNAL_DIFF`, `GIT_PAGER`, `GIT_DIR`, `GIT_CONFIG_*`)
+ *   reaches git; only the ones below are set.
  * - The system config and system attributes are skipped
  *   (`GIT_CONFIG_NOSYSTEM`, `GIT_ATTR_NOSYSTEM`); the user's global config
  *   is read, because it holds `user.name`/`user.email` for commits, and its

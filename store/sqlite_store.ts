@@ -9,7 +9,12 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { isAbsolute } from "node:path";
 import { isSessionContext } from "./record_check.ts";
-import { missingColumns, referencesModelCatalog, STORE_DDL } from "./ddl.ts";
+import {
+  missingColumns,
+  referencesModelCatalog,
+  schemaProblems,
+  STORE_DDL,
+} from "./ddl.ts";
 import { SessionNotFoundError, StoreOpenError } from "./errors.ts";
 import {
   type DecodeMemo,
@@ -18,7 +23,11 @@ import {
 } from "./message_codec.ts";
 import { decodeRead, readMessages } from "./sqlite_read.ts";
 import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
-import { openDatabaseFile, secureSidecars } from "./sqlite_file.ts";
+import {
+  openDatabaseFile,
+  secureSidecars,
+  storeOpenCause,
+} from "./sqlite_file.ts";
 import { blockingSleep, transaction } from "./sqlite_tx.ts";
 import { prepareStatements, type Statements } from "./sqlite_statements.ts";
 import { markerBoundary, markerContent } from "./markers.ts";
@@ -484,8 +493,12 @@ class SqliteSessionStore implements SessionStore {
  * @param options Clock and id source (default the system clock and
  * random UUIDs), and test hooks.
  * @returns The store; call `close()` when done.
- * @throws {StoreOpenError} When the path cannot be used, the file is not
- * a database, or its tables lack required columns.
+ * @throws {StoreOpenError} Naming the cause: the path is a folder or a
+ * symbolic link (nothing is chmod-ed through it), the file is not a
+ * database or is corrupt, another process holds its lock past the busy
+ * wait, or its schema is one this version cannot write (a newer
+ * `user_version`, a missing column, an unknown `NOT NULL` column without
+ * a default; refused before anything is written).
  *
  * @example Create, commit, load
  * ```ts
@@ -509,21 +522,32 @@ export function openSqliteStore(
 ): SessionStore {
   let db: DatabaseSync | undefined;
   try {
-    db = openDatabaseFile(path, options.busyTimeoutMs ?? 5000);
+    db = openDatabaseFile(path, options.busyTimeoutMs ?? 5000, (conn) => {
+      // Refused before the first write: nothing in the file changes.
+      const problems = schemaProblems(conn);
+      if (problems.length > 0) {
+        throw new StoreOpenError({
+          reason: `this version cannot write its schema: ${
+            problems.join("; ")
+          }`,
+        });
+      }
+    });
     const conn = db;
     transaction(conn, () => {
       for (const sql of STORE_DDL) conn.exec(sql);
     }, { begin: "IMMEDIATE", sleep: options.sleep ?? blockingSleep });
     const missing = missingColumns(conn);
     if (missing.length > 0) {
-      throw new Error(
-        `Cannot open the session store: missing columns ${missing.join(", ")}`,
-      );
+      throw new StoreOpenError({
+        reason: `missing columns ${missing.join(", ")}`,
+      });
     }
     secureSidecars(path);
     return new SqliteSessionStore(conn, options);
   } catch (error) {
     db?.close();
-    throw new StoreOpenError({ cause: error });
+    if (error instanceof StoreOpenError) throw error;
+    throw new StoreOpenError({ cause: error, reason: storeOpenCause(error) });
   }
 }

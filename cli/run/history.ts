@@ -106,7 +106,8 @@ function openFault(path: string, e: unknown): CliFault {
 
 /**
  * The fault of a stored session that cannot be read: which row and which
- * column is damaged (exit 1). `undefined` for any other error.
+ * column is damaged, or what SQLite found wrong with the file (exit 1).
+ * `undefined` for any other error.
  *
  * @param sessionId The session asked for.
  * @param e What reading it threw.
@@ -130,6 +131,15 @@ export function damagedSessionFault(
     return fault(
       "internal",
       `Cannot read session ${sessionId}: one of its session_messages rows is damaged (${e.code})`,
+    );
+  }
+  // SQLite's own failure while reading (a truncated or corrupt file).
+  if (e instanceof Error && typeof Object(e).errcode === "number") {
+    return fault(
+      "internal",
+      `Cannot read session ${sessionId}: the session store is ${
+        storeOpenCause(e)
+      }`,
     );
   }
   return undefined;

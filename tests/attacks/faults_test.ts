@@ -476,6 +476,56 @@ const rows: Row[] = [
       /cannot write its schema: user_version is 3, newer than this version's 0/,
     ],
   },
+  {
+    name:
+      "store: chat-list of a read-only store lists and leaves its mode alone",
+    setup: async (dir) => {
+      await seedStore("")(dir);
+      await Deno.chmod(`${dir}/home/history.db`, 0o444);
+    },
+    argv: ["chat-list"],
+    code: 0,
+    stderr: [/^$/],
+    after: (_dir, r) => {
+      assert.match(r.stdout, /^s2 .*\ns1 /);
+      return Promise.resolve();
+    },
+  },
+  ...[["chat-list"], ["chat-show", "s1"]].map((argv): Row => ({
+    name: `store: ${
+      argv[0]
+    } refuses a symlinked history.db without chmod-ing its target`,
+    setup: async (dir) => {
+      await seedStore("")(`${dir}/real`);
+      await Deno.chmod(`${dir}/real/home/history.db`, 0o644);
+      await Deno.mkdir(`${dir}/home`, { recursive: true });
+      await Deno.symlink(
+        `${dir}/real/home/history.db`,
+        `${dir}/home/history.db`,
+      );
+    },
+    argv,
+    code: 1,
+    stderr: [
+      /history\.db: .*history\.db is a symbolic link \(the store must be a regular file; nothing was changed\)/,
+    ],
+    after: async (dir) => {
+      const target = await Deno.stat(`${dir}/real/home/history.db`);
+      assert.equal((target.mode ?? 0) & 0o777, 0o644);
+    },
+  })),
+  ...[["chat-list"], ["chat-show", "s1"]].map((argv): Row => ({
+    name: `store: ${argv[0]} of a truncated file names it corrupt`,
+    setup: async (dir) => {
+      await seedStore("")(dir);
+      const path = `${dir}/home/history.db`;
+      const bytes = await Deno.readFile(path);
+      await Deno.writeFile(path, bytes.subarray(0, 4096));
+    },
+    argv,
+    code: 1,
+    stderr: [/corrupt \(the database disk image is malformed\)/],
+  })),
 ];
 
 Deno.test("attacks: faults", async (t) => {

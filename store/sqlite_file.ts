@@ -57,6 +57,46 @@ const SQLITE_CAUSES: Record<number, string> = {
   26: "not a SQLite database",
 };
 
+/** SQLite's fixed result texts, for errors that carry no numeric code. */
+const SQLITE_TEXTS: readonly (readonly [string, number])[] = [
+  ["database is locked", 5],
+  ["database is busy", 5],
+  ["database table is locked", 6],
+  ["database schema is locked", 6],
+  ["attempt to write a readonly database", 8],
+  ["disk I/O error", 10],
+  ["database disk image is malformed", 11],
+  ["database or disk is full", 13],
+  ["unable to open database file", 14],
+  ["file is not a database", 26],
+];
+
+/**
+ * SQLite's primary result code of an error `node:sqlite` threw: its
+ * `errcode` when present, else read from SQLite's fixed result text.
+ *
+ * @param error Anything thrown.
+ * @returns The primary code, or `undefined` for an error not from SQLite.
+ *
+ * @example A lock
+ * ```ts
+ * import { sqliteResultCode } from "./sqlite_file.ts";
+ * import assert from "node:assert/strict";
+ * assert.equal(sqliteResultCode(new Error("database is locked")), 5);
+ * assert.equal(sqliteResultCode(new TypeError("x")), undefined);
+ * ```
+ */
+export function sqliteResultCode(error: unknown): number | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as { errcode?: unknown }).errcode;
+  if (typeof code === "number") return code & 0xff;
+  const found = SQLITE_TEXTS.find(([text]) => error.message.startsWith(text));
+  if (found !== undefined) return found[1];
+  return (error as { code?: unknown }).code === "ERR_SQLITE_ERROR"
+    ? 1
+    : undefined;
+}
+
 /**
  * The cause of a failed open, in words: a {@linkcode StoreOpenError}'s
  * reason, SQLite's result code (not a database, corrupt, locked, …), or
@@ -81,10 +121,9 @@ export function storeOpenCause(error: unknown): string {
     return error.reason ?? storeOpenCause(error.cause);
   }
   if (!(error instanceof Error)) return "unknown error";
-  const code = (error as { errcode?: unknown }).errcode;
-  if (typeof code === "number") {
-    return SQLITE_CAUSES[code & 0xff] ??
-      `SQLite error ${code & 0xff}`;
+  const code = sqliteResultCode(error);
+  if (code !== undefined) {
+    return SQLITE_CAUSES[code] ?? `SQLite: ${error.message}`;
   }
   if (error instanceof Deno.errors.PermissionDenied) {
     return "permission denied";

@@ -10,7 +10,7 @@ import {
   listSqliteSessions,
   type SessionListEntry,
 } from "../../store/sqlite_list.ts";
-import { storeOpenCause } from "../../store/sqlite_file.ts";
+import { sqliteResultCode, storeOpenCause } from "../../store/sqlite_file.ts";
 import { blockingSleep } from "../../store/sqlite_tx.ts";
 import {
   SessionMessageBoundaryError,
@@ -134,7 +134,7 @@ export function damagedSessionFault(
     );
   }
   // SQLite's own failure while reading (a truncated or corrupt file).
-  if (e instanceof Error && typeof Object(e).errcode === "number") {
+  if (sqliteResultCode(e) !== undefined) {
     return fault(
       "internal",
       `Cannot read session ${sessionId}: the session store is ${

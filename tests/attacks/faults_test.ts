@@ -306,6 +306,33 @@ async function plant(dir: string, bytes: Uint8Array): Promise<void> {
   await Deno.writeFile(`${dir}/home/history.db`, bytes);
 }
 
+/**
+ * Another connection holds the store's write lock for the whole run: the
+ * open waits boundedly, says it is waiting, then names the lock.
+ */
+function lockedStore(): Row {
+  let holder: DatabaseSync | undefined;
+  return {
+    name: "store: a held write lock is waited for, said, and named",
+    setup: async (dir) => {
+      await seedStore("")(dir);
+      holder = new DatabaseSync(`${dir}/home/history.db`);
+      holder.exec("BEGIN IMMEDIATE");
+    },
+    argv: ["chat-show", "s1"],
+    code: 1,
+    stderr: [
+      /^Waiting for the session store .*history\.db: it is locked by another process \(giving up after about 10 s\)\n/,
+      /Cannot open the session store .*history\.db: locked by another process \(the wait for it ran out\)/,
+    ],
+    after: () => {
+      holder?.exec("ROLLBACK");
+      holder?.close();
+      return Promise.resolve();
+    },
+  };
+}
+
 const rows: Row[] = [
   {
     name: "cassette: a call without a terminal chunk is invalid at load",
@@ -526,6 +553,7 @@ const rows: Row[] = [
     code: 1,
     stderr: [/corrupt \(the database disk image is malformed\)/],
   })),
+  lockedStore(),
 ];
 
 Deno.test("attacks: faults", async (t) => {

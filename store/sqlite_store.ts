@@ -11,6 +11,7 @@ import { isAbsolute } from "node:path";
 import { isSessionContext } from "./record_check.ts";
 import {
   missingColumns,
+  missingColumnsOfExisting,
   referencesModelCatalog,
   schemaProblems,
   STORE_DDL,
@@ -25,6 +26,7 @@ import { decodeRead, readMessages } from "./sqlite_read.ts";
 import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
 import {
   openDatabaseFile,
+  openDatabaseForRead,
   secureSidecars,
   storeOpenCause,
 } from "./sqlite_file.ts";
@@ -545,6 +547,43 @@ export function openSqliteStore(
     }
     secureSidecars(path);
     return new SqliteSessionStore(conn, options);
+  } catch (error) {
+    db?.close();
+    if (error instanceof StoreOpenError) throw error;
+    throw new StoreOpenError({ cause: error, reason: storeOpenCause(error) });
+  }
+}
+
+/**
+ * Opens an existing store read-only, for commands that only read (a
+ * transcript, its costs): nothing is created, chmod-ed or written, so a
+ * store the user made read-only still shows. A write through it fails.
+ *
+ * @param path The database file (it must exist).
+ * @param options As {@linkcode openSqliteStore}.
+ * @returns The store, or `undefined` when the file lacks tables this
+ * version adds on open (open it with {@linkcode openSqliteStore} then).
+ * @throws {StoreOpenError} Naming the cause, as {@linkcode openSqliteStore}.
+ */
+export function openSqliteStoreForRead(
+  path: string,
+  options: SqliteStoreOptions = {},
+): SessionStore | undefined {
+  let db: DatabaseSync | undefined;
+  try {
+    db = openDatabaseForRead(path, options.busyTimeoutMs ?? 5000);
+    const missing = missingColumns(db);
+    if (missing.length > 0) {
+      const present = missingColumnsOfExisting(db);
+      if (present.length > 0) {
+        throw new StoreOpenError({
+          reason: present.map((c) => `${c} is missing`).join("; "),
+        });
+      }
+      db.close();
+      return undefined;
+    }
+    return new SqliteSessionStore(db, options);
   } catch (error) {
     db?.close();
     if (error instanceof StoreOpenError) throw error;

@@ -240,7 +240,7 @@ export async function runChatShow(
   command: Extract<CliCommand, { name: "chat-show" }>,
   ctx: CommandEnv,
 ): Promise<CommandResult> {
-  const opened = await openExistingHistory(ctx);
+  const opened = await openExistingHistory(ctx, { readOnly: true });
   if (!opened.ok) return opened.error;
   const store = opened.value;
   let loaded: LoadedSession | undefined;

@@ -167,14 +167,34 @@ export function damagedRowsNotice(
  * `RELAVIUM_HOME` or the global folder), then opens the file without
  * creating it (`undefined` when there is none yet).
  *
+ * With `readOnly`, the file is opened read-only (nothing created,
+ * chmod-ed or written) unless it lacks this version's tables.
+ *
  * @param ctx The command's context (cwd and environment).
+ * @param options `readOnly` for a command that only reads.
  * @returns The store (or `undefined`), or the fault to print.
  */
 export async function openExistingHistory(
   ctx: CommandEnv,
+  options: { readOnly?: boolean } = {},
 ): Promise<Result<SessionStore | undefined, CliFault>> {
   const path = await locateHistory(ctx);
   if (!path.ok) return path;
+  if (options.readOnly === true) {
+    try {
+      if (!await exists(path.value)) return ok(undefined);
+      const { openSqliteStoreForRead } = await import(
+        "../../store/sqlite_store.ts"
+      );
+      const store = openSqliteStoreForRead(path.value, {
+        busyTimeoutMs: BUSY_TIMEOUT_MS,
+      });
+      // A file without this version's tables gets them on a full open.
+      if (store !== undefined) return ok(store);
+    } catch (e) {
+      return err(openFault(path.value, e));
+    }
+  }
   return await openHistory(path.value, {
     create: false,
     notice: (text) => ctx.io.stderr.write(text),

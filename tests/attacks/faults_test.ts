@@ -313,13 +313,15 @@ async function plant(dir: string, bytes: Uint8Array): Promise<void> {
 function lockedStore(): Row {
   let holder: DatabaseSync | undefined;
   return {
-    name: "store: a held write lock is waited for, said, and named",
+    name: "store: a held write lock is waited for by chat, said, and named",
     setup: async (dir) => {
       await seedStore("")(dir);
       holder = new DatabaseSync(`${dir}/home/history.db`);
       holder.exec("BEGIN IMMEDIATE");
     },
-    argv: ["chat-show", "s1"],
+    files: { "c.json": textCassette("anthropic", ["Hello."]) },
+    argv: ["chat", "--fixture", "c.json"],
+    options: { stdin: "hi\n" },
     code: 1,
     stderr: [
       /^Waiting for the session store .*history\.db: it is locked by another process \(giving up after about 10 s\)\n/,

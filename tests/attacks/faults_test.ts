@@ -245,6 +245,20 @@ function damagedRow(column: string, tamper: string, what: string): Row[] {
       ],
     },
     {
+      name:
+        `store: chat-resume of a row with a bad ${column} names the row and column`,
+      setup,
+      files: { "c.json": textCassette("openai", ["Resumed."]) },
+      argv: ["chat-resume", "s2", "--fixture", "c.json"],
+      options: { stdin: "again\n" },
+      code: 1,
+      stderr: [
+        new RegExp(
+          `Cannot read session s2: its stored row is damaged \\(agent_sessions\\.${column} ${what}\\)`,
+        ),
+      ],
+    },
+    {
       name: `store: chat-delete removes a session with a bad ${column}`,
       setup,
       argv: ["chat-delete", "s2", "--yes"],

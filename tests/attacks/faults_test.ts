@@ -215,6 +215,9 @@ async function storedState(dir: string): Promise<string> {
 /** A tampered `s2` row: listed without it, named where it is the target. */
 function damagedRow(column: string, tamper: string, what: string): Row[] {
   const setup = seedStore(tamper);
+  const named = new RegExp(
+    `Cannot read session s2: its stored row is damaged \\(agent_sessions\\.${column} ${what}\\)`,
+  );
   return [
     {
       name: `store: chat-list skips a row with a bad ${column} and names it`,
@@ -238,11 +241,7 @@ function damagedRow(column: string, tamper: string, what: string): Row[] {
       setup,
       argv: ["chat-show", "s2"],
       code: 1,
-      stderr: [
-        new RegExp(
-          `Cannot read session s2: its stored row is damaged \\(agent_sessions\\.${column} ${what}\\)`,
-        ),
-      ],
+      stderr: [named],
     },
     {
       name:
@@ -252,11 +251,15 @@ function damagedRow(column: string, tamper: string, what: string): Row[] {
       argv: ["chat-resume", "s2", "--fixture", "c.json"],
       options: { stdin: "again\n" },
       code: 1,
-      stderr: [
-        new RegExp(
-          `Cannot read session s2: its stored row is damaged \\(agent_sessions\\.${column} ${what}\\)`,
-        ),
-      ],
+      stderr: [named],
+    },
+    {
+      name:
+        `store: chat-export of a row with a bad ${column} names the row and column`,
+      setup,
+      argv: ["chat-export", "s2", "--out", "s2.relavium.yaml"],
+      code: 1,
+      stderr: [named],
     },
     {
       name: `store: chat-delete removes a session with a bad ${column}`,

@@ -261,3 +261,92 @@ export function referencesModelCatalog(
   }
   return false;
 }
+
+/** The `PRAGMA user_version` this version writes and reads (it never sets one). */
+const KNOWN_USER_VERSION = 0;
+
+/**
+ * What keeps this version from writing an existing file, checked before
+ * anything is written to it: a `user_version` newer than this version's,
+ * a required column missing from a table that exists, or a column this
+ * version does not know that is `NOT NULL` without a default (every
+ * insert would fail). Tables not created yet are not problems.
+ *
+ * @param db An open database, before {@linkcode STORE_DDL} is applied.
+ * @returns One line per difference, naming the table and column; empty ⇒
+ * the file is writable.
+ *
+ * @example An extra NOT NULL column is named
+ * ```ts
+ * import { schemaProblems, STORE_DDL } from "./ddl.ts";
+ * import { DatabaseSync } from "node:sqlite";
+ * import assert from "node:assert/strict";
+ * const db = new DatabaseSync(":memory:");
+ * for (const sql of STORE_DDL) db.exec(sql);
+ * assert.deepEqual(schemaProblems(db), []);
+ * db.exec("ALTER TABLE agent_sessions ADD COLUMN owner text NOT NULL DEFAULT 'x'");
+ * db.exec("PRAGMA user_version = 7");
+ * assert.deepEqual(schemaProblems(db), [
+ *   "user_version is 7, newer than this version's 0",
+ * ]);
+ * db.close();
+ * ```
+ */
+export function schemaProblems(db: DatabaseSync): string[] {
+  const problems: string[] = [];
+  const version = db.prepare("PRAGMA user_version").get()?.["user_version"];
+  if (typeof version === "number" && version > KNOWN_USER_VERSION) {
+    problems.push(
+      `user_version is ${version}, newer than this version's ${KNOWN_USER_VERSION}`,
+    );
+  }
+  for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
+    const known = new Set(columns);
+    for (const row of db.prepare(`PRAGMA table_info(\`${table}\`)`).all()) {
+      const name = row["name"];
+      if (
+        typeof name === "string" && !known.has(name) &&
+        row["notnull"] === 1 && row["dflt_value"] === null && row["pk"] === 0
+      ) {
+        problems.push(
+          `${table}.${name} is a NOT NULL column without a default that this version does not know (it cannot insert rows)`,
+        );
+      }
+    }
+  }
+  for (const c of missingColumnsOfExisting(db)) {
+    problems.push(`${c} is missing`);
+  }
+  return problems;
+}
+
+/**
+ * The required columns missing from the tables that exist (a renamed or
+ * dropped column), as `table.column`; tables not created yet are skipped.
+ * What a read checks before it selects.
+ *
+ * @param db An open database (read-only is fine).
+ * @returns The missing `table.column` entries.
+ *
+ * @example A renamed column
+ * ```ts
+ * import { missingColumnsOfExisting, STORE_DDL } from "./ddl.ts";
+ * import { DatabaseSync } from "node:sqlite";
+ * import assert from "node:assert/strict";
+ * const db = new DatabaseSync(":memory:");
+ * for (const sql of STORE_DDL) db.exec(sql);
+ * db.exec("ALTER TABLE agent_sessions RENAME COLUMN title TO name");
+ * assert.deepEqual(missingColumnsOfExisting(db), ["agent_sessions.title"]);
+ * db.close();
+ * ```
+ */
+export function missingColumnsOfExisting(db: DatabaseSync): string[] {
+  const missing: string[] = [];
+  for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
+    const rows = db.prepare(`PRAGMA table_info(\`${table}\`)`).all();
+    if (rows.length === 0) continue;
+    const present = new Set(rows.map((r) => r["name"]));
+    for (const c of columns) if (!present.has(c)) missing.push(`${table}.${c}`);
+  }
+  return missing;
+}

@@ -115,10 +115,12 @@ export class SessionNotFoundError extends Error {
 }
 
 /**
- * The store file could not be opened or prepared: a bad path, a file that
- * is not a database, permissions, or tables lacking required columns. The
- * CLI maps it to exit 1. `cause` holds the underlying failure for
- * debugging; the message is fixed.
+ * The store file could not be opened or prepared: a bad path (a folder, a
+ * symbolic link), a file that is not a database or is corrupt,
+ * permissions, a lock held by another process, or a schema this version
+ * cannot write (missing or unknown required columns, a newer
+ * `user_version`). The CLI maps it to exit 1. The message names the cause
+ * (never a stored value); `cause` holds the underlying failure.
  *
  * @example Catch it
  * ```ts
@@ -128,19 +130,29 @@ export class SessionNotFoundError extends Error {
  * await Deno.writeTextFile(`${dir}/bad.db`, "not a database ".repeat(20));
  * assert.throws(
  *   () => openSqliteStore(`${dir}/bad.db`, { clock: { now: () => 0 }, ids: () => crypto.randomUUID() }),
- *   StoreOpenError,
+ *   { name: "StoreOpenError", message: "Cannot open the session store: not a SQLite database" },
  * );
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class StoreOpenError extends Error {
+  /** Why, in words (e.g. `not a SQLite database`), when known. */
+  readonly reason: string | undefined;
+
   /**
    * Builds the error.
    *
-   * @param options The underlying failure, kept as `cause`.
+   * @param options The underlying failure, kept as `cause`, and the
+   * reason named in the message.
    */
-  constructor(options?: { cause?: unknown }) {
-    super("Cannot open the session store", options);
+  constructor(options?: { cause?: unknown; reason?: string }) {
+    super(
+      options?.reason === undefined
+        ? "Cannot open the session store"
+        : `Cannot open the session store: ${options.reason}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = "StoreOpenError";
+    this.reason = options?.reason;
   }
 }

@@ -58,18 +58,20 @@ const STATUSES: ReadonlySet<string> = new Set([
   "ended",
 ]);
 
-function parseJson(text: unknown): unknown {
-  if (typeof text !== "string") throw new SessionRecordError("invalid_record");
+function parseJson(text: unknown, field: string): unknown {
+  if (typeof text !== "string") {
+    throw new SessionRecordError("invalid_record", field);
+  }
   try {
     return JSON.parse(text);
   } catch {
-    throw new SessionRecordError("malformed_json");
+    throw new SessionRecordError("malformed_json", field);
   }
 }
 
-function count(value: unknown): number {
+function count(value: unknown, field?: string): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
-    throw new SessionRecordError("invalid_record");
+    throw new SessionRecordError("invalid_record", field);
   }
   return value;
 }
@@ -78,6 +80,7 @@ function count(value: unknown): number {
  * Converts epoch milliseconds to ISO-8601.
  *
  * @param value A stored epoch-ms integer.
+ * @param field The `table.column` named when it is invalid.
  * @returns The ISO string.
  * @throws {SessionRecordError} `invalid_record` when not a valid time.
  *
@@ -88,15 +91,19 @@ function count(value: unknown): number {
  * assert.equal(isoFromEpoch(0), "1970-01-01T00:00:00.000Z");
  * ```
  */
-export function isoFromEpoch(value: unknown): string {
-  const d = new Date(count(value));
-  if (Number.isNaN(d.getTime())) throw new SessionRecordError("invalid_record");
+export function isoFromEpoch(value: unknown, field?: string): string {
+  const d = new Date(count(value, field));
+  if (Number.isNaN(d.getTime())) {
+    throw new SessionRecordError("invalid_record", field);
+  }
   return d.toISOString();
 }
 
-function optional(value: unknown): string | undefined {
+function optional(value: unknown, field: string): string | undefined {
   if (value === null) return undefined;
-  if (typeof value !== "string") throw new SessionRecordError("invalid_record");
+  if (typeof value !== "string") {
+    throw new SessionRecordError("invalid_record", field);
+  }
   return value;
 }
 
@@ -122,9 +129,12 @@ function optional(value: unknown): string | undefined {
  * ```
  */
 export function decodeSessionRow(row: SessionRow): AgentSessionRecord {
-  const context = parseJson(row.context_json);
+  const context = parseJson(row.context_json, "agent_sessions.context_json");
   if (!isSessionContext(context)) {
-    throw new SessionRecordError("invalid_record");
+    throw new SessionRecordError(
+      "invalid_record",
+      "agent_sessions.context_json",
+    );
   }
   // zod's record leaves an own `__proto__` key out of its output; so does
   // the decoded context (a stored `{"__proto__": …}` never reaches a prompt).
@@ -135,46 +145,78 @@ export function decodeSessionRow(row: SessionRow): AgentSessionRecord {
     );
   }
   if (typeof row.status !== "string" || !STATUSES.has(row.status)) {
-    throw new SessionRecordError("invalid_record");
+    throw new SessionRecordError("invalid_record", "agent_sessions.status");
   }
-  if (typeof row.id !== "string" || typeof row.agent_slug !== "string") {
-    throw new SessionRecordError("invalid_record");
+  if (typeof row.id !== "string") {
+    throw new SessionRecordError("invalid_record", "agent_sessions.id");
+  }
+  if (typeof row.agent_slug !== "string") {
+    throw new SessionRecordError("invalid_record", "agent_sessions.agent_slug");
   }
   const record: AgentSessionRecord = {
     id: row.id,
     agentSlug: row.agent_slug,
     context,
     status: row.status as SessionStatus,
-    totalInputTokens: count(row.total_input_tokens),
-    totalOutputTokens: count(row.total_output_tokens),
-    totalCostMicrocents: count(row.total_cost_microcents),
+    totalInputTokens: count(
+      row.total_input_tokens,
+      "agent_sessions.total_input_tokens",
+    ),
+    totalOutputTokens: count(
+      row.total_output_tokens,
+      "agent_sessions.total_output_tokens",
+    ),
+    totalCostMicrocents: count(
+      row.total_cost_microcents,
+      "agent_sessions.total_cost_microcents",
+    ),
     totalConservativeMicrocents: row.total_conservative_microcents === null
       ? 0
-      : count(row.total_conservative_microcents),
-    createdAt: isoFromEpoch(row.created_at),
-    updatedAt: isoFromEpoch(row.updated_at),
+      : count(
+        row.total_conservative_microcents,
+        "relavium_session_state.total_conservative_microcents",
+      ),
+    createdAt: isoFromEpoch(row.created_at, "agent_sessions.created_at"),
+    updatedAt: isoFromEpoch(row.updated_at, "agent_sessions.updated_at"),
   };
   if (row.turns_used !== undefined && row.turns_used !== null) {
-    record.turnsUsed = count(row.turns_used);
+    record.turnsUsed = count(
+      row.turns_used,
+      "relavium_session_turns.turns_used",
+    );
   }
-  const agentId = optional(row.agent_id);
+  const agentId = optional(row.agent_id, "agent_sessions.agent_id");
   if (agentId !== undefined) record.agentId = agentId;
   if (row.agent_snapshot !== null) {
-    const snapshot = parseJson(row.agent_snapshot);
+    const snapshot = parseJson(
+      row.agent_snapshot,
+      "agent_sessions.agent_snapshot",
+    );
     if (
       snapshot === null || typeof snapshot !== "object" ||
       Array.isArray(snapshot)
     ) {
-      throw new SessionRecordError("invalid_record");
+      throw new SessionRecordError(
+        "invalid_record",
+        "agent_sessions.agent_snapshot",
+      );
     }
     record.agentSnapshot = snapshot as Agent;
   }
-  const title = optional(row.title);
+  const title = optional(row.title, "agent_sessions.title");
   if (title !== undefined) record.title = title;
-  const modelId = optional(row.model_id);
+  const modelId = optional(row.model_id, "agent_sessions.model_id");
   if (modelId !== undefined) record.modelId = modelId;
-  const exported = optional(row.exported_workflow_path);
+  const exported = optional(
+    row.exported_workflow_path,
+    "agent_sessions.exported_workflow_path",
+  );
   if (exported !== undefined) record.exportedWorkflowPath = exported;
-  if (row.deleted_at !== null) record.deletedAt = isoFromEpoch(row.deleted_at);
+  if (row.deleted_at !== null) {
+    record.deletedAt = isoFromEpoch(
+      row.deleted_at,
+      "agent_sessions.deleted_at",
+    );
+  }
   return record;
 }

@@ -1,13 +1,15 @@
 /**
  * The session list read straight from a `history.db` file, without the
  * store: only the columns a listing prints, checked by hand, so a listing
- * loads neither zod nor the statements of a full store.
+ * loads neither zod nor the statements of a full store. A damaged row can
+ * be skipped and reported instead of failing the whole listing.
  *
  * @module
  */
 import type { AgentSessionRecord } from "./store.ts";
-import { SessionRecordError } from "./errors.ts";
-import { openDatabaseFile, secureSidecars } from "./sqlite_file.ts";
+import { SessionRecordError, StoreOpenError } from "./errors.ts";
+import { missingColumnsOfExisting } from "./ddl.ts";
+import { openDatabaseForRead } from "./sqlite_file.ts";
 
 /**
  * One listed session: the columns `chat-list` prints, with its usage
@@ -36,15 +38,16 @@ const STATUSES: ReadonlySet<unknown> = new Set([
   "ended",
 ]);
 
-const LIST_SQL = `SELECT id, agent_slug, title, status, model_id,
-  total_cost_microcents, created_at, updated_at, 0 AS unaccounted,
-  0 AS unrecorded
+const LIST_SQL = `SELECT rowid AS row_number, id, agent_slug, title,
+  status, model_id, total_cost_microcents, created_at, updated_at,
+  0 AS unaccounted, 0 AS unrecorded
   FROM agent_sessions WHERE deleted_at IS NULL
   ORDER BY updated_at DESC, id DESC`;
 
 /** The listing of a file that has the usage-coverage journal. */
-const LIST_WITH_COVERAGE_SQL = `SELECT s.id, s.agent_slug, s.title,
-  s.status, s.model_id, s.total_cost_microcents, s.created_at, s.updated_at,
+const LIST_WITH_COVERAGE_SQL = `SELECT s.rowid AS row_number, s.id,
+  s.agent_slug, s.title, s.status, s.model_id, s.total_cost_microcents,
+  s.created_at, s.updated_at,
   (SELECT COUNT(*) FROM relavium_invocations i
     WHERE i.session_id = s.id AND i.status = 'pending') AS unaccounted,
   (SELECT COALESCE(SUM(i.cost_microcents), 0) FROM relavium_invocations i
@@ -53,31 +56,45 @@ const LIST_WITH_COVERAGE_SQL = `SELECT s.id, s.agent_slug, s.title,
   FROM agent_sessions s WHERE s.deleted_at IS NULL
   ORDER BY s.updated_at DESC, s.id DESC`;
 
-function text(v: unknown): string {
-  if (typeof v !== "string" || v === "") {
-    throw new SessionRecordError("invalid_record");
-  }
+/**
+ * A visible `agent_sessions` row the listing could not use: its id (when
+ * that column is a usable string), its SQLite rowid, and the column found
+ * invalid.
+ */
+export interface DamagedSessionRow {
+  /** `agent_sessions.id`, when it is a non-empty string. */
+  id?: string;
+  /** The row's SQLite `rowid`. */
+  rowNumber: number;
+  /** The `table.column` found invalid. */
+  field: string;
+}
+
+function bad(field: string): SessionRecordError {
+  return new SessionRecordError("invalid_record", field);
+}
+
+function text(v: unknown, field: string): string {
+  if (typeof v !== "string" || v === "") throw bad(field);
   return v;
 }
 
-function optionalText(v: unknown): string | undefined {
+function optionalText(v: unknown, field: string): string | undefined {
   if (v === null) return undefined;
-  if (typeof v !== "string") throw new SessionRecordError("invalid_record");
+  if (typeof v !== "string") throw bad(field);
   return v;
 }
 
-function iso(v: unknown): string {
-  if (typeof v !== "number" || !Number.isSafeInteger(v)) {
-    throw new SessionRecordError("invalid_record");
-  }
+function iso(v: unknown, field: string): string {
+  if (typeof v !== "number" || !Number.isSafeInteger(v)) throw bad(field);
   const d = new Date(v);
-  if (Number.isNaN(d.getTime())) throw new SessionRecordError("invalid_record");
+  if (Number.isNaN(d.getTime())) throw bad(field);
   return d.toISOString();
 }
 
-function count(v: unknown, field?: string): number {
+function count(v: unknown, field: string): number {
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) {
-    throw new SessionRecordError("invalid_record", field);
+    throw bad(field);
   }
   return v;
 }
@@ -91,51 +108,88 @@ function entry(row: Record<string, unknown>): SessionListEntry {
     row["total_cost_microcents"],
     "agent_sessions.total_cost_microcents",
   ) + unrecorded;
-  if (!STATUSES.has(row["status"])) {
-    throw new SessionRecordError("invalid_record");
-  }
+  if (!STATUSES.has(row["status"])) throw bad("agent_sessions.status");
   const e: SessionListEntry = {
-    id: text(row["id"]),
-    agentSlug: text(row["agent_slug"]),
+    id: text(row["id"], "agent_sessions.id"),
+    agentSlug: text(row["agent_slug"], "agent_sessions.agent_slug"),
     status: row["status"] as SessionListEntry["status"],
-    createdAt: iso(row["created_at"]),
-    updatedAt: iso(row["updated_at"]),
+    createdAt: iso(row["created_at"], "agent_sessions.created_at"),
+    updatedAt: iso(row["updated_at"], "agent_sessions.updated_at"),
     totalCostMicrocents: cost,
-    unaccountedCalls: count(row["unaccounted"]),
+    unaccountedCalls: count(
+      row["unaccounted"],
+      "relavium_invocations.status",
+    ),
   };
-  const title = optionalText(row["title"]);
+  const title = optionalText(row["title"], "agent_sessions.title");
   if (title !== undefined) e.title = title;
-  const modelId = optionalText(row["model_id"]);
+  const modelId = optionalText(row["model_id"], "agent_sessions.model_id");
   if (modelId !== undefined) e.modelId = modelId;
   return e;
+}
+
+function damage(
+  row: Record<string, unknown>,
+  error: SessionRecordError,
+): DamagedSessionRow {
+  const id = row["id"];
+  const rowNumber = row["row_number"];
+  const d: DamagedSessionRow = {
+    rowNumber: typeof rowNumber === "number" ? rowNumber : 0,
+    field: error.field ?? "agent_sessions",
+  };
+  if (typeof id === "string" && id !== "") d.id = id;
+  return d;
 }
 
 /**
  * The visible (not deleted) sessions of an existing `history.db`, newest
  * `updatedAt` first, as `SessionStore.list()` orders them. A file without
  * the sessions table lists nothing; one without the journal (older) lists
- * every session as fully accounted. The file is opened as the store opens
- * it (0600, WAL) and closed before returning.
+ * every session as fully accounted. The file is opened read-only (nothing
+ * is created, chmod-ed or written: a read-only store lists) and closed
+ * before returning.
  *
  * @param path The `history.db` path (it must exist).
+ * @param options `damaged`: when given, a row that fails its checks is
+ * left out of the listing and described here instead of thrown.
  * @returns The listed sessions.
- * @throws {SessionRecordError} `invalid_record` for a corrupt row; whatever
- * SQLite throws for a file it cannot open.
+ * @throws {SessionRecordError} `invalid_record` naming the column, for a
+ * corrupt row when `damaged` is not given; {@linkcode StoreOpenError} or
+ * whatever SQLite throws for a file it cannot open or read.
  */
-export function listSqliteSessions(path: string): SessionListEntry[] {
-  const db = openDatabaseFile(path, 5000);
+export function listSqliteSessions(
+  path: string,
+  options: { damaged?: DamagedSessionRow[] } = {},
+): SessionListEntry[] {
+  const db = openDatabaseForRead(path, 5000);
   try {
     const has = (name: string): boolean =>
       db.prepare(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
       ).get(name) !== undefined;
     if (!has("agent_sessions")) return [];
+    const missing = missingColumnsOfExisting(db);
+    if (missing.length > 0) {
+      throw new StoreOpenError({
+        reason: missing.map((c) => `${c} is missing`).join("; "),
+      });
+    }
     const sql = has("relavium_invocations") ? LIST_WITH_COVERAGE_SQL : LIST_SQL;
-    const rows = db.prepare(sql).all().map((r) =>
-      entry(r as Record<string, unknown>)
-    );
-    secureSidecars(path);
-    return rows;
+    const out: SessionListEntry[] = [];
+    for (const r of db.prepare(sql).all()) {
+      const row = r as Record<string, unknown>;
+      try {
+        out.push(entry(row));
+      } catch (error) {
+        if (
+          options.damaged === undefined ||
+          !(error instanceof SessionRecordError)
+        ) throw error;
+        options.damaged.push(damage(row, error));
+      }
+    }
+    return out;
   } finally {
     db.close();
   }

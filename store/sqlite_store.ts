@@ -9,7 +9,13 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { isAbsolute } from "node:path";
 import { isSessionContext } from "./record_check.ts";
-import { missingColumns, referencesModelCatalog, STORE_DDL } from "./ddl.ts";
+import {
+  missingColumns,
+  missingColumnsOfExisting,
+  referencesModelCatalog,
+  schemaProblems,
+  STORE_DDL,
+} from "./ddl.ts";
 import { SessionNotFoundError, StoreOpenError } from "./errors.ts";
 import {
   type DecodeMemo,
@@ -18,7 +24,12 @@ import {
 } from "./message_codec.ts";
 import { decodeRead, readMessages } from "./sqlite_read.ts";
 import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
-import { openDatabaseFile, secureSidecars } from "./sqlite_file.ts";
+import {
+  openDatabaseFile,
+  openDatabaseForRead,
+  secureSidecars,
+  storeOpenCause,
+} from "./sqlite_file.ts";
 import { blockingSleep, transaction } from "./sqlite_tx.ts";
 import { prepareStatements, type Statements } from "./sqlite_statements.ts";
 import { markerBoundary, markerContent } from "./markers.ts";
@@ -484,8 +495,12 @@ class SqliteSessionStore implements SessionStore {
  * @param options Clock and id source (default the system clock and
  * random UUIDs), and test hooks.
  * @returns The store; call `close()` when done.
- * @throws {StoreOpenError} When the path cannot be used, the file is not
- * a database, or its tables lack required columns.
+ * @throws {StoreOpenError} Naming the cause: the path is a folder or a
+ * symbolic link (nothing is chmod-ed through it), the file is not a
+ * database or is corrupt, another process holds its lock past the busy
+ * wait, or its schema is one this version cannot write (a newer
+ * `user_version`, a missing column, an unknown `NOT NULL` column without
+ * a default; refused before anything is written).
  *
  * @example Create, commit, load
  * ```ts
@@ -509,21 +524,69 @@ export function openSqliteStore(
 ): SessionStore {
   let db: DatabaseSync | undefined;
   try {
-    db = openDatabaseFile(path, options.busyTimeoutMs ?? 5000);
+    db = openDatabaseFile(path, options.busyTimeoutMs ?? 5000, (conn) => {
+      // Refused before the first write: nothing in the file changes.
+      const problems = schemaProblems(conn);
+      if (problems.length > 0) {
+        throw new StoreOpenError({
+          reason: `this version cannot write its schema: ${
+            problems.join("; ")
+          }`,
+        });
+      }
+    });
     const conn = db;
     transaction(conn, () => {
       for (const sql of STORE_DDL) conn.exec(sql);
     }, { begin: "IMMEDIATE", sleep: options.sleep ?? blockingSleep });
     const missing = missingColumns(conn);
     if (missing.length > 0) {
-      throw new Error(
-        `Cannot open the session store: missing columns ${missing.join(", ")}`,
-      );
+      throw new StoreOpenError({
+        reason: `missing columns ${missing.join(", ")}`,
+      });
     }
     secureSidecars(path);
     return new SqliteSessionStore(conn, options);
   } catch (error) {
     db?.close();
-    throw new StoreOpenError({ cause: error });
+    if (error instanceof StoreOpenError) throw error;
+    throw new StoreOpenError({ cause: error, reason: storeOpenCause(error) });
+  }
+}
+
+/**
+ * Opens an existing store read-only, for commands that only read (a
+ * transcript, its costs): nothing is created, chmod-ed or written, so a
+ * store the user made read-only still shows. A write through it fails.
+ *
+ * @param path The database file (it must exist).
+ * @param options As {@linkcode openSqliteStore}.
+ * @returns The store, or `undefined` when the file lacks tables this
+ * version adds on open (open it with {@linkcode openSqliteStore} then).
+ * @throws {StoreOpenError} Naming the cause, as {@linkcode openSqliteStore}.
+ */
+export function openSqliteStoreForRead(
+  path: string,
+  options: SqliteStoreOptions = {},
+): SessionStore | undefined {
+  let db: DatabaseSync | undefined;
+  try {
+    db = openDatabaseForRead(path, options.busyTimeoutMs ?? 5000);
+    const missing = missingColumns(db);
+    if (missing.length > 0) {
+      const present = missingColumnsOfExisting(db);
+      if (present.length > 0) {
+        throw new StoreOpenError({
+          reason: present.map((c) => `${c} is missing`).join("; "),
+        });
+      }
+      db.close();
+      return undefined;
+    }
+    return new SqliteSessionStore(db, options);
+  } catch (error) {
+    db?.close();
+    if (error instanceof StoreOpenError) throw error;
+    throw new StoreOpenError({ cause: error, reason: storeOpenCause(error) });
   }
 }

@@ -50,7 +50,10 @@ export async function runChat(
   const run = prep.value;
   const path = historyPath(run.config.paths);
   if (!path.ok) return path.error;
-  const opened = await openHistory(path.value, { create: true });
+  const opened = await openHistory(path.value, {
+    create: true,
+    notice: (text) => ctx.io.stderr.write(text),
+  });
   if (!opened.ok) return opened.error;
   const store = opened.value;
   if (store === undefined) return fault("internal", "History store missing");

@@ -9,7 +9,8 @@ import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { stripControl } from "../io/control.ts";
 import { fault } from "../fault.ts";
-import { openExistingHistory } from "../run/history.ts";
+import { listExistingHistory, openExistingHistory } from "../run/history.ts";
+import type { DamagedSessionRow } from "../../store/sqlite_list.ts";
 import { createLineReader } from "../io/stdin.ts";
 
 async function confirm(
@@ -29,6 +30,9 @@ async function confirm(
 /**
  * Runs `chat-delete`.
  *
+ * A session whose row is damaged is found by its id all the same (the
+ * listing names it) and deleted like any other.
+ *
  * @param command The parsed command.
  * @param ctx The command context.
  * @returns 0 (deleted, or declined at the prompt), or a fault: `not_found`
@@ -38,14 +42,18 @@ export async function runChatDelete(
   command: Extract<CliCommand, { name: "chat-delete" }>,
   ctx: CommandEnv,
 ): Promise<CommandResult> {
+  const missing = fault("not_found", `No session with id ${command.sessionId}`);
+  const damaged: DamagedSessionRow[] = [];
+  const listed = await listExistingHistory(ctx, damaged);
+  if (!listed.ok) return listed.error;
+  const found = listed.value?.find((r) => r.id === command.sessionId) ??
+    damaged.find((d) => d.id === command.sessionId);
+  if (found === undefined) return missing;
   const opened = await openExistingHistory(ctx);
   if (!opened.ok) return opened.error;
   const store = opened.value;
-  const missing = fault("not_found", `No session with id ${command.sessionId}`);
   if (store === undefined) return missing;
   try {
-    const found = store.list().find((r) => r.id === command.sessionId);
-    if (found === undefined) return missing;
     if (!command.yes) {
       if (!ctx.io.stdinIsTerminal) {
         return fault(
@@ -53,11 +61,14 @@ export async function runChatDelete(
           "chat-delete needs --yes when stdin is not a terminal",
         );
       }
-      const title = found.title === undefined
-        ? ""
-        : ` ${JSON.stringify(found.title)}`;
+      const title = "title" in found && found.title !== undefined
+        ? ` ${JSON.stringify(found.title)}`
+        : "";
       if (
-        !await confirm(ctx, `Delete session ${stripControl(found.id)}${title}?`)
+        !await confirm(
+          ctx,
+          `Delete session ${stripControl(command.sessionId)}${title}?`,
+        )
       ) {
         if (!ctx.globals.quiet) ctx.io.stderr.write("Not deleted\n");
         return 0;

@@ -18,7 +18,7 @@ import {
   writeExport,
 } from "../io/export_file.ts";
 import { fault } from "../fault.ts";
-import { openExistingHistory } from "../run/history.ts";
+import { damagedSessionFault, openExistingHistory } from "../run/history.ts";
 import { resolve } from "node:path";
 
 /**
@@ -66,7 +66,14 @@ export async function runChatExport(
   const missing = fault("not_found", `No session with id ${command.sessionId}`);
   if (store === undefined) return missing;
   try {
-    const loaded = store.load(command.sessionId);
+    let loaded: LoadedSession | undefined;
+    try {
+      loaded = store.load(command.sessionId);
+    } catch (e) {
+      const damaged = damagedSessionFault(command.sessionId, e);
+      if (damaged === undefined) throw e;
+      return damaged;
+    }
     if (loaded === undefined) return missing;
     let target: string;
     if (command.out === undefined) {

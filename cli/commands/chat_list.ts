@@ -8,7 +8,8 @@
 import type { SessionListEntry } from "../../store/sqlite_list.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { stripControl } from "../io/control.ts";
-import { listExistingHistory } from "../run/history.ts";
+import { damagedRowsNotice, listExistingHistory } from "../run/history.ts";
+import type { DamagedSessionRow } from "../../store/sqlite_list.ts";
 
 /**
  * One `chat-list --json` record; absent values are `null`.
@@ -61,14 +62,17 @@ export function formatListLine(r: SessionListEntry): string {
 }
 
 /**
- * Runs `chat-list`.
+ * Runs `chat-list`. A damaged row is left out with one stderr line naming it and its bad
+ * column; the other sessions still list.
  *
  * @param ctx The command context.
- * @returns 0, or a fault (`internal` when the store cannot open).
+ * @returns 0, or a fault (`internal` when the store cannot open, naming why).
  */
 export async function runChatList(ctx: CommandEnv): Promise<CommandResult> {
-  const listed = await listExistingHistory(ctx);
+  const damaged: DamagedSessionRow[] = [];
+  const listed = await listExistingHistory(ctx, damaged);
   if (!listed.ok) return listed.error;
+  ctx.io.stderr.write(damagedRowsNotice(damaged));
   const rows = listed.value ?? [];
   for (const r of rows) {
     ctx.io.stdout.write(
@@ -77,7 +81,10 @@ export async function runChatList(ctx: CommandEnv): Promise<CommandResult> {
       }\n`,
     );
   }
-  if (rows.length === 0 && !ctx.globals.json && !ctx.globals.quiet) {
+  if (
+    rows.length === 0 && damaged.length === 0 && !ctx.globals.json &&
+    !ctx.globals.quiet
+  ) {
     ctx.io.stderr.write("No sessions\n");
   }
   return 0;

@@ -11,7 +11,17 @@ import type { CliCommand } from "../args.ts";
 import { isCi, runChatLoop } from "../chat/loop.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { type CliFault, fault } from "../fault.ts";
-import { historyPath, openHistory } from "../run/history.ts";
+import {
+  damagedRowsNotice,
+  damagedSessionFault,
+  historyPath,
+  openHistory,
+} from "../run/history.ts";
+import {
+  type DamagedSessionRow,
+  listSqliteSessions,
+} from "../../store/sqlite_list.ts";
+import type { LoadedSession } from "../../store/store.ts";
 import { wireProviders } from "../run/provider_wiring.ts";
 import { finishRecording } from "../run/record_exit.ts";
 import {
@@ -45,7 +55,10 @@ export async function runChatResume(
   if (!config.ok) return config.error;
   const path = historyPath(config.value.paths);
   if (!path.ok) return path.error;
-  const opened = await openHistory(path.value, { create: false });
+  const opened = await openHistory(path.value, {
+    create: false,
+    notice: (text) => ctx.io.stderr.write(text),
+  });
   if (!opened.ok) return opened.error;
   const store = opened.value;
   const wanted = command.sessionId;
@@ -55,8 +68,21 @@ export async function runChatResume(
   if (store === undefined) return noSession;
   let closeStore = true;
   try {
-    const id = wanted ?? store.list()[0]?.id;
-    const loaded = id === undefined ? undefined : store.load(id);
+    let id = wanted;
+    if (id === undefined) {
+      // --last: the newest session whose row reads; damaged ones are named.
+      const damaged: DamagedSessionRow[] = [];
+      id = listSqliteSessions(path.value, { damaged })[0]?.id;
+      ctx.io.stderr.write(damagedRowsNotice(damaged));
+    }
+    let loaded: LoadedSession | undefined;
+    try {
+      loaded = id === undefined ? undefined : store.load(id);
+    } catch (e) {
+      const damaged = id === undefined ? undefined : damagedSessionFault(id, e);
+      if (damaged === undefined) throw e;
+      return damaged;
+    }
     if (id === undefined || loaded === undefined) return noSession;
     const agent = loaded.record.agentSnapshot;
     if (agent === undefined) {

@@ -38,7 +38,7 @@ import {
   unaccountedLines,
 } from "./cost_report.ts";
 import { fault } from "../fault.ts";
-import { openExistingHistory } from "../run/history.ts";
+import { damagedSessionFault, openExistingHistory } from "../run/history.ts";
 
 /**
  * One turn of the `--json` transcript.
@@ -233,13 +233,14 @@ export function renderSession(s: ShownSession): string {
  *
  * @param command The parsed command.
  * @param ctx The command context.
- * @returns 0, or a fault (`not_found` for an unknown id).
+ * @returns 0, or a fault (`not_found` for an unknown id; `internal`
+ * naming the row and column of a damaged session).
  */
 export async function runChatShow(
   command: Extract<CliCommand, { name: "chat-show" }>,
   ctx: CommandEnv,
 ): Promise<CommandResult> {
-  const opened = await openExistingHistory(ctx);
+  const opened = await openExistingHistory(ctx, { readOnly: true });
   if (!opened.ok) return opened.error;
   const store = opened.value;
   let loaded: LoadedSession | undefined;
@@ -251,6 +252,10 @@ export async function runChatShow(
       costs = store?.costs?.(command.sessionId);
       coverage = shownCoverage(store, command.sessionId);
     }
+  } catch (e) {
+    const damaged = damagedSessionFault(command.sessionId, e);
+    if (damaged === undefined) throw e;
+    return damaged;
   } finally {
     store?.close();
   }

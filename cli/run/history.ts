@@ -6,9 +6,16 @@
 import { dirname } from "node:path";
 import { err, ok, type Result } from "../../schema/result.ts";
 import {
+  type DamagedSessionRow,
   listSqliteSessions,
   type SessionListEntry,
 } from "../../store/sqlite_list.ts";
+import { sqliteResultCode, storeOpenCause } from "../../store/sqlite_file.ts";
+import { blockingSleep } from "../../store/sqlite_tx.ts";
+import {
+  SessionMessageBoundaryError,
+  SessionRecordError,
+} from "../../store/errors.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { type ConfigPaths, locateConfig } from "../config/config.ts";
 import type { CommandEnv } from "../command_env.ts";
@@ -45,13 +52,18 @@ async function exists(path: string): Promise<boolean> {
  * `undefined` when the file does not exist yet (nothing is created);
  * writers pass `create: true` (the folder is made 0700).
  *
+ * A store another process holds is waited for, boundedly (SQLite's busy
+ * wait of {@linkcode BUSY_TIMEOUT_MS} per attempt, five attempts), and
+ * `notice` says so once, when the first wait has run out.
+ *
  * @param path The `history.db` path.
- * @param options Whether to create the file.
- * @returns The store (or `undefined`), or an `internal` fault (exit 1).
+ * @param options Whether to create the file; where the waiting notice goes.
+ * @returns The store (or `undefined`), or an `internal` fault (exit 1)
+ * naming the cause.
  */
 export async function openHistory(
   path: string,
-  options: { create: boolean },
+  options: { create: boolean; notice?: (text: string) => void },
 ): Promise<Result<SessionStore | undefined, CliFault>> {
   try {
     if (!await exists(path)) {
@@ -60,22 +72,94 @@ export async function openHistory(
     }
     // Loaded on use: the store validates with zod, which a listing skips.
     const { openSqliteStore } = await import("../../store/sqlite_store.ts");
+    let told = false;
     return ok(openSqliteStore(path, {
       clock: { now: () => Date.now() },
       ids: () => crypto.randomUUID(),
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      sleep: (ms) => {
+        if (!told) {
+          told = true;
+          options.notice?.(
+            `Waiting for the session store ${path}: it is locked by another process (giving up after about ${
+              (BUSY_TIMEOUT_MS * 5) / 1000
+            } s)\n`,
+          );
+        }
+        blockingSleep(ms);
+      },
     }));
   } catch (e) {
     return err(openFault(path, e));
   }
 }
 
+/** SQLite's busy wait per attempt when another process holds the store. */
+const BUSY_TIMEOUT_MS = 2000;
+
 function openFault(path: string, e: unknown): CliFault {
-  const why = e instanceof Error && e.cause instanceof Error
-    ? e.cause.name
-    : e instanceof Error
-    ? e.name
-    : "unknown error";
-  return fault("internal", `Cannot open the session store ${path}: ${why}`);
+  return fault(
+    "internal",
+    `Cannot open the session store ${path}: ${storeOpenCause(e)}`,
+  );
+}
+
+/**
+ * The fault of a stored session that cannot be read: which row and which
+ * column is damaged, or what SQLite found wrong with the file (exit 1).
+ * `undefined` for any other error.
+ *
+ * @param sessionId The session asked for.
+ * @param e What reading it threw.
+ * @returns The fault, or `undefined` when `e` is not a damaged row.
+ */
+export function damagedSessionFault(
+  sessionId: string,
+  e: unknown,
+): CliFault | undefined {
+  if (e instanceof SessionRecordError) {
+    const field = e.field ?? "agent_sessions";
+    const what = e.code === "malformed_json"
+      ? "is not valid JSON"
+      : "is invalid";
+    return fault(
+      "internal",
+      `Cannot read session ${sessionId}: its stored row is damaged (${field} ${what}); chat-delete ${sessionId} --yes removes it from listings`,
+    );
+  }
+  if (e instanceof SessionMessageBoundaryError) {
+    return fault(
+      "internal",
+      `Cannot read session ${sessionId}: one of its session_messages rows is damaged (${e.code})`,
+    );
+  }
+  // SQLite's own failure while reading (a truncated or corrupt file).
+  if (sqliteResultCode(e) !== undefined) {
+    return fault(
+      "internal",
+      `Cannot read session ${sessionId}: the session store is ${
+        storeOpenCause(e)
+      }`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * The notice of the listing's damaged rows: one line each, naming the
+ * row and the column (the rows are skipped, the listing goes on).
+ *
+ * @param damaged The rows the listing skipped.
+ * @returns The lines, each ending in a newline.
+ */
+export function damagedRowsNotice(
+  damaged: readonly DamagedSessionRow[],
+): string {
+  return damaged.map((d) =>
+    `Skipped a damaged session row (${
+      d.id === undefined ? `rowid ${d.rowNumber}` : `id ${d.id}`
+    }): ${d.field} is invalid\n`
+  ).join("");
 }
 
 /**
@@ -83,15 +167,38 @@ function openFault(path: string, e: unknown): CliFault {
  * `RELAVIUM_HOME` or the global folder), then opens the file without
  * creating it (`undefined` when there is none yet).
  *
+ * With `readOnly`, the file is opened read-only (nothing created,
+ * chmod-ed or written) unless it lacks this version's tables.
+ *
  * @param ctx The command's context (cwd and environment).
+ * @param options `readOnly` for a command that only reads.
  * @returns The store (or `undefined`), or the fault to print.
  */
 export async function openExistingHistory(
   ctx: CommandEnv,
+  options: { readOnly?: boolean } = {},
 ): Promise<Result<SessionStore | undefined, CliFault>> {
   const path = await locateHistory(ctx);
   if (!path.ok) return path;
-  return await openHistory(path.value, { create: false });
+  if (options.readOnly === true) {
+    try {
+      if (!await exists(path.value)) return ok(undefined);
+      const { openSqliteStoreForRead } = await import(
+        "../../store/sqlite_store.ts"
+      );
+      const store = openSqliteStoreForRead(path.value, {
+        busyTimeoutMs: BUSY_TIMEOUT_MS,
+      });
+      // A file without this version's tables gets them on a full open.
+      if (store !== undefined) return ok(store);
+    } catch (e) {
+      return err(openFault(path.value, e));
+    }
+  }
+  return await openHistory(path.value, {
+    create: false,
+    notice: (text) => ctx.io.stderr.write(text),
+  });
 }
 
 async function locateHistory(
@@ -111,17 +218,19 @@ async function locateHistory(
  * no file yet (nothing is created).
  *
  * @param ctx The command's context (cwd and environment).
+ * @param damaged Receives the rows left out because they are damaged.
  * @returns The sessions, newest first (or `undefined`), or the fault to
  * print (`internal` when the file cannot be read).
  */
 export async function listExistingHistory(
   ctx: CommandEnv,
+  damaged: DamagedSessionRow[] = [],
 ): Promise<Result<SessionListEntry[] | undefined, CliFault>> {
   const path = await locateHistory(ctx);
   if (!path.ok) return path;
   try {
     if (!await exists(path.value)) return ok(undefined);
-    return ok(listSqliteSessions(path.value));
+    return ok(listSqliteSessions(path.value, { damaged }));
   } catch (e) {
     return err(openFault(path.value, e));
   }

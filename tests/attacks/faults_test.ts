@@ -6,7 +6,17 @@
  * and nothing already stored changed.
  */
 import assert from "node:assert/strict";
-import { runCli, type RunOptions, tempDir, write } from "../cli/_helpers.ts";
+import { DatabaseSync } from "node:sqlite";
+import {
+  runCli,
+  type RunOptions,
+  tempDir,
+  textCassette,
+  write,
+} from "../cli/_helpers.ts";
+import { openSqliteStore } from "../../store/sqlite_store.ts";
+import { STORE_DDL } from "../../store/ddl.ts";
+import { deps, newSession, turn } from "../store/_harness.ts";
 
 const AGENT =
   "id: mini\nname: Mini\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: Be terse.\n";
@@ -31,6 +41,8 @@ interface Row {
   code: number;
   /** Every pattern must match stderr. */
   stderr: RegExp[];
+  /** Whether the run may add to session `s1` (a resume); else `s1` must not change. */
+  s1Changes?: true;
   /** Further checks after the run. */
   after?: (dir: string, r: { stdout: string; stderr: string }) => Promise<void>;
 }
@@ -135,6 +147,211 @@ function metadataFetch(url: string): Row {
   };
 }
 
+/**
+ * Seeds `home/history.db` with session `s1` (one turn, the one that must
+ * survive every row) and `s2` (newer, the one tampered with), then runs
+ * `tamper` on a raw connection with CHECK constraints off.
+ */
+function seedStore(tamper: string): (dir: string) => Promise<void> {
+  return async (dir) => {
+    await Deno.mkdir(`${dir}/home`, { recursive: true });
+    let now = 1_000;
+    const store = openSqliteStore(`${dir}/home/history.db`, {
+      ...deps(),
+      clock: { now: () => now++ },
+    });
+    store.create(newSession("s1"));
+    store.commitTurn("s1", turn("first question"));
+    store.create(newSession("s2"));
+    store.commitTurn("s2", turn("second question"));
+    store.close();
+    const db = new DatabaseSync(`${dir}/home/history.db`);
+    db.exec("PRAGMA ignore_check_constraints = ON");
+    db.exec("PRAGMA foreign_keys = OFF");
+    if (tamper !== "") db.exec(tamper);
+    db.close();
+  };
+}
+
+/**
+ * What a row must leave as it was: the store file's mode, and (when it
+ * reads) session `s1`'s row and messages and how many sessions there are.
+ * Rows that delete or resume change only what they name.
+ */
+async function storedState(dir: string): Promise<string> {
+  const path = `${dir}/home/history.db`;
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch {
+    return "no store";
+  }
+  if (!info.isFile) return `not a file: ${info.mode}`;
+  const bytes = await Deno.readFile(path);
+  const header = new TextDecoder().decode(bytes.subarray(0, 15));
+  if (header !== "SQLite format 3") {
+    return `mode ${info.mode}, ${bytes.length} bytes`;
+  }
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    const q = (sql: string): unknown => {
+      try {
+        return db.prepare(sql).all();
+      } catch (e) {
+        return String(e);
+      }
+    };
+    return JSON.stringify([
+      info.mode,
+      q("SELECT * FROM agent_sessions WHERE id = 's1'"),
+      q("SELECT * FROM session_messages WHERE session_id = 's1' ORDER BY sequence_number"),
+      q("SELECT COUNT(*) FROM agent_sessions"),
+    ]);
+  } finally {
+    db.close();
+  }
+}
+
+/** A tampered `s2` row: listed without it, named where it is the target. */
+function damagedRow(column: string, tamper: string, what: string): Row[] {
+  const setup = seedStore(tamper);
+  const named = new RegExp(
+    `Cannot read session s2: its stored row is damaged \\(agent_sessions\\.${column} ${what}\\)`,
+  );
+  return [
+    {
+      name: `store: chat-list skips a row with a bad ${column} and names it`,
+      setup,
+      argv: ["chat-list"],
+      code: 0,
+      stderr: [
+        new RegExp(
+          `^Skipped a damaged session row \\(id s2\\): agent_sessions\\.${column} is invalid\\n$`,
+        ),
+      ],
+      after: (_dir, r) => {
+        assert.match(r.stdout, /^s1 {2}mini {2}\[active\]/);
+        assert.doesNotMatch(r.stdout, /s2/);
+        return Promise.resolve();
+      },
+    },
+    {
+      name:
+        `store: chat-show of a row with a bad ${column} names the row and column`,
+      setup,
+      argv: ["chat-show", "s2"],
+      code: 1,
+      stderr: [named],
+    },
+    {
+      name:
+        `store: chat-resume of a row with a bad ${column} names the row and column`,
+      setup,
+      files: { "c.json": textCassette("openai", ["Resumed."]) },
+      argv: ["chat-resume", "s2", "--fixture", "c.json"],
+      options: { stdin: "again\n" },
+      code: 1,
+      stderr: [named],
+    },
+    {
+      name:
+        `store: chat-export of a row with a bad ${column} names the row and column`,
+      setup,
+      argv: ["chat-export", "s2", "--out", "s2.relavium.yaml"],
+      code: 1,
+      stderr: [named],
+    },
+    {
+      name: `store: chat-delete removes a session with a bad ${column}`,
+      setup,
+      argv: ["chat-delete", "s2", "--yes"],
+      code: 0,
+      stderr: [/^Deleted session s2\n$/],
+      after: async (dir) => {
+        const listed = await runCli(["chat-list"], {
+          env: { RELAVIUM_HOME: `${dir}/home` },
+          cwd: dir,
+        });
+        assert.equal(listed.stderr, "");
+        assert.match(listed.stdout, /^s1 /);
+      },
+    },
+    {
+      name: `store: chat-resume --last passes over a row with a bad ${column}`,
+      setup,
+      files: { "c.json": textCassette("openai", ["Resumed."]) },
+      argv: ["chat-resume", "--last", "--fixture", "c.json"],
+      options: { stdin: "again\n" },
+      code: 4,
+      stderr: [/Skipped a damaged session row \(id s2\)/],
+      after: (_dir, r) => {
+        assert.match(r.stdout, /Resumed\./);
+        return Promise.resolve();
+      },
+      s1Changes: true,
+    },
+  ];
+}
+
+/** A store file the open must refuse, naming the cause, for a read and a write. */
+function openFault(
+  name: string,
+  setup: (dir: string) => Promise<void>,
+  cause: RegExp,
+): Row[] {
+  return [["chat-list"], ["chat-show", "s1"], [
+    "chat",
+    "--fixture",
+    "c.json",
+  ]].map((argv) => ({
+    name: `store: ${argv[0]} names the open fault: ${name}`,
+    setup,
+    files: { "c.json": textCassette("anthropic", ["Hello."]) },
+    argv,
+    options: { stdin: "hi\n" },
+    code: 1,
+    stderr: [
+      new RegExp(
+        `^error: Cannot open the session store .*history\\.db: ${cause.source}`,
+      ),
+    ],
+  }));
+}
+
+async function plant(dir: string, bytes: Uint8Array): Promise<void> {
+  await Deno.mkdir(`${dir}/home`, { recursive: true });
+  await Deno.writeFile(`${dir}/home/history.db`, bytes);
+}
+
+/**
+ * Another connection holds the store's write lock for the whole run: the
+ * open waits boundedly, says it is waiting, then names the lock.
+ */
+function lockedStore(): Row {
+  let holder: DatabaseSync | undefined;
+  return {
+    name: "store: a held write lock is waited for by chat, said, and named",
+    setup: async (dir) => {
+      await seedStore("")(dir);
+      holder = new DatabaseSync(`${dir}/home/history.db`);
+      holder.exec("BEGIN IMMEDIATE");
+    },
+    files: { "c.json": textCassette("anthropic", ["Hello."]) },
+    argv: ["chat", "--fixture", "c.json"],
+    options: { stdin: "hi\n" },
+    code: 1,
+    stderr: [
+      /^Waiting for the session store .*history\.db: it is locked by another process \(giving up after about 10 s\)\n/,
+      /Cannot open the session store .*history\.db: locked by another process \(the wait for it ran out\)/,
+    ],
+    after: () => {
+      holder?.exec("ROLLBACK");
+      holder?.close();
+      return Promise.resolve();
+    },
+  };
+}
+
 const rows: Row[] = [
   {
     name: "cassette: a call without a terminal chunk is invalid at load",
@@ -219,6 +436,143 @@ const rows: Row[] = [
   metadataFetch("https://metadata.goog/computeMetadata/v1/"),
   metadataFetch("https://instance-data/latest/meta-data/"),
   metadataFetch("https://100.100.100.200/latest/meta-data/"),
+  ...damagedRow(
+    "status",
+    "UPDATE agent_sessions SET status = 'bogus' WHERE id = 's2'",
+    "is invalid",
+  ),
+  ...damagedRow(
+    "created_at",
+    "UPDATE agent_sessions SET created_at = 'yesterday' WHERE id = 's2'",
+    "is invalid",
+  ),
+  ...damagedRow(
+    "agent_slug",
+    "UPDATE agent_sessions SET agent_slug = x'41' WHERE id = 's2'",
+    "is invalid",
+  ),
+  {
+    name: "store: chat-show of a row whose context_json is not JSON names it",
+    setup: seedStore(
+      "UPDATE agent_sessions SET context_json = '{bad' WHERE id = 's2'",
+    ),
+    argv: ["chat-show", "s2"],
+    code: 1,
+    stderr: [/\(agent_sessions\.context_json is not valid JSON\)/],
+  },
+  {
+    name: "store: chat-list names a row whose id is unusable by its rowid",
+    setup: seedStore("UPDATE agent_sessions SET id = '' WHERE id = 's2'"),
+    argv: ["chat-list"],
+    code: 0,
+    stderr: [
+      /^Skipped a damaged session row \(rowid \d+\): agent_sessions\.id is invalid\n$/,
+    ],
+  },
+  ...openFault(
+    "garbage",
+    (dir) => plant(dir, new TextEncoder().encode("garbage ".repeat(600))),
+    /not a SQLite database/,
+  ),
+  ...openFault(
+    "a zero-filled file",
+    (dir) => plant(dir, new Uint8Array(8192)),
+    /not a SQLite database/,
+  ),
+  ...openFault(
+    "a directory",
+    (dir) => Deno.mkdir(`${dir}/home/history.db`, { recursive: true }),
+    /.*history\.db is a directory/,
+  ),
+  ...openFault(
+    "a renamed column",
+    seedStore("ALTER TABLE agent_sessions RENAME COLUMN title TO name"),
+    /.*agent_sessions\.title is missing/,
+  ),
+  {
+    name:
+      "store: a schema with an unknown NOT NULL column is refused before any write",
+    setup: async (dir) => {
+      await Deno.mkdir(`${dir}/home`, { recursive: true });
+      const db = new DatabaseSync(`${dir}/home/history.db`);
+      db.exec(
+        (STORE_DDL[0] ?? "").replace(
+          "`updated_at` integer NOT NULL,",
+          "`updated_at` integer NOT NULL,\n\t`owner` text NOT NULL,",
+        ),
+      );
+      db.close();
+    },
+    files: { "c.json": textCassette("anthropic", ["Hello."]) },
+    argv: ["chat", "--fixture", "c.json"],
+    options: { stdin: "hi\n" },
+    code: 1,
+    stderr: [
+      /cannot write its schema: agent_sessions\.owner is a NOT NULL column without a default/,
+    ],
+  },
+  {
+    name: "store: a newer user_version is refused before any write",
+    setup: seedStore("PRAGMA user_version = 3"),
+    files: { "c.json": textCassette("anthropic", ["Hello."]) },
+    argv: ["chat", "--fixture", "c.json"],
+    options: { stdin: "hi\n" },
+    code: 1,
+    stderr: [
+      /cannot write its schema: user_version is 3, newer than this version's 0/,
+    ],
+  },
+  {
+    name:
+      "store: chat-list of a read-only store lists and leaves its mode alone",
+    setup: async (dir) => {
+      await seedStore("")(dir);
+      await Deno.chmod(`${dir}/home/history.db`, 0o444);
+    },
+    argv: ["chat-list"],
+    code: 0,
+    stderr: [/^$/],
+    after: (_dir, r) => {
+      assert.match(r.stdout, /^s2 .*\ns1 /);
+      return Promise.resolve();
+    },
+  },
+  ...[["chat-list"], ["chat-show", "s1"]].map((argv): Row => ({
+    name: `store: ${
+      argv[0]
+    } refuses a symlinked history.db without chmod-ing its target`,
+    setup: async (dir) => {
+      await seedStore("")(`${dir}/real`);
+      await Deno.chmod(`${dir}/real/home/history.db`, 0o644);
+      await Deno.mkdir(`${dir}/home`, { recursive: true });
+      await Deno.symlink(
+        `${dir}/real/home/history.db`,
+        `${dir}/home/history.db`,
+      );
+    },
+    argv,
+    code: 1,
+    stderr: [
+      /history\.db: .*history\.db is a symbolic link \(the store must be a regular file; nothing was changed\)/,
+    ],
+    after: async (dir) => {
+      const target = await Deno.stat(`${dir}/real/home/history.db`);
+      assert.equal((target.mode ?? 0) & 0o777, 0o644);
+    },
+  })),
+  ...[["chat-list"], ["chat-show", "s1"]].map((argv): Row => ({
+    name: `store: ${argv[0]} of a truncated file names it corrupt`,
+    setup: async (dir) => {
+      await seedStore("")(dir);
+      const path = `${dir}/home/history.db`;
+      const bytes = await Deno.readFile(path);
+      await Deno.writeFile(path, bytes.subarray(0, 4096));
+    },
+    argv,
+    code: 1,
+    stderr: [/corrupt \(the database disk image is malformed\)/],
+  })),
+  lockedStore(),
 ];
 
 Deno.test("attacks: faults", async (t) => {
@@ -229,6 +583,7 @@ Deno.test("attacks: faults", async (t) => {
         await write(`${dir.path}/${path}`, text);
       }
       await row.setup?.(dir.path);
+      const before = await storedState(dir.path);
       const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
       const requests: string[] = [];
       const r = await runCli(row.argv, {
@@ -245,6 +600,13 @@ Deno.test("attacks: faults", async (t) => {
       assert.doesNotMatch(r.stderr, /Internal error|\n\s+at /);
       assert.doesNotMatch(r.stdout, /Internal error|\n\s+at /);
       if (row.noRequest) assert.deepEqual(requests, []);
+      if (row.s1Changes === undefined) {
+        assert.equal(
+          await storedState(dir.path),
+          before,
+          "nothing stored changed",
+        );
+      }
       await row.after?.(dir.path, r);
     });
   }

@@ -283,13 +283,18 @@ Deno.test("a failed turn is recorded too: exit 1 live and on replay", async () =
   });
 });
 
-Deno.test("openRecorder() scrubs a key that reaches a chunk and cuts the expected text to 200 units", async () => {
-  await using dir = await tempDir();
-  const r = await openRecorder("c.json", {
-    cwd: dir.path,
+/** A recorder of `c.json` in `dir` for the `openai` primary. */
+function recorderIn(dir: string): ReturnType<typeof openRecorder> {
+  return openRecorder("c.json", {
+    cwd: dir,
     primaryProvider: "openai",
     model: "gpt-5.4-mini",
   });
+}
+
+Deno.test("openRecorder() scrubs a key that reaches a chunk and cuts the expected text to 200 units", async () => {
+  await using dir = await tempDir();
+  const r = await recorderIn(dir.path);
   assert.ok(r.ok);
   if (!r.ok) return;
   const provider = r.value.wrap(
@@ -326,4 +331,24 @@ Deno.test("openRecorder() scrubs a key that reaches a chunk and cuts the expecte
   });
   // 199 units: the emoji's high surrogate would have been the 200th.
   assert.equal(call?.expect.lastUserIncludes, "a".repeat(199));
+});
+
+Deno.test("openRecorder() writes a stream cut before its terminal with a terminal error chunk, so the cassette loads", async () => {
+  await using dir = await tempDir();
+  const r = await recorderIn(dir.path);
+  if (!r.ok) throw new Error("recorder not opened");
+  const cut = createScriptedProvider({
+    id: "openai",
+    script: [[{ type: "text_delta", text: "cut" }]],
+  });
+  const request = { model: "gpt-5.4-mini", messages: [] };
+  for await (const _ of r.value.wrap("openai", cut).stream(request, "")) {
+    // consume
+  }
+  const chunks = r.value.cassette().providers["openai"]?.calls[0]?.chunks;
+  assert.deepEqual(chunks?.map((c) => c.type), ["text_delta", "error"]);
+  assert.ok((await r.value.write()).ok);
+  const { parseCassette } = await import("../../llm/cassette.ts");
+  const text = await Deno.readTextFile(`${dir.path}/c.json`);
+  assert.ok(parseCassette(text, "c.json").ok);
 });

@@ -69,10 +69,14 @@ Deno.test("openSqliteStore() throws StoreOpenError for unusable paths", async (t
   const file = `${dir.path}/plain-file`;
   Deno.writeTextFileSync(file, "x");
   for (
-    const [name, path] of [
-      ["not a database", notDb],
-      ["a file where the folder should be", `${file}/history.db`],
-      ["a directory as the file", dir.path],
+    const [name, path, cause] of [
+      ["not a database", notDb, "not a SQLite database"],
+      [
+        "a file where the folder should be",
+        `${file}/history.db`,
+        "a folder on its path is a file",
+      ],
+      ["a directory as the file", dir.path, `${dir.path} is a directory`],
     ]
   ) {
     await t.step(name ?? "", () => {
@@ -80,7 +84,7 @@ Deno.test("openSqliteStore() throws StoreOpenError for unusable paths", async (t
         () => openSqliteStore(path ?? "", deps()),
         (e) =>
           e instanceof StoreOpenError &&
-          e.message === "Cannot open the session store",
+          e.message === `Cannot open the session store: ${cause}`,
       );
     });
   }

@@ -9,7 +9,14 @@ import assert from "node:assert/strict";
 import { createBufferedIo } from "../../cli/io/io.ts";
 import { main } from "../../cli/main.ts";
 import type { SessionEvent } from "../../schema/event.ts";
-import { parseEvents, runCli, signature, tempDir, write } from "./_helpers.ts";
+import {
+  parseEvents,
+  runCli,
+  signature,
+  tempDir,
+  trustProjectFiles,
+  write,
+} from "./_helpers.ts";
 
 type Chunk = Record<string, unknown>;
 
@@ -328,6 +335,7 @@ Deno.test("interactive chat: ! runs through the allowlist and mode, @ attaches a
       chunks: textChunks("Milk, and hello."),
     }],
   });
+  await trustProjectFiles(dir.path, env(dir.path));
   const b = createBufferedIo({
     env: { ...env(dir.path), NO_COLOR: "1" },
     cwd: dir.path,

@@ -8,7 +8,14 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { SessionEvent } from "../../schema/event.ts";
-import { parseEvents, runCli, signature, tempDir, write } from "./_helpers.ts";
+import {
+  parseEvents,
+  runCli,
+  signature,
+  tempDir,
+  trustProjectFiles,
+  write,
+} from "./_helpers.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -76,6 +83,7 @@ Deno.test("the CLI runs under exactly the doctor --permissions flags; a narrower
     `${ws}/.relavium/project.toml`,
     '[chat]\nallowed_commands = ["echo hello"]\n',
   );
+  await trustProjectFiles(ws, { RELAVIUM_HOME: home });
   await write(
     `${ws}/helper.agent.yaml`,
     "id: helper\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\ntools:\n  - read_file\n  - run_command\n",

@@ -100,6 +100,8 @@ export interface LoadedConfig {
   resolved: ResolvedConfig;
   /** Project files the user has not trusted, and the keys they lost. */
   untrusted: UntrustedFile[];
+  /** One notice per untrusted file that lost keys (also in `resolved`). */
+  trustNotices: string[];
 }
 
 /**
@@ -159,5 +161,6 @@ export async function loadCliConfig(
     layers: trusted.value.layers,
     resolved: resolved.value,
     untrusted: trusted.value.untrusted,
+    trustNotices: trusted.value.notices,
   });
 }

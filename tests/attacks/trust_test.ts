@@ -184,6 +184,15 @@ const ROWS: Row[] = [
       for (const key of ["chat.default_model", "providers.evil"]) {
         assert.ok(n[0]?.includes(key), n[0]);
       }
+      await write(`${repo.root}/r.json`, cassette([text("Again.")]));
+      const resumed = await cli(
+        repo,
+        ["chat-resume", "--last", "--json", "--fixture", "r.json"],
+        { stdin: "more\n" },
+      );
+      clean(resumed);
+      assert.equal(resumed.code, 4, resumed.stderr);
+      assert.equal(notices(resumed.stderr).length, 1, resumed.stderr);
     },
   },
   {
@@ -396,6 +405,7 @@ Deno.test("trust boundaries of the config: one row per vector", async (t) => {
       const mine = (l: string[]) =>
         l.filter((e) =>
           !e.startsWith(`${repo.root}/c.json\n`) &&
+          !e.startsWith(`${repo.root}/r.json\n`) &&
           !e.startsWith(`${repo.root}/.relavium/project.toml\n`) &&
           !e.startsWith(`${repo.home}/`)
         );

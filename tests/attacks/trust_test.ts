@@ -308,6 +308,40 @@ const ROWS: Row[] = [
     },
   },
   {
+    name:
+      "an untrusted workspace.toml narrows too; trust <file> trusts that file only",
+    project: "",
+    async run(repo) {
+      const ws = `${repo.root}/.relavium/workspace.toml`;
+      await write(
+        ws,
+        '[chat]\nallowed_commands = ["touch x"]\nfs_scope = "project"\n',
+      );
+      const r = await cli(repo, ["config", "show", "--json"]);
+      clean(r);
+      assert.deepEqual(setting(r.stdout, "chat.allowed_commands"), [
+        ["git status"],
+        "global",
+      ]);
+      assert.deepEqual(setting(r.stdout, "chat.fs_scope"), [
+        "sandboxed",
+        "built-in",
+      ]);
+      const n = notices(r.stderr);
+      assert.equal(n.length, 1, r.stderr);
+      assert.ok(n[0]?.startsWith(`notice: ${ws} is not trusted`), n[0]);
+      const t = await cli(repo, ["trust", ".relavium/workspace.toml"]);
+      assert.equal(t.code, 0, t.stderr);
+      const after = await cli(repo, ["config", "show", "--json"]);
+      assert.deepEqual(setting(after.stdout, "chat.allowed_commands"), [
+        ["touch x"],
+        "workspace",
+      ]);
+      assert.deepEqual(notices(after.stderr), []);
+      await Deno.remove(ws);
+    },
+  },
+  {
     name: "trust with no project file, or a missing file, exits 2",
     async run(repo) {
       const none = await cli(repo, ["trust", "--json"], { cwd: repo.outside });

@@ -371,6 +371,8 @@ const LAUNCHER_GLOBS = [
   "bash *",
   "python3 *",
   "/usr/bin/node *",
+  "/usr/bin/python3.12 -c *",
+  "FIND.EXE *",
   "deno run *",
   "sudo *",
   "make *",

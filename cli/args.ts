@@ -53,6 +53,7 @@ const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
     "agent-run": ["fixture", "record", "mode", "input", "model", "provider"],
     "config": [],
     "doctor": ["permissions", "agent"],
+    "trust": [],
   };
 
 const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
@@ -65,6 +66,7 @@ const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
   "agent": "agent-run",
   "config": "config",
   "doctor": "doctor",
+  "trust": "trust",
 };
 
 interface Parsed {

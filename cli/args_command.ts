@@ -151,6 +151,12 @@ export function buildCommand(
       return extra(more, `config ${sub}`) ??
         (sub === "path" ? { name: "config-path" } : { name: "config-show" });
     }
+    case "trust": {
+      const [file, ...more] = args;
+      if (file === "") return "trust needs a file path";
+      return extra(more, "trust") ??
+        { name: "trust", ...(file === undefined ? {} : { file }) };
+    }
     case "doctor":
       return extra(args, "doctor") ?? {
         name: "doctor",

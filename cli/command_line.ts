@@ -65,7 +65,8 @@ export type CliCommand =
   }
   | { name: "config-path" }
   | { name: "config-show" }
-  | { name: "doctor"; permissions: boolean; agent?: string };
+  | { name: "doctor"; permissions: boolean; agent?: string }
+  | { name: "trust"; file?: string };
 
 /**
  * Help pages: the overview and one per command.
@@ -80,7 +81,8 @@ export type HelpTopic =
   | "chat-export"
   | "agent-run"
   | "config"
-  | "doctor";
+  | "doctor"
+  | "trust";
 
 /**
  * What the command line asks for.

@@ -32,6 +32,7 @@ Commands:
   agent run <agent>   run one turn with stdin as the prompt
   config path|show    print config file locations / resolved values
   doctor              check config, provider keys (and --permissions)
+  trust [<file>]      trust a project config file's exact content
 
 ${GLOBAL_FLAGS}
 Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
@@ -145,7 +146,8 @@ show   print every resolved setting with the layer it came from
 
 Layers, last wins: global config.toml (or --config), <project>/.relavium/
 workspace.toml, <project>/.relavium/project.toml. RELAVIUM_HOME replaces
-~/.relavium.
+~/.relavium. A project file you have not trusted (relavium trust) may only
+narrow: show lists the keys it ignores.
 
 ${GLOBAL_FLAGS}`,
   doctor: `Usage: relavium doctor [--permissions [--agent <path|id>]]
@@ -159,6 +161,16 @@ Flags:
                       flags for this folder and config
   --agent <path|id>   the agent whose tools the flags cover (default: the
                       built-in chat agent)
+
+${GLOBAL_FLAGS}`,
+  trust: `Usage: relavium trust [<file>]
+
+Trust the exact content of a project config file (default: the project's
+.relavium/workspace.toml and project.toml). Until then such a file may only
+narrow your settings: its allowlist entries, raised caps, looser modes,
+[[providers]] and default model are ignored, with one notice. The trust is
+a SHA-256 of the file's bytes in <RELAVIUM_HOME>/trusted.json: any change
+to the file needs trust again.
 
 ${GLOBAL_FLAGS}`,
 };

@@ -54,6 +54,8 @@ async function dispatch(
       return (await import("./commands/config.ts")).runConfig(command, ctx);
     case "doctor":
       return (await import("./commands/doctor.ts")).runDoctor(command, ctx);
+    case "trust":
+      return (await import("./commands/trust.ts")).runTrust(command, ctx);
     case "chat":
       return (await import("./commands/chat.ts")).runChat(command, ctx);
     case "chat-resume":

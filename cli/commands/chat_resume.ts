@@ -103,7 +103,7 @@ export async function runChatResume(
         : { resolveDns: ctx.io.resolveDns }),
     });
     if (!wiring.ok) return wiring.error;
-    writeNotices(ctx, wiring.value.warnings);
+    writeNotices(ctx, [...config.value.trustNotices, ...wiring.value.warnings]);
     const context = loaded.record.context;
     const where = await locateConfig({
       cwd: context.workingDir,

@@ -15,6 +15,8 @@ import type {
   ResolvedConfig,
   Sourced,
 } from "../config/resolve.ts";
+import type { UntrustedFile } from "../config/apply_trust.ts";
+import { stripControl } from "../io/control.ts";
 import {
   type CommandEnv,
   type CommandResult,
@@ -131,6 +133,22 @@ function pathLine(
 }
 
 /**
+ * One line about a project file the user has not trusted.
+ *
+ * @param u The file and the keys it lost.
+ * @returns `# <path> is not trusted: …`.
+ */
+export function untrustedLine(u: UntrustedFile): string {
+  return `# ${stripControl(u.path)} is not trusted (run 'relavium trust'): ${
+    u.ignored.length === 0
+      ? "nothing ignored, it only narrows"
+      : `ignored ${
+        stripControl(u.ignored.join(", "))
+      } (they would widen or reroute your settings)`
+  }`;
+}
+
+/**
  * Runs `config path` or `config show`.
  *
  * @param command The parsed command.
@@ -168,7 +186,7 @@ export async function runConfig(
   }
   const loaded = await loadCliConfig(req);
   if (!loaded.ok) return loaded.error;
-  const { resolved, paths } = loaded.value;
+  const { resolved, paths, untrusted } = loaded.value;
   if (!ctx.globals.quiet) {
     for (const n of resolved.notices) io.stderr.write(`notice: ${n}\n`);
   }
@@ -176,16 +194,23 @@ export async function runConfig(
   if (ctx.globals.json) {
     io.stdout.write(
       `${
-        JSON.stringify({ files: await describePaths(paths), settings: rows })
+        JSON.stringify({
+          files: await describePaths(paths),
+          settings: rows,
+          untrusted,
+        })
       }\n`,
     );
     return 0;
   }
   const width = Math.max(...rows.map((r) => r.key.length));
   io.stdout.write(
-    rows.map((r) =>
-      `${r.key.padEnd(width)} = ${renderValue(r.value)}  # ${r.source}`
-    ).join("\n") + "\n",
+    [
+      ...rows.map((r) =>
+        `${r.key.padEnd(width)} = ${renderValue(r.value)}  # ${r.source}`
+      ),
+      ...untrusted.map(untrustedLine),
+    ].join("\n") + "\n",
   );
   return 0;
 }

@@ -23,6 +23,8 @@ import { stripControl } from "../io/control.ts";
 import { parseResolvConf } from "../../tools/sandbox/resolv_conf.ts";
 import { defaultBaseUrl } from "../run/provider_adapters.ts";
 import type { ConfigSource } from "../config/resolve.ts";
+import type { UntrustedFile } from "../config/apply_trust.ts";
+import { untrustedLine } from "./config.ts";
 
 /**
  * Where a provider's requests go: its effective base URL and where that
@@ -51,6 +53,8 @@ export interface DoctorReport {
   /** The effective base URL per provider. */
   endpoints: ProviderEndpoint[];
   history: string | null;
+  /** Project files not trusted, and the widening keys they lost. */
+  untrusted: UntrustedFile[];
   problems: string[];
   /** With `--permissions` (and a valid config). */
   permissions?: PermissionAdvice;
@@ -81,6 +85,7 @@ export async function diagnose(
       keys: [],
       endpoints: [],
       history: located.ok ? located.value.historyDb ?? null : null,
+      untrusted: [],
       problems: [loaded.error.message],
     };
   }
@@ -124,6 +129,7 @@ export async function diagnose(
     keys,
     endpoints,
     history: paths.historyDb ?? null,
+    untrusted: loaded.value.untrusted,
     problems,
   };
   if (options.permissions === true) {
@@ -218,6 +224,7 @@ export async function runDoctor(
   for (const e of r.endpoints) lines.push(endpointLine(e));
   lines.push(
     `history    ${r.history ?? "(no home: set HOME or RELAVIUM_HOME)"}`,
+    ...r.untrusted.map((u) => `untrusted  ${untrustedLine(u).slice(2)}`),
   );
   if (r.permissions !== undefined) {
     const flags = r.permissions.flags.join(" ");
@@ -230,6 +237,16 @@ export async function runDoctor(
       `  deno run ${flags} cli.ts`,
       `  deno compile ${flags} cli.ts`,
     );
+    if (r.permissions.allowlist.length > 0) {
+      lines.push("allowlist (what each entry lets the model run):");
+    }
+    for (const a of r.permissions.allowlist) {
+      lines.push(
+        `  ${a.glob ? "glob  " : "exact "}${
+          stripControl(JSON.stringify(a.entry))
+        }: ${stripControl(a.risk)}`,
+      );
+    }
   }
   ctx.io.stdout.write(`${lines.join("\n")}\n`);
   for (const w of r.permissions?.warnings ?? []) {

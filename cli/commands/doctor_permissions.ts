@@ -20,6 +20,7 @@ import type { LoadedConfig } from "../config/config.ts";
 import { keyVariables } from "../run/keys.ts";
 import { denyNetExcept } from "./deny_net.ts";
 import { buildToolRegistry } from "../run/tool_wiring.ts";
+import { allowlistEntryRisk } from "../../tools/sandbox/launchers.ts";
 
 /** Hosts of the built-in providers' default endpoints. */
 const DEFAULT_HOSTS: Readonly<Record<string, string>> = {
@@ -51,6 +52,8 @@ export interface PermissionAdvice {
   flags: string[];
   /** Broad grants, interpreters, values Deno cannot express. */
   warnings: string[];
+  /** The risk of each allowlist entry that applies. */
+  allowlist: Array<{ entry: string; glob: boolean; risk: string }>;
 }
 
 function hostOf(url: string): string | undefined {
@@ -214,6 +217,10 @@ export function advisePermissions(
   );
   return {
     flags,
+    allowlist: [
+      ...allowlist.allowedCommands.map((entry) => ({ entry, glob: false })),
+      ...allowlist.allowedCommandGlobs.map((entry) => ({ entry, glob: true })),
+    ].map((e) => ({ ...e, risk: allowlistEntryRisk(e.entry, e.glob) })),
     warnings: [
       ...warnings,
       ...deny.warnings,

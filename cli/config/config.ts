@@ -1,7 +1,8 @@
 /**
  * Loads the CLI's configuration: finds the files (global, or `--config`;
  * the project's `workspace.toml` then `project.toml`), validates each
- * strictly and resolves them with their sources.
+ * strictly, narrows the project files the user has not trusted and
+ * resolves them with their sources.
  *
  * @module
  */
@@ -16,6 +17,7 @@ import {
 } from "./resolve.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { resolveHome } from "./home.ts";
+import type { UntrustedFile } from "./apply_trust.ts";
 
 /**
  * Where everything is.
@@ -93,8 +95,13 @@ export async function locateConfig(
  */
 export interface LoadedConfig {
   paths: ConfigPaths;
+  /** The layers as they apply (untrusted project files narrowed). */
   layers: ConfigLayers;
   resolved: ResolvedConfig;
+  /** Project files the user has not trusted, and the keys they lost. */
+  untrusted: UntrustedFile[];
+  /** One notice per untrusted file that lost keys (also in `resolved`). */
+  trustNotices: string[];
 }
 
 /**
@@ -137,7 +144,23 @@ export async function loadCliConfig(
       layers.project = p.value;
     }
   }
-  const resolved = resolveConfig(layers, req.env);
+  // The trust and allowlist checks load only when a config file exists.
+  const trusted = Object.keys(layers).length === 0
+    ? ok({ layers, untrusted: [], notices: [] })
+    : await (await import("./apply_trust.ts")).applyTrust(
+      layers,
+      paths.relaviumDir,
+      req.env,
+    );
+  if (!trusted.ok) return trusted;
+  const resolved = resolveConfig(trusted.value.layers, req.env);
   if (!resolved.ok) return resolved;
-  return ok({ paths, layers, resolved: resolved.value });
+  resolved.value.notices.unshift(...trusted.value.notices);
+  return ok({
+    paths,
+    layers: trusted.value.layers,
+    resolved: resolved.value,
+    untrusted: trusted.value.untrusted,
+    trustNotices: trusted.value.notices,
+  });
 }

@@ -29,12 +29,21 @@ export type FileKind = "global" | "workspace" | "project";
  * A loaded file: its kind, path and validated content.
  */
 export type LoadedFile =
-  | { kind: "global"; path: string; text: string; data: GlobalFile }
+  | {
+    kind: "global";
+    path: string;
+    text: string;
+    data: GlobalFile;
+    /** SHA-256 of the file's exact bytes (hex), when read from disk. */
+    sha256?: string;
+  }
   | {
     kind: "workspace" | "project";
     path: string;
     text: string;
     data: ProjectFile;
+    /** SHA-256 of the file's exact bytes (hex), when read from disk. */
+    sha256?: string;
   };
 
 function formatPath(path: ReadonlyArray<string | number>): string {

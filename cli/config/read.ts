@@ -8,6 +8,7 @@
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
 import type { FileKind, LoadedFile } from "./load.ts";
+import { sha256Hex } from "./trust_store.ts";
 
 /**
  * Reads a config file; a missing file is `undefined` (an absent layer).
@@ -21,9 +22,9 @@ export async function loadConfigFile(
   kind: FileKind,
   path: string,
 ): Promise<Result<LoadedFile | undefined, CliFault>> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await Deno.readTextFile(path);
+    bytes = await Deno.readFile(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return ok(undefined);
     if (e instanceof Deno.errors.IsADirectory) {
@@ -35,5 +36,7 @@ export async function loadConfigFile(
     return err(fault("internal", `Cannot read config file ${path}: ${why}`));
   }
   const { parseConfigText } = await import("./load.ts");
-  return parseConfigText(kind, path, text);
+  const parsed = parseConfigText(kind, path, new TextDecoder().decode(bytes));
+  if (!parsed.ok) return parsed;
+  return ok({ ...parsed.value, sha256: await sha256Hex(bytes) });
 }

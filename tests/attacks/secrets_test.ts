@@ -79,7 +79,9 @@ for (const row of ARG_ROWS) {
     await Deno.mkdir(`${dir.path}/home`);
     await Deno.writeTextFile(
       `${dir.path}/home/config.toml`,
-      `[chat]\nallowed_command_globs = ["touch *"]\n`,
+      // The exact command, so the allowlist admits it and only the secret
+      // check can refuse it (a glob on touch is refused as a launcher).
+      `[chat]\nallowed_commands = ["touch ${ws}/${SESSION_KEY}"]\n`,
     );
     await writeScript(dir.path, {
       tools: [row.tool],

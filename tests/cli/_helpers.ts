@@ -3,6 +3,13 @@ import assert from "node:assert/strict";
 import { createBufferedIo } from "../../cli/io/io.ts";
 import type { FetchFn } from "../../llm/http.ts";
 import { main } from "../../cli/main.ts";
+import { resolve } from "node:path";
+import {
+  type ConfigRequest,
+  loadCliConfig,
+  locateConfig,
+} from "../../cli/config/config.ts";
+import { recordTrust, sha256Hex } from "../../cli/config/trust_store.ts";
 import { parseSessionEvent, type SessionEvent } from "../../schema/event.ts";
 
 /** A temp dir removed on `await using` exit. */
@@ -33,6 +40,50 @@ export interface RunOptions {
   fetch?: FetchFn;
   /** DNS answers for custom provider hosts (default: not checked). */
   resolveDns?: (name: string) => Promise<string[]>;
+  /**
+   * Trust the project files found from the working directory before the
+   * run, as `relavium trust` would (default `true`; `false` runs them as a
+   * freshly cloned, untrusted repository).
+   */
+  trust?: boolean;
+}
+
+/**
+ * Records trust in the `workspace.toml` / `project.toml` found from `cwd`
+ * in the Relavium home of `env` (`RELAVIUM_HOME`, else `$HOME/.relavium`).
+ *
+ * @returns A function undoing what it created (the trust file, and the
+ * home when it did not exist and is left empty).
+ */
+export async function trustProjectFiles(
+  cwd: string,
+  env: Record<string, string> | ((name: string) => string | undefined),
+): Promise<() => Promise<void>> {
+  const none = (): Promise<void> => Promise.resolve();
+  const located = await locateConfig({
+    cwd,
+    env: typeof env === "function" ? env : (n) => env[n],
+  });
+  if (!located.ok || located.value.relaviumDir === undefined) return none;
+  const home = located.value.relaviumDir;
+  const entries: Record<string, string> = {};
+  for (const f of [located.value.workspaceFile, located.value.projectFile]) {
+    if (f === undefined) continue;
+    try {
+      entries[f] = await sha256Hex(await Deno.readFile(f));
+    } catch {
+      // absent: nothing to trust
+    }
+  }
+  if (Object.keys(entries).length === 0) return none;
+  const existed = await Deno.stat(home).then(() => true, () => false);
+  const trustFile = `${home}/trusted.json`;
+  const had = await Deno.stat(trustFile).then(() => true, () => false);
+  await recordTrust(home, entries);
+  return async () => {
+    if (!had) await Deno.remove(trustFile).catch(() => {});
+    if (!existed) await Deno.remove(home).catch(() => {});
+  };
 }
 
 /** What a run produced. */
@@ -40,6 +91,17 @@ export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * `loadCliConfig` after trusting the project files found from `req.cwd`
+ * (tests of layering, not of trust).
+ */
+export async function loadTrustedConfig(
+  req: ConfigRequest,
+): ReturnType<typeof loadCliConfig> {
+  await trustProjectFiles(req.cwd, req.env);
+  return loadCliConfig(req);
 }
 
 /** Runs `main(argv, io)` with a buffered io. */
@@ -58,7 +120,15 @@ export async function runCli(
       ? {}
       : { resolveDns: options.resolveDns }),
   });
+  const env = options.env ?? {};
+  const flag = argv.indexOf("--cwd");
+  const cwdFlag = flag >= 0 ? argv[flag + 1] : undefined;
+  const undo = options.trust === false ? undefined : await trustProjectFiles(
+    resolve(options.cwd ?? "/", cwdFlag ?? "."),
+    env,
+  );
   const code = await main(argv, b.io);
+  await undo?.();
   return { code, stdout: b.stdoutText(), stderr: b.stderrText() };
 }
 
@@ -80,6 +150,18 @@ export function lineStdin(
       else controller.enqueue(next);
     },
   });
+}
+
+/** The chunks of one model call answering `text`. */
+export function replyChunks(text: string): Array<Record<string, unknown>> {
+  return [
+    { type: "text_delta", text },
+    {
+      type: "stop",
+      stopReason: "stop",
+      usage: { inputTokens: 20, outputTokens: 4 },
+    },
+  ];
 }
 
 /** A v1.0 cassette of text-only turns for `provider`. */

@@ -9,10 +9,16 @@
  * bounded number of times; no wall-clock assertion. Linux only (`/proc`).
  */
 import assert from "node:assert/strict";
-import { loadCliConfig } from "../../cli/config/config.ts";
 import { createBufferedIo } from "../../cli/io/io.ts";
 import { main } from "../../cli/main.ts";
-import { parseEvents, runCli, tempDir, write } from "./_helpers.ts";
+import {
+  loadTrustedConfig as loadCliConfig,
+  parseEvents,
+  runCli,
+  tempDir,
+  trustProjectFiles,
+  write,
+} from "./_helpers.ts";
 
 const linux = Deno.build.os === "linux";
 
@@ -149,6 +155,7 @@ Deno.test({
     assert.deepEqual(await leftovers(), [], "a previous run left processes");
     await using dir = await tempDir();
     await setUp(dir.path, []);
+    await trustProjectFiles(dir.path, { RELAVIUM_HOME: `${dir.path}/home` });
     const b = createBufferedIo({
       env: { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" },
       cwd: dir.path,

@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { createBufferedIo } from "../../cli/io/io.ts";
 import type { CliIo } from "../../cli/io/io.ts";
 import { main } from "../../cli/main.ts";
-import { loadCliConfig } from "../../cli/config/config.ts";
 import { contextDeps } from "../../cli/run/window_settings.ts";
 import { turnFailureHint } from "../../cli/chat/hints.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import {
+  loadTrustedConfig as loadCliConfig,
   parseEvents,
   runCli,
   signature,

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { loadCliConfig } from "../../cli/config/config.ts";
 import { findKeyLine } from "../../cli/config/lines.ts";
-import { runCli, tempDir, write } from "./_helpers.ts";
+import {
+  loadTrustedConfig as loadCliConfig,
+  runCli,
+  tempDir,
+  write,
+} from "./_helpers.ts";
 
 function envOf(
   vars: Record<string, string>,
@@ -288,7 +292,7 @@ default_provider = "anthropic"
     `
 [chat]
 allowed_commands = ["npm test"]
-allowed_command_globs = ["git *"]
+allowed_command_globs = ["ls *"]
 allowed_domains = ["docs.example.com"]
 `,
   );
@@ -297,7 +301,7 @@ allowed_domains = ["docs.example.com"]
     `
 [chat]
 default_model = "my-local-model"
-allowed_command_globs = ["make *"]
+allowed_command_globs = ["wc -l *"]
 `,
   );
   const r = await loadCliConfig({
@@ -318,7 +322,7 @@ allowed_command_globs = ["make *"]
   );
   assert.deepEqual(c.allowedCommands, { value: [], source: "project" });
   assert.deepEqual(c.allowedCommandGlobs, {
-    value: ["make *"],
+    value: ["wc -l *"],
     source: "project",
   });
   assert.deepEqual(c.allowedDomains, {

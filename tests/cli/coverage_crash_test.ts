@@ -9,7 +9,13 @@
 import assert from "node:assert/strict";
 import { declareProviders } from "./_fake_providers.ts";
 import { spawnCli } from "./_child.ts";
-import { runCli, tempDir, textCassette, write } from "./_helpers.ts";
+import {
+  runCli,
+  tempDir,
+  textCassette,
+  trustProjectFiles,
+  write,
+} from "./_helpers.ts";
 
 /** An OpenAI-compatible server whose stream sends one delta and never ends. */
 function hangingProvider(): {
@@ -79,6 +85,7 @@ Deno.test('chat SIGKILLed mid-call: chat-show says "at least" and names the unac
     allowLocal: true,
   }]);
   const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
+  await trustProjectFiles(dir.path, env);
   await using child = spawnCli(
     ["chat", "--model", "qwen2.5:7b", "--provider", "fake-openai", "--json"],
     { cwd: dir.path, env },

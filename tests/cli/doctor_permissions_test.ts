@@ -7,10 +7,14 @@
 import assert from "node:assert/strict";
 import { denyNetExcept } from "../../cli/commands/deny_net.ts";
 import { advisePermissions } from "../../cli/commands/doctor_permissions.ts";
-import { loadCliConfig } from "../../cli/config/config.ts";
 import { SSRF_DENY_NET } from "../../tools/sandbox/ssrf.ts";
 import { runProbe } from "../tools/fixtures/run_probe.ts";
-import { runCli, tempDir, write } from "./_helpers.ts";
+import {
+  loadTrustedConfig as loadCliConfig,
+  runCli,
+  tempDir,
+  write,
+} from "./_helpers.ts";
 
 function flag(flags: string[], name: string): string[] {
   const f = flags.find((x) => x.startsWith(`--${name}=`));
@@ -87,13 +91,13 @@ Deno.test("advisePermissions() follows the agent's tools", async (t) => {
     await using dir = await tempDir();
     const a = await advise(dir.path, {
       project:
-        '[chat]\nallowed_commands = ["deno task test", "bash -c make"]\nallowed_command_globs = ["npm run *"]\n',
+        '[chat]\nallowed_commands = ["deno task test", "bash -c make"]\nallowed_command_globs = ["wc -l *"]\n',
       tools: ["read_file", "run_command"],
     });
     assert.deepEqual(flag(a.flags, "allow-run"), [
       "deno",
       "bash",
-      "npm",
+      "wc",
       "kill",
     ]);
     assert.ok(flag(a.flags, "allow-env").includes("PATH"));

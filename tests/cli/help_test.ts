@@ -16,6 +16,7 @@ const TOPICS: Array<[HelpTopic, string[]]> = [
   ["agent-run", ["agent", "run", "--help"]],
   ["config", ["config", "--help"]],
   ["doctor", ["doctor", "-h"]],
+  ["trust", ["trust", "--help"]],
 ];
 
 Deno.test("main() prints each help page as its golden file", async (t) => {

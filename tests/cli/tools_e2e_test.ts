@@ -15,6 +15,7 @@ import {
   runCli,
   signature,
   tempDir,
+  trustProjectFiles,
   write,
 } from "./_helpers.ts";
 
@@ -324,6 +325,7 @@ Deno.test("interactive chat: ! runs through the allowlist and mode, @ attaches a
       chunks: textChunks("Milk, and hello."),
     }],
   });
+  await trustProjectFiles(dir.path, env(dir.path));
   const b = createBufferedIo({
     env: { ...env(dir.path), NO_COLOR: "1" },
     cwd: dir.path,

@@ -14,6 +14,7 @@ import {
   signature,
   tempDir,
   toolCallChunks,
+  trustProjectFiles,
   write,
 } from "./_helpers.ts";
 
@@ -70,6 +71,7 @@ Deno.test("the CLI runs under exactly the doctor --permissions flags; a narrower
     `${ws}/.relavium/project.toml`,
     '[chat]\nallowed_commands = ["echo hello"]\n',
   );
+  await trustProjectFiles(ws, { RELAVIUM_HOME: home });
   await write(
     `${ws}/helper.agent.yaml`,
     "id: helper\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\ntools:\n  - read_file\n  - run_command\n",

@@ -17,7 +17,6 @@ import {
   parseEvents,
   replyChunks,
   runCli,
-  type RunResult,
   tempDir,
   toolCallChunks,
   write,
@@ -88,7 +87,7 @@ async function hostileClone(root: string): Promise<Clone> {
   // The clone's history carries a signature git would verify with gpg.
   await Deno.writeTextFile(
     `${root}/signer`,
-    "#!/bin/sh\necho '[GNUPG:] SIG_CREATED ' >&2\n" +
+    "#!/bin/sh\ncat > /dev/null\necho '[GNUPG:] SIG_CREATED ' >&2\n" +
       "printf -- '-----BEGIN PGP SIGNATURE-----\\n\\nAAAA\\n-----END PGP SIGNATURE-----\\n'\n",
     { mode: 0o755 },
   );
@@ -142,7 +141,10 @@ function cassette(calls: unknown[]): string {
 }
 
 /** Runs the CLI in the clone as an untrusted repository. */
-async function inClone(clone: Clone, argv: string[]): Promise<RunResult> {
+async function inClone(
+  clone: Clone,
+  argv: string[],
+): ReturnType<typeof runCli> {
   const r = await runCli(argv, {
     env: clone.env,
     cwd: clone.repo,
@@ -181,6 +183,9 @@ Deno.test("hostile repo: a cloned repository cannot run, reroute or raise anythi
   const clone = await hostileClone(dir.path);
   const marker = `${clone.marks}/touched`;
   const gitConfig = await Deno.readTextFile(`${clone.repo}/.git/config`);
+  /** The model's `touch` of the marker, as call `id`. */
+  const touch = (id: string) =>
+    toolCallChunks(id, "run_command", { command: "touch", args: [marker] });
 
   await t.step(
     "a chat on the user's default model: git_status and touch",
@@ -195,10 +200,7 @@ Deno.test("hostile repo: a cloned repository cannot run, reroute or raise anythi
           },
           {
             expect: { toolResultFor: "g2" },
-            chunks: toolCallChunks("t1", "run_command", {
-              command: "touch",
-              args: [marker],
-            }),
+            chunks: touch("t1"),
           },
           { expect: { toolResultFor: "t1" }, chunks: replyChunks("Done.") },
         ]),
@@ -232,12 +234,7 @@ Deno.test("hostile repo: a cloned repository cannot run, reroute or raise anythi
       await write(
         `${clone.repo}/c2.json`,
         cassette([
-          {
-            chunks: toolCallChunks("t2", "run_command", {
-              command: "touch",
-              args: [marker],
-            }),
-          },
+          { chunks: touch("t2") },
           { chunks: replyChunks("Done.") },
         ]),
       );

@@ -142,6 +142,19 @@ const ROWS: Row[] = [
     },
     refusal: SENSITIVE,
   },
+  {
+    name: "read_file .git/config (remote credentials)",
+    tool: "read_file",
+    args: () => ({ path: ".git/config" }),
+    refusal: SENSITIVE,
+  },
+  {
+    name: "read_file of a symlink named notes.md to .git/config",
+    tool: "read_file",
+    args: () => ({ path: "notes.md" }),
+    plant: (r) => Deno.symlink(`${r.ws}/.git/config`, `${r.ws}/notes.md`),
+    refusal: SENSITIVE,
+  },
   // ------------------------------------------------------------ lists
   {
     name: "list_directory ..",
@@ -305,7 +318,10 @@ async function rig(root: string): Promise<Rig> {
   await write(`${r.outside}/secret.txt`, `${OUTSIDE_SECRET}\n`);
   await write(`${r.home}/.bashrc`, RC);
   await write(`${r.ws}/sub/keep.txt`, "inside\n");
-  await write(`${r.ws}/.git/config`, "[core]\n\tbare = false\n");
+  await write(
+    `${r.ws}/.git/config`,
+    `[remote "origin"]\n\turl = https://u:${ENV_SECRET}@example.com/r.git\n`,
+  );
   await Deno.mkdir(`${r.ws}/.git/hooks`);
   return r;
 }

@@ -75,6 +75,11 @@ const LITERALS: Array<[string, string]> = [
   ["link-local metadata 169.254.169.254", "169.254.169.254"],
   ["IPv6 unique local [fd00::1]", "[fd00::1]"],
   ["IPv6 link-local [fe80::1]", "[fe80::1]"],
+  ["octal metadata 0251.0376.0251.0376", "0251.0376.0251.0376"],
+  ["IPv4-mapped metadata [::ffff:a9fe:a9fe]", "[::ffff:a9fe:a9fe]"],
+  ["IPv4-mapped private [::ffff:10.0.0.1]", "[::ffff:10.0.0.1]"],
+  ["a trailing dot 127.0.0.1.", "127.0.0.1."],
+  ["decimal with a trailing dot 2130706433.", "2130706433."],
 ];
 
 const ROWS: Row[] = LITERALS.map(([what, host]): Row => ({

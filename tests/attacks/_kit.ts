@@ -1,7 +1,9 @@
 /** Shared pieces of the attack tables: a scripted model's calls, the agent and cassette files, an interactive chat on a fake TTY. */
+import assert from "node:assert/strict";
 import { createBufferedIo } from "../../cli/io/io.ts";
 import { main } from "../../cli/main.ts";
-import { lineStdin, write } from "../cli/_helpers.ts";
+import type { SessionEvent } from "../../schema/event.ts";
+import { lineStdin, parseEvents, runCli, write } from "../cli/_helpers.ts";
 
 /** One cassette call: the model asks for one tool call. */
 export function toolCall(name: string, args: unknown): unknown {
@@ -89,4 +91,69 @@ export async function interactiveChat(
     b.io,
   );
   return { code, stdout: b.stdoutText(), stderr: b.stderrText() };
+}
+
+/** Asserts a run's text holds no stack trace and no `Internal error`. */
+export function assertNoCrash(text: string): void {
+  assert.doesNotMatch(text, /Internal error/);
+  assert.doesNotMatch(text, /^\s+at .*:\d+:\d+\)?$/m, "no stack trace");
+}
+
+/** What one scripted `chat --json` run produced. */
+export interface ScriptedRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  events: SessionEvent[];
+  /** The `agent:tool_result` events, in order. */
+  results: Extract<SessionEvent, { type: "agent:tool_result" }>[];
+  /** The error code of the first completed turn, if it failed. */
+  turnError: string | undefined;
+}
+
+/**
+ * Runs `chat --json --mode <mode>` with the script `writeScript` wrote
+ * into `dir`, one user line, from `cwd`; asserts no crash reached the user.
+ */
+export async function scriptedChat(
+  dir: string,
+  options: { cwd: string; env: Record<string, string>; mode?: string },
+): Promise<ScriptedRun> {
+  const r = await runCli(
+    ["chat", ...scriptFlags(dir), "--json", "--mode", options.mode ?? "auto"],
+    { env: options.env, cwd: options.cwd, stdin: "go\n" },
+  );
+  assertNoCrash(r.stdout + r.stderr);
+  const events = parseEvents(r.stdout);
+  const results = events.filter((e) => e.type === "agent:tool_result");
+  const done = events.find((e) => e.type === "session:turn_completed");
+  const turnError = done?.type === "session:turn_completed"
+    ? done.error?.code
+    : undefined;
+  return { ...r, events, results, turnError };
+}
+
+/**
+ * Every entry under each of `dirs` with its content (a symlink as its
+ * target, a directory by name), sorted: equal before and after a row
+ * means nothing there changed.
+ */
+export async function treeState(dirs: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string, depth: number): Promise<void> => {
+    if (depth > 8) return;
+    for await (const e of Deno.readDir(d)) {
+      const p = `${d}/${e.name}`;
+      if (e.isSymlink) out.push(`${p} -> ${await Deno.readLink(p)}`);
+      else if (e.isDirectory) {
+        out.push(`${p}/`);
+        await walk(p, depth + 1);
+      } else {
+        const mode = ((await Deno.lstat(p)).mode ?? 0).toString(8);
+        out.push(`${p} ${mode}\n${await Deno.readTextFile(p)}`);
+      }
+    }
+  };
+  for (const d of dirs) await walk(d, 0);
+  return out.sort();
 }

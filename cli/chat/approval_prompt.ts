@@ -144,15 +144,13 @@ function gateText(details: Readonly<Record<string, unknown>>): string {
   const files = Array.isArray(details["files"])
     ? details["files"].filter((f): f is string => typeof f === "string")
     : [];
-  const clip = (t: string, n: number): string => {
-    const clean = stripControl(t).replace(/\s+/g, " ").trim();
-    return clean.length > n ? `${clean.slice(0, n)}…` : clean;
-  };
+  // Shown whole, never cut: what is approved is what is committed.
+  const clean = (t: string): string =>
+    stripControl(t).replace(/\s+/g, " ").trim();
   const list = files.length === 0
     ? "the staged changes"
-    : files.slice(0, 10).map((f) => clip(f, 120)).join(", ") +
-      (files.length > 10 ? ` and ${files.length - 10} more` : "");
-  return `${JSON.stringify(clip(message, 300))} (${list})`;
+    : files.map(clean).join(", ");
+  return `${JSON.stringify(clean(message))} (${list})`;
 }
 
 /**

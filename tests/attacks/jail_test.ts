@@ -306,6 +306,13 @@ const ROWS: Row[] = [
     plant: (r) => Deno.mkdir(`${r.ws}/config`),
     refusal: PROTECTED,
   },
+  {
+    // direnv runs it when the user next enters the folder.
+    name: "write_file .envrc",
+    tool: "write_file",
+    args: writeArgs(".envrc"),
+    refusal: PROTECTED,
+  },
 ];
 
 async function rig(root: string): Promise<Rig> {

@@ -348,15 +348,7 @@ Deno.test("interactive chat: ! runs through the allowlist and mode, @ attaches a
     randomBytes: (n) => new Uint8Array(n).fill(7),
   });
   const code = await main(
-    [
-      "chat",
-      "--agent",
-      "helper.agent.yaml",
-      "--fixture",
-      "c.json",
-      "--mode",
-      "accept-edits",
-    ],
+    chatArgv("accept-edits"),
     b.io,
   );
   const err = b.stderrText();
@@ -451,26 +443,7 @@ Deno.test("git_commit: the per-call gate asks only in an interactive TTY", async
         tools: ["git_commit"],
         calls: [{ chunks: commit }],
       });
-      const b = createBufferedIo({
-        env: { ...env(dir.path), NO_COLOR: "1" },
-        cwd: dir.path,
-        stdin: lineStdin(["commit it", "n"]),
-        stdinIsTerminal: true,
-        stdoutIsTerminal: true,
-      });
-      const code = await main(
-        [
-          "chat",
-          "--agent",
-          "helper.agent.yaml",
-          "--fixture",
-          "c.json",
-          "--mode",
-          "auto",
-        ],
-        b.io,
-      );
-      const err = b.stderrText();
+      const { code, err } = await gateChat(dir.path);
       assert.equal(code, 4, err);
       assert.ok(
         err.includes('Commit "fix: typo" (a.md)? [y] yes  [n] no '),
@@ -479,6 +452,51 @@ Deno.test("git_commit: the per-call gate asks only in an interactive TTY", async
       assert.match(err, /\[turn failed: tool_denied\]/);
     },
   );
+});
+
+/** `chat` with the rig's agent and cassette, in `mode`. */
+function chatArgv(mode: "auto" | "accept-edits"): string[] {
+  return [
+    "chat",
+    "--agent",
+    "helper.agent.yaml",
+    "--fixture",
+    "c.json",
+    "--mode",
+    mode,
+  ];
+}
+
+/** An interactive `--mode auto` chat that asks to commit, then answers n. */
+async function gateChat(cwd: string): Promise<{ code: number; err: string }> {
+  const b = createBufferedIo({
+    env: { ...env(cwd), NO_COLOR: "1" },
+    cwd,
+    stdin: lineStdin(["commit it", "n"]),
+    stdinIsTerminal: true,
+    stdoutIsTerminal: true,
+  });
+  const code = await main(
+    chatArgv("auto"),
+    b.io,
+  );
+  return { code, err: b.stderrText() };
+}
+
+Deno.test("interactive auto: the git_commit gate shows a long message and every file, never cut", async () => {
+  await using dir = await tempDir();
+  const tail = "--the-end-of-the-message";
+  const message = `feat: ${"long ".repeat(80)}${tail}`;
+  const files = Array.from({ length: 14 }, (_, i) => `file-${i}.md`);
+  await setUp(dir.path, {
+    tools: ["git_commit"],
+    calls: [{ chunks: callChunks("g1", "git_commit", { message, files }) }],
+  });
+  const { code, err } = await gateChat(dir.path);
+  assert.equal(code, 4, err);
+  assert.ok(err.includes(tail), "the message's end is shown");
+  assert.ok(err.includes("file-13.md"), "the last file is shown");
+  assert.ok(!err.includes(" more)"), "no file is left out");
 });
 
 Deno.test("agent run --mode auto runs an allowlisted command unattended (CI)", async () => {

@@ -36,6 +36,8 @@ const PROTECTED_BASENAMES: ReadonlySet<string> = new Set([
   ".xinitrc",
   ".xsession",
   ".gitconfig",
+  // direnv runs it on entering the folder (after its own approval).
+  ".envrc",
   "config.fish",
   "profile.ps1",
   "microsoft.powershell_profile.ps1",

@@ -39,6 +39,11 @@ const BOUNDARY_MESSAGES: Record<SessionMessageBoundaryCode, string> = {
 export class SessionMessageBoundaryError extends Error {
   /** The fixed failure code. */
   readonly code: SessionMessageBoundaryCode;
+  /**
+   * The stored row's `sequence_number`, when a read names the damaged row
+   * (the message itself stays fixed).
+   */
+  sequenceNumber?: number;
 
   /**
    * Builds the error for a code.

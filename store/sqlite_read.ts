@@ -12,7 +12,34 @@ import {
   decodeMessageRow,
   type MessageRow,
 } from "./message_codec.ts";
-import { MESSAGE_PAGE_ROWS, type Statements } from "./sqlite_statements.ts";
+import { SessionMessageBoundaryError } from "./errors.ts";
+import {
+  MESSAGE_COLUMN_ORDER,
+  MESSAGE_PAGE_ROWS,
+  type Statements,
+} from "./sqlite_statements.ts";
+
+const FULL_SEQUENCE = MESSAGE_COLUMN_ORDER.indexOf("sequence_number");
+const LEAN_SEQUENCE = 1;
+
+/**
+ * Names the damaged row on a boundary error (its `sequence_number`, when
+ * the raw row has a usable one), so a reader can say which row is bad.
+ */
+function atRow(error: unknown, row: unknown, lean: boolean): unknown {
+  if (
+    !(error instanceof SessionMessageBoundaryError) ||
+    error.sequenceNumber !== undefined
+  ) return error;
+  const seq = Array.isArray(row)
+    ? row[lean ? LEAN_SEQUENCE : FULL_SEQUENCE]
+    : (row as Record<string, unknown> | null)?.["sequence_number"];
+  const n = typeof seq === "bigint" ? Number(seq) : seq;
+  if (typeof n === "number" && Number.isSafeInteger(n)) {
+    error.sequenceNumber = n;
+  }
+  return error;
+}
 
 /**
  * Decodes a message row as a statement returns it: an array, or an object.
@@ -43,8 +70,13 @@ function decodeLeanPage(
     const row = page[i];
     if (!Array.isArray(row) || typeof row[2] !== "string") return false;
   }
-  for (let i = 0; i < page.length; i++) {
-    out.push(decodeLeanRow(page[i] as unknown[], sessionId, memo));
+  let i = 0;
+  try {
+    for (; i < page.length; i++) {
+      out.push(decodeLeanRow(page[i] as unknown[], sessionId, memo));
+    }
+  } catch (e) {
+    throw atRow(e, page[i], true);
   }
   return true;
 }
@@ -55,7 +87,12 @@ function decodeFullPage(
   memo: DecodeMemo,
   out: SessionMessage[],
 ): void {
-  for (let i = 0; i < page.length; i++) out.push(decodeRead(page[i], memo));
+  let i = 0;
+  try {
+    for (; i < page.length; i++) out.push(decodeRead(page[i], memo));
+  } catch (e) {
+    throw atRow(e, page[i], false);
+  }
 }
 
 /**
@@ -105,5 +142,8 @@ export function readMessages(
   // being unique (idx_session_messages_seq); should a file ever hold
   // duplicates, read it in one query as before.
   if (count === messages.length) return messages;
-  return sql.messagesOf.all(sessionId).map((r) => decodeRead(r, memo));
+  const all = sql.messagesOf.all(sessionId);
+  const out: SessionMessage[] = [];
+  decodeFullPage(all, memo, out);
+  return out;
 }

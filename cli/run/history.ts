@@ -130,7 +130,11 @@ export function damagedSessionFault(
   if (e instanceof SessionMessageBoundaryError) {
     return fault(
       "internal",
-      `Cannot read session ${sessionId}: one of its session_messages rows is damaged (${e.code})`,
+      `Cannot read session ${sessionId}: ${
+        e.sequenceNumber === undefined
+          ? "one of its session_messages rows"
+          : `its session_messages row at sequence_number ${e.sequenceNumber}`
+      } is damaged (${e.code}); chat-delete ${sessionId} --yes removes the session`,
     );
   }
   // SQLite's own failure while reading (a truncated or corrupt file).

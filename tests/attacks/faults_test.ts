@@ -461,6 +461,27 @@ const rows: Row[] = [
     stderr: [/\(agent_sessions\.context_json is not valid JSON\)/],
   },
   {
+    name:
+      "store: chat-show of a session with a damaged message row names the row",
+    setup: seedStore(
+      "UPDATE session_messages SET content_parts = '{bad' WHERE session_id = 's2' AND sequence_number = 1",
+    ),
+    argv: ["chat-show", "s2"],
+    code: 1,
+    stderr: [
+      /Cannot read session s2: its session_messages row at sequence_number 1 is damaged \(malformed_json\)/,
+    ],
+  },
+  {
+    name: "store: chat-delete removes a session with a damaged message row",
+    setup: seedStore(
+      "UPDATE session_messages SET content_parts = '{bad' WHERE session_id = 's2' AND sequence_number = 1",
+    ),
+    argv: ["chat-delete", "s2", "--yes"],
+    code: 0,
+    stderr: [/^Deleted session s2\n$/],
+  },
+  {
     name: "store: chat-list names a row whose id is unusable by its rowid",
     setup: seedStore("UPDATE agent_sessions SET id = '' WHERE id = 's2'"),
     argv: ["chat-list"],

@@ -66,7 +66,7 @@ function previewText(request: ApprovalRequest): string {
  * Reads answers until one is recognised (`undefined`: end of input,
  * Ctrl-C, or too many unrecognised answers).
  */
-async function readAnswer<T>(
+export async function readAnswer<T>(
   request: { signal: AbortSignal },
   options: {
     io: CliIo;

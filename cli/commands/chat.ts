@@ -16,6 +16,7 @@ import { finishRecording } from "../run/record_exit.ts";
 import { printerFor, writeNotices } from "../run/session_io.ts";
 import { hostOptions, pumpEvents } from "../run/host_options.ts";
 import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
+import { offerTrust } from "../chat/trust_prompt.ts";
 import { userLineHandler } from "../chat/user_input.ts";
 import { createLineReader } from "../io/stdin.ts";
 import { buildModes } from "../run/modes.ts";
@@ -36,6 +37,9 @@ export async function runChat(
   const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
     ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
   const reader = createLineReader(ctx.io.stdin);
+  // A project file asking for more than the user granted is offered for
+  // trust once, on a terminal, before its settings are read for the run.
+  if (interactive) await offerTrust(ctx, reader);
   // Prompts wait for the events before them to be printed.
   const current: { live?: PersistedSession } = {};
   const settle = (): Promise<void> =>

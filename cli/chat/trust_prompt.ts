@@ -1,0 +1,69 @@
+/**
+ * The first-use question on a terminal: a project or workspace file that
+ * asks for more than the user granted is offered for trust once, before
+ * the session starts. `y` records its exact content as trusted (as
+ * `relavium trust <file>` does), so its settings apply from this session
+ * on; anything else leaves it untrusted (its widening keys stay ignored,
+ * with the usual notice).
+ *
+ * @module
+ */
+import { basename } from "node:path";
+import type { CommandEnv } from "../command_env.ts";
+import { configRequestOf } from "../command_env.ts";
+import { loadCliConfig } from "../config/config.ts";
+import { loadConfigFile } from "../config/read.ts";
+import { recordTrust } from "../config/trust_store.ts";
+import { stripControl } from "../io/control.ts";
+import type { LineReader } from "../io/stdin.ts";
+import { readAnswer } from "./approval_prompt.ts";
+
+/**
+ * Asks, for each untrusted file whose widening keys would be ignored,
+ * whether to trust it. Errors (an unreadable config, no home) leave
+ * everything as it is: the session's own config load reports them.
+ *
+ * @param ctx The command context (a terminal on both ends).
+ * @param reader The chat's line reader.
+ */
+export async function offerTrust(
+  ctx: CommandEnv,
+  reader: LineReader,
+): Promise<void> {
+  const loaded = await loadCliConfig(configRequestOf(ctx));
+  if (!loaded.ok) return;
+  const home = loaded.value.paths.relaviumDir;
+  if (home === undefined) return;
+  for (const file of loaded.value.untrusted) {
+    if (file.ignored.length === 0) continue;
+    ctx.io.stderr.write(
+      `${stripControl(file.path)} asks for more than your own config grants: ${
+        file.ignored.map(stripControl).join(", ")
+      }. Trust this file's exact content? [y] yes  [n] no `,
+    );
+    const yes = await readAnswer({ signal: new AbortController().signal }, {
+      io: ctx.io,
+      reader,
+      again: "Please answer y (yes) or n (no): ",
+      recognise(a): boolean | undefined {
+        if (a === "y" || a === "yes") return true;
+        return a === "n" || a === "no" ? false : undefined;
+      },
+    });
+    if (yes !== true) continue;
+    const kind = basename(file.path) === "workspace.toml"
+      ? "workspace"
+      : "project";
+    const read = await loadConfigFile(kind, file.path);
+    const sha256 = read.ok ? read.value?.sha256 : undefined;
+    if (sha256 === undefined) continue;
+    const saved = await recordTrust(home, { [file.path]: sha256 });
+    if (saved.ok) {
+      ctx.io.stderr.write(
+        `Trusted ${
+          stripControl(file.path)
+        }: its settings apply until it changes\n`,
+      );
+    }
+  }
+}

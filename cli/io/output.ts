@@ -20,11 +20,31 @@ const UNKNOWN_WINDOW_PASS_TOKENS = "16,384";
 /** The built-in providers, whose key variables a fault line never shows. */
 const BUILTIN_PROVIDERS = ["anthropic", "openai", "gemini", "deepseek"];
 
+// Keys a command learnt from its config (custom `[[providers]]` key
+// variables included), per io: fault lines printed after that redact them.
+const learnt = new WeakMap<CliIo, string[]>();
+
+/**
+ * Remembers the configured keys of a run, so that a fault printed on `io`
+ * later redacts them too (not only the built-in providers' keys).
+ *
+ * @param io The command's io.
+ * @param keys The key values.
+ */
+export function rememberFaultSecrets(
+  io: CliIo,
+  keys: readonly string[],
+): void {
+  learnt.set(io, [...(learnt.get(io) ?? []), ...keys]);
+}
+
 /**
  * Prints a fault and returns its exit code: under `--json` one line
  * `{"type":"error","code","message"}` on stderr, else `error: <message>`.
  * Stdout is never written. The message is redacted of the built-in
- * providers' keys and of strings shaped like provider keys.
+ * providers' keys, of the keys the run's config named (see
+ * {@linkcode rememberFaultSecrets}) and of strings shaped like provider
+ * keys.
  *
  * @param io Where to write.
  * @param f The fault.
@@ -36,8 +56,11 @@ export function printFault(
   f: CliFault,
   options: { json: boolean; color: boolean },
 ): number {
-  const keys = BUILTIN_PROVIDERS.flatMap(providerKeyVariables)
-    .map((v) => io.env(v) ?? "");
+  const keys = [
+    ...BUILTIN_PROVIDERS.flatMap(providerKeyVariables)
+      .map((v) => io.env(v) ?? ""),
+    ...(learnt.get(io) ?? []),
+  ];
   const message = createSecretScreen(keys).redact(f.message);
   if (options.json) {
     io.stderr.write(

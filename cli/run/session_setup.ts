@@ -17,11 +17,13 @@ import { err, ok, type Result } from "../../schema/result.ts";
 import { resolveSystemPrompt } from "../../session/prompt.ts";
 import { resolveAgentRef } from "./agent_file.ts";
 import { loadCliConfig, type LoadedConfig } from "../config/config.ts";
-import type { CommandEnv } from "../command_env.ts";
+import { type CommandEnv, configRequestOf } from "../command_env.ts";
 import { contextDeps } from "./window_settings.ts";
 import { applyModelOverride, buildDefaultAgent } from "./default_agent.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
+import { configuredKeys } from "./keys.ts";
+import { rememberFaultSecrets } from "../io/output.ts";
 import type { ScopedToolRegistry } from "../../tools/registry_impl.ts";
 import type { ToolScope } from "./tool_wiring.ts";
 import type { GateHook } from "../../tools/approval.ts";
@@ -72,21 +74,26 @@ export interface RunRequest {
 }
 
 /**
- * Loads the configuration for a run.
+ * Loads the configuration for a run. From then on a fault line printed on
+ * the command's io redacts every key the config names.
  *
  * @param ctx The command context (cwd, env, `--config`).
  * @returns The config, or its fault.
  */
-export function loadRunConfig(
+export async function loadRunConfig(
   ctx: CommandEnv,
 ): Promise<Result<LoadedConfig, CliFault>> {
-  return loadCliConfig({
-    cwd: ctx.cwd,
-    env: (n) => ctx.io.env(n),
-    ...(ctx.globals.config === undefined
-      ? {}
-      : { configFlag: ctx.globals.config }),
-  });
+  const config = await loadCliConfig(configRequestOf(ctx));
+  if (config.ok) {
+    rememberFaultSecrets(
+      ctx.io,
+      configuredKeys({
+        providers: config.value.resolved.providers,
+        env: (n) => ctx.io.env(n),
+      }),
+    );
+  }
+  return config;
 }
 
 /**

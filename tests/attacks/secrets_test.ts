@@ -11,7 +11,7 @@ import { denoRuntime, openSession } from "../../host/mod.ts";
 import { parseCassette } from "../../llm/cassette.ts";
 import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import { createMemoryStore } from "../../store/memory_store.ts";
-import { parseEvents, runCli, tempDir } from "../cli/_helpers.ts";
+import { parseEvents, runCli, tempDir, write } from "../cli/_helpers.ts";
 import { scriptFlags, textCall, toolCall, writeScript } from "./_kit.ts";
 
 /** The session's own key (anthropic): not shaped like a provider key. */
@@ -199,6 +199,22 @@ for (const row of FAULT_ROWS) {
     assertNoSecret(r.stdout + r.stderr, "the error text");
   });
 }
+
+Deno.test("secrets attack: an error text never shows a custom provider's key ([[providers]] api_key_env) once the config is read", async () => {
+  await using dir = await tempDir();
+  const custom = "mine-key-value-0123456789";
+  await write(
+    `${dir.path}/home/config.toml`,
+    '[[providers]]\nid = "mine"\nkind = "openai-compatible"\nbase_url = "https://mine.example/v1"\napi_key_env = "MY_LLM_TOKEN"\n',
+  );
+  const r = await runCli(["chat", "--agent", custom, "--json"], {
+    env: { RELAVIUM_HOME: `${dir.path}/home`, MY_LLM_TOKEN: custom },
+    cwd: dir.path,
+  });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /\[redacted\]/);
+  assert.ok(!(r.stdout + r.stderr).includes(custom), r.stderr);
+});
 
 Deno.test("secrets attack: a library host's own secrets are redacted from its events and rows", async () => {
   const own = "library-secret-value-42";

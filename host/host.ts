@@ -22,7 +22,11 @@ import { AgentSession, type AgentSessionParams } from "../session/session.ts";
 import { isValidResumeState } from "../session/resume_state.ts";
 import { sessionError } from "../session/turn_errors.ts";
 import type { EgressDecision, ToolRegistry } from "../tools/registry.ts";
-import { createSecretScreen, redactStrings } from "./secrets.ts";
+import {
+  createDeltaRedactor,
+  createSecretScreen,
+  redactStrings,
+} from "./secrets.ts";
 import { reconstructSessionState } from "../store/projection.ts";
 import type { SessionLease, SessionStore } from "../store/store.ts";
 import { EventChannel } from "./event_channel.ts";
@@ -224,10 +228,24 @@ function join(
       latchError = e;
     },
   });
+  // Streamed text is redacted across deltas: each token event waits for
+  // the next event, carrying only the text that can no longer start a key.
+  const deltas = createDeltaRedactor(options.secrets ?? []);
+  let pending: Extract<SessionEvent, { type: "agent:token" }> | undefined;
   const emit = createEventStamper({
     sessionId,
     clock: runtime.clock,
     deliver(event) {
+      if (event.type === "agent:token") {
+        const safe = deltas.push(event.token);
+        if (pending !== undefined) events.publish(pending);
+        pending = redactStrings({ ...event, token: safe }, redact);
+        return;
+      }
+      if (pending !== undefined) {
+        events.publish({ ...pending, token: pending.token + deltas.flush() });
+        pending = undefined;
+      }
       events.publish(redactStrings(event, redact));
       if (event.type === "session:cancelled") events.close();
     },

@@ -254,3 +254,47 @@ Deno.test("secrets attack: a library host's own secrets are redacted from its ev
   assert.ok(!kept.includes(own) && !kept.includes(SHAPED_KEY), kept);
   assert.match(kept, /\[redacted\] and \[redacted\]/);
 });
+
+for (
+  const [name, key] of [
+    ["the session's key", SESSION_KEY],
+    ["a key-shaped string", SHAPED_KEY],
+  ] as const
+) {
+  Deno.test(`secrets attack: ${name} streamed split across token deltas is redacted in the token events and on the terminal`, async () => {
+    await using dir = await tempDir();
+    const cut = Math.floor(key.length / 2);
+    await writeScript(dir.path, {
+      tools: [],
+      calls: [{
+        chunks: [
+          { type: "text_delta", text: `Here it is: ${key.slice(0, cut)}` },
+          { type: "text_delta", text: `${key.slice(cut)} and more.` },
+          {
+            type: "stop",
+            stopReason: "stop",
+            usage: { inputTokens: 5, outputTokens: 5 },
+          },
+        ],
+      }],
+    });
+    const json = await runCli(["chat", ...scriptFlags(dir.path), "--json"], {
+      env: keyEnv(dir.path),
+      cwd: dir.path,
+      stdin: "show me\n",
+    });
+    assert.equal(json.code, 4, json.stderr);
+    const text = parseEvents(json.stdout).flatMap((e) =>
+      e.type === "agent:token" ? [e.token] : []
+    ).join("");
+    assert.equal(text, "Here it is: [redacted] and more.");
+    assertNoSecret(json.stdout, "the token events");
+    const plain = await runCli(["chat", ...scriptFlags(dir.path)], {
+      env: keyEnv(dir.path),
+      cwd: dir.path,
+      stdin: "show me\n",
+    });
+    assert.match(plain.stdout, /Here it is: \[redacted\] and more\./);
+    assertNoSecret(plain.stdout + plain.stderr, "the terminal");
+  });
+}

@@ -205,6 +205,21 @@ function reseated(
   };
 }
 
+type DeltaEvent = Extract<
+  SessionEvent,
+  { type: "agent:token" | "agent:reasoning" }
+>;
+
+function deltaOf(event: DeltaEvent): string {
+  return event.type === "agent:token" ? event.token : event.text;
+}
+
+function withDelta(event: DeltaEvent, text: string): DeltaEvent {
+  return event.type === "agent:token"
+    ? { ...event, token: text }
+    : { ...event, text };
+}
+
 function join(
   options: HostOptions,
   sessionId: string,
@@ -228,24 +243,30 @@ function join(
       latchError = e;
     },
   });
-  // Streamed text is redacted across deltas: each token event waits for
-  // the next event, carrying only the text that can no longer start a key.
+  // Streamed text (answer and reasoning deltas) is redacted across
+  // deltas: each delta event waits for the next event, carrying only the
+  // text that can no longer start a key; any other event ends the run.
   const deltas = createDeltaRedactor(options.secrets ?? []);
-  let pending: Extract<SessionEvent, { type: "agent:token" }> | undefined;
+  let pending: DeltaEvent | undefined;
+  const flushPending = (): void => {
+    if (pending === undefined) return;
+    events.publish(withDelta(pending, deltaOf(pending) + deltas.flush()));
+    pending = undefined;
+  };
   const emit = createEventStamper({
     sessionId,
     clock: runtime.clock,
     deliver(event) {
-      if (event.type === "agent:token") {
-        const safe = deltas.push(event.token);
+      if (event.type === "agent:token" || event.type === "agent:reasoning") {
+        if (pending !== undefined && pending.type !== event.type) {
+          flushPending();
+        }
+        const safe = deltas.push(deltaOf(event));
         if (pending !== undefined) events.publish(pending);
-        pending = redactStrings({ ...event, token: safe }, redact);
+        pending = redactStrings(withDelta(event, safe), redact);
         return;
       }
-      if (pending !== undefined) {
-        events.publish({ ...pending, token: pending.token + deltas.flush() });
-        pending = undefined;
-      }
+      flushPending();
       events.publish(redactStrings(event, redact));
       if (event.type === "session:cancelled") events.close();
     },

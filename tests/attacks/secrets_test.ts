@@ -298,3 +298,47 @@ for (
     assertNoSecret(plain.stdout + plain.stderr, "the terminal");
   });
 }
+
+Deno.test("secrets attack: a key streamed split across reasoning deltas is redacted in the reasoning events", async () => {
+  await using dir = await tempDir();
+  const cut = Math.floor(SESSION_KEY.length / 2);
+  await writeScript(dir.path, {
+    tools: [],
+    calls: [{
+      chunks: [
+        {
+          type: "reasoning_delta",
+          id: "r1",
+          text: `I could use ${SESSION_KEY.slice(0, cut)}`,
+        },
+        {
+          type: "reasoning_delta",
+          id: "r1",
+          text: `${SESSION_KEY.slice(cut)} here.`,
+        },
+        { type: "reasoning_end", id: "r1" },
+        { type: "text_delta", text: "No." },
+        {
+          type: "stop",
+          stopReason: "stop",
+          usage: { inputTokens: 5, outputTokens: 5 },
+        },
+      ],
+    }],
+  });
+  const r = await runCli(["chat", ...scriptFlags(dir.path), "--json"], {
+    env: keyEnv(dir.path),
+    cwd: dir.path,
+    stdin: "think\n",
+  });
+  assert.equal(r.code, 4, r.stderr);
+  const events = parseEvents(r.stdout);
+  const thought = events.flatMap((e) =>
+    e.type === "agent:reasoning" ? [e.text] : []
+  ).join("");
+  assert.equal(thought, "I could use [redacted] here.");
+  const said = events.flatMap((e) => e.type === "agent:token" ? [e.token] : [])
+    .join("");
+  assert.equal(said, "No.");
+  assertNoSecret(r.stdout, "the reasoning events");
+});

@@ -11,7 +11,8 @@ import { type LlmErrorExtra, makeLlmError } from "./errors.ts";
 /**
  * The kind an HTTP status implies when the body says nothing more specific:
  * 429 rate_limit · 529 overloaded · 408 timeout · ≥500 overloaded ·
- * 401/402/403 auth · 400/404/409/413/422 bad_request · else unknown.
+ * 409 overloaded (a transient conflict) · 401/402/403 auth ·
+ * 400/404/413/422 bad_request · else unknown.
  *
  * @param status The HTTP status.
  * @returns The baseline kind.
@@ -21,7 +22,9 @@ export function statusKind(status: number): LlmErrorKind {
   if (status === 408) return "timeout";
   if (status >= 500) return "overloaded";
   if (status === 401 || status === 402 || status === 403) return "auth";
-  if ([400, 404, 409, 413, 422].includes(status)) return "bad_request";
+  // A conflict (409) is transient: the providers' own clients retry it.
+  if (status === 409) return "overloaded";
+  if ([400, 404, 413, 422].includes(status)) return "bad_request";
   return "unknown";
 }
 

@@ -118,7 +118,8 @@ interface ChainState {
  * before the first forwarded chunk; after it an error is surfaced as is.
  * `rate_limit` parks the provider for 30 s (a success clears it) and is
  * retried after `retryAfterMs` when that is ≤ 20 s, else the chain advances;
- * other retryable kinds back off `min(250·2^i, 8000)` ms; fatal kinds stop
+ * other retryable kinds back off `min(250·2^i, 8000)` ms, jittered (half of
+ * it plus up to the other half); fatal kinds stop
  * the chain. Skipped reports carry the number the next real attempt would
  * use. The chain is single-flight: a second concurrent `stream` throws a
  * `TypeError`.
@@ -205,8 +206,16 @@ function prepare(
   return req;
 }
 
-function backoffMs(i: number): number {
-  return Math.min(250 * 2 ** i, 8000);
+/**
+ * The wait before retry `i`: half of `min(250·2^i, 8000)` ms plus a jitter
+ * of up to the other half, drawn from the clock's milliseconds, so that
+ * clients failing together do not retry together (and a test clock makes
+ * it exact).
+ */
+function backoffMs(i: number, now: number): number {
+  const base = Math.min(250 * 2 ** i, 8000);
+  const jitter = (Math.abs(Math.trunc(now)) % 1000) / 1000;
+  return Math.round(base / 2 + (base / 2) * jitter);
 }
 
 async function waitOrAbort(
@@ -313,7 +322,7 @@ async function* walkPlan(
       if (!error.retryable) return yield fail(error);
       lastError = error;
       const last = i + 1 >= entry.maxAttempts;
-      let wait = backoffMs(i);
+      let wait = backoffMs(i, o.now?.() ?? 0);
       if (error.kind === "rate_limit") {
         const after = error.retryAfterMs;
         park(o, s, pid, Math.max(COOLDOWN_MS, after ?? 0));

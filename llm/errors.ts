@@ -151,6 +151,10 @@ export function toSessionError(error: LlmError): SessionError {
   const message =
     error.kind === "bad_request" && error.code === "possible_context_overflow"
       ? POSSIBLE_OVERFLOW_MESSAGE
+      : error.kind === "rate_limit" && error.retryAfterMs !== undefined
+      ? `${safeErrorMessage(code)}; it asks to wait ${
+        Math.ceil(error.retryAfterMs / 1000)
+      } s before the next request`
       : safeErrorMessage(code);
   return { code, message, retryable: isRetryableKind(error.kind) };
 }

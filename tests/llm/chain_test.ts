@@ -6,6 +6,8 @@ import {
   type PlanEntry,
 } from "../../llm/chain.ts";
 import type { ChainEvent } from "../../llm/chain_event.ts";
+import { statusKind } from "../../llm/_http_errors.ts";
+import { toSessionError } from "../../llm/errors.ts";
 import {
   createScriptedProvider,
   type LlmErrorKind,
@@ -114,7 +116,11 @@ Deno.test("createChain() retries a retryable error with exponential backoff", as
     "chunk",
     "done",
   ]);
-  assert.deepEqual(waits, [250, 500]);
+  assert.deepEqual(
+    waits,
+    [125, 250],
+    "half the base: the test clock adds no jitter",
+  );
   assert.deepEqual(
     reports.map((r) => [r.attemptNumber, r.outcome, r.error?.kind]),
     [
@@ -209,7 +215,11 @@ Deno.test("createChain() fails over after exhausting overloaded retries", async 
   const events = await collect(
     createChain(options).stream(userRequest(), signal()),
   );
-  assert.deepEqual(waits, [250, 500]);
+  assert.deepEqual(
+    waits,
+    [125, 250],
+    "half the base: the test clock adds no jitter",
+  );
   assert.deepEqual(last(events), {
     type: "done",
     attemptNumber: 4,
@@ -323,7 +333,7 @@ Deno.test("createChain() turns a truncated stream into a transport error", async
       createChain(options).stream(userRequest(), signal()),
     );
     assert.equal(last(events).type, "done");
-    assert.deepEqual(waits, [250]);
+    assert.deepEqual(waits, [125]);
   });
 });
 
@@ -807,5 +817,46 @@ Deno.test("createChain() skips a fallback entry whose key cannot be resolved", a
       "succeeded",
       undefined,
     ]],
+  );
+});
+
+Deno.test("createChain() jitters its backoff: half the base plus up to the other half, from the clock's milliseconds", async () => {
+  for (
+    const [at, expected] of [[1_000_000, [125, 250]], [1_000_500, [188, 375]], [
+      1_000_999,
+      [250, 500],
+    ]] as const
+  ) {
+    const p = createScriptedProvider({
+      script: [
+        errorReply("overloaded"),
+        errorReply("overloaded"),
+        textReply("ok"),
+      ],
+    });
+    const waits: number[] = [];
+    const chain = createChain({
+      plan: [{ provider: p, model: "m", maxAttempts: 3 }],
+      keyFor: () => "k",
+      now: () => at,
+      sleep: (ms) => {
+        waits.push(ms);
+        return Promise.resolve();
+      },
+    });
+    await collect(chain.stream(userRequest(), signal()));
+    assert.deepEqual(waits, expected, `at ${at}`);
+  }
+});
+
+Deno.test("a 409 is retried (a transient conflict); a rate limit asking to wait past the bound says how long", () => {
+  assert.equal(statusKind(409), "overloaded");
+  assert.equal(
+    toSessionError(
+      makeLlmError("rate_limit", "openai", "slow down", {
+        retryAfterMs: 45_500,
+      }),
+    ).message,
+    "The provider is rate limiting requests; it asks to wait 46 s before the next request",
   );
 });

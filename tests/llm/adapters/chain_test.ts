@@ -123,8 +123,8 @@ Deno.test("createChain() retries a 529 with backoff, then falls back to the next
     ]);
     assert.deepEqual(
       waits,
-      [250],
-      "x-should-retry is ignored: the kind decides",
+      [125],
+      "x-should-retry is ignored: the kind decides (half the base: no jitter at the test clock)",
     );
     const last = outcome(events);
     assert.ok(

@@ -45,8 +45,10 @@ export function resolveEndpoint(
 export function contextLimitOf(
   catalog: ModelCatalog,
   custom: boolean,
+  declared?: number,
 ): (model: string) => number | undefined {
   return (model) => {
+    if (declared !== undefined && declared > 0) return declared;
     if (custom) return undefined;
     const window = catalog.lookup(model)?.contextWindowTokens;
     return window !== undefined && window > 0 ? window : undefined;

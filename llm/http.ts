@@ -38,6 +38,12 @@ export interface HttpProviderOptions {
   customEndpoint?: boolean;
   /** Windows, output ceilings and reasoning flags; default the bundled one. */
   catalog?: ModelCatalog;
+  /**
+   * The context window, in tokens, the endpoint declares for every model
+   * it serves: authoritative for measured compaction even on a custom
+   * endpoint (whose catalog windows are not).
+   */
+  contextWindow?: number;
   /** Capability overrides (e.g. a local server without tools). */
   supports?: Partial<ProviderSupports>;
   /** Epoch ms, to read `retry-after` HTTP dates; without it they are ignored. */

@@ -123,6 +123,12 @@ export interface LlmProvider {
   contextLimit?(model: string): number | undefined;
   /** `true` ⇒ never auto-compact. */
   managesOwnContext?(): boolean;
+  /**
+   * `true` when the endpoint's configuration declares its context window
+   * (`contextLimit` then answers it): a custom endpoint's window counts for
+   * measured compaction only then.
+   */
+  readonly windowDeclared?: boolean;
 }
 
 /** The wire protocol families of {@linkcode LlmProvider}. */

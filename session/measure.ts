@@ -18,8 +18,8 @@ export const DEFAULT_OUTPUT_RESERVATION = 4096;
 
 /**
  * The window of `model` if it is authoritative: finite and positive, the
- * provider is not a custom endpoint, and it does not manage its own
- * context.
+ * provider does not manage its own context, and it is not a custom
+ * endpoint unless that endpoint declares its window (`windowDeclared`).
  *
  * @param provider The entry's provider.
  * @param model The entry's model.
@@ -29,7 +29,9 @@ export function authoritativeWindow(
   provider: LlmProvider,
   model: string,
 ): number | undefined {
-  if (provider.customEndpoint) return undefined;
+  if (provider.customEndpoint && provider.windowDeclared !== true) {
+    return undefined;
+  }
   if (provider.managesOwnContext?.() === true) return undefined;
   const w = provider.contextLimit?.(model);
   return typeof w === "number" && Number.isFinite(w) && w > 0 ? w : undefined;

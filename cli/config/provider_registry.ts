@@ -28,6 +28,8 @@ export interface ResolvedProvider {
   source: ConfigSource;
   /** `max_tokens_param` of an `openai-compatible` entry. */
   maxTokensParam?: "max_tokens" | "max_completion_tokens";
+  /** `context_window`: the endpoint's declared window, in tokens. */
+  contextWindow?: number;
   /** `[providers.prices.<model>]`, µ¢ per million tokens. */
   prices?: Record<string, ModelPrice>;
 }
@@ -71,6 +73,9 @@ export function resolveProviders(
           ? {}
           : { maxTokensParam: p.max_tokens_param }),
         ...(p.prices === undefined ? {} : { prices: p.prices }),
+        ...(p.context_window === undefined
+          ? {}
+          : { contextWindow: p.context_window }),
       });
     }
   }

@@ -46,6 +46,8 @@ export interface ProviderEntry {
   allow_local?: boolean;
   /** Output-cap field of an `openai-compatible` server. */
   max_tokens_param?: "max_tokens" | "max_completion_tokens";
+  /** The endpoint's context window in tokens (for measured compaction). */
+  context_window?: number;
   /** Prices of the endpoint's models, by model id. */
   prices?: Record<string, ModelPrice>;
 }
@@ -194,6 +196,7 @@ function providerSchema(global: boolean): z.ZodMiniType<ProviderEntry> {
         error: "must be max_tokens or max_completion_tokens",
       }),
     ),
+    context_window: z.exactOptional(posInt),
     prices: z.exactOptional(
       z.record(nonEmpty, priceSchema, {
         error: "must be a table of model prices",

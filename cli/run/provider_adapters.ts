@@ -81,6 +81,9 @@ export function createAdapter(
     id: provider.id,
     baseUrl: provider.baseUrl,
     customEndpoint: true,
+    ...(provider.contextWindow === undefined
+      ? {}
+      : { contextWindow: provider.contextWindow }),
     ...common,
   };
   switch (provider.kind) {

@@ -111,6 +111,9 @@ export function createAnthropicProvider(
     customEndpoint: custom,
     supports,
     stream,
-    contextLimit: contextLimitOf(catalog, custom),
+    contextLimit: contextLimitOf(catalog, custom, options.contextWindow),
+    ...(options.contextWindow !== undefined && options.contextWindow > 0
+      ? { windowDeclared: true }
+      : {}),
   };
 }

@@ -130,6 +130,9 @@ export function createOpenAiProvider(
     customEndpoint: custom,
     supports,
     stream,
-    contextLimit: contextLimitOf(catalog, custom),
+    contextLimit: contextLimitOf(catalog, custom, options.contextWindow),
+    ...(options.contextWindow !== undefined && options.contextWindow > 0
+      ? { windowDeclared: true }
+      : {}),
   };
 }

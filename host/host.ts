@@ -23,7 +23,7 @@ import { isValidResumeState } from "../session/resume_state.ts";
 import { sessionError } from "../session/turn_errors.ts";
 import type { EgressDecision, ToolRegistry } from "../tools/registry.ts";
 import {
-  createDeltaRedactor,
+  createEventRedactor,
   createSecretScreen,
   redactStrings,
 } from "./secrets.ts";
@@ -205,21 +205,6 @@ function reseated(
   };
 }
 
-type DeltaEvent = Extract<
-  SessionEvent,
-  { type: "agent:token" | "agent:reasoning" }
->;
-
-function deltaOf(event: DeltaEvent): string {
-  return event.type === "agent:token" ? event.token : event.text;
-}
-
-function withDelta(event: DeltaEvent, text: string): DeltaEvent {
-  return event.type === "agent:token"
-    ? { ...event, token: text }
-    : { ...event, text };
-}
-
 function join(
   options: HostOptions,
   sessionId: string,
@@ -243,33 +228,14 @@ function join(
       latchError = e;
     },
   });
-  // Streamed text (answer and reasoning deltas) is redacted across
-  // deltas: each delta event waits for the next event, carrying only the
-  // text that can no longer start a key; any other event ends the run.
-  const deltas = createDeltaRedactor(options.secrets ?? []);
-  let pending: DeltaEvent | undefined;
-  const flushPending = (): void => {
-    if (pending === undefined) return;
-    events.publish(withDelta(pending, deltaOf(pending) + deltas.flush()));
-    pending = undefined;
-  };
+  const publish = createEventRedactor(options.secrets ?? [], (event) => {
+    events.publish(event);
+    if (event.type === "session:cancelled") events.close();
+  });
   const emit = createEventStamper({
     sessionId,
     clock: runtime.clock,
-    deliver(event) {
-      if (event.type === "agent:token" || event.type === "agent:reasoning") {
-        if (pending !== undefined && pending.type !== event.type) {
-          flushPending();
-        }
-        const safe = deltas.push(deltaOf(event));
-        if (pending !== undefined) events.publish(pending);
-        pending = redactStrings(withDelta(event, safe), redact);
-        return;
-      }
-      flushPending();
-      events.publish(redactStrings(event, redact));
-      if (event.type === "session:cancelled") events.close();
-    },
+    deliver: publish,
   });
   const latchedRefusal: EgressDecision = {
     allow: false,

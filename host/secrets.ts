@@ -19,6 +19,8 @@
  * @module
  */
 
+import type { SessionEvent } from "../schema/event.ts";
+
 /** What a redacted secret reads as. */
 const REDACTED = "[redacted]";
 
@@ -155,5 +157,56 @@ export function createDeltaRedactor(keys: readonly string[]): DeltaRedactor {
       carry = "";
       return rest;
     },
+  };
+}
+
+type DeltaEvent = Extract<
+  SessionEvent,
+  { type: "agent:token" | "agent:reasoning" }
+>;
+
+function deltaOf(event: DeltaEvent): string {
+  return event.type === "agent:token" ? event.token : event.text;
+}
+
+function withDelta(event: DeltaEvent, text: string): DeltaEvent {
+  return event.type === "agent:token"
+    ? { ...event, token: text }
+    : { ...event, text };
+}
+
+/**
+ * The redaction of a session's event stream: every event redacted, and
+ * streamed text (answer and reasoning deltas) redacted across deltas, so
+ * a key split between two deltas is caught. Each delta event waits for
+ * the next event and carries only the text that can no longer start a
+ * key; any other event ends the run (the carried rest goes out first).
+ *
+ * @param keys Configured key values.
+ * @param publish Receives the events to publish, in order.
+ * @returns The sink to deliver each stamped event to.
+ */
+export function createEventRedactor(
+  keys: readonly string[],
+  publish: (event: SessionEvent) => void,
+): (event: SessionEvent) => void {
+  const { redact } = createSecretScreen(keys);
+  const deltas = createDeltaRedactor(keys);
+  let pending: DeltaEvent | undefined;
+  const flush = (): void => {
+    if (pending === undefined) return;
+    publish(withDelta(pending, deltaOf(pending) + deltas.flush()));
+    pending = undefined;
+  };
+  return (event) => {
+    if (event.type === "agent:token" || event.type === "agent:reasoning") {
+      if (pending !== undefined && pending.type !== event.type) flush();
+      const safe = deltas.push(deltaOf(event));
+      if (pending !== undefined) publish(pending);
+      pending = redactStrings(withDelta(event, safe), redact);
+      return;
+    }
+    flush();
+    publish(redactStrings(event, redact));
   };
 }

@@ -19,7 +19,7 @@ import type { ContextState, WindowEnv } from "./window_env.ts";
 import { applyTrim, compactWith } from "./window_ops.ts";
 import { flatDeps, type SessionDeps } from "./deps.ts";
 import type { FinishedWork } from "./finished_work.ts";
-import type { CostEntry, TurnCommit } from "../store/store.ts";
+import type { CostEntry } from "../store/store.ts";
 import { SessionStateError } from "./errors.ts";
 import { SpendLedger } from "./ledger.ts";
 import { summariserBound } from "./measure.ts";
@@ -626,38 +626,17 @@ export class AgentSession {
     this.#outcome = { result, cost: this.#ledger.spent };
     const tally = this.#tally;
     const costs = tally?.costs ?? [];
-    if (result.kind === "success") {
-      const turn = this.#completedTurn(result, tally);
+    // The tally is done with here: its rows are handed over, not copied.
+    if (result.kind === "success" && tally !== undefined) {
+      const turn = tally.completed(result);
       this.#commit({ kind: "turn", turn, turnsUsed: this.#turnCount });
     } else if (costs.length > 0 || result.engaged) {
       // An engaged turn that failed still took its slot: hand it over.
-      this.#commit({
-        kind: "spend",
-        costs: [...costs],
-        turnsUsed: this.#turnCount,
-      });
+      this.#commit({ kind: "spend", costs, turnsUsed: this.#turnCount });
     }
     // Handed over: a later cancel has nothing of this turn left to record.
     this.#tally = undefined;
     if (idle) this.#toIdle();
     this.#deps.emit(terminalDraft(result));
-  }
-
-  #completedTurn(
-    result: Extract<TurnCoreResult, { kind: "success" }>,
-    tally: TurnTally | undefined,
-  ): TurnCommit {
-    const userText = tally?.userText ?? "";
-    return {
-      userText,
-      rounds: tally?.rounds.map((r) => ({
-        calls: [...r.calls],
-        results: [...r.results],
-      })) ?? [],
-      finalText: result.text,
-      ...(result.model === undefined ? {} : { modelId: result.model }),
-      tokensUsed: { input: result.usage.input, output: result.usage.output },
-      costs: [...(tally?.costs ?? [])],
-    };
   }
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { AttemptReport } from "../llm/chain.ts";
-import type { CostEntry, ToolRound } from "../store/store.ts";
+import type { CostEntry, ToolRound, TurnCommit } from "../store/store.ts";
 
 /**
  * The running account of one turn.
@@ -49,6 +49,30 @@ export class TurnTally {
     this.usage.input += report.usage.inputTokens;
     this.usage.output += report.usage.outputTokens;
     this.model = report.model;
+  }
+
+  /**
+   * The completed turn as the host commits it (the tally is done with: its
+   * rounds and costs are handed over, not copied).
+   *
+   * @param result The turn core's success.
+   * @returns The turn's user text, rounds, final text, model, usage, costs.
+   */
+  completed(
+    result: {
+      text: string;
+      model?: string;
+      usage: { input: number; output: number };
+    },
+  ): TurnCommit {
+    return {
+      userText: this.userText,
+      rounds: this.rounds,
+      finalText: result.text,
+      ...(result.model === undefined ? {} : { modelId: result.model }),
+      tokensUsed: { input: result.usage.input, output: result.usage.output },
+      costs: this.costs,
+    };
   }
 
   /** Marks the turn engaged (the first time only, the slot is taken). */

@@ -5,7 +5,7 @@
  */
 import { createAnthropicProvider } from "./anthropic/provider.ts";
 import type { ModelCatalog } from "./catalog.ts";
-import type { FetchFn } from "./http.ts";
+import type { FetchFn, HttpProviderOptions } from "./http.ts";
 import { createOpenAiProvider } from "./openai/provider.ts";
 import type { LlmProvider } from "./provider.ts";
 
@@ -26,6 +26,32 @@ export interface BuiltinProviderOptions {
   now?: () => number;
   /** Another endpoint of the same API (then a custom endpoint). */
   baseUrl?: string;
+  /** First-byte timeout in ms (default 60 000); see the adapters. */
+  firstByteTimeoutMs?: number;
+  /** Idle-stream timeout in ms (default 300 000); see the adapters. */
+  idleTimeoutMs?: number;
+  /** Most bytes of one response (default 64 MiB); see the adapters. */
+  maxResponseBytes?: number;
+}
+
+/** The watchdog options that are set (absent ones keep their defaults). */
+function limitOptions(
+  options: BuiltinProviderOptions,
+): Pick<
+  HttpProviderOptions,
+  "firstByteTimeoutMs" | "idleTimeoutMs" | "maxResponseBytes"
+> {
+  const out: ReturnType<typeof limitOptions> = {};
+  if (options.firstByteTimeoutMs !== undefined) {
+    out.firstByteTimeoutMs = options.firstByteTimeoutMs;
+  }
+  if (options.idleTimeoutMs !== undefined) {
+    out.idleTimeoutMs = options.idleTimeoutMs;
+  }
+  if (options.maxResponseBytes !== undefined) {
+    out.maxResponseBytes = options.maxResponseBytes;
+  }
+  return out;
 }
 
 /**
@@ -56,6 +82,7 @@ export function createBuiltinProvider(
     ...(options.baseUrl === undefined
       ? {}
       : { baseUrl: options.baseUrl, customEndpoint: true }),
+    ...limitOptions(options),
   };
   switch (id) {
     case "anthropic":

@@ -14,6 +14,7 @@ import { makeLlmError } from "../errors.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
 import { singleChunk, streamHttp } from "../_http_stream.ts";
+import { streamLimits } from "../_watchdog.ts";
 import { classifyAnthropicError } from "./_errors.ts";
 import { createAnthropicMapper } from "./_map_stream.ts";
 import { buildAnthropicBody } from "./_request_body.ts";
@@ -58,6 +59,8 @@ const DEFAULT_SUPPORTS: ProviderSupports = {
  * @returns The provider.
  * @throws {TypeError} When `fetch` is not a function or `baseUrl` is not a
  *   URL.
+ * @throws {RangeError} When a timeout or the response size bound is not a
+ *   positive integer.
  */
 export function createAnthropicProvider(
   options: AnthropicProviderOptions,
@@ -65,6 +68,7 @@ export function createAnthropicProvider(
   const id = options.id ?? "anthropic";
   const { base, custom } = resolveEndpoint(options, ANTHROPIC_BASE_URL);
   const catalog: ModelCatalog = options.catalog ?? createCatalog();
+  const limits = streamLimits(options);
   const url = `${base}/v1/messages`;
   const supports: ProviderSupports = {
     ...DEFAULT_SUPPORTS,
@@ -100,6 +104,7 @@ export function createAnthropicProvider(
       mapper,
       classify: classifyAnthropicError,
       customEndpoint: custom,
+      limits,
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.sse === undefined ? {} : { sse: options.sse }),
     });

@@ -12,6 +12,7 @@ import { createCatalog } from "../create_catalog.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
 import { streamHttp } from "../_http_stream.ts";
+import { streamLimits } from "../_watchdog.ts";
 import { contextLimitOf, resolveEndpoint } from "../_endpoint.ts";
 import { classifyOpenAiError } from "./_errors.ts";
 import { createOpenAiMapper } from "./_map_stream.ts";
@@ -72,6 +73,8 @@ function defaultSupports(custom: boolean): ProviderSupports {
  * @returns The provider.
  * @throws {TypeError} When `id` is empty, `fetch` is not a function or
  *   `baseUrl` is not a URL.
+ * @throws {RangeError} When a timeout or the response size bound is not a
+ *   positive integer.
  */
 export function createOpenAiProvider(
   options: OpenAiProviderOptions,
@@ -88,6 +91,7 @@ export function createOpenAiProvider(
   const catalog: ModelCatalog = options.catalog ?? createCatalog();
   const maxTokensParam: MaxTokensParam = options.maxTokensParam ??
     (dialect === "openai" && !custom ? "max_completion_tokens" : "max_tokens");
+  const limits = streamLimits(options);
   const url = `${base}/chat/completions`;
   const supports: ProviderSupports = {
     ...defaultSupports(custom),
@@ -119,6 +123,7 @@ export function createOpenAiProvider(
       classify: (status, parsed, text) =>
         classifyOpenAiError(dialect, status, parsed, text),
       customEndpoint: custom,
+      limits,
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.sse === undefined ? {} : { sse: options.sse }),
     });

@@ -50,6 +50,14 @@ export interface HttpProviderOptions {
   now?: () => number;
   /** Bounds of the SSE reader; beyond them the call fails as `transport`. */
   sse?: SseParserOptions;
+  /**
+   * Prompt caching where the API takes explicit breakpoints (Anthropic's
+   * `cache_control` on the tools, the system prompt and the latest turns):
+   * `true` (the default) caches for 5 minutes, `"1h"` for an hour (writes
+   * cost more), `false` sends no breakpoint. APIs that cache on their own
+   * (OpenAI-compatible ones) ignore it.
+   */
+  promptCaching?: boolean | "5m" | "1h";
 }
 
 /**

@@ -69,6 +69,14 @@ export interface HttpProviderOptions {
    * ends with a `transport` error, `code: "response_too_large"`.
    */
   maxResponseBytes?: number;
+  /**
+   * Prompt caching where the API takes explicit breakpoints (Anthropic's
+   * `cache_control` on the tools, the system prompt and the latest turns):
+   * `true` (the default) caches for 5 minutes, `"1h"` for an hour (writes
+   * cost more), `false` sends no breakpoint. APIs that cache on their own
+   * (OpenAI-compatible ones) ignore it.
+   */
+  promptCaching?: boolean | "5m" | "1h";
 }
 
 /**

@@ -18,6 +18,7 @@ import { streamLimits } from "../_watchdog.ts";
 import { classifyAnthropicError } from "./_errors.ts";
 import { createAnthropicMapper } from "./_map_stream.ts";
 import { buildAnthropicBody } from "./_request_body.ts";
+import { cacheTtlOf, withCacheBreakpoints } from "./_cache_control.ts";
 
 /**
  * The official Anthropic base URL (without the version).
@@ -53,9 +54,12 @@ const DEFAULT_SUPPORTS: ProviderSupports = {
  * Failures are one classified `error` chunk; provider
  * text stays in `LlmError.message`, scrubbed and with the key removed.
  * `contextLimit` comes from the catalog on the official endpoint and is
- * unknown on a custom one.
+ * unknown on a custom one. Prompt caching is on unless `promptCaching` is
+ * `false`: breakpoints on the last tool, the system prompt and the last
+ * two messages, never more than four.
  *
- * @param options Transport, base URL, id, catalog, clock, capabilities.
+ * @param options Transport, base URL, id, catalog, clock, capabilities,
+ *   prompt caching.
  * @returns The provider.
  * @throws {TypeError} When `fetch` is not a function or `baseUrl` is not a
  *   URL.
@@ -74,6 +78,8 @@ export function createAnthropicProvider(
     ...DEFAULT_SUPPORTS,
     ...options.supports,
   };
+
+  const cacheTtl = cacheTtlOf(options.promptCaching);
 
   function stream(req: LlmRequest, key: string): AsyncIterable<StreamChunk> {
     const body = buildAnthropicBody(req, catalog);
@@ -98,7 +104,7 @@ export function createAnthropicProvider(
       fetch: options.fetch,
       url,
       headers,
-      body: JSON.stringify(body.value),
+      body: JSON.stringify(withCacheBreakpoints(body.value, cacheTtl)),
       signal: req.signal,
       redact,
       mapper,

@@ -19,12 +19,16 @@ import {
 const KEY = "sk-ant-api03-PLANTEDkey0123456789abcdefXYZ";
 const fx = (name: string): Uint8Array => fixture("anthropic", name);
 
-/** An Anthropic provider on a loopback server, treated as the official endpoint. */
+/**
+ * An Anthropic provider on a loopback server, treated as the official
+ * endpoint; without cache breakpoints, so the bodies below stay exact.
+ */
 function official(url: string, extra: { id?: string } = {}) {
   return createAnthropicProvider({
     fetch,
     baseUrl: url,
     customEndpoint: false,
+    promptCaching: false,
     ...extra,
   });
 }

@@ -32,6 +32,8 @@ export interface BuiltinProviderOptions {
   idleTimeoutMs?: number;
   /** Most bytes of one response (default 64 MiB); see the adapters. */
   maxResponseBytes?: number;
+  /** Anthropic prompt caching (default on, 5 minutes; `false` = off). */
+  promptCaching?: boolean | "5m" | "1h";
 }
 
 /** The watchdog options that are set (absent ones keep their defaults). */
@@ -79,6 +81,9 @@ export function createBuiltinProvider(
     fetch: options.fetch,
     ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.promptCaching === undefined
+      ? {}
+      : { promptCaching: options.promptCaching }),
     ...(options.baseUrl === undefined
       ? {}
       : { baseUrl: options.baseUrl, customEndpoint: true }),

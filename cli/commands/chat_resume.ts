@@ -95,6 +95,7 @@ export async function runChatResume(
       providers: config.value.resolved.providers,
       env: (n) => ctx.io.env(n),
       cwd: ctx.cwd,
+      promptCaching: config.value.resolved.chat.promptCaching.value,
       ...(command.fixture === undefined ? {} : { fixture: command.fixture }),
       ...(command.record === undefined ? {} : { record: command.record }),
       ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),

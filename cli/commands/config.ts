@@ -62,6 +62,7 @@ export function configEntries(r: ResolvedConfig): ConfigEntry[] {
     entry("chat.max_cost_microcents", c.maxCostMicrocents),
     entry("chat.on_exceed", c.onExceed),
     entry("chat.strict_cost_cap", c.strictCostCap),
+    entry("chat.prompt_caching", c.promptCaching),
     entry("defaults.model", r.defaults.model),
     entry("defaults.fs_scope", r.defaults.fsScope),
     entry("defaults.max_tokens_estimate", r.defaults.maxTokensEstimate),

@@ -56,6 +56,8 @@ export interface ResolvedChat {
   maxCostMicrocents: Sourced<number>;
   onExceed: Sourced<"fail" | "pause_for_approval" | "warn">;
   strictCostCap: Sourced<boolean>;
+  /** Anthropic prompt caching (built-in `true`: on, 5 minutes). */
+  promptCaching: Sourced<boolean | "5m" | "1h">;
 }
 
 /**
@@ -253,6 +255,8 @@ export function resolveConfig(
       { value: "pause_for_approval", source: "built-in" },
     strictCostCap: first(list, "strict_cost_cap") ??
       { value: false, source: "built-in" },
+    promptCaching: first(list, "prompt_caching") ??
+      { value: true, source: "built-in" },
   };
   const defaults: ResolvedConfig["defaults"] = {
     fsScope: { value: "sandboxed", source: "built-in" },

@@ -33,6 +33,8 @@ export interface ChatTable {
   max_cost_microcents?: number;
   on_exceed?: "fail" | "pause_for_approval" | "warn";
   strict_cost_cap?: boolean;
+  /** Anthropic prompt caching: `true` (5 minutes), `"5m"`, `"1h"`, `false`. */
+  prompt_caching?: boolean | "5m" | "1h";
 }
 
 /**
@@ -154,6 +156,11 @@ const chatSchema = z.strictObject({
     }),
   ),
   strict_cost_cap: z.exactOptional(bool),
+  prompt_caching: z.exactOptional(
+    z.union([z.boolean(), z.enum(["5m", "1h"])], {
+      error: 'must be true, false, "5m" or "1h"',
+    }),
+  ),
 }, { error: "must be a table" });
 
 const microcents = z.number({ error: "must be a number" }).check(

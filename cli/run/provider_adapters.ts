@@ -32,6 +32,8 @@ export interface AdapterDeps {
   catalog: ListableCatalog;
   /** Epoch ms (reads `retry-after` HTTP dates). */
   now(): number;
+  /** `[chat].prompt_caching` (absent = the adapters' default, on). */
+  promptCaching?: boolean | "5m" | "1h";
 }
 
 /**
@@ -69,7 +71,14 @@ export function createAdapter(
   deps: AdapterDeps,
 ): LlmProvider | undefined {
   const { fetch, catalog, now } = deps;
-  const common = { fetch, catalog, now };
+  const common = {
+    fetch,
+    catalog,
+    now,
+    ...(deps.promptCaching === undefined
+      ? {}
+      : { promptCaching: deps.promptCaching }),
+  };
   if (provider.builtIn) {
     return createBuiltinProvider(provider.id, {
       ...common,

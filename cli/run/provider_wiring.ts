@@ -72,6 +72,8 @@ export interface WiringOptions {
   fetch?: FetchFn;
   /** Epoch ms for `retry-after` dates (default `Date.now`). */
   now?(): number;
+  /** `[chat].prompt_caching` for the real adapters (default on). */
+  promptCaching?: boolean | "5m" | "1h";
   /**
    * DNS lookup for the custom endpoints' hosts (every answer is checked
    * before the session); absent ⇒ not looked up.
@@ -95,7 +97,11 @@ async function realAdapters(options: WiringOptions): Promise<AdapterFactory> {
   const { createAdapter } = await import("./provider_adapters.ts");
   const fetchFn: FetchFn = options.fetch ?? ((u, init) => fetch(u, init));
   const now = options.now ?? (() => Date.now());
-  return (p, catalog) => createAdapter(p, { fetch: fetchFn, catalog, now });
+  const caching = options.promptCaching === undefined
+    ? {}
+    : { promptCaching: options.promptCaching };
+  return (p, catalog) =>
+    createAdapter(p, { fetch: fetchFn, catalog, now, ...caching });
 }
 
 /**

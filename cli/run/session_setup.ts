@@ -229,6 +229,7 @@ export async function prepareNewRun(
     providers: resolved.providers,
     env: (n) => ctx.io.env(n),
     cwd: ctx.cwd,
+    promptCaching: resolved.chat.promptCaching.value,
     ...(req.fixture === undefined ? {} : { fixture: req.fixture }),
     ...(req.record === undefined ? {} : { record: req.record }),
     ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),

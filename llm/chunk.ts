@@ -29,6 +29,8 @@ export interface Usage {
   cacheReadTokens?: number;
   /** Input tokens written to the prompt cache. */
   cacheWriteTokens?: number;
+  /** Of cacheWriteTokens, those written with the 1-hour TTL. */
+  cacheWrite1hTokens?: number;
   /** Reasoning tokens (≤ output; observability only). */
   reasoningTokens?: number;
   /** Cost of these tokens in microcents, when priced. */
@@ -74,6 +76,12 @@ export interface LlmError {
 
 /**
  * The streaming chunk union. Exactly one terminal (`stop` | `error`), last.
+ * A `reasoning_end`'s `signature` is the provider's opaque token for
+ * replaying the block: a thinking block's signature or, when `redacted`,
+ * the redacted block's encrypted data. A `tool_call_end`'s `signature` is
+ * an opaque token the provider wants back with the call (Gemini's thought
+ * signature). A `stop` with `usageUnknown` carried no usage: its `usage`
+ * is zeros standing for "not reported", never a measurement.
  */
 export type StreamChunk =
   | { type: "text_delta"; text: string }
@@ -87,12 +95,13 @@ export type StreamChunk =
   }
   | { type: "tool_call_start"; id: string; name: string }
   | { type: "tool_call_delta"; id: string; argsJsonDelta: string }
-  | { type: "tool_call_end"; id: string }
+  | { type: "tool_call_end"; id: string; signature?: string }
   | {
     type: "stop";
     stopReason: StopReason;
     usage: Usage;
     contextExceeded?: true;
+    usageUnknown?: true;
   }
   | { type: "error"; error: LlmError };
 

@@ -254,11 +254,19 @@ Deno.test("createAnthropicProvider() keeps the thinking signature and replays it
   }
 });
 
-Deno.test("createAnthropicProvider() marks redacted thinking and never sends it back", async () => {
+const REDACTED_DATA =
+  "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj2pLmN/f2U6DELCYJcnyVADgfYANEKt";
+
+Deno.test("createAnthropicProvider() captures redacted thinking's data and sends it back unchanged, in place", async () => {
   const { chunks } = await once("redacted_thinking.sse");
   assert.deepEqual(chunks.slice(0, 2), [
     { type: "reasoning_start", id: "thinking_0" },
-    { type: "reasoning_end", id: "thinking_0", redacted: true },
+    {
+      type: "reasoning_end",
+      id: "thinking_0",
+      redacted: true,
+      signature: REDACTED_DATA,
+    },
   ]);
   assert.equal(textOf(chunks), "Here is my answer.");
   const req: LlmRequest = {
@@ -267,10 +275,17 @@ Deno.test("createAnthropicProvider() marks redacted thinking and never sends it 
       { role: "user", content: [{ type: "text", text: "q" }] },
       {
         role: "assistant",
-        content: [{ type: "reasoning", text: "", redacted: true }, {
-          type: "text",
-          text: "a",
-        }],
+        content: [
+          {
+            type: "reasoning",
+            text: "",
+            redacted: true,
+            signature: REDACTED_DATA,
+          },
+          { type: "text", text: "a" },
+          // Redacted thinking without its data cannot be replayed.
+          { type: "reasoning", text: "", redacted: true },
+        ],
       },
       { role: "user", content: [{ type: "text", text: "more" }] },
     ],
@@ -278,7 +293,10 @@ Deno.test("createAnthropicProvider() marks redacted thinking and never sends it 
   const { requests } = await once("text.sse", req);
   assert.deepEqual(JSON.parse(requests[0]?.body ?? "{}").messages[1], {
     role: "assistant",
-    content: [{ type: "text", text: "a" }],
+    content: [
+      { type: "redacted_thinking", data: REDACTED_DATA },
+      { type: "text", text: "a" },
+    ],
   });
 });
 

@@ -178,10 +178,12 @@ Deno.test("createOpenAiProvider() tolerates whole calls in one fragment, reused 
   });
   assert.deepEqual(JSON.parse(argsOf(chunks, "call_p0q2z7")), { tz: "CET" });
   assert.deepEqual(JSON.parse(argsOf(chunks, "call_2")), { q: 1 });
+  // No usage chunk: the zeros are marked unknown, never measured.
   assert.deepEqual(terminal(chunks), {
     type: "stop",
     stopReason: "tool_use",
     usage: { inputTokens: 0, outputTokens: 0 },
+    usageUnknown: true,
   });
 });
 

@@ -19,6 +19,8 @@ export type AttemptOutcome =
     stopReason: StopReason;
     usage: Usage;
     contextExceeded?: true;
+    /** The stream reported no usage: its zeros are not a measurement. */
+    usageUnknown?: true;
   }
   | { type: "error"; error: LlmError; committed: boolean };
 
@@ -179,6 +181,7 @@ export async function* runAttempt(
           usage: { ...chunk.usage },
         };
         if (chunk.contextExceeded === true) outcome.contextExceeded = true;
+        if (chunk.usageUnknown === true) outcome.usageUnknown = true;
         return outcome;
       }
       if (chunk.type === "error") {

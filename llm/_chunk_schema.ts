@@ -26,6 +26,7 @@ const usageInferred = z.strictObject({
   outputTokens: count,
   cacheReadTokens: z.exactOptional(count),
   cacheWriteTokens: z.exactOptional(count),
+  cacheWrite1hTokens: z.exactOptional(count),
   reasoningTokens: z.exactOptional(count),
   costMicrocents: z.exactOptional(count),
 });

@@ -27,9 +27,12 @@ export interface Usage {
   outputTokens: number;
   /** Input tokens read from the prompt cache. */
   cacheReadTokens?: number;
-  /** Input tokens written to the prompt cache. */
+  /** Input tokens written to the prompt cache (every TTL together). */
   cacheWriteTokens?: number;
-  /** Of cacheWriteTokens, those written with the 1-hour TTL. */
+  /**
+   * The part of `cacheWriteTokens` written with the 1-hour TTL (priced at
+   * the 1-hour write rate; the rest at the 5-minute rate).
+   */
   cacheWrite1hTokens?: number;
   /** Reasoning tokens (≤ output; observability only). */
   reasoningTokens?: number;

@@ -11,8 +11,9 @@ import type { HttpProviderOptions } from "../http.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
-import { streamHttp } from "../_http_stream.ts";
+import { singleChunk, streamHttp } from "../_http_stream.ts";
 import { streamLimits } from "../_watchdog.ts";
+import { makeLlmError } from "../errors.ts";
 import { contextLimitOf, resolveEndpoint } from "../_endpoint.ts";
 import { classifyOpenAiError } from "./_errors.ts";
 import { createOpenAiMapper } from "./_map_stream.ts";
@@ -100,6 +101,10 @@ export function createOpenAiProvider(
 
   function stream(req: LlmRequest, key: string): AsyncIterable<StreamChunk> {
     const body = buildOpenAiBody(req, { dialect, maxTokensParam, catalog });
+    if (!body.ok) {
+      const error = makeLlmError("bad_request", id, body.error);
+      return singleChunk({ type: "error", error });
+    }
     const headers: Record<string, string> = {
       "content-type": "application/json",
     };
@@ -116,7 +121,7 @@ export function createOpenAiProvider(
       fetch: options.fetch,
       url,
       headers,
-      body: JSON.stringify(body),
+      body: JSON.stringify(body.value),
       signal: req.signal,
       redact,
       mapper,

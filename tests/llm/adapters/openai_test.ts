@@ -92,7 +92,8 @@ Deno.test("createOpenAiProvider() streams plain text and sends the documented re
       role: "user",
       content: "Salut",
     }],
-    temperature: 0.2,
+    // No temperature: a reasoning model without an effort reasons at its
+    // default, which takes no sampling parameter.
     stop: ["END"],
     max_completion_tokens: 300,
     stream: true,

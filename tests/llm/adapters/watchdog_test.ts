@@ -8,7 +8,9 @@
  * timing claim).
  */
 import assert from "node:assert/strict";
-import type { LlmError, StreamChunk } from "../../../llm/mod.ts";
+import type { LlmError, LlmProvider, StreamChunk } from "../../../llm/mod.ts";
+import { type AttemptReport, createChain } from "../../../llm/chain.ts";
+import type { ChainEvent } from "../../../llm/chain_event.ts";
 import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
 import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import { ask, collect, serve, within } from "./_server.ts";
@@ -140,6 +142,9 @@ const TEXT = `event: content_block_start\ndata: ${
     delta: { type: "text_delta", text: "Hello" },
   })
 }\n\n`;
+
+const END =
+  `event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\nevent: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`;
 
 Deno.test("watchdog: a server that never answers ends the call with a first-byte timeout", async () => {
   const server = silentServer();
@@ -327,5 +332,70 @@ Deno.test("watchdog: 200 aborted calls against a silent server all end, and the 
     assert.equal(server.closed(), server.accepted());
   } finally {
     server.close();
+  }
+});
+
+async function chainRun(provider: LlmProvider) {
+  const reports: AttemptReport[] = [];
+  const chain = createChain({
+    plan: [{ provider, model: "claude-sonnet-4-6", maxAttempts: 3 }],
+    keyFor: () => KEY,
+    sleep: () => Promise.resolve(),
+    onAttempt: (r) => reports.push(r),
+  });
+  const events: ChainEvent[] = [];
+  for await (
+    const e of chain.stream(
+      ask("claude-sonnet-4-6"),
+      new AbortController().signal,
+    )
+  ) {
+    events.push(e);
+    if (events.length > 1000) throw new Error("chain did not end");
+  }
+  return { events, reports };
+}
+
+Deno.test("watchdog: a first-byte timeout before any content is retried by the chain, and the next attempt serves", async () => {
+  const stalled = () =>
+    new Response(new ReadableStream<Uint8Array>(), {
+      headers: { "content-type": "text/event-stream" },
+    });
+  const server = serve([
+    stalled,
+    () => repeating(START + TEXT + END, "", 1_000_000),
+  ]);
+  try {
+    const { events, reports } = await within(
+      chainRun(anthropic(server.url, { firstByteTimeoutMs: 200 })),
+      10_000,
+      "the chain to end",
+    );
+    assert.deepEqual(reports.map((r) => [r.outcome, r.error?.code]), [
+      ["failed", "first_byte_timeout"],
+      ["succeeded", undefined],
+    ]);
+    const last = events[events.length - 1];
+    assert.ok(last?.type === "done" && last.attemptNumber === 2);
+    assert.equal(server.requests.length, 2);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("watchdog: an idle timeout after content ends the turn with the error, never a second request", async () => {
+  const server = serve([() => repeating(START + TEXT, PING, 20)]);
+  try {
+    const { events } = await within(
+      chainRun(anthropic(server.url, { idleTimeoutMs: 250 })),
+      10_000,
+      "the chain to end",
+    );
+    const last = events[events.length - 1];
+    assert.ok(last?.type === "failed", JSON.stringify(last));
+    assert.equal(last.error?.code, "idle_timeout");
+    assert.equal(server.requests.length, 1);
+  } finally {
+    await server.close();
   }
 });

@@ -30,8 +30,35 @@ export interface ResolvedProvider {
   maxTokensParam?: "max_tokens" | "max_completion_tokens";
   /** `context_window`: the endpoint's declared window, in tokens. */
   contextWindow?: number;
+  /** The entry's own stream bounds (else `[chat]`'s). */
+  limits?: StreamLimitConfig;
   /** `[providers.prices.<model>]`, µ¢ per million tokens. */
   prices?: Record<string, ModelPrice>;
+}
+
+/** Stream bounds of provider calls, as the HTTP provider options name them. */
+export interface StreamLimitConfig {
+  firstByteTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  maxResponseBytes?: number;
+}
+
+function limitsOf(
+  p: {
+    first_byte_timeout_ms?: number;
+    idle_timeout_ms?: number;
+    max_response_bytes?: number;
+  },
+): { limits?: StreamLimitConfig } {
+  const limits: StreamLimitConfig = {};
+  if (p.first_byte_timeout_ms !== undefined) {
+    limits.firstByteTimeoutMs = p.first_byte_timeout_ms;
+  }
+  if (p.idle_timeout_ms !== undefined) limits.idleTimeoutMs = p.idle_timeout_ms;
+  if (p.max_response_bytes !== undefined) {
+    limits.maxResponseBytes = p.max_response_bytes;
+  }
+  return Object.keys(limits).length === 0 ? {} : { limits };
 }
 
 /**
@@ -76,6 +103,7 @@ export function resolveProviders(
         ...(p.context_window === undefined
           ? {}
           : { contextWindow: p.context_window }),
+        ...limitsOf(p),
       });
     }
   }

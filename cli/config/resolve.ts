@@ -21,6 +21,7 @@ import {
 import { findKeyLine } from "./lines.ts";
 import type { LoadedFile } from "./load.ts";
 import type { ChatTable } from "./schema.ts";
+import type { StreamLimitConfig } from "./provider_registry.ts";
 
 export type { ResolvedProvider } from "./provider_registry.ts";
 import type { ConfigLayers, ConfigSource } from "./layers.ts";
@@ -58,6 +59,26 @@ export interface ResolvedChat {
   strictCostCap: Sourced<boolean>;
   /** Anthropic prompt caching (built-in `true`: on, 5 minutes). */
   promptCaching: Sourced<boolean | "5m" | "1h">;
+  /** Provider calls' first-byte timeout, ms (built-in 60 000). */
+  firstByteTimeoutMs: Sourced<number>;
+  /** Provider calls' idle-stream timeout, ms (built-in 300 000). */
+  idleTimeoutMs: Sourced<number>;
+  /** Most bytes of one provider response (built-in 64 MiB). */
+  maxResponseBytes: Sourced<number>;
+}
+
+/**
+ * The stream bounds of `[chat]`, as the HTTP provider options name them.
+ *
+ * @param chat The resolved `[chat]` table.
+ * @returns The three bounds.
+ */
+export function streamLimitsOf(chat: ResolvedChat): StreamLimitConfig {
+  return {
+    firstByteTimeoutMs: chat.firstByteTimeoutMs.value,
+    idleTimeoutMs: chat.idleTimeoutMs.value,
+    maxResponseBytes: chat.maxResponseBytes.value,
+  };
 }
 
 /**
@@ -257,6 +278,12 @@ export function resolveConfig(
       { value: false, source: "built-in" },
     promptCaching: first(list, "prompt_caching") ??
       { value: true, source: "built-in" },
+    firstByteTimeoutMs: first(list, "first_byte_timeout_ms") ??
+      { value: 60_000, source: "built-in" },
+    idleTimeoutMs: first(list, "idle_timeout_ms") ??
+      { value: 300_000, source: "built-in" },
+    maxResponseBytes: first(list, "max_response_bytes") ??
+      { value: 64 * 1024 * 1024, source: "built-in" },
   };
   const defaults: ResolvedConfig["defaults"] = {
     fsScope: { value: "sandboxed", source: "built-in" },

@@ -21,6 +21,7 @@ import {
 } from "../../llm/openai/provider.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
+import type { StreamLimitConfig } from "../config/provider_registry.ts";
 
 /**
  * What every adapter is built with.
@@ -34,6 +35,8 @@ export interface AdapterDeps {
   now(): number;
   /** `[chat].prompt_caching` (absent = the adapters' default, on). */
   promptCaching?: boolean | "5m" | "1h";
+  /** `[chat]`'s stream bounds (a `[[providers]]` entry's own win). */
+  limits?: StreamLimitConfig;
 }
 
 /**
@@ -79,9 +82,11 @@ export function createAdapter(
       ? {}
       : { promptCaching: deps.promptCaching }),
   };
+  const limits = { ...deps.limits, ...provider.limits };
   if (provider.builtIn) {
     return createBuiltinProvider(provider.id, {
       ...common,
+      ...limits,
       ...(provider.baseUrl === undefined ? {} : { baseUrl: provider.baseUrl }),
     });
   }
@@ -94,6 +99,7 @@ export function createAdapter(
       ? {}
       : { contextWindow: provider.contextWindow }),
     ...common,
+    ...limits,
   };
   switch (provider.kind) {
     case "anthropic":

@@ -6,6 +6,7 @@
  * @module
  */
 import type { LlmError } from "./chunk.ts";
+import type { HttpProviderOptions } from "./http.ts";
 import { makeLlmError } from "./errors.ts";
 
 /**
@@ -23,15 +24,11 @@ export interface StreamLimits {
   maxResponseBytes: number;
 }
 
-/** The options the bounds come from (a subset of the HTTP provider options). */
-export interface StreamLimitOptions {
-  /** Default 60 000 ms. */
-  firstByteTimeoutMs?: number;
-  /** Default 300 000 ms. */
-  idleTimeoutMs?: number;
-  /** Default 64 MiB. */
-  maxResponseBytes?: number;
-}
+/** The options the bounds come from: the HTTP provider options' own. */
+export type StreamLimitOptions = Pick<
+  HttpProviderOptions,
+  "firstByteTimeoutMs" | "idleTimeoutMs" | "maxResponseBytes"
+>;
 
 /** Default first-byte timeout: 60 s. */
 export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 60_000;

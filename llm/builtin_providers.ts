@@ -5,7 +5,7 @@
  */
 import { createAnthropicProvider } from "./anthropic/provider.ts";
 import type { ModelCatalog } from "./catalog.ts";
-import type { FetchFn, HttpProviderOptions } from "./http.ts";
+import type { FetchFn } from "./http.ts";
 import { createOpenAiProvider } from "./openai/provider.ts";
 import type { LlmProvider } from "./provider.ts";
 
@@ -36,26 +36,6 @@ export interface BuiltinProviderOptions {
   promptCaching?: boolean | "5m" | "1h";
 }
 
-/** The watchdog options that are set (absent ones keep their defaults). */
-function limitOptions(
-  options: BuiltinProviderOptions,
-): Pick<
-  HttpProviderOptions,
-  "firstByteTimeoutMs" | "idleTimeoutMs" | "maxResponseBytes"
-> {
-  const out: ReturnType<typeof limitOptions> = {};
-  if (options.firstByteTimeoutMs !== undefined) {
-    out.firstByteTimeoutMs = options.firstByteTimeoutMs;
-  }
-  if (options.idleTimeoutMs !== undefined) {
-    out.idleTimeoutMs = options.idleTimeoutMs;
-  }
-  if (options.maxResponseBytes !== undefined) {
-    out.maxResponseBytes = options.maxResponseBytes;
-  }
-  return out;
-}
-
 /**
  * Builds the shipped adapter of a provider id: `openai` and `deepseek`
  * (OpenAI-compatible chat completions) and `anthropic` (Messages API).
@@ -77,17 +57,12 @@ export function createBuiltinProvider(
   id: string,
   options: BuiltinProviderOptions,
 ): LlmProvider | undefined {
+  // Every option but the base URL is the adapters' own, passed as given; a
+  // base URL makes the endpoint a custom one.
+  const { baseUrl, ...rest } = options;
   const common = {
-    fetch: options.fetch,
-    ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
-    ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.promptCaching === undefined
-      ? {}
-      : { promptCaching: options.promptCaching }),
-    ...(options.baseUrl === undefined
-      ? {}
-      : { baseUrl: options.baseUrl, customEndpoint: true }),
-    ...limitOptions(options),
+    ...rest,
+    ...(baseUrl === undefined ? {} : { baseUrl, customEndpoint: true }),
   };
   switch (id) {
     case "anthropic":

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { StreamLimitOptions } from "../../llm/_watchdog.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { BUILT_IN_PROVIDERS, type ProviderProtocol } from "../run/providers.ts";
@@ -31,16 +32,9 @@ export interface ResolvedProvider {
   /** `context_window`: the endpoint's declared window, in tokens. */
   contextWindow?: number;
   /** The entry's own stream bounds (else `[chat]`'s). */
-  limits?: StreamLimitConfig;
+  limits?: StreamLimitOptions;
   /** `[providers.prices.<model>]`, µ¢ per million tokens. */
   prices?: Record<string, ModelPrice>;
-}
-
-/** Stream bounds of provider calls, as the HTTP provider options name them. */
-export interface StreamLimitConfig {
-  firstByteTimeoutMs?: number;
-  idleTimeoutMs?: number;
-  maxResponseBytes?: number;
 }
 
 function limitsOf(
@@ -49,8 +43,8 @@ function limitsOf(
     idle_timeout_ms?: number;
     max_response_bytes?: number;
   },
-): { limits?: StreamLimitConfig } {
-  const limits: StreamLimitConfig = {};
+): { limits?: StreamLimitOptions } {
+  const limits: StreamLimitOptions = {};
   if (p.first_byte_timeout_ms !== undefined) {
     limits.firstByteTimeoutMs = p.first_byte_timeout_ms;
   }

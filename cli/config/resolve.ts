@@ -21,7 +21,12 @@ import {
 import { findKeyLine } from "./lines.ts";
 import type { LoadedFile } from "./load.ts";
 import type { ChatTable } from "./schema.ts";
-import type { StreamLimitConfig } from "./provider_registry.ts";
+import {
+  DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type StreamLimitOptions,
+} from "../../llm/_watchdog.ts";
 
 export type { ResolvedProvider } from "./provider_registry.ts";
 import type { ConfigLayers, ConfigSource } from "./layers.ts";
@@ -73,7 +78,7 @@ export interface ResolvedChat {
  * @param chat The resolved `[chat]` table.
  * @returns The three bounds.
  */
-export function streamLimitsOf(chat: ResolvedChat): StreamLimitConfig {
+export function streamLimitsOf(chat: ResolvedChat): StreamLimitOptions {
   return {
     firstByteTimeoutMs: chat.firstByteTimeoutMs.value,
     idleTimeoutMs: chat.idleTimeoutMs.value,
@@ -279,11 +284,11 @@ export function resolveConfig(
     promptCaching: first(list, "prompt_caching") ??
       { value: true, source: "built-in" },
     firstByteTimeoutMs: first(list, "first_byte_timeout_ms") ??
-      { value: 60_000, source: "built-in" },
+      { value: DEFAULT_FIRST_BYTE_TIMEOUT_MS, source: "built-in" },
     idleTimeoutMs: first(list, "idle_timeout_ms") ??
-      { value: 300_000, source: "built-in" },
+      { value: DEFAULT_IDLE_TIMEOUT_MS, source: "built-in" },
     maxResponseBytes: first(list, "max_response_bytes") ??
-      { value: 64 * 1024 * 1024, source: "built-in" },
+      { value: DEFAULT_MAX_RESPONSE_BYTES, source: "built-in" },
   };
   const defaults: ResolvedConfig["defaults"] = {
     fsScope: { value: "sandboxed", source: "built-in" },

@@ -21,7 +21,7 @@ import {
 } from "../../llm/openai/provider.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
-import type { StreamLimitConfig } from "../config/provider_registry.ts";
+import type { StreamLimitOptions } from "../../llm/_watchdog.ts";
 
 /**
  * What every adapter is built with.
@@ -36,7 +36,7 @@ export interface AdapterDeps {
   /** `[chat].prompt_caching` (absent = the adapters' default, on). */
   promptCaching?: boolean | "5m" | "1h";
   /** `[chat]`'s stream bounds (a `[[providers]]` entry's own win). */
-  limits?: StreamLimitConfig;
+  limits?: StreamLimitOptions;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Agent } from "../../schema/agent.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { checkBaseUrl } from "../config/base_url.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
-import type { StreamLimitConfig } from "../config/provider_registry.ts";
+import type { StreamLimitOptions } from "../../llm/_watchdog.ts";
 import { checkProviderDns, type ResolveDns } from "./provider_dns.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { configuredKeys, lookupKey, readKey } from "./keys.ts";
@@ -76,7 +76,7 @@ export interface WiringOptions {
   /** `[chat].prompt_caching` for the real adapters (default on). */
   promptCaching?: boolean | "5m" | "1h";
   /** `[chat]`'s stream bounds for the real adapters. */
-  limits?: StreamLimitConfig;
+  limits?: StreamLimitOptions;
   /**
    * DNS lookup for the custom endpoints' hosts (every answer is checked
    * before the session); absent ⇒ not looked up.

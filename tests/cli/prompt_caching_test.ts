@@ -5,14 +5,11 @@
  * sends none; a bad value is refused naming the file and the field.
  */
 import assert from "node:assert/strict";
-import { runCli, tempDir, write } from "./_helpers.ts";
+import { tempDir, write } from "./_helpers.ts";
 import {
-  agentYaml,
+  agentRunOnFakeAnthropic,
   anthropicReadNotes,
-  declareProviders,
   fixture,
-  loopbackFetch,
-  PLANTED,
   serve,
   sse,
 } from "./_fake_providers.ts";
@@ -28,32 +25,11 @@ async function toolRound(config: string | undefined) {
     sse(fixture("anthropic", "text.sse")),
   ]);
   try {
-    await declareProviders(dir.path, [{
-      id: "fake-anthropic",
-      kind: "anthropic",
-      baseUrl: server.url,
-      allowLocal: true,
-    }]);
-    if (config !== undefined) {
-      await write(`${dir.path}/home/config.toml`, config);
-    }
     await write(`${dir.path}/notes.txt`, "The secret word is kumquat.\n");
-    await write(
-      `${dir.path}/a.agent.yaml`,
-      agentYaml({
-        provider: "fake-anthropic",
-        model: "claude-sonnet-4-6",
-        tools: ["read_file"],
-      }),
-    );
-    const r = await runCli(["agent", "run", "a.agent.yaml", "--json"], {
-      env: {
-        RELAVIUM_HOME: `${dir.path}/home`,
-        RELAVIUM_FAKE_ANTHROPIC_API_KEY: PLANTED.anthropic,
-      },
-      cwd: dir.path,
+    const r = await agentRunOnFakeAnthropic(dir.path, server.url, {
       stdin: "What is the secret word in notes.txt?\n",
-      fetch: loopbackFetch().fetch,
+      tools: ["read_file"],
+      ...(config === undefined ? {} : { home: config }),
     });
     return { r, bodies: server.requests.map((q) => q.body) };
   } finally {

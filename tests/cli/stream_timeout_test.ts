@@ -6,75 +6,18 @@
  * naming the file and the field.
  */
 import assert from "node:assert/strict";
-import { runCli, tempDir, write } from "./_helpers.ts";
-import {
-  agentYaml,
-  declareProviders,
-  loopbackFetch,
-  PLANTED,
-} from "./_fake_providers.ts";
-
-/** A raw TCP server that accepts and reads, and never writes a byte. */
-function silentServer(): { url: string; close(): void } {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const conns: Deno.Conn[] = [];
-  (async () => {
-    for await (const conn of listener) {
-      conns.push(conn);
-      (async () => {
-        const buf = new Uint8Array(4096);
-        try {
-          while ((await conn.read(buf)) !== null) { /* drain */ }
-        } catch { /* reset */ }
-      })();
-    }
-  })().catch(() => {});
-  return {
-    url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
-    close() {
-      listener.close();
-      for (const c of conns) {
-        try {
-          c.close();
-        } catch { /* gone */ }
-      }
-    },
-  };
-}
+import { tempDir } from "./_helpers.ts";
+import { agentRunOnFakeAnthropic } from "./_fake_providers.ts";
+import { silentServer } from "../llm/adapters/_server.ts";
 
 async function run(home: string | undefined, entry: Record<string, number>) {
   await using dir = await tempDir();
   const server = silentServer();
   try {
-    await declareProviders(dir.path, [{
-      id: "fake-anthropic",
-      kind: "anthropic",
-      baseUrl: server.url,
-      allowLocal: true,
-    }]);
-    if (Object.keys(entry).length > 0) {
-      const toml = await Deno.readTextFile(
-        `${dir.path}/.relavium/project.toml`,
-      );
-      await write(
-        `${dir.path}/.relavium/project.toml`,
-        toml +
-          Object.entries(entry).map(([k, v]) => `${k} = ${v}\n`).join(""),
-      );
-    }
-    if (home !== undefined) await write(`${dir.path}/home/config.toml`, home);
-    await write(
-      `${dir.path}/a.agent.yaml`,
-      agentYaml({ provider: "fake-anthropic", model: "claude-sonnet-4-6" }),
-    );
-    return await runCli(["agent", "run", "a.agent.yaml", "--json"], {
-      env: {
-        RELAVIUM_HOME: `${dir.path}/home`,
-        RELAVIUM_FAKE_ANTHROPIC_API_KEY: PLANTED.anthropic,
-      },
-      cwd: dir.path,
+    return await agentRunOnFakeAnthropic(dir.path, server.url, {
       stdin: "hello\n",
-      fetch: loopbackFetch().fetch,
+      ...(home === undefined ? {} : { home }),
+      ...(Object.keys(entry).length === 0 ? {} : { extra: entry }),
     });
   } finally {
     server.close();

@@ -13,7 +13,7 @@ import { type AttemptReport, createChain } from "../../../llm/chain.ts";
 import type { ChainEvent } from "../../../llm/chain_event.ts";
 import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
 import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
-import { ask, collect, serve, within } from "./_server.ts";
+import { ask, collect, serve, silentServer, within } from "./_server.ts";
 
 const KEY = "sk-ant-api03-PLANTEDkey0123456789abcdefXYZ";
 const enc = new TextEncoder();
@@ -33,54 +33,23 @@ function anthropic(url: string, limits: Limits) {
   });
 }
 
+/** Streams one call and waits (bounded) until it ends: its chunks. */
+function callEnds(
+  url: string,
+  limits: Limits,
+  guardMs = 10_000,
+): Promise<StreamChunk[]> {
+  return within(
+    collect(anthropic(url, limits).stream(ask("claude-sonnet-4-6"), KEY)),
+    guardMs,
+    "the call to end",
+  );
+}
+
 function lastError(chunks: readonly StreamChunk[]): LlmError {
   const last = chunks[chunks.length - 1];
   assert.ok(last !== undefined && last.type === "error", "ends with an error");
   return last.error;
-}
-
-/** A raw TCP server that accepts and reads, and never writes a byte. */
-function silentServer(): {
-  url: string;
-  accepted: () => number;
-  closed: () => number;
-  close: () => void;
-} {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  let accepted = 0;
-  let closed = 0;
-  const conns = new Set<Deno.Conn>();
-  (async () => {
-    for await (const conn of listener) {
-      accepted++;
-      conns.add(conn);
-      (async () => {
-        const buf = new Uint8Array(4096);
-        try {
-          while ((await conn.read(buf)) !== null) { /* drain */ }
-        } catch { /* reset by the client */ }
-        closed++;
-        conns.delete(conn);
-        try {
-          conn.close();
-        } catch { /* already closed */ }
-      })();
-    }
-  })().catch(() => {});
-  const addr = listener.addr as Deno.NetAddr;
-  return {
-    url: `http://127.0.0.1:${addr.port}`,
-    accepted: () => accepted,
-    closed: () => closed,
-    close: () => {
-      listener.close();
-      for (const c of conns) {
-        try {
-          c.close();
-        } catch { /* gone */ }
-      }
-    },
-  };
 }
 
 /** Waits (polling every 10 ms, at most `ms`) until `check` holds. */
@@ -149,16 +118,7 @@ const END =
 Deno.test("watchdog: a server that never answers ends the call with a first-byte timeout", async () => {
   const server = silentServer();
   try {
-    const chunks = await within(
-      collect(
-        anthropic(server.url, { firstByteTimeoutMs: 200 }).stream(
-          ask("claude-sonnet-4-6"),
-          KEY,
-        ),
-      ),
-      10_000,
-      "the call to end",
-    );
+    const chunks = await callEnds(server.url, { firstByteTimeoutMs: 200 });
     const error = lastError(chunks);
     assert.equal(error.kind, "timeout");
     assert.equal(error.code, "first_byte_timeout");
@@ -181,16 +141,7 @@ Deno.test("watchdog: a server that stalls after its headers ends the call with a
       { headers: { "content-type": "text/event-stream" } },
     )]);
   try {
-    const chunks = await within(
-      collect(
-        anthropic(server.url, { firstByteTimeoutMs: 200 }).stream(
-          ask("claude-sonnet-4-6"),
-          KEY,
-        ),
-      ),
-      10_000,
-      "the call to end",
-    );
+    const chunks = await callEnds(server.url, { firstByteTimeoutMs: 200 });
     const error = lastError(chunks);
     assert.equal(error.kind, "timeout");
     assert.equal(error.code, "first_byte_timeout");
@@ -203,16 +154,7 @@ Deno.test("watchdog: a server that stalls after its headers ends the call with a
 Deno.test("watchdog: pings forever are not content: the first-byte timeout still ends the call", async () => {
   const server = serve([() => repeating(START, PING, 20)]);
   try {
-    const chunks = await within(
-      collect(
-        anthropic(server.url, { firstByteTimeoutMs: 300 }).stream(
-          ask("claude-sonnet-4-6"),
-          KEY,
-        ),
-      ),
-      10_000,
-      "the call to end",
-    );
+    const chunks = await callEnds(server.url, { firstByteTimeoutMs: 300 });
     assert.ok(chunks.every((c) => c.type !== "text_delta"));
     const error = lastError(chunks);
     assert.equal(error.kind, "timeout");
@@ -225,16 +167,7 @@ Deno.test("watchdog: pings forever are not content: the first-byte timeout still
 Deno.test("watchdog: after content, pings forever end the call with an idle timeout", async () => {
   const server = serve([() => repeating(START + TEXT, PING, 20)]);
   try {
-    const chunks = await within(
-      collect(
-        anthropic(server.url, { idleTimeoutMs: 300 }).stream(
-          ask("claude-sonnet-4-6"),
-          KEY,
-        ),
-      ),
-      10_000,
-      "the call to end",
-    );
+    const chunks = await callEnds(server.url, { idleTimeoutMs: 300 });
     assert.ok(chunks.some((c) => c.type === "text_delta"), "content came");
     const error = lastError(chunks);
     assert.equal(error.kind, "timeout");
@@ -248,15 +181,10 @@ Deno.test("watchdog: an endless response ends at the size bound, memory bounded"
   const filler = `: ${"x".repeat(4000)}\n\n`;
   const server = serve([() => repeating(START + TEXT, filler, 1)]);
   try {
-    const chunks = await within(
-      collect(
-        anthropic(server.url, { maxResponseBytes: 256 * 1024 }).stream(
-          ask("claude-sonnet-4-6"),
-          KEY,
-        ),
-      ),
+    const chunks = await callEnds(
+      server.url,
+      { maxResponseBytes: 256 * 1024 },
       20_000,
-      "the call to end",
     );
     const error = lastError(chunks);
     assert.equal(error.code, "response_too_large");

@@ -46,6 +46,7 @@ const llmErrorInferred = z.strictObject({
     z.number().check(z.int(), z.minimum(100), z.maximum(599)),
   ),
   retryAfterMs: z.exactOptional(count),
+  requestId: z.exactOptional(z.string()),
 }).check(z.refine((e) => e.retryable === isRetryableKind(e.kind), {
   message: "retryable must match the error kind",
   path: ["retryable"],

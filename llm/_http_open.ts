@@ -10,7 +10,12 @@ import type { LlmError } from "./chunk.ts";
 import type { FetchFn } from "./http.ts";
 import type { Result } from "../schema/result.ts";
 import { makeLlmError } from "./errors.ts";
-import { type Classified, fetchError, finishError } from "./_http_errors.ts";
+import {
+  type Classified,
+  fetchError,
+  finishError,
+  requestIdOf,
+} from "./_http_errors.ts";
 import { retryAfterMs } from "./_retry_after.ts";
 import { parseJson } from "./_wire_json.ts";
 import { abortable } from "./_watchdog.ts";
@@ -103,12 +108,15 @@ async function errorFromResponse(
   const options: {
     status: number;
     retryAfterMs?: number;
+    requestId?: string;
     customEndpoint: boolean;
   } = {
     status,
     customEndpoint: input.customEndpoint,
   };
   if (wait !== undefined) options.retryAfterMs = wait;
+  const requestId = requestIdOf(response.headers);
+  if (requestId !== undefined) options.requestId = requestId;
   return finishError(input.provider, classified, options);
 }
 
@@ -144,7 +152,7 @@ export async function openStream(
     pending?.then(cancelBody, () => undefined);
     return {
       ok: false,
-      error: fetchError(thrown, provider, signal, input.redact),
+      error: fetchError(thrown, provider, signal, input.redact, input.url),
     };
   }
   if (response.status >= 300 && response.status < 400) {

@@ -57,8 +57,9 @@ export type LlmErrorKind =
 
 /**
  * A classified, scrubbed provider error. `retryable` is derived from
- * `kind` (see {@linkcode isRetryableKind}); `message` is never shown to
- * users or stored.
+ * `kind` (see {@linkcode isRetryableKind}). `message` is meant for people:
+ * the provider's own words (or the transport's cause, with the URL), scrubbed
+ * of keys and bounded; the session error a turn ends with carries it.
  */
 export interface LlmError {
   /** The classified kind; retry policy depends on it alone. */
@@ -67,7 +68,12 @@ export interface LlmError {
   retryable: boolean;
   /** The provider id that failed. */
   provider: string;
-  /** Scrubbed diagnostic text; never shown to users or stored. */
+  /**
+   * What went wrong, scrubbed of secrets and bounded: the provider's own
+   * error text, or for a failed connection the URL and its cause
+   * (`Could not connect to <url>: connection refused`). Shown to people
+   * in the turn's session error.
+   */
   message: string;
   /** Provider error code, scrubbed (e.g. `possible_context_overflow`). */
   code?: string;
@@ -75,6 +81,8 @@ export interface LlmError {
   status?: number;
   /** From a `retry-after` header, when the provider sent one. */
   retryAfterMs?: number;
+  /** The provider's request id (`request-id` / `x-request-id` header). */
+  requestId?: string;
 }
 
 /**

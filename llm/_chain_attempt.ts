@@ -82,16 +82,8 @@ export function errorFromThrow(
  * @returns The normalised error.
  */
 export function normaliseError(error: LlmError, provider: string): LlmError {
-  const extra: { code?: string; status?: number; retryAfterMs?: number } = {};
-  if (error.code !== undefined) extra.code = error.code;
-  if (error.status !== undefined) extra.status = error.status;
-  if (error.retryAfterMs !== undefined) extra.retryAfterMs = error.retryAfterMs;
-  return makeLlmError(
-    error.kind,
-    error.provider === "" ? provider : error.provider,
-    error.message,
-    extra,
-  );
+  const { kind, retryable: _, provider: named, message, ...extra } = error;
+  return makeLlmError(kind, named === "" ? provider : named, message, extra);
 }
 
 function abortWaiter(

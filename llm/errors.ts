@@ -51,7 +51,7 @@ export function makeLlmError(
   kind: LlmErrorKind,
   provider: string,
   message: string,
-  extra: LlmErrorExtra = {},
+  extra: Pick<LlmError, "code" | "status" | "retryAfterMs" | "requestId"> = {},
 ): LlmError {
   const error: LlmError = {
     kind,

@@ -149,6 +149,10 @@ export async function agentRunOnFakeAnthropic(
     home?: string;
     tools?: string[];
     extra?: Record<string, number>;
+    /** The planted key (default `PLANTED.anthropic`). */
+    key?: string;
+    /** Flags after the agent file (default `--json`). */
+    flags?: string[];
   },
 ): Promise<RunResult> {
   await declareProviders(dir, [{
@@ -169,15 +173,19 @@ export async function agentRunOnFakeAnthropic(
       ...(options.tools === undefined ? {} : { tools: options.tools }),
     }),
   );
-  return await runCli(["agent", "run", "a.agent.yaml", "--json"], {
-    env: {
-      RELAVIUM_HOME: `${dir}/home`,
-      RELAVIUM_FAKE_ANTHROPIC_API_KEY: PLANTED.anthropic,
+  return await runCli(
+    ["agent", "run", "a.agent.yaml", ...(options.flags ?? ["--json"])],
+    {
+      env: {
+        RELAVIUM_HOME: `${dir}/home`,
+        RELAVIUM_FAKE_ANTHROPIC_API_KEY: options.key ?? PLANTED.anthropic,
+        NO_COLOR: "1",
+      },
+      cwd: dir,
+      stdin: options.stdin,
+      fetch: loopbackFetch().fetch,
     },
-    cwd: dir,
-    stdin: options.stdin,
-    fetch: loopbackFetch().fetch,
-  });
+  );
 }
 
 /** Every file under `dir`, as bytes decoded leniently (for leak checks). */

@@ -71,6 +71,8 @@ export interface Classified {
   message: string;
   /** The provider's error code or type. */
   code?: string;
+  /** A wait the body asks for (used when no `retry-after` header came). */
+  retryAfterMs?: number;
 }
 
 /**

@@ -114,7 +114,8 @@ async function errorFromResponse(
     status,
     customEndpoint: input.customEndpoint,
   };
-  if (wait !== undefined) options.retryAfterMs = wait;
+  const asked = wait ?? classified.retryAfterMs;
+  if (asked !== undefined) options.retryAfterMs = asked;
   const requestId = requestIdOf(response.headers);
   if (requestId !== undefined) options.requestId = requestId;
   return finishError(input.provider, classified, options);

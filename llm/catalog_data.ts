@@ -64,6 +64,16 @@
  * - DeepSeek (V3.2 behind both ids: $0.28 cache miss, $0.028 cache hit,
  *   $0.42 output, 128K window): a dated third-party table (Dec 2025), NOT
  *   verified against the official page, nor re-checked for December 2026.
+ * - Gemini (all 1,048,576 / 65,536; implicit caching, no write charge):
+ *   gemini-3-flash-preview ($0.50/$3, $0.05 cached) from a dated
+ *   third-party record quoting the official pricing page;
+ *   gemini-3.1-pro-preview ($2/$12, $0.20 cached; $4/$18, $0.40 above 200K
+ *   prompt tokens) from third-party pages and gateway tables, NOT the
+ *   official page; gemini-2.5-pro ($1.25/$10, $0.125; $2.50/$15, $0.25
+ *   above 200K), gemini-2.5-flash ($0.30/$2.50, $0.03) and
+ *   gemini-2.5-flash-lite ($0.10/$0.40, $0.01): the pricing page as last
+ *   reproduced, NOT re-checked for December 2026. Gemini 3 thinking
+ *   cannot be turned off; 2.5 Pro's neither (a budget of at least 128).
  *
  * @module
  */
@@ -214,6 +224,7 @@ const GPT5 = { input: 1.25, output: 10, cached: 0.125 };
 const GPT41 = { window: 1_047_576, maxOut: 32_768, reasoning: false };
 const O_SERIES = { window: K200, maxOut: 100_000, reasoning: true };
 const DEEPSEEK = { window: 128_000, input: 0.28, output: 0.42, cached: 0.028 };
+const GEMINI = { window: 1_048_576, maxOut: 65_536, reasoning: true };
 
 /**
  * Every bundled model, by canonical id.
@@ -498,6 +509,57 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
       cached: 0.55,
     },
     { id: "o1", name: "o1", ...O_SERIES, input: 15, output: 60, cached: 7.5 },
+  ]),
+  ...rows("gemini", [
+    {
+      id: "gemini-3.1-pro-preview",
+      name: "Gemini 3.1 Pro (preview)",
+      ...GEMINI,
+      input: 2,
+      output: 12,
+      cached: 0.2,
+      long: { above: 200_000, input: 4, output: 18, cached: 0.4 },
+      thinkingOff: "never",
+      thinkingByDefault: true,
+    },
+    {
+      id: "gemini-3-flash-preview",
+      name: "Gemini 3 Flash (preview)",
+      ...GEMINI,
+      input: 0.5,
+      output: 3,
+      cached: 0.05,
+      thinkingOff: "never",
+      thinkingByDefault: true,
+    },
+    {
+      id: "gemini-2.5-pro",
+      name: "Gemini 2.5 Pro",
+      ...GEMINI,
+      input: 1.25,
+      output: 10,
+      cached: 0.125,
+      long: { above: 200_000, input: 2.5, output: 15, cached: 0.25 },
+      thinkingOff: "never",
+      thinkingByDefault: true,
+    },
+    {
+      id: "gemini-2.5-flash",
+      name: "Gemini 2.5 Flash",
+      ...GEMINI,
+      input: 0.3,
+      output: 2.5,
+      cached: 0.03,
+      thinkingByDefault: true,
+    },
+    {
+      id: "gemini-2.5-flash-lite",
+      name: "Gemini 2.5 Flash-Lite",
+      ...GEMINI,
+      input: 0.1,
+      output: 0.4,
+      cached: 0.01,
+    },
   ]),
   ...rows("deepseek", [
     {

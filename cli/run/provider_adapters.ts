@@ -1,8 +1,8 @@
 /**
  * The real provider adapters behind the CLI's provider registry: built-in
- * `anthropic`, `openai` and `deepseek` (the library's
- * `createBuiltinProvider`), `[[providers]]` entries of kind `anthropic` or
- * `openai-compatible`, and `RELAVIUM_<P>_BASE_URL` overrides. Loaded only
+ * `anthropic`, `openai`, `deepseek` and `gemini` (the library's
+ * `createBuiltinProvider`), `[[providers]]` entries of kind `anthropic`,
+ * `openai-compatible` or `gemini`, and `RELAVIUM_<P>_BASE_URL` overrides. Loaded only
  * by sessions without `--fixture`.
  *
  * @module
@@ -20,6 +20,10 @@ import {
   OPENAI_BASE_URL,
 } from "../../llm/openai/provider.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
+import {
+  createGeminiProvider,
+  GEMINI_BASE_URL,
+} from "../../llm/gemini/provider.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
 import type { StreamLimitOptions } from "../../llm/_watchdog.ts";
 
@@ -44,7 +48,7 @@ export interface AdapterDeps {
  *
  * @param id A provider id.
  * @returns The URL, or `undefined` for a provider without a built-in
- * endpoint (a `[[providers]]` id, or `gemini`, which has no adapter).
+ * endpoint (a `[[providers]]` id).
  */
 export function defaultBaseUrl(id: string): string | undefined {
   switch (id) {
@@ -54,6 +58,8 @@ export function defaultBaseUrl(id: string): string | undefined {
       return OPENAI_BASE_URL;
     case "deepseek":
       return DEEPSEEK_BASE_URL;
+    case "gemini":
+      return GEMINI_BASE_URL;
     default:
       return undefined;
   }
@@ -107,6 +113,8 @@ export function createAdapter(
   switch (provider.kind) {
     case "anthropic":
       return createAnthropicProvider(custom);
+    case "gemini":
+      return createGeminiProvider(custom);
     case "openai-compatible":
       return createOpenAiProvider({
         ...custom,

@@ -455,3 +455,21 @@ Deno.test("toGeminiSchema() keeps the accepted subset", async (t) => {
     assert.ok(JSON.stringify(out).length < 10_000);
   });
 });
+
+Deno.test("Gemini: on a custom endpoint an overflow is a possible overflow, not authoritative", async () => {
+  const server = serve([http(fx("error_400_overflow.http"))]);
+  try {
+    const chunks = await collect(
+      createGeminiProvider({ fetch, baseUrl: server.url }).stream(
+        ask("gemini-2.5-flash"),
+        KEY,
+      ),
+    );
+    const last = terminal(chunks);
+    assert.ok(last.type === "error");
+    assert.equal(last.error.kind, "bad_request");
+    assert.equal(last.error.code, "possible_context_overflow");
+  } finally {
+    await server.close();
+  }
+});

@@ -17,12 +17,9 @@ import { streamLimits } from "../_watchdog.ts";
 import { classifyGeminiError } from "./_errors.ts";
 import { createGeminiMapper } from "./_map_stream.ts";
 import { buildGeminiBody } from "./_request_body.ts";
+import { GEMINI_BASE_URL, GEMINI_SUPPORTS } from "./_base_url.ts";
 
-/**
- * The official Gemini API base URL (with the version).
- */
-export const GEMINI_BASE_URL: string =
-  "https://generativelanguage.googleapis.com/v1beta";
+export { GEMINI_BASE_URL } from "./_base_url.ts";
 
 /**
  * Options of {@linkcode createGeminiProvider}.
@@ -31,14 +28,6 @@ export interface GeminiProviderOptions extends HttpProviderOptions {
   /** Provider id; default `"gemini"` (a `[[providers]]` id otherwise). */
   id?: string;
 }
-
-const DEFAULT_SUPPORTS: ProviderSupports = {
-  tools: true,
-  streaming: true,
-  parallelToolCalls: true,
-  reasoning: true,
-  promptCache: true,
-};
 
 /**
  * Creates the Gemini provider. Each `stream` call POSTs
@@ -68,7 +57,7 @@ export function createGeminiProvider(
   const catalog: ModelCatalog = options.catalog ?? createCatalog();
   const limits = streamLimits(options);
   const supports: ProviderSupports = {
-    ...DEFAULT_SUPPORTS,
+    ...GEMINI_SUPPORTS,
     ...options.supports,
   };
 

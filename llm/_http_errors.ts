@@ -29,7 +29,7 @@ export function statusKind(status: number): LlmErrorKind {
 }
 
 const POSSIBLE_OVERFLOW =
-  /context (window|length|size|limit)|maximum context|too many tokens|prompt is too long/i;
+  /context (window|length|size|limit)|maximum context|too many tokens|prompt is too long|exceeds the maximum number of tokens/i;
 
 /**
  * What a dialect classifier decided, before the custom-endpoint rules.

@@ -25,6 +25,13 @@ export interface GeminiContent {
   parts: GeminiPart[];
 }
 
+/**
+ * The signature Gemini documents for a call it did not make (a fallback
+ * provider's, or one whose signature was not kept): it skips the check
+ * that would otherwise refuse the request.
+ */
+export const SKIP_SIGNATURE = "skip_thought_signature_validator";
+
 /** Stands in for a missing first user turn. */
 const OPENING_USER_TEXT = "(conversation continues)";
 
@@ -135,7 +142,9 @@ function responseParts(
  * its id, its
  * result as `{output}` or, for an error, `{error}`. Ids Gemini gave are
  * sent back; the ones we made are not (Gemini pairs calls and responses
- * by order). Neighbouring contents of one role are merged, empty ones
+ * by order). A call of the current turn (after the last user text) that
+ * has no signature — another provider's, after a fallback — carries
+ * Gemini's documented skip value instead. Neighbouring contents of one role are merged, empty ones
  * dropped, and a conversation that would open with the model gets a
  * short user turn first.
  *
@@ -163,8 +172,28 @@ export function lowerGeminiMessages(
       out.push({ role, parts });
     }
   }
+  signCurrentTurn(out);
   if (out[0]?.role === "model") {
     out.unshift({ role: "user", parts: [{ text: OPENING_USER_TEXT }] });
   }
   return out;
+}
+
+/**
+ * Gemini checks the signatures of the current turn's calls (those after
+ * the last user text): an unsigned one there gets {@linkcode SKIP_SIGNATURE}.
+ */
+function signCurrentTurn(contents: GeminiContent[]): void {
+  let start = 0;
+  contents.forEach((c, i) => {
+    if (c.role === "user" && c.parts.some((p) => "text" in p)) start = i + 1;
+  });
+  for (const c of contents.slice(start)) {
+    if (c.role !== "model") continue;
+    for (const part of c.parts) {
+      if ("functionCall" in part && part.thoughtSignature === undefined) {
+        part.thoughtSignature = SKIP_SIGNATURE;
+      }
+    }
+  }
 }

@@ -12,7 +12,10 @@ import { parseEvents, runCli, signature, tempDir, write } from "./_helpers.ts";
 import {
   agentYaml,
   allFileText,
+  fixture,
+  http,
   loopbackFetch,
+  PLANTED,
   serve,
   sse,
   type TestServer,
@@ -335,4 +338,101 @@ Deno.test("doctor: the built-in gemini key and URL; --permissions grants its hos
     ),
     net,
   );
+});
+
+Deno.test("fallback across kinds: Anthropic 529 → Gemini, and Gemini 503 → OpenAI-compatible", async (t) => {
+  const geminiText = sse(wire([
+    chunk([{ text: "From Gemini." }], { finishReason: "STOP", usage: USAGE }),
+  ]));
+  const unavailable = () =>
+    new Response(
+      JSON.stringify({
+        error: { code: 503, message: "Overloaded", status: "UNAVAILABLE" },
+      }),
+      { status: 503, headers: { "retry-after": "0" } },
+    );
+  const cases = [
+    {
+      name: "Anthropic 529 → Gemini",
+      primary: {
+        id: "fake-anthropic",
+        kind: "anthropic",
+        model: "claude-sonnet-4-6",
+        path: "",
+      },
+      fallback: {
+        id: "fake-gemini",
+        kind: "gemini",
+        model: MODEL,
+        path: "/v1beta",
+      },
+      primaryReply: http(fixture("anthropic", "error_529.http"), {
+        "retry-after": "0",
+      }),
+      fallbackReply: geminiText,
+    },
+    {
+      name: "Gemini 503 → OpenAI-compatible",
+      primary: {
+        id: "fake-gemini",
+        kind: "gemini",
+        model: MODEL,
+        path: "/v1beta",
+      },
+      fallback: {
+        id: "fake-openai",
+        kind: "openai-compatible",
+        model: "gpt-5.4-mini",
+        path: "/v1",
+      },
+      primaryReply: unavailable,
+      fallbackReply: sse(fixture("openai", "text.sse")),
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      await using dir = await tempDir();
+      const primary = serve([c.primaryReply, c.primaryReply, c.primaryReply]);
+      const fallback = serve([c.fallbackReply]);
+      try {
+        const block = (
+          p: { id: string; kind: string; path: string },
+          url: string,
+        ) =>
+          `[[providers]]\nid = "${p.id}"\nkind = "${p.kind}"\nbase_url = "${url}${p.path}"\nallow_local = true\n`;
+        await write(
+          `${dir.path}/.relavium/project.toml`,
+          `${block(c.primary, primary.url)}\n${
+            block(c.fallback, fallback.url)
+          }`,
+        );
+        await write(
+          `${dir.path}/a.agent.yaml`,
+          agentYaml({
+            provider: c.primary.id,
+            model: c.primary.model,
+            fallback: [{ provider: c.fallback.id, model: c.fallback.model }],
+          }),
+        );
+        const r = await runCli(["agent", "run", "a.agent.yaml", "--json"], {
+          env: {
+            ...env(dir.path),
+            RELAVIUM_FAKE_ANTHROPIC_API_KEY: PLANTED.anthropic,
+            RELAVIUM_FAKE_OPENAI_API_KEY: PLANTED.openai,
+          },
+          cwd: dir.path,
+          stdin: "Hello",
+          fetch: loopbackFetch().fetch,
+        });
+        assert.equal(r.code, 0, r.stderr);
+        const done = completed(parseEvents(r.stdout));
+        assert.equal(done.tokensUsed.model, c.fallback.model);
+        assert.equal(primary.requests.length, 3, "the primary's attempts");
+        assert.equal(fallback.requests.length, 1);
+        assertNoKey(r.stdout + r.stderr, "the output");
+      } finally {
+        await Promise.all([primary.close(), fallback.close()]);
+      }
+    });
+  }
 });

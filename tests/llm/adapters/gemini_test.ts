@@ -625,7 +625,8 @@ Deno.test("createGeminiProvider() tool round trip: the second request carries th
     const assistant = assistantOf(chunks);
     const call = assistant.find((c) => c.type === "tool_call");
     assert.ok(call?.type === "tool_call");
-    // Without the signature the server refuses, as Gemini does.
+    // Without its own signature (the skip value is sent instead) this
+    // server refuses the call, as Gemini does a wrong one.
     const unsigned = assistant.map((c) =>
       c.type === "tool_call" ? { ...c, signature: undefined } : c
     ).map((c) => JSON.parse(JSON.stringify(c)) as ContentPart);
@@ -726,9 +727,17 @@ Deno.test("createGeminiProvider() lowers history: ids Gemini gave go back, error
     { role: "user", parts: [{ text: "Again" }] },
     {
       role: "model",
+      // Unsigned calls of the current turn (another provider's, after a
+      // fallback) carry Gemini's documented skip value.
       parts: [
-        { functionCall: { name: "a", args: { n: 1 }, id: "fc-1" } },
-        { functionCall: { name: "b", args: {} } },
+        {
+          functionCall: { name: "a", args: { n: 1 }, id: "fc-1" },
+          thoughtSignature: "skip_thought_signature_validator",
+        },
+        {
+          functionCall: { name: "b", args: {} },
+          thoughtSignature: "skip_thought_signature_validator",
+        },
       ],
     },
     {
@@ -783,4 +792,33 @@ Deno.test("createBuiltinProvider('gemini') loads the adapter on its first call a
   } finally {
     await server.close();
   }
+});
+
+Deno.test("createGeminiProvider() leaves the unsigned calls of earlier turns as they are", async () => {
+  const { requests } = await run(
+    sse(wire([chunk([{ text: "ok" }], { finishReason: "STOP" })])),
+    {
+      model: MODEL,
+      messages: [
+        { role: "user", content: [{ type: "text", text: "First" }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool_call", id: "x", name: "a", args: {} }],
+        },
+        {
+          role: "tool",
+          content: [{ type: "tool_result", toolCallId: "x", result: 1 }],
+        },
+        { role: "user", content: [{ type: "text", text: "Second" }] },
+      ],
+    },
+  );
+  const contents = JSON.parse(requests[0]?.body ?? "{}").contents;
+  assert.deepEqual(contents[1], {
+    role: "model",
+    parts: [{ functionCall: { name: "a", args: {}, id: "x" } }],
+  });
+  assert.deepEqual(contents[2].parts[0].functionResponse.response, {
+    output: 1,
+  });
 });

@@ -7,7 +7,7 @@
  */
 import type { StreamChunk } from "../chunk.ts";
 import type { LlmProvider, LlmRequest } from "../provider.ts";
-import { contextLimitOf, resolveEndpoint } from "../_endpoint.ts";
+import { endpointFace, resolveEndpoint } from "../_endpoint.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { streamLimits } from "../_watchdog.ts";
 import { GEMINI_BASE_URL, GEMINI_SUPPORTS } from "./_base_url.ts";
@@ -44,12 +44,8 @@ export function createLazyGeminiProvider(
   return {
     id: options.id ?? "gemini",
     kind: "gemini",
-    customEndpoint: custom,
     supports: { ...GEMINI_SUPPORTS, ...options.supports },
     stream,
-    contextLimit: contextLimitOf(catalog, custom, options.contextWindow),
-    ...(options.contextWindow !== undefined && options.contextWindow > 0
-      ? { windowDeclared: true }
-      : {}),
+    ...endpointFace(catalog, custom, options.contextWindow),
   };
 }

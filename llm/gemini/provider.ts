@@ -8,7 +8,7 @@ import type { StreamChunk } from "../chunk.ts";
 import type { LlmProvider, LlmRequest, ProviderSupports } from "../provider.ts";
 import type { ModelCatalog } from "../catalog.ts";
 import type { HttpProviderOptions } from "../http.ts";
-import { contextLimitOf, resolveEndpoint } from "../_endpoint.ts";
+import { endpointFace, resolveEndpoint } from "../_endpoint.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
@@ -96,12 +96,8 @@ export function createGeminiProvider(
   return {
     id,
     kind: "gemini",
-    customEndpoint: custom,
     supports,
     stream,
-    contextLimit: contextLimitOf(catalog, custom, options.contextWindow),
-    ...(options.contextWindow !== undefined && options.contextWindow > 0
-      ? { windowDeclared: true }
-      : {}),
+    ...endpointFace(catalog, custom, options.contextWindow),
   };
 }

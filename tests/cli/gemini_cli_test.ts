@@ -139,8 +139,14 @@ Deno.test("agent run: a read_file round trip against a loopback Gemini server st
     assert.equal(done.tokensUsed.model, MODEL);
     assert.equal(done.tokensUsed.input, 40);
     assert.equal(done.tokensUsed.output, 160);
-    const costs = events.filter((e) => e.type === "cost:updated");
+    const costs = events.flatMap((e) => e.type === "cost:updated" ? [e] : []);
     assert.equal(costs.length, 2);
+    // Priced from the catalog row: 20 uncached at $0.75, 100 cached at
+    // $0.075, 80 output at $3.75 per million tokens, per call.
+    for (const c of costs) {
+      assert.equal(c.priced, true);
+      assert.equal(c.costMicrocents, 1500 + 750 + 30_000);
+    }
     checkRequests(server, 2);
     assertNoKey(r.stdout + r.stderr, "the output");
   } finally {
@@ -269,6 +275,50 @@ Deno.test("agent run: a Gemini 503 UNAVAILABLE is retried and the next attempt s
   } finally {
     await server.close();
   }
+});
+
+/** The modules `entry` loads before any dynamic import runs. */
+async function staticModules(entry: string): Promise<string[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    cwd: new URL("../../", import.meta.url),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    roots: string[];
+    modules: Array<{
+      specifier: string;
+      dependencies?: Array<
+        { code?: { specifier: string }; isDynamic?: boolean }
+      >;
+    }>;
+  };
+  const bySpec = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const queue = [...info.roots];
+  while (queue.length > 0 && seen.size < 10_000) {
+    const spec = queue.pop() ?? "";
+    if (seen.has(spec)) continue;
+    seen.add(spec);
+    for (const d of bySpec.get(spec)?.dependencies ?? []) {
+      if (d.code !== undefined && d.isDynamic !== true) {
+        queue.push(d.code.specifier);
+      }
+    }
+  }
+  return [...seen];
+}
+
+Deno.test("the Gemini adapter is loaded by its first call only: not by cli.ts, nor with the other adapters", async () => {
+  const adapter = (m: string) => /\/llm\/gemini\/(?!_lazy|_base_url)/.test(m);
+  const cli = await staticModules("cli.ts");
+  assert.ok(!cli.some((m) => m.includes("/llm/gemini/")), "cli.ts");
+  const adapters = await staticModules("cli/run/provider_adapters.ts");
+  assert.ok(adapters.some((m) => m.endsWith("/llm/gemini/_lazy.ts")));
+  assert.deepEqual(adapters.filter(adapter), []);
+  assert.ok(adapters.some((m) => m.endsWith("/llm/anthropic/provider.ts")));
 });
 
 Deno.test("[[providers]] kind gemini: a bad kind or base URL is refused naming the file and field", async () => {

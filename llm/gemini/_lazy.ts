@@ -28,6 +28,7 @@ export function createLazyGeminiProvider(
   options: GeminiProviderOptions,
 ): LlmProvider {
   const { custom } = resolveEndpoint(options, GEMINI_BASE_URL);
+  // Checked now, as the eager adapter does: a bad bound throws here.
   streamLimits(options);
   const catalog = options.catalog ?? createCatalog();
   const resolved: GeminiProviderOptions = { ...options, catalog };

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import type { SessionEvent } from "../../schema/event.ts";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
 import { parseEvents, runCli, signature, tempDir, write } from "./_helpers.ts";
+import { staticClosure } from "./_module_graph.ts";
 import {
   agentYaml,
   allFileText,
@@ -277,45 +278,11 @@ Deno.test("agent run: a Gemini 503 UNAVAILABLE is retried and the next attempt s
   }
 });
 
-/** The modules `entry` loads before any dynamic import runs. */
-async function staticModules(entry: string): Promise<string[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
-    cwd: new URL("../../", import.meta.url),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    roots: string[];
-    modules: Array<{
-      specifier: string;
-      dependencies?: Array<
-        { code?: { specifier: string }; isDynamic?: boolean }
-      >;
-    }>;
-  };
-  const bySpec = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const queue = [...info.roots];
-  while (queue.length > 0 && seen.size < 10_000) {
-    const spec = queue.pop() ?? "";
-    if (seen.has(spec)) continue;
-    seen.add(spec);
-    for (const d of bySpec.get(spec)?.dependencies ?? []) {
-      if (d.code !== undefined && d.isDynamic !== true) {
-        queue.push(d.code.specifier);
-      }
-    }
-  }
-  return [...seen];
-}
-
 Deno.test("the Gemini adapter is loaded by its first call only: not by cli.ts, nor with the other adapters", async () => {
   const adapter = (m: string) => /\/llm\/gemini\/(?!_lazy|_base_url)/.test(m);
-  const cli = await staticModules("cli.ts");
+  const cli = await staticClosure("cli.ts");
   assert.ok(!cli.some((m) => m.includes("/llm/gemini/")), "cli.ts");
-  const adapters = await staticModules("cli/run/provider_adapters.ts");
+  const adapters = await staticClosure("cli/run/provider_adapters.ts");
   assert.ok(adapters.some((m) => m.endsWith("/llm/gemini/_lazy.ts")));
   assert.deepEqual(adapters.filter(adapter), []);
   assert.ok(adapters.some((m) => m.endsWith("/llm/anthropic/provider.ts")));

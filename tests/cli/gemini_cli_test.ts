@@ -235,46 +235,72 @@ Deno.test("agent run --record on Gemini, then --fixture replays the chunks offli
   assert.deepEqual(signature(parseEvents(replay.stdout)), recorded);
 });
 
-Deno.test("agent run: a Gemini 503 UNAVAILABLE is retried and the next attempt serves", async () => {
-  await using dir = await tempDir();
-  const unavailable = () =>
-    new Response(
-      JSON.stringify({
-        error: {
-          code: 503,
-          message: "The model is overloaded. Please try again later.",
-          status: "UNAVAILABLE",
-        },
-      }),
-      {
-        status: 503,
-        headers: { "content-type": "application/json", "retry-after": "0" },
-      },
-    );
-  const server = serve([
-    unavailable,
-    sse(wire([
-      chunk([{ text: "Hello." }], { finishReason: "STOP", usage: USAGE }),
-    ])),
-  ]);
-  try {
-    await declareGemini(dir.path, server.url);
-    await write(
-      `${dir.path}/a.agent.yaml`,
-      agentYaml({ provider: "fake-gemini", model: MODEL }),
-    );
-    const r = await runCli(["agent", "run", "a.agent.yaml", "--json"], {
-      env: env(dir.path),
-      cwd: dir.path,
-      stdin: "Hello",
-      fetch: loopbackFetch().fetch,
+/** A Gemini error response (a `google.rpc.Status` body). */
+function rpcError(
+  status: number,
+  error: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): () => Response {
+  return () =>
+    new Response(JSON.stringify({ error: { code: status, ...error } }), {
+      status,
+      headers: { "content-type": "application/json", ...headers },
     });
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(completed(parseEvents(r.stdout)).tokensUsed.model, MODEL);
-    checkRequests(server, 2);
-    assertNoKey(r.stdout + r.stderr, "the output");
-  } finally {
-    await server.close();
+}
+
+Deno.test("agent run: a Gemini 503 or 429 is retried (after RetryInfo's delay) and the next attempt serves", async (t) => {
+  const cases = [
+    {
+      name: "503 UNAVAILABLE",
+      reply: rpcError(503, {
+        message: "The model is overloaded. Please try again later.",
+        status: "UNAVAILABLE",
+      }, { "retry-after": "0" }),
+    },
+    {
+      name: "429 RESOURCE_EXHAUSTED with a RetryInfo delay",
+      reply: rpcError(429, {
+        message: "Quota exceeded.",
+        status: "RESOURCE_EXHAUSTED",
+        details: [{
+          "@type": "type.googleapis.com/google.rpc.RetryInfo",
+          retryDelay: "0.01s",
+        }],
+      }),
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      await using dir = await tempDir();
+      const server = serve([
+        c.reply,
+        sse(wire([
+          chunk([{ text: "Hello." }], { finishReason: "STOP", usage: USAGE }),
+        ])),
+      ]);
+      try {
+        await declareGemini(dir.path, server.url);
+        await write(
+          `${dir.path}/a.agent.yaml`,
+          agentYaml({ provider: "fake-gemini", model: MODEL }),
+        );
+        const r = await runCli(["agent", "run", "a.agent.yaml", "--json"], {
+          env: env(dir.path),
+          cwd: dir.path,
+          stdin: "Hello",
+          fetch: loopbackFetch().fetch,
+        });
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(
+          completed(parseEvents(r.stdout)).tokensUsed.model,
+          MODEL,
+        );
+        checkRequests(server, 2);
+        assertNoKey(r.stdout + r.stderr, "the output");
+      } finally {
+        await server.close();
+      }
+    });
   }
 });
 
@@ -361,13 +387,10 @@ Deno.test("fallback across kinds: Anthropic 529 → Gemini, and Gemini 503 → O
   const geminiText = sse(wire([
     chunk([{ text: "From Gemini." }], { finishReason: "STOP", usage: USAGE }),
   ]));
-  const unavailable = () =>
-    new Response(
-      JSON.stringify({
-        error: { code: 503, message: "Overloaded", status: "UNAVAILABLE" },
-      }),
-      { status: 503, headers: { "retry-after": "0" } },
-    );
+  const unavailable = rpcError(503, {
+    message: "Overloaded",
+    status: "UNAVAILABLE",
+  }, { "retry-after": "0" });
   const cases = [
     {
       name: "Anthropic 529 → Gemini",

@@ -789,6 +789,10 @@ Deno.test("createBuiltinProvider('gemini') loads the adapter on its first call a
       () => createBuiltinProvider("gemini", { fetch, baseUrl: "not a url" }),
       TypeError,
     );
+    assert.throws(
+      () => createBuiltinProvider("gemini", { fetch, firstByteTimeoutMs: 0 }),
+      RangeError,
+    );
   } finally {
     await server.close();
   }

@@ -50,3 +50,15 @@ export function resolveHome(
   if (userHome === undefined) return ok({});
   return ok({ userHome, relaviumDir: join(userHome, ".relavium") });
 }
+
+/**
+ * The interactive chat's input history file in the Relavium folder.
+ *
+ * @param layout The user-level paths.
+ * @returns `<relavium dir>/chat_history`, or `undefined` without one.
+ */
+export function chatHistoryPath(layout: HomeLayout): string | undefined {
+  return layout.relaviumDir === undefined
+    ? undefined
+    : join(layout.relaviumDir, "chat_history");
+}

@@ -179,7 +179,9 @@ export class KeyDecoder {
     }
     // A lone ESC at the end of a read is the Esc key: terminals send a
     // whole sequence in one write.
-    if (s.length === 1) return { key: { type: "key", name: "escape" }, length: 1 };
+    if (s.length === 1) {
+      return { key: { type: "key", name: "escape" }, length: 1 };
+    }
     const second = s[1] ?? "";
     if (second === "[" || second === "O") {
       // CSI: parameters 0x30–0x3f, intermediates 0x20–0x2f, final 0x40–0x7e.

@@ -11,6 +11,7 @@
  */
 import type { LineState } from "./line_state.ts";
 
+// deno-lint-ignore no-control-regex
 const SGR = /\x1b\[[0-9;]*m/g;
 
 /**

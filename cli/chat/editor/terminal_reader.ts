@@ -97,6 +97,7 @@ export function createTerminalReader(
   let ended = false;
   let closed = false;
   let pump: Promise<void> | undefined;
+  let pasteOn = false;
 
   function emit(key: ControlKey): boolean {
     for (const h of [...handlers]) h(key);
@@ -166,7 +167,6 @@ export function createTerminalReader(
   }
 
   async function runPump(): Promise<void> {
-    write(PASTE_ON);
     reader = options.stdin.getReader();
     try {
       for (;;) {
@@ -198,7 +198,10 @@ export function createTerminalReader(
     const { state } = read;
     switch (key.name) {
       case "enter":
-        if (multiline && state.text.endsWith("\\") && state.cursor === state.text.length) {
+        if (
+          multiline && state.text.endsWith("\\") &&
+          state.cursor === state.text.length
+        ) {
           // A trailing backslash continues the message on a new line.
           read.state = lineAtEnd(`${state.text.slice(0, -1)}\n`);
           return;
@@ -318,6 +321,9 @@ export function createTerminalReader(
     readMessage(prompt: string): Promise<string | undefined> {
       const read = startRead("message", prompt);
       if (active !== read) return read.promise;
+      // Bracketed paste stays on from the first prompt to close().
+      if (!pasteOn) write(PASTE_ON);
+      pasteOn = true;
       const ahead = queued.shift();
       if (ahead !== undefined) {
         read.state = lineAtEnd(ahead);
@@ -341,10 +347,13 @@ export function createTerminalReader(
     },
     async close(): Promise<void> {
       if (closed) return;
+      if (active !== undefined) {
+        leave(active);
+        finish(active, undefined);
+      }
       closed = true;
-      if (active !== undefined) finish(active, undefined);
+      if (pasteOn) write(PASTE_OFF);
       if (pump !== undefined) {
-        write(PASTE_OFF);
         try {
           await reader?.cancel();
         } catch {

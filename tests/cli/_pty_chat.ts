@@ -1,0 +1,156 @@
+/**
+ * A loopback OpenAI-compatible provider for the terminal-chat tests, and
+ * the project folder that declares it: every request's body is kept;
+ * each answer streams its text, and an answer may hold its stream open
+ * (after a first delta) until the test releases it or the client goes.
+ */
+import { declareProviders } from "./_fake_providers.ts";
+import { trustProjectFiles } from "./_helpers.ts";
+
+/** One scripted answer. */
+export interface Answer {
+  /** Deltas sent before holding. */
+  first: string;
+  /** Deltas sent after release (absent ⇒ the stream ends at once). */
+  rest?: string;
+  /** Hold the stream open after `first` until `release()`. */
+  hold?: boolean;
+}
+
+/** The running provider. */
+export interface ChatProvider extends AsyncDisposable {
+  /** The `base_url` to declare. */
+  readonly url: string;
+  /** Each request's last user message text, in order. */
+  userTexts(): string[];
+  /** Resolves when the N-th request (1-based) has arrived. */
+  arrived(n: number): Promise<void>;
+  /** Ends the held stream. */
+  release(): void;
+  /** Resolves when a held stream was cancelled by the client. */
+  readonly cancelled: Promise<void>;
+}
+
+function chunk(delta: Record<string, unknown>, finish?: string): string {
+  return `data: ${
+    JSON.stringify({
+      id: "c1",
+      object: "chat.completion.chunk",
+      choices: [{ index: 0, delta, finish_reason: finish ?? null }],
+    })
+  }\n\n`;
+}
+
+const USAGE = `data: ${
+  JSON.stringify({
+    id: "c1",
+    object: "chat.completion.chunk",
+    choices: [],
+    usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+  })
+}\n\ndata: [DONE]\n\n`;
+
+function userText(body: string): string {
+  const parsed = JSON.parse(body) as {
+    messages: Array<{ role: string; content: unknown }>;
+  };
+  const user = parsed.messages.filter((m) => m.role === "user").at(-1);
+  const c = user?.content;
+  if (typeof c === "string") return c;
+  if (Array.isArray(c)) {
+    return c.map((p: { text?: string }) => p.text ?? "").join("");
+  }
+  return "";
+}
+
+/**
+ * Starts the provider.
+ *
+ * @param answers One per request; later requests reuse the last.
+ * @returns The provider.
+ */
+export function chatProvider(answers: readonly Answer[]): ChatProvider {
+  const texts: string[] = [];
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  let release = (): void => {};
+  let onCancel = (): void => {};
+  const cancelled = new Promise<void>((r) => onCancel = r);
+  const encoder = new TextEncoder();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    async (req) => {
+      texts.push(userText(await req.text()));
+      for (const w of waiters) if (texts.length >= w.n) w.resolve();
+      const answer = answers[texts.length - 1] ?? answers.at(-1) ??
+        { first: "ok" };
+      const body = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(encoder.encode(chunk({ content: answer.first })));
+          if (answer.hold === true) {
+            await new Promise<void>((r) => release = r);
+          }
+          try {
+            if (answer.rest !== undefined) {
+              controller.enqueue(
+                encoder.encode(chunk({ content: answer.rest })),
+              );
+            }
+            controller.enqueue(encoder.encode(chunk({}, "stop") + USAGE));
+            controller.close();
+          } catch {
+            // The client went away.
+          }
+        },
+        cancel() {
+          onCancel();
+          release();
+        },
+      });
+      return new Response(body, {
+        headers: { "content-type": "text/event-stream" },
+      });
+    },
+  );
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    userTexts: () => [...texts],
+    arrived(n) {
+      if (texts.length >= n) return Promise.resolve();
+      return new Promise<void>((resolve) => waiters.push({ n, resolve }));
+    },
+    release: () => release(),
+    cancelled,
+    async [Symbol.asyncDispose]() {
+      release();
+      await server.shutdown();
+    },
+  };
+}
+
+/**
+ * Declares and trusts the provider in `dir` and returns the chat's
+ * arguments and environment (Relavium home `home`).
+ *
+ * @param dir The project folder.
+ * @param home The Relavium home.
+ * @param provider The provider.
+ * @returns The `chat` argv and environment.
+ */
+export async function chatSetup(
+  dir: string,
+  home: string,
+  provider: ChatProvider,
+): Promise<{ args: string[]; env: Record<string, string> }> {
+  await declareProviders(dir, [{
+    id: "fake-openai",
+    kind: "openai-compatible",
+    baseUrl: `${provider.url}/v1/`,
+    allowLocal: true,
+  }]);
+  const env = { RELAVIUM_HOME: home, NO_COLOR: "1" };
+  await trustProjectFiles(dir, env);
+  return {
+    args: ["chat", "--model", "qwen2.5:7b", "--provider", "fake-openai"],
+    env,
+  };
+}

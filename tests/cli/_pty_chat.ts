@@ -1,20 +1,23 @@
 /**
  * A loopback OpenAI-compatible provider for the terminal-chat tests, and
- * the project folder that declares it: every request's body is kept;
- * each answer streams its text, and an answer may hold its stream open
- * (after a first delta) until the test releases it or the client goes.
+ * the project folder that declares it: every request's last user text is
+ * kept; each answer streams its deltas and may hold its stream open until
+ * the test releases it or the client goes away (a cancelled turn).
  */
 import { declareProviders } from "./_fake_providers.ts";
 import { trustProjectFiles } from "./_helpers.ts";
 
 /** One scripted answer. */
 export interface Answer {
-  /** Deltas sent before holding. */
-  first: string;
-  /** Deltas sent after release (absent ⇒ the stream ends at once). */
-  rest?: string;
-  /** Hold the stream open after `first` until `release()`. */
+  /**
+   * Deltas sent at once. The host's redaction holds back the newest
+   * delta until another event, so a held answer shows all but its last.
+   */
+  deltas: string[];
+  /** Hold the stream open after `deltas` until `release()`. */
   hold?: boolean;
+  /** Deltas sent after the release. */
+  rest?: string[];
 }
 
 /** The running provider. */
@@ -27,8 +30,8 @@ export interface ChatProvider extends AsyncDisposable {
   arrived(n: number): Promise<void>;
   /** Ends the held stream. */
   release(): void;
-  /** Resolves when a held stream was cancelled by the client. */
-  readonly cancelled: Promise<void>;
+  /** Resolves when the N-th request's held stream was cancelled by the client. */
+  cancelled(n: number): Promise<void>;
 }
 
 function chunk(delta: Record<string, unknown>, finish?: string): string {
@@ -63,6 +66,13 @@ function userText(body: string): string {
   return "";
 }
 
+/** A promise with its resolver. */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => {};
+  const promise = new Promise<void>((r) => resolve = r);
+  return { promise, resolve };
+}
+
 /**
  * Starts the provider.
  *
@@ -71,29 +81,32 @@ function userText(body: string): string {
  */
 export function chatProvider(answers: readonly Answer[]): ChatProvider {
   const texts: string[] = [];
-  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const arrivals: Array<ReturnType<typeof signal>> = [];
+  const cancels: Array<ReturnType<typeof signal>> = [];
+  const slot = (list: typeof arrivals, n: number) => {
+    for (let i = list.length; i < n; i++) list.push(signal());
+    return list[n - 1] ?? signal();
+  };
   let release = (): void => {};
-  let onCancel = (): void => {};
-  const cancelled = new Promise<void>((r) => onCancel = r);
   const encoder = new TextEncoder();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     async (req) => {
       texts.push(userText(await req.text()));
-      for (const w of waiters) if (texts.length >= w.n) w.resolve();
-      const answer = answers[texts.length - 1] ?? answers.at(-1) ??
-        { first: "ok" };
+      const n = texts.length;
+      slot(arrivals, n).resolve();
+      const answer = answers[n - 1] ?? answers.at(-1) ?? { deltas: ["ok"] };
       const body = new ReadableStream<Uint8Array>({
         async start(controller) {
-          controller.enqueue(encoder.encode(chunk({ content: answer.first })));
+          for (const d of answer.deltas) {
+            controller.enqueue(encoder.encode(chunk({ content: d })));
+          }
           if (answer.hold === true) {
             await new Promise<void>((r) => release = r);
           }
           try {
-            if (answer.rest !== undefined) {
-              controller.enqueue(
-                encoder.encode(chunk({ content: answer.rest })),
-              );
+            for (const d of answer.rest ?? []) {
+              controller.enqueue(encoder.encode(chunk({ content: d })));
             }
             controller.enqueue(encoder.encode(chunk({}, "stop") + USAGE));
             controller.close();
@@ -102,7 +115,7 @@ export function chatProvider(answers: readonly Answer[]): ChatProvider {
           }
         },
         cancel() {
-          onCancel();
+          slot(cancels, n).resolve();
           release();
         },
       });
@@ -114,12 +127,9 @@ export function chatProvider(answers: readonly Answer[]): ChatProvider {
   return {
     url: `http://127.0.0.1:${server.addr.port}`,
     userTexts: () => [...texts],
-    arrived(n) {
-      if (texts.length >= n) return Promise.resolve();
-      return new Promise<void>((resolve) => waiters.push({ n, resolve }));
-    },
+    arrived: (n) => slot(arrivals, n).promise,
     release: () => release(),
-    cancelled,
+    cancelled: (n) => slot(cancels, n).promise,
     async [Symbol.asyncDispose]() {
       release();
       await server.shutdown();

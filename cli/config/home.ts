@@ -1,7 +1,7 @@
 /**
  * Where the user's Relavium folder is: `RELAVIUM_HOME`
  * when set (must be absolute), else `~/.relavium`. It holds the global
- * `config.toml` and `history.db`.
+ * `config.toml`, `history.db` and the chat's input history `chat_history`.
  *
  * @module
  */

@@ -31,6 +31,10 @@ export interface ResolvedProvider {
   maxTokensParam?: "max_tokens" | "max_completion_tokens";
   /** `context_window`: the endpoint's declared window, in tokens. */
   contextWindow?: number;
+  /** `dialect` of an `openai-compatible` entry. */
+  dialect?: "openai" | "deepseek";
+  /** `reasoning`: whether the endpoint's models take a reasoning effort. */
+  reasoning?: boolean;
   /** The entry's own stream bounds (else `[chat]`'s). */
   limits?: StreamLimitOptions;
   /** `[providers.prices.<model>]`, µ¢ per million tokens. */
@@ -97,6 +101,8 @@ export function resolveProviders(
         ...(p.context_window === undefined
           ? {}
           : { contextWindow: p.context_window }),
+        ...(p.dialect === undefined ? {} : { dialect: p.dialect }),
+        ...(p.reasoning === undefined ? {} : { reasoning: p.reasoning }),
         ...limitsOf(p),
       });
     }

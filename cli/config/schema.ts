@@ -56,6 +56,16 @@ export interface ProviderEntry {
   max_tokens_param?: "max_tokens" | "max_completion_tokens";
   /** The endpoint's context window in tokens (for measured compaction). */
   context_window?: number;
+  /**
+   * The wire dialect of an `openai-compatible` server: `openai` (default)
+   * or `deepseek` (thinking on/off, its usage fields and overflow text).
+   */
+  dialect?: "openai" | "deepseek";
+  /**
+   * Whether the endpoint's models reason: `true` sends the agent's
+   * `reasoning_effort`; `false` (the default for a custom endpoint) drops it.
+   */
+  reasoning?: boolean;
   /** First-byte timeout of each provider call, ms (default 60 000). */
   first_byte_timeout_ms?: number;
   /** Idle-stream timeout of each provider call, ms (default 300 000). */
@@ -223,6 +233,10 @@ function providerSchema(global: boolean): z.ZodMiniType<ProviderEntry> {
       }),
     ),
     context_window: z.exactOptional(posInt),
+    dialect: z.exactOptional(
+      z.enum(["openai", "deepseek"], { error: "must be openai or deepseek" }),
+    ),
+    reasoning: z.exactOptional(bool),
     first_byte_timeout_ms: z.exactOptional(timerMs),
     idle_timeout_ms: z.exactOptional(timerMs),
     max_response_bytes: z.exactOptional(posInt),
@@ -232,12 +246,14 @@ function providerSchema(global: boolean): z.ZodMiniType<ProviderEntry> {
       }),
     ),
   }, { error: "must be a table" }).check(z.superRefine((p, ctx) => {
-    if (p.kind !== "openai-compatible" && p.max_tokens_param !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["max_tokens_param"],
-        message: 'applies only to kind = "openai-compatible"',
-      });
+    for (const key of ["max_tokens_param", "dialect"] as const) {
+      if (p.kind !== "openai-compatible" && p[key] !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: 'applies only to kind = "openai-compatible"',
+        });
+      }
     }
     if (!global && p.api_key_env !== undefined) {
       ctx.addIssue({

@@ -186,6 +186,18 @@ export function createPlainPrinter(
         case "cost:updated":
           turnCost += event.costMicrocents;
           if (!event.priced) turnUnpriced = true;
+          if (event.usageUnknown === true) {
+            note(
+              `[usage unknown: ${
+                oneLine(event.model)
+              } sent no token counts; the cost cap counts its estimate, ${
+                event.priced
+                  ? `$${(event.costMicrocents / 1e8).toFixed(4)}`
+                  : "price unknown"
+              }]`,
+              "yellow",
+            );
+          }
           if (options.verbose) {
             note(
               `[cost: ${event.model} ${event.inputTokens} in / ${event.outputTokens} out${

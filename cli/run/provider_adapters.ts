@@ -98,6 +98,9 @@ export function createAdapter(
     ...(provider.contextWindow === undefined
       ? {}
       : { contextWindow: provider.contextWindow }),
+    ...(provider.reasoning === undefined
+      ? {}
+      : { supports: { reasoning: provider.reasoning } }),
     ...common,
     ...limits,
   };
@@ -110,6 +113,9 @@ export function createAdapter(
         ...(provider.maxTokensParam === undefined
           ? {}
           : { maxTokensParam: provider.maxTokensParam }),
+        ...(provider.dialect === undefined
+          ? {}
+          : { dialect: provider.dialect }),
       });
     default:
       return undefined;

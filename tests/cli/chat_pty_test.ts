@@ -92,7 +92,7 @@ Deno.test("chat on a terminal: a 3-line bracketed paste is one request, a 5,000-
   ]);
 });
 
-Deno.test("chat on a terminal: type-ahead stays out of the answer and fills the next prompt; Ctrl-C aborts a turn and the chat goes on; /cancel mid-turn ends at once", async () => {
+Deno.test("chat on a terminal: type-ahead stays out of the answer and fills the next prompt; Ctrl-C or Esc aborts a turn and the chat goes on; /cancel mid-turn ends at once", async () => {
   await using dir = await tempDir();
   await using provider = chatProvider([
     { deltas: ["Thinking", "…"], hold: true, rest: [" done."] },
@@ -115,10 +115,15 @@ Deno.test("chat on a terminal: type-ahead stays out of the answer and fills the 
   await chat.type("\x03");
   await provider.cancelled(2);
   at = await chat.waitFor("> ", at);
-  await chat.type("third\r");
+  await chat.type("esc\r");
+  at = await chat.waitFor("Slow", at);
+  await chat.type("\x1b");
+  await provider.cancelled(3);
+  at = await chat.waitFor("> ", at);
+  await chat.type("last\r");
   at = await chat.waitFor("Slow", at);
   await chat.type("/cancel\r");
-  await provider.cancelled(3);
+  await provider.cancelled(4);
   assert.equal(await chat.waitExit(), 4);
-  assert.deepEqual(provider.userTexts(), ["go", "typed ahead", "third"]);
+  assert.deepEqual(provider.userTexts(), ["go", "typed ahead", "esc", "last"]);
 });

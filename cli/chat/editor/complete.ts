@@ -4,15 +4,19 @@
  * paths complete: an absolute path, a `..` segment, or a folder whose
  * real path lies outside the workspace (a symlink out of it) offers
  * nothing, so completion never lists what `@` could not attach. Hidden
- * entries are offered only when the typed name starts with a dot.
+ * entries are offered only when the typed name starts with a dot. The
+ * listing is bounded: at most 200 candidates, from at most 10,000 folder
+ * entries read.
  *
  * @module
  */
 import { isAbsolute, join, relative } from "node:path";
 import { insertText, type LineState } from "./line_state.ts";
 
-/** Candidates shown at most, and listed per folder at most. */
+/** Candidates offered at most. */
 const MAX_CANDIDATES = 200;
+/** Folder entries read at most for one completion (a huge folder stops there). */
+const MAX_SCANNED = 10_000;
 
 /** Lists the completions of a typed `@` path (as typed, plus the rest). */
 export type PathCompleter = (partial: string) => Promise<string[]>;
@@ -39,7 +43,9 @@ export function createPathCompleter(workspace: string): PathCompleter {
       const dir = await Deno.realPath(join(root, folder));
       if (!inside(root, dir)) return [];
       const out: string[] = [];
+      let scanned = 0;
       for await (const entry of Deno.readDir(dir)) {
+        if (++scanned > MAX_SCANNED) break;
         if (!entry.name.startsWith(base)) continue;
         if (entry.name.startsWith(".") && !base.startsWith(".")) continue;
         let isDir = entry.isDirectory;

@@ -5,7 +5,7 @@
  * provider receives is the assertion, the screen only says when to type.
  */
 import assert from "node:assert/strict";
-import { spawnPty } from "../_kit/pty.ts";
+import { spawnPty } from "./_pty.ts";
 import { chatProvider, chatSetup } from "./_pty_chat.ts";
 import { tempDir, write } from "./_helpers.ts";
 

@@ -6,9 +6,11 @@
  * screen's tail, so a test never hangs.
  */
 import { fileURLToPath } from "node:url";
+import { cliRunArgs } from "./_child.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const DRIVER = fileURLToPath(new URL("./pty_run.py", import.meta.url));
+const DRIVER = fileURLToPath(
+  new URL("../_kit/pty_run.py", import.meta.url),
+);
 
 /** How long one wait may take before the test fails (a bound, not a timing). */
 const WAIT_MS = 30_000;
@@ -85,17 +87,7 @@ export function spawnPty(
       String(options.rows ?? 40),
       "--",
       Deno.execPath(),
-      "run",
-      "--no-prompt",
-      "--quiet",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-run",
-      "--allow-sys=hostname",
-      "--allow-net=127.0.0.1",
-      `${ROOT}cli.ts`,
-      ...args,
+      ...cliRunArgs(args),
     ],
     cwd: options.cwd,
     clearEnv: true,

@@ -138,18 +138,21 @@ export function chatProvider(answers: readonly Answer[]): ChatProvider {
 }
 
 /**
- * Declares and trusts the provider in `dir` and returns the chat's
+ * Declares the provider in `dir` (a widening project file: `allow_local`)
+ * and trusts it unless `trust` is `false`, then returns the chat's
  * arguments and environment (Relavium home `home`).
  *
  * @param dir The project folder.
  * @param home The Relavium home.
  * @param provider The provider.
+ * @param trust Whether to trust the project file first (default `true`).
  * @returns The `chat` argv and environment.
  */
 export async function chatSetup(
   dir: string,
   home: string,
   provider: ChatProvider,
+  trust = true,
 ): Promise<{ args: string[]; env: Record<string, string> }> {
   await declareProviders(dir, [{
     id: "fake-openai",
@@ -158,7 +161,7 @@ export async function chatSetup(
     allowLocal: true,
   }]);
   const env = { RELAVIUM_HOME: home, NO_COLOR: "1" };
-  await trustProjectFiles(dir, env);
+  if (trust) await trustProjectFiles(dir, env);
   return {
     args: ["chat", "--model", "qwen2.5:7b", "--provider", "fake-openai"],
     env,

@@ -62,11 +62,16 @@ Deno.test("chat on a terminal: editing keys shape the message, Tab completes an 
   assert.equal(provider.userTexts()[3], "Xabc ok");
 });
 
-Deno.test("chat on a terminal: a 3-line bracketed paste is one request, a 5,000-character line arrives whole, Ctrl-J / Alt-Enter / a trailing backslash continue a message, Ctrl-C clears a half-typed line", async () => {
+Deno.test("chat on a terminal: a 3-line bracketed paste is one request, a 5,000-character line arrives whole, Ctrl-J / Alt-Enter / a trailing backslash continue a message, Ctrl-C clears a half-typed line; the trust question takes an edited answer", async () => {
   await using dir = await tempDir();
   await using provider = chatProvider([{ deltas: ["Noted."] }]);
-  const { args, env } = await chatSetup(dir.path, `${dir.path}/home`, provider);
+  const home = `${dir.path}/home`;
+  const { args, env } = await chatSetup(dir.path, home, provider, false);
   await using chat = spawnPty(args, { cwd: dir.path, env });
+  // The trust question reads its answer with the editor too: an edited
+  // "y" trusts the file, so its loopback provider serves the chat.
+  await chat.waitFor("[n] no");
+  await chat.type("n\x7fy\r");
   let at = await chat.waitFor("> ");
   const turn = async (keys: string): Promise<void> => {
     await chat.type(keys);

@@ -5,7 +5,10 @@
  * `/cancel` cancel the session (exit 4, `session:cancelled` last).
  *
  * Signals: in the interactive REPL, Ctrl-C during a turn or a `/compact`
- * aborts it and Ctrl-C at the prompt cancels the chat (exit 4); elsewhere
+ * aborts it and Ctrl-C at the prompt cancels the chat (exit 4); on a
+ * terminal the line editor takes the keys at the prompt instead (Ctrl-C
+ * clears the line, twice on an empty one ends the chat) and reports Esc
+ * and an entered `/cancel` during a turn; elsewhere
  * SIGINT and SIGTERM cancel and exit 130 / 143. A store that failed to write (latch)
  * prints one line, cancels and exits 1, as does any cassette fault.
  *

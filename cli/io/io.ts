@@ -75,12 +75,16 @@ export interface CliIo {
 }
 
 /**
- * Control of the terminal stdin is: `raw` (no echo, no signals, every
- * byte as typed), `cbreak` (no echo, Ctrl-C is SIGINT), `normal`.
+ * A terminal's input mode: `raw` (no echo, no signals, every byte as
+ * typed), `cbreak` (no echo, Ctrl-C is SIGINT), `normal` (the line
+ * discipline's own editing and echo).
  */
+export type TerminalMode = "raw" | "cbreak" | "normal";
+
+/** Control of the terminal stdin reads: its input mode and width. */
 export interface TerminalControl {
   /** Switches stdin's input mode. */
-  setMode(mode: "raw" | "cbreak" | "normal"): void;
+  setMode(mode: TerminalMode): void;
   /** The terminal's width in columns. */
   columns(): number;
 }

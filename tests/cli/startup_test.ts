@@ -51,9 +51,11 @@ Deno.test("cli.ts statically loads no zod, YAML, TOML or SQLite", async () => {
   assert.ok(!modules.some((m) => m.endsWith("/cli/commands/chat.ts")));
 });
 
-Deno.test("the line editor loads only when a chat reads a terminal: neither cli.ts nor the chat commands load it statically", async () => {
+Deno.test("the line editor loads only when a chat reads a terminal: neither cli.ts, the help text nor the chat commands load it statically", async () => {
   const editor = (m: string): boolean => m.includes("/cli/chat/editor/");
-  assert.deepEqual((await staticClosure("cli.ts")).filter(editor), []);
+  for (const entry of ["cli.ts", "cli/help.ts"]) {
+    assert.deepEqual((await staticClosure(entry)).filter(editor), [], entry);
+  }
   for (const entry of ["cli/commands/chat.ts", "cli/commands/chat_resume.ts"]) {
     const modules = await staticClosure(entry);
     // The reader that imports the editor lazily is there; the editor is not.

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import type { TerminalMode } from "../../io/io.ts";
 import type { PathCompleter } from "./complete.ts";
 import { applyCompletion, typedAtPath } from "./complete.ts";
 import type { InputHistory } from "./history.ts";
@@ -30,9 +31,6 @@ import {
 } from "./line_state.ts";
 import type { ControlKey, TerminalReader } from "./reader_types.ts";
 import { displayWidth, drawLine } from "./render.ts";
-
-/** The terminal's input modes. */
-export type TerminalMode = "raw" | "cbreak" | "normal";
 
 /** What {@linkcode createTerminalReader} needs. */
 export interface TerminalReaderOptions {

@@ -12,7 +12,8 @@
  * `/cancel` ⇒ `cancel`; another entered line is queued and returned by
  * the next `readMessage` (drawn after its prompt); the unentered rest is
  * pre-filled into the next message. An answer read (`next()`) starts
- * empty: text typed before a question never answers it.
+ * empty: text typed before a question never answers it; Ctrl-C or Esc
+ * there ends it with no answer and reports `interrupt`.
  *
  * @module
  */
@@ -97,9 +98,8 @@ export function createTerminalReader(
   let pump: Promise<void> | undefined;
   let pasteOn = false;
 
-  function emit(key: ControlKey): boolean {
+  function emit(key: ControlKey): void {
     for (const h of [...handlers]) h(key);
-    return handlers.size > 0;
   }
 
   function draw(read: Read): void {
@@ -232,6 +232,7 @@ export function createTerminalReader(
         if (multiline) await complete(read);
         return;
       case "escape":
+        if (!multiline) interrupt(read);
         return;
       default:
         read.state = applyEdit(state, key.name) ?? state;
@@ -239,17 +240,18 @@ export function createTerminalReader(
   }
 
   function interrupt(read: Read): void {
+    if (read.kind === "answer") {
+      // A question (an approval during a turn): Ctrl-C or Esc gives no
+      // answer and stops the turn, as Ctrl-C does while a turn streams.
+      leave(read, "^C");
+      finish(read, undefined);
+      emit("interrupt");
+      return;
+    }
     if (read.state.text !== "") {
       leave(read, "^C");
       read.state = EMPTY_LINE;
       read.historyIndex = history.entries.length;
-      return;
-    }
-    if (read.kind === "answer") {
-      if (!emit("interrupt")) {
-        leave(read);
-        finish(read, undefined);
-      }
       return;
     }
     if (read.armed) {

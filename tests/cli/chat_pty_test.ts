@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { spawnPty } from "./_pty.ts";
 import { chatProvider, chatSetup } from "./_pty_chat.ts";
-import { tempDir, write } from "./_helpers.ts";
+import { tempDir, trustProjectFiles, write } from "./_helpers.ts";
+import { scanUntil } from "./_procs.ts";
 
 const LEFT = "\x1b[D";
 const HOME = "\x1b[H";
@@ -131,4 +132,65 @@ Deno.test("chat on a terminal: type-ahead stays out of the answer and fills the 
   await provider.cancelled(4);
   assert.equal(await chat.waitExit(), 4);
   assert.deepEqual(provider.userTexts(), ["go", "typed ahead", "esc", "last"]);
+});
+
+Deno.test({
+  name:
+    "chat on a terminal: Ctrl-C during a run_command kills the command and the chat goes on",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    // Marker argument: nothing else on the machine sleeps this long.
+    const pattern = "41\\.7[1]";
+    await using dir = await tempDir();
+    await write(
+      `${dir.path}/helper.agent.yaml`,
+      "id: helper\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\ntools:\n  - run_command\n",
+    );
+    const id = "t1";
+    await write(
+      `${dir.path}/c.json`,
+      JSON.stringify({
+        schema_version: "1.1",
+        provider: "anthropic",
+        calls: [{
+          chunks: [
+            { type: "tool_call_start", id, name: "run_command" },
+            {
+              type: "tool_call_delta",
+              id,
+              argsJsonDelta: JSON.stringify({
+                command: "sleep",
+                args: ["41.71"],
+              }),
+            },
+            { type: "tool_call_end", id },
+            {
+              type: "stop",
+              stopReason: "tool_use",
+              usage: { inputTokens: 10, outputTokens: 3 },
+            },
+          ],
+        }],
+      }),
+    );
+    await write(
+      `${dir.path}/.relavium/project.toml`,
+      '[chat]\nallowed_command_globs = ["sleep 41.71"]\n',
+    );
+    const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
+    await trustProjectFiles(dir.path, env);
+    const args = "chat --agent helper.agent.yaml --fixture c.json --mode auto";
+    await using chat = spawnPty(args.split(" "), { cwd: dir.path, env });
+    const at = await chat.waitFor("> ");
+    assert.deepEqual(await scanUntil(pattern, (p) => p.length === 0), []);
+    await chat.type("run it\r");
+    const running = await scanUntil(pattern, (p) => p.length > 0);
+    assert.equal(running.length, 1, "the command did not start");
+    await chat.type("\x03");
+    // It would sleep 41.71 s; it is gone, and the prompt is back.
+    assert.deepEqual(await scanUntil(pattern, (p) => p.length === 0), []);
+    await chat.waitFor("> ", await chat.waitFor("run it", at));
+    await chat.type("\x04");
+    assert.equal(await chat.waitExit(), 4);
+  },
 });

@@ -16,7 +16,7 @@ const END = "\x1b[F";
 const DELETE = "\x1b[3~";
 const UP = "\x1b[A";
 
-Deno.test("chat on a terminal: editing keys shape the message, Tab completes an @ path, Up recalls messages in a later chat from the 0600 history file", async () => {
+Deno.test("chat on a terminal: editing keys shape the message, Tab completes an @ path, Up recalls messages in a resumed chat from the 0600 history file", async () => {
   await using dir = await tempDir();
   await using provider = chatProvider([{ deltas: ["Hello there."] }]);
   await write(`${dir.path}/notes.md`, "remember the milk\n");
@@ -36,6 +36,7 @@ Deno.test("chat on a terminal: editing keys shape the message, Tab completes an 
     );
     at = await chat.waitFor("Hello there.", at);
     at = await chat.waitFor("> ", at);
+    assert.ok(chat.raw().includes("\x1b[2J"), "Ctrl-L cleared the screen");
     await chat.type("read @no\t\r");
     at = await chat.waitFor("Hello there.", at);
     await chat.waitFor("> ", at);
@@ -50,7 +51,9 @@ Deno.test("chat on a terminal: editing keys shape the message, Tab completes an 
   const info = await Deno.stat(`${home}/chat_history`);
   assert.equal((info.mode ?? 0) & 0o777, 0o600);
   {
-    await using chat = spawnPty(args, { cwd: dir.path, env });
+    // A resumed chat reads with the editor too.
+    const resume = ["chat-resume", "--last"];
+    await using chat = spawnPty(resume, { cwd: dir.path, env });
     const at = await chat.waitFor("> ");
     // The newest entry first: Up twice is the second message.
     await chat.type(`${UP}${UP}\r`);

@@ -194,7 +194,10 @@ export function createTerminalReader(
       return;
     }
     const { state } = read;
-    switch (key.name) {
+    // An answer is one line: a line feed ends it too (keys typed before
+    // the terminal left canonical mode arrive with Enter as `\n`).
+    const name = !multiline && key.name === "newline" ? "enter" : key.name;
+    switch (name) {
       case "enter":
         if (
           multiline && state.text.endsWith("\\") &&
@@ -208,7 +211,7 @@ export function createTerminalReader(
         if (multiline) await history.add(state.text);
         return finish(read, state.text);
       case "newline":
-        if (multiline) read.state = insertText(state, "\n");
+        read.state = insertText(state, "\n");
         return;
       case "eof":
         if (state.text === "") {
@@ -235,7 +238,7 @@ export function createTerminalReader(
         if (!multiline) interrupt(read);
         return;
       default:
-        read.state = applyEdit(state, key.name) ?? state;
+        read.state = applyEdit(state, name) ?? state;
     }
   }
 

@@ -142,8 +142,10 @@ Deno.test({
     "chat on a terminal: Ctrl-C during a run_command kills the command and the chat goes on",
   ignore: Deno.build.os !== "linux",
   async fn() {
-    // Marker argument: nothing else on the machine sleeps this long.
-    const pattern = "41\\.7[1]";
+    // A marker argument no other run (of this suite too) sleeps for; the
+    // escaped dot keeps the pattern from matching the scan itself.
+    const marker = `41.${100_000 + Math.floor(Math.random() * 800_000)}`;
+    const pattern = marker.replace(".", "\\.");
     await using dir = await tempDir();
     await write(
       `${dir.path}/helper.agent.yaml`,
@@ -163,7 +165,7 @@ Deno.test({
               id,
               argsJsonDelta: JSON.stringify({
                 command: "sleep",
-                args: ["41.71"],
+                args: [marker],
               }),
             },
             { type: "tool_call_end", id },
@@ -178,7 +180,7 @@ Deno.test({
     );
     await write(
       `${dir.path}/.relavium/project.toml`,
-      '[chat]\nallowed_command_globs = ["sleep 41.71"]\n',
+      `[chat]\nallowed_command_globs = ["sleep ${marker}"]\n`,
     );
     const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
     await trustProjectFiles(dir.path, env);
@@ -190,7 +192,7 @@ Deno.test({
     const running = await scanUntil(pattern, (p) => p.length > 0);
     assert.equal(running.length, 1, "the command did not start");
     await chat.type("\x03");
-    // It would sleep 41.71 s; it is gone, and the prompt is back.
+    // It would sleep 41 s; it is gone, and the prompt is back.
     assert.deepEqual(await scanUntil(pattern, (p) => p.length === 0), []);
     await chat.waitFor("> ", await chat.waitFor("run it", at));
     await chat.type("\x04");

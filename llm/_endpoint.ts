@@ -6,7 +6,7 @@
  */
 import type { ModelCatalog } from "./catalog.ts";
 import { type HttpProviderOptions, normaliseBaseUrl } from "./http.ts";
-import type { LlmProvider } from "./provider.ts";
+import type { LlmProvider, ProviderSupports } from "./provider.ts";
 
 /**
  * Checks the shared options of an HTTP adapter and resolves its base URL
@@ -75,5 +75,22 @@ export function endpointFace(
     customEndpoint: custom,
     contextLimit: contextLimitOf(catalog, custom, declared),
     ...(declared !== undefined && declared > 0 ? { windowDeclared: true } : {}),
+  };
+}
+
+/**
+ * The default capabilities of an HTTP adapter of the OpenAI family: a
+ * custom endpoint is not assumed to reason or to cache.
+ *
+ * @param custom Whether the endpoint is custom.
+ * @returns The capabilities.
+ */
+export function httpSupports(custom: boolean): ProviderSupports {
+  return {
+    tools: true,
+    streaming: true,
+    parallelToolCalls: true,
+    reasoning: !custom,
+    promptCache: !custom,
   };
 }

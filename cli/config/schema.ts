@@ -48,7 +48,7 @@ export interface ChatTable {
  */
 export interface ProviderEntry {
   id: string;
-  kind: "anthropic" | "openai-compatible" | "gemini";
+  kind: "anthropic" | "openai-compatible" | "openai-responses" | "gemini";
   base_url: string;
   api_key_env?: string;
   allow_local?: boolean;
@@ -214,9 +214,13 @@ function providerSchema(global: boolean): z.ZodMiniType<ProviderEntry> {
         "must not shadow a built-in provider id",
       ),
     ),
-    kind: z.enum(["anthropic", "openai-compatible", "gemini"], {
-      error: "must be anthropic, openai-compatible or gemini",
-    }),
+    kind: z.enum(
+      ["anthropic", "openai-compatible", "openai-responses", "gemini"],
+      {
+        error:
+          "must be anthropic, openai-compatible, openai-responses or gemini",
+      },
+    ),
     base_url: nonEmpty,
     api_key_env: z.exactOptional(
       str.check(

@@ -2,7 +2,8 @@
  * The real provider adapters behind the CLI's provider registry: built-in
  * `anthropic`, `openai`, `deepseek` and `gemini` (the library's
  * `createBuiltinProvider`), `[[providers]]` entries of kind `anthropic`,
- * `openai-compatible` or `gemini`, and `RELAVIUM_<P>_BASE_URL` overrides.
+ * `openai-compatible`, `openai-responses` or `gemini`, and
+ * `RELAVIUM_<P>_BASE_URL` overrides.
  * Loaded only by sessions without `--fixture`; the Gemini adapter only by
  * its first call.
  *
@@ -17,6 +18,7 @@ import type { ListableCatalog } from "../../llm/create_catalog.ts";
 import type { FetchFn } from "../../llm/http.ts";
 import { GEMINI_BASE_URL } from "../../llm/gemini/_base_url.ts";
 import { createLazyGeminiProvider } from "../../llm/gemini/_lazy.ts";
+import { createLazyResponsesProvider } from "../../llm/openai_responses/_lazy.ts";
 import {
   createOpenAiProvider,
   DEEPSEEK_BASE_URL,
@@ -123,6 +125,8 @@ export function createAdapter(
       });
     case "gemini":
       return createLazyGeminiProvider(custom);
+    case "openai-responses":
+      return createLazyResponsesProvider(custom);
     default:
       return undefined;
   }

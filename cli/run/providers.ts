@@ -7,7 +7,11 @@
 /**
  * Protocol families a provider id can resolve to.
  */
-export type ProviderProtocol = "anthropic" | "openai-compatible" | "gemini";
+export type ProviderProtocol =
+  | "anthropic"
+  | "openai-compatible"
+  | "openai-responses"
+  | "gemini";
 
 /**
  * The built-in provider ids and their protocol.

@@ -8,7 +8,7 @@ import type { StreamChunk } from "../chunk.ts";
 import type { LlmProvider, LlmRequest, ProviderSupports } from "../provider.ts";
 import type { ModelCatalog } from "../catalog.ts";
 import type { HttpProviderOptions } from "../http.ts";
-import { contextLimitOf, resolveEndpoint } from "../_endpoint.ts";
+import { endpointFace, resolveEndpoint } from "../_endpoint.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { makeLlmError } from "../errors.ts";
 import { finishError } from "../_http_errors.ts";
@@ -119,12 +119,8 @@ export function createAnthropicProvider(
   return {
     id,
     kind: "anthropic",
-    customEndpoint: custom,
     supports,
     stream,
-    contextLimit: contextLimitOf(catalog, custom, options.contextWindow),
-    ...(options.contextWindow !== undefined && options.contextWindow > 0
-      ? { windowDeclared: true }
-      : {}),
+    ...endpointFace(catalog, custom, options.contextWindow),
   };
 }

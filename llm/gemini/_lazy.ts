@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { StreamChunk } from "../chunk.ts";
-import type { LlmProvider, LlmRequest } from "../provider.ts";
+import type { LlmProvider } from "../provider.ts";
+import { lazyProvider } from "../_lazy_provider.ts";
 import { endpointFace, resolveEndpoint } from "../_endpoint.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { streamLimits } from "../_watchdog.ts";
@@ -32,21 +32,13 @@ export function createLazyGeminiProvider(
   streamLimits(options);
   const catalog = options.catalog ?? createCatalog();
   const resolved: GeminiProviderOptions = { ...options, catalog };
-  let loaded: Promise<LlmProvider> | undefined;
-  async function* stream(
-    req: LlmRequest,
-    key: string,
-  ): AsyncGenerator<StreamChunk> {
-    loaded ??= import("./provider.ts").then((m) =>
-      m.createGeminiProvider(resolved)
-    );
-    yield* (await loaded).stream(req, key);
-  }
-  return {
-    id: options.id ?? "gemini",
-    kind: "gemini",
-    supports: { ...GEMINI_SUPPORTS, ...options.supports },
-    stream,
-    ...endpointFace(catalog, custom, options.contextWindow),
-  };
+  return lazyProvider(
+    {
+      id: options.id ?? "gemini",
+      kind: "gemini",
+      supports: { ...GEMINI_SUPPORTS, ...options.supports },
+      ...endpointFace(catalog, custom, options.contextWindow),
+    },
+    () => import("./provider.ts").then((m) => m.createGeminiProvider(resolved)),
+  );
 }

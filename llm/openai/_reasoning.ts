@@ -91,7 +91,7 @@ export function chatReasoning(
     return {
       kind: "refused",
       message:
-        `Request refused: ${req.model} takes tool calls only through the Responses API, which this version does not speak; choose another model for tool use`,
+        `Request refused: ${req.model} takes tool calls only through the Responses API, which this Chat Completions endpoint does not speak; declare it with kind = "openai-responses"`,
     };
   }
   if (dialect === "deepseek") {

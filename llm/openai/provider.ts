@@ -14,11 +14,12 @@ import { keyRedactor } from "../_http_open.ts";
 import { singleChunk, streamHttp } from "../_http_stream.ts";
 import { streamLimits } from "../_watchdog.ts";
 import { makeLlmError } from "../errors.ts";
-import { contextLimitOf, resolveEndpoint } from "../_endpoint.ts";
+import { endpointFace, httpSupports, resolveEndpoint } from "../_endpoint.ts";
 import { classifyOpenAiError } from "./_errors.ts";
 import { createOpenAiMapper } from "./_map_stream.ts";
 import { buildOpenAiBody } from "./_request_body.ts";
 import type { MaxTokensParam, OpenAiDialect } from "./types.ts";
+import { createLazyResponsesProvider } from "../openai_responses/_lazy.ts";
 
 /**
  * The official OpenAI base URL (with the version).
@@ -48,16 +49,6 @@ export interface OpenAiProviderOptions extends HttpProviderOptions {
    * OpenAI endpoint, `max_tokens` everywhere else.
    */
   maxTokensParam?: MaxTokensParam;
-}
-
-function defaultSupports(custom: boolean): ProviderSupports {
-  return {
-    tools: true,
-    streaming: true,
-    parallelToolCalls: true,
-    reasoning: !custom,
-    promptCache: !custom,
-  };
 }
 
 /**
@@ -95,11 +86,23 @@ export function createOpenAiProvider(
   const limits = streamLimits(options);
   const url = `${base}/chat/completions`;
   const supports: ProviderSupports = {
-    ...defaultSupports(custom),
+    ...httpSupports(custom),
     ...options.supports,
   };
 
+  // The official endpoint's models that take tool calls only through the
+  // Responses API go there (its adapter loads on the first such call).
+  const responses = dialect === "openai" && !custom
+    ? createLazyResponsesProvider({ ...options, id, catalog, baseUrl: base })
+    : undefined;
+
   function stream(req: LlmRequest, key: string): AsyncIterable<StreamChunk> {
+    if (
+      responses !== undefined &&
+      catalog.lookup(req.model)?.needsResponsesApi === true
+    ) {
+      return responses.stream(req, key);
+    }
     const body = buildOpenAiBody(req, { dialect, maxTokensParam, catalog });
     if (!body.ok) {
       const error = makeLlmError("bad_request", id, body.error);
@@ -137,12 +140,8 @@ export function createOpenAiProvider(
   return {
     id,
     kind: "openai-compatible",
-    customEndpoint: custom,
     supports,
     stream,
-    contextLimit: contextLimitOf(catalog, custom, options.contextWindow),
-    ...(options.contextWindow !== undefined && options.contextWindow > 0
-      ? { windowDeclared: true }
-      : {}),
+    ...endpointFace(catalog, custom, options.contextWindow),
   };
 }

@@ -327,7 +327,7 @@ Deno.test("[[providers]] kind gemini: a bad kind or base URL is refused naming t
   assert.equal(bad.code, 2);
   assert.match(
     bad.stderr,
-    /project\.toml:3: providers\[0\]\.kind: must be anthropic, openai-compatible or gemini/,
+    /project\.toml:3: providers\[0\]\.kind: must be anthropic, openai-compatible, openai-responses or gemini/,
   );
   await write(
     `${dir.path}/.relavium/project.toml`,

@@ -111,16 +111,32 @@ Deno.test("request shape: Chat Completions never sends tools together with a rea
   assert.equal(byDefault?.["reasoning_effort"], "none");
 });
 
-Deno.test("request shape: a model whose tool calls need the Responses API is refused locally, nothing sent", async () => {
-  const { body, chunks } = await sent("openai", {
-    model: "gpt-6.1-sol",
-    tools: TOOLS,
-  });
-  assert.equal(body, undefined);
-  const last = chunks.at(-1);
-  assert.ok(last?.type === "error");
-  assert.equal(last.error.kind, "bad_request");
-  assert.match(last.error.message, /Responses API/);
+Deno.test("request shape: on a Chat Completions endpoint of its own, a model whose tool calls need the Responses API is refused locally, nothing sent", async () => {
+  const server = serve([sse(enc.encode("data: [DONE]\n\n"))]);
+  try {
+    const provider = createOpenAiProvider({
+      id: "gateway",
+      fetch,
+      baseUrl: server.url,
+      customEndpoint: true,
+    });
+    const chunks = await collect(provider.stream({
+      model: "gpt-6.1-sol",
+      tools: TOOLS,
+      messages: [{ role: "user", content: [{ type: "text", text: "q" }] }],
+    } as LlmRequest, "k"));
+    assert.equal(server.requests.length, 0);
+    const last = chunks.at(-1);
+    assert.ok(last?.type === "error");
+    assert.equal(last.error.kind, "bad_request");
+    assert.match(last.error.message, /kind = "openai-responses"/);
+  } finally {
+    await server.close();
+  }
+  // The official endpoint sends it to /responses instead.
+  const official = await sent("openai", { model: "gpt-6.1-sol", tools: TOOLS });
+  assert.equal(official.body?.["store"], false);
+  assert.ok(Array.isArray(official.body?.["input"]));
 });
 
 Deno.test("request shape: temperature is not sent beside a reasoning effort other than none", async () => {

@@ -46,7 +46,7 @@ const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
   {
     "chat": ["agent", "model", "provider", "fixture", "record", "mode"],
     "chat-resume": ["last", "fixture", "record", "mode"],
-    "chat-list": [],
+    "chat-list": ["here"],
     "chat-show": [],
     "chat-delete": ["yes"],
     "chat-export": ["out", "force"],

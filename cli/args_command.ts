@@ -93,7 +93,8 @@ export function buildCommand(
       };
     }
     case "chat-list":
-      return extra(args, "chat-list") ?? { name: "chat-list" };
+      return extra(args, "chat-list") ??
+        { name: "chat-list", here: v.here === true };
     case "chat-show":
     case "chat-delete": {
       const [id, ...more] = args;

@@ -50,7 +50,7 @@ export type CliCommand =
     record?: string;
     mode?: ModeName;
   }
-  | { name: "chat-list" }
+  | { name: "chat-list"; here: boolean }
   | { name: "chat-show"; sessionId: string }
   | { name: "chat-delete"; sessionId: string; yes: boolean }
   | { name: "chat-export"; sessionId: string; out?: string; force: boolean }
@@ -119,6 +119,7 @@ export const OPTIONS = {
   record: { type: "string" },
   mode: { type: "string" },
   last: { type: "boolean" },
+  here: { type: "boolean" },
   yes: { type: "boolean" },
   input: { type: "string", multiple: true },
   permissions: { type: "boolean" },

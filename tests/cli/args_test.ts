@@ -37,7 +37,8 @@ Deno.test("parseCliArgs() parses every command", async (t) => {
       last: true,
       fixture: "c.json",
     }],
-    [["chat-list"], { name: "chat-list" }],
+    [["chat-list"], { name: "chat-list", here: false }],
+    [["chat-list", "--here"], { name: "chat-list", here: true }],
     [["chat-show", "s1"], { name: "chat-show", sessionId: "s1" }],
     [["chat-delete", "s1"], {
       name: "chat-delete",

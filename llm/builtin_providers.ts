@@ -6,13 +6,14 @@
 import { createAnthropicProvider } from "./anthropic/provider.ts";
 import type { ModelCatalog } from "./catalog.ts";
 import type { FetchFn } from "./http.ts";
+import { createGeminiProvider } from "./gemini/provider.ts";
 import { createOpenAiProvider } from "./openai/provider.ts";
 import type { LlmProvider } from "./provider.ts";
 
 /**
  * The provider ids {@linkcode createBuiltinProvider} knows.
  */
-export type BuiltinProviderId = "openai" | "anthropic" | "deepseek";
+export type BuiltinProviderId = "openai" | "anthropic" | "deepseek" | "gemini";
 
 /**
  * Options of {@linkcode createBuiltinProvider}.
@@ -26,11 +27,20 @@ export interface BuiltinProviderOptions {
   now?: () => number;
   /** Another endpoint of the same API (then a custom endpoint). */
   baseUrl?: string;
+  /** First-byte timeout in ms (default 60 000); see the adapters. */
+  firstByteTimeoutMs?: number;
+  /** Idle-stream timeout in ms (default 300 000); see the adapters. */
+  idleTimeoutMs?: number;
+  /** Most bytes of one response (default 64 MiB); see the adapters. */
+  maxResponseBytes?: number;
+  /** Anthropic prompt caching (default on, 5 minutes; `false` = off). */
+  promptCaching?: boolean | "5m" | "1h";
 }
 
 /**
  * Builds the shipped adapter of a provider id: `openai` and `deepseek`
- * (OpenAI-compatible chat completions) and `anthropic` (Messages API).
+ * (OpenAI-compatible chat completions), `anthropic` (Messages API) and
+ * `gemini` (native `streamGenerateContent`).
  *
  * @param id A provider id.
  * @param options Transport, catalog, clock and an optional base URL.
@@ -42,20 +52,20 @@ export interface BuiltinProviderOptions {
  * import assert from "node:assert/strict";
  * assert.equal(createBuiltinProvider("anthropic", { fetch })?.kind, "anthropic");
  * assert.equal(createBuiltinProvider("openai", { fetch })?.kind, "openai-compatible");
- * assert.equal(createBuiltinProvider("gemini", { fetch }), undefined);
+ * assert.equal(createBuiltinProvider("gemini", { fetch })?.kind, "gemini");
+ * assert.equal(createBuiltinProvider("mistral", { fetch }), undefined);
  * ```
  */
 export function createBuiltinProvider(
   id: string,
   options: BuiltinProviderOptions,
 ): LlmProvider | undefined {
+  // Every option but the base URL is the adapters' own, passed as given; a
+  // base URL makes the endpoint a custom one.
+  const { baseUrl, ...rest } = options;
   const common = {
-    fetch: options.fetch,
-    ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
-    ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.baseUrl === undefined
-      ? {}
-      : { baseUrl: options.baseUrl, customEndpoint: true }),
+    ...rest,
+    ...(baseUrl === undefined ? {} : { baseUrl, customEndpoint: true }),
   };
   switch (id) {
     case "anthropic":
@@ -68,6 +78,8 @@ export function createBuiltinProvider(
         dialect: "deepseek",
         ...common,
       });
+    case "gemini":
+      return createGeminiProvider({ id: "gemini", ...common });
     default:
       return undefined;
   }

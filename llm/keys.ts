@@ -17,6 +17,7 @@ const VENDOR_VARIABLES: Readonly<Record<string, string>> = {
   anthropic: "ANTHROPIC_API_KEY",
   openai: "OPENAI_API_KEY",
   deepseek: "DEEPSEEK_API_KEY",
+  gemini: "GEMINI_API_KEY",
 };
 
 /**

@@ -29,7 +29,7 @@ import { untrustedLine } from "./config.ts";
 /**
  * Where a provider's requests go: its effective base URL and where that
  * came from (`built-in` for an official endpoint); `null` when this
- * version has no adapter for it (`gemini`).
+ * version has no adapter for it.
  */
 export interface ProviderEndpoint {
   provider: string;

@@ -1,8 +1,8 @@
 /**
  * The real provider adapters behind the CLI's provider registry: built-in
- * `anthropic`, `openai` and `deepseek` (the library's
- * `createBuiltinProvider`), `[[providers]]` entries of kind `anthropic` or
- * `openai-compatible`, and `RELAVIUM_<P>_BASE_URL` overrides. Loaded only
+ * `anthropic`, `openai`, `deepseek` and `gemini` (the library's
+ * `createBuiltinProvider`), `[[providers]]` entries of kind `anthropic`,
+ * `openai-compatible` or `gemini`, and `RELAVIUM_<P>_BASE_URL` overrides. Loaded only
  * by sessions without `--fixture`.
  *
  * @module
@@ -20,7 +20,12 @@ import {
   OPENAI_BASE_URL,
 } from "../../llm/openai/provider.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
+import {
+  createGeminiProvider,
+  GEMINI_BASE_URL,
+} from "../../llm/gemini/provider.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
+import type { StreamLimitOptions } from "../../llm/_watchdog.ts";
 
 /**
  * What every adapter is built with.
@@ -32,6 +37,10 @@ export interface AdapterDeps {
   catalog: ListableCatalog;
   /** Epoch ms (reads `retry-after` HTTP dates). */
   now(): number;
+  /** `[chat].prompt_caching` (absent = the adapters' default, on). */
+  promptCaching?: boolean | "5m" | "1h";
+  /** `[chat]`'s stream bounds (a `[[providers]]` entry's own win). */
+  limits?: StreamLimitOptions;
 }
 
 /**
@@ -39,7 +48,7 @@ export interface AdapterDeps {
  *
  * @param id A provider id.
  * @returns The URL, or `undefined` for a provider without a built-in
- * endpoint (a `[[providers]]` id, or `gemini`, which has no adapter).
+ * endpoint (a `[[providers]]` id).
  */
 export function defaultBaseUrl(id: string): string | undefined {
   switch (id) {
@@ -49,6 +58,8 @@ export function defaultBaseUrl(id: string): string | undefined {
       return OPENAI_BASE_URL;
     case "deepseek":
       return DEEPSEEK_BASE_URL;
+    case "gemini":
+      return GEMINI_BASE_URL;
     default:
       return undefined;
   }
@@ -69,10 +80,19 @@ export function createAdapter(
   deps: AdapterDeps,
 ): LlmProvider | undefined {
   const { fetch, catalog, now } = deps;
-  const common = { fetch, catalog, now };
+  const common = {
+    fetch,
+    catalog,
+    now,
+    ...(deps.promptCaching === undefined
+      ? {}
+      : { promptCaching: deps.promptCaching }),
+  };
+  const limits = { ...deps.limits, ...provider.limits };
   if (provider.builtIn) {
     return createBuiltinProvider(provider.id, {
       ...common,
+      ...limits,
       ...(provider.baseUrl === undefined ? {} : { baseUrl: provider.baseUrl }),
     });
   }
@@ -84,17 +104,26 @@ export function createAdapter(
     ...(provider.contextWindow === undefined
       ? {}
       : { contextWindow: provider.contextWindow }),
+    ...(provider.reasoning === undefined
+      ? {}
+      : { supports: { reasoning: provider.reasoning } }),
     ...common,
+    ...limits,
   };
   switch (provider.kind) {
     case "anthropic":
       return createAnthropicProvider(custom);
+    case "gemini":
+      return createGeminiProvider(custom);
     case "openai-compatible":
       return createOpenAiProvider({
         ...custom,
         ...(provider.maxTokensParam === undefined
           ? {}
           : { maxTokensParam: provider.maxTokensParam }),
+        ...(provider.dialect === undefined
+          ? {}
+          : { dialect: provider.dialect }),
       });
     default:
       return undefined;

@@ -170,12 +170,6 @@ Deno.test("chat: bad invocations exit 2 with nothing stored", async (t) => {
       "not_found",
     ],
     ["missing key", ["chat"], {}, "provider_auth"],
-    [
-      "no adapter in this version (gemini)",
-      ["chat", "--model", "gemini-2.5-pro"],
-      { RELAVIUM_GEMINI_API_KEY: "k" },
-      "provider_config",
-    ],
     ["uninferable --model", ["chat", "--model", "llama3"], {}, "usage"],
     [
       "unknown --provider",

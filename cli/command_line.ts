@@ -12,6 +12,11 @@
 export type ModeName = "ask" | "plan" | "accept-edits" | "auto";
 
 /**
+ * `agent run --output` formats.
+ */
+export type OutputFormat = "text" | "json";
+
+/**
  * Flags valid on every command.
  */
 export interface GlobalOptions {
@@ -56,7 +61,12 @@ export type CliCommand =
   | { name: "chat-export"; sessionId: string; out?: string; force: boolean }
   | {
     name: "agent-run";
-    agent: string;
+    /** Absent ⇒ the built-in chat agent. */
+    agent?: string;
+    /** The prompt argument; absent ⇒ all of stdin is the prompt. */
+    prompt?: string;
+    /** `--output`: `text` (the answer streamed) or `json` (one record). */
+    output: OutputFormat;
     model?: string;
     provider?: string;
     fixture?: string;
@@ -125,6 +135,7 @@ export const OPTIONS = {
   permissions: { type: "boolean" },
   out: { type: "string" },
   force: { type: "boolean" },
+  output: { type: "string" },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

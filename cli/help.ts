@@ -29,7 +29,8 @@ Commands:
   chat-show <id>      print a stored session's transcript and totals
   chat-delete <id>    delete a stored session (asks, or --yes)
   chat-export <id>    write a session as a .relavium.yaml workflow scaffold
-  agent run <agent>   run one turn with stdin as the prompt
+  agent run [<agent>] [<prompt>]
+                      run one turn (prompt as argument or on stdin)
   config path|show    print config file locations / resolved values
   doctor              check config, provider keys (and --permissions)
   trust [<file>]      trust a project config file's exact content
@@ -131,14 +132,21 @@ Flags:
 
 ${GLOBAL_FLAGS}`,
   "agent-run":
-    `Usage: relavium agent run <agent> [--fixture <cassette> | --record <cassette>]
+    `Usage: relavium agent run [<agent>] [<prompt>] [--output text|json]
+                          [--fixture <cassette> | --record <cassette>]
                           [--mode <mode>] [--model <id> [--provider <id>]]
 
-Run one turn of <agent> (a file path, or an id in .relavium/agents/) with
-all of stdin as the prompt. Nothing is stored. Exit 0 when the turn
-succeeds, 1 when it fails, 2 for bad input (e.g. empty stdin).
+Run one turn of <agent> (a file path, or an id in .relavium/agents/; none:
+the built-in read-only chat agent). The prompt is <prompt>, else all of
+stdin; with both, piped stdin follows <prompt> after a blank line. A lone
+argument is the agent when it is a path or one kebab-case word, else the
+prompt. Nothing is stored. Exit 0 when the turn succeeds, 1 when it
+fails, 2 for bad input (e.g. an empty prompt).
 
 Flags:
+  --output <format>   text (default): the answer streamed on stdout;
+                      json: one final record on stdout (answer, stopReason,
+                      usage, cost, sessionId, model); not with --json
   --fixture <file>    replay a recorded cassette instead of calling a provider
   --record <file>     record every provider call as a v1.1 cassette that
                       --fixture replays offline (not with --fixture); it

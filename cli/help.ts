@@ -66,14 +66,13 @@ ${GLOBAL_FLAGS}`,
 
 Resume a stored session with its stored agent and context. Only the text
 of earlier turns is carried over; earlier tool calls and file contents are
-not.
+not. <id> may be a unique prefix of the id (at least 4 characters); an
+ambiguous one exits 2 listing the sessions it matches. The banner names
+the folder the session works in.
 
 Flags:
   --last              resume this project's most recently updated session
                       (else the newest of any folder, said so)
-
-<id> may be a unique prefix of the id (at least 4 characters). The banner
-names the folder the session works in.
   --fixture <file>    replay a recorded cassette instead of calling a provider
   --record <file>     record every provider call as a v1.1 cassette that
                       --fixture replays offline (not with --fixture); it
@@ -109,7 +108,8 @@ ${GLOBAL_FLAGS}`,
 
 Delete a stored session (hidden from chat-list and chat-resume). Asks for
 confirmation on a terminal; elsewhere --yes is required. <id> may be a
-unique prefix of the id (at least 4 characters).
+unique prefix of the id (at least 4 characters); an ambiguous one exits 2
+listing the sessions it matches.
 
 Flags:
   --yes               delete without asking
@@ -123,7 +123,8 @@ A review notice is always printed on stderr: the file is a scaffold, not a
 replay, and holds the conversation's text unredacted. With --json, stdout
 carries one session:exported event. An unknown id, or an existing file
 without --force, exits 2 and writes nothing. <id> may be a unique prefix
-of the id (at least 4 characters).
+of the id (at least 4 characters); an ambiguous one exits 2 listing the
+sessions it matches.
 
 Flags:
   --out <path>        write here instead (relative to the current folder;

@@ -114,8 +114,7 @@ async function errorFromResponse(
     status,
     customEndpoint: input.customEndpoint,
   };
-  const asked = wait ?? classified.retryAfterMs;
-  if (asked !== undefined) options.retryAfterMs = asked;
+  if (wait !== undefined) options.retryAfterMs = wait;
   const requestId = requestIdOf(response.headers);
   if (requestId !== undefined) options.requestId = requestId;
   return finishError(input.provider, classified, options);

@@ -6,7 +6,7 @@
 import { createAnthropicProvider } from "./anthropic/provider.ts";
 import type { ModelCatalog } from "./catalog.ts";
 import type { FetchFn } from "./http.ts";
-import { createGeminiProvider } from "./gemini/provider.ts";
+import { createLazyGeminiProvider } from "./gemini/_lazy.ts";
 import { createOpenAiProvider } from "./openai/provider.ts";
 import type { LlmProvider } from "./provider.ts";
 
@@ -46,7 +46,7 @@ export interface BuiltinProviderOptions {
  * @param options Transport, catalog, clock and an optional base URL.
  * @returns The adapter, or `undefined` for an id without a shipped one.
  *
- * @example Build two
+ * @example Build three
  * ```ts
  * import { createBuiltinProvider } from "@relavium/session/llm";
  * import assert from "node:assert/strict";
@@ -79,7 +79,8 @@ export function createBuiltinProvider(
         ...common,
       });
     case "gemini":
-      return createGeminiProvider({ id: "gemini", ...common });
+      // Loaded by its first call: sessions on other providers never load it.
+      return createLazyGeminiProvider(common);
     default:
       return undefined;
   }

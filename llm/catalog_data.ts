@@ -64,16 +64,28 @@
  * - DeepSeek (V3.2 behind both ids: $0.28 cache miss, $0.028 cache hit,
  *   $0.42 output, 128K window): a dated third-party table (Dec 2025), NOT
  *   verified against the official page, nor re-checked for December 2026.
- * - Gemini (all 1,048,576 / 65,536; implicit caching, no write charge):
- *   gemini-3-flash-preview ($0.50/$3, $0.05 cached) from a dated
- *   third-party record quoting the official pricing page;
- *   gemini-3.1-pro-preview ($2/$12, $0.20 cached; $4/$18, $0.40 above 200K
- *   prompt tokens) from third-party pages and gateway tables, NOT the
- *   official page; gemini-2.5-pro ($1.25/$10, $0.125; $2.50/$15, $0.25
- *   above 200K), gemini-2.5-flash ($0.30/$2.50, $0.03) and
- *   gemini-2.5-flash-lite ($0.10/$0.40, $0.01): the pricing page as last
- *   reproduced, NOT re-checked for December 2026. Gemini 3 thinking
- *   cannot be turned off; 2.5 Pro's neither (a budget of at least 128).
+ * - Gemini windows, ceilings and thinking levels: the official model
+ *   pages for gemini-3.8-flash (1,048,576 / 65,536, levels low / medium /
+ *   high, `minimal` refused) and gemini-3.7-flash (deprecated, routed to
+ *   3.8 Flash: an alias here); 2.5 Pro / Flash / Flash-Lite 1,048,576 /
+ *   65,536 from a stored copy of the API's model list. gemini-3.5-flash,
+ *   gemini-3.5-flash-lite and gemini-3.1-pro-preview (1M / 65,536):
+ *   third-party model pages, NOT the official ones; their levels (3.1 Pro
+ *   and 3.5 Flash low–high, 3.5 Flash-Lite minimal–high) are NOT
+ *   verified. Gemini 3 thinking cannot be turned off (effort `off` sends
+ *   the lowest level); 2.5 Pro's neither (the 128-token minimum budget).
+ *   Temperature is never sent to Gemini 3.x: Google's guides advise
+ *   keeping the default there (not a refusal of the API).
+ * - Gemini prices: a dated (2026-10-07) third-party transcript of the
+ *   official pricing page, NOT the page itself: 3.8 Flash $0.75/$3.75
+ *   through 2026-12-31 ($1.50/$7.50 from 2027-01-01, not yet here), 3.5
+ *   Flash $1.50/$9, 3.5 Flash-Lite $0.30/$2.50, 3.1 Pro Preview $2/$12 up
+ *   to 200K prompt tokens and $4/$18 above, 2.5 Pro $1.25/$10 ($2.50/$15
+ *   above 200K), 2.5 Flash $0.30/$2.50, 2.5 Flash-Lite $0.10/$0.40. Cache
+ *   reads at a tenth of input: 3.1 Pro ($0.20/$0.40) per a dated
+ *   third-party guide; for the other rows the 10% rule is inferred, NOT
+ *   verified. Explicit-cache storage is not priced (the adapter never
+ *   creates caches; implicit cache hits cost the read rate only).
  *
  * @module
  */
@@ -224,7 +236,18 @@ const GPT5 = { input: 1.25, output: 10, cached: 0.125 };
 const GPT41 = { window: 1_047_576, maxOut: 32_768, reasoning: false };
 const O_SERIES = { window: K200, maxOut: 100_000, reasoning: true };
 const DEEPSEEK = { window: 128_000, input: 0.28, output: 0.42, cached: 0.028 };
-const GEMINI = { window: 1_048_576, maxOut: 65_536, reasoning: true };
+/** Gemini's window and output ceiling (1,048,576 / 65,536). */
+const GEMINI_SHAPE = { window: 1_048_576, maxOut: 65_536, reasoning: true };
+/** Gemini 3.x: thinking levels, temperature left at its default. */
+const GEMINI_3 = {
+  ...GEMINI_SHAPE,
+  rejectsSampling: true,
+  effortTiers: ["low", "medium", "high"],
+} as const;
+/** Cache reads at a tenth of the input rate. */
+function gemini(input: number, output: number): Price {
+  return { input, output, cached: input / 10 };
+}
 
 /**
  * Every bundled model, by canonical id.
@@ -512,53 +535,50 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
   ]),
   ...rows("gemini", [
     {
-      id: "gemini-3.1-pro-preview",
-      name: "Gemini 3.1 Pro (preview)",
-      ...GEMINI,
-      input: 2,
-      output: 12,
-      cached: 0.2,
-      long: { above: 200_000, input: 4, output: 18, cached: 0.4 },
-      thinkingOff: "never",
-      thinkingByDefault: true,
+      id: "gemini-3.8-flash",
+      name: "Gemini 3.8 Flash",
+      ...GEMINI_3,
+      ...gemini(0.75, 3.75),
     },
     {
-      id: "gemini-3-flash-preview",
-      name: "Gemini 3 Flash (preview)",
-      ...GEMINI,
-      input: 0.5,
-      output: 3,
-      cached: 0.05,
-      thinkingOff: "never",
-      thinkingByDefault: true,
+      id: "gemini-3.5-flash",
+      name: "Gemini 3.5 Flash",
+      ...GEMINI_3,
+      ...gemini(1.5, 9),
+    },
+    {
+      id: "gemini-3.5-flash-lite",
+      name: "Gemini 3.5 Flash-Lite",
+      ...GEMINI_3,
+      effortTiers: ["minimal", "low", "medium", "high"],
+      ...gemini(0.3, 2.5),
+    },
+    {
+      id: "gemini-3.1-pro-preview",
+      name: "Gemini 3.1 Pro Preview",
+      ...GEMINI_3,
+      ...gemini(2, 12),
+      long: { above: 200_000, ...gemini(4, 18) },
     },
     {
       id: "gemini-2.5-pro",
       name: "Gemini 2.5 Pro",
-      ...GEMINI,
-      input: 1.25,
-      output: 10,
-      cached: 0.125,
-      long: { above: 200_000, input: 2.5, output: 15, cached: 0.25 },
+      ...GEMINI_SHAPE,
       thinkingOff: "never",
-      thinkingByDefault: true,
+      ...gemini(1.25, 10),
+      long: { above: 200_000, ...gemini(2.5, 15) },
     },
     {
       id: "gemini-2.5-flash",
       name: "Gemini 2.5 Flash",
-      ...GEMINI,
-      input: 0.3,
-      output: 2.5,
-      cached: 0.03,
-      thinkingByDefault: true,
+      ...GEMINI_SHAPE,
+      ...gemini(0.3, 2.5),
     },
     {
       id: "gemini-2.5-flash-lite",
       name: "Gemini 2.5 Flash-Lite",
-      ...GEMINI,
-      input: 0.1,
-      output: 0.4,
-      cached: 0.01,
+      ...GEMINI_SHAPE,
+      ...gemini(0.1, 0.4),
     },
   ]),
   ...rows("deepseek", [
@@ -597,4 +617,5 @@ export const MODEL_ALIASES: Readonly<Record<string, string>> = {
   "gpt-5-2025-08-07": "gpt-5",
   "o3-2025-04-16": "o3",
   "o4-mini-2025-04-16": "o4-mini",
+  "gemini-3.7-flash": "gemini-3.8-flash",
 };

@@ -24,7 +24,7 @@ const VENDOR_VARIABLES: Readonly<Record<string, string>> = {
  * The variables consulted for a provider's key, in order:
  * `RELAVIUM_<ID>_API_KEY` (upper case, `-` → `_`), then the vendor's own
  * variable for a shipped provider (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`,
- * `DEEPSEEK_API_KEY`).
+ * `DEEPSEEK_API_KEY`, `GEMINI_API_KEY`).
  *
  * @param provider The provider id.
  * @returns The variable names.

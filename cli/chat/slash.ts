@@ -63,6 +63,17 @@ const HELP = `Commands:
   /trim [n]          drop earlier turns from the model's context, keeping
                      about n messages (default [chat].max_messages)
   /export            write <id>.relavium.yaml in the current folder
+Keys (on a terminal):
+  Enter              send the message
+  Ctrl-J, Alt-Enter  a new line in the message (or end a line with \\)
+  Left/Right Home/End Ctrl-A Ctrl-E   move
+  Ctrl-W Ctrl-U Ctrl-K                delete a word, to the start, to the end
+  Up/Down            earlier messages (kept in the Relavium home)
+  Tab                complete an @path
+  Ctrl-L             redraw
+  Ctrl-C             clear the line; during a turn (or Esc), stop the turn;
+                     twice on an empty line, or Ctrl-D, end the chat
+  /cancel            works while a turn runs too, at once
 `;
 
 /**

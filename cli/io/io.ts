@@ -69,6 +69,26 @@ export interface CliIo {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** The time now, epoch milliseconds (absent ⇒ `Date.now()`). */
   readonly now?: () => number;
+  /**
+   * The terminal's input mode and width, when stdin is a terminal
+   * (absent ⇒ the chat reads plain lines). The chat's line editor uses it.
+   */
+  readonly terminal?: TerminalControl;
+}
+
+/**
+ * A terminal's input mode: `raw` (no echo, no signals, every byte as
+ * typed), `cbreak` (no echo, Ctrl-C is SIGINT), `normal` (the line
+ * discipline's own editing and echo).
+ */
+export type TerminalMode = "raw" | "cbreak" | "normal";
+
+/** Control of the terminal stdin reads: its input mode and width. */
+export interface TerminalControl {
+  /** Switches stdin's input mode. */
+  setMode(mode: TerminalMode): void;
+  /** The terminal's width in columns. */
+  columns(): number;
 }
 
 /**
@@ -258,8 +278,27 @@ export function createDenoIo(): CliIo {
     },
     fetch: (input, init) => fetch(input, init),
     resolveDns: resolveHost,
+    ...(Deno.stdin.isTerminal() ? { terminal: denoTerminal } : {}),
   };
 }
+
+const denoTerminal: TerminalControl = {
+  setMode(mode) {
+    try {
+      if (mode === "normal") Deno.stdin.setRaw(false);
+      else Deno.stdin.setRaw(true, { cbreak: mode === "cbreak" });
+    } catch {
+      // A terminal that went away keeps whatever mode it had.
+    }
+  },
+  columns() {
+    try {
+      return Deno.consoleSize().columns;
+    } catch {
+      return 80;
+    }
+  },
+};
 
 /** A and AAAA answers; a name without records has none. */
 async function resolveHost(name: string): Promise<string[]> {

@@ -2,8 +2,9 @@
  * The real provider adapters behind the CLI's provider registry: built-in
  * `anthropic`, `openai`, `deepseek` and `gemini` (the library's
  * `createBuiltinProvider`), `[[providers]]` entries of kind `anthropic`,
- * `openai-compatible` or `gemini`, and `RELAVIUM_<P>_BASE_URL` overrides. Loaded only
- * by sessions without `--fixture`.
+ * `openai-compatible` or `gemini`, and `RELAVIUM_<P>_BASE_URL` overrides.
+ * Loaded only by sessions without `--fixture`; the Gemini adapter only by
+ * its first call.
  *
  * @module
  */
@@ -14,16 +15,14 @@ import {
 import { createBuiltinProvider } from "../../llm/builtin_providers.ts";
 import type { ListableCatalog } from "../../llm/create_catalog.ts";
 import type { FetchFn } from "../../llm/http.ts";
+import { GEMINI_BASE_URL } from "../../llm/gemini/_base_url.ts";
+import { createLazyGeminiProvider } from "../../llm/gemini/_lazy.ts";
 import {
   createOpenAiProvider,
   DEEPSEEK_BASE_URL,
   OPENAI_BASE_URL,
 } from "../../llm/openai/provider.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
-import {
-  createGeminiProvider,
-  GEMINI_BASE_URL,
-} from "../../llm/gemini/provider.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
 import type { StreamLimitOptions } from "../../llm/_watchdog.ts";
 
@@ -72,8 +71,7 @@ export function defaultBaseUrl(id: string): string | undefined {
  *
  * @param provider The resolved provider.
  * @param deps Transport, catalog and clock.
- * @returns The adapter, or `undefined` when this version has none
- * (`gemini`).
+ * @returns The adapter, or `undefined` when this version has none.
  */
 export function createAdapter(
   provider: ResolvedProvider,
@@ -113,8 +111,6 @@ export function createAdapter(
   switch (provider.kind) {
     case "anthropic":
       return createAnthropicProvider(custom);
-    case "gemini":
-      return createGeminiProvider(custom);
     case "openai-compatible":
       return createOpenAiProvider({
         ...custom,
@@ -125,6 +121,8 @@ export function createAdapter(
           ? {}
           : { dialect: provider.dialect }),
       });
+    case "gemini":
+      return createLazyGeminiProvider(custom);
     default:
       return undefined;
   }

@@ -1,77 +1,51 @@
 /**
- * Gemini's `streamGenerateContent?alt=sse` stream to chunks: each event is
- * one `GenerateContentResponse`.
+ * Gemini `streamGenerateContent?alt=sse` events → chunks.
  *
  * @module
  */
-import type { LlmError, StopReason, StreamChunk, Usage } from "../chunk.ts";
-import type { StreamMapper } from "../_http_stream.ts";
+import type { LlmError, StreamChunk, Usage } from "../chunk.ts";
 import type { SseEvent } from "../sse.ts";
+import type { StreamMapper } from "../_http_stream.ts";
 import { makeLlmError } from "../errors.ts";
 import {
   countField,
   isObject,
+  type JsonObject,
   objectField,
   parseJson,
   stringField,
 } from "../_wire_json.ts";
+import { mapGeminiFinishReason } from "./_finish_reason.ts";
+import { GENERATED_CALL_ID_PREFIX } from "./_lower_messages.ts";
+import { geminiUsage } from "./_usage.ts";
 
-/** Finish reasons that mean the content was blocked. */
-const FILTERED = new Set([
-  "SAFETY",
-  "RECITATION",
-  "BLOCKLIST",
-  "PROHIBITED_CONTENT",
-  "SPII",
-  "IMAGE_SAFETY",
-]);
-
-/**
- * Our usage from `usageMetadata`: input is `promptTokenCount` net of
- * `cachedContentTokenCount` (a cache read); output is
- * `candidatesTokenCount` plus `thoughtsTokenCount` (thinking is billed as
- * output), the latter also as reasoning.
- *
- * @param meta The `usageMetadata` object.
- * @returns The usage, or `undefined` when it has no count.
- */
-export function geminiUsage(meta: unknown): Usage | undefined {
-  if (!isObject(meta)) return undefined;
-  const prompt = countField(meta, "promptTokenCount");
-  const candidates = countField(meta, "candidatesTokenCount");
-  const thoughts = countField(meta, "thoughtsTokenCount");
-  if (prompt === undefined && candidates === undefined) return undefined;
-  const cached = Math.min(
-    countField(meta, "cachedContentTokenCount") ?? 0,
-    prompt ?? 0,
-  );
-  const usage: Usage = {
-    inputTokens: (prompt ?? 0) - cached,
-    outputTokens: (candidates ?? 0) + (thoughts ?? 0),
-  };
-  if (cached > 0) usage.cacheReadTokens = cached;
-  if (thoughts !== undefined && thoughts > 0) usage.reasoningTokens = thoughts;
-  return usage;
+function signatureOf(part: JsonObject): string | undefined {
+  return stringField(part, "thoughtSignature") || undefined;
 }
 
 /**
- * Creates the mapper of one call. Thought parts (`thought: true`) are
- * reasoning, a block closed by the part that carries its
- * `thoughtSignature` or by the first non-thought part; a plain text part
- * with a signature is preceded by an empty reasoning block holding it (so
- * it goes back on that part); a `functionCall` is one complete call (an id
- * from the model, else `call_<n>`), its signature on its `tool_call_end`.
- * `finishReason` is kept (`STOP` with calls ⇒ `tool_use`, `MAX_TOKENS` ⇒
- * `length`, blocked ⇒ `content_filter`, `MALFORMED_FUNCTION_CALL` ⇒ a
- * `bad_request` error); a `promptFeedback.blockReason` without candidates
- * is `content_filter`; the last `usageMetadata` wins. The stream's end
- * gives the `stop` (with `usageUnknown` when no usage came); an end
- * without a finish reason is a truncated `transport` error; an `error`
- * object is classified by `streamError`; data that is not JSON is
- * `transport`.
+ * Creates the mapper of one Gemini stream. Each event is a
+ * `GenerateContentResponse`; the first candidate's parts are read in
+ * order: a `thought: true` part → reasoning (`reasoning_start` once per
+ * block, `reasoning_delta`), a signed thought part closing its block
+ * with the signature on `reasoning_end`; a `functionCall` part → one
+ * whole call (`tool_call_start`, its `args` as one JSON
+ * `tool_call_delta`, `tool_call_end` with the part's `thoughtSignature`),
+ * its id Gemini's or, without one, `gemini_call_<responseId>_<n>`
+ * (`gemini_call_<n>` without a `responseId`); a text part →
+ * `text_delta`, and its `thoughtSignature` (Gemini may put one on a
+ * text part, often an empty one at the end) → a redacted reasoning block
+ * carrying it, so it goes back on that text. A non-thought part ends an
+ * open reasoning block. `usageMetadata` from any event is kept (the last
+ * wins); `finishReason` is mapped at the end of the stream (`tool_use`
+ * when calls were made); a `promptFeedback.blockReason` without
+ * candidates is `content_filter`. An `{"error": …}` event is an `error`;
+ * data that is not JSON is `transport`; end of stream before any finish
+ * reason (or block) is truncation. Without usage the stop has
+ * `usageUnknown`.
  *
  * @param provider The provider id.
- * @param streamError Classifies an error object inside the stream.
+ * @param streamError Classifies an error event's data (scrub, downgrade).
  * @returns The mapper.
  */
 export function createGeminiMapper(
@@ -82,146 +56,149 @@ export function createGeminiMapper(
   let blocks = 0;
   let calls = 0;
   let finish: string | undefined;
+  let blocked = false;
   let usage: Usage | undefined;
-  let failed = false;
 
   function closeReasoning(out: StreamChunk[], signature?: string): void {
     if (reasoning === undefined) return;
-    out.push({
-      type: "reasoning_end",
-      id: reasoning,
-      ...(signature === undefined ? {} : { signature }),
-    });
+    const end: StreamChunk = { type: "reasoning_end", id: reasoning };
+    if (signature !== undefined) end.signature = signature;
+    out.push(end);
     reasoning = undefined;
   }
 
-  function part(p: unknown, out: StreamChunk[]): void {
-    if (!isObject(p)) return;
-    const signature = stringField(p, "thoughtSignature");
-    const call = objectField(p, "functionCall");
-    if (call !== undefined) {
-      closeReasoning(out);
-      const id = stringField(call, "id") ?? `call_${calls}`;
-      calls++;
-      const args = call["args"];
-      out.push(
-        { type: "tool_call_start", id, name: stringField(call, "name") ?? "" },
-        {
-          type: "tool_call_delta",
-          id,
-          argsJsonDelta: JSON.stringify(isObject(args) ? args : {}),
-        },
-        {
-          type: "tool_call_end",
-          id,
-          ...(signature === undefined ? {} : { signature }),
-        },
-      );
-      return;
-    }
-    const text = stringField(p, "text") ?? "";
-    if (p["thought"] === true) {
-      if (reasoning === undefined) {
-        reasoning = `thought_${blocks++}`;
-        out.push({ type: "reasoning_start", id: reasoning });
-      }
-      if (text !== "") {
-        out.push({ type: "reasoning_delta", id: reasoning, text });
-      }
-      if (signature !== undefined) closeReasoning(out, signature);
-      return;
-    }
+  function openReasoning(out: StreamChunk[]): string {
+    if (reasoning !== undefined) return reasoning;
+    reasoning = `reasoning_${blocks++}`;
+    out.push({ type: "reasoning_start", id: reasoning });
+    return reasoning;
+  }
+
+  function thought(part: JsonObject, out: StreamChunk[]): void {
+    const id = openReasoning(out);
+    const text = stringField(part, "text") ?? "";
+    if (text !== "") out.push({ type: "reasoning_delta", id, text });
+    const signature = signatureOf(part);
+    if (signature !== undefined) closeReasoning(out, signature);
+  }
+
+  function call(
+    fc: JsonObject,
+    part: JsonObject,
+    responseId: string | undefined,
+    out: StreamChunk[],
+  ): void {
     closeReasoning(out);
-    if (signature !== undefined) {
-      const id = `thought_${blocks++}`;
-      out.push(
-        { type: "reasoning_start", id },
-        { type: "reasoning_end", id, signature },
-      );
+    const n = calls++;
+    const id = stringField(fc, "id") ||
+      (responseId === undefined
+        ? `${GENERATED_CALL_ID_PREFIX}${n}`
+        : `${GENERATED_CALL_ID_PREFIX}${responseId}_${n}`);
+    const name = stringField(fc, "name") ?? "";
+    out.push({ type: "tool_call_start", id, name });
+    const args = isObject(fc["args"]) ? fc["args"] : {};
+    out.push({
+      type: "tool_call_delta",
+      id,
+      argsJsonDelta: JSON.stringify(args),
+    });
+    const end: StreamChunk = { type: "tool_call_end", id };
+    const signature = signatureOf(part);
+    if (signature !== undefined) end.signature = signature;
+    out.push(end);
+  }
+
+  function text(part: JsonObject, out: StreamChunk[]): void {
+    closeReasoning(out);
+    const value = stringField(part, "text") ?? "";
+    if (value !== "") out.push({ type: "text_delta", text: value });
+    const signature = signatureOf(part);
+    if (signature === undefined) return;
+    const id = `reasoning_${blocks++}`;
+    out.push(
+      { type: "reasoning_start", id },
+      { type: "reasoning_end", id, signature, redacted: true },
+    );
+  }
+
+  function candidate(
+    c: unknown,
+    responseId: string | undefined,
+    out: StreamChunk[],
+  ): void {
+    const parts = objectField(c, "content")?.["parts"];
+    for (const part of Array.isArray(parts) ? parts : []) {
+      if (!isObject(part)) continue;
+      const fc = objectField(part, "functionCall");
+      if (part["thought"] === true) thought(part, out);
+      else if (fc !== undefined) call(fc, part, responseId, out);
+      else if (typeof part["text"] === "string" || signatureOf(part)) {
+        text(part, out);
+      }
     }
-    if (text !== "") out.push({ type: "text_delta", text });
+    const reason = stringField(c, "finishReason");
+    if (reason !== undefined && reason !== "") {
+      finish = reason;
+      closeReasoning(out);
+    }
+  }
+
+  function stop(): StreamChunk {
+    const chunk: StreamChunk = {
+      type: "stop",
+      stopReason: finish === undefined
+        ? "content_filter"
+        : mapGeminiFinishReason(finish, calls > 0),
+      usage: usage ?? { inputTokens: 0, outputTokens: 0 },
+    };
+    if (usage === undefined) chunk.usageUnknown = true;
+    return chunk;
   }
 
   return {
     event(ev: SseEvent): StreamChunk[] {
-      if (failed) return [];
       const data = parseJson(ev.data);
       if (!isObject(data)) {
-        failed = true;
         return [{
           type: "error",
           error: makeLlmError(
             "transport",
             provider,
-            "Stream refused: an event's data is not a JSON object",
+            "Stream refused: malformed chunk data",
           ),
         }];
       }
-      if (isObject(data["error"])) {
-        failed = true;
+      if (data["error"] !== undefined && data["error"] !== null) {
         return [{ type: "error", error: streamError(data, ev.data) }];
       }
       const out: StreamChunk[] = [];
-      const meta = geminiUsage(data["usageMetadata"]);
-      if (meta !== undefined) usage = meta;
-      const candidates = data["candidates"];
-      const first = Array.isArray(candidates) ? candidates[0] : undefined;
-      if (first === undefined) {
-        const blocked = stringField(
-          objectField(data, "promptFeedback"),
-          "blockReason",
-        );
-        if (blocked !== undefined) finish = "SAFETY";
-        return out;
+      const candidates = Array.isArray(data["candidates"])
+        ? data["candidates"]
+        : [];
+      const first = candidates.find((c) => (countField(c, "index") ?? 0) === 0);
+      const responseId = stringField(data, "responseId") || undefined;
+      if (first !== undefined && finish === undefined) {
+        candidate(first, responseId, out);
       }
-      const parts = objectField(first, "content")?.["parts"];
-      if (Array.isArray(parts)) { for (const p of parts) part(p, out); }
-      const reason = stringField(first, "finishReason");
-      if (reason !== undefined && reason !== "FINISH_REASON_UNSPECIFIED") {
-        finish = reason;
-      }
+      const feedback = objectField(data, "promptFeedback");
+      if (stringField(feedback, "blockReason") !== undefined) blocked = true;
+      usage = geminiUsage(data["usageMetadata"]) ?? usage;
       return out;
     },
     end(): StreamChunk[] {
-      if (failed) return [];
-      const out: StreamChunk[] = [];
-      closeReasoning(out);
-      if (finish === undefined) {
-        out.push({
+      if (finish === undefined && !blocked) {
+        return [{
           type: "error",
           error: makeLlmError(
             "transport",
             provider,
-            "The stream ended without a finish reason (truncated)",
+            "Stream ended before a finishReason: truncated",
           ),
-        });
-        return out;
+        }];
       }
-      if (finish === "MALFORMED_FUNCTION_CALL") {
-        out.push({
-          type: "error",
-          error: makeLlmError(
-            "bad_request",
-            provider,
-            "The model produced a malformed function call",
-            { code: "MALFORMED_FUNCTION_CALL" },
-          ),
-        });
-        return out;
-      }
-      const stopReason: StopReason = FILTERED.has(finish)
-        ? "content_filter"
-        : finish === "MAX_TOKENS"
-        ? "length"
-        : calls > 0
-        ? "tool_use"
-        : "stop";
-      out.push({
-        type: "stop",
-        stopReason,
-        usage: usage ?? { inputTokens: 0, outputTokens: 0 },
-        ...(usage === undefined ? { usageUnknown: true as const } : {}),
-      });
+      const out: StreamChunk[] = [];
+      closeReasoning(out);
+      out.push(stop());
       return out;
     },
   };

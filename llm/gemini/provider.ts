@@ -1,7 +1,6 @@
 /**
- * The native Gemini adapter (`streamGenerateContent` over SSE): the
- * built-in `gemini` provider and `[[providers]] kind = "gemini"`
- * endpoints.
+ * The native Gemini adapter (`streamGenerateContent` over SSE): our own
+ * `fetch` + SSE code over the provider seam, no vendor SDK.
  *
  * @module
  */
@@ -9,39 +8,45 @@ import type { StreamChunk } from "../chunk.ts";
 import type { LlmProvider, LlmRequest, ProviderSupports } from "../provider.ts";
 import type { ModelCatalog } from "../catalog.ts";
 import type { HttpProviderOptions } from "../http.ts";
+import { endpointFace, resolveEndpoint } from "../_endpoint.ts";
 import { createCatalog } from "../create_catalog.ts";
+import { finishError } from "../_http_errors.ts";
+import { keyRedactor } from "../_http_open.ts";
+import { streamHttp } from "../_http_stream.ts";
 import { streamLimits } from "../_watchdog.ts";
-import { contextLimitOf, resolveEndpoint } from "../_endpoint.ts";
+import { classifyGeminiError } from "./_errors.ts";
+import { createGeminiMapper } from "./_map_stream.ts";
+import { buildGeminiBody } from "./_request_body.ts";
+import { GEMINI_BASE_URL, GEMINI_SUPPORTS } from "./_base_url.ts";
 
-/**
- * The official Gemini API base URL (with the version).
- */
-export const GEMINI_BASE_URL: string =
-  "https://generativelanguage.googleapis.com/v1beta";
+export { GEMINI_BASE_URL } from "./_base_url.ts";
 
 /**
  * Options of {@linkcode createGeminiProvider}.
  */
 export interface GeminiProviderOptions extends HttpProviderOptions {
-  /** Provider id: `gemini` (default) or a `[[providers]]` id. */
+  /** Provider id; default `"gemini"` (a `[[providers]]` id otherwise). */
   id?: string;
 }
 
 /**
- * Creates a Gemini provider. Each `stream` call POSTs
- * `{base}/models/<model>:streamGenerateContent?alt=sse` with the key in
- * `x-goog-api-key` (never in the URL; omitted when empty, as for a local
- * server), never following a redirect, and maps the SSE stream to chunks;
- * a failure is one classified `error` chunk. The request and stream code
- * loads on the first call. A base URL other than the
- * official one makes a custom endpoint (overflows downgraded, window
- * unknown unless declared, no reasoning capability unless given).
+ * Creates the Gemini provider. Each `stream` call POSTs
+ * `{base}/models/<model>:streamGenerateContent?alt=sse` (the model id
+ * URL-encoded) with the key in `x-goog-api-key` (never in the URL;
+ * omitted when the key is empty) and `content-type: application/json`,
+ * never following a redirect, and maps the SSE stream to chunks.
+ * Failures are one classified `error` chunk, provider text scrubbed and
+ * the key removed; a 429's `RetryInfo` delay becomes `retryAfterMs`.
+ * `contextLimit` comes from the catalog on the official endpoint and is
+ * unknown on a custom one (unless `contextWindow` declares it). Gemini
+ * caches prompts on its own: `promptCaching` is ignored.
  *
- * @param options Id, transport, base URL, catalog, bounds.
+ * @param options Transport, base URL (up to the API version), id,
+ *   catalog, clock, capabilities, stream bounds.
  * @returns The provider.
  * @throws {TypeError} When `fetch` is not a function or `baseUrl` is not a
  *   URL.
- * @throws {RangeError} When a timeout or the response bound is not a
+ * @throws {RangeError} When a timeout or the response size bound is not a
  *   positive integer.
  */
 export function createGeminiProvider(
@@ -52,34 +57,47 @@ export function createGeminiProvider(
   const catalog: ModelCatalog = options.catalog ?? createCatalog();
   const limits = streamLimits(options);
   const supports: ProviderSupports = {
-    tools: true,
-    streaming: true,
-    parallelToolCalls: true,
-    reasoning: !custom,
-    promptCache: !custom,
+    ...GEMINI_SUPPORTS,
     ...options.supports,
   };
 
-  const ctx = { id, base, custom, catalog, limits, options };
-  // The call's machinery loads on the first call: a session that never
-  // calls Gemini never loads it.
-  async function* stream(
-    req: LlmRequest,
-    key: string,
-  ): AsyncGenerator<StreamChunk> {
-    const { streamGemini } = await import("./_stream.ts");
-    yield* streamGemini(ctx, req, key);
+  function stream(req: LlmRequest, key: string): AsyncIterable<StreamChunk> {
+    const body = buildGeminiBody(req, catalog);
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+    };
+    if (key !== "") headers["x-goog-api-key"] = key;
+    const redact = keyRedactor(key);
+    const mapper = createGeminiMapper(id, (data, text) => {
+      const c = classifyGeminiError(undefined, data, text);
+      return finishError(id, { ...c, message: redact(c.message) }, {
+        customEndpoint: custom,
+      });
+    });
+    return streamHttp({
+      provider: id,
+      fetch: options.fetch,
+      url: `${base}/models/${
+        encodeURIComponent(req.model)
+      }:streamGenerateContent?alt=sse`,
+      headers,
+      body: JSON.stringify(body),
+      signal: req.signal,
+      redact,
+      mapper,
+      classify: classifyGeminiError,
+      customEndpoint: custom,
+      limits,
+      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.sse === undefined ? {} : { sse: options.sse }),
+    });
   }
 
   return {
     id,
     kind: "gemini",
-    customEndpoint: custom,
     supports,
     stream,
-    contextLimit: contextLimitOf(catalog, custom, options.contextWindow),
-    ...(options.contextWindow !== undefined && options.contextWindow > 0
-      ? { windowDeclared: true }
-      : {}),
+    ...endpointFace(catalog, custom, options.contextWindow),
   };
 }

@@ -170,6 +170,12 @@ Deno.test("chat: bad invocations exit 2 with nothing stored", async (t) => {
       "not_found",
     ],
     ["missing key", ["chat"], {}, "provider_auth"],
+    [
+      "missing gemini key",
+      ["chat", "--model", "gemini-2.5-pro"],
+      {},
+      "provider_auth",
+    ],
     ["uninferable --model", ["chat", "--model", "llama3"], {}, "usage"],
     [
       "unknown --provider",

@@ -393,6 +393,12 @@ Deno.test("bad input stops before any request: exit 2, a message naming the key 
       message: /Unknown provider "no-such-provider"/,
     },
     {
+      name: "a missing key for the built-in gemini",
+      agent: agent("gemini", "gemini-2.5-pro"),
+      code: "provider_auth",
+      message: /set RELAVIUM_GEMINI_API_KEY or GEMINI_API_KEY$/,
+    },
+    {
       name: "--record with --fixture",
       agent: agent("anthropic"),
       env: { ANTHROPIC_API_KEY: PLANTED.anthropic },

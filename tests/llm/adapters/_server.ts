@@ -16,11 +16,8 @@ export interface Recorded {
   body: string;
 }
 
-/** Produces the response to one request (its body already read, as text). */
-export type Reply = (
-  req: Request,
-  body: string,
-) => Response | Promise<Response>;
+/** Produces the response to one request. */
+export type Reply = (req: Request) => Response | Promise<Response>;
 
 /** A running loopback server. */
 export interface TestServer {
@@ -52,7 +49,7 @@ export function serve(replies: readonly Reply[]): TestServer {
           status: 500,
         });
       }
-      return await reply(req, body);
+      return await reply(req);
     },
   );
   return {

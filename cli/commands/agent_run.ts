@@ -16,7 +16,8 @@ import { openSession, type PersistedSession } from "../../host/host.ts";
 import { createMemoryStore } from "../../store/memory_store.ts";
 import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
-import { fault } from "../fault.ts";
+import { type CliFault, fault } from "../fault.ts";
+import { classifyAgentRef } from "../run/agent_file.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
 import { finishRecording } from "../run/record_exit.ts";
 import { printerFor, writeNotices } from "../run/session_io.ts";
@@ -68,6 +69,31 @@ async function readPrompt(
 }
 
 /**
+ * A lone kebab-case word is taken as an agent id; when no such agent
+ * exists, the fault says how a one-word prompt reaches the built-in agent.
+ *
+ * @param command The parsed command.
+ * @param f The fault of preparing the run.
+ * @returns The fault, with the hint when it applies.
+ */
+function loneWordHint(
+  command: Extract<CliCommand, { name: "agent-run" }>,
+  f: CliFault,
+): CliFault {
+  const agent = command.agent;
+  if (
+    f.code !== "not_found" || command.prompt !== undefined ||
+    agent === undefined || classifyAgentRef(agent).kind !== "id"
+  ) {
+    return f;
+  }
+  return fault(
+    f.code,
+    `${f.message} (a one-word prompt for the built-in agent goes on stdin)`,
+  );
+}
+
+/**
  * The io with a stdout that drops what it is given (getters kept).
  *
  * @param io The command's io.
@@ -90,7 +116,7 @@ export async function runAgentRun(
   ctx: CommandEnv,
 ): Promise<CommandResult> {
   const prep = await prepareNewRun(ctx, command);
-  if (!prep.ok) return prep.error;
+  if (!prep.ok) return loneWordHint(command, prep.error);
   const run = prep.value;
   const prompt = await readPrompt(command.prompt, ctx);
   if (prompt === undefined) {

@@ -207,3 +207,54 @@ Deno.test("agent run --output json on a failed turn: one record with the error, 
   assert.equal(typeof record.error.message, "string");
   assert.match(r.stderr, /turn failed/);
 });
+
+Deno.test("agent run <word>: a lone kebab-case word is an agent id; when none exists the error says where a one-word prompt goes", async () => {
+  await using dir = await tempDir();
+  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
+  const r = await runCli(["agent", "run", "hello"], {
+    env,
+    cwd: dir.path,
+    stdin: "",
+  });
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, "");
+  assert.match(
+    r.stderr,
+    /No agent "hello".*\(a one-word prompt for the built-in agent goes on stdin\)/,
+  );
+});
+
+Deno.test('the real CLI: agent run "prompt" --output json writes one line to stdout', async () => {
+  await using dir = await tempDir();
+  await write(`${dir.path}/c.json`, oneCall("anthropic", "Why?", "Because."));
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--quiet",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      new URL("../../cli.ts", import.meta.url).pathname,
+      "agent",
+      "run",
+      "Why?",
+      "--fixture",
+      "c.json",
+      "--output",
+      "json",
+    ],
+    cwd: dir.path,
+    clearEnv: true,
+    env: { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const lines = stdout.split("\n");
+  assert.equal(lines.length, 2, stdout);
+  const record = JSON.parse(lines[0] ?? "");
+  assert.deepEqual([record.answer, record.stopReason], ["Because.", "stop"]);
+});

@@ -10,7 +10,7 @@ import { main } from "../../cli/main.ts";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { sequentialIds } from "../_fakes/clock.ts";
-import { spawnCli } from "./_child.ts";
+import { cliRunArgs, spawnCli } from "./_child.ts";
 import { runCli, tempDir, textCassette, write } from "./_helpers.ts";
 
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
@@ -299,16 +299,7 @@ Deno.test("the real CLI: chat-show by prefix, and chat-list into a closed pipe i
 
   // stdout's reading end closed before the listing is written.
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--quiet",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      new URL("../../cli.ts", import.meta.url).pathname,
-      "chat-list",
-    ],
+    args: cliRunArgs(["chat-list"]),
     cwd: dir.path,
     clearEnv: true,
     env,

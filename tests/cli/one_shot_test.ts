@@ -4,6 +4,7 @@
  * agent when none is named, and `--output json`'s single final record.
  */
 import assert from "node:assert/strict";
+import { cliRunArgs } from "./_child.ts";
 import { runCli, tempDir, write } from "./_helpers.ts";
 
 const AGENT =
@@ -228,14 +229,7 @@ Deno.test('the real CLI: agent run "prompt" --output json writes one line to std
   await using dir = await tempDir();
   await write(`${dir.path}/c.json`, oneCall("anthropic", "Why?", "Because."));
   const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--quiet",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      new URL("../../cli.ts", import.meta.url).pathname,
+    args: cliRunArgs([
       "agent",
       "run",
       "Why?",
@@ -243,7 +237,7 @@ Deno.test('the real CLI: agent run "prompt" --output json writes one line to std
       "c.json",
       "--output",
       "json",
-    ],
+    ]),
     cwd: dir.path,
     clearEnv: true,
     env: { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" },

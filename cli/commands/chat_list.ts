@@ -100,16 +100,20 @@ const SHORT_ID = 8;
 
 /**
  * The shortest prefix of each id, of at least {@linkcode SHORT_ID}
- * characters, that no other listed id starts with.
+ * characters, that no other id a prefix may name starts with.
  *
- * @param ids The listed ids.
+ * @param ids The shown ids.
+ * @param among Every id a prefix may name (default: the shown ones).
  * @returns The short ids, in the same order.
  */
-export function shortIds(ids: readonly string[]): string[] {
+export function shortIds(
+  ids: readonly string[],
+  among: readonly string[] = ids,
+): string[] {
   return ids.map((id) => {
     for (let n = SHORT_ID; n < id.length; n++) {
       const head = id.slice(0, n);
-      if (!ids.some((other) => other !== id && other.startsWith(head))) {
+      if (!among.some((other) => other !== id && other.startsWith(head))) {
         return head;
       }
     }
@@ -142,14 +146,20 @@ export function shownFolder(
  * <agent>  "<title>"`.
  *
  * @param rows The listed sessions.
- * @param options The time now and `$HOME`.
+ * @param options The time now, `$HOME`, and every id a prefix may name
+ * (default: the listed ones), so a short id shown under `--here` is unique
+ * among all.
  * @returns The lines, each ending in a newline.
  */
 export function formatListLines(
   rows: readonly SessionListEntry[],
-  options: { now: number; home: string | undefined },
+  options: {
+    now: number;
+    home: string | undefined;
+    among?: readonly string[];
+  },
 ): string {
-  const ids = shortIds(rows.map((r) => r.id));
+  const ids = shortIds(rows.map((r) => r.id), options.among);
   const cells = rows.map((r, i) => [
     stripControl(ids[i] ?? r.id),
     relativeTime(r.updatedAt, options.now),
@@ -184,6 +194,10 @@ export async function runChatList(
   if (!listed.ok) return listed.error;
   ctx.io.stderr.write(damagedRowsNotice(damaged));
   let rows = (listed.value ?? []).filter((r) => r.engaged);
+  const among = [
+    ...rows.map((r) => r.id),
+    ...damaged.flatMap((d) => d.id === undefined ? [] : [d.id]),
+  ];
   const folder = command.here ? await projectFolder(ctx) : undefined;
   if (folder !== undefined) rows = rows.filter((r) => inProject(r, folder));
   if (ctx.globals.json) {
@@ -194,6 +208,7 @@ export async function runChatList(
     ctx.io.stdout.write(formatListLines(rows, {
       now: ctx.io.now?.() ?? Date.now(),
       home: ctx.io.env("HOME"),
+      among,
     }));
   }
   if (

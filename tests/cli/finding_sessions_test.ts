@@ -182,6 +182,35 @@ Deno.test("chat-list shows folder, turns and relative times, newest first; --her
   );
 });
 
+Deno.test("chat-list --here shows ids that are unique among every folder's sessions", async () => {
+  await using dir = await tempDir();
+  const home = `${dir.path}/home`;
+  const project = `${dir.path}/proj`;
+  await Deno.mkdir(`${project}/.relavium/`, { recursive: true });
+  await Deno.mkdir(home);
+  const twin = "4a8a863e-1111-4000-8000-000000000009";
+  seed(home, [
+    { id: A, dir: project, agoMinutes: 5, title: "here" },
+    { id: twin, dir: home, agoMinutes: 4, title: "elsewhere" },
+  ]);
+  const env = { RELAVIUM_HOME: home, NO_COLOR: "1", HOME: dir.path };
+  const here = await runAt(["chat-list", "--here"], {
+    env,
+    cwd: project,
+    now: T0,
+  });
+  assert.equal(here.code, 0, here.stderr);
+  assert.deepEqual(here.stdout.split("\n"), [
+    `4a8a863e-0  5 min ago  1 turn  ~/proj  mini  "here"`,
+    "",
+  ]);
+  const shown = await runCli(["chat-show", "4a8a863e-0", "--json"], {
+    env,
+    cwd: project,
+  });
+  assert.equal(JSON.parse(shown.stdout).sessionId, A);
+});
+
 Deno.test("chat-resume --last picks this project's newest session, and says so when it falls back", async () => {
   await using dir = await tempDir();
   const home = `${dir.path}/home`;

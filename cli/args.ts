@@ -24,6 +24,7 @@ export type {
   GlobalOptions,
   HelpTopic,
   ModeName,
+  OutputFormat,
   ParsedCli,
   UsageError,
   Values,
@@ -46,11 +47,19 @@ const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
   {
     "chat": ["agent", "model", "provider", "fixture", "record", "mode"],
     "chat-resume": ["last", "fixture", "record", "mode"],
-    "chat-list": [],
+    "chat-list": ["here"],
     "chat-show": [],
     "chat-delete": ["yes"],
     "chat-export": ["out", "force"],
-    "agent-run": ["fixture", "record", "mode", "input", "model", "provider"],
+    "agent-run": [
+      "fixture",
+      "record",
+      "mode",
+      "input",
+      "model",
+      "provider",
+      "output",
+    ],
     "config": [],
     "doctor": ["permissions", "agent"],
     "trust": [],
@@ -199,6 +208,7 @@ export function parseCliArgs(
       "fixture",
       "record",
       "out",
+      "output",
     ] as const
   ) {
     if (v[key] === "") return fail(`Missing value for --${key}`);

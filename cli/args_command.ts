@@ -39,6 +39,43 @@ function defined<T extends Record<string, unknown>>(
 }
 
 /**
+ * Whether a lone `agent run` argument names an agent rather than being the
+ * prompt: a path (a separator, or ending in `.yaml`/`.yml`) or one
+ * lowercase kebab-case word, the shape of an agent id.
+ *
+ * @param arg The argument.
+ * @returns `true` for an agent reference.
+ */
+function looksLikeAgent(arg: string): boolean {
+  return /[\\/]/.test(arg) || /\.ya?ml$/i.test(arg) ||
+    /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(arg);
+}
+
+/**
+ * Splits `agent run`'s positionals: `<agent> <prompt>`; one argument is
+ * the agent when {@linkcode looksLikeAgent}, else the prompt (the
+ * built-in chat agent answers); none ⇒ the built-in agent with stdin.
+ *
+ * @param args The positionals after `run`.
+ * @returns The agent and prompt, or a usage message.
+ */
+function splitRunArgs(
+  args: readonly string[],
+): { agent?: string; prompt?: string } | string {
+  const [first, second, ...more] = args;
+  const bad = extra(more, "agent run");
+  if (bad !== undefined) return bad;
+  if (first === "") return "agent run needs an agent (a file path or an id)";
+  if (second !== undefined) {
+    return second.trim() === ""
+      ? "Empty prompt: give a prompt argument or pipe it on stdin"
+      : { ...(first === undefined ? {} : { agent: first }), prompt: second };
+  }
+  if (first === undefined) return {};
+  return looksLikeAgent(first) ? { agent: first } : { prompt: first };
+}
+
+/**
  * Builds the command of a topic from its positionals and option values.
  *
  * @param topic The command.
@@ -93,7 +130,8 @@ export function buildCommand(
       };
     }
     case "chat-list":
-      return extra(args, "chat-list") ?? { name: "chat-list" };
+      return extra(args, "chat-list") ??
+        { name: "chat-list", here: v.here === true };
     case "chat-show":
     case "chat-delete": {
       const [id, ...more] = args;
@@ -117,22 +155,30 @@ export function buildCommand(
       };
     }
     case "agent-run": {
-      const [sub, agent, ...more] = args;
+      const [sub, ...rest] = args;
       if (sub !== "run") {
         return sub === undefined
           ? "agent needs a subcommand: run"
           : `Unknown agent subcommand: ${sub}`;
       }
-      if (agent === undefined || agent === "") {
-        return "agent run needs an agent (a file path or an id)";
-      }
       if (v.input !== undefined) {
         return "Option --input is reserved and not supported in this version";
       }
-      return extra(more, "agent run") ?? {
+      const output = v.output ?? "text";
+      if (output !== "text" && output !== "json") {
+        return "Invalid --output: expected text or json";
+      }
+      if (output === "json" && v.json === true) {
+        return "Options --json and --output json cannot be combined (--json is the event stream, --output json one final record)";
+      }
+      const split = splitRunArgs(rest);
+      if (typeof split === "string") return split;
+      return {
         name: "agent-run",
-        agent,
+        output,
         ...defined({
+          agent: split.agent,
+          prompt: split.prompt,
           model: v.model,
           provider: v.provider,
           fixture: v.fixture,

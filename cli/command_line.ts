@@ -12,6 +12,11 @@
 export type ModeName = "ask" | "plan" | "accept-edits" | "auto";
 
 /**
+ * `agent run --output` formats.
+ */
+export type OutputFormat = "text" | "json";
+
+/**
  * Flags valid on every command.
  */
 export interface GlobalOptions {
@@ -50,13 +55,18 @@ export type CliCommand =
     record?: string;
     mode?: ModeName;
   }
-  | { name: "chat-list" }
+  | { name: "chat-list"; here: boolean }
   | { name: "chat-show"; sessionId: string }
   | { name: "chat-delete"; sessionId: string; yes: boolean }
   | { name: "chat-export"; sessionId: string; out?: string; force: boolean }
   | {
     name: "agent-run";
-    agent: string;
+    /** Absent ⇒ the built-in chat agent. */
+    agent?: string;
+    /** The prompt argument; absent ⇒ all of stdin is the prompt. */
+    prompt?: string;
+    /** `--output`: `text` (the answer streamed) or `json` (one record). */
+    output: OutputFormat;
     model?: string;
     provider?: string;
     fixture?: string;
@@ -119,11 +129,13 @@ export const OPTIONS = {
   record: { type: "string" },
   mode: { type: "string" },
   last: { type: "boolean" },
+  here: { type: "boolean" },
   yes: { type: "boolean" },
   input: { type: "string", multiple: true },
   permissions: { type: "boolean" },
   out: { type: "string" },
   force: { type: "boolean" },
+  output: { type: "string" },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -29,7 +29,8 @@ Commands:
   chat-show <id>      print a stored session's transcript and totals
   chat-delete <id>    delete a stored session (asks, or --yes)
   chat-export <id>    write a session as a .relavium.yaml workflow scaffold
-  agent run <agent>   run one turn with stdin as the prompt
+  agent run [<agent>] [<prompt>]
+                      run one turn (prompt as argument or on stdin)
   config path|show    print config file locations / resolved values
   doctor              check config, provider keys (and --permissions)
   trust [<file>]      trust a project config file's exact content
@@ -65,10 +66,13 @@ ${GLOBAL_FLAGS}`,
 
 Resume a stored session with its stored agent and context. Only the text
 of earlier turns is carried over; earlier tool calls and file contents are
-not.
+not. <id> may be a unique prefix of the id (at least 4 characters); an
+ambiguous one exits 2 listing the sessions it matches. The banner names
+the folder the session works in.
 
 Flags:
-  --last              resume the most recently updated session
+  --last              resume this project's most recently updated session
+                      (else the newest of any folder, said so)
   --fixture <file>    replay a recorded cassette instead of calling a provider
   --record <file>     record every provider call as a v1.1 cassette that
                       --fixture replays offline (not with --fixture); it
@@ -77,13 +81,18 @@ Flags:
   --mode <mode>       approval mode: ask (default), plan, accept-edits, auto
 
 ${GLOBAL_FLAGS}`,
-  "chat-list": `Usage: relavium chat-list
+  "chat-list": `Usage: relavium chat-list [--here]
 
-List stored sessions, newest first:
-  <id>  <agent>  [<status>]  <updatedAt>  "<title>"
+List stored sessions of every folder, newest first:
+  <short id>  <when>  <N turns>  <folder>  <agent>  "<title>"
+The short id is a unique prefix every command accepts. Sessions that
+never reached a provider (no turn, nothing spent) are not listed.
 With --json, one record per line:
   {sessionId, agentSlug, title, status, modelId, createdAt, updatedAt,
-   totalCostMicrocents}
+   totalCostMicrocents, unaccountedCalls, folder, turns}
+
+Flags:
+  --here              only this project's sessions (its root and below)
 
 ${GLOBAL_FLAGS}`,
   "chat-show": `Usage: relavium chat-show <id>
@@ -91,12 +100,16 @@ ${GLOBAL_FLAGS}`,
 Print a stored session: each turn's text and tool names, every
 compaction or trim boundary (what the model no longer sees, and the
 summary it sees instead), totals and cost per model. An unknown id exits 2.
+<id> may be a unique prefix of the id (at least 4 characters); an
+ambiguous one exits 2 listing the sessions it matches.
 
 ${GLOBAL_FLAGS}`,
   "chat-delete": `Usage: relavium chat-delete <id> [--yes]
 
 Delete a stored session (hidden from chat-list and chat-resume). Asks for
-confirmation on a terminal; elsewhere --yes is required.
+confirmation on a terminal; elsewhere --yes is required. <id> may be a
+unique prefix of the id (at least 4 characters); an ambiguous one exits 2
+listing the sessions it matches.
 
 Flags:
   --yes               delete without asking
@@ -109,7 +122,9 @@ Write a stored session as a workflow scaffold, by default to
 A review notice is always printed on stderr: the file is a scaffold, not a
 replay, and holds the conversation's text unredacted. With --json, stdout
 carries one session:exported event. An unknown id, or an existing file
-without --force, exits 2 and writes nothing.
+without --force, exits 2 and writes nothing. <id> may be a unique prefix
+of the id (at least 4 characters); an ambiguous one exits 2 listing the
+sessions it matches.
 
 Flags:
   --out <path>        write here instead (relative to the current folder;
@@ -118,14 +133,21 @@ Flags:
 
 ${GLOBAL_FLAGS}`,
   "agent-run":
-    `Usage: relavium agent run <agent> [--fixture <cassette> | --record <cassette>]
+    `Usage: relavium agent run [<agent>] [<prompt>] [--output text|json]
+                          [--fixture <cassette> | --record <cassette>]
                           [--mode <mode>] [--model <id> [--provider <id>]]
 
-Run one turn of <agent> (a file path, or an id in .relavium/agents/) with
-all of stdin as the prompt. Nothing is stored. Exit 0 when the turn
-succeeds, 1 when it fails, 2 for bad input (e.g. empty stdin).
+Run one turn of <agent> (a file path, or an id in .relavium/agents/; none:
+the built-in read-only chat agent). The prompt is <prompt>, else all of
+stdin; with both, piped stdin follows <prompt> after a blank line. A lone
+argument is the agent when it is a path or one kebab-case word, else the
+prompt. Nothing is stored. Exit 0 when the turn succeeds, 1 when it
+fails, 2 for bad input (e.g. an empty prompt).
 
 Flags:
+  --output <format>   text (default): the answer streamed on stdout;
+                      json: one final record on stdout (answer, stopReason,
+                      usage, cost, sessionId, model); not with --json
   --fixture <file>    replay a recorded cassette instead of calling a provider
   --record <file>     record every provider call as a v1.1 cassette that
                       --fixture replays offline (not with --fixture); it

@@ -33,7 +33,10 @@ async function dispatch(
 ): Promise<CommandResult> {
   switch (command.name) {
     case "chat-list":
-      return (await import("./commands/chat_list.ts")).runChatList(ctx);
+      return (await import("./commands/chat_list.ts")).runChatList(
+        command,
+        ctx,
+      );
     case "chat-show":
       return (await import("./commands/chat_show.ts")).runChatShow(
         command,

@@ -16,6 +16,12 @@ import { openDatabaseForRead } from "./sqlite_file.ts";
  * coverage (`relavium_invocations`): `totalCostMicrocents` includes the
  * settled spend no turn recorded yet, and `unaccountedCalls` counts the
  * calls still pending (their spend unknown: the total is a lower bound).
+ * `workingDir` is the folder the session was started in (absent on rows
+ * that did not record one), `turns` its completed turns, and `engaged`
+ * whether it has anything to show: a completed turn, or a provider call
+ * that was made (recorded spend, a journaled call, a provider-engaged
+ * turn that failed). A chat that ended before any of these is not
+ * engaged, and listings leave it out.
  */
 export type SessionListEntry =
   & Pick<
@@ -29,7 +35,12 @@ export type SessionListEntry =
     | "updatedAt"
     | "totalCostMicrocents"
   >
-  & { unaccountedCalls: number };
+  & {
+    unaccountedCalls: number;
+    workingDir?: string;
+    turns: number;
+    engaged: boolean;
+  };
 
 const STATUSES: ReadonlySet<unknown> = new Set([
   "active",
@@ -38,23 +49,46 @@ const STATUSES: ReadonlySet<unknown> = new Set([
   "ended",
 ]);
 
-const LIST_SQL = `SELECT rowid AS row_number, id, agent_slug, title,
-  status, model_id, total_cost_microcents, created_at, updated_at,
-  0 AS unaccounted, 0 AS unrecorded
-  FROM agent_sessions WHERE deleted_at IS NULL
-  ORDER BY updated_at DESC, id DESC`;
+// Terminal assistant rows (a turn's answer): no tool call among the parts,
+// none in the upstream `tool_calls` column.
+const TURNS_SQL = `(SELECT COUNT(*) FROM session_messages m
+    WHERE m.session_id = s.id AND m.role = 'assistant' AND m.tool_calls IS NULL
+    AND NOT EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(m.content_parts)
+      THEN m.content_parts ELSE '[]' END) j
+      WHERE j.type = 'object' AND json_extract(j.value, '$.type') = 'tool_call'))`;
 
-/** The listing of a file that has the usage-coverage journal. */
-const LIST_WITH_COVERAGE_SQL = `SELECT s.rowid AS row_number, s.id,
-  s.agent_slug, s.title, s.status, s.model_id, s.total_cost_microcents,
-  s.created_at, s.updated_at,
-  (SELECT COUNT(*) FROM relavium_invocations i
-    WHERE i.session_id = s.id AND i.status = 'pending') AS unaccounted,
-  (SELECT COALESCE(SUM(i.cost_microcents), 0) FROM relavium_invocations i
-    WHERE i.session_id = s.id AND i.status = 'settled' AND i.recorded = 0
-  ) AS unrecorded
+/**
+ * The listing's statement for the tables a file has: an upstream file, or
+ * one of an older version, lacks the journal or the turn counts, and its
+ * sessions are then fully accounted and engaged only by turns or costs.
+ */
+function listSql(has: (table: string) => boolean): string {
+  const journal = has("relavium_invocations");
+  const pending = journal
+    ? `(SELECT COUNT(*) FROM relavium_invocations i
+    WHERE i.session_id = s.id AND i.status = 'pending')`
+    : "0";
+  const unrecorded = journal
+    ? `(SELECT COALESCE(SUM(i.cost_microcents), 0) FROM relavium_invocations i
+    WHERE i.session_id = s.id AND i.status = 'settled' AND i.recorded = 0)`
+    : "0";
+  const sent = journal
+    ? `EXISTS (SELECT 1 FROM relavium_invocations i WHERE i.session_id = s.id
+    AND (i.coverage IS NULL OR i.coverage <> 'not_sent'))`
+    : "0";
+  const used = has("relavium_session_turns")
+    ? `COALESCE((SELECT t.turns_used FROM relavium_session_turns t
+    WHERE t.session_id = s.id), 0) > 0`
+    : "0";
+  return `SELECT s.rowid AS row_number, s.id, s.agent_slug, s.title,
+  s.status, s.model_id, s.working_dir, s.total_cost_microcents, s.created_at,
+  s.updated_at, ${pending} AS unaccounted, ${unrecorded} AS unrecorded,
+  ${TURNS_SQL} AS turns,
+  (${used} OR ${sent} OR s.total_cost_microcents > 0 OR EXISTS (SELECT 1
+    FROM session_costs c WHERE c.session_id = s.id)) AS engaged
   FROM agent_sessions s WHERE s.deleted_at IS NULL
   ORDER BY s.updated_at DESC, s.id DESC`;
+}
 
 /**
  * A visible `agent_sessions` row the listing could not use: its id (when
@@ -120,7 +154,15 @@ function entry(row: Record<string, unknown>): SessionListEntry {
       row["unaccounted"],
       "relavium_invocations.status",
     ),
+    turns: count(row["turns"], "session_messages.role"),
+    engaged: false,
   };
+  e.engaged = e.turns > 0 || e.unaccountedCalls > 0 || row["engaged"] === 1;
+  const workingDir = optionalText(
+    row["working_dir"],
+    "agent_sessions.working_dir",
+  );
+  if (workingDir !== undefined && workingDir !== "") e.workingDir = workingDir;
   const title = optionalText(row["title"], "agent_sessions.title");
   if (title !== undefined) e.title = title;
   const modelId = optionalText(row["model_id"], "agent_sessions.model_id");
@@ -144,7 +186,8 @@ function damage(
 
 /**
  * The visible (not deleted) sessions of an existing `history.db`, newest
- * `updatedAt` first, as `SessionStore.list()` orders them. A file without
+ * `updatedAt` first, as `SessionStore.list()` orders them, engaged or not
+ * (`engaged` tells). A file without
  * the sessions table lists nothing; one without the journal (older) lists
  * every session as fully accounted. The file is opened read-only (nothing
  * is created, chmod-ed or written: a read-only store lists) and closed
@@ -175,7 +218,7 @@ export function listSqliteSessions(
         reason: missing.map((c) => `${c} is missing`).join("; "),
       });
     }
-    const sql = has("relavium_invocations") ? LIST_WITH_COVERAGE_SQL : LIST_SQL;
+    const sql = listSql(has);
     const out: SessionListEntry[] = [];
     for (const r of db.prepare(sql).all()) {
       const row = r as Record<string, unknown>;

@@ -1,9 +1,14 @@
 /**
- * `agent run <agent>`: one turn with all of
- * stdin as the prompt (one trailing newline removed; empty ⇒ exit 2), on
- * an in-memory store (nothing reaches `history.db`). Same stream grammar
- * as `chat`: `session:started` → one turn → `session:cancelled`. Exit 0,
- * or 1 when the turn ended in error or the cassette faulted.
+ * `agent run [<agent>] [<prompt>]`: one turn, on an in-memory store
+ * (nothing reaches `history.db`). No agent ⇒ the built-in chat agent.
+ * The prompt is the argument, or all of stdin without one (one trailing
+ * newline removed); with both, stdin's text (when stdin is not a
+ * terminal and brings any) follows the argument after a blank line, as
+ * context. An empty prompt ⇒ exit 2. Same stream grammar as `chat` under
+ * `--json`: `session:started` → one turn → `session:cancelled`; under
+ * `--output json` the answer is not streamed and stdout gets one
+ * {@linkcode OneShotRecord} when the turn ends. Exit 0, or 1 when the
+ * turn ended in error or the cassette faulted.
  *
  * @module
  */
@@ -11,14 +16,21 @@ import { openSession, type PersistedSession } from "../../host/host.ts";
 import { createMemoryStore } from "../../store/memory_store.ts";
 import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
-import { fault } from "../fault.ts";
+import { type CliFault, fault } from "../fault.ts";
+import { classifyAgentRef } from "../run/agent_file.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
 import { finishRecording } from "../run/record_exit.ts";
 import { printerFor, writeNotices } from "../run/session_io.ts";
 import { hostOptions, pumpEvents } from "../run/host_options.ts";
 import { readAllText } from "../io/stdin.ts";
+import type { CliIo, TextSink } from "../io/io.ts";
 import { buildModes } from "../run/modes.ts";
 import { withBudgetNotices } from "../run/window_settings.ts";
+import type { TurnResult } from "../../session/turn_result.ts";
+import {
+  createOneShotObserver,
+  type OneShotRecord,
+} from "./agent_run_result.ts";
 
 /**
  * The prompt from stdin: one trailing newline (`\n` or `\r\n`) removed.
@@ -36,6 +48,63 @@ export function promptFromStdin(text: string): string | undefined {
 }
 
 /**
+ * The turn's prompt: the argument, with stdin's text after a blank line
+ * when stdin is not a terminal and brings any; without an argument, all
+ * of stdin.
+ *
+ * @param argument The prompt argument, if given.
+ * @param ctx The command context (stdin).
+ * @returns The prompt, or `undefined` when it is empty.
+ */
+async function readPrompt(
+  argument: string | undefined,
+  ctx: CommandEnv,
+): Promise<string | undefined> {
+  if (argument === undefined) {
+    return promptFromStdin(await readAllText(ctx.io.stdin));
+  }
+  if (ctx.io.stdinIsTerminal) return argument;
+  const piped = promptFromStdin(await readAllText(ctx.io.stdin));
+  return piped === undefined ? argument : `${argument}\n\n${piped}`;
+}
+
+/**
+ * A lone kebab-case word is taken as an agent id; when no such agent
+ * exists, the fault says how a one-word prompt reaches the built-in agent.
+ *
+ * @param command The parsed command.
+ * @param f The fault of preparing the run.
+ * @returns The fault, with the hint when it applies.
+ */
+function loneWordHint(
+  command: Extract<CliCommand, { name: "agent-run" }>,
+  f: CliFault,
+): CliFault {
+  const agent = command.agent;
+  if (
+    f.code !== "not_found" || command.prompt !== undefined ||
+    agent === undefined || classifyAgentRef(agent).kind !== "id"
+  ) {
+    return f;
+  }
+  return fault(
+    f.code,
+    `${f.message} (a one-word prompt for the built-in agent goes on stdin)`,
+  );
+}
+
+/**
+ * The io with a stdout that drops what it is given (getters kept).
+ *
+ * @param io The command's io.
+ * @returns The io seen by a printer that must leave stdout alone.
+ */
+function withoutStdout(io: CliIo): CliIo {
+  const sink: TextSink = { write: () => {} };
+  return Object.create(io, { stdout: { value: sink } });
+}
+
+/**
  * Runs `agent run`.
  *
  * @param command The parsed command.
@@ -47,20 +116,25 @@ export async function runAgentRun(
   ctx: CommandEnv,
 ): Promise<CommandResult> {
   const prep = await prepareNewRun(ctx, command);
-  if (!prep.ok) return prep.error;
+  if (!prep.ok) return loneWordHint(command, prep.error);
   const run = prep.value;
-  const prompt = promptFromStdin(await readAllText(ctx.io.stdin));
+  const prompt = await readPrompt(command.prompt, ctx);
   if (prompt === undefined) {
     return fault(
       "empty_input",
-      "Empty prompt: agent run reads the prompt from stdin",
+      "Empty prompt: give it as an argument or on stdin",
     );
   }
   writeNotices(ctx, run.notices);
-  const printer = printerFor(ctx, {
-    primaryModel: run.agent.model,
-    hints: false,
-  });
+  const oneShot = command.output === "json"
+    ? createOneShotObserver()
+    : undefined;
+  // Under --output json the answer is not streamed: stdout holds only the
+  // final record; stderr's lines stay.
+  const printer = printerFor(
+    oneShot === undefined ? ctx : { ...ctx, io: withoutStdout(ctx.io) },
+    { primaryModel: run.agent.model, hints: false },
+  );
   const live: PersistedSession = openSession({
     store: createMemoryStore(),
     agent: run.agent,
@@ -71,7 +145,11 @@ export async function runAgentRun(
       afterTurnCompaction: false,
     }),
   });
-  const drained = pumpEvents(live, printer);
+  const drained = pumpEvents(
+    live,
+    printer,
+    oneShot === undefined ? undefined : (e) => oneShot.observe(e),
+  );
   let signalCode: number | undefined;
   const onSignal = (code: number) => (): void => {
     signalCode ??= code;
@@ -84,10 +162,9 @@ export async function runAgentRun(
   // No approver: governed actions are denied except under --mode auto.
   const modes = buildModes(run.registry, { mode: command.mode ?? "ask" });
   live.session.setTurnPolicy(modes.policy);
-  let failed = false;
+  let result: TurnResult | undefined;
   try {
-    const result = await live.session.sendMessage(prompt);
-    failed = result.kind === "failed";
+    result = await live.session.sendMessage(prompt);
   } finally {
     for (const off of unsubscribe) off();
     live.close();
@@ -97,6 +174,15 @@ export async function runAgentRun(
   const faults = run.replay?.finalFaults() ?? [];
   for (const f of faults) ctx.io.stderr.write(`error: cassette: ${f}\n`);
   const recorded = await finishRecording(ctx, run.recorder);
+  if (oneShot !== undefined) {
+    const record: OneShotRecord = oneShot.record(
+      result,
+      live.sessionId,
+      run.deps.secrets ?? [],
+    );
+    ctx.io.stdout.write(`${JSON.stringify(record)}\n`);
+  }
   if (signalCode !== undefined) return signalCode;
+  const failed = result?.kind === "failed";
   return failed || faults.length > 0 || !recorded ? 1 : 0;
 }

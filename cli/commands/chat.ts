@@ -129,7 +129,11 @@ export async function runChat(
     });
     await drained;
     const recorded = await finishRecording(ctx, run.recorder);
-    if (!ctx.globals.json && !ctx.globals.quiet) {
+    // A chat that never reached a provider keeps nothing worth resuming
+    // (chat-list leaves it out).
+    if (
+      !ctx.globals.json && !ctx.globals.quiet && live.session.turnCount > 0
+    ) {
       ctx.io.stderr.write(
         `Resume with: relavium chat-resume ${live.sessionId}\n`,
       );

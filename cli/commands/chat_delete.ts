@@ -12,6 +12,7 @@ import { fault } from "../fault.ts";
 import { listExistingHistory, openExistingHistory } from "../run/history.ts";
 import type { DamagedSessionRow } from "../../store/sqlite_list.ts";
 import { createLineReader } from "../io/stdin.ts";
+import { resolveSessionId } from "./session_ref.ts";
 
 async function confirm(
   ctx: CommandEnv,
@@ -42,12 +43,15 @@ export async function runChatDelete(
   command: Extract<CliCommand, { name: "chat-delete" }>,
   ctx: CommandEnv,
 ): Promise<CommandResult> {
-  const missing = fault("not_found", `No session with id ${command.sessionId}`);
+  const ref = await resolveSessionId(ctx, command.sessionId);
+  if (!ref.ok) return ref.error;
+  const sessionId = ref.value;
+  const missing = fault("not_found", `No session with id ${sessionId}`);
   const damaged: DamagedSessionRow[] = [];
   const listed = await listExistingHistory(ctx, damaged);
   if (!listed.ok) return listed.error;
-  const found = listed.value?.find((r) => r.id === command.sessionId) ??
-    damaged.find((d) => d.id === command.sessionId);
+  const found = listed.value?.find((r) => r.id === sessionId) ??
+    damaged.find((d) => d.id === sessionId);
   if (found === undefined) return missing;
   const opened = await openExistingHistory(ctx);
   if (!opened.ok) return opened.error;
@@ -67,23 +71,23 @@ export async function runChatDelete(
       if (
         !await confirm(
           ctx,
-          `Delete session ${stripControl(command.sessionId)}${title}?`,
+          `Delete session ${stripControl(sessionId)}${title}?`,
         )
       ) {
         if (!ctx.globals.quiet) ctx.io.stderr.write("Not deleted\n");
         return 0;
       }
     }
-    if (!store.softDelete(command.sessionId)) return missing;
+    if (!store.softDelete(sessionId)) return missing;
   } finally {
     store.close();
   }
   if (ctx.globals.json) {
     ctx.io.stdout.write(
-      `${JSON.stringify({ sessionId: command.sessionId, deleted: true })}\n`,
+      `${JSON.stringify({ sessionId, deleted: true })}\n`,
     );
   } else if (!ctx.globals.quiet) {
-    ctx.io.stderr.write(`Deleted session ${stripControl(command.sessionId)}\n`);
+    ctx.io.stderr.write(`Deleted session ${stripControl(sessionId)}\n`);
   }
   return 0;
 }

@@ -20,6 +20,7 @@ import {
 import { fault } from "../fault.ts";
 import { damagedSessionFault, openExistingHistory } from "../run/history.ts";
 import { resolve } from "node:path";
+import { resolveSessionId } from "./session_ref.ts";
 
 /**
  * The `session:exported` event of a `chat-export --json` run: the next
@@ -60,17 +61,20 @@ export async function runChatExport(
   command: Extract<CliCommand, { name: "chat-export" }>,
   ctx: CommandEnv,
 ): Promise<CommandResult> {
+  const ref = await resolveSessionId(ctx, command.sessionId);
+  if (!ref.ok) return ref.error;
+  const sessionId = ref.value;
   const opened = await openExistingHistory(ctx);
   if (!opened.ok) return opened.error;
   const store = opened.value;
-  const missing = fault("not_found", `No session with id ${command.sessionId}`);
+  const missing = fault("not_found", `No session with id ${sessionId}`);
   if (store === undefined) return missing;
   try {
     let loaded: LoadedSession | undefined;
     try {
-      loaded = store.load(command.sessionId);
+      loaded = store.load(sessionId);
     } catch (e) {
-      const damaged = damagedSessionFault(command.sessionId, e);
+      const damaged = damagedSessionFault(sessionId, e);
       if (damaged === undefined) throw e;
       return damaged;
     }

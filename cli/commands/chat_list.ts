@@ -1,20 +1,25 @@
 /**
- * `chat-list`: stored sessions, newest `updatedAt` first,
- * deleted ones excluded. Human lines or, under `--json`, one record per
- * line.
+ * `chat-list [--here]`: stored sessions, newest `updatedAt` first, deleted
+ * ones and those with nothing in them (no completed turn, nothing spent)
+ * excluded; with `--here` only the current project's. Human lines (a
+ * short id that is a unique prefix, when, turns, folder, agent, title) or,
+ * under `--json`, one record per line.
  *
  * @module
  */
 import type { SessionListEntry } from "../../store/sqlite_list.ts";
+import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { stripControl } from "../io/control.ts";
 import { damagedRowsNotice, listExistingHistory } from "../run/history.ts";
 import type { DamagedSessionRow } from "../../store/sqlite_list.ts";
+import { inProject, projectFolder } from "./session_ref.ts";
 
 /**
  * One `chat-list --json` record; absent values are `null`.
  * `totalCostMicrocents` is the known spend; with `unaccountedCalls > 0`
- * (calls whose usage is unknown) it is a lower bound.
+ * (calls whose usage is unknown) it is a lower bound. `folder` is where
+ * the session was started (absolute), `turns` its completed turns.
  */
 export interface ChatListRecord {
   sessionId: string;
@@ -26,16 +31,20 @@ export interface ChatListRecord {
   updatedAt: string;
   totalCostMicrocents: number;
   unaccountedCalls: number;
+  folder: string | null;
+  turns: number;
 }
 
 /**
- * Maps a stored session to its `--json` record, in the documented key
- * order.
+ * The fields `chat-list` and `chat-show` records share, in the documented
+ * key order.
  *
  * @param r The session row.
- * @returns The record.
+ * @returns The fields.
  */
-export function toListRecord(r: SessionListEntry): ChatListRecord {
+export function sessionFields(
+  r: Omit<SessionListEntry, "turns" | "engaged">,
+): Omit<ChatListRecord, "folder" | "turns"> {
   return {
     sessionId: r.id,
     agentSlug: r.agentSlug,
@@ -50,42 +59,169 @@ export function toListRecord(r: SessionListEntry): ChatListRecord {
 }
 
 /**
- * The human line: `<id>  <agent>  [<status>]  <updatedAt>  "<title>"`.
+ * Maps a stored session to its `--json` record, in the documented key
+ * order.
  *
  * @param r The session row.
- * @returns The line without a newline.
+ * @returns The record.
  */
-export function formatListLine(r: SessionListEntry): string {
-  return `${stripControl(r.id)}  ${
-    stripControl(r.agentSlug)
-  }  [${r.status}]  ${r.updatedAt}  ${JSON.stringify(r.title ?? "")}`;
+export function toListRecord(r: SessionListEntry): ChatListRecord {
+  return {
+    ...sessionFields(r),
+    folder: r.workingDir ?? null,
+    turns: r.turns,
+  };
 }
 
 /**
- * Runs `chat-list`. A damaged row is left out with one stderr line naming it and its bad
- * column; the other sessions still list.
+ * How long ago a time was, as people say it: `just now` (under a
+ * minute, or in the future), `N min ago`, `N h ago`, `yesterday` (24 to
+ * 48 hours), `N days ago` (under 30), else the UTC date.
  *
+ * @param iso The time, ISO-8601.
+ * @param now Epoch milliseconds.
+ * @returns The text.
+ */
+export function relativeTime(iso: string, now: number): string {
+  const seconds = Math.floor((now - Date.parse(iso)) / 1000);
+  if (!(seconds >= 60)) return "just now";
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  if (days === 1) return "yesterday";
+  if (days < 30) return `${days} days ago`;
+  return iso.slice(0, 10);
+}
+
+/** Characters of a shown id, at least (more when needed to be unique). */
+const SHORT_ID = 8;
+
+/**
+ * The shortest prefix of each id, of at least {@linkcode SHORT_ID}
+ * characters, that no other id a prefix may name starts with.
+ *
+ * @param ids The shown ids.
+ * @param among Every id a prefix may name (default: the shown ones).
+ * @returns The short ids, in the same order.
+ */
+export function shortIds(
+  ids: readonly string[],
+  among: readonly string[] = ids,
+): string[] {
+  return ids.map((id) => {
+    for (let n = SHORT_ID; n < id.length; n++) {
+      const head = id.slice(0, n);
+      if (!among.some((other) => other !== id && other.startsWith(head))) {
+        return head;
+      }
+    }
+    return id;
+  });
+}
+
+/**
+ * A folder as shown: the home folder written `~`; `-` when none was
+ * recorded.
+ *
+ * @param dir The session's folder.
+ * @param home `$HOME`, when known.
+ * @returns The text.
+ */
+export function shownFolder(
+  dir: string | undefined,
+  home: string | undefined,
+): string {
+  if (dir === undefined) return "-";
+  if (home !== undefined && home !== "" && home !== "/") {
+    if (dir === home) return "~";
+    if (dir.startsWith(`${home}/`)) return `~${dir.slice(home.length)}`;
+  }
+  return dir;
+}
+
+/**
+ * The human lines, aligned: `<short id>  <when>  <N turns>  <folder>
+ * <agent>  "<title>"`.
+ *
+ * @param rows The listed sessions.
+ * @param options The time now, `$HOME`, and every id a prefix may name
+ * (default: the listed ones), so a short id shown under `--here` is unique
+ * among all.
+ * @returns The lines, each ending in a newline.
+ */
+export function formatListLines(
+  rows: readonly SessionListEntry[],
+  options: {
+    now: number;
+    home: string | undefined;
+    among?: readonly string[];
+  },
+): string {
+  const ids = shortIds(rows.map((r) => r.id), options.among);
+  const cells = rows.map((r, i) => [
+    stripControl(ids[i] ?? r.id),
+    relativeTime(r.updatedAt, options.now),
+    `${r.turns} turn${r.turns === 1 ? "" : "s"}`,
+    stripControl(shownFolder(r.workingDir, options.home)),
+    stripControl(r.agentSlug),
+  ]);
+  const widths = [0, 1, 2, 3, 4].map((c) =>
+    Math.max(0, ...cells.map((row) => row[c]?.length ?? 0))
+  );
+  return rows.map((r, i) => {
+    const row = cells[i] ?? [];
+    const padded = row.map((cell, c) => cell.padEnd(widths[c] ?? 0));
+    return `${padded.join("  ")}  ${JSON.stringify(r.title ?? "")}\n`;
+  }).join("");
+}
+
+/**
+ * Runs `chat-list`. A damaged row is left out with one stderr line naming
+ * it and its bad column; the other sessions still list.
+ *
+ * @param command The parsed command (`--here`).
  * @param ctx The command context.
  * @returns 0, or a fault (`internal` when the store cannot open, naming why).
  */
-export async function runChatList(ctx: CommandEnv): Promise<CommandResult> {
+export async function runChatList(
+  command: Extract<CliCommand, { name: "chat-list" }>,
+  ctx: CommandEnv,
+): Promise<CommandResult> {
   const damaged: DamagedSessionRow[] = [];
   const listed = await listExistingHistory(ctx, damaged);
   if (!listed.ok) return listed.error;
   ctx.io.stderr.write(damagedRowsNotice(damaged));
-  const rows = listed.value ?? [];
-  for (const r of rows) {
-    ctx.io.stdout.write(
-      `${
-        ctx.globals.json ? JSON.stringify(toListRecord(r)) : formatListLine(r)
-      }\n`,
-    );
+  let rows = (listed.value ?? []).filter((r) => r.engaged);
+  const among = [
+    ...rows.map((r) => r.id),
+    ...damaged.flatMap((d) => d.id === undefined ? [] : [d.id]),
+  ];
+  const folder = command.here ? await projectFolder(ctx) : undefined;
+  if (folder !== undefined) rows = rows.filter((r) => inProject(r, folder));
+  if (ctx.globals.json) {
+    for (const r of rows) {
+      ctx.io.stdout.write(`${JSON.stringify(toListRecord(r))}\n`);
+    }
+  } else {
+    ctx.io.stdout.write(formatListLines(rows, {
+      now: ctx.io.now?.() ?? Date.now(),
+      home: ctx.io.env("HOME"),
+      among,
+    }));
   }
   if (
     rows.length === 0 && damaged.length === 0 && !ctx.globals.json &&
     !ctx.globals.quiet
   ) {
-    ctx.io.stderr.write("No sessions\n");
+    ctx.io.stderr.write(
+      folder === undefined
+        ? "No sessions\n"
+        : `No sessions in ${
+          stripControl(folder)
+        } (chat-list without --here lists every folder)\n`,
+    );
   }
   return 0;
 }

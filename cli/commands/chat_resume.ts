@@ -39,6 +39,9 @@ import { locateConfig } from "../config/config.ts";
 import { openChatReader } from "../chat/chat_reader.ts";
 import { buildModes } from "../run/modes.ts";
 import { withBudgetNotices } from "../run/window_settings.ts";
+import { stripControl } from "../io/control.ts";
+import { shownFolder } from "./chat_list.ts";
+import { inProject, projectFolder, resolveSessionId } from "./session_ref.ts";
 
 /**
  * Runs `chat-resume`.
@@ -70,11 +73,29 @@ export async function runChatResume(
   let closeStore = true;
   try {
     let id = wanted;
-    if (id === undefined) {
-      // --last: the newest session whose row reads; damaged ones are named.
+    let fellBack: string | undefined;
+    if (id !== undefined) {
+      const ref = await resolveSessionId(ctx, id);
+      if (!ref.ok) return ref.error;
+      id = ref.value;
+    } else {
+      // --last: the newest listed session of this project, else the newest
+      // of any folder (said so); damaged rows are named.
       const damaged: DamagedSessionRow[] = [];
-      id = listSqliteSessions(path.value, { damaged })[0]?.id;
+      const listed = listSqliteSessions(path.value, { damaged })
+        .filter((r) => r.engaged);
       ctx.io.stderr.write(damagedRowsNotice(damaged));
+      const folder = await projectFolder(ctx);
+      const here = listed.find((r) => inProject(r, folder));
+      const newest = here ?? listed[0];
+      id = newest?.id;
+      if (here === undefined && newest !== undefined) {
+        fellBack = `No session in ${
+          stripControl(folder)
+        }: resuming the newest session, from ${
+          stripControl(shownFolder(newest.workingDir, ctx.io.env("HOME")))
+        }\n`;
+      }
     }
     let loaded: LoadedSession | undefined;
     try {
@@ -85,6 +106,9 @@ export async function runChatResume(
       return damaged;
     }
     if (id === undefined || loaded === undefined) return noSession;
+    if (fellBack !== undefined && !ctx.globals.json && !ctx.globals.quiet) {
+      ctx.io.stderr.write(fellBack);
+    }
     const agent = loaded.record.agentSnapshot;
     if (agent === undefined) {
       return fault(
@@ -179,7 +203,9 @@ export async function runChatResume(
     if (!ctx.globals.json && !ctx.globals.quiet) {
       const n = live.session.turnCount;
       ctx.io.stderr.write(
-        `Resumed session ${id} (${agent.id}, ${agent.model}): ${n} prior turn${
+        `Resumed session ${id} (${agent.id}, ${agent.model}) in ${
+          stripControl(shownFolder(context.workingDir, ctx.io.env("HOME")))
+        }: ${n} prior turn${
           n === 1 ? "" : "s"
         }, mode ${modes.mode}. Earlier tool calls and file contents are not carried over.\n`,
       );

@@ -18,7 +18,7 @@ import {
 } from "./chat_show_boundaries.ts";
 
 export type { ShownBoundary } from "./chat_show_boundaries.ts";
-import { toListRecord } from "./chat_list.ts";
+import { sessionFields } from "./chat_list.ts";
 import { loadCliConfig } from "../config/config.ts";
 import { DEFAULT_MAX_TURNS } from "../../session/session_types.ts";
 import {
@@ -39,6 +39,7 @@ import {
 } from "./cost_report.ts";
 import { fault } from "../fault.ts";
 import { damagedSessionFault, openExistingHistory } from "../run/history.ts";
+import { resolveSessionId } from "./session_ref.ts";
 
 /**
  * One turn of the `--json` transcript.
@@ -134,7 +135,7 @@ export function showSession(
     return turn;
   });
   const unrecorded = coverage?.unrecordedMicrocents ?? 0;
-  const base = toListRecord({
+  const base = sessionFields({
     ...record,
     totalCostMicrocents: record.totalCostMicrocents + unrecorded,
     unaccountedCalls: coverage?.unaccounted.length ?? 0,
@@ -240,6 +241,9 @@ export async function runChatShow(
   command: Extract<CliCommand, { name: "chat-show" }>,
   ctx: CommandEnv,
 ): Promise<CommandResult> {
+  const ref = await resolveSessionId(ctx, command.sessionId);
+  if (!ref.ok) return ref.error;
+  const sessionId = ref.value;
   const opened = await openExistingHistory(ctx, { readOnly: true });
   if (!opened.ok) return opened.error;
   const store = opened.value;
@@ -247,20 +251,20 @@ export async function runChatShow(
   let costs: ModelCostTotals[] | undefined;
   let coverage: ShownCoverage | undefined;
   try {
-    loaded = store?.load(command.sessionId);
+    loaded = store?.load(sessionId);
     if (loaded !== undefined) {
-      costs = store?.costs?.(command.sessionId);
-      coverage = shownCoverage(store, command.sessionId);
+      costs = store?.costs?.(sessionId);
+      coverage = shownCoverage(store, sessionId);
     }
   } catch (e) {
-    const damaged = damagedSessionFault(command.sessionId, e);
+    const damaged = damagedSessionFault(sessionId, e);
     if (damaged === undefined) throw e;
     return damaged;
   } finally {
     store?.close();
   }
   if (loaded === undefined) {
-    return fault("not_found", `No session with id ${command.sessionId}`);
+    return fault("not_found", `No session with id ${sessionId}`);
   }
   // The cap is shown when the config reads; a broken config does not stop
   // a read command.

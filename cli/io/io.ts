@@ -67,6 +67,8 @@ export interface CliIo {
    * aborts (absent ⇒ a real timer). The provider chain's backoff uses it.
    */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** The time now, epoch milliseconds (absent ⇒ `Date.now()`). */
+  readonly now?: () => number;
   /**
    * The terminal's input mode and width, when stdin is a terminal
    * (absent ⇒ the chat reads plain lines). The chat's line editor uses it.
@@ -118,6 +120,8 @@ export interface BufferedIoOptions {
    * wait for real).
    */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** The time now (default: `Date.now()`). */
+  now?: () => number;
 }
 
 /**
@@ -171,6 +175,7 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
       ? {}
       : { randomBytes: options.randomBytes }),
     sleep: options.sleep ?? instantSleep,
+    ...(options.now === undefined ? {} : { now: options.now }),
   };
   return {
     io,
@@ -204,17 +209,40 @@ function textStream(text: string): ReadableStream<Uint8Array> {
   });
 }
 
-function syncSink(file: { writeSync(p: Uint8Array): number }): TextSink {
+/**
+ * A sink over a file. When the reader has gone (`BrokenPipe`: `… | head`
+ * closed the pipe), `onClosed` decides: stdout's ends the process quietly
+ * with exit 0, as the default `SIGPIPE` would end a Unix tool (a turn in
+ * flight is cut as by a crash: its provider call stays journaled as
+ * pending); stderr's drops what follows, so a closed stderr never turns
+ * into an error about itself.
+ */
+function syncSink(
+  file: { writeSync(p: Uint8Array): number },
+  onClosed: () => void,
+): TextSink {
   const encoder = new TextEncoder();
+  let closed = false;
   return {
     write(text) {
+      if (closed) return;
       let bytes = encoder.encode(text);
-      while (bytes.length > 0) {
-        const n = file.writeSync(bytes);
-        bytes = bytes.subarray(n);
+      try {
+        while (bytes.length > 0) {
+          const n = file.writeSync(bytes);
+          bytes = bytes.subarray(n);
+        }
+      } catch (e) {
+        if (!(e instanceof Deno.errors.BrokenPipe)) throw e;
+        closed = true;
+        onClosed();
       }
     },
   };
+}
+
+function quietExit(): void {
+  Deno.exit(0);
 }
 
 function readEnv(name: string): string | undefined {
@@ -238,8 +266,8 @@ export function createDenoIo(): CliIo {
     get stdin(): ReadableStream<Uint8Array> {
       return Deno.stdin.readable;
     },
-    stdout: syncSink(Deno.stdout),
-    stderr: syncSink(Deno.stderr),
+    stdout: syncSink(Deno.stdout, quietExit),
+    stderr: syncSink(Deno.stderr, () => {}),
     env: readEnv,
     cwd: Deno.cwd(),
     stdinIsTerminal: Deno.stdin.isTerminal(),

@@ -230,7 +230,10 @@ function damagedRow(column: string, tamper: string, what: string): Row[] {
         ),
       ],
       after: (_dir, r) => {
-        assert.match(r.stdout, /^s1 {2}mini {2}\[active\]/);
+        assert.match(
+          r.stdout,
+          /^s1 {2}\S+ {2}1 turn {2}\S+ {2}mini {2}"first question"\n$/,
+        );
         assert.doesNotMatch(r.stdout, /s2/);
         return Promise.resolve();
       },

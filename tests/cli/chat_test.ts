@@ -270,7 +270,7 @@ Deno.test("chat → chat-resume: prior turns carried, totals accumulate", async 
   assert.match(
     resumed.stderr,
     new RegExp(
-      `Resumed session ${id} \\(relavium-chat, claude-sonnet-4-6\\): 1 prior turn, mode ask\\. Earlier tool calls and file contents are not carried over\\.`,
+      `Resumed session ${id} \\(relavium-chat, claude-sonnet-4-6\\) in ${dir.path}: 1 prior turn, mode ask\\. Earlier tool calls and file contents are not carried over\\.`,
     ),
   );
   const shown = JSON.parse(

@@ -23,7 +23,9 @@ Deno.test("runDemo() chats through the bundled cassette, then lists and shows th
   assert.match(
     stdout,
     new RegExp(
-      `^${id} {2}demo-helper {2}\\[ended\\] {2}\\S+ {2}"What files are in this folder\\?"$`,
+      `^${
+        id.slice(0, 8)
+      } {2}just now {2}2 turns {2}\\S+ {2}demo-helper {2}"What files are in this folder\\?"$`,
       "m",
     ),
     "chat-list lists the session",
@@ -47,7 +49,7 @@ Deno.test("runDemo({ json: true }) prints the chat as a strict event stream", as
     json: true,
   });
   assert.equal(r.chat, 4);
-  const stream = out.stdoutText().split(/\n(?=[0-9a-f]{8}-)/)[0] ?? "";
+  const stream = out.stdoutText().split(/\n(?=[0-9a-f]{8} )/)[0] ?? "";
   assert.deepEqual(signature(parseEvents(`${stream.trimEnd()}\n`)), [
     "session:started",
     "session:turn_started",

@@ -75,11 +75,11 @@ Deno.test("chat-list prints newest first, deleted excluded, human and JSON", asy
   assert.equal(lines.length, 2);
   assert.match(
     lines[0] ?? "",
-    /^s-new {2}reviewer {2}\[active\] {2}2026-01-01T\d\d:\d\d:\d\d\.000Z {2}"read it \\u001b\[2J please"$/,
+    /^s-new {2}2026-01-01 {2}2 turns {2}\/w {2}reviewer {2}"read it \\u001b\[2J please"$/,
   );
   assert.match(
     lines[1] ?? "",
-    /^s-old {2}mini {2}\[active\] {2}\S+ {2}"first question"$/,
+    /^s-old {2}2026-01-01 {2}1 turn {3}\/w {2}mini {6}"first question"$/,
   );
   const json = await runCli(["chat-list", "--json"], { env, cwd: dir.path });
   assert.equal(json.code, 0);
@@ -96,6 +96,8 @@ Deno.test("chat-list prints newest first, deleted excluded, human and JSON", asy
     "updatedAt",
     "totalCostMicrocents",
     "unaccountedCalls",
+    "folder",
+    "turns",
   ]);
   assert.equal(records[0].modelId, null);
   assert.equal(records[1].totalCostMicrocents, 1650);

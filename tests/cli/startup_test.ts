@@ -111,6 +111,14 @@ Deno.test("--version, --help and chat-list load no zod and no YAML library (thei
   try {
     const store = openSqliteStore(`${home}/history.db`, deps());
     store.create(newSession("s1"));
+    // A completed turn: chat-list leaves out sessions with nothing in them.
+    store.commitTurn("s1", {
+      userText: "hi",
+      rounds: [],
+      finalText: "hello",
+      tokensUsed: { input: 1, output: 1 },
+      costs: [],
+    });
     store.close();
     await Deno.writeTextFile(
       `${home}/a.agent.yaml`,

@@ -23,6 +23,9 @@ Deno.test("listSqliteSessions() lists what store.list() lists, in its order, wit
     updatedAt: r.updatedAt,
     totalCostMicrocents: r.totalCostMicrocents,
     unaccountedCalls: 0,
+    turns: r.id === "s1" ? 1 : 0,
+    engaged: r.id === "s1",
+    workingDir: r.context.workingDir,
   }));
   store.close();
   const got = listSqliteSessions(path);

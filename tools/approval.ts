@@ -78,12 +78,50 @@ export interface ApprovalPath {
   path: string;
   /** The lexical or the real target is on the protected-write floor. */
   protectedPath: boolean;
+  /** The regular file there now, if any (what a write replaces). */
+  existing?: ExistingFile;
+}
+
+/** A write's current target, for the diff a person is shown. */
+export interface ExistingFile {
+  /** Its size in bytes. */
+  bytes: number;
+  /** Its text, when it is UTF-8 of at most {@linkcode DIFF_MAX_BYTES}. */
+  text?: string;
+}
+
+/** Largest existing file whose text an approval reads for its diff. */
+export const DIFF_MAX_BYTES = 65_536;
+
+/** The regular file at `path` (never throws; `undefined` when none). */
+async function existingFile(
+  host: ToolEffects,
+  path: string,
+  signal: AbortSignal,
+): Promise<ExistingFile | undefined> {
+  const stat = await host.stat(path).catch(() => undefined);
+  if (stat === undefined || !stat.isFile) return undefined;
+  if (stat.size > DIFF_MAX_BYTES) return { bytes: stat.size };
+  try {
+    const bytes = await host.readFile(path, {
+      maxBytes: DIFF_MAX_BYTES,
+      signal,
+    });
+    if (bytes.length > DIFF_MAX_BYTES || bytes.includes(0)) {
+      return { bytes: stat.size };
+    }
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return { bytes: bytes.length, text };
+  } catch {
+    return { bytes: stat.size };
+  }
 }
 
 /**
  * The target of a write as it resolves now: the deepest existing
  * ancestor realpath'd, the missing segments appended, shown relative to
- * the real root holding it. Metadata reads only, and only under a granted
+ * the real root holding it, with the regular file there now (its size,
+ * and its text when small UTF-8). Metadata reads only, and only under a granted
  * read permission of the lexical root; otherwise (or on any host error)
  * the lexical target relative to its root. Never throws.
  *
@@ -93,7 +131,12 @@ export interface ApprovalPath {
  */
 export async function resolveApprovalPath(
   lexical: LexicalTarget,
-  deps: { plan: ScopePlan; host: ToolEffects; permissions: PermissionQuery },
+  deps: {
+    plan: ScopePlan;
+    host: ToolEffects;
+    permissions: PermissionQuery;
+    signal?: AbortSignal;
+  },
 ): Promise<ApprovalPath> {
   const { plan, host } = deps;
   const os = plan.os;
@@ -126,9 +169,15 @@ export async function resolveApprovalPath(
       ),
     );
     const root = roots.find((r) => isWithin(target, r, os));
+    const existing = missing.length > 0 ? undefined : await existingFile(
+      host,
+      target,
+      deps.signal ?? new AbortController().signal,
+    );
     return {
       path: root === undefined ? target : relativeSlash(root, target, os),
       protectedPath: lexical.protectedPath || isProtectedPath(target, floor),
+      ...(existing === undefined ? {} : { existing }),
     };
   } catch {
     return fallback;
@@ -204,10 +253,22 @@ function approvalRequest(
   const protectedPath = input.protectedPath ||
     resolved?.protectedPath === true;
   const requested = input.target.path;
+  const content = input.target.content;
+  const url = input.target.url;
   return {
     toolId: base.toolId,
     action,
     preview,
+    ...(action !== "fs_write" || content === undefined ? {} : {
+      write: {
+        content: content.text,
+        append: content.append,
+        ...(resolved?.existing === undefined
+          ? {}
+          : { existing: resolved.existing }),
+      },
+    }),
+    ...(action === "egress" && url !== undefined ? { url: visible(url) } : {}),
     cacheable: !blank && !protectedPath && input.oneOff !== true,
     protectedPath,
     ...(requested !== undefined && preview.path !== undefined &&

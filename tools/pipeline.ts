@@ -210,8 +210,12 @@ async function steps(
     const gated = await passGate({ base: shown, gate: config.gate, ctx });
     if (gated !== undefined) return gated;
   }
-  // 5: approval
-  if (action !== undefined && ctx.policy !== undefined) {
+  // 5: approval (a call a person just passed through its gate is not
+  // asked about twice)
+  if (
+    action !== undefined && ctx.policy !== undefined &&
+    !tool.policy.requiresGateApproval
+  ) {
     const lexical = lexicalTarget;
     const denied = await approveGoverned({
       base: shown,
@@ -222,7 +226,10 @@ async function steps(
       ctx,
       ...(action !== "fs_write" || lexical === undefined
         ? {}
-        : { resolve: () => resolveApprovalPath(lexical, config) }),
+        : {
+          resolve: () =>
+            resolveApprovalPath(lexical, { ...config, signal: ctx.signal }),
+        }),
     });
     if (denied !== undefined) return denied;
   }

@@ -1,10 +1,13 @@
 /**
- * The interactive approval prompt, on stderr:
- * `Approve <tool> <preview>? [y] once  [a] always  [n] no`. The preview is
- * what runs, whole: a command line longer than one line is printed on
- * its own indented lines, wrapped and never cut; a write shows its
- * resolved target, flagged when it is a protected path (and the path as
- * requested when that differs). `[a]` is offered only when the answer can
+ * The interactive approval prompt, on stderr, always at the start of a
+ * line (the printer ends the model's open line when the approval is
+ * announced): `Approve <tool> <target>? [y] once  [a] always  [n] no`.
+ * The target is what runs, whole: a command line longer than one line is
+ * printed on its own indented lines, wrapped and never cut; a web request
+ * shows its whole URL; a write shows its resolved target, flagged when it
+ * is a protected path (and the path as requested when that differs), and
+ * above the question what it writes: the first lines of a new file or an
+ * append, or a line diff and "overwrites N bytes" for a replacement. `[a]` is offered only when the answer can
  * be cached (never for a user's `!` command). An unrecognised answer asks
  * again (a few times, then rejects); Ctrl-C (the request's signal) or end
  * of input rejects. Also the per-call `git_commit` gate:
@@ -18,6 +21,7 @@ import type {
   ApprovalRequest,
 } from "../../tools/registry.ts";
 import { stripControl } from "../io/control.ts";
+import { writePreview } from "./approval_diff.ts";
 import type { CliIo } from "../io/io.ts";
 import type { LineReader } from "../io/stdin.ts";
 
@@ -47,7 +51,7 @@ function wrap(text: string, width: number): string[] {
 
 function previewText(request: ApprovalRequest): string {
   const p = request.preview;
-  const text = stripControl(p.path ?? p.command ?? p.host ?? "");
+  const text = stripControl(p.path ?? p.command ?? request.url ?? p.host ?? "");
   const notes: string[] = [];
   if (request.protectedPath) notes.push("protected path");
   if (request.requestedPath !== undefined) {
@@ -114,6 +118,12 @@ export function createApprover(
     const always = request.cacheable ? "  [a] always" : "";
     const choices = `[y] once${always}  [n] no `;
     const shown = previewText(request);
+    if (request.write !== undefined) {
+      const [head = "", ...body] = writePreview(request.write);
+      io.stderr.write(
+        `${request.toolId} ${head}\n${body.map((l) => `  ${l}\n`).join("")}`,
+      );
+    }
     io.stderr.write(
       shown.endsWith("\n")
         ? `Approve ${request.toolId}${shown}${choices}`

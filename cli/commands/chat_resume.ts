@@ -37,6 +37,7 @@ import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { locateConfig } from "../config/config.ts";
 import { createLineReader } from "../io/stdin.ts";
 import { buildModes } from "../run/modes.ts";
+import { createTerminalHooks } from "../chat/terminal_hooks.ts";
 import { withBudgetNotices } from "../run/window_settings.ts";
 
 /**
@@ -116,8 +117,10 @@ export async function runChatResume(
     const reader = createLineReader(ctx.io.stdin);
     // Prompts wait for the events before them to be printed.
     const current: { live?: PersistedSession } = {};
-    const settle = (): Promise<void> =>
-      current.live?.events.settled() ?? Promise.resolve();
+    const hooks = createTerminalHooks(() =>
+      current.live?.events.settled() ?? Promise.resolve()
+    );
+    const settle = hooks.settle;
     const registry = await sessionTools(agent, {
       context,
       ...(projectRoot === undefined ? {} : { projectRoot }),
@@ -141,12 +144,14 @@ export async function runChatResume(
       hints: true,
       turnSummary: interactive,
       memory: agent.memory?.type,
+      terminal: interactive,
     });
+    hooks.attach(printer);
     const resumed = resumeSession({
       store,
       sessionId: id,
       ...hostOptions(ctx, {
-        ...withBudgetNotices(
+        ...hooks.observe(withBudgetNotices(
           buildHostDeps(
             config.value,
             wiring.value,
@@ -154,7 +159,7 @@ export async function runChatResume(
             ctx.io.sleep,
           ),
           (t) => ctx.io.stderr.write(t),
-        ),
+        )),
         interactive,
       }),
     });

@@ -40,6 +40,13 @@ export interface CliIo {
   readonly stdinIsTerminal: boolean;
   /** Whether stdout is a terminal. */
   readonly stdoutIsTerminal: boolean;
+  /** Whether stderr is a terminal (absent ⇒ not one). */
+  readonly stderrIsTerminal?: boolean;
+  /**
+   * The terminal's width in columns (absent ⇒ unknown: the chat prints
+   * the model's text as it came, unwrapped and unrendered).
+   */
+  readonly columns?: () => number;
   /**
    * Registers a signal handler.
    *
@@ -83,6 +90,10 @@ export interface BufferedIoOptions {
   stdinIsTerminal?: boolean;
   /** Default `false`. */
   stdoutIsTerminal?: boolean;
+  /** Default `false`. */
+  stderrIsTerminal?: boolean;
+  /** The terminal width (default: unknown). */
+  columns?: number;
   /**
    * The provider transport (default: one that refuses every request, so a
    * buffered io never reaches the network by accident).
@@ -137,6 +148,10 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
     cwd: options.cwd ?? "/",
     stdinIsTerminal: options.stdinIsTerminal ?? false,
     stdoutIsTerminal: options.stdoutIsTerminal ?? false,
+    stderrIsTerminal: options.stderrIsTerminal ?? false,
+    ...(options.columns === undefined ? {} : {
+      columns: (): number => options.columns ?? 80,
+    }),
     onSignal(signal, handler) {
       const set = handlers.get(signal) ?? new Set();
       handlers.set(signal, set);
@@ -224,6 +239,8 @@ export function createDenoIo(): CliIo {
     cwd: Deno.cwd(),
     stdinIsTerminal: Deno.stdin.isTerminal(),
     stdoutIsTerminal: Deno.stdout.isTerminal(),
+    stderrIsTerminal: Deno.stderr.isTerminal(),
+    columns: terminalColumns,
     onSignal(signal, handler) {
       Deno.addSignalListener(signal, handler);
       return () => Deno.removeSignalListener(signal, handler);
@@ -231,6 +248,15 @@ export function createDenoIo(): CliIo {
     fetch: (input, init) => fetch(input, init),
     resolveDns: resolveHost,
   };
+}
+
+/** The width of the terminal on stdout (80 when it cannot be read). */
+function terminalColumns(): number {
+  try {
+    return Deno.consoleSize().columns || 80;
+  } catch {
+    return 80;
+  }
 }
 
 /** A and AAAA answers; a name without records has none. */

@@ -13,6 +13,13 @@ import { turnFailureHint } from "../chat/hints.ts";
 import type { CliIo } from "./io.ts";
 import { createSecretScreen } from "../../host/secrets.ts";
 import { providerKeyVariables } from "../../llm/keys.ts";
+import type { StatusLine } from "../chat/status.ts";
+import type { MarkdownRenderer } from "../chat/render/markdown.ts";
+import {
+  toolCallText,
+  toolResultLine,
+  toolStartLine,
+} from "../chat/tool_line.ts";
 
 /** The per-pass bound of a manual compaction over an unknown window. */
 const UNKNOWN_WINDOW_PASS_TOKENS = "16,384";
@@ -80,6 +87,20 @@ export interface EventPrinter {
   print(event: SessionEvent): void;
   /** Finishes output (closes an open stdout line). */
   end(): void;
+  /**
+   * Optional (the terminal chat): a tool call is about to run; its line
+   * is printed now, not when it ended.
+   */
+  toolStarting?(name: string, args: unknown, secrets?: readonly string[]): void;
+  /** Optional (the terminal chat): a retry waits `ms` before it fires. */
+  backoff?(ms: number): void;
+  /** Optional (the terminal chat): the retry's wait is over. */
+  backoffDone?(): void;
+  /**
+   * Optional (the terminal chat): something else is about to write to the
+   * terminal (a prompt): the status goes and an open line is ended.
+   */
+  interrupt?(): void;
 }
 
 /**
@@ -118,6 +139,23 @@ export interface PlainPrinterOptions {
   hints?: boolean;
   /** After each turn, print its tokens and cost (the interactive REPL). */
   turnSummary?: boolean;
+  /**
+   * The terminal chat's output: a live status line, tool lines with
+   * their target and result, the model's text rendered from markdown,
+   * wrapped, and a blank line after each turn. Absent (piped, `-q`
+   * aside) ⇒ the text as it came and `[tool: <id>]` lines.
+   */
+  terminal?: TerminalParts;
+}
+
+/** What the terminal chat's printer draws with. */
+export interface TerminalParts {
+  /** The status line (absent when stderr is not a terminal). */
+  status?: StatusLine;
+  /** The markdown renderer of the model's text. */
+  markdown: MarkdownRenderer;
+  /** The clock (for a retry's countdown). */
+  now(): number;
 }
 
 /**
@@ -139,11 +177,41 @@ export function createPlainPrinter(
   let turnCost = 0;
   let turnUnpriced = false;
   let lineOpen = false;
+  const term = options.terminal;
+  let model = options.primaryModel ?? "the model";
+  // Tool lines printed when a call started, awaiting their event.
+  let started = 0;
   const closeLine = (): void => {
+    term?.status?.clear();
     const rest = stripper.flush();
-    if (rest !== "") io.stdout.write(rest);
+    if (term !== undefined) {
+      const last = `${term.markdown.push(rest)}${term.markdown.flush()}`;
+      if (last !== "") {
+        io.stdout.write(last);
+        lineOpen = !last.endsWith("\n");
+      }
+    } else if (rest !== "") io.stdout.write(rest);
     if (lineOpen) io.stdout.write("\n");
     lineOpen = false;
+  };
+  const text = (chunk: string): void => {
+    if (term === undefined) {
+      io.stdout.write(chunk);
+      lineOpen = !chunk.endsWith("\n");
+      return;
+    }
+    const lines = term.markdown.push(chunk);
+    if (lines !== "") {
+      term.status?.clear();
+      io.stdout.write(lines);
+    }
+    if (term.markdown.pending && term.status?.wait?.kind !== "writing") {
+      term.status?.show({ kind: "writing", model });
+    }
+  };
+  const toolLine = (line: string): void => {
+    closeLine();
+    io.stderr.write(`${line}\n`);
   };
   const note = (
     text: string,
@@ -159,23 +227,36 @@ export function createPlainPrinter(
     print(event) {
       switch (event.type) {
         case "agent:token": {
-          const text = stripper.push(event.token);
-          if (text === "") return;
-          io.stdout.write(text);
-          lineOpen = !text.endsWith("\n");
+          model = event.model;
+          const shown = stripper.push(event.token);
+          if (shown !== "") text(shown);
           return;
         }
         case "agent:reasoning":
+          if (term?.status !== undefined && !term.markdown.pending) {
+            term.status.show({ kind: "thinking", model: event.model });
+          }
           return;
         case "agent:tool_call":
-          note(`[tool: ${event.toolId}]`);
+          if (term === undefined) note(`[tool: ${event.toolId}]`);
+          else if (started > 0) started--;
+          else {
+            toolLine(toolStartLine(event.toolId, event.toolInput, options));
+          }
           return;
         case "agent:tool_result":
-          if (!event.success && options.verbose) {
+          if (term !== undefined) {
+            toolLine(
+              toolResultLine(event.success, event.outputSummary, options),
+            );
+            term.status?.show({ kind: "model", model });
+          } else if (!event.success && options.verbose) {
             note(`[tool ${event.toolId}: no success]`);
           }
           return;
         case "agent:approval_requested":
+          // The question starts on its own line.
+          closeLine();
           return;
         case "cost:updated":
           turnCost += event.costMicrocents;
@@ -194,6 +275,7 @@ export function createPlainPrinter(
         case "session:turn_started":
           turnCost = 0;
           turnUnpriced = false;
+          term?.status?.show({ kind: "model", model });
           return;
         case "session:turn_completed": {
           closeLine();
@@ -232,6 +314,8 @@ export function createPlainPrinter(
               : `$${(turnCost / 1e8).toFixed(4)}`;
             info(`[${input} in / ${output} out tokens, ${cost}]`);
           }
+          // The turns are set apart.
+          if (term !== undefined) io.stdout.write("\n");
           return;
         }
         case "session:cancelled":
@@ -276,5 +360,30 @@ export function createPlainPrinter(
     end() {
       closeLine();
     },
+    ...(term === undefined ? {} : {
+      toolStarting(name: string, args: unknown, secrets?: readonly string[]) {
+        started++;
+        const line = toolStartLine(name, args, {
+          color: options.color,
+          ...(secrets === undefined ? {} : { secrets }),
+        });
+        toolLine(line);
+        term.status?.show({
+          kind: "tool",
+          tool: toolCallText(name, args, secrets),
+        });
+      },
+      backoff(ms: number) {
+        term.status?.show({ kind: "retry", model, atMs: term.now() + ms });
+      },
+      backoffDone() {
+        if (term.status?.wait?.kind === "retry") {
+          term.status.show({ kind: "model", model });
+        }
+      },
+      interrupt() {
+        closeLine();
+      },
+    }),
   };
 }

@@ -11,7 +11,11 @@ import {
   createNdjsonPrinter,
   createPlainPrinter,
   type EventPrinter,
+  type TerminalParts,
 } from "../io/output.ts";
+import { resolveColor } from "../io/color.ts";
+import { createMarkdownRenderer } from "../chat/render/markdown.ts";
+import { createStatusLine, intervalTicker } from "../chat/status.ts";
 
 /**
  * The printer for the context's output mode: NDJSON under `--json`, else
@@ -29,9 +33,14 @@ export function printerFor(
     hints: boolean;
     turnSummary?: boolean;
     memory?: "none" | "window" | "summary" | undefined;
+    /** The interactive terminal chat (status, tool lines, rendering). */
+    terminal?: boolean;
   },
 ): EventPrinter {
   if (ctx.globals.json) return createNdjsonPrinter(ctx.io);
+  const terminal = options.terminal === true
+    ? terminalParts(ctx)
+    : undefined;
   return createPlainPrinter(ctx.io, {
     color: ctx.color,
     quiet: ctx.globals.quiet,
@@ -41,7 +50,39 @@ export function printerFor(
     hints: options.hints,
     turnSummary: options.turnSummary === true,
     ...(options.memory === undefined ? {} : { memory: options.memory }),
+    ...(terminal === undefined ? {} : { terminal }),
   });
+}
+
+/**
+ * The terminal chat's parts, when stdout is a terminal of known width:
+ * the markdown renderer (coloured when stdout may be), and the status
+ * line when stderr is a terminal too.
+ */
+function terminalParts(ctx: CommandEnv): TerminalParts | undefined {
+  const { io } = ctx;
+  const columns = io.columns;
+  if (!io.stdoutIsTerminal || columns === undefined) return undefined;
+  const env = (n: string): string | undefined => io.env(n);
+  const now = (): number => Date.now();
+  return {
+    markdown: createMarkdownRenderer({
+      columns,
+      color: resolveColor(ctx.globals.color, { env, isTerminal: true }),
+    }),
+    now,
+    ...(io.stderrIsTerminal === true
+      ? {
+        status: createStatusLine({
+          write: (t) => io.stderr.write(t),
+          now,
+          every: intervalTicker,
+          columns,
+          color: ctx.color,
+        }),
+      }
+      : {}),
+  };
 }
 
 /**

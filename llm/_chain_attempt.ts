@@ -19,6 +19,8 @@ export type AttemptOutcome =
     stopReason: StopReason;
     usage: Usage;
     contextExceeded?: true;
+    /** The stream reported no usage: its zeros are not a measurement. */
+    usageUnknown?: true;
   }
   | { type: "error"; error: LlmError; committed: boolean };
 
@@ -80,16 +82,8 @@ export function errorFromThrow(
  * @returns The normalised error.
  */
 export function normaliseError(error: LlmError, provider: string): LlmError {
-  const extra: { code?: string; status?: number; retryAfterMs?: number } = {};
-  if (error.code !== undefined) extra.code = error.code;
-  if (error.status !== undefined) extra.status = error.status;
-  if (error.retryAfterMs !== undefined) extra.retryAfterMs = error.retryAfterMs;
-  return makeLlmError(
-    error.kind,
-    error.provider === "" ? provider : error.provider,
-    error.message,
-    extra,
-  );
+  const { kind, retryable: _, provider: named, message, ...extra } = error;
+  return makeLlmError(kind, named === "" ? provider : named, message, extra);
 }
 
 function abortWaiter(
@@ -179,6 +173,7 @@ export async function* runAttempt(
           usage: { ...chunk.usage },
         };
         if (chunk.contextExceeded === true) outcome.contextExceeded = true;
+        if (chunk.usageUnknown === true) outcome.usageUnknown = true;
         return outcome;
       }
       if (chunk.type === "error") {

@@ -26,6 +26,7 @@ const usageInferred = z.strictObject({
   outputTokens: count,
   cacheReadTokens: z.exactOptional(count),
   cacheWriteTokens: z.exactOptional(count),
+  cacheWrite1hTokens: z.exactOptional(count),
   reasoningTokens: z.exactOptional(count),
   costMicrocents: z.exactOptional(count),
 });
@@ -45,6 +46,7 @@ const llmErrorInferred = z.strictObject({
     z.number().check(z.int(), z.minimum(100), z.maximum(599)),
   ),
   retryAfterMs: z.exactOptional(count),
+  requestId: z.exactOptional(z.string()),
 }).check(z.refine((e) => e.retryable === isRetryableKind(e.kind), {
   message: "retryable must match the error kind",
   path: ["retryable"],
@@ -84,7 +86,11 @@ const streamChunkInferred = z
         id,
         argsJsonDelta: z.string(),
       }),
-      z.strictObject({ type: z.literal("tool_call_end"), id }),
+      z.strictObject({
+        type: z.literal("tool_call_end"),
+        id,
+        signature: z.exactOptional(z.string()),
+      }),
       z.strictObject({
         type: z.literal("stop"),
         stopReason: z.enum([
@@ -96,6 +102,7 @@ const streamChunkInferred = z
         ]),
         usage: usageSchema,
         contextExceeded: z.exactOptional(z.literal(true)),
+        usageUnknown: z.exactOptional(z.literal(true)),
       }),
       z.strictObject({ type: z.literal("error"), error: llmErrorSchema }),
     ],

@@ -10,9 +10,15 @@ import type { LlmError } from "./chunk.ts";
 import type { FetchFn } from "./http.ts";
 import type { Result } from "../schema/result.ts";
 import { makeLlmError } from "./errors.ts";
-import { type Classified, fetchError, finishError } from "./_http_errors.ts";
+import {
+  type Classified,
+  fetchError,
+  finishError,
+  requestIdOf,
+} from "./_http_errors.ts";
 import { retryAfterMs } from "./_retry_after.ts";
 import { parseJson } from "./_wire_json.ts";
+import { abortable } from "./_watchdog.ts";
 
 /**
  * One HTTP call: request, key redaction and error classification.
@@ -60,6 +66,7 @@ export function keyRedactor(key: string): (text: string) => string {
 async function readBounded(
   body: ReadableStream<Uint8Array>,
   limit: number,
+  signal: AbortSignal | undefined,
 ): Promise<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -67,7 +74,7 @@ async function readBounded(
   let size = 0;
   try {
     while (size < limit) {
-      const r = await reader.read();
+      const r = await abortable(reader.read(), signal);
       if (r.done) return text + decoder.decode();
       size += r.value.byteLength;
       text += decoder.decode(r.value, { stream: true });
@@ -87,7 +94,9 @@ async function errorFromResponse(
   let text = "";
   if (response.body !== null) {
     try {
-      text = input.redact(await readBounded(response.body, MAX_ERROR_BODY));
+      text = input.redact(
+        await readBounded(response.body, MAX_ERROR_BODY, input.signal),
+      );
     } catch (thrown) {
       return fetchError(thrown, input.provider, input.signal, input.redact);
     }
@@ -99,12 +108,15 @@ async function errorFromResponse(
   const options: {
     status: number;
     retryAfterMs?: number;
+    requestId?: string;
     customEndpoint: boolean;
   } = {
     status,
     customEndpoint: input.customEndpoint,
   };
   if (wait !== undefined) options.retryAfterMs = wait;
+  const requestId = requestIdOf(response.headers);
+  if (requestId !== undefined) options.requestId = requestId;
   return finishError(input.provider, classified, options);
 }
 
@@ -112,7 +124,9 @@ async function errorFromResponse(
  * Sends the request and checks the response: the body stream of a 2xx,
  * else the classified error (abort before sending, `fetch` rejection, a
  * refused 3xx, a non-2xx with its bounded, key-redacted body and
- * `retry-after`, or a missing body).
+ * `retry-after`, or a missing body). The `fetch` and every read of an error
+ * body are raced with the signal: an abort ends the call at once, and a
+ * response that arrives after it has its body cancelled.
  *
  * @param input The call.
  * @returns The body, or the error.
@@ -123,19 +137,22 @@ export async function openStream(
   const { provider, signal } = input;
   if (aborted(signal)) return { ok: false, error: cancelled(provider) };
   let response: Response;
+  const init: RequestInit = {
+    method: "POST",
+    headers: input.headers,
+    body: input.body,
+    redirect: "error",
+  };
+  if (signal !== undefined) init.signal = signal;
+  let pending: Promise<Response> | undefined;
   try {
-    const init: RequestInit = {
-      method: "POST",
-      headers: input.headers,
-      body: input.body,
-      redirect: "error",
-    };
-    if (signal !== undefined) init.signal = signal;
-    response = await input.fetch(input.url, init);
+    pending = input.fetch(input.url, init);
+    response = await abortable(pending, signal);
   } catch (thrown) {
+    pending?.then(cancelBody, () => undefined);
     return {
       ok: false,
-      error: fetchError(thrown, provider, signal, input.redact),
+      error: fetchError(thrown, provider, signal, input.redact, input.url),
     };
   }
   if (response.status >= 300 && response.status < 400) {
@@ -156,6 +173,10 @@ export async function openStream(
     return { ok: false, error: makeLlmError("transport", provider, message) };
   }
   return { ok: true, value: response.body };
+}
+
+function cancelBody(response: Response): void {
+  response.body?.cancel().catch(() => undefined);
 }
 
 /**

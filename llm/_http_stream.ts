@@ -1,7 +1,8 @@
 /**
  * The shared streaming core of the HTTP adapters: one POST with
  * `redirect: "error"`, status classification, then SSE events through a
- * dialect mapper into chunks. Abort wins over the transport and stops all
+ * dialect mapper into chunks, under the call's watchdog (first-byte and
+ * idle timeouts, size bound). Abort wins over the transport and stops all
  * reads; leaving early cancels the body.
  *
  * @module
@@ -14,7 +15,15 @@ import {
 } from "./sse.ts";
 import { makeLlmError } from "./errors.ts";
 import { fetchError } from "./_http_errors.ts";
-import { aborted, cancelled, type HttpCall, openStream } from "./_http_open.ts";
+import { cancelled, type HttpCall, openStream } from "./_http_open.ts";
+import {
+  startWatchdog,
+  STOPPED,
+  type StreamLimits,
+  streamLimits,
+  tooLarge,
+  type Watchdog,
+} from "./_watchdog.ts";
 
 /**
  * Turns one dialect's SSE events into chunks. `event` may return a terminal
@@ -37,6 +46,8 @@ export interface HttpStreamInput extends HttpCall {
   mapper: StreamMapper;
   /** SSE bounds. */
   sse?: SseParserOptions;
+  /** Timeouts and the size bound; default the defaults of `streamLimits`. */
+  limits?: StreamLimits;
 }
 
 function isTerminal(chunk: StreamChunk): boolean {
@@ -59,10 +70,18 @@ export async function* singleChunk(
  * Runs one streaming call and yields its chunks, always ending with exactly
  * one terminal chunk (unless the consumer stops early; the mapper's `end`
  * must close with one). A 3xx is refused, never followed; a non-2xx
- * becomes one classified `error`; an SSE bound or a failed read is
- * `transport`; an aborted signal is `cancelled` and no
- * further read is made. The body is cancelled whenever the generator ends
- * before end of stream.
+ * becomes one classified `error`; an SSE bound, a body past
+ * `maxResponseBytes` (`response_too_large`) or a failed read is
+ * `transport`; an aborted signal is `cancelled`. The call runs under its
+ * own watchdog: no content within the first-byte timeout of sending the
+ * request, or no content for the idle timeout after the last, is a
+ * `timeout` (`first_byte_timeout`, `idle_timeout`). Content is any event
+ * from which the dialect's mapper makes a chunk (text, reasoning, a tool
+ * call's start, arguments or end, the stop with its usage, an error);
+ * headers, SSE comment lines, `ping` events and events that carry nothing
+ * yet do not count. Every read is raced with the abort signal and the
+ * watchdog, so an abort or an expiry ends the stream at once; the body is
+ * then cancelled and the request aborted, which closes the connection.
  *
  * @param input The call.
  * @returns The chunk stream.
@@ -70,35 +89,37 @@ export async function* singleChunk(
 export async function* streamHttp(
   input: HttpStreamInput,
 ): AsyncGenerator<StreamChunk> {
-  const opened = await openStream(input);
-  if (!opened.ok) {
-    yield errorChunk(opened.error);
-    return;
-  }
-  // One generator from bytes to chunks: every nested `yield*` would add an
-  // await per chunk on the hot path.
-  const { provider, signal, mapper } = input;
-  const reader = opened.value.getReader();
-  const parser = createSseParser(input.sse);
+  const { provider, mapper } = input;
+  const limits = input.limits ?? streamLimits({});
+  const dog = startWatchdog(provider, input.signal, limits);
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   let finished = false;
   try {
+    const opened = await openStream({ ...input, signal: dog.signal });
+    if (!opened.ok) {
+      yield errorChunk(dog.stopped() ?? opened.error);
+      return;
+    }
+    // One generator from bytes to chunks: every nested `yield*` would add an
+    // await per chunk on the hot path.
+    reader = opened.value.getReader();
+    const parser = createSseParser(input.sse);
+    let bytes = 0;
     while (true) {
-      if (aborted(signal)) {
-        yield errorChunk(cancelled(provider));
+      const step = await readStep(reader, dog, provider, input.redact);
+      if (step.type === "error") {
+        yield errorChunk(step.error);
         return;
       }
-      let step: ReadableStreamReadResult<Uint8Array>;
-      try {
-        step = await reader.read();
-      } catch (thrown) {
-        yield errorChunk(fetchError(thrown, provider, signal, input.redact));
-        return;
+      const { read } = step;
+      if (!read.done) {
+        bytes += read.value.byteLength;
+        if (bytes > limits.maxResponseBytes) {
+          yield errorChunk(tooLarge(provider, limits.maxResponseBytes));
+          return;
+        }
       }
-      if (aborted(signal)) {
-        yield errorChunk(cancelled(provider));
-        return;
-      }
-      const parsed = step.done ? parser.end() : parser.push(step.value);
+      const parsed = read.done ? parser.end() : parser.push(read.value);
       if (!parsed.ok) {
         const { kind, limit } = parsed.error;
         const message = `Stream refused: SSE ${
@@ -108,24 +129,56 @@ export async function* streamHttp(
         return;
       }
       for (const ev of parsed.value) {
-        for (const chunk of mapper.event(ev)) {
-          if (aborted(signal)) {
-            yield errorChunk(cancelled(provider));
+        const chunks = mapper.event(ev);
+        if (chunks.length > 0) dog.content();
+        for (const chunk of chunks) {
+          const stopped = dog.stopped();
+          if (stopped !== undefined) {
+            yield errorChunk(stopped);
             return;
           }
           yield chunk;
           if (isTerminal(chunk)) return;
         }
       }
-      if (step.done) {
+      if (read.done) {
         finished = true;
         yield* mapper.end();
         return;
       }
     }
   } finally {
-    if (!finished) reader.cancel().catch(() => undefined);
+    dog.dispose(!finished);
+    if (!finished) reader?.cancel().catch(() => undefined);
   }
+}
+
+type ReadStep =
+  | { type: "read"; read: ReadableStreamReadResult<Uint8Array> }
+  | { type: "error"; error: LlmError };
+
+/** One read of the body, raced with the abort signal and the watchdog. */
+async function readStep(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  dog: Watchdog,
+  provider: string,
+  redact: (text: string) => string,
+): Promise<ReadStep> {
+  const before = dog.stopped();
+  if (before !== undefined) return { type: "error", error: before };
+  let read: ReadableStreamReadResult<Uint8Array> | typeof STOPPED;
+  try {
+    read = await dog.race(reader.read());
+  } catch (thrown) {
+    const error = dog.stopped() ??
+      fetchError(thrown, provider, dog.signal, redact);
+    return { type: "error", error };
+  }
+  const stopped = dog.stopped();
+  if (read === STOPPED || stopped !== undefined) {
+    return { type: "error", error: stopped ?? cancelled(provider) };
+  }
+  return { type: "read", read };
 }
 
 function errorChunk(error: LlmError): StreamChunk {

@@ -26,6 +26,14 @@ export interface BuiltinProviderOptions {
   now?: () => number;
   /** Another endpoint of the same API (then a custom endpoint). */
   baseUrl?: string;
+  /** First-byte timeout in ms (default 60 000); see the adapters. */
+  firstByteTimeoutMs?: number;
+  /** Idle-stream timeout in ms (default 300 000); see the adapters. */
+  idleTimeoutMs?: number;
+  /** Most bytes of one response (default 64 MiB); see the adapters. */
+  maxResponseBytes?: number;
+  /** Anthropic prompt caching (default on, 5 minutes; `false` = off). */
+  promptCaching?: boolean | "5m" | "1h";
 }
 
 /**
@@ -49,13 +57,12 @@ export function createBuiltinProvider(
   id: string,
   options: BuiltinProviderOptions,
 ): LlmProvider | undefined {
+  // Every option but the base URL is the adapters' own, passed as given; a
+  // base URL makes the endpoint a custom one.
+  const { baseUrl, ...rest } = options;
   const common = {
-    fetch: options.fetch,
-    ...(options.catalog === undefined ? {} : { catalog: options.catalog }),
-    ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.baseUrl === undefined
-      ? {}
-      : { baseUrl: options.baseUrl, customEndpoint: true }),
+    ...rest,
+    ...(baseUrl === undefined ? {} : { baseUrl, customEndpoint: true }),
   };
   switch (id) {
     case "anthropic":

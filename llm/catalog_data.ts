@@ -1,76 +1,218 @@
 /**
- * The bundled model table: context windows, output ceilings and prices in
- * integer micro-cents per million tokens (USD/MTok × 1e8).
+ * The bundled model table: context windows, output ceilings, prices in
+ * integer micro-cents per million tokens (USD/MTok × 1e8) and the
+ * capability flags that shape requests. Rows are the models a new API
+ * customer can buy in December 2026; retired and invitation-only models
+ * are left out (an unknown id still runs, unpriced).
  *
- * Sources and what could be checked (offline, through stored copies of the
- * providers' pages):
- * - Anthropic prices (input, output, 5-minute cache write, cache hit) for
- *   Opus 4.6/4.5/4.1/4, Sonnet 4.6/4.5/4 and Haiku 4.5: the official pricing
- *   page (platform.claude.com/docs/…/about-claude/pricing). Opus 4.7 and
- *   4.8 prices: the same page (English version). Windows and output
- *   ceilings of Opus 4.6 and Sonnet 4.6 (1M / 128K): their official model
- *   overview pages. NOT verified: the windows and ceilings of the other
- *   Anthropic rows (Opus 4.7/4.8 are assumed to match Opus 4.6; the others
- *   use the 200K default window, 1M being a beta opt-in).
- * - OpenAI: gpt-5.4-mini ($0.75 / $4.50) is pinned by the upstream fixture
- *   (65 in + 21 out = 14 325 µ¢). The other OpenAI prices, cached rates,
- *   windows and ceilings come from secondary reproductions of
- *   openai.com/api/pricing and model pages, NOT the official page itself.
- *   gpt-5.4 uses 272K, the window its listed price applies to.
+ * What each row group was checked against (offline, through stored copies
+ * of the providers' pages and the official SDKs' model unions:
+ * `@anthropic-ai/sdk` 1.16.0 `Model`, `openai` 6.49.0 `ChatModel`):
+ *
+ * - Anthropic ids: the SDK's `Model` union (Sonnet 4.5, Opus 4.1, Opus 4
+ *   and Sonnet 4 are no longer in it, and the official pricing page marks
+ *   Opus 4.1 and Opus 4 retired: removed). Claude Mythos 5/5.1/5.2 are
+ *   invitation-only (Project Glasswing) and Mythos Preview is past its
+ *   end of life (SDK deprecation table): left out. Opus 4.5 is deprecated
+ *   (end of life 2027-01-22, same table) and still listed.
+ * - Anthropic prices, checked against the official pricing page (input,
+ *   5-minute and 1-hour cache writes, cache hits, output): Fable 5.1,
+ *   Fable 5, Opus 5, Opus 4.8/4.7/4.6/4.5, Sonnet 4.6, Haiku 4.5; against
+ *   the official model pages: Opus 5.5 ($4/$20, $5/$8 writes, $0.20 hits),
+ *   Sonnet 5 ($2/$10, $2.50/$4, $0.20). Fable 5.2 ($8/$40, $0.20 hits):
+ *   the official model pages' comparison table plus a dated third-party
+ *   changelog; its cache writes are the standard 1.25×/2× multipliers, NOT
+ *   seen on an official page. Sonnet 5.5 ($2/$10, $2.50/$4) with the
+ *   2026-10-07 cache-hit cut to $0.10: third-party changelogs, NOT the
+ *   official page. Haiku 5.5 ($0.10/$0.50 up to 100K prompt tokens,
+ *   $0.125/$0.20 writes, $0.01 hits; $0.50/$2.50 above): third-party
+ *   changelogs; its long-context cache rates are the same multipliers,
+ *   NOT verified.
+ * - Anthropic windows and ceilings: 1M / 128K for every 5.x row and Opus
+ *   4.6–4.8 (official model pages and their comparison tables); Sonnet
+ *   4.6 (1M / 128K) as before; Haiku 4.5 and Opus 4.5 200K / 64K
+ *   (official comparison table for Haiku 4.5; Opus 4.5 NOT re-checked).
+ * - Anthropic capabilities, from the official thinking troubleshooting
+ *   table and migration guides: adaptive-only thinking on 4.7 and later;
+ *   thinking always on (cannot be disabled) on Fable 5, 5.1 and Opus 5.5;
+ *   Sonnet 5.5 turns thinking down with `between_tools`; thinking on by
+ *   default on Opus 5, Sonnet 5, and the 5.5 models; sampling parameters
+ *   refused by Sonnet 5 (its official page) and by Opus 4.7/4.8 (the
+ *   provider's 400s). That the other 5.x models refuse sampling
+ *   parameters too, and that Fable 5.2 behaves as Fable 5.1, is inferred
+ *   (the SDK no longer has a `temperature` field), NOT verified. Effort
+ *   tiers: `low`–`max` on 4.6, plus `xhigh` from 4.7 (third-party
+ *   references of the effort page).
+ * - OpenAI, official model pages: gpt-6.2-sol ($2/$10, $0.10 cached,
+ *   $2.50 cache writes, 2× input and cache / 1.5× output above 272K input
+ *   tokens, 1,050,000 / 128,000, rejects effort `none`) and gpt-5.6-luna
+ *   ($0.20/$1.20, $0.02 cached, writes at 1.25× input, same long-context
+ *   rule and window). gpt-6-astra, gpt-6-sol, gpt-6-luna, gpt-6.1-sol,
+ *   gpt-6.1-terra, gpt-5.6-sol, gpt-5.6-terra and gpt-5.5: dated
+ *   third-party release notes and gateway pages quoting the official
+ *   pricing page, NOT the official page itself; their windows are the
+ *   family's 1,050,000 / 128,000 (official for 6.2-sol and 5.6-luna).
+ *   Tools on Chat Completions go only with effort `none` on GPT-5.6 and
+ *   GPT-6 (a model page plus the provider's 400s); gpt-5.2/5.4/5.5 refuse
+ *   tools together with an effort (the provider's 400s); 6.1-sol and
+ *   6.2-sol refuse `none`, so their tool calls need the Responses API.
+ *   The GPT-5.4 and older rows are as before (gpt-5.4-mini pinned by an
+ *   upstream fixture, the rest from reproductions of the pricing page,
+ *   NOT the official page), still in the SDK's `ChatModel` union; the
+ *   GPT-5.4 window is 1,050,000 with its 272K long-context rates (NOT
+ *   re-verified). The `-pro` models are Responses-only and left out.
  * - DeepSeek (V3.2 behind both ids: $0.28 cache miss, $0.028 cache hit,
- *   $0.42 output, 128K window): a dated third-party table (Dec 2025); the
- *   stored official page predates that price change, so these are NOT
- *   verified against the official page. Output ceilings (8K chat, 64K
- *   reasoner) are from memory of the official docs, NOT verified.
+ *   $0.42 output, 128K window): a dated third-party table (Dec 2025), NOT
+ *   verified against the official page, nor re-checked for December 2026.
  *
  * @module
  */
-import type { ModelInfo } from "./catalog.ts";
+import type { ModelInfo, ModelRates } from "./catalog.ts";
 
 /** USD per million tokens → µ¢ per million tokens. */
 function usd(value: number): number {
   return Math.round(value * 1e8);
 }
 
-interface Row {
-  id: string;
-  name: string;
-  window: number;
-  maxOut: number;
+interface Price {
   input: number;
   output: number;
   cached: number;
   write?: number;
+  write1h?: number;
+}
+
+type Flags = Pick<
+  ModelInfo,
+  | "rejectsSampling"
+  | "thinkingByDefault"
+  | "thinkingOff"
+  | "adaptiveThinkingOnly"
+  | "effortTiers"
+  | "chatToolsNeedEffortNone"
+  | "needsResponsesApi"
+>;
+
+interface Row extends Price, Flags {
+  id: string;
+  name: string;
+  window: number;
+  maxOut: number;
   reasoning: boolean;
+  /** Long-context rates: above `above` prompt tokens. */
+  long?: Price & { above: number };
+}
+
+function rates(p: Price): ModelRates {
+  return {
+    inputPerMtokMicrocents: usd(p.input),
+    outputPerMtokMicrocents: usd(p.output),
+    cachedInputPerMtokMicrocents: usd(p.cached),
+    ...(p.write === undefined
+      ? {}
+      : { cacheWritePerMtokMicrocents: usd(p.write) }),
+    ...(p.write1h === undefined
+      ? {}
+      : { cacheWrite1hPerMtokMicrocents: usd(p.write1h) }),
+  };
 }
 
 function rows(provider: string, list: readonly Row[]): ModelInfo[] {
   return list.map((r) => {
-    const info: ModelInfo = {
+    const flags: Flags = {};
+    for (const key of FLAG_KEYS) {
+      if (r[key] !== undefined) Object.assign(flags, { [key]: r[key] });
+    }
+    return {
       provider,
       id: r.id,
       displayName: r.name,
       contextWindowTokens: r.window,
       maxOutputTokens: r.maxOut,
-      inputPerMtokMicrocents: usd(r.input),
-      outputPerMtokMicrocents: usd(r.output),
-      cachedInputPerMtokMicrocents: usd(r.cached),
+      ...rates(r),
+      ...(r.long === undefined ? {} : {
+        longContext: { aboveInputTokens: r.long.above, ...rates(r.long) },
+      }),
       reasoning: r.reasoning,
+      ...flags,
     };
-    if (r.write !== undefined) info.cacheWritePerMtokMicrocents = usd(r.write);
-    return info;
   });
 }
 
+const FLAG_KEYS: readonly (keyof Flags)[] = [
+  "rejectsSampling",
+  "thinkingByDefault",
+  "thinkingOff",
+  "adaptiveThinkingOnly",
+  "effortTiers",
+  "chatToolsNeedEffortNone",
+  "needsResponsesApi",
+];
+
 const K200 = 200_000;
 const M1 = 1_000_000;
-const OPUS_NEW = { input: 5, output: 25, cached: 0.5, write: 6.25 };
-const OPUS_OLD = { input: 15, output: 75, cached: 1.5, write: 18.75 };
-const SONNET = { input: 3, output: 15, cached: 0.3, write: 3.75 };
+const GPT_WINDOW = 1_050_000;
+const K128 = 128_000;
+/** Anthropic's cache multipliers: 5-minute write 1.25×, 1-hour 2×. */
+function claude(input: number, output: number, cached: number): Price {
+  return { input, output, cached, write: input * 1.25, write1h: input * 2 };
+}
+/** OpenAI's rule above 272K input tokens: 2× input and cache, 1.5× output. */
+function gptLong(p: Price): Price & { above: number } {
+  return {
+    above: 272_000,
+    input: p.input * 2,
+    output: p.output * 1.5,
+    cached: p.cached * 2,
+    ...(p.write === undefined ? {} : { write: p.write * 2 }),
+  };
+}
+function gpt(input: number, output: number, cached: number, write?: number) {
+  const p: Price = {
+    input,
+    output,
+    cached,
+    ...(write === undefined ? {} : { write }),
+  };
+  return { ...p, long: gptLong(p) };
+}
+
+const TIERS_46 = ["low", "medium", "high", "max"] as const;
+const TIERS_47 = ["low", "medium", "high", "xhigh", "max"] as const;
+/** Claude 4.7 and later: adaptive only, no sampling parameters. */
+const CLAUDE_47 = {
+  window: M1,
+  maxOut: K128,
+  reasoning: true,
+  adaptiveThinkingOnly: true,
+  rejectsSampling: true,
+  effortTiers: TIERS_47,
+} as const;
+/** Claude 5.x: as 4.7, thinking on by default. */
+const CLAUDE_5 = { ...CLAUDE_47, thinkingByDefault: true } as const;
+/** Thinking always on: `off` becomes the lowest effort. */
+const ALWAYS_ON = { ...CLAUDE_5, thinkingOff: "never" } as const;
+
+const GPT_OLD_TIERS = ["none", "low", "medium", "high", "xhigh"] as const;
+const GPT_TIERS = ["none", "low", "medium", "high", "xhigh", "max"] as const;
+/** GPT-5.6 and GPT-6: tools on Chat Completions only with effort `none`. */
+const GPT_NEW = {
+  window: GPT_WINDOW,
+  maxOut: K128,
+  reasoning: true,
+  effortTiers: GPT_TIERS,
+  chatToolsNeedEffortNone: true,
+} as const;
+/** GPT-6.1 Sol and later Sols: no `none`, so no tools on Chat Completions. */
+const GPT_NO_NONE = {
+  ...GPT_NEW,
+  effortTiers: ["low", "medium", "high", "xhigh"],
+  needsResponsesApi: true,
+} as const;
+const GPT5_SHAPE = { window: 400_000, maxOut: K128, reasoning: true };
 const GPT5 = { input: 1.25, output: 10, cached: 0.125 };
 const GPT41 = { window: 1_047_576, maxOut: 32_768, reasoning: false };
 const O_SERIES = { window: K200, maxOut: 100_000, reasoning: true };
-const GPT5_SHAPE = { window: 400_000, maxOut: 128_000, reasoning: true };
 const DEEPSEEK = { window: 128_000, input: 0.28, output: 0.42, cached: 0.028 };
 
 /**
@@ -79,98 +221,176 @@ const DEEPSEEK = { window: 128_000, input: 0.28, output: 0.42, cached: 0.028 };
 export const BUILTIN_MODELS: readonly ModelInfo[] = [
   ...rows("anthropic", [
     {
+      id: "claude-fable-5-2",
+      name: "Claude Fable 5.2",
+      ...ALWAYS_ON,
+      ...claude(8, 40, 0.2),
+    },
+    {
+      id: "claude-fable-5-1",
+      name: "Claude Fable 5.1",
+      ...ALWAYS_ON,
+      ...claude(10, 50, 0.25),
+    },
+    {
+      id: "claude-fable-5",
+      name: "Claude Fable 5",
+      ...ALWAYS_ON,
+      ...claude(10, 50, 1),
+    },
+    {
+      id: "claude-opus-5-5",
+      name: "Claude Opus 5.5",
+      ...ALWAYS_ON,
+      ...claude(4, 20, 0.2),
+    },
+    {
+      id: "claude-opus-5",
+      name: "Claude Opus 5",
+      ...CLAUDE_5,
+      ...claude(5, 25, 0.5),
+    },
+    {
+      id: "claude-sonnet-5-5",
+      name: "Claude Sonnet 5.5",
+      ...CLAUDE_5,
+      thinkingOff: "between_tools",
+      ...claude(2, 10, 0.1),
+    },
+    {
+      id: "claude-sonnet-5",
+      name: "Claude Sonnet 5",
+      ...CLAUDE_5,
+      ...claude(2, 10, 0.2),
+    },
+    {
+      id: "claude-haiku-5-5",
+      name: "Claude Haiku 5.5",
+      ...CLAUDE_5,
+      ...claude(0.1, 0.5, 0.01),
+      long: { above: 100_000, ...claude(0.5, 2.5, 0.05) },
+    },
+    {
       id: "claude-opus-4-8",
       name: "Claude Opus 4.8",
-      window: M1,
-      maxOut: 128_000,
-      ...OPUS_NEW,
-      reasoning: true,
+      ...CLAUDE_47,
+      ...claude(5, 25, 0.5),
     },
     {
       id: "claude-opus-4-7",
       name: "Claude Opus 4.7",
-      window: M1,
-      maxOut: 128_000,
-      ...OPUS_NEW,
-      reasoning: true,
+      ...CLAUDE_47,
+      ...claude(5, 25, 0.5),
     },
     {
       id: "claude-opus-4-6",
       name: "Claude Opus 4.6",
       window: M1,
-      maxOut: 128_000,
-      ...OPUS_NEW,
+      maxOut: K128,
       reasoning: true,
-    },
-    {
-      id: "claude-opus-4-5",
-      name: "Claude Opus 4.5",
-      window: K200,
-      maxOut: 64_000,
-      ...OPUS_NEW,
-      reasoning: true,
-    },
-    {
-      id: "claude-opus-4-1",
-      name: "Claude Opus 4.1",
-      window: K200,
-      maxOut: 32_000,
-      ...OPUS_OLD,
-      reasoning: true,
-    },
-    {
-      id: "claude-opus-4-0",
-      name: "Claude Opus 4",
-      window: K200,
-      maxOut: 32_000,
-      ...OPUS_OLD,
-      reasoning: true,
+      effortTiers: TIERS_46,
+      ...claude(5, 25, 0.5),
     },
     {
       id: "claude-sonnet-4-6",
       name: "Claude Sonnet 4.6",
       window: M1,
-      maxOut: 128_000,
-      ...SONNET,
+      maxOut: K128,
       reasoning: true,
-    },
-    {
-      id: "claude-sonnet-4-5",
-      name: "Claude Sonnet 4.5",
-      window: K200,
-      maxOut: 64_000,
-      ...SONNET,
-      reasoning: true,
-    },
-    {
-      id: "claude-sonnet-4-0",
-      name: "Claude Sonnet 4",
-      window: K200,
-      maxOut: 64_000,
-      ...SONNET,
-      reasoning: true,
+      effortTiers: TIERS_46,
+      ...claude(3, 15, 0.3),
     },
     {
       id: "claude-haiku-4-5",
       name: "Claude Haiku 4.5",
       window: K200,
       maxOut: 64_000,
-      input: 1,
-      output: 5,
-      cached: 0.1,
-      write: 1.25,
       reasoning: true,
+      ...claude(1, 5, 0.1),
+    },
+    {
+      id: "claude-opus-4-5",
+      name: "Claude Opus 4.5",
+      window: K200,
+      maxOut: 64_000,
+      reasoning: true,
+      ...claude(5, 25, 0.5),
     },
   ]),
   ...rows("openai", [
     {
+      id: "gpt-6.2-sol",
+      name: "GPT-6.2 Sol",
+      ...GPT_NO_NONE,
+      ...gpt(2, 10, 0.1, 2.5),
+    },
+    {
+      id: "gpt-6.1-sol",
+      name: "GPT-6.1 Sol",
+      ...GPT_NO_NONE,
+      ...gpt(2, 10, 0.1, 2.5),
+    },
+    {
+      id: "gpt-6.1-terra",
+      name: "GPT-6.1 Terra",
+      ...GPT_NEW,
+      ...gpt(1, 5, 0.05, 1.25),
+    },
+    {
+      id: "gpt-6-astra",
+      name: "GPT-6 Astra",
+      ...GPT_NEW,
+      ...gpt(10, 50, 1, 12.5),
+    },
+    {
+      id: "gpt-6-sol",
+      name: "GPT-6 Sol",
+      ...GPT_NEW,
+      ...gpt(2, 10, 0.2, 2.5),
+    },
+    {
+      id: "gpt-6-luna",
+      name: "GPT-6 Luna",
+      ...GPT_NEW,
+      ...gpt(0.1, 0.5, 0.01, 0.125),
+    },
+    {
+      id: "gpt-5.6-sol",
+      name: "GPT-5.6 Sol",
+      ...GPT_NEW,
+      ...gpt(4, 20, 0.4, 5),
+    },
+    {
+      id: "gpt-5.6-terra",
+      name: "GPT-5.6 Terra",
+      ...GPT_NEW,
+      ...gpt(2, 12, 0.2, 2.5),
+    },
+    {
+      id: "gpt-5.6-luna",
+      name: "GPT-5.6 Luna",
+      ...GPT_NEW,
+      ...gpt(0.2, 1.2, 0.02, 0.25),
+    },
+    {
+      id: "gpt-5.5",
+      name: "GPT-5.5",
+      window: GPT_WINDOW,
+      maxOut: K128,
+      reasoning: true,
+      effortTiers: GPT_OLD_TIERS,
+      chatToolsNeedEffortNone: true,
+      ...gpt(5, 30, 0.5),
+    },
+    {
       id: "gpt-5.4",
       name: "GPT-5.4",
-      ...GPT5_SHAPE,
-      window: 272_000,
-      input: 2.5,
-      output: 15,
-      cached: 0.25,
+      window: GPT_WINDOW,
+      maxOut: K128,
+      reasoning: true,
+      effortTiers: GPT_OLD_TIERS,
+      chatToolsNeedEffortNone: true,
+      ...gpt(2.5, 15, 0.25),
     },
     {
       id: "gpt-5.4-mini",
@@ -192,6 +412,8 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
       id: "gpt-5.2",
       name: "GPT-5.2",
       ...GPT5_SHAPE,
+      effortTiers: GPT_OLD_TIERS,
+      chatToolsNeedEffortNone: true,
       input: 1.75,
       output: 14,
       cached: 0.175,
@@ -241,7 +463,7 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
     {
       id: "gpt-4o",
       name: "GPT-4o",
-      window: 128_000,
+      window: K128,
       maxOut: 16_384,
       input: 2.5,
       output: 10,
@@ -251,7 +473,7 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
     {
       id: "gpt-4o-mini",
       name: "GPT-4o mini",
-      window: 128_000,
+      window: K128,
       maxOut: 16_384,
       input: 0.15,
       output: 0.6,
@@ -300,13 +522,12 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
  */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = {
   "claude-opus-4-5-20251101": "claude-opus-4-5",
-  "claude-opus-4-1-20250805": "claude-opus-4-1",
-  "claude-opus-4-20250514": "claude-opus-4-0",
-  "claude-opus-4": "claude-opus-4-0",
-  "claude-sonnet-4-5-20250929": "claude-sonnet-4-5",
-  "claude-sonnet-4-20250514": "claude-sonnet-4-0",
-  "claude-sonnet-4": "claude-sonnet-4-0",
   "claude-haiku-4-5-20251001": "claude-haiku-4-5",
+  "gpt-5.6": "gpt-5.6-sol",
+  "gpt-5.4-mini-2026-03-17": "gpt-5.4-mini",
+  "gpt-5.4-nano-2026-03-17": "gpt-5.4-nano",
+  "gpt-5.2-2025-12-11": "gpt-5.2",
+  "gpt-5.1-2025-11-13": "gpt-5.1",
   "gpt-4o-2024-08-06": "gpt-4o",
   "gpt-4o-2024-11-20": "gpt-4o",
   "gpt-4o-mini-2024-07-18": "gpt-4o-mini",

@@ -298,7 +298,7 @@ async function* walkPlan(
           ...meta,
           outcome: "succeeded",
           usage: { ...usage },
-          usageKnown: true,
+          usageKnown: outcome.usageUnknown !== true,
         });
         s.cooldowns.delete(pid);
         s.carried = s.carried === undefined || s.carried === pid ? pid : MIXED;

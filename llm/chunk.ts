@@ -27,8 +27,13 @@ export interface Usage {
   outputTokens: number;
   /** Input tokens read from the prompt cache. */
   cacheReadTokens?: number;
-  /** Input tokens written to the prompt cache. */
+  /** Input tokens written to the prompt cache (every TTL together). */
   cacheWriteTokens?: number;
+  /**
+   * The part of `cacheWriteTokens` written with the 1-hour TTL (priced at
+   * the 1-hour write rate; the rest at the 5-minute rate).
+   */
+  cacheWrite1hTokens?: number;
   /** Reasoning tokens (≤ output; observability only). */
   reasoningTokens?: number;
   /** Cost of these tokens in microcents, when priced. */
@@ -52,8 +57,9 @@ export type LlmErrorKind =
 
 /**
  * A classified, scrubbed provider error. `retryable` is derived from
- * `kind` (see {@linkcode isRetryableKind}); `message` is never shown to
- * users or stored.
+ * `kind` (see {@linkcode isRetryableKind}). `message` is meant for people:
+ * the provider's own words (or the transport's cause, with the URL), scrubbed
+ * of keys and bounded; the session error a turn ends with carries it.
  */
 export interface LlmError {
   /** The classified kind; retry policy depends on it alone. */
@@ -62,7 +68,12 @@ export interface LlmError {
   retryable: boolean;
   /** The provider id that failed. */
   provider: string;
-  /** Scrubbed diagnostic text; never shown to users or stored. */
+  /**
+   * What went wrong, scrubbed of secrets and bounded: the provider's own
+   * error text, or for a failed connection the URL and its cause
+   * (`Could not connect to <url>: connection refused`). Shown to people
+   * in the turn's session error.
+   */
   message: string;
   /** Provider error code, scrubbed (e.g. `possible_context_overflow`). */
   code?: string;
@@ -70,10 +81,18 @@ export interface LlmError {
   status?: number;
   /** From a `retry-after` header, when the provider sent one. */
   retryAfterMs?: number;
+  /** The provider's request id (`request-id` / `x-request-id` header). */
+  requestId?: string;
 }
 
 /**
  * The streaming chunk union. Exactly one terminal (`stop` | `error`), last.
+ * A `reasoning_end`'s `signature` is the provider's opaque token for
+ * replaying the block: a thinking block's signature or, when `redacted`,
+ * the redacted block's encrypted data. A `tool_call_end`'s `signature` is
+ * an opaque token the provider wants back with the call (Gemini's thought
+ * signature). A `stop` with `usageUnknown` carried no usage: its `usage`
+ * is zeros standing for "not reported", never a measurement.
  */
 export type StreamChunk =
   | { type: "text_delta"; text: string }
@@ -87,12 +106,13 @@ export type StreamChunk =
   }
   | { type: "tool_call_start"; id: string; name: string }
   | { type: "tool_call_delta"; id: string; argsJsonDelta: string }
-  | { type: "tool_call_end"; id: string }
+  | { type: "tool_call_end"; id: string; signature?: string }
   | {
     type: "stop";
     stopReason: StopReason;
     usage: Usage;
     contextExceeded?: true;
+    usageUnknown?: true;
   }
   | { type: "error"; error: LlmError };
 

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Usage } from "./chunk.ts";
-import type { ModelInfo } from "./catalog.ts";
+import type { ModelInfo, ModelRates } from "./catalog.ts";
 
 /**
  * The priced cost of one attempt.
@@ -25,10 +25,24 @@ function classCost(tokens: number | undefined, rate: number): number {
   return Number((product + MTOK / 2n) / MTOK);
 }
 
+/** The rates that apply to a request of this usage's prompt size. */
+function ratesFor(usage: Usage, info: ModelInfo): ModelRates {
+  const tier = info.longContext;
+  if (tier === undefined) return info;
+  const prompt = usage.inputTokens + (usage.cacheReadTokens ?? 0) +
+    (usage.cacheWriteTokens ?? 0);
+  return prompt > tier.aboveInputTokens ? tier : info;
+}
+
 /**
  * Prices usage with a model's rates: `Σ round(tokens·rate/1e6)` over input,
- * output, cache reads (cached rate) and cache writes (their rate, or 0),
- * each class rounded once (half up). An unknown model costs 0 and is
+ * output, cache reads (cached rate), 5-minute cache writes (the write rate,
+ * or 0) and 1-hour cache writes (the 1-hour rate, else the write rate),
+ * each class rounded once (half up). The 1-hour part is
+ * `cacheWrite1hTokens` (at most `cacheWriteTokens`); the rest of
+ * `cacheWriteTokens` is the 5-minute part. A prompt (input plus cache
+ * reads and writes) over the model's long-context threshold is priced
+ * whole at the long-context rates. An unknown model costs 0 and is
  * `priced: false`.
  *
  * @param usage The attempt's usage (disjoint classes).
@@ -40,10 +54,15 @@ export function priceUsage(
   info: ModelInfo | undefined,
 ): PricedUsage {
   if (info === undefined) return { costMicrocents: 0, priced: false };
-  const cost = classCost(usage.inputTokens, info.inputPerMtokMicrocents) +
-    classCost(usage.outputTokens, info.outputPerMtokMicrocents) +
-    classCost(usage.cacheReadTokens, info.cachedInputPerMtokMicrocents) +
-    classCost(usage.cacheWriteTokens, info.cacheWritePerMtokMicrocents ?? 0);
+  const r = ratesFor(usage, info);
+  const writes = Math.max(0, usage.cacheWriteTokens ?? 0);
+  const writes1h = Math.min(writes, Math.max(0, usage.cacheWrite1hTokens ?? 0));
+  const writeRate = r.cacheWritePerMtokMicrocents ?? 0;
+  const cost = classCost(usage.inputTokens, r.inputPerMtokMicrocents) +
+    classCost(usage.outputTokens, r.outputPerMtokMicrocents) +
+    classCost(usage.cacheReadTokens, r.cachedInputPerMtokMicrocents) +
+    classCost(writes - writes1h, writeRate) +
+    classCost(writes1h, r.cacheWrite1hPerMtokMicrocents ?? writeRate);
   return { costMicrocents: cost, priced: true };
 }
 

@@ -1,7 +1,10 @@
 /**
  * Provider error values: construction with a kind-derived
  * `retryable`, the throwable wrapper, secret scrubbing, and the mapping to
- * turn error codes with fixed, user-safe messages.
+ * turn error codes. A turn's message is a fixed sentence for its code
+ * followed by the provider id, the HTTP status and the provider's own
+ * text (scrubbed of secrets, stripped of control characters, bounded), so
+ * the person sees what the provider said.
  *
  * @module
  */
@@ -10,16 +13,29 @@ import { isRetryableKind } from "./chunk.ts";
 import type { ErrorCode, SessionError } from "../schema/event.ts";
 
 /** Optional details of a {@linkcode makeLlmError} error. */
-export type LlmErrorExtra = Pick<LlmError, "code" | "status" | "retryAfterMs">;
+export type LlmErrorExtra = Pick<
+  LlmError,
+  "code" | "status" | "retryAfterMs" | "requestId"
+>;
+
+/** Longest `LlmError.message` kept (longer text is cut with `…`). */
+const MAX_MESSAGE = 2000;
+
+/** Longest provider text a turn's session error carries. */
+const MAX_SHOWN = 500;
+
+/** Longest request id kept. */
+const MAX_REQUEST_ID = 200;
 
 /**
  * Builds a classified {@linkcode LlmError}: `retryable` is derived from the
- * kind, and `message` and `code` are scrubbed of secrets.
+ * kind; `message`, `code` and `requestId` are scrubbed of secrets and
+ * bounded (the message is shown to people).
  *
  * @param kind The error kind.
  * @param provider The provider id.
- * @param message Diagnostic text (never shown to users).
- * @param extra Code, HTTP status and retry-after.
+ * @param message What went wrong: the provider's text or the cause.
+ * @param extra Code, HTTP status, retry-after and request id.
  * @returns The error value.
  *
  * @example Build a rate-limit error
@@ -35,20 +51,35 @@ export function makeLlmError(
   kind: LlmErrorKind,
   provider: string,
   message: string,
-  extra: Pick<LlmError, "code" | "status" | "retryAfterMs"> = {},
+  extra: Pick<LlmError, "code" | "status" | "retryAfterMs" | "requestId"> = {},
 ): LlmError {
   const error: LlmError = {
     kind,
     retryable: isRetryableKind(kind),
     provider,
-    message: scrubSecrets(message),
+    message: bounded(scrubSecrets(message), MAX_MESSAGE),
   };
   if (extra.code !== undefined) error.code = scrubSecrets(extra.code);
   if (extra.status !== undefined) error.status = extra.status;
   if (extra.retryAfterMs !== undefined) {
     error.retryAfterMs = extra.retryAfterMs;
   }
+  if (extra.requestId !== undefined) {
+    const id = bounded(oneLine(scrubSecrets(extra.requestId)), MAX_REQUEST_ID);
+    if (id !== "") error.requestId = id;
+  }
   return error;
+}
+
+function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Control characters (C0, DEL, C1) become spaces; runs of space collapse. */
+function oneLine(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
+    .replace(/\s+/g, " ").trim();
 }
 
 /**
@@ -74,8 +105,8 @@ export class LlmProviderError extends Error {
   /**
    * Wraps a classified error.
    *
-   * @param llmError The classified error; its scrubbed message becomes the
-   *   `Error` message.
+   * @param llmError The classified error; the `Error` message names its
+   *   kind.
    * @param options Standard error options (`cause`).
    */
   constructor(llmError: LlmError, options?: ErrorOptions) {
@@ -127,8 +158,8 @@ const SAFE_MESSAGES: Readonly<Partial<Record<ErrorCode, string>>> = {
 };
 
 /**
- * The fixed, user-safe message of a turn error code. Provider text never
- * reaches events, rows or the terminal; this does.
+ * The fixed first sentence of a turn error code's message (the session
+ * error adds the provider's own text after it).
  *
  * @param code A session error code.
  * @returns A fixed message (a generic one for codes outside the provider
@@ -140,23 +171,37 @@ export function safeErrorMessage(code: ErrorCode): string {
 
 /**
  * Converts a provider error to the session error a turn ends with: mapped
- * code, fixed message, the kind's retryability. The provider's own text is
- * dropped.
+ * code, the kind's retryability, the provider's request id as
+ * `correlationId`, and a message made of the code's fixed sentence, the
+ * provider id and HTTP status, and the provider's own text (scrubbed,
+ * control characters removed, at most 500 characters):
+ * `The provider rejected the credentials (anthropic, HTTP 401): invalid x-api-key`.
  *
  * @param error The classified provider error.
- * @returns The user-safe session error.
+ * @returns The session error.
  */
 export function toSessionError(error: LlmError): SessionError {
   const code = turnErrorCode(error.kind);
-  const message =
+  const head =
     error.kind === "bad_request" && error.code === "possible_context_overflow"
       ? POSSIBLE_OVERFLOW_MESSAGE
-      : error.kind === "rate_limit" && error.retryAfterMs !== undefined
-      ? `${safeErrorMessage(code)}; it asks to wait ${
-        Math.ceil(error.retryAfterMs / 1000)
-      } s before the next request`
       : safeErrorMessage(code);
-  return { code, message, retryable: isRetryableKind(error.kind) };
+  const where = error.status === undefined
+    ? error.provider
+    : `${error.provider}, HTTP ${error.status}`;
+  const text = bounded(oneLine(scrubSecrets(error.message)), MAX_SHOWN);
+  const wait = error.kind === "rate_limit" && error.retryAfterMs !== undefined
+    ? `; it asks to wait ${
+      Math.ceil(error.retryAfterMs / 1000)
+    } s before the next request`
+    : "";
+  const session: SessionError = {
+    code,
+    message: `${head} (${where})${text === "" ? "" : `: ${text}`}${wait}`,
+    retryable: isRetryableKind(error.kind),
+  };
+  if (error.requestId !== undefined) session.correlationId = error.requestId;
+  return session;
 }
 
 const REDACTED = "[redacted]";

@@ -50,6 +50,33 @@ export interface HttpProviderOptions {
   now?: () => number;
   /** Bounds of the SSE reader; beyond them the call fails as `transport`. */
   sse?: SseParserOptions;
+  /**
+   * First-byte timeout, in ms (default 60 000): from sending the request
+   * until the first content (an event the adapter makes a chunk of: text,
+   * reasoning, a tool call, the stop, an error). Headers, SSE comments and
+   * `ping` events do not count. On expiry the request is aborted and the
+   * call ends with a retryable `timeout` (`code: "first_byte_timeout"`).
+   */
+  firstByteTimeoutMs?: number;
+  /**
+   * Idle-stream timeout, in ms (default 300 000): the longest gap between
+   * two content events once content has started; keep-alives do not reset
+   * it. On expiry: a `timeout` with `code: "idle_timeout"`.
+   */
+  idleTimeoutMs?: number;
+  /**
+   * Most bytes of one response body (default 64 MiB); past it the call
+   * ends with a `transport` error, `code: "response_too_large"`.
+   */
+  maxResponseBytes?: number;
+  /**
+   * Prompt caching where the API takes explicit breakpoints (Anthropic's
+   * `cache_control` on the tools, the system prompt and the latest turns):
+   * `true` (the default) caches for 5 minutes, `"1h"` for an hour (writes
+   * cost more), `false` sends no breakpoint. APIs that cache on their own
+   * (OpenAI-compatible ones) ignore it.
+   */
+  promptCaching?: boolean | "5m" | "1h";
 }
 
 /**

@@ -24,7 +24,11 @@ export interface ToolDef {
 }
 
 /**
- * Request content parts.
+ * Request content parts, in the order the model produced them. A
+ * reasoning part's `signature` is the provider's opaque replay token (a
+ * thinking signature or, when `redacted`, the redacted block's data); a
+ * tool call's `signature` is an opaque token sent back with the call
+ * (Gemini's thought signature). Both belong to the provider that made them.
  */
 export type ContentPart =
   | { type: "text"; text: string }
@@ -35,6 +39,7 @@ export type ContentPart =
     name: string;
     args: unknown;
     providerExecuted?: boolean;
+    signature?: string;
   }
   | {
     type: "tool_result";

@@ -209,6 +209,17 @@ export type SessionEventDraft =
     cumulativeCostMicrocents: number;
     attemptNumber: number;
     priced: boolean;
+    /** Input tokens read from the prompt cache (absent when none). */
+    cacheReadTokens?: number;
+    /** Input tokens written to the prompt cache (absent when none). */
+    cacheWriteTokens?: number;
+    /**
+     * The provider sent no token counts for this attempt: its tokens are
+     * unknown (reported as 0) and `costMicrocents` is the estimate the cost
+     * cap counts (input estimate plus the output reservation, an upper
+     * bound).
+     */
+    usageUnknown?: true;
     /**
      * Provider calls of this session whose usage is unknown (a process
      * ended while they were open), so `cumulativeCostMicrocents` is a
@@ -421,6 +432,9 @@ const sessionEventInferred = z
       cumulativeCostMicrocents: nat,
       attemptNumber: nat,
       priced: z.boolean(),
+      cacheReadTokens: nat.min(1).exactOptional(),
+      cacheWriteTokens: nat.min(1).exactOptional(),
+      usageUnknown: z.literal(true).exactOptional(),
       unaccountedCalls: nat.min(1).exactOptional(),
     }),
   ]);

@@ -2,7 +2,11 @@
  * The session's spend: pricing each attempt into `cost:updated`, the
  * pre-egress admission of every provider attempt (the host's hook first,
  * then the cost cap), and usage coverage: each admitted attempt is told
- * to the host as pending before it leaves and settled after it.
+ * to the host as pending before it leaves and settled after it. An
+ * attempt whose provider sent no token counts is not free: its tokens are
+ * unknown, and it is charged the estimate the cap admitted it at (the
+ * request's input estimate plus its output reservation, an upper bound),
+ * flagged `usageUnknown` on its event and its spend row.
  *
  * @module
  */
@@ -10,6 +14,7 @@ import type { Admission, AttemptReport, PlanEntry } from "../llm/chain.ts";
 import { priceUsage } from "../llm/cost.ts";
 import { estimateTokens } from "../llm/estimate.ts";
 import type { LlmRequest } from "../llm/provider.ts";
+import type { Usage } from "../llm/chunk.ts";
 import { type BudgetGovernor, createBudgetGovernor } from "./budget.ts";
 import { reservationOf } from "./measure.ts";
 import type { SessionDeps } from "./deps.ts";
@@ -53,6 +58,10 @@ export class SpendLedger {
   #isCancelled: () => boolean;
   #budget: BudgetGovernor | undefined;
   #open: OpenInvocation | undefined;
+  /** The attempt admitted last: what an unknown usage is estimated from. */
+  #admitted:
+    | { provider: string; model: string; kind: string; request: LlmRequest }
+    | undefined;
   #unaccounted = 0;
 
   /**
@@ -126,6 +135,12 @@ export class SpendLedger {
       request,
     }) ?? { allow: true };
     if (!hook.allow) return hook;
+    this.#admitted = {
+      provider: entry.provider,
+      model: entry.model,
+      kind: kindOf(plan, entry),
+      request,
+    };
     const admission = this.#budgetAdmit(plan, entry, request);
     return admission.allow ? this.#journal(purpose, entry) : admission;
   }
@@ -136,19 +151,42 @@ export class SpendLedger {
     request: LlmRequest,
   ): Admission {
     if (this.#budget === undefined) return { allow: true };
-    const planned = plan.find((e) =>
-      e.provider.id === entry.provider && e.model === entry.model
-    );
-    const kind = planned?.provider.kind ?? "openai-compatible";
     return this.#budget.admit({
       model: entry.model,
+      ...this.#estimate(kindOf(plan, entry), entry.model, request),
+    });
+  }
+
+  /** The token estimate an attempt is admitted at. */
+  #estimate(
+    kind: string,
+    model: string,
+    request: LlmRequest,
+  ): { inputTokens: number; reservationTokens: number } {
+    return {
       inputTokens: estimateTokens(request),
       reservationTokens: reservationOf(
         this.#deps,
-        { kind, model: entry.model },
+        { kind: kind as PlanEntry["provider"]["kind"], model },
         request.maxTokens,
       ),
-    });
+    };
+  }
+
+  /**
+   * The usage an attempt without token counts is charged at: the estimate
+   * of the attempt admitted last (when it is this one), else nothing known.
+   */
+  #assumedUsage(report: AttemptReport): Usage {
+    const a = this.#admitted;
+    if (
+      a === undefined || a.provider !== report.provider ||
+      a.model !== report.model
+    ) {
+      return { inputTokens: 0, outputTokens: 0 };
+    }
+    const e = this.#estimate(a.kind, a.model, a.request);
+    return { inputTokens: e.inputTokens, outputTokens: e.reservationTokens };
   }
 
   /**
@@ -234,35 +272,93 @@ export class SpendLedger {
       this.#settle(report, "no_usage", none, 0);
       return;
     }
+    const unknown = report.usageKnown === false;
+    const usage: Usage = unknown ? none : report.usage;
     const info = this.#deps.catalog?.lookup(report.model);
-    const price = priceUsage(report.usage, info);
+    const price = priceUsage(
+      unknown ? this.#assumedUsage(report) : usage,
+      info,
+    );
     this.#settle(
       report,
-      price.priced ? "priced" : "unpriced",
-      report.usage,
+      unknown ? "no_usage" : price.priced ? "priced" : "unpriced",
+      usage,
       price.costMicrocents,
     );
     if (this.#isCancelled()) return;
     this.#spent += price.costMicrocents;
+    const details = {
+      ...(nonZero(usage.cacheReadTokens)
+        ? { cacheReadTokens: usage.cacheReadTokens }
+        : {}),
+      ...(nonZero(usage.cacheWriteTokens)
+        ? { cacheWriteTokens: usage.cacheWriteTokens }
+        : {}),
+      ...(unknown ? { usageUnknown: true as const } : {}),
+    };
     keep({
       model: report.model,
-      inputTokens: report.usage.inputTokens,
-      outputTokens: report.usage.outputTokens,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
       costMicrocents: price.costMicrocents,
       priced: price.priced,
+      ...details,
+      ...cacheCosts(usage, info),
     });
     this.#deps.emit({
       type: "cost:updated",
       nodeId: this.#nodeId,
       model: report.model,
-      inputTokens: report.usage.inputTokens,
-      outputTokens: report.usage.outputTokens,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
       costMicrocents: price.costMicrocents,
       cumulativeCostMicrocents: this.#spent,
       attemptNumber: report.attemptNumber,
       priced: price.priced,
+      ...details,
       ...(this.#unaccounted > 0 ? { unaccountedCalls: this.#unaccounted } : {}),
     });
     this.#deps.updateCost?.(this.#spent);
   }
+}
+
+/** The wire family of the plan entry an attempt uses. */
+function kindOf(
+  plan: readonly PlanEntry[],
+  entry: { provider: string; model: string },
+): string {
+  const planned = plan.find((e) =>
+    e.provider.id === entry.provider && e.model === entry.model
+  );
+  return planned?.provider.kind ?? "openai-compatible";
+}
+
+function nonZero(n: number | undefined): n is number {
+  return n !== undefined && n > 0;
+}
+
+/** The parts of a priced usage paid for cache reads and for cache writes. */
+function cacheCosts(
+  usage: Usage,
+  info: Parameters<typeof priceUsage>[1],
+): { cacheReadMicrocents?: number; cacheWriteMicrocents?: number } {
+  if (info === undefined) return {};
+  const zero = { inputTokens: 0, outputTokens: 0 };
+  const read = nonZero(usage.cacheReadTokens)
+    ? priceUsage({ ...zero, cacheReadTokens: usage.cacheReadTokens }, info)
+      .costMicrocents
+    : 0;
+  const write = nonZero(usage.cacheWriteTokens)
+    ? priceUsage({
+      ...zero,
+      cacheWriteTokens: usage.cacheWriteTokens,
+      ...(usage.cacheWrite1hTokens === undefined
+        ? {}
+        : { cacheWrite1hTokens: usage.cacheWrite1hTokens }),
+    }, info).costMicrocents
+    : 0;
+  return {
+    ...(read > 0 ? { cacheReadMicrocents: read } : {}),
+    ...(write > 0 ? { cacheWriteMicrocents: write } : {}),
+  };
 }

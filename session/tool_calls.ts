@@ -55,7 +55,27 @@ export class ResponseCollector {
     string,
     { text: string; signature?: string; redacted?: boolean }
   >();
-  #calls = new Map<string, { name: string; json: string }>();
+  #calls = new Map<
+    string,
+    { name: string; json: string; signature?: string }
+  >();
+  /** The parts in the order the model started them (text runs as slots). */
+  #order: (
+    | { kind: "text"; text: string }
+    | { kind: "reasoning" | "call"; id: string }
+  )[] = [];
+
+  #reasoningOf(
+    id: string,
+  ): { text: string; signature?: string; redacted?: boolean } {
+    let r = this.#reasoning.get(id);
+    if (r === undefined) {
+      r = { text: "" };
+      this.#reasoning.set(id, r);
+      this.#order.push({ kind: "reasoning", id });
+    }
+    return r;
+  }
 
   /**
    * Adds one chunk.
@@ -64,30 +84,30 @@ export class ResponseCollector {
    */
   add(chunk: ContentChunk): void {
     switch (chunk.type) {
-      case "text_delta":
+      case "text_delta": {
+        if (chunk.text === "") return;
         this.text += chunk.text;
-        return;
-      case "reasoning_start":
-        if (!this.#reasoning.has(chunk.id)) {
-          this.#reasoning.set(chunk.id, { text: "" });
-        }
-        return;
-      case "reasoning_delta": {
-        const r = this.#reasoning.get(chunk.id) ?? { text: "" };
-        r.text += chunk.text;
-        this.#reasoning.set(chunk.id, r);
+        const last = this.#order[this.#order.length - 1];
+        if (last?.kind === "text") last.text += chunk.text;
+        else this.#order.push({ kind: "text", text: chunk.text });
         return;
       }
+      case "reasoning_start":
+        this.#reasoningOf(chunk.id);
+        return;
+      case "reasoning_delta":
+        this.#reasoningOf(chunk.id).text += chunk.text;
+        return;
       case "reasoning_end": {
-        const r = this.#reasoning.get(chunk.id) ?? { text: "" };
+        const r = this.#reasoningOf(chunk.id);
         if (chunk.signature !== undefined) r.signature = chunk.signature;
         if (chunk.redacted !== undefined) r.redacted = chunk.redacted;
-        this.#reasoning.set(chunk.id, r);
         return;
       }
       case "tool_call_start":
         if (!this.#calls.has(chunk.id)) {
           this.#calls.set(chunk.id, { name: chunk.name, json: "" });
+          this.#order.push({ kind: "call", id: chunk.id });
         }
         return;
       case "tool_call_delta": {
@@ -95,8 +115,13 @@ export class ResponseCollector {
         if (c !== undefined) c.json += chunk.argsJsonDelta;
         return;
       }
-      case "tool_call_end":
+      case "tool_call_end": {
+        const c = this.#calls.get(chunk.id);
+        if (c !== undefined && chunk.signature !== undefined) {
+          c.signature = chunk.signature;
+        }
         return;
+      }
       default: {
         const never: never = chunk;
         return never;
@@ -119,28 +144,36 @@ export class ResponseCollector {
   }
 
   /**
-   * The assistant message content for the next round of this turn:
-   * reasoning parts (signatures kept for same-provider replay), one text
-   * part (omitted if empty), tool calls in start order.
+   * The assistant message content for the next round of this turn, in the
+   * order the model produced it: reasoning parts (signatures and redacted
+   * data kept for same-provider replay), text runs (one part per run between
+   * other parts) and tool calls (with their signatures).
    *
    * @returns Request content parts.
    */
   assistantContent(): ContentPart[] {
     const parts: ContentPart[] = [];
-    for (const r of this.#reasoning.values()) {
-      const part: ContentPart = { type: "reasoning", text: r.text };
-      if (r.signature !== undefined) part.signature = r.signature;
-      if (r.redacted !== undefined) part.redacted = r.redacted;
-      parts.push(part);
-    }
-    if (this.text !== "") parts.push({ type: "text", text: this.text });
-    for (const c of this.calls()) {
-      parts.push({
-        type: "tool_call",
-        id: c.providerId,
-        name: c.name,
-        args: c.args,
-      });
+    for (const slot of this.#order) {
+      if (slot.kind === "text") {
+        parts.push({ type: "text", text: slot.text });
+      } else if (slot.kind === "reasoning") {
+        const r = this.#reasoning.get(slot.id) ?? { text: "" };
+        const part: ContentPart = { type: "reasoning", text: r.text };
+        if (r.signature !== undefined) part.signature = r.signature;
+        if (r.redacted !== undefined) part.redacted = r.redacted;
+        parts.push(part);
+      } else {
+        const c = this.#calls.get(slot.id);
+        if (c === undefined) continue;
+        const part: ContentPart = {
+          type: "tool_call",
+          id: slot.id,
+          name: c.name,
+          args: parseArgsJson(c.json),
+        };
+        if (c.signature !== undefined) part.signature = c.signature;
+        parts.push(part);
+      }
     }
     return parts;
   }

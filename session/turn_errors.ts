@@ -41,8 +41,9 @@ export function sessionError(code: ErrorCode, message?: string): SessionError {
 }
 
 /**
- * Maps a classified provider error to the turn's session error,
- * never copying provider text.
+ * Maps a classified provider error to the turn's session error: the
+ * provider's own text, scrubbed and bounded, after the code's fixed
+ * sentence; an overflow is worded by the engine (model and window).
  *
  * @param error The classified error (not `cancelled`).
  * @param detail Context for the overflow wording.

@@ -5,8 +5,11 @@
  * names) minus the foreign keys to tables this package does not have
  * (`agents`, `model_catalog`), plus our own tables: `relavium_session_state`,
  * `relavium_session_turns` (provider-engaged turns over the session's life),
- * `relavium_session_leases` (one writer per session) and
- * `relavium_invocations` (the usage-coverage journal).
+ * `relavium_session_leases` (one writer per session),
+ * `relavium_invocations` (the usage-coverage journal) and
+ * `relavium_cost_details` (per model: prompt-cache reads and writes, and
+ * the calls whose provider sent no token counts — what `session_costs`
+ * has no column for).
  *
  * Every statement is `CREATE … IF NOT EXISTS`: applied to an upstream file,
  * or to a file of an older version of this package, it adds the missing
@@ -84,6 +87,16 @@ export const STORE_DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS \`relavium_session_turns\` (
 	\`session_id\` text PRIMARY KEY NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
 	\`turns_used\` integer DEFAULT 0 NOT NULL
+)`,
+  `CREATE TABLE IF NOT EXISTS \`relavium_cost_details\` (
+	\`session_id\` text NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
+	\`model\` text NOT NULL CHECK(\`model\` <> ''),
+	\`cache_read_tokens\` integer DEFAULT 0 NOT NULL,
+	\`cache_write_tokens\` integer DEFAULT 0 NOT NULL,
+	\`cache_read_microcents\` integer DEFAULT 0 NOT NULL,
+	\`cache_write_microcents\` integer DEFAULT 0 NOT NULL,
+	\`usage_unknown_calls\` integer DEFAULT 0 NOT NULL,
+	PRIMARY KEY (\`session_id\`, \`model\`)
 )`,
   `CREATE TABLE IF NOT EXISTS \`relavium_session_leases\` (
 	\`session_id\` text PRIMARY KEY NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
@@ -175,6 +188,15 @@ const REQUIRED_COLUMNS: Record<string, readonly string[]> = {
     "total_conservative_microcents",
   ],
   relavium_session_turns: ["session_id", "turns_used"],
+  relavium_cost_details: [
+    "session_id",
+    "model",
+    "cache_read_tokens",
+    "cache_write_tokens",
+    "cache_read_microcents",
+    "cache_write_microcents",
+    "usage_unknown_calls",
+  ],
   relavium_session_leases: [
     "session_id",
     "holder_id",

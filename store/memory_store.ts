@@ -100,8 +100,24 @@ class MemorySessionStore implements SessionStore {
         costMicrocents: 0,
         callCount: 0,
         unpricedCalls: 0,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+        cacheReadMicrocents: 0,
+        cacheWriteMicrocents: 0,
+        usageUnknownCalls: 0,
       };
       row.inputTokens += c.inputTokens;
+      row.cacheReadTokens = (row.cacheReadTokens ?? 0) +
+        (c.cacheReadTokens ?? 0);
+      row.cacheWriteTokens = (row.cacheWriteTokens ?? 0) +
+        (c.cacheWriteTokens ?? 0);
+      row.cacheReadMicrocents = (row.cacheReadMicrocents ?? 0) +
+        (c.cacheReadMicrocents ?? 0);
+      row.cacheWriteMicrocents = (row.cacheWriteMicrocents ?? 0) +
+        (c.cacheWriteMicrocents ?? 0);
+      if (c.usageUnknown === true) {
+        row.usageUnknownCalls = (row.usageUnknownCalls ?? 0) + 1;
+      }
       row.outputTokens += c.outputTokens;
       row.costMicrocents += c.costMicrocents;
       row.callCount += 1;

@@ -86,6 +86,8 @@ export interface Statements {
   addTokens: StatementSync;
   /** Upserts a `session_costs` row (non-legacy). */
   upsertCost: StatementSync;
+  /** Adds cache tokens and usage-less calls to `relavium_cost_details`. */
+  upsertCostDetails: StatementSync;
   /** Adds realised spend to `total_cost_microcents`. */
   addSessionCost: StatementSync;
   /** The stored turn mark as `mark`: an in-range integer or NULL. */
@@ -267,6 +269,20 @@ export function prepareStatements(
        unpriced_calls = unpriced_calls + excluded.unpriced_calls,
        model_catalog_id = COALESCE(model_catalog_id, excluded.model_catalog_id),
        updated_at = excluded.updated_at`,
+    ),
+    upsertCostDetails: p(
+      `INSERT INTO relavium_cost_details (session_id, model,
+       cache_read_tokens, cache_write_tokens, cache_read_microcents,
+       cache_write_microcents, usage_unknown_calls)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (session_id, model) DO UPDATE SET
+       cache_read_tokens = cache_read_tokens + excluded.cache_read_tokens,
+       cache_write_tokens = cache_write_tokens + excluded.cache_write_tokens,
+       cache_read_microcents =
+         cache_read_microcents + excluded.cache_read_microcents,
+       cache_write_microcents =
+         cache_write_microcents + excluded.cache_write_microcents,
+       usage_unknown_calls = usage_unknown_calls + excluded.usage_unknown_calls`,
     ),
     addSessionCost: p(
       `UPDATE agent_sessions

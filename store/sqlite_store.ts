@@ -195,6 +195,20 @@ class SqliteSessionStore implements SessionStore {
         now,
         now,
       );
+      const read = c.cacheReadTokens ?? 0;
+      const written = c.cacheWriteTokens ?? 0;
+      const unknown = c.usageUnknown === true ? 1 : 0;
+      if (read + written + unknown > 0) {
+        this.#sql.upsertCostDetails.run(
+          sessionId,
+          c.model,
+          read,
+          written,
+          c.cacheReadMicrocents ?? 0,
+          c.cacheWriteMicrocents ?? 0,
+          unknown,
+        );
+      }
       total += c.costMicrocents;
     }
     if (total > 0) this.#sql.addSessionCost.run(total, sessionId);
@@ -394,11 +408,17 @@ class SqliteSessionStore implements SessionStore {
   costs(sessionId: string): ModelCostTotals[] {
     // Prepared on first use: only `/cost` and `chat-show` read it.
     this.#costsOf ??= this.#db.prepare(
-      `SELECT model, SUM(input_tokens) AS input, SUM(output_tokens) AS output,
-       SUM(cost_microcents) AS cost, SUM(call_count) AS calls,
-       SUM(unpriced_calls) AS unpriced
-       FROM session_costs WHERE session_id = ?
-       GROUP BY model ORDER BY MIN(created_at), MIN(rowid)`,
+      `SELECT c.model, SUM(c.input_tokens) AS input,
+       SUM(c.output_tokens) AS output, SUM(c.cost_microcents) AS cost,
+       SUM(c.call_count) AS calls, SUM(c.unpriced_calls) AS unpriced,
+       d.cache_read_tokens AS cache_read, d.cache_write_tokens AS cache_write,
+       d.cache_read_microcents AS cache_read_cost,
+       d.cache_write_microcents AS cache_write_cost,
+       d.usage_unknown_calls AS usage_unknown
+       FROM session_costs c LEFT JOIN relavium_cost_details d
+       ON d.session_id = c.session_id AND d.model = c.model
+       WHERE c.session_id = ?
+       GROUP BY c.model ORDER BY MIN(c.created_at), MIN(c.rowid)`,
     );
     return this.#costsOf.all(sessionId).map((r) => ({
       model: String(r["model"]),
@@ -407,6 +427,11 @@ class SqliteSessionStore implements SessionStore {
       costMicrocents: Number(r["cost"]),
       callCount: Number(r["calls"]),
       unpricedCalls: Number(r["unpriced"]),
+      cacheReadTokens: Number(r["cache_read"] ?? 0),
+      cacheWriteTokens: Number(r["cache_write"] ?? 0),
+      cacheReadMicrocents: Number(r["cache_read_cost"] ?? 0),
+      cacheWriteMicrocents: Number(r["cache_write_cost"] ?? 0),
+      usageUnknownCalls: Number(r["usage_unknown"] ?? 0),
     }));
   }
 

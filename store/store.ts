@@ -93,6 +93,19 @@ export interface CostEntry {
   costMicrocents: number;
   /** `false` when the model had no price (counted in `unpriced_calls`). */
   priced: boolean;
+  /** Input tokens read from the prompt cache. */
+  cacheReadTokens?: number;
+  /** Input tokens written to the prompt cache. */
+  cacheWriteTokens?: number;
+  /** The part of `costMicrocents` paid for cache reads. */
+  cacheReadMicrocents?: number;
+  /** The part of `costMicrocents` paid for cache writes. */
+  cacheWriteMicrocents?: number;
+  /**
+   * The provider sent no token counts: the tokens are unknown and
+   * `costMicrocents` is the cost cap's estimate.
+   */
+  usageUnknown?: true;
 }
 
 /**
@@ -112,6 +125,16 @@ export interface ModelCostTotals {
   callCount: number;
   /** Attempts recorded with `priced: false`. */
   unpricedCalls: number;
+  /** Summed prompt-cache reads (absent from stores that keep none). */
+  cacheReadTokens?: number;
+  /** Summed prompt-cache writes. */
+  cacheWriteTokens?: number;
+  /** The part of `costMicrocents` paid for cache reads. */
+  cacheReadMicrocents?: number;
+  /** The part of `costMicrocents` paid for cache writes. */
+  cacheWriteMicrocents?: number;
+  /** Attempts whose provider sent no token counts (their cost estimated). */
+  usageUnknownCalls?: number;
 }
 
 /**

@@ -45,7 +45,14 @@ export function checkCost(cost: CostEntry): void {
   if (
     typeof cost.model !== "string" || cost.model === "" ||
     !isCount(cost.inputTokens) || !isCount(cost.outputTokens) ||
-    !isCount(cost.costMicrocents) || typeof cost.priced !== "boolean"
+    !isCount(cost.costMicrocents) || typeof cost.priced !== "boolean" ||
+    (cost.cacheReadTokens !== undefined && !isCount(cost.cacheReadTokens)) ||
+    (cost.cacheWriteTokens !== undefined && !isCount(cost.cacheWriteTokens)) ||
+    (cost.cacheReadMicrocents !== undefined &&
+      !isCount(cost.cacheReadMicrocents)) ||
+    (cost.cacheWriteMicrocents !== undefined &&
+      !isCount(cost.cacheWriteMicrocents)) ||
+    (cost.usageUnknown !== undefined && cost.usageUnknown !== true)
   ) {
     throw new RangeError("Cannot record cost: invalid cost entry");
   }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { streamLimitsOf } from "../config/resolve.ts";
 import { type PersistedSession, resumeSession } from "../../host/host.ts";
 import type { CliCommand } from "../args.ts";
 import { isCi, runChatLoop } from "../chat/loop.ts";
@@ -96,6 +97,8 @@ export async function runChatResume(
       providers: config.value.resolved.providers,
       env: (n) => ctx.io.env(n),
       cwd: ctx.cwd,
+      promptCaching: config.value.resolved.chat.promptCaching.value,
+      limits: streamLimitsOf(config.value.resolved.chat),
       ...(command.fixture === undefined ? {} : { fixture: command.fixture }),
       ...(command.record === undefined ? {} : { record: command.record }),
       ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),

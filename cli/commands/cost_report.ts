@@ -3,7 +3,9 @@
  * and the per-model breakdown read from the store (`session_costs`). A
  * model that used tokens but cost `$0` had no price: "price unknown".
  * With calls left pending by a process that ended mid-call, the total is
- * "at least" and those calls are named.
+ * "at least" and those calls are named. Prompt-cache reads and writes
+ * follow a model's tokens; a call whose provider sent no token counts is
+ * priced at its estimate (an upper bound), and the line says how many.
  *
  * @module
  */
@@ -54,6 +56,16 @@ export interface ShownModelCost {
   calls: number;
   /** Attempts that had no price. */
   unpricedCalls: number;
+  /** Input tokens read from the prompt cache. */
+  cacheReadTokens: number;
+  /** Input tokens written to the prompt cache. */
+  cacheWriteTokens: number;
+  /** The part of `costMicrocents` paid for cache reads. */
+  cacheReadMicrocents: number;
+  /** The part of `costMicrocents` paid for cache writes. */
+  cacheWriteMicrocents: number;
+  /** Attempts whose provider sent no token counts (cost estimated). */
+  usageUnknownCalls: number;
 }
 
 /**
@@ -143,12 +155,19 @@ export function shownCosts(
     costMicrocents: r.costMicrocents,
     calls: r.callCount,
     unpricedCalls: r.unpricedCalls,
+    cacheReadTokens: r.cacheReadTokens ?? 0,
+    cacheWriteTokens: r.cacheWriteTokens ?? 0,
+    cacheReadMicrocents: r.cacheReadMicrocents ?? 0,
+    cacheWriteMicrocents: r.cacheWriteMicrocents ?? 0,
+    usageUnknownCalls: r.usageUnknownCalls ?? 0,
   }));
 }
 
 /**
  * One indented line per model: price (or "price unknown" when no call of
- * the model had a price and it used tokens), calls, tokens.
+ * the model had a price and it used tokens), calls, tokens, and the calls
+ * whose usage is estimated; then, when the model used the prompt cache, a
+ * line with its cache reads and writes and what each cost.
  *
  * @param costs The shown rows.
  * @returns The lines, without newlines; model names control-stripped.
@@ -156,7 +175,7 @@ export function shownCosts(
 export function modelCostLines(costs: readonly ShownModelCost[]): string[] {
   const names = costs.map((c) => stripControl(c.model));
   const width = Math.max(0, ...names.map((n) => n.length));
-  return costs.map((c, i) => {
+  return costs.flatMap((c, i) => {
     let price = c.unpricedCalls >= c.calls
       ? priceText(c.costMicrocents, c.inputTokens + c.outputTokens)
       : formatCost(c.costMicrocents);
@@ -165,10 +184,34 @@ export function modelCostLines(costs: readonly ShownModelCost[]): string[] {
         c.unpricedCalls === 1 ? "" : "s"
       })`;
     }
-    return `  ${(names[i] ?? "").padEnd(width)}  ${price}  ${c.calls} call${
+    const u = c.usageUnknownCalls;
+    const unknown = u === 0
+      ? ""
+      : ` (${u} call${u === 1 ? "" : "s"} sent no usage: ${
+        u === 1 ? "its" : "their"
+      } cost is estimated)`;
+    const line = `  ${
+      (names[i] ?? "").padEnd(width)
+    }  ${price}  ${c.calls} call${
       c.calls === 1 ? "" : "s"
-    }, ${c.inputTokens} input, ${c.outputTokens} output tokens`;
+    }, ${c.inputTokens} input, ${c.outputTokens} output tokens${unknown}`;
+    return c.cacheReadTokens + c.cacheWriteTokens === 0
+      ? [line]
+      : [line, `    ${cacheText(c)}`];
   });
+}
+
+/**
+ * A model's prompt-cache line: tokens read and written, each with its
+ * price (none when the model had no price).
+ */
+function cacheText(c: ShownModelCost): string {
+  const priced = c.unpricedCalls < c.calls;
+  const part = (tokens: number, microcents: number, verb: string): string =>
+    `${tokens} ${verb}${priced ? ` (${formatCost(microcents)})` : ""}`;
+  return `cache: ${part(c.cacheReadTokens, c.cacheReadMicrocents, "read")}, ${
+    part(c.cacheWriteTokens, c.cacheWriteMicrocents, "written")
+  }`;
 }
 
 /**

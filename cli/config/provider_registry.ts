@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { StreamLimitOptions } from "../../llm/_watchdog.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { BUILT_IN_PROVIDERS, type ProviderProtocol } from "../run/providers.ts";
@@ -30,8 +31,32 @@ export interface ResolvedProvider {
   maxTokensParam?: "max_tokens" | "max_completion_tokens";
   /** `context_window`: the endpoint's declared window, in tokens. */
   contextWindow?: number;
+  /** `dialect` of an `openai-compatible` entry. */
+  dialect?: "openai" | "deepseek";
+  /** `reasoning`: whether the endpoint's models take a reasoning effort. */
+  reasoning?: boolean;
+  /** The entry's own stream bounds (else `[chat]`'s). */
+  limits?: StreamLimitOptions;
   /** `[providers.prices.<model>]`, µ¢ per million tokens. */
   prices?: Record<string, ModelPrice>;
+}
+
+function limitsOf(
+  p: {
+    first_byte_timeout_ms?: number;
+    idle_timeout_ms?: number;
+    max_response_bytes?: number;
+  },
+): { limits?: StreamLimitOptions } {
+  const limits: StreamLimitOptions = {};
+  if (p.first_byte_timeout_ms !== undefined) {
+    limits.firstByteTimeoutMs = p.first_byte_timeout_ms;
+  }
+  if (p.idle_timeout_ms !== undefined) limits.idleTimeoutMs = p.idle_timeout_ms;
+  if (p.max_response_bytes !== undefined) {
+    limits.maxResponseBytes = p.max_response_bytes;
+  }
+  return Object.keys(limits).length === 0 ? {} : { limits };
 }
 
 /**
@@ -76,6 +101,9 @@ export function resolveProviders(
         ...(p.context_window === undefined
           ? {}
           : { contextWindow: p.context_window }),
+        ...(p.dialect === undefined ? {} : { dialect: p.dialect }),
+        ...(p.reasoning === undefined ? {} : { reasoning: p.reasoning }),
+        ...limitsOf(p),
       });
     }
   }

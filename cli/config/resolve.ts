@@ -21,6 +21,12 @@ import {
 import { findKeyLine } from "./lines.ts";
 import type { LoadedFile } from "./load.ts";
 import type { ChatTable } from "./schema.ts";
+import {
+  DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type StreamLimitOptions,
+} from "../../llm/_watchdog.ts";
 
 export type { ResolvedProvider } from "./provider_registry.ts";
 import type { ConfigLayers, ConfigSource } from "./layers.ts";
@@ -56,6 +62,28 @@ export interface ResolvedChat {
   maxCostMicrocents: Sourced<number>;
   onExceed: Sourced<"fail" | "pause_for_approval" | "warn">;
   strictCostCap: Sourced<boolean>;
+  /** Anthropic prompt caching (built-in `true`: on, 5 minutes). */
+  promptCaching: Sourced<boolean | "5m" | "1h">;
+  /** Provider calls' first-byte timeout, ms (built-in 60 000). */
+  firstByteTimeoutMs: Sourced<number>;
+  /** Provider calls' idle-stream timeout, ms (built-in 300 000). */
+  idleTimeoutMs: Sourced<number>;
+  /** Most bytes of one provider response (built-in 64 MiB). */
+  maxResponseBytes: Sourced<number>;
+}
+
+/**
+ * The stream bounds of `[chat]`, as the HTTP provider options name them.
+ *
+ * @param chat The resolved `[chat]` table.
+ * @returns The three bounds.
+ */
+export function streamLimitsOf(chat: ResolvedChat): StreamLimitOptions {
+  return {
+    firstByteTimeoutMs: chat.firstByteTimeoutMs.value,
+    idleTimeoutMs: chat.idleTimeoutMs.value,
+    maxResponseBytes: chat.maxResponseBytes.value,
+  };
 }
 
 /**
@@ -253,6 +281,14 @@ export function resolveConfig(
       { value: "pause_for_approval", source: "built-in" },
     strictCostCap: first(list, "strict_cost_cap") ??
       { value: false, source: "built-in" },
+    promptCaching: first(list, "prompt_caching") ??
+      { value: true, source: "built-in" },
+    firstByteTimeoutMs: first(list, "first_byte_timeout_ms") ??
+      { value: DEFAULT_FIRST_BYTE_TIMEOUT_MS, source: "built-in" },
+    idleTimeoutMs: first(list, "idle_timeout_ms") ??
+      { value: DEFAULT_IDLE_TIMEOUT_MS, source: "built-in" },
+    maxResponseBytes: first(list, "max_response_bytes") ??
+      { value: DEFAULT_MAX_RESPONSE_BYTES, source: "built-in" },
   };
   const defaults: ResolvedConfig["defaults"] = {
     fsScope: { value: "sandboxed", source: "built-in" },

@@ -33,6 +33,14 @@ export interface ChatTable {
   max_cost_microcents?: number;
   on_exceed?: "fail" | "pause_for_approval" | "warn";
   strict_cost_cap?: boolean;
+  /** Anthropic prompt caching: `true` (5 minutes), `"5m"`, `"1h"`, `false`. */
+  prompt_caching?: boolean | "5m" | "1h";
+  /** First-byte timeout of each provider call, ms (default 60 000). */
+  first_byte_timeout_ms?: number;
+  /** Idle-stream timeout of each provider call, ms (default 300 000). */
+  idle_timeout_ms?: number;
+  /** Most bytes of one provider response (default 64 MiB). */
+  max_response_bytes?: number;
 }
 
 /**
@@ -48,6 +56,22 @@ export interface ProviderEntry {
   max_tokens_param?: "max_tokens" | "max_completion_tokens";
   /** The endpoint's context window in tokens (for measured compaction). */
   context_window?: number;
+  /**
+   * The wire dialect of an `openai-compatible` server: `openai` (default)
+   * or `deepseek` (thinking on/off, its usage fields and overflow text).
+   */
+  dialect?: "openai" | "deepseek";
+  /**
+   * Whether the endpoint's models reason: `true` sends the agent's
+   * `reasoning_effort`; `false` (the default for a custom endpoint) drops it.
+   */
+  reasoning?: boolean;
+  /** First-byte timeout of each provider call, ms (default 60 000). */
+  first_byte_timeout_ms?: number;
+  /** Idle-stream timeout of each provider call, ms (default 300 000). */
+  idle_timeout_ms?: number;
+  /** Most bytes of one provider response (default 64 MiB). */
+  max_response_bytes?: number;
   /** Prices of the endpoint's models, by model id. */
   prices?: Record<string, ModelPrice>;
 }
@@ -107,6 +131,10 @@ const posInt = z.number({ error: "must be a number" }).check(
   z.int("must be an integer"),
   z.positive("must be a positive integer"),
 );
+/** A timer's ms: a positive integer a runtime timer can hold (about 24.8 days). */
+const timerMs = posInt.check(
+  z.maximum(2_147_483_647, "must be at most 2147483647 (ms)"),
+);
 const kebab = str.check(z.regex(KEBAB_ID, "must be a kebab-case id"));
 const effort = z.enum(["off", "low", "medium", "high", "max"], {
   error: "must be one of off, low, medium, high, max",
@@ -154,6 +182,14 @@ const chatSchema = z.strictObject({
     }),
   ),
   strict_cost_cap: z.exactOptional(bool),
+  prompt_caching: z.exactOptional(
+    z.union([z.boolean(), z.enum(["5m", "1h"])], {
+      error: 'must be true, false, "5m" or "1h"',
+    }),
+  ),
+  first_byte_timeout_ms: z.exactOptional(timerMs),
+  idle_timeout_ms: z.exactOptional(timerMs),
+  max_response_bytes: z.exactOptional(posInt),
 }, { error: "must be a table" });
 
 const microcents = z.number({ error: "must be a number" }).check(
@@ -197,18 +233,27 @@ function providerSchema(global: boolean): z.ZodMiniType<ProviderEntry> {
       }),
     ),
     context_window: z.exactOptional(posInt),
+    dialect: z.exactOptional(
+      z.enum(["openai", "deepseek"], { error: "must be openai or deepseek" }),
+    ),
+    reasoning: z.exactOptional(bool),
+    first_byte_timeout_ms: z.exactOptional(timerMs),
+    idle_timeout_ms: z.exactOptional(timerMs),
+    max_response_bytes: z.exactOptional(posInt),
     prices: z.exactOptional(
       z.record(nonEmpty, priceSchema, {
         error: "must be a table of model prices",
       }),
     ),
   }, { error: "must be a table" }).check(z.superRefine((p, ctx) => {
-    if (p.kind !== "openai-compatible" && p.max_tokens_param !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["max_tokens_param"],
-        message: 'applies only to kind = "openai-compatible"',
-      });
+    for (const key of ["max_tokens_param", "dialect"] as const) {
+      if (p.kind !== "openai-compatible" && p[key] !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: 'applies only to kind = "openai-compatible"',
+        });
+      }
     }
     if (!global && p.api_key_env !== undefined) {
       ctx.addIssue({

@@ -21,6 +21,12 @@ import {
   toolStartLine,
 } from "../chat/tool_line.ts";
 
+/** Text from a stored or provider source, as one printable line. */
+function oneLine(text: string): string {
+  const stripper = createControlStripper();
+  return (stripper.push(text) + stripper.flush()).replace(/\s+/g, " ").trim();
+}
+
 /** The per-pass bound of a manual compaction over an unknown window. */
 const UNKNOWN_WINDOW_PASS_TOKENS = "16,384";
 
@@ -261,6 +267,18 @@ export function createPlainPrinter(
         case "cost:updated":
           turnCost += event.costMicrocents;
           if (!event.priced) turnUnpriced = true;
+          if (event.usageUnknown === true) {
+            note(
+              `[usage unknown: ${
+                oneLine(event.model)
+              } sent no token counts; the cost cap counts its estimate, ${
+                event.priced
+                  ? `$${(event.costMicrocents / 1e8).toFixed(4)}`
+                  : "price unknown"
+              }]`,
+              "yellow",
+            );
+          }
           if (options.verbose) {
             note(
               `[cost: ${event.model} ${event.inputTokens} in / ${event.outputTokens} out${
@@ -292,12 +310,18 @@ export function createPlainPrinter(
                   : { memory: options.memory }),
               },
             );
+            // The engine's message (for a provider failure: the provider's
+            // own text, scrubbed), then the fix that applies on its own line.
             note(
-              `[turn failed: ${event.error.code}]${
-                hint === undefined ? "" : ` ${hint}`
+              `[turn failed: ${event.error.code}] ${
+                oneLine(event.error.message)
               }`,
               "red",
             );
+            if (options.verbose && event.error.correlationId !== undefined) {
+              note(`[request id: ${oneLine(event.error.correlationId)}]`);
+            }
+            if (hint !== undefined) note(hint);
           } else if (event.stopReason === "aborted") {
             note("[turn aborted]", "yellow");
           }

@@ -21,6 +21,7 @@ import {
 } from "../../llm/openai/provider.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
+import type { StreamLimitOptions } from "../../llm/_watchdog.ts";
 
 /**
  * What every adapter is built with.
@@ -32,6 +33,10 @@ export interface AdapterDeps {
   catalog: ListableCatalog;
   /** Epoch ms (reads `retry-after` HTTP dates). */
   now(): number;
+  /** `[chat].prompt_caching` (absent = the adapters' default, on). */
+  promptCaching?: boolean | "5m" | "1h";
+  /** `[chat]`'s stream bounds (a `[[providers]]` entry's own win). */
+  limits?: StreamLimitOptions;
 }
 
 /**
@@ -69,10 +74,19 @@ export function createAdapter(
   deps: AdapterDeps,
 ): LlmProvider | undefined {
   const { fetch, catalog, now } = deps;
-  const common = { fetch, catalog, now };
+  const common = {
+    fetch,
+    catalog,
+    now,
+    ...(deps.promptCaching === undefined
+      ? {}
+      : { promptCaching: deps.promptCaching }),
+  };
+  const limits = { ...deps.limits, ...provider.limits };
   if (provider.builtIn) {
     return createBuiltinProvider(provider.id, {
       ...common,
+      ...limits,
       ...(provider.baseUrl === undefined ? {} : { baseUrl: provider.baseUrl }),
     });
   }
@@ -84,7 +98,11 @@ export function createAdapter(
     ...(provider.contextWindow === undefined
       ? {}
       : { contextWindow: provider.contextWindow }),
+    ...(provider.reasoning === undefined
+      ? {}
+      : { supports: { reasoning: provider.reasoning } }),
     ...common,
+    ...limits,
   };
   switch (provider.kind) {
     case "anthropic":
@@ -95,6 +113,9 @@ export function createAdapter(
         ...(provider.maxTokensParam === undefined
           ? {}
           : { maxTokensParam: provider.maxTokensParam }),
+        ...(provider.dialect === undefined
+          ? {}
+          : { dialect: provider.dialect }),
       });
     default:
       return undefined;

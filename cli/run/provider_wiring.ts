@@ -15,6 +15,7 @@ import type { Agent } from "../../schema/agent.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { checkBaseUrl } from "../config/base_url.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
+import type { StreamLimitOptions } from "../../llm/_watchdog.ts";
 import { checkProviderDns, type ResolveDns } from "./provider_dns.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { configuredKeys, lookupKey, readKey } from "./keys.ts";
@@ -72,6 +73,10 @@ export interface WiringOptions {
   fetch?: FetchFn;
   /** Epoch ms for `retry-after` dates (default `Date.now`). */
   now?(): number;
+  /** `[chat].prompt_caching` for the real adapters (default on). */
+  promptCaching?: boolean | "5m" | "1h";
+  /** `[chat]`'s stream bounds for the real adapters. */
+  limits?: StreamLimitOptions;
   /**
    * DNS lookup for the custom endpoints' hosts (every answer is checked
    * before the session); absent ⇒ not looked up.
@@ -95,7 +100,14 @@ async function realAdapters(options: WiringOptions): Promise<AdapterFactory> {
   const { createAdapter } = await import("./provider_adapters.ts");
   const fetchFn: FetchFn = options.fetch ?? ((u, init) => fetch(u, init));
   const now = options.now ?? (() => Date.now());
-  return (p, catalog) => createAdapter(p, { fetch: fetchFn, catalog, now });
+  const caching = {
+    ...(options.promptCaching === undefined
+      ? {}
+      : { promptCaching: options.promptCaching }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  };
+  return (p, catalog) =>
+    createAdapter(p, { fetch: fetchFn, catalog, now, ...caching });
 }
 
 /**

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { streamLimitsOf } from "../config/resolve.ts";
 import { createCatalog } from "../../llm/create_catalog.ts";
 import type { Replay } from "../../llm/replay_provider.ts";
 import type { Recorder } from "./record.ts";
@@ -229,6 +230,8 @@ export async function prepareNewRun(
     providers: resolved.providers,
     env: (n) => ctx.io.env(n),
     cwd: ctx.cwd,
+    promptCaching: resolved.chat.promptCaching.value,
+    limits: streamLimitsOf(resolved.chat),
     ...(req.fixture === undefined ? {} : { fixture: req.fixture }),
     ...(req.record === undefined ? {} : { record: req.record }),
     ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),

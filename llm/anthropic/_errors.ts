@@ -7,7 +7,7 @@
  * @module
  */
 import type { LlmErrorKind } from "../chunk.ts";
-import { type Classified, statusKind } from "../_http_errors.ts";
+import { bodyText, type Classified, statusKind } from "../_http_errors.ts";
 import { objectField, stringField } from "../_wire_json.ts";
 
 const TYPE_KINDS: Readonly<Record<string, LlmErrorKind>> = {
@@ -24,9 +24,6 @@ const TYPE_KINDS: Readonly<Record<string, LlmErrorKind>> = {
 };
 
 const OVERFLOW = /prompt is too long|exceed context limit/i;
-
-/** Longest raw (non-JSON) body text kept in a message. */
-const MAX_TEXT = 2000;
 
 /**
  * Classifies an Anthropic error: a non-2xx response
@@ -46,9 +43,7 @@ export function classifyAnthropicError(
   const error = objectField(body, "error");
   const type = stringField(error, "type");
   const message = stringField(error, "message") ??
-    (text.trim() === ""
-      ? `HTTP ${status ?? "stream"} error`
-      : text.slice(0, MAX_TEXT));
+    bodyText(text, status);
   let kind: LlmErrorKind = type !== undefined && Object.hasOwn(TYPE_KINDS, type)
     ? TYPE_KINDS[type] ?? "unknown"
     : status === undefined

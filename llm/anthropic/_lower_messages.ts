@@ -12,6 +12,7 @@ import { isObject, type JsonObject } from "../_wire_json.ts";
 export type AnthropicBlock =
   | { type: "text"; text: string }
   | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string }
   | { type: "tool_use"; id: string; name: string; input: JsonObject }
   | {
     type: "tool_result";
@@ -46,11 +47,16 @@ function lowerPart(
     case "text":
       return part.text === "" ? undefined : { type: "text", text: part.text };
     case "reasoning":
-      // Only signed, unredacted thinking can be replayed (same provider;
-      // the chain strips reasoning before any other provider sees it).
-      if (role !== "assistant" || part.redacted === true) return undefined;
+      // Only thinking with its replay token goes back (same provider; the
+      // chain strips reasoning before any other provider sees it): a signed
+      // block as `thinking`, a redacted one as `redacted_thinking` with its
+      // data unchanged.
+      if (role !== "assistant") return undefined;
       if (part.signature === undefined || part.signature === "") {
         return undefined;
+      }
+      if (part.redacted === true) {
+        return { type: "redacted_thinking", data: part.signature };
       }
       return {
         type: "thinking",
@@ -84,13 +90,6 @@ function blocksOf(m: LlmMessage): AnthropicBlock[] {
     const block = lowerPart(part, m.role);
     if (block !== undefined) out.push(block);
   }
-  if (m.role === "assistant") {
-    // Signed thinking goes first, before the text and tool_use it led to.
-    const thinking = out.filter((b) => b.type === "thinking");
-    if (thinking.length > 0) {
-      return [...thinking, ...out.filter((b) => b.type !== "thinking")];
-    }
-  }
   return out;
 }
 
@@ -105,11 +104,12 @@ function withResultsFirst(
 }
 
 /**
- * Lowers the conversation: `tool_call` → `tool_use`; signed, unredacted
- * assistant reasoning → a `thinking` block placed first in its message
- * (redacted or unsigned reasoning is not sent back); consecutive `tool`
- * messages → one `user` message whose `tool_result` blocks (content as a
- * string, `is_error` when set) come first; neighbouring messages of one
+ * Lowers the conversation: `tool_call` → `tool_use`; signed assistant
+ * reasoning → a `thinking` block, redacted reasoning with its data → a
+ * `redacted_thinking` block, each where the model produced it (blocks keep
+ * the parts' order; reasoning without a replay token is not sent back);
+ * consecutive `tool` messages → one `user` message whose `tool_result`
+ * blocks (content as a string, `is_error` when set) come first; neighbouring messages of one
  * role are merged and empty ones dropped; a conversation that would open
  * with the assistant gets a short user turn first.
  *

@@ -16,7 +16,7 @@ import {
 } from "../_wire_json.ts";
 import { mapAnthropicStopReason } from "./_stop_reason.ts";
 import {
-  type AnthropicCounters,
+  anthropicCounters,
   anthropicUsage,
   mergeAnthropicUsage,
 } from "./_usage.ts";
@@ -29,16 +29,23 @@ type Block =
 
 /**
  * Creates the mapper of one Anthropic stream: `message_start` usage (input,
- * cache read, cache creation); content blocks `text` (a non-empty initial
- * text is a `text_delta`), `tool_use` (`tool_call_start`), `thinking` and
- * `redacted_thinking` (`reasoning_start`); deltas `text_delta`,
- * `input_json_delta`, `thinking_delta`, `signature_delta` (kept for the
- * block's end); `content_block_stop` → `tool_call_end` / `reasoning_end`;
- * `message_delta` → stop reason and cumulative usage; `message_stop` →
- * `stop`; `error` → `error`; `ping` and unknown events are ignored. Data
- * that is not JSON is a `transport` error. End of stream without a
- * `message_delta` is truncation (`transport`); after one, a missing
- * `message_stop` is tolerated.
+ * cache read, cache creation by TTL); content blocks `text` (a non-empty
+ * initial text is a `text_delta`), `tool_use` (`tool_call_start`),
+ * `thinking` and `redacted_thinking` (`reasoning_start`; a redacted
+ * block's `data` is its `reasoning_end` signature, replayed unchanged);
+ * deltas `text_delta`, `input_json_delta`, `thinking_delta`,
+ * `signature_delta` (kept for the block's end); `content_block_stop` →
+ * `tool_call_end` / `reasoning_end`; a block started again at an open
+ * index first ends the open one; `message_delta` → stop reason and
+ * cumulative usage; `message_stop` → `stop`; `error` → `error`; `ping` and
+ * unknown events are ignored. A second `message_start` with the same id is
+ * a repeat (its usage merged); a different one before any content block
+ * replaces the first, after one it is a `transport` error (two messages
+ * spliced into one stream: never a call left open or two thinking blocks
+ * under one signature). Data that is not JSON is a `transport` error. End
+ * of stream without a `message_delta` is truncation (`transport`); after
+ * one, a missing `message_stop` is tolerated. A stream that reported no
+ * token count at all stops with `usageUnknown`.
  *
  * @param provider The provider id.
  * @param streamError Classifies an `error` event's data (scrub,
@@ -49,16 +56,13 @@ export function createAnthropicMapper(
   provider: string,
   streamError: (data: unknown, text: string) => LlmError,
 ): StreamMapper {
-  const counters: AnthropicCounters = {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    thinking: 0,
-  };
+  let counters = anthropicCounters();
   const blocks = new Map<number, Block>();
   let sawDelta = false;
   let stopReason: string | undefined;
+  let messageId: string | undefined;
+  let started = false;
+  let contentSeen = false;
 
   function close(index: number, out: StreamChunk[]): void {
     const block = blocks.get(index);
@@ -69,7 +73,7 @@ export function createAnthropicMapper(
     } else if (block.kind === "reasoning") {
       const end: StreamChunk = { type: "reasoning_end", id: block.id };
       if (block.redacted) end.redacted = true;
-      else if (block.signature !== "") end.signature = block.signature;
+      if (block.signature !== "") end.signature = block.signature;
       out.push(end);
     }
   }
@@ -85,11 +89,14 @@ export function createAnthropicMapper(
       usage: anthropicUsage(counters),
     };
     if (mapped.contextExceeded) chunk.contextExceeded = true;
+    if (!counters.seen) chunk.usageUnknown = true;
     out.push(chunk);
     return out;
   }
 
   function start(index: number, cb: unknown, out: StreamChunk[]): void {
+    if (blocks.has(index)) close(index, out);
+    contentSeen = true;
     const type = stringField(cb, "type");
     if (type === "text") {
       blocks.set(index, { kind: "text" });
@@ -111,7 +118,8 @@ export function createAnthropicMapper(
     } else if (type === "thinking" || type === "redacted_thinking") {
       const id = `thinking_${index}`;
       const redacted = type === "redacted_thinking";
-      const signature = stringField(cb, "signature") ?? "";
+      const signature = stringField(cb, redacted ? "data" : "signature") ??
+        "";
       blocks.set(index, { kind: "reasoning", id, signature, redacted });
       out.push({ type: "reasoning_start", id });
       const text = redacted ? "" : stringField(cb, "thinking") ?? "";
@@ -147,6 +155,29 @@ export function createAnthropicMapper(
     }
   }
 
+  function messageStart(message: unknown): StreamChunk[] {
+    const id = stringField(message, "id") || undefined;
+    const repeat = started && id !== undefined && id === messageId;
+    if (started && !repeat) {
+      if (contentSeen || sawDelta) {
+        return [{
+          type: "error",
+          error: makeLlmError(
+            "transport",
+            provider,
+            "Stream refused: a second message_start began a new message mid-message",
+          ),
+        }];
+      }
+      counters = anthropicCounters();
+      blocks.clear();
+    }
+    started = true;
+    messageId = id;
+    mergeAnthropicUsage(counters, objectField(message, "usage"));
+    return [];
+  }
+
   return {
     event(ev: SseEvent): StreamChunk[] {
       const data = parseJson(ev.data);
@@ -165,8 +196,7 @@ export function createAnthropicMapper(
       const index = countField(data, "index") ?? -1;
       switch (stringField(data, "type") ?? ev.event) {
         case "message_start":
-          mergeAnthropicUsage(counters, objectField(data.message, "usage"));
-          return out;
+          return messageStart(data.message);
         case "content_block_start":
           start(index, data.content_block, out);
           return out;

@@ -3,17 +3,24 @@
  *
  * @module
  */
-import type { ModelCatalog } from "../catalog.ts";
+import type { ModelCatalog, ModelInfo } from "../catalog.ts";
 import type { LlmRequest, ToolChoice } from "../provider.ts";
 import type { Result } from "../../schema/result.ts";
 import {
   type AnthropicMessage,
   lowerAnthropicMessages,
 } from "./_lower_messages.ts";
-import { anthropicThinking } from "./_thinking.ts";
+import { anthropicThinking, fitThinkingBudget } from "./_thinking.ts";
 
-/** Output cap sent when the request authors none. */
+/** Answer tokens sent when the request authors none and the model is unknown. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+/**
+ * Answer tokens when the request authors none and the catalog knows the
+ * model's ceiling: enough for a large tool call (a whole file in
+ * `write_file`), capped at the ceiling. Not the ceiling itself: the
+ * provider counts `max_tokens` against output rate limits.
+ */
+export const AGENT_DEFAULT_ANSWER_TOKENS = 32_000;
 
 type WireToolChoice =
   | { type: "auto" }
@@ -30,24 +37,31 @@ function toolChoice(choice: ToolChoice, thinking: boolean): WireToolChoice {
 }
 
 /**
- * The `max_tokens` to send: the authored cap, else 4096, clamped to the
- * model's output ceiling when the catalog knows it.
+ * The `max_tokens` to send: the answer's tokens (the authored cap, else
+ * 32,000 for a model the catalog knows and 4,096 for one it does not)
+ * plus the thinking reserve on top, clamped to the model's output ceiling
+ * when the catalog knows it. Thinking never takes the answer's share: a
+ * legacy budget is then fitted below it ({@linkcode fitThinkingBudget}).
  *
  * @param req The request.
- * @param catalog The model catalog.
- * @returns A positive token count.
+ * @param info The model's catalog entry.
+ * @param reserve Tokens reserved for thinking.
+ * @returns A positive token count and the answer's share.
  */
 export function anthropicMaxTokens(
   req: LlmRequest,
-  catalog: ModelCatalog,
-): number {
-  const wanted = req.maxTokens !== undefined && req.maxTokens > 0
+  info: ModelInfo | undefined,
+  reserve: number,
+): { maxTokens: number; answer: number } {
+  const ceiling = info?.maxOutputTokens;
+  const known = ceiling !== undefined && ceiling > 0;
+  const answer = req.maxTokens !== undefined && req.maxTokens > 0
     ? Math.floor(req.maxTokens)
+    : known
+    ? AGENT_DEFAULT_ANSWER_TOKENS
     : ANTHROPIC_DEFAULT_MAX_TOKENS;
-  const ceiling = catalog.lookup(req.model)?.maxOutputTokens;
-  return ceiling !== undefined && ceiling > 0
-    ? Math.min(wanted, ceiling)
-    : wanted;
+  const wanted = answer + reserve;
+  return { maxTokens: known ? Math.min(wanted, ceiling) : wanted, answer };
 }
 
 /**
@@ -55,11 +69,13 @@ export function anthropicMaxTokens(
  * is a `bad_request` that never reaches the network. Field order: `model,
  * max_tokens, system?, messages, tools?, tool_choice?, temperature?,
  * stop_sequences?, thinking?, output_config?, stream`. `providerOptions`
- * are merged underneath (canonical fields win). With thinking on,
- * `temperature` is left at its default and `tool_choice` is auto or none.
+ * are merged underneath (canonical fields win). With thinking on (asked
+ * for, or the model's default), `temperature` is left at its default and
+ * `tool_choice` is auto or none; a model that refuses sampling parameters
+ * never gets `temperature`.
  *
  * @param req The request.
- * @param catalog The model catalog (output ceiling, reasoning flag).
+ * @param catalog The model catalog (output ceiling, capability flags).
  * @returns The body, or the refusal message.
  */
 export function buildAnthropicBody(
@@ -74,15 +90,11 @@ export function buildAnthropicBody(
         `Request refused: temperature must be between 0 and 1 for Anthropic, got ${t}`,
     };
   }
-  const maxTokens = anthropicMaxTokens(req, catalog);
-  const think = anthropicThinking(
-    req.model,
-    req.reasoningEffort,
-    maxTokens,
-    catalog.lookup(req.model)?.reasoning,
-  );
-  const thinkingOn = think.thinking !== undefined &&
-    think.thinking.type !== "disabled";
+  const info = catalog.lookup(req.model);
+  const wanted = anthropicThinking(req.model, req.reasoningEffort, info);
+  const { maxTokens, answer } = anthropicMaxTokens(req, info, wanted.reserve);
+  const think = fitThinkingBudget(wanted, maxTokens, answer);
+  const thinkingOn = think.on;
   const messages: AnthropicMessage[] = lowerAnthropicMessages(req.messages);
   const canonical: Record<string, unknown> = {
     model: req.model,
@@ -104,7 +116,11 @@ export function buildAnthropicBody(
       canonical.tool_choice = toolChoice(req.toolChoice, thinkingOn);
     }
   }
-  if (t !== undefined && !thinkingOn) canonical.temperature = t;
+  // Sampling parameters go only to a model that accepts them, and never
+  // while it thinks.
+  if (t !== undefined && !thinkingOn && info?.rejectsSampling !== true) {
+    canonical.temperature = t;
+  }
   if (req.stopSequences !== undefined && req.stopSequences.length > 0) {
     canonical.stop_sequences = req.stopSequences;
   }

@@ -14,9 +14,11 @@ import { makeLlmError } from "../errors.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
 import { singleChunk, streamHttp } from "../_http_stream.ts";
+import { streamLimits } from "../_watchdog.ts";
 import { classifyAnthropicError } from "./_errors.ts";
 import { createAnthropicMapper } from "./_map_stream.ts";
 import { buildAnthropicBody } from "./_request_body.ts";
+import { cacheTtlOf, withCacheBreakpoints } from "./_cache_control.ts";
 
 /**
  * The official Anthropic base URL (without the version).
@@ -52,12 +54,17 @@ const DEFAULT_SUPPORTS: ProviderSupports = {
  * Failures are one classified `error` chunk; provider
  * text stays in `LlmError.message`, scrubbed and with the key removed.
  * `contextLimit` comes from the catalog on the official endpoint and is
- * unknown on a custom one.
+ * unknown on a custom one. Prompt caching is on unless `promptCaching` is
+ * `false`: breakpoints on the last tool, the system prompt and the last
+ * two messages, never more than four.
  *
- * @param options Transport, base URL, id, catalog, clock, capabilities.
+ * @param options Transport, base URL, id, catalog, clock, capabilities,
+ *   prompt caching.
  * @returns The provider.
  * @throws {TypeError} When `fetch` is not a function or `baseUrl` is not a
  *   URL.
+ * @throws {RangeError} When a timeout or the response size bound is not a
+ *   positive integer.
  */
 export function createAnthropicProvider(
   options: AnthropicProviderOptions,
@@ -65,11 +72,14 @@ export function createAnthropicProvider(
   const id = options.id ?? "anthropic";
   const { base, custom } = resolveEndpoint(options, ANTHROPIC_BASE_URL);
   const catalog: ModelCatalog = options.catalog ?? createCatalog();
+  const limits = streamLimits(options);
   const url = `${base}/v1/messages`;
   const supports: ProviderSupports = {
     ...DEFAULT_SUPPORTS,
     ...options.supports,
   };
+
+  const cacheTtl = cacheTtlOf(options.promptCaching);
 
   function stream(req: LlmRequest, key: string): AsyncIterable<StreamChunk> {
     const body = buildAnthropicBody(req, catalog);
@@ -94,12 +104,13 @@ export function createAnthropicProvider(
       fetch: options.fetch,
       url,
       headers,
-      body: JSON.stringify(body.value),
+      body: JSON.stringify(withCacheBreakpoints(body.value, cacheTtl)),
       signal: req.signal,
       redact,
       mapper,
       classify: classifyAnthropicError,
       customEndpoint: custom,
+      limits,
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.sse === undefined ? {} : { sse: options.sse }),
     });

@@ -7,7 +7,7 @@
  * @module
  */
 import type { LlmErrorKind } from "../chunk.ts";
-import { type Classified, statusKind } from "../_http_errors.ts";
+import { bodyText, type Classified, statusKind } from "../_http_errors.ts";
 import { objectField, stringField } from "../_wire_json.ts";
 import type { OpenAiDialect } from "./types.ts";
 
@@ -20,9 +20,6 @@ const STREAM_KINDS: Readonly<Record<string, LlmErrorKind>> = {
   context_length_exceeded: "context_overflow",
   invalid_request_error: "bad_request",
 };
-
-/** Longest raw (non-JSON) body text kept in a message. */
-const MAX_TEXT = 2000;
 
 /**
  * Classifies an OpenAI-compatible error: a non-2xx response or, with
@@ -45,9 +42,7 @@ export function classifyOpenAiError(
   const code = stringField(error, "code");
   const type = stringField(error, "type");
   const message = stringField(error, "message") ??
-    (text.trim() === ""
-      ? `HTTP ${status ?? "stream"} error`
-      : text.slice(0, MAX_TEXT));
+    bodyText(text, status);
   let kind: LlmErrorKind;
   if (status === undefined) {
     kind = lookup(code) ?? lookup(type) ?? "unknown";

@@ -15,6 +15,8 @@ export interface OpenAiToolCall {
   type: "function";
   /** Name and JSON-string arguments. */
   function: { name: string; arguments: string };
+  /** Gemini's thought signature, sent back exactly as it came. */
+  extra_content?: { google: { thought_signature: string } };
 }
 
 /**
@@ -52,11 +54,15 @@ function assistant(
     else if (part.type === "reasoning" && part.redacted !== true) {
       reasoning += part.text;
     } else if (part.type === "tool_call") {
-      calls.push({
+      const call: OpenAiToolCall = {
         id: part.id,
         type: "function",
         function: { name: part.name, arguments: argsText(part.args) },
-      });
+      };
+      if (part.signature !== undefined && part.signature !== "") {
+        call.extra_content = { google: { thought_signature: part.signature } };
+      }
+      calls.push(call);
     }
   }
   if (text === "" && calls.length === 0) return undefined;
@@ -74,7 +80,9 @@ function assistant(
 /**
  * Lowers the conversation: the system prompt leads as a `system` message;
  * user text parts are joined by a blank line; an assistant message carries
- * its text (or `null`) and its `tool_calls` with JSON-string arguments;
+ * its text (or `null`) and its `tool_calls` with JSON-string arguments (a
+ * call's signature as `extra_content.google.thought_signature`, Gemini's
+ * field: only the provider that made it ever sees it);
  * each tool result becomes a `tool` message (`tool_call_id`, content as a
  * string). Reasoning is dropped, except that `replayReasoning` (DeepSeek
  * thinking mode with tools) sends it back as `reasoning_content` on

@@ -22,9 +22,30 @@ interface CallState {
   name: string | undefined;
   started: boolean;
   pending: string;
+  /** Every argument fragment so far (for the index-less split rule). */
+  args: string;
+  /** Gemini's `extra_content.google.thought_signature`, when sent. */
+  signature: string | undefined;
+}
+
+function completeJson(text: string): boolean {
+  if (text.trim() === "") return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function thoughtSignature(tc: unknown): string | undefined {
+  const google = objectField(objectField(tc, "extra_content"), "google");
+  return stringField(google, "thought_signature") || undefined;
 }
 
 const REASONING_ID = "reasoning_0";
+/** The key of the one call a legacy `function_call` stream carries. */
+const LEGACY_INDEX = 0;
 
 /**
  * Creates the mapper of one Chat Completions stream: `content` →
@@ -32,12 +53,21 @@ const REASONING_ID = "reasoning_0";
  * once + `reasoning_delta`; `tool_calls` accumulated by `index` (a call
  * starts once its name is known, with its id or a synthesised `call_<n>`;
  * whole calls in one fragment and repeated ids and names are tolerated; a
- * new id at a used index opens a new call); a non-empty `refusal` marks
- * `content_filter`; a non-null `finish_reason` closes open calls (index
- * order) and the reasoning; usage from any chunk is kept (the last wins);
- * `[DONE]`, or end of stream after a finish reason, gives `stop`. A
- * `{"error": …}` payload is an `error`; data that is not JSON is
- * `transport`; no finish reason before the end is truncation.
+ * new id at a used index opens a new call). A fragment without `index`
+ * goes by its `id` (a known id continues its call, a new one opens a call)
+ * and, without an id too, continues the latest call unless it opens a new
+ * one: it is not the first entry of its `tool_calls` array, or it carries a
+ * `function.name` while the latest call is named and has a different name
+ * or arguments that already parse as complete JSON. A legacy
+ * `delta.function_call` (`name`, `arguments`) is one tool call. A call's
+ * `extra_content.google.thought_signature` (Gemini) rides on its
+ * `tool_call_end`. A non-empty `refusal` marks `content_filter`; a
+ * non-null `finish_reason` closes open calls (index order) and the
+ * reasoning; usage from any chunk is kept (the last wins), and a stream
+ * that carried none stops with `usageUnknown`; `[DONE]`, or end of stream
+ * after a finish reason, gives `stop`. A `{"error": …}` payload is an
+ * `error`; data that is not JSON is `transport`; no finish reason before
+ * the end is truncation.
  *
  * @param provider The provider id.
  * @param streamError Classifies an error payload (dialect, scrub,
@@ -55,6 +85,7 @@ export function createOpenAiMapper(
   let finish: string | undefined;
   let usage: Usage | undefined;
   let nextIndex = 0;
+  let latest: number | undefined;
 
   function startIfNamed(
     index: number,
@@ -76,26 +107,69 @@ export function createOpenAiMapper(
     }
   }
 
+  function fresh(): number {
+    return calls.size === 0
+      ? nextIndex
+      : Math.max(nextIndex, ...calls.keys()) + 1;
+  }
+
+  /** The key of the call a fragment belongs to (the split rule above). */
+  function keyOf(
+    tc: unknown,
+    position: number,
+    id: string | undefined,
+    name: string | undefined,
+  ): number {
+    const index = countField(tc, "index");
+    if (index !== undefined) {
+      const call = calls.get(index);
+      if (call?.id !== undefined && id !== undefined && id !== call.id) {
+        return fresh();
+      }
+      return index;
+    }
+    const last = latest === undefined ? undefined : calls.get(latest);
+    if (id !== undefined) {
+      for (const [key, call] of calls) if (call.id === id) return key;
+      if (last !== undefined && last.id === undefined && !last.started) {
+        return latest ?? fresh();
+      }
+      return fresh();
+    }
+    if (latest === undefined || last === undefined || position > 0) {
+      return fresh();
+    }
+    const opensNew = name !== undefined && last.name !== undefined &&
+      (name !== last.name || completeJson(last.args));
+    return opensNew ? fresh() : latest;
+  }
+
   function fragment(tc: unknown, position: number, out: StreamChunk[]): void {
-    let index = countField(tc, "index") ?? position;
     const fn = objectField(tc, "function");
     const id = stringField(tc, "id") || undefined;
     const name = stringField(fn, "name") || undefined;
+    const index = keyOf(tc, position, id, name);
     let call = calls.get(index);
-    if (call?.id !== undefined && id !== undefined && id !== call.id) {
-      index = Math.max(nextIndex, ...calls.keys()) + 1;
-      call = undefined;
-    }
     if (call === undefined) {
-      call = { id: undefined, name: undefined, started: false, pending: "" };
+      call = {
+        id: undefined,
+        name: undefined,
+        started: false,
+        pending: "",
+        args: "",
+        signature: undefined,
+      };
       calls.set(index, call);
       nextIndex = Math.max(nextIndex, index);
     }
+    latest = index;
     if (!call.started) {
       call.id ??= id;
       call.name ??= name;
     }
+    call.signature ??= thoughtSignature(tc);
     const args = stringField(fn, "arguments") ?? "";
+    call.args += args;
     startIfNamed(index, call, out);
     if (args === "") return;
     if (call.started && call.id !== undefined) {
@@ -109,10 +183,13 @@ export function createOpenAiMapper(
     for (const index of [...calls.keys()].sort((a, b) => a - b)) {
       const call = calls.get(index);
       if (call?.started === true && call.id !== undefined) {
-        out.push({ type: "tool_call_end", id: call.id });
+        const end: StreamChunk = { type: "tool_call_end", id: call.id };
+        if (call.signature !== undefined) end.signature = call.signature;
+        out.push(end);
       }
     }
     calls.clear();
+    latest = undefined;
     if (reasoningOpen) {
       out.push({ type: "reasoning_end", id: REASONING_ID });
       reasoningOpen = false;
@@ -137,6 +214,10 @@ export function createOpenAiMapper(
     if (Array.isArray(toolCalls)) {
       toolCalls.forEach((tc, position) => fragment(tc, position, out));
     }
+    const legacy = objectField(delta, "function_call");
+    if (legacy !== undefined) {
+      fragment({ index: LEGACY_INDEX, function: legacy }, 0, out);
+    }
     const reason = stringField(c, "finish_reason");
     if (reason !== undefined && reason !== "") {
       finish = reason;
@@ -145,7 +226,7 @@ export function createOpenAiMapper(
   }
 
   function stop(): StreamChunk {
-    return {
+    const chunk: StreamChunk = {
       type: "stop",
       stopReason: mapOpenAiFinishReason(finish ?? "stop", {
         toolCalls: anyCall,
@@ -153,6 +234,8 @@ export function createOpenAiMapper(
       }),
       usage: usage ?? { inputTokens: 0, outputTokens: 0 },
     };
+    if (usage === undefined) chunk.usageUnknown = true;
+    return chunk;
   }
 
   function truncated(): StreamChunk {

@@ -1,26 +1,38 @@
 /**
- * Reasoning effort → OpenAI `reasoning_effort` or DeepSeek `thinking`.
+ * Reasoning effort → OpenAI `reasoning_effort` or DeepSeek `thinking`,
+ * from the model's catalog flags.
  *
  * @module
  */
+import type { ModelInfo } from "../catalog.ts";
 import type { LlmRequest } from "../provider.ts";
 import type { OpenAiDialect } from "./types.ts";
 
 /**
- * The OpenAI `reasoning_effort` value of a tier for a model: `off` → the
- * lowest value the family accepts (`none` from GPT-5.1, `minimal` on GPT-5,
- * `low` elsewhere); `max` → the highest (`xhigh` from GPT-5.2, else
- * `high`); `low`/`medium`/`high` unchanged.
+ * The OpenAI `reasoning_effort` value of a tier for a model. With the
+ * model's listed tiers: `off` → `none`, else `minimal`, else its lowest;
+ * `max` → `max`, else `xhigh`, else `high`. Without them, by family:
+ * `off` → `none` from GPT-5.1, `minimal` on GPT-5, `low` elsewhere; `max`
+ * → `xhigh` from GPT-5.2, else `high`. `low`/`medium`/`high` unchanged.
  *
  * @param model The model id.
  * @param effort The tier.
+ * @param tiers The model's accepted values (catalog), when known.
  * @returns The wire value.
  */
 export function openAiEffort(
   model: string,
   effort: Exclude<LlmRequest["reasoningEffort"], undefined>,
+  tiers?: readonly string[],
 ): string {
   if (effort !== "off" && effort !== "max") return effort;
+  if (tiers !== undefined && tiers.length > 0) {
+    const pick = effort === "off"
+      ? ["none", "minimal", "low"]
+      : ["max", "xhigh", "high"];
+    return pick.find((t) => tiers.includes(t)) ??
+      (effort === "off" ? tiers[0] : tiers[tiers.length - 1]) ?? "medium";
+  }
   const gpt5 = /^gpt-5(?:\.(\d+))?/.exec(model);
   const minor = gpt5 === null ? -1 : Number(gpt5[1] ?? "0");
   if (effort === "off") {
@@ -31,25 +43,88 @@ export function openAiEffort(
 }
 
 /**
- * The reasoning fields of a request body: none without an effort or for a
- * model the catalog says does not reason; OpenAI → `reasoning_effort`;
- * DeepSeek → `thinking: {type: "enabled" | "disabled"}` (on/off only).
+ * What a request's reasoning settings mean on Chat Completions.
+ */
+export type ChatReasoning =
+  | {
+    kind: "fields";
+    /** Fields to merge into the body. */
+    fields: Record<string, unknown>;
+    /** Whether `temperature` may go with them. */
+    sampling: boolean;
+  }
+  | {
+    kind: "refused";
+    /** Why the request cannot be sent. */
+    message: string;
+  };
+
+/**
+ * The reasoning fields of a Chat Completions body, never a combination
+ * the model's catalog flags forbid:
+ * - a model the catalog says does not reason: none (sampling allowed);
+ * - DeepSeek: `thinking: {type: "enabled" | "disabled"}` (on/off only);
+ * - OpenAI: `reasoning_effort` by {@linkcode openAiEffort};
+ * - with tools, a model that takes tools only with effort `none` gets
+ *   `none` whatever was asked (the asked-for effort is dropped rather than
+ *   the request refused), and a model that refuses `none` there too is
+ *   refused locally: it needs the Responses API.
+ * `temperature` may go only with effort `none` (or thinking disabled), or
+ * without an effort to a model the catalog does not list as reasoning.
  *
  * @param dialect The server's dialect.
- * @param model The model id.
- * @param effort The request's tier.
- * @param reasons The catalog's reasoning flag (`undefined` = unknown).
- * @returns Fields to merge into the body.
+ * @param req The request (model, effort, tools).
+ * @param info The model's catalog entry (`undefined` = unknown).
+ * @returns The fields, or a refusal.
  */
-export function reasoningFields(
+export function chatReasoning(
   dialect: OpenAiDialect,
-  model: string,
-  effort: LlmRequest["reasoningEffort"],
-  reasons: boolean | undefined,
-): Record<string, unknown> {
-  if (effort === undefined || reasons === false) return {};
-  if (dialect === "deepseek") {
-    return { thinking: { type: effort === "off" ? "disabled" : "enabled" } };
+  req: Pick<LlmRequest, "model" | "reasoningEffort" | "tools">,
+  info: ModelInfo | undefined,
+): ChatReasoning {
+  const effort = req.reasoningEffort;
+  const tools = (req.tools ?? []).length > 0;
+  if (info?.reasoning === false) {
+    return { kind: "fields", fields: {}, sampling: true };
   }
-  return { reasoning_effort: openAiEffort(model, effort) };
+  if (tools && info?.needsResponsesApi === true) {
+    return {
+      kind: "refused",
+      message:
+        `Request refused: ${req.model} takes tool calls only through the Responses API, which this version does not speak; choose another model for tool use`,
+    };
+  }
+  if (dialect === "deepseek") {
+    if (effort === undefined) {
+      return { kind: "fields", fields: {}, sampling: info?.reasoning !== true };
+    }
+    const type = effort === "off" ? "disabled" : "enabled";
+    return {
+      kind: "fields",
+      fields: { thinking: { type } },
+      sampling: type === "disabled",
+    };
+  }
+  if (tools && info?.chatToolsNeedEffortNone === true) {
+    return {
+      kind: "fields",
+      fields: { reasoning_effort: "none" },
+      sampling: info.rejectsSampling !== true,
+    };
+  }
+  if (effort === undefined) {
+    // A reasoning model reasons at its default effort, which may not be
+    // `none`: no sampling parameter then.
+    return {
+      kind: "fields",
+      fields: {},
+      sampling: info?.reasoning !== true,
+    };
+  }
+  const wire = openAiEffort(req.model, effort, info?.effortTiers);
+  return {
+    kind: "fields",
+    fields: { reasoning_effort: wire },
+    sampling: wire === "none" && info?.rejectsSampling !== true,
+  };
 }

@@ -7,7 +7,8 @@ import type { ModelCatalog } from "../catalog.ts";
 import type { LlmRequest, ToolChoice } from "../provider.ts";
 import type { MaxTokensParam, OpenAiDialect } from "./types.ts";
 import { lowerOpenAiMessages } from "./_lower_messages.ts";
-import { reasoningFields } from "./_reasoning.ts";
+import { chatReasoning } from "./_reasoning.ts";
+import type { Result } from "../../schema/result.ts";
 
 /**
  * How a body is built for one provider.
@@ -27,22 +28,29 @@ function toolChoice(choice: ToolChoice): unknown {
 }
 
 /**
- * Builds the request body: `model, messages, tools?, tool_choice?,
- * temperature?, stop?, reasoning_effort? | thinking?, <max tokens>?,
- * stream: true, stream_options: {include_usage: true}`. The output cap is
- * sent only when authored, clamped to the catalog's ceiling. DeepSeek gets
- * its reasoning back on tool-call messages. `providerOptions` are merged
- * underneath (canonical fields win).
+ * Builds the request body, or a local refusal (tools for a model that
+ * takes them only through the Responses API): `model, messages, tools?,
+ * tool_choice?, temperature?, stop?, reasoning_effort? | thinking?, <max
+ * tokens>?, stream: true, stream_options: {include_usage: true}`. The
+ * reasoning fields follow the model's catalog flags (see `chatReasoning`):
+ * `temperature` is dropped where it would go with a non-`none` effort.
+ * The output cap is sent only when authored, clamped to the catalog's
+ * ceiling. DeepSeek gets its reasoning back on tool-call messages.
+ * `providerOptions` are merged underneath (canonical fields win).
  *
  * @param req The request.
  * @param options Dialect, cap field, catalog.
- * @returns The body.
+ * @returns The body, or the refusal message.
  */
 export function buildOpenAiBody(
   req: LlmRequest,
   options: OpenAiBodyOptions,
-): Record<string, unknown> {
+): Result<Record<string, unknown>, string> {
   const info = options.catalog.lookup(req.model);
+  const reasoning = chatReasoning(options.dialect, req, info);
+  if (reasoning.kind === "refused") {
+    return { ok: false, error: reasoning.message };
+  }
   const body: Record<string, unknown> = {
     model: req.model,
     messages: lowerOpenAiMessages(
@@ -63,19 +71,13 @@ export function buildOpenAiBody(
       body.tool_choice = toolChoice(req.toolChoice);
     }
   }
-  if (req.temperature !== undefined) body.temperature = req.temperature;
+  if (req.temperature !== undefined && reasoning.sampling) {
+    body.temperature = req.temperature;
+  }
   if (req.stopSequences !== undefined && req.stopSequences.length > 0) {
     body.stop = req.stopSequences;
   }
-  Object.assign(
-    body,
-    reasoningFields(
-      options.dialect,
-      req.model,
-      req.reasoningEffort,
-      info?.reasoning,
-    ),
-  );
+  Object.assign(body, reasoning.fields);
   if (req.maxTokens !== undefined && req.maxTokens > 0) {
     const ceiling = info?.maxOutputTokens;
     const cap = Math.floor(req.maxTokens);
@@ -88,5 +90,5 @@ export function buildOpenAiBody(
   for (const [k, v] of Object.entries(req.providerOptions ?? {})) {
     if (!Object.hasOwn(body, k)) body[k] = v;
   }
-  return body;
+  return { ok: true, value: body };
 }

@@ -11,7 +11,9 @@ import type { HttpProviderOptions } from "../http.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
-import { streamHttp } from "../_http_stream.ts";
+import { singleChunk, streamHttp } from "../_http_stream.ts";
+import { streamLimits } from "../_watchdog.ts";
+import { makeLlmError } from "../errors.ts";
 import { contextLimitOf, resolveEndpoint } from "../_endpoint.ts";
 import { classifyOpenAiError } from "./_errors.ts";
 import { createOpenAiMapper } from "./_map_stream.ts";
@@ -72,6 +74,8 @@ function defaultSupports(custom: boolean): ProviderSupports {
  * @returns The provider.
  * @throws {TypeError} When `id` is empty, `fetch` is not a function or
  *   `baseUrl` is not a URL.
+ * @throws {RangeError} When a timeout or the response size bound is not a
+ *   positive integer.
  */
 export function createOpenAiProvider(
   options: OpenAiProviderOptions,
@@ -88,6 +92,7 @@ export function createOpenAiProvider(
   const catalog: ModelCatalog = options.catalog ?? createCatalog();
   const maxTokensParam: MaxTokensParam = options.maxTokensParam ??
     (dialect === "openai" && !custom ? "max_completion_tokens" : "max_tokens");
+  const limits = streamLimits(options);
   const url = `${base}/chat/completions`;
   const supports: ProviderSupports = {
     ...defaultSupports(custom),
@@ -96,6 +101,10 @@ export function createOpenAiProvider(
 
   function stream(req: LlmRequest, key: string): AsyncIterable<StreamChunk> {
     const body = buildOpenAiBody(req, { dialect, maxTokensParam, catalog });
+    if (!body.ok) {
+      const error = makeLlmError("bad_request", id, body.error);
+      return singleChunk({ type: "error", error });
+    }
     const headers: Record<string, string> = {
       "content-type": "application/json",
     };
@@ -112,13 +121,14 @@ export function createOpenAiProvider(
       fetch: options.fetch,
       url,
       headers,
-      body: JSON.stringify(body),
+      body: JSON.stringify(body.value),
       signal: req.signal,
       redact,
       mapper,
       classify: (status, parsed, text) =>
         classifyOpenAiError(dialect, status, parsed, text),
       customEndpoint: custom,
+      limits,
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.sse === undefined ? {} : { sse: options.sse }),
     });

@@ -7,7 +7,7 @@
  */
 import type { FetchFn } from "../../llm/http.ts";
 import { fixture } from "../llm/adapters/_server.ts";
-import { write } from "./_helpers.ts";
+import { runCli, type RunResult, write } from "./_helpers.ts";
 
 export {
   fixture,
@@ -84,6 +84,8 @@ export interface FakeEntry {
   kind: "anthropic" | "openai-compatible";
   baseUrl: string;
   allowLocal?: boolean;
+  /** Further keys of the block (numbers), e.g. `first_byte_timeout_ms`. */
+  extra?: Record<string, number>;
 }
 
 /** Writes `<dir>/.relavium/project.toml` declaring `entries`. */
@@ -98,6 +100,7 @@ export async function declareProviders(
       `kind = "${e.kind}"`,
       `base_url = "${e.baseUrl}"`,
       ...(e.allowLocal === true ? ["allow_local = true"] : []),
+      ...Object.entries(e.extra ?? {}).map(([k, v]) => `${k} = ${v}`),
     ].join("\n")
   );
   await write(`${dir}/.relavium/project.toml`, `${blocks.join("\n\n")}\n`);
@@ -131,6 +134,58 @@ export function agentYaml(options: {
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * `agent run --json` in `dir` on an agent of the loopback Anthropic entry
+ * `fake-anthropic` at `url` (its key planted), with the user's
+ * `config.toml` when given.
+ */
+export async function agentRunOnFakeAnthropic(
+  dir: string,
+  url: string,
+  options: {
+    stdin: string;
+    home?: string;
+    tools?: string[];
+    extra?: Record<string, number>;
+    /** The planted key (default `PLANTED.anthropic`). */
+    key?: string;
+    /** Flags after the agent file (default `--json`). */
+    flags?: string[];
+  },
+): Promise<RunResult> {
+  await declareProviders(dir, [{
+    id: "fake-anthropic",
+    kind: "anthropic",
+    baseUrl: url,
+    allowLocal: true,
+    ...(options.extra === undefined ? {} : { extra: options.extra }),
+  }]);
+  if (options.home !== undefined) {
+    await write(`${dir}/home/config.toml`, options.home);
+  }
+  await write(
+    `${dir}/a.agent.yaml`,
+    agentYaml({
+      provider: "fake-anthropic",
+      model: "claude-sonnet-4-6",
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
+    }),
+  );
+  return await runCli(
+    ["agent", "run", "a.agent.yaml", ...(options.flags ?? ["--json"])],
+    {
+      env: {
+        RELAVIUM_HOME: `${dir}/home`,
+        RELAVIUM_FAKE_ANTHROPIC_API_KEY: options.key ?? PLANTED.anthropic,
+        NO_COLOR: "1",
+      },
+      cwd: dir,
+      stdin: options.stdin,
+      fetch: loopbackFetch().fetch,
+    },
+  );
 }
 
 /** Every file under `dir`, as bytes decoded leniently (for leak checks). */

@@ -87,7 +87,7 @@ Deno.test("agent run: one turn from stdin, stream grammar of chat, nothing store
   ]);
 });
 
-Deno.test("agent run: a turn error exits 1 and prints no recovery hint", async () => {
+Deno.test("agent run: a turn error exits 1 and prints the provider's words, no recovery hint", async () => {
   await using dir = await tempDir();
   await write(`${dir.path}/mini.agent.yaml`, AGENT);
   await write(
@@ -119,7 +119,11 @@ Deno.test("agent run: a turn error exits 1 and prints no recovery hint", async (
   });
   assert.equal(r.code, 1);
   assert.equal(r.stdout, "");
-  assert.equal(r.stderr, "[turn failed: provider_auth]\n");
+  assert.equal(
+    r.stderr,
+    "[turn failed: provider_auth] The provider rejected the credentials (openai): bad key sk-live-123\n",
+    "the provider's words, no recovery hint",
+  );
 });
 
 Deno.test("agent run: cassette faults exit 1 (extra call, strict leftovers)", async (t) => {

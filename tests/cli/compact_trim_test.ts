@@ -400,7 +400,11 @@ Deno.test("agent run: a cost cap refuses the turn before egress (budget_exceeded
 
   const plain = await runCli(argv, { env, cwd: dir.path, stdin: "hello\n" });
   assert.equal(plain.code, 1);
-  assert.equal(plain.stderr, "[turn failed: budget_exceeded]\n", "no hint");
+  assert.match(
+    plain.stderr,
+    /^\[turn failed: budget_exceeded\] [^\n]*cap of 1 micro-cents[^\n]*\n$/,
+    "the engine's message, no hint",
+  );
 
   // on_exceed = "warn": the turn runs, one warning on stderr.
   await write(

@@ -36,7 +36,7 @@ function turn(
   };
 }
 
-Deno.test("createPlainPrinter() prints a failed turn with its static hint, never provider text", () => {
+Deno.test("createPlainPrinter() prints a failed turn with its message on one line, then the hint", () => {
   const b = createBufferedIo();
   const p = createPlainPrinter(b.io, {
     color: false,
@@ -55,14 +55,43 @@ Deno.test("createPlainPrinter() prints a failed turn with its static hint, never
     stopReason: "error",
     error: {
       code: "provider_auth",
-      message: "401 from upstream: key sk-123 invalid",
+      message:
+        "The provider rejected the credentials (x, HTTP 401):\n\u001b[31minvalid key",
+      correlationId: "req_42",
       retryable: false,
     },
   }));
   assert.equal(b.stdoutText(), "partial\n");
   assert.equal(
     b.stderrText(),
-    "[turn failed: provider_auth] Check the provider API key (relavium doctor)\n",
+    "[turn failed: provider_auth] The provider rejected the credentials (x, HTTP 401): invalid key\n" +
+      "Check the provider API key (relavium doctor)\n",
+    "control sequences stripped; the request id only with -v",
+  );
+});
+
+Deno.test("createPlainPrinter() -v names the provider's request id of a failed turn", () => {
+  const b = createBufferedIo();
+  const p = createPlainPrinter(b.io, {
+    color: false,
+    quiet: false,
+    verbose: true,
+    hints: false,
+  });
+  p.print(turn(1, {
+    stopReason: "error",
+    error: {
+      code: "validation",
+      message:
+        "The provider rejected the request (x, HTTP 400): unsupported parameter",
+      retryable: false,
+      correlationId: "req_42",
+    },
+  }));
+  assert.equal(
+    b.stderrText(),
+    "[turn failed: validation] The provider rejected the request (x, HTTP 400): unsupported parameter\n" +
+      "[request id: req_42]\n",
   );
 });
 
@@ -85,7 +114,7 @@ Deno.test("createPlainPrinter() notes aborts, failover and omits hints when aske
   );
   assert.equal(
     b.stderrText(),
-    "[turn aborted]\n(via b)\n[turn failed: turn_limit]\n",
+    "[turn aborted]\n(via b)\n[turn failed: turn_limit] x\n",
   );
   assert.equal(b.stdoutText(), "");
 });

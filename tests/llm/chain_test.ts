@@ -857,6 +857,6 @@ Deno.test("a 409 is retried (a transient conflict); a rate limit asking to wait 
         retryAfterMs: 45_500,
       }),
     ).message,
-    "The provider is rate limiting requests; it asks to wait 46 s before the next request",
+    "The provider is rate limiting requests (openai): slow down; it asks to wait 46 s before the next request",
   );
 });

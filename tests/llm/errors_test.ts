@@ -70,25 +70,36 @@ Deno.test("turnErrorCode() maps each provider error kind to its turn error code"
   }
 });
 
-Deno.test("toSessionError() never carries provider text", () => {
+Deno.test("toSessionError() carries the provider's text, scrubbed, one line, bounded, and its request id", () => {
   const e = makeLlmError(
     "auth",
     "anthropic",
-    "invalid x-api-key sk-ant-api03-0123456789abcdef",
+    "invalid x-api-key sk-ant-api03-0123456789abcdef\n\u001b[31mred",
+    { status: 401, requestId: "req_011abc" },
   );
   const s = toSessionError(e);
   assert.deepEqual(s, {
     code: "provider_auth",
-    message: safeErrorMessage("provider_auth"),
+    message: `${
+      safeErrorMessage("provider_auth")
+    } (anthropic, HTTP 401): invalid x-api-key [redacted] [31mred`,
     retryable: false,
+    correlationId: "req_011abc",
   });
-  assert.equal(JSON.stringify(s).includes("api"), false);
+  const long = toSessionError(
+    makeLlmError("overloaded", "openai", "x".repeat(5000)),
+  );
+  assert.ok(long.message.length < 600, "bounded");
+  assert.ok(long.message.endsWith("…"));
   const overflow = toSessionError(
     makeLlmError("bad_request", "ollama", "context length", {
       code: "possible_context_overflow",
     }),
   );
-  assert.equal(overflow.message, POSSIBLE_OVERFLOW_MESSAGE);
+  assert.equal(
+    overflow.message,
+    `${POSSIBLE_OVERFLOW_MESSAGE} (ollama): context length`,
+  );
 });
 
 Deno.test("LlmProviderError carries the error without its text", () => {

@@ -52,7 +52,8 @@ export function providerError(
       kind,
       retryable: kind === "overloaded",
       provider: "openai",
-      message: "provider text that must never leak",
+      message:
+        "the provider's own words; key sk-ant-api03-0123456789abcdefghij",
       ...(code === undefined ? {} : { code }),
     },
   }];

@@ -2,6 +2,7 @@ import { split } from "../_kit/session_parts.ts";
 import assert from "node:assert/strict";
 import type { ModelCatalog } from "../../llm/catalog.ts";
 import type { SessionEvent } from "../../schema/event.ts";
+import type { StreamChunk } from "../../llm/chunk.ts";
 import {
   type BudgetNotice,
   createBudgetGovernor,
@@ -470,4 +471,31 @@ Deno.test("AgentSession rejects out-of-range context deps at construction", () =
     );
   }
   harness({ script: [], deps: { compactThreshold: 1 }, start: false });
+});
+
+Deno.test("budget: a reply without token counts is charged its estimate, so the cap still binds", async () => {
+  const unknown: StreamChunk[] = [
+    { type: "text_delta", text: "answer" },
+    {
+      type: "stop",
+      stopReason: "stop",
+      usage: { inputTokens: 0, outputTokens: 0 },
+      usageUnknown: true,
+    },
+  ];
+  const { p, h } = session({ cap: 150_000, turns: [unknown, unknown] });
+  const first = await h.session.sendMessage("a");
+  assert.equal(first.kind, "completed");
+  const cost = h.events.find((e) => e.type === "cost:updated");
+  assert.ok(cost?.type === "cost:updated");
+  assert.equal(cost.usageUnknown, true);
+  assert.equal(cost.inputTokens, 0, "the tokens stay unknown, not invented");
+  assert.equal(cost.outputTokens, 0);
+  // The estimate it was admitted at: the input estimate plus the 100-token
+  // output reservation at 1,000 µ¢ a token.
+  assert.ok(cost.costMicrocents > 100_000, String(cost.costMicrocents));
+  assert.equal(h.session.cumulativeCostMicrocents, cost.costMicrocents);
+  await h.session.sendMessage("b");
+  assert.equal(terminal(h.events).error?.code, "budget_exceeded");
+  assert.equal(p.turns.length, 1, "the second request never left");
 });

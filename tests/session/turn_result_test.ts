@@ -33,7 +33,7 @@ Deno.test("sendMessage() resolves a failed turn with the classified error", asyn
         kind: "auth",
         retryable: false,
         provider: "openai",
-        message: "bad key sk-secret",
+        message: "Incorrect API key provided: sk-proj-0123456789abcdefXYZ",
       },
     }]],
   });
@@ -42,7 +42,8 @@ Deno.test("sendMessage() resolves a failed turn with the classified error", asyn
   if (result.kind !== "failed") return;
   assert.equal(result.stopReason, "error");
   assert.equal(result.error.code, "provider_auth");
-  assert.ok(!result.error.message.includes("sk-secret"));
+  assert.match(result.error.message, /Incorrect API key provided/);
+  assert.ok(!result.error.message.includes("sk-proj-0123456789"));
   const terminal = h.events.at(-1);
   assert.equal(terminal?.type, "session:turn_completed");
   if (terminal?.type === "session:turn_completed") {

@@ -11,7 +11,55 @@ import {
   turn,
 } from "./_harness.ts";
 
+const NO_DETAILS = {
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  cacheReadMicrocents: 0,
+  cacheWriteMicrocents: 0,
+  usageUnknownCalls: 0,
+} as const;
+
 for (const factory of FACTORIES) {
+  Deno.test(`costs() sums prompt-cache tokens and usage-less calls per model [${factory.name}]`, async () => {
+    await using s = await factory.open();
+    const store = s.store;
+    store.create(newSession());
+    store.commitTurn(
+      "s1",
+      turn("hi", {
+        costs: [
+          {
+            ...cost("claude-sonnet-4-6", 500),
+            cacheReadTokens: 900,
+            cacheWriteTokens: 120,
+          },
+          { ...cost("claude-sonnet-4-6", 300), cacheReadTokens: 1000 },
+          {
+            ...cost("gpt-5.4-mini", 70),
+            inputTokens: 0,
+            outputTokens: 0,
+            usageUnknown: true,
+          },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      store.costs?.("s1").map((
+        c,
+      ) => [
+        c.model,
+        c.cacheReadTokens,
+        c.cacheWriteTokens,
+        c.usageUnknownCalls,
+      ]),
+      [["claude-sonnet-4-6", 1900, 120, 0], ["gpt-5.4-mini", 0, 0, 1]],
+    );
+    assert.throws(
+      () => store.recordCosts("s1", [{ ...cost("m", 1), cacheReadTokens: -1 }]),
+      RangeError,
+    );
+  });
+
   Deno.test(`costs() sums each model's rows in first-recorded order [${factory.name}]`, async () => {
     await using s = await factory.open();
     const store = s.store;
@@ -37,6 +85,7 @@ for (const factory of FACTORIES) {
         costMicrocents: 2000,
         callCount: 2,
         unpricedCalls: 0,
+        ...NO_DETAILS,
       },
       {
         model: "local-llm",
@@ -45,6 +94,7 @@ for (const factory of FACTORIES) {
         costMicrocents: 0,
         callCount: 1,
         unpricedCalls: 1,
+        ...NO_DETAILS,
       },
       {
         model: "claude-haiku-4-5",
@@ -53,6 +103,7 @@ for (const factory of FACTORIES) {
         costMicrocents: 900,
         callCount: 1,
         unpricedCalls: 0,
+        ...NO_DETAILS,
       },
     ]);
     const total = store.costs("s1").reduce((n, c) => n + c.costMicrocents, 0);
@@ -86,6 +137,7 @@ Deno.test("costs() folds an upstream legacy row into its model [sqlite]", async 
       costMicrocents: 140,
       callCount: 4,
       unpricedCalls: 0,
+      ...NO_DETAILS,
     }]);
   } finally {
     store.close();

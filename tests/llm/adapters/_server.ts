@@ -191,6 +191,53 @@ export function cutServer(
   return { url: `http://127.0.0.1:${addr.port}`, done };
 }
 
+/**
+ * A raw TCP server that accepts and reads, and never writes a byte; it
+ * counts the connections it accepted and those the client closed.
+ */
+export function silentServer(): {
+  url: string;
+  accepted: () => number;
+  closed: () => number;
+  close: () => void;
+} {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let accepted = 0;
+  let closed = 0;
+  const conns = new Set<Deno.Conn>();
+  (async () => {
+    for await (const conn of listener) {
+      accepted++;
+      conns.add(conn);
+      (async () => {
+        const buf = new Uint8Array(4096);
+        try {
+          while ((await conn.read(buf)) !== null) { /* drain */ }
+        } catch { /* reset by the client */ }
+        closed++;
+        conns.delete(conn);
+        try {
+          conn.close();
+        } catch { /* already closed */ }
+      })();
+    }
+  })().catch(() => {});
+  const addr = listener.addr as Deno.NetAddr;
+  return {
+    url: `http://127.0.0.1:${addr.port}`,
+    accepted: () => accepted,
+    closed: () => closed,
+    close: () => {
+      listener.close();
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* gone */ }
+      }
+    },
+  };
+}
+
 /** Rejects when `promise` takes longer than `ms` (a guard, never a delay). */
 export async function within<T>(
   promise: Promise<T>,

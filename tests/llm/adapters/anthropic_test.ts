@@ -19,12 +19,16 @@ import {
 const KEY = "sk-ant-api03-PLANTEDkey0123456789abcdefXYZ";
 const fx = (name: string): Uint8Array => fixture("anthropic", name);
 
-/** An Anthropic provider on a loopback server, treated as the official endpoint. */
+/**
+ * An Anthropic provider on a loopback server, treated as the official
+ * endpoint; without cache breakpoints, so the bodies below stay exact.
+ */
 function official(url: string, extra: { id?: string } = {}) {
   return createAnthropicProvider({
     fetch,
     baseUrl: url,
     customEndpoint: false,
+    promptCaching: false,
     ...extra,
   });
 }
@@ -81,7 +85,7 @@ Deno.test("createAnthropicProvider() streams plain text and sends the documented
   assert.equal(r.headers.get("content-type"), "application/json");
   assert.deepEqual(JSON.parse(r.body), {
     model: "claude-sonnet-4-6",
-    max_tokens: 4096,
+    max_tokens: 32_000,
     system: "Be brief.",
     messages: [{ role: "user", content: [{ type: "text", text: "Salut" }] }],
     stream: true,
@@ -250,11 +254,19 @@ Deno.test("createAnthropicProvider() keeps the thinking signature and replays it
   }
 });
 
-Deno.test("createAnthropicProvider() marks redacted thinking and never sends it back", async () => {
+const REDACTED_DATA =
+  "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj2pLmN/f2U6DELCYJcnyVADgfYANEKt";
+
+Deno.test("createAnthropicProvider() captures redacted thinking's data and sends it back unchanged, in place", async () => {
   const { chunks } = await once("redacted_thinking.sse");
   assert.deepEqual(chunks.slice(0, 2), [
     { type: "reasoning_start", id: "thinking_0" },
-    { type: "reasoning_end", id: "thinking_0", redacted: true },
+    {
+      type: "reasoning_end",
+      id: "thinking_0",
+      redacted: true,
+      signature: REDACTED_DATA,
+    },
   ]);
   assert.equal(textOf(chunks), "Here is my answer.");
   const req: LlmRequest = {
@@ -263,10 +275,17 @@ Deno.test("createAnthropicProvider() marks redacted thinking and never sends it 
       { role: "user", content: [{ type: "text", text: "q" }] },
       {
         role: "assistant",
-        content: [{ type: "reasoning", text: "", redacted: true }, {
-          type: "text",
-          text: "a",
-        }],
+        content: [
+          {
+            type: "reasoning",
+            text: "",
+            redacted: true,
+            signature: REDACTED_DATA,
+          },
+          { type: "text", text: "a" },
+          // Redacted thinking without its data cannot be replayed.
+          { type: "reasoning", text: "", redacted: true },
+        ],
       },
       { role: "user", content: [{ type: "text", text: "more" }] },
     ],
@@ -274,7 +293,10 @@ Deno.test("createAnthropicProvider() marks redacted thinking and never sends it 
   const { requests } = await once("text.sse", req);
   assert.deepEqual(JSON.parse(requests[0]?.body ?? "{}").messages[1], {
     role: "assistant",
-    content: [{ type: "text", text: "a" }],
+    content: [
+      { type: "redacted_thinking", data: REDACTED_DATA },
+      { type: "text", text: "a" },
+    ],
   });
 });
 
@@ -565,13 +587,13 @@ Deno.test("createAnthropicProvider() refuses temperature above 1 locally", async
 });
 
 Deno.test("createAnthropicProvider() sends no x-api-key for an empty key and clamps max_tokens", async () => {
-  const req: LlmRequest = { ...ask("claude-opus-4-1"), maxTokens: 90_000 };
+  const req: LlmRequest = { ...ask("claude-haiku-4-5"), maxTokens: 90_000 };
   const server = serve([sse(fx("text.sse"))]);
   try {
     terminal(await collect(official(server.url).stream(req, "")));
     const r = server.requests[0];
     assert.equal(r?.headers.has("x-api-key"), false);
-    assert.equal(JSON.parse(r?.body ?? "{}").max_tokens, 32_000);
+    assert.equal(JSON.parse(r?.body ?? "{}").max_tokens, 64_000);
   } finally {
     await server.close();
   }
@@ -703,16 +725,18 @@ Deno.test("createAnthropicProvider() merges consecutive tool results into one us
   assert.deepEqual(body.metadata, { user_id: "u1" });
 });
 
-Deno.test("createAnthropicProvider() sends a legacy thinking budget below max_tokens and disables thinking for off", async () => {
+Deno.test("createAnthropicProvider() sends a legacy thinking budget on top of the answer and disables thinking for off", async () => {
   const legacy = await once("text.sse", {
     ...ask("claude-haiku-4-5"),
     reasoningEffort: "medium",
     maxTokens: 2048,
   });
-  assert.deepEqual(JSON.parse(legacy.requests[0]?.body ?? "{}").thinking, {
+  const legacyBody = JSON.parse(legacy.requests[0]?.body ?? "{}");
+  assert.deepEqual(legacyBody.thinking, {
     type: "enabled",
-    budget_tokens: 2047,
+    budget_tokens: 4096,
   });
+  assert.equal(legacyBody.max_tokens, 2048 + 4096);
   const off = await once("text.sse", {
     ...ask("claude-opus-4-8"),
     reasoningEffort: "off",
@@ -720,7 +744,7 @@ Deno.test("createAnthropicProvider() sends a legacy thinking budget below max_to
   });
   const body = JSON.parse(off.requests[0]?.body ?? "{}");
   assert.deepEqual(body.thinking, { type: "disabled" });
-  assert.equal(body.temperature, 0.5);
+  assert.equal(body.temperature, undefined, "Opus 4.8 refuses sampling");
   const max = await once("text.sse", {
     ...ask("claude-opus-4-8"),
     reasoningEffort: "max",

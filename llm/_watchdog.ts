@@ -1,0 +1,251 @@
+/**
+ * The stream watchdog of one HTTP provider call: a first-byte timer, an
+ * idle-stream timer, a response size bound, and a race of every pending
+ * read with the abort signal.
+ *
+ * @module
+ */
+import type { LlmError } from "./chunk.ts";
+import type { HttpProviderOptions } from "./http.ts";
+import { makeLlmError } from "./errors.ts";
+
+/**
+ * The three bounds of one call, resolved.
+ */
+export interface StreamLimits {
+  /**
+   * Ms from sending the request until the first content (first-byte
+   * timeout).
+   */
+  firstByteTimeoutMs: number;
+  /** Longest gap between two content events, in ms (idle timeout). */
+  idleTimeoutMs: number;
+  /** Most bytes of one response body. */
+  maxResponseBytes: number;
+}
+
+/** The options the bounds come from: the HTTP provider options' own. */
+export type StreamLimitOptions = Pick<
+  HttpProviderOptions,
+  "firstByteTimeoutMs" | "idleTimeoutMs" | "maxResponseBytes"
+>;
+
+/** Default first-byte timeout: 60 s. */
+export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 60_000;
+/** Default idle-stream timeout: 300 s. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/** Default response size bound: 64 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES: number = 64 * 1024 * 1024;
+/** Longest timer a runtime keeps exactly (2^31 − 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Error codes of the watchdog's own errors (their messages are ours). */
+export const WATCHDOG_CODES: ReadonlySet<string> = new Set([
+  "first_byte_timeout",
+  "idle_timeout",
+  "response_too_large",
+]);
+
+function checked(
+  value: number | undefined,
+  fallback: number,
+  name: string,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value <= 0 || value > max) {
+    throw new RangeError(
+      `Cannot create the provider: ${name} must be a positive integer of at most ${max}, got ${value}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Resolves the bounds of a provider's calls, defaults filled in.
+ *
+ * @param options The configured bounds.
+ * @returns The bounds.
+ * @throws {RangeError} When a bound is not a positive integer, or a timeout
+ *   is longer than a timer can hold.
+ */
+export function streamLimits(options: StreamLimitOptions): StreamLimits {
+  return {
+    firstByteTimeoutMs: checked(
+      options.firstByteTimeoutMs,
+      DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+      "firstByteTimeoutMs",
+      MAX_TIMER_MS,
+    ),
+    idleTimeoutMs: checked(
+      options.idleTimeoutMs,
+      DEFAULT_IDLE_TIMEOUT_MS,
+      "idleTimeoutMs",
+      MAX_TIMER_MS,
+    ),
+    maxResponseBytes: checked(
+      options.maxResponseBytes,
+      DEFAULT_MAX_RESPONSE_BYTES,
+      "maxResponseBytes",
+      Number.MAX_SAFE_INTEGER,
+    ),
+  };
+}
+
+/** What a raced read gives when the call was stopped instead. */
+export const STOPPED: unique symbol = Symbol("stopped");
+
+/**
+ * The watchdog of one call. Its `signal` aborts when the caller's signal
+ * does or when a timer expires; the call passes it to `fetch`, so an expiry
+ * also aborts the request and its body.
+ */
+export interface Watchdog {
+  /** The call's signal: the caller's abort or the watchdog's expiry. */
+  readonly signal: AbortSignal;
+  /** Races a pending read with `signal`: `STOPPED` once it aborts. */
+  race<T>(pending: Promise<T>): Promise<T | typeof STOPPED>;
+  /** Content arrived: the idle timer (re)starts in place of any other. */
+  content(): void;
+  /**
+   * Why the call was stopped: `cancelled` when the caller aborted (that
+   * wins), the timeout when a timer expired, else `undefined`.
+   */
+  stopped(): LlmError | undefined;
+  /** Clears the timer and the listener; aborts the request when asked. */
+  dispose(abortRequest: boolean): void;
+}
+
+function ignore(): void {}
+
+/**
+ * Starts the watchdog of one call: the first-byte timer runs from now (the
+ * request is about to be sent) until the first {@linkcode Watchdog.content};
+ * from then on the idle timer restarts at each content. Either expiring
+ * aborts the call with a `timeout` error (`code` `first_byte_timeout` or
+ * `idle_timeout`), which is retryable: the chain retries and fails over
+ * while nothing was forwarded, and ends the turn after. Each call has its
+ * own timers, so nothing the chain's (possibly instant) `sleep` does
+ * shortens or defeats them; `dispose` clears them.
+ *
+ * @param provider The provider id, for errors.
+ * @param caller The caller's abort signal, when it has one.
+ * @param limits The call's bounds.
+ * @returns The watchdog.
+ */
+export function startWatchdog(
+  provider: string,
+  caller: AbortSignal | undefined,
+  limits: StreamLimits,
+): Watchdog {
+  const own = new AbortController();
+  const signal = caller === undefined
+    ? own.signal
+    : AbortSignal.any([caller, own.signal]);
+  let expired: LlmError | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let idle = false;
+  let stop = ignore;
+  const stopped = new Promise<typeof STOPPED>((resolve) => {
+    stop = () => resolve(STOPPED);
+  });
+  signal.addEventListener("abort", stop, { once: true });
+  if (signal.aborted) stop();
+
+  function expire(): void {
+    timer = undefined;
+    if (caller?.aborted === true) return;
+    expired = idle
+      ? makeLlmError(
+        "timeout",
+        provider,
+        `Stream stalled: no content for ${limits.idleTimeoutMs} ms (idle timeout)`,
+        { code: "idle_timeout" },
+      )
+      : makeLlmError(
+        "timeout",
+        provider,
+        `No content within ${limits.firstByteTimeoutMs} ms of the request (first-byte timeout)`,
+        { code: "first_byte_timeout" },
+      );
+    own.abort(new DOMException(expired.message, "TimeoutError"));
+  }
+
+  timer = setTimeout(expire, limits.firstByteTimeoutMs);
+  return {
+    signal,
+    race<T>(pending: Promise<T>): Promise<T | typeof STOPPED> {
+      // The loser may still reject later (a cancelled read): handled here.
+      pending.catch(ignore);
+      return Promise.race([pending, stopped]);
+    },
+    content(): void {
+      if (expired !== undefined || signal.aborted) return;
+      idle = true;
+      clearTimeout(timer);
+      timer = setTimeout(expire, limits.idleTimeoutMs);
+    },
+    stopped(): LlmError | undefined {
+      if (caller?.aborted === true) {
+        return makeLlmError("cancelled", provider, "Request aborted");
+      }
+      return expired;
+    },
+    dispose(abortRequest: boolean): void {
+      clearTimeout(timer);
+      timer = undefined;
+      signal.removeEventListener("abort", stop);
+      if (abortRequest && !own.signal.aborted) {
+        own.abort(new DOMException("Call ended", "AbortError"));
+      }
+    },
+  };
+}
+
+/**
+ * Settles as `pending` does, or rejects with the signal's reason as soon as
+ * it aborts (a pending `fetch` or read never outlives an abort).
+ *
+ * @param pending The pending operation.
+ * @param signal The call's signal, when it has one.
+ * @returns The raced promise.
+ */
+export function abortable<T>(
+  pending: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  if (signal === undefined) return pending;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) {
+      pending.catch(ignore);
+      onAbort();
+      return;
+    }
+    signal.addEventListener("abort", onAbort, { once: true });
+    pending.then((value) => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(value);
+    }, (thrown) => {
+      signal.removeEventListener("abort", onAbort);
+      reject(thrown);
+    });
+  });
+}
+
+/**
+ * The error of a response past its size bound: `transport`, code
+ * `response_too_large`.
+ *
+ * @param provider The provider id.
+ * @param limit The bound, in bytes.
+ * @returns The error.
+ */
+export function tooLarge(provider: string, limit: number): LlmError {
+  return makeLlmError(
+    "transport",
+    provider,
+    `Response refused: larger than ${limit} bytes (size bound)`,
+    { code: "response_too_large" },
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * Request shaping from the catalog's capability flags, one row per flag:
+ * the body a loopback server receives (or the local refusal when the API
+ * would refuse the request).
+ */
+import assert from "node:assert/strict";
+import type { LlmRequest, StreamChunk } from "../../../llm/mod.ts";
+import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
+import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
+import { collect, serve, sse } from "./_server.ts";
+
+const enc = new TextEncoder();
+const TOOLS = [{
+  name: "read_file",
+  description: "Read a file",
+  parameters: { type: "object", properties: {} },
+}];
+
+type Shape = Partial<LlmRequest> & { model: string };
+
+async function sent(
+  kind: "anthropic" | "openai",
+  req: Shape,
+): Promise<{ body?: Record<string, unknown>; chunks: StreamChunk[] }> {
+  const server = serve([
+    sse(enc.encode(
+      kind === "anthropic"
+        ? "event: message_stop\ndata: {}\n\n"
+        : "data: [DONE]\n\n",
+    )),
+  ]);
+  try {
+    const common = { fetch, baseUrl: server.url, customEndpoint: false };
+    const provider = kind === "anthropic"
+      ? createAnthropicProvider(common)
+      : createOpenAiProvider({ id: "openai", ...common });
+    const chunks = await collect(provider.stream({
+      messages: [{ role: "user", content: [{ type: "text", text: "q" }] }],
+      ...req,
+    } as LlmRequest, "k"));
+    const raw = server.requests[0]?.body;
+    return raw === undefined ? { chunks } : { body: JSON.parse(raw), chunks };
+  } finally {
+    await server.close();
+  }
+}
+
+Deno.test("request shape: Claude models that reject sampling parameters get no temperature; others do", async () => {
+  assert.equal(
+    (await sent("anthropic", { model: "claude-sonnet-5", temperature: 0.5 }))
+      .body?.["temperature"],
+    undefined,
+  );
+  assert.equal(
+    (await sent("anthropic", { model: "claude-sonnet-4-6", temperature: 0.5 }))
+      .body?.["temperature"],
+    0.5,
+  );
+});
+
+Deno.test("request shape: effort off never sends thinking disabled to a model whose thinking cannot be disabled", async () => {
+  const never = (await sent("anthropic", {
+    model: "claude-fable-5",
+    reasoningEffort: "off",
+  })).body;
+  assert.equal(never?.["thinking"], undefined);
+  assert.deepEqual(never?.["output_config"], { effort: "low" });
+  const can = (await sent("anthropic", {
+    model: "claude-sonnet-4-6",
+    reasoningEffort: "off",
+  })).body;
+  assert.deepEqual(can?.["thinking"], { type: "disabled" });
+});
+
+Deno.test("request shape: effort max stays max on a model that lists it; adaptive thinking where only adaptive is taken", async () => {
+  const body = (await sent("anthropic", {
+    model: "claude-opus-4-6",
+    reasoningEffort: "max",
+  })).body;
+  assert.deepEqual(body?.["output_config"], { effort: "max" });
+  assert.deepEqual(body?.["thinking"], { type: "adaptive" });
+});
+
+Deno.test("request shape: the default max_tokens leaves room for the answer on top of the thinking budget", async () => {
+  const plain = (await sent("anthropic", { model: "claude-sonnet-4-6" })).body;
+  assert.ok(Number(plain?.["max_tokens"]) >= 32_000);
+  const thinking = (await sent("anthropic", {
+    model: "claude-opus-4-5",
+    reasoningEffort: "high",
+  })).body;
+  const budget = (thinking?.["thinking"] as { budget_tokens: number })
+    .budget_tokens;
+  assert.ok(budget > 0);
+  assert.ok(
+    Number(thinking?.["max_tokens"]) - budget >= 32_000,
+    "an answer's worth of tokens on top of the budget",
+  );
+});
+
+Deno.test("request shape: Chat Completions never sends tools together with a reasoning effort the model refuses with them", async () => {
+  const withEffort = (await sent("openai", {
+    model: "gpt-5.4",
+    reasoningEffort: "high",
+    tools: TOOLS,
+  })).body;
+  assert.equal(withEffort?.["reasoning_effort"], "none");
+  const byDefault = (await sent("openai", {
+    model: "gpt-5.6-luna",
+    tools: TOOLS,
+  })).body;
+  assert.equal(byDefault?.["reasoning_effort"], "none");
+});
+
+Deno.test("request shape: a model whose tool calls need the Responses API is refused locally, nothing sent", async () => {
+  const { body, chunks } = await sent("openai", {
+    model: "gpt-6.1-sol",
+    tools: TOOLS,
+  });
+  assert.equal(body, undefined);
+  const last = chunks.at(-1);
+  assert.ok(last?.type === "error");
+  assert.equal(last.error.kind, "bad_request");
+  assert.match(last.error.message, /Responses API/);
+});
+
+Deno.test("request shape: temperature is not sent beside a reasoning effort other than none", async () => {
+  const high = (await sent("openai", {
+    model: "gpt-5.4",
+    reasoningEffort: "high",
+    temperature: 0.3,
+  })).body;
+  assert.equal(high?.["temperature"], undefined);
+  assert.equal(high?.["reasoning_effort"], "high");
+  const off = (await sent("openai", {
+    model: "gpt-5.4",
+    reasoningEffort: "off",
+    temperature: 0.3,
+  })).body;
+  assert.equal(off?.["temperature"], 0.3);
+  assert.equal(off?.["reasoning_effort"], "none");
+});

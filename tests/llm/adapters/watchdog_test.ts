@@ -1,0 +1,329 @@
+/**
+ * The stream watchdog against loopback servers that misbehave: one that
+ * never answers, one that stalls after its headers, one that pings
+ * forever, one whose body never ends; and 200 aborted calls against a
+ * silent server, every connection of which the server sees closed.
+ * Timeouts here are short configured values; each test asserts that the
+ * call ENDS with the right error, bounded by `within` (a guard, not a
+ * timing claim).
+ */
+import assert from "node:assert/strict";
+import type { LlmError, LlmProvider, StreamChunk } from "../../../llm/mod.ts";
+import { type AttemptReport, createChain } from "../../../llm/chain.ts";
+import type { ChainEvent } from "../../../llm/chain_event.ts";
+import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
+import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
+import { ask, collect, serve, silentServer, within } from "./_server.ts";
+
+const KEY = "sk-ant-api03-PLANTEDkey0123456789abcdefXYZ";
+const enc = new TextEncoder();
+
+interface Limits {
+  firstByteTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  maxResponseBytes?: number;
+}
+
+function anthropic(url: string, limits: Limits) {
+  return createAnthropicProvider({
+    fetch,
+    baseUrl: url,
+    customEndpoint: false,
+    ...limits,
+  });
+}
+
+/** Streams one call and waits (bounded) until it ends: its chunks. */
+function callEnds(
+  url: string,
+  limits: Limits,
+  guardMs = 10_000,
+): Promise<StreamChunk[]> {
+  return within(
+    collect(anthropic(url, limits).stream(ask("claude-sonnet-4-6"), KEY)),
+    guardMs,
+    "the call to end",
+  );
+}
+
+function lastError(chunks: readonly StreamChunk[]): LlmError {
+  const last = chunks[chunks.length - 1];
+  assert.ok(last !== undefined && last.type === "error", "ends with an error");
+  return last.error;
+}
+
+/** Waits (polling every 10 ms, at most `ms`) until `check` holds. */
+async function until(check: () => boolean, ms: number, label: string) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting: ${label}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** An SSE body that repeats `event` every few ms until cancelled. */
+function repeating(first: string, event: string, everyMs: number): Response {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      start(controller): void {
+        controller.enqueue(enc.encode(first));
+        timer = setInterval(() => {
+          try {
+            controller.enqueue(enc.encode(event));
+          } catch {
+            clearInterval(timer);
+          }
+        }, everyMs);
+      },
+      cancel(): void {
+        clearInterval(timer);
+      },
+    }),
+    { headers: { "content-type": "text/event-stream" } },
+  );
+}
+
+const START = `event: message_start\ndata: ${
+  JSON.stringify({
+    type: "message_start",
+    message: {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "claude-sonnet-4-6",
+      content: [],
+      usage: { input_tokens: 5, output_tokens: 1 },
+    },
+  })
+}\n\n`;
+const PING = `event: ping\ndata: {"type":"ping"}\n\n`;
+const TEXT = `event: content_block_start\ndata: ${
+  JSON.stringify({
+    type: "content_block_start",
+    index: 0,
+    content_block: { type: "text", text: "" },
+  })
+}\n\nevent: content_block_delta\ndata: ${
+  JSON.stringify({
+    type: "content_block_delta",
+    index: 0,
+    delta: { type: "text_delta", text: "Hello" },
+  })
+}\n\n`;
+
+const END =
+  `event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\nevent: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`;
+
+Deno.test("watchdog: a server that never answers ends the call with a first-byte timeout", async () => {
+  const server = silentServer();
+  try {
+    const chunks = await callEnds(server.url, { firstByteTimeoutMs: 200 });
+    const error = lastError(chunks);
+    assert.equal(error.kind, "timeout");
+    assert.equal(error.code, "first_byte_timeout");
+    assert.equal(error.retryable, true);
+    await until(() => server.closed() === server.accepted(), 5_000, "close");
+  } finally {
+    server.close();
+  }
+});
+
+Deno.test("watchdog: a server that stalls after its headers ends the call with a first-byte timeout", async () => {
+  let cancelled = false;
+  const server = serve([() =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        cancel(): void {
+          cancelled = true;
+        },
+      }),
+      { headers: { "content-type": "text/event-stream" } },
+    )]);
+  try {
+    const chunks = await callEnds(server.url, { firstByteTimeoutMs: 200 });
+    const error = lastError(chunks);
+    assert.equal(error.kind, "timeout");
+    assert.equal(error.code, "first_byte_timeout");
+    await until(() => cancelled, 5_000, "the body to be cancelled");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("watchdog: pings forever are not content: the first-byte timeout still ends the call", async () => {
+  const server = serve([() => repeating(START, PING, 20)]);
+  try {
+    const chunks = await callEnds(server.url, { firstByteTimeoutMs: 300 });
+    assert.ok(chunks.every((c) => c.type !== "text_delta"));
+    const error = lastError(chunks);
+    assert.equal(error.kind, "timeout");
+    assert.equal(error.code, "first_byte_timeout");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("watchdog: after content, pings forever end the call with an idle timeout", async () => {
+  const server = serve([() => repeating(START + TEXT, PING, 20)]);
+  try {
+    const chunks = await callEnds(server.url, { idleTimeoutMs: 300 });
+    assert.ok(chunks.some((c) => c.type === "text_delta"), "content came");
+    const error = lastError(chunks);
+    assert.equal(error.kind, "timeout");
+    assert.equal(error.code, "idle_timeout");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("watchdog: an endless response ends at the size bound, memory bounded", async () => {
+  const filler = `: ${"x".repeat(4000)}\n\n`;
+  const server = serve([() => repeating(START + TEXT, filler, 1)]);
+  try {
+    const chunks = await callEnds(
+      server.url,
+      { maxResponseBytes: 256 * 1024 },
+      20_000,
+    );
+    const error = lastError(chunks);
+    assert.equal(error.code, "response_too_large");
+    assert.equal(error.kind, "transport");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("watchdog: the OpenAI adapter has the same first-byte timeout", async () => {
+  const server = silentServer();
+  try {
+    const provider = createOpenAiProvider({
+      id: "openai",
+      fetch,
+      baseUrl: server.url,
+      customEndpoint: false,
+      firstByteTimeoutMs: 200,
+    });
+    const chunks = await within(
+      collect(
+        provider.stream(ask("gpt-5.4-mini"), "sk-PLANTEDopenai0123456789"),
+      ),
+      10_000,
+      "the call to end",
+    );
+    const error = lastError(chunks);
+    assert.equal(error.kind, "timeout");
+    assert.equal(error.code, "first_byte_timeout");
+  } finally {
+    server.close();
+  }
+});
+
+Deno.test("watchdog: bad bounds are refused when the provider is created", () => {
+  assert.throws(
+    () => anthropic("http://127.0.0.1:1", { firstByteTimeoutMs: 0 }),
+    /firstByteTimeoutMs must be a positive integer/,
+  );
+  assert.throws(
+    () => anthropic("http://127.0.0.1:1", { idleTimeoutMs: 1.5 }),
+    /idleTimeoutMs must be a positive integer/,
+  );
+});
+
+Deno.test("watchdog: 200 aborted calls against a silent server all end, and the server sees every connection close", async () => {
+  const server = silentServer();
+  const provider = anthropic(server.url, {});
+  try {
+    for (let batch = 0; batch < 10; batch++) {
+      const calls = Array.from({ length: 20 }, async () => {
+        const controller = new AbortController();
+        const before = server.accepted();
+        const run = collect(
+          provider.stream(
+            { ...ask("claude-sonnet-4-6"), signal: controller.signal },
+            KEY,
+          ),
+        );
+        await until(() => server.accepted() > before, 5_000, "accept");
+        controller.abort();
+        const chunks = await within(run, 5_000, "an aborted call to end");
+        assert.equal(lastError(chunks).kind, "cancelled");
+      });
+      await Promise.all(calls);
+    }
+    await until(() => server.accepted() >= 200, 5_000, "200 connections");
+    await until(
+      () => server.closed() === server.accepted(),
+      10_000,
+      "every connection closed",
+    );
+    assert.equal(server.closed(), server.accepted());
+  } finally {
+    server.close();
+  }
+});
+
+async function chainRun(provider: LlmProvider) {
+  const reports: AttemptReport[] = [];
+  const chain = createChain({
+    plan: [{ provider, model: "claude-sonnet-4-6", maxAttempts: 3 }],
+    keyFor: () => KEY,
+    sleep: () => Promise.resolve(),
+    onAttempt: (r) => reports.push(r),
+  });
+  const events: ChainEvent[] = [];
+  for await (
+    const e of chain.stream(
+      ask("claude-sonnet-4-6"),
+      new AbortController().signal,
+    )
+  ) {
+    events.push(e);
+    if (events.length > 1000) throw new Error("chain did not end");
+  }
+  return { events, reports };
+}
+
+Deno.test("watchdog: a first-byte timeout before any content is retried by the chain, and the next attempt serves", async () => {
+  const stalled = () =>
+    new Response(new ReadableStream<Uint8Array>(), {
+      headers: { "content-type": "text/event-stream" },
+    });
+  const server = serve([
+    stalled,
+    () => repeating(START + TEXT + END, "", 1_000_000),
+  ]);
+  try {
+    const { events, reports } = await within(
+      chainRun(anthropic(server.url, { firstByteTimeoutMs: 200 })),
+      10_000,
+      "the chain to end",
+    );
+    assert.deepEqual(reports.map((r) => [r.outcome, r.error?.code]), [
+      ["failed", "first_byte_timeout"],
+      ["succeeded", undefined],
+    ]);
+    const last = events[events.length - 1];
+    assert.ok(last?.type === "done" && last.attemptNumber === 2);
+    assert.equal(server.requests.length, 2);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("watchdog: an idle timeout after content ends the turn with the error, never a second request", async () => {
+  const server = serve([() => repeating(START + TEXT, PING, 20)]);
+  try {
+    const { events } = await within(
+      chainRun(anthropic(server.url, { idleTimeoutMs: 250 })),
+      10_000,
+      "the chain to end",
+    );
+    const last = events[events.length - 1];
+    assert.ok(last?.type === "failed", JSON.stringify(last));
+    assert.equal(last.error?.code, "idle_timeout");
+    assert.equal(server.requests.length, 1);
+  } finally {
+    await server.close();
+  }
+});

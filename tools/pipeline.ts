@@ -224,12 +224,10 @@ async function steps(
       protectedPath,
       policy: ctx.policy,
       ctx,
-      ...(action !== "fs_write" || lexical === undefined
-        ? {}
-        : {
-          resolve: () =>
-            resolveApprovalPath(lexical, { ...config, signal: ctx.signal }),
-        }),
+      ...(action !== "fs_write" || lexical === undefined ? {} : {
+        resolve: () =>
+          resolveApprovalPath(lexical, { ...config, signal: ctx.signal }),
+      }),
     });
     if (denied !== undefined) return denied;
   }

@@ -12,6 +12,7 @@
  * @module
  */
 import { paint } from "../io/color.ts";
+import type { Ticker } from "../io/io.ts";
 
 /** Milliseconds between two redraws. */
 export const STATUS_TICK_MS = 100;
@@ -24,11 +25,7 @@ export type StatusWait =
   | { kind: "thinking"; model: string }
   | { kind: "tool"; tool: string }
   | { kind: "retry"; model: string; atMs: number }
-  | { kind: "writing"; model: string }
   | { kind: "compacting" };
-
-/** Calls `tick` every `ms` until the returned function is called. */
-export type Ticker = (ms: number, tick: () => void) => () => void;
 
 /**
  * The effects of the status line: the terminal, the clock and a ticker.
@@ -83,8 +80,6 @@ export function statusLabel(wait: StatusWait, now: number): string {
       return `Running ${wait.tool}`;
     case "retry":
       return `Retrying ${wait.model} in ${seconds(wait.atMs - now)}`;
-    case "writing":
-      return `${wait.model} is writing`;
     case "compacting":
       return "Compacting the conversation";
     default: {

@@ -38,7 +38,6 @@ import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { locateConfig } from "../config/config.ts";
 import { createLineReader } from "../io/stdin.ts";
 import { buildModes } from "../run/modes.ts";
-import { createTerminalHooks } from "../chat/terminal_hooks.ts";
 import { withBudgetNotices } from "../run/window_settings.ts";
 
 /**
@@ -120,10 +119,8 @@ export async function runChatResume(
     const reader = createLineReader(ctx.io.stdin);
     // Prompts wait for the events before them to be printed.
     const current: { live?: PersistedSession } = {};
-    const hooks = createTerminalHooks(() =>
-      current.live?.events.settled() ?? Promise.resolve()
-    );
-    const settle = hooks.settle;
+    const settle = (): Promise<void> =>
+      current.live?.events.settled() ?? Promise.resolve();
     const registry = await sessionTools(agent, {
       context,
       ...(projectRoot === undefined ? {} : { projectRoot }),
@@ -147,14 +144,12 @@ export async function runChatResume(
       hints: true,
       turnSummary: interactive,
       memory: agent.memory?.type,
-      terminal: interactive,
     });
-    hooks.attach(printer);
     const resumed = resumeSession({
       store,
       sessionId: id,
       ...hostOptions(ctx, {
-        ...hooks.observe(withBudgetNotices(
+        ...withBudgetNotices(
           buildHostDeps(
             config.value,
             wiring.value,
@@ -162,7 +157,7 @@ export async function runChatResume(
             ctx.io.sleep,
           ),
           (t) => ctx.io.stderr.write(t),
-        )),
+        ),
         interactive,
       }),
     });

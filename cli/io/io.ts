@@ -17,6 +17,9 @@ export interface TextSink {
   write(text: string): void;
 }
 
+/** Calls `tick` every `ms` milliseconds until the returned function is called. */
+export type Ticker = (ms: number, tick: () => void) => () => void;
+
 /**
  * Signals the CLI reacts to.
  */
@@ -42,11 +45,12 @@ export interface CliIo {
   readonly stdoutIsTerminal: boolean;
   /** Whether stderr is a terminal (absent ⇒ not one). */
   readonly stderrIsTerminal?: boolean;
-  /**
-   * The terminal's width in columns (absent ⇒ unknown: the chat prints
-   * the model's text as it came, unwrapped and unrendered).
-   */
+  /** The terminal's width in columns (absent ⇒ unknown). */
   readonly columns?: () => number;
+  /** The clock, in epoch milliseconds (absent ⇒ `Date.now`). */
+  readonly now?: () => number;
+  /** Repeats a redraw (absent ⇒ `setInterval`, never keeping the process alive). */
+  readonly every?: Ticker;
   /**
    * Registers a signal handler.
    *
@@ -94,6 +98,10 @@ export interface BufferedIoOptions {
   stderrIsTerminal?: boolean;
   /** The terminal width (default: unknown). */
   columns?: number;
+  /** The clock (default `Date.now`). */
+  now?: () => number;
+  /** The redraw timer (default: one that never ticks). */
+  every?: Ticker;
   /**
    * The provider transport (default: one that refuses every request, so a
    * buffered io never reaches the network by accident).
@@ -152,6 +160,8 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
     ...(options.columns === undefined ? {} : {
       columns: (): number => options.columns ?? 80,
     }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    every: options.every ?? ((): () => void => () => {}),
     onSignal(signal, handler) {
       const set = handlers.get(signal) ?? new Set();
       handlers.set(signal, set);

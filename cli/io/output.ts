@@ -14,7 +14,6 @@ import type { CliIo } from "./io.ts";
 import { createSecretScreen } from "../../host/secrets.ts";
 import { providerKeyVariables } from "../../llm/keys.ts";
 import type { StatusLine } from "../chat/status.ts";
-import type { MarkdownRenderer } from "../chat/render/markdown.ts";
 import {
   toolCallText,
   toolResultLine,
@@ -146,10 +145,10 @@ export interface PlainPrinterOptions {
   /** After each turn, print its tokens and cost (the interactive REPL). */
   turnSummary?: boolean;
   /**
-   * The terminal chat's output: a live status line, tool lines with
-   * their target and result, the model's text rendered from markdown,
-   * wrapped, and a blank line after each turn. Absent (piped, `-q`
-   * aside) ⇒ the text as it came and `[tool: <id>]` lines.
+   * The terminal chat's output: a live status line (when stderr is a
+   * terminal) and tool lines with their target and, once a call ends,
+   * its result. Absent (piped, `--json`, one-shot) ⇒ `[tool: <id>]`
+   * lines. The model's text on stdout is the same either way.
    */
   terminal?: TerminalParts;
 }
@@ -158,8 +157,6 @@ export interface PlainPrinterOptions {
 export interface TerminalParts {
   /** The status line (absent when stderr is not a terminal). */
   status?: StatusLine;
-  /** The markdown renderer of the model's text. */
-  markdown: MarkdownRenderer;
   /** The clock (for a retry's countdown). */
   now(): number;
 }
@@ -190,30 +187,15 @@ export function createPlainPrinter(
   const closeLine = (): void => {
     term?.status?.clear();
     const rest = stripper.flush();
-    if (term !== undefined) {
-      const last = `${term.markdown.push(rest)}${term.markdown.flush()}`;
-      if (last !== "") {
-        io.stdout.write(last);
-        lineOpen = !last.endsWith("\n");
-      }
-    } else if (rest !== "") io.stdout.write(rest);
+    if (rest !== "") io.stdout.write(rest);
     if (lineOpen) io.stdout.write("\n");
     lineOpen = false;
   };
   const text = (chunk: string): void => {
-    if (term === undefined) {
-      io.stdout.write(chunk);
-      lineOpen = !chunk.endsWith("\n");
-      return;
-    }
-    const lines = term.markdown.push(chunk);
-    if (lines !== "") {
-      term.status?.clear();
-      io.stdout.write(lines);
-    }
-    if (term.markdown.pending && term.status?.wait?.kind !== "writing") {
-      term.status?.show({ kind: "writing", model });
-    }
+    // The status goes as soon as the model's text streams.
+    term?.status?.clear();
+    io.stdout.write(chunk);
+    lineOpen = !chunk.endsWith("\n");
   };
   const toolLine = (line: string): void => {
     closeLine();
@@ -239,7 +221,7 @@ export function createPlainPrinter(
           return;
         }
         case "agent:reasoning":
-          if (term?.status !== undefined && !term.markdown.pending) {
+          if (term?.status !== undefined && !lineOpen) {
             term.status.show({ kind: "thinking", model: event.model });
           }
           return;
@@ -338,8 +320,6 @@ export function createPlainPrinter(
               : `$${(turnCost / 1e8).toFixed(4)}`;
             info(`[${input} in / ${output} out tokens, ${cost}]`);
           }
-          // The turns are set apart.
-          if (term !== undefined) io.stdout.write("\n");
           return;
         }
         case "session:cancelled":
@@ -398,6 +378,7 @@ export function createPlainPrinter(
         });
       },
       backoff(ms: number) {
+        closeLine();
         term.status?.show({ kind: "retry", model, atMs: term.now() + ms });
       },
       backoffDone() {

@@ -13,8 +13,6 @@ import {
   type EventPrinter,
   type TerminalParts,
 } from "../io/output.ts";
-import { resolveColor } from "../io/color.ts";
-import { createMarkdownRenderer } from "../chat/render/markdown.ts";
 import { createStatusLine, intervalTicker } from "../chat/status.ts";
 
 /**
@@ -38,9 +36,7 @@ export function printerFor(
   },
 ): EventPrinter {
   if (ctx.globals.json) return createNdjsonPrinter(ctx.io);
-  const terminal = options.terminal === true
-    ? terminalParts(ctx)
-    : undefined;
+  const terminal = options.terminal === true ? terminalParts(ctx) : undefined;
   return createPlainPrinter(ctx.io, {
     color: ctx.color,
     quiet: ctx.globals.quiet,
@@ -55,33 +51,22 @@ export function printerFor(
 }
 
 /**
- * The terminal chat's parts, when stdout is a terminal of known width:
- * the markdown renderer (coloured when stdout may be), and the status
- * line when stderr is a terminal too.
+ * The terminal chat's parts: tool lines always, the status line only
+ * when stderr is a terminal (it redraws in place there).
  */
-function terminalParts(ctx: CommandEnv): TerminalParts | undefined {
+function terminalParts(ctx: CommandEnv): TerminalParts {
   const { io } = ctx;
-  const columns = io.columns;
-  if (!io.stdoutIsTerminal || columns === undefined) return undefined;
-  const env = (n: string): string | undefined => io.env(n);
-  const now = (): number => Date.now();
+  const now = io.now ?? ((): number => Date.now());
+  if (io.stderrIsTerminal !== true) return { now };
   return {
-    markdown: createMarkdownRenderer({
-      columns,
-      color: resolveColor(ctx.globals.color, { env, isTerminal: true }),
-    }),
     now,
-    ...(io.stderrIsTerminal === true
-      ? {
-        status: createStatusLine({
-          write: (t) => io.stderr.write(t),
-          now,
-          every: intervalTicker,
-          columns,
-          color: ctx.color,
-        }),
-      }
-      : {}),
+    status: createStatusLine({
+      write: (t) => io.stderr.write(t),
+      now,
+      every: io.every ?? intervalTicker,
+      ...(io.columns === undefined ? {} : { columns: io.columns }),
+      color: ctx.color,
+    }),
   };
 }
 

@@ -236,6 +236,8 @@ interface GovernedInput {
   policy: TurnPolicy;
   ctx: Omit<ToolDispatchContext, "granted">;
   oneOff?: boolean;
+  /** A person approved this very call at its gate: a pending ask is a yes. */
+  gated?: boolean;
   /**
    * A write's target as it resolves (see `resolveApprovalPath`), called
    * only when a person is about to be asked.
@@ -309,6 +311,7 @@ export async function approveGoverned(
     }
     verdict = undefined;
   }
+  if (verdict === undefined && input.gated === true) return undefined;
   if (verdict !== undefined) {
     return verdict.approve ? undefined : fatalOutcome(
       base,

@@ -210,12 +210,9 @@ async function steps(
     const gated = await passGate({ base: shown, gate: config.gate, ctx });
     if (gated !== undefined) return gated;
   }
-  // 5: approval (a call a person just passed through its gate is not
-  // asked about twice)
-  if (
-    action !== undefined && ctx.policy !== undefined &&
-    !tool.policy.requiresGateApproval
-  ) {
+  // 5: approval (the policy's verdict still applies to a gated call, but
+  // a person who just passed it through its gate is not asked twice)
+  if (action !== undefined && ctx.policy !== undefined) {
     const lexical = lexicalTarget;
     const denied = await approveGoverned({
       base: shown,
@@ -224,6 +221,7 @@ async function steps(
       protectedPath,
       policy: ctx.policy,
       ctx,
+      ...(tool.policy.requiresGateApproval ? { gated: true } : {}),
       ...(action !== "fs_write" || lexical === undefined ? {} : {
         resolve: () =>
           resolveApprovalPath(lexical, { ...config, signal: ctx.signal }),

@@ -1,7 +1,8 @@
 /**
  * Attack table: what an approval shows. One row per vector, each driven
- * through an interactive chat (a fake TTY) in `accept-edits` mode with a
- * cassette-scripted model; every row answers `n` and checks that the
+ * through an interactive chat (a fake TTY) in `accept-edits` mode (or
+ * `ask`, for a write in the jail, which `accept-edits` runs unasked) with
+ * a cassette-scripted model; every row answers `n` and checks that the
  * prompt showed what would have run and that nothing ran.
  */
 import assert from "node:assert/strict";
@@ -16,6 +17,8 @@ interface Row {
   /** Prepares the workspace. */
   arrange?(ws: string): Promise<void>;
   call: unknown;
+  /** The mode (default `accept-edits`). */
+  mode?: string;
   /** Lines typed after the user's message. */
   answers: string[];
   /** Pieces the prompt on stderr must contain, in order. */
@@ -65,6 +68,9 @@ const ROWS: Row[] = [
       path: "docs/pre-commit",
       content: "#!/bin/sh\ntouch pwned\n",
     }),
+    // accept-edits and auto run no write unasked here: the write jail
+    // refuses a target protected only through a symlink (jail_test.ts).
+    mode: "ask",
     answers: ["n"],
     shows: () => [
       "Approve write_file .git/hooks/pre-commit (protected path; requested as docs/pre-commit)? [y] once  [n] no ",
@@ -85,6 +91,7 @@ const ROWS: Row[] = [
     name: "an unrecognised answer asks again",
     tools: ["write_file"],
     call: toolCall("write_file", { path: "notes.txt", content: "hi\n" }),
+    mode: "ask",
     answers: ["sure", "n"],
     shows: () => [
       "Approve write_file notes.txt? [y] once  [a] always  [n] no ",
@@ -110,7 +117,7 @@ for (const row of ROWS) {
       cwd: ws,
       env: { RELAVIUM_HOME: home },
       lines: ["do it", ...row.answers],
-      mode: "accept-edits",
+      mode: row.mode ?? "accept-edits",
     });
     const err = r.stderr;
     assert.equal(r.code, 4, err);

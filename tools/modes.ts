@@ -41,22 +41,22 @@ export const CHAT_MODES: readonly { mode: ChatMode; description: string }[] =
     {
       mode: "ask",
       description:
-        "read-only tools run; writes, commands and web requests ask first (refused without a terminal)",
+        "read-only tools run; every write, command and web request asks first (refused without a terminal)",
     },
     {
       mode: "plan",
       description:
-        "read-only tools only, to plan before acting; writes, commands and web requests are hidden from the model",
+        "read-only tools only, to plan before acting: writes, commands and web requests are hidden",
     },
     {
       mode: "accept-edits",
       description:
-        "read-only tools and writes inside the project run (protected paths ask); commands and web requests ask",
+        "read-only tools and writes inside the project run unasked (protected paths ask); commands and web requests ask",
     },
     {
       mode: "auto",
       description:
-        "every granted tool runs within the allowlists (protected writes still ask)",
+        "whatever the jail and allowlists allow runs unasked (protected writes and each git commit still ask)",
     },
   ]);
 

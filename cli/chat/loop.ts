@@ -63,6 +63,17 @@ export function isCi(env: (name: string) => string | undefined): boolean {
 }
 
 /**
+ * The interactive prompt: `> `, or `<mode> > ` when the mode is not the
+ * default `ask`.
+ *
+ * @param mode The current mode.
+ * @returns The prompt text.
+ */
+export function promptFor(mode: string): string {
+  return mode === "ask" ? "> " : `${mode} > `;
+}
+
+/**
  * Runs the loop until the chat ends.
  *
  * @param options Session, store, printer, replay, mode and interactivity.
@@ -117,7 +128,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   try {
     while (!stopped) {
       if (interactive) {
-        write("> ");
+        write(promptFor(modes.mode));
         promptOpen = true;
       }
       await flush();

@@ -63,6 +63,15 @@ const HELP = `Commands:
   /trim [n]          drop earlier turns from the model's context, keeping
                      about n messages (default [chat].max_messages)
   /export            write <id>.relavium.yaml in the current folder
+
+In a message:
+  @path              attach a file of the project (inside the jail) to the
+                     message, e.g. "explain @src/main.ts"
+  !command           run an allowlisted command yourself (the mode applies);
+                     its output is sent with your next message
+
+Keys: Ctrl-C stops a running turn; at the prompt it ends the chat, as do
+/exit and Ctrl-D.
 `;
 
 /**

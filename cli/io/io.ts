@@ -47,6 +47,13 @@ export interface CliIo {
   readonly stderrIsTerminal?: boolean;
   /** The terminal's width in columns (absent ⇒ unknown). */
   readonly columns?: () => number;
+  /**
+   * How a person runs this CLI again, for hints that name a command: the
+   * compiled binary's name, or `deno run <permissions> <script>` for a
+   * source or bundle run (absent ⇒ `relavium`). Called only when a hint
+   * is printed.
+   */
+  readonly invocation?: () => string;
   /** The clock, in epoch milliseconds (absent ⇒ `Date.now`). */
   readonly now?: () => number;
   /** Repeats a redraw (absent ⇒ `setInterval`, never keeping the process alive). */
@@ -251,6 +258,7 @@ export function createDenoIo(): CliIo {
     stdoutIsTerminal: Deno.stdout.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
     columns: terminalColumns,
+    invocation,
     onSignal(signal, handler) {
       Deno.addSignalListener(signal, handler);
       return () => Deno.removeSignalListener(signal, handler);
@@ -258,6 +266,19 @@ export function createDenoIo(): CliIo {
     fetch: (input, init) => fetch(input, init),
     resolveDns: resolveHost,
   };
+}
+
+/** The compiled binary's name, else `deno run <permissions> <script>`. */
+function invocation(): string {
+  try {
+    const exec = Deno.execPath().split(/[\\/]/).pop() ?? "";
+    if (exec !== "" && !/^deno(\.exe)?$/i.test(exec)) return exec;
+    const main = new URL(Deno.mainModule);
+    if (main.protocol !== "file:") return "relavium";
+    return `deno run <permissions> ${decodeURIComponent(main.pathname)}`;
+  } catch {
+    return "relavium";
+  }
 }
 
 /** The width of the terminal on stdout (80 when it cannot be read). */

@@ -144,6 +144,8 @@ export interface PlainPrinterOptions {
   hints?: boolean;
   /** After each turn, print its tokens and cost (the interactive REPL). */
   turnSummary?: boolean;
+  /** How the CLI was invoked, for hints naming a command (see {@linkcode CliIo}). */
+  invocation?: () => string;
   /**
    * The terminal chat's output: a live status line (when stderr is a
    * terminal) and tool lines with their target and, once a call ends,
@@ -290,6 +292,9 @@ export function createPlainPrinter(
                 ...(options.memory === undefined
                   ? {}
                   : { memory: options.memory }),
+                ...(options.invocation === undefined
+                  ? {}
+                  : { command: options.invocation() }),
               },
             );
             // The engine's message (for a provider failure: the provider's

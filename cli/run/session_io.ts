@@ -46,6 +46,9 @@ export function printerFor(
     hints: options.hints,
     turnSummary: options.turnSummary === true,
     ...(options.memory === undefined ? {} : { memory: options.memory }),
+    ...(ctx.io.invocation === undefined
+      ? {}
+      : { invocation: ctx.io.invocation }),
     ...(terminal === undefined ? {} : { terminal }),
   });
 }

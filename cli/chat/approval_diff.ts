@@ -52,14 +52,15 @@ function lineDiff(a: string[], b: string[]): Op[] | undefined {
       i++;
       j++;
     } else if (
-      j < m &&
-      (i >= n || (table[i * w + j + 1] ?? 0) >= (table[(i + 1) * w + j] ?? 0))
+      i < n &&
+      (j >= m || (table[(i + 1) * w + j] ?? 0) >= (table[i * w + j + 1] ?? 0))
     ) {
-      ops.push({ kind: "+", line: b[j] ?? "" });
-      j++;
-    } else {
+      // Removed lines come before the lines replacing them.
       ops.push({ kind: "-", line: a[i] ?? "" });
       i++;
+    } else {
+      ops.push({ kind: "+", line: b[j] ?? "" });
+      j++;
     }
   }
   return ops;

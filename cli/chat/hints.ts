@@ -63,10 +63,10 @@ function deniedHint(message: string): string {
     return "You declined the tool call; nothing ran. Say what to do instead, or resend to be asked again";
   }
   if (/\(command_not_allowed\)/.test(message)) {
-    return "The command is not on the allowlist (no mode runs it): add it to [chat].allowed_commands in your config.toml, then resend";
+    return "The command is not on your allowlist: add it to [chat].allowed_commands in your config.toml, then resend";
   }
   if (/\(domain_not_allowed\)/.test(message)) {
-    return "The host is not on the allowlist (no mode reaches it): add it to [chat].allowed_domains in your config.toml, then resend";
+    return "The host is not on your allowlist: add it to [chat].allowed_domains in your config.toml, then resend";
   }
   if (/\(gate_required\)/.test(message)) {
     return "This tool needs your yes on every call: use it in an interactive chat on a terminal, outside plan mode";

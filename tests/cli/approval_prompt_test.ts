@@ -6,27 +6,20 @@
  * times, and a declined call said plainly with how to go on.
  */
 import assert from "node:assert/strict";
-import { interactiveChat, textCall, writeScript } from "../attacks/_kit.ts";
+import {
+  interactiveChat,
+  textCall,
+  toolCall,
+  writeScript,
+} from "../attacks/_kit.ts";
 import { tempDir, write } from "./_helpers.ts";
 
 function writeCall(path: string, content: string, before = ""): unknown {
-  return {
-    chunks: [
-      ...(before === "" ? [] : [{ type: "text_delta", text: before }]),
-      { type: "tool_call_start", id: "w1", name: "write_file" },
-      {
-        type: "tool_call_delta",
-        id: "w1",
-        argsJsonDelta: JSON.stringify({ path, content }),
-      },
-      { type: "tool_call_end", id: "w1" },
-      {
-        type: "stop",
-        stopReason: "tool_use",
-        usage: { inputTokens: 10, outputTokens: 3 },
-      },
-    ],
+  const call = toolCall("write_file", { path, content }) as {
+    chunks: unknown[];
   };
+  const text = before === "" ? [] : [{ type: "text_delta", text: before }];
+  return { chunks: [...text, ...call.chunks] };
 }
 
 async function chat(

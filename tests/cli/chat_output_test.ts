@@ -13,9 +13,20 @@ import { toolResultLine, toolStartLine } from "../../cli/chat/tool_line.ts";
 import { main } from "../../cli/main.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import { lineStdin, parseEvents, tempDir, write } from "./_helpers.ts";
+import {
+  scriptFlags,
+  textCall,
+  toolCall,
+  writeScript,
+} from "../attacks/_kit.ts";
 
 const ENV = { sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z" };
 const CLEAR = "\r\x1b[2K";
+
+/** Terminal text with the line-clearing sequence spelt `<clear>`. */
+function shown(text: string): string {
+  return text.replaceAll(CLEAR, "<clear>");
+}
 
 /** A ticker the test fires by hand. */
 function manualTicker(): { every: Ticker; fire(): void; live(): number } {
@@ -61,8 +72,8 @@ Deno.test("createStatusLine() draws at once, redraws with the elapsed time, clea
   status.show({ kind: "model", model: "m1" });
   assert.equal(out.length, 1, "drawn at once, not at the first tick");
   assert.match(
-    out[0] ?? "",
-    /^\r\x1b\[2K. Waiting for m1 · 0\.0s · Ctrl-C to stop$/,
+    shown(out[0] ?? ""),
+    /^<clear>. Waiting for m1 · 0\.0s · Ctrl-C to stop$/,
   );
   now += 2_300;
   ticker.fire();
@@ -223,49 +234,18 @@ Deno.test("the terminal printer: status at turn start, tool lines when a call st
   assert.equal(ticker.live(), 0, "no redraw left running after the turn");
 });
 
-function cassette(): string {
-  return JSON.stringify({
-    schema_version: "1.1",
-    strict: true,
-    provider: "anthropic",
-    calls: [
-      {
-        chunks: [
-          { type: "tool_call_start", id: "c1", name: "read_file" },
-          {
-            type: "tool_call_delta",
-            id: "c1",
-            argsJsonDelta: '{"path":"notes.md"}',
-          },
-          { type: "tool_call_end", id: "c1" },
-          {
-            type: "stop",
-            stopReason: "tool_use",
-            usage: { inputTokens: 10, outputTokens: 3 },
-          },
-        ],
-      },
-      {
-        expect: { toolResultFor: "c1" },
-        chunks: [
-          { type: "text_delta", text: "It says tangerine." },
-          {
-            type: "stop",
-            stopReason: "stop",
-            usage: { inputTokens: 20, outputTokens: 4 },
-          },
-        ],
-      },
-    ],
-  });
-}
-
 async function chatOn(
   dir: string,
   terminal: { stderr: boolean; json?: boolean },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   await write(`${dir}/notes.md`, "The launch code is tangerine.\n");
-  await write(`${dir}/c.json`, cassette());
+  await writeScript(dir, {
+    tools: ["read_file"],
+    calls: [
+      toolCall("read_file", { path: "notes.md" }),
+      textCall("It says tangerine."),
+    ],
+  });
   const b = createBufferedIo({
     env: { RELAVIUM_HOME: `${dir}/home`, NO_COLOR: "1" },
     cwd: dir,
@@ -277,7 +257,7 @@ async function chatOn(
     every: manualTicker().every,
   });
   const code = await main(
-    ["chat", "--fixture", "c.json", ...(terminal.json ? ["--json"] : [])],
+    ["chat", ...scriptFlags(dir), ...(terminal.json ? ["--json"] : [])],
     b.io,
   );
   return { code, stdout: b.stdoutText(), stderr: b.stderrText() };
@@ -288,10 +268,13 @@ Deno.test("chat on a terminal: a status while waiting, the tool line and its res
   const r = await chatOn(dir.path, { stderr: true });
   assert.equal(r.code, 4, r.stderr);
   assert.equal(r.stdout, "It says tangerine.\n");
-  assert.match(r.stderr, /\r\x1b\[2K. Waiting for claude-sonnet-4-6 · 0\.0s/);
-  assert.match(r.stderr, /\r\x1b\[2K. Running read_file notes\.md · 0\.0s/);
+  assert.match(
+    shown(r.stderr),
+    /<clear>. Waiting for claude-haiku-4-5 · 0\.0s/,
+  );
+  assert.match(shown(r.stderr), /<clear>. Running read_file notes\.md · 0\.0s/);
   assert.match(r.stderr, /● read_file notes\.md\n/);
-  assert.match(r.stderr, /\r\x1b\[2K {2}⎿ Read 30 bytes \(text\/markdown\)\n/);
+  assert.match(r.stderr, /<clear> {2}⎿ Read 30 bytes \(text\/markdown\)\n/);
   assert.doesNotMatch(r.stderr, /\[tool: read_file\]/);
 });
 

@@ -79,6 +79,26 @@ function env(dir: string): Record<string, string> {
   return { RELAVIUM_HOME: `${dir}/home` };
 }
 
+/** `agent run helper.agent.yaml --json --mode accept-edits`: no terminal. */
+function agentRunAcceptEdits(
+  dir: string,
+  prompt: string,
+): ReturnType<typeof runCli> {
+  return runCli(
+    [
+      "agent",
+      "run",
+      "helper.agent.yaml",
+      "--fixture",
+      "c.json",
+      "--json",
+      "--mode",
+      "accept-edits",
+    ],
+    { env: env(dir), cwd: dir, stdin: `${prompt}\n` },
+  );
+}
+
 function completed(events: SessionEvent[]): SessionEvent[] {
   return events.filter((e) => e.type === "session:turn_completed");
 }
@@ -202,19 +222,7 @@ Deno.test("write_file: refused in ask without a terminal, performed under --mode
           { expect: { toolResultFor: "w1" }, chunks: textChunks("Done.") },
         ],
       });
-      const r = await runCli(
-        [
-          "agent",
-          "run",
-          "helper.agent.yaml",
-          "--fixture",
-          "c.json",
-          "--json",
-          "--mode",
-          "accept-edits",
-        ],
-        { env: env(dir.path), cwd: dir.path, stdin: "write it\n" },
-      );
+      const r = await agentRunAcceptEdits(dir.path, "write it");
       assert.equal(r.code, 0, r.stderr);
       const events = parseEvents(r.stdout);
       assert.equal(
@@ -240,19 +248,7 @@ Deno.test("write_file: refused in ask without a terminal, performed under --mode
           }),
         }],
       });
-      const r = await runCli(
-        [
-          "agent",
-          "run",
-          "helper.agent.yaml",
-          "--fixture",
-          "c.json",
-          "--json",
-          "--mode",
-          "accept-edits",
-        ],
-        { env: env(dir.path), cwd: dir.path, stdin: "run it\n" },
-      );
+      const r = await agentRunAcceptEdits(dir.path, "run it");
       assert.equal(r.code, 1, r.stderr);
       const done = completed(parseEvents(r.stdout))[0];
       assert.ok(done?.type === "session:turn_completed");

@@ -274,7 +274,10 @@ Deno.test("chat on a terminal: a status while waiting, the tool line and its res
   );
   assert.match(shown(r.stderr), /<clear>. Running read_file notes\.md · 0\.0s/);
   assert.match(r.stderr, /● read_file notes\.md\n/);
-  assert.match(r.stderr, /<clear> {2}⎿ Read 30 bytes \(text\/markdown\)\n/);
+  assert.match(
+    shown(r.stderr),
+    /<clear> {2}⎿ Read 30 bytes \(text\/markdown\)\n/,
+  );
   assert.doesNotMatch(r.stderr, /\[tool: read_file\]/);
 });
 

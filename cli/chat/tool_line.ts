@@ -142,3 +142,20 @@ export function toolResultLine(
     ? paint("dim", `  ⎿ ${shown === "" ? "done" : shown}`, options.color)
     : paint("red", `  ✗ ${shown === "" ? "failed" : shown}`, options.color);
 }
+
+/** The tool-line functions, as the printer is handed them. */
+export interface ToolLines {
+  /** See {@linkcode toolStartLine}. */
+  toolStartLine: typeof toolStartLine;
+  /** See {@linkcode toolResultLine}. */
+  toolResultLine: typeof toolResultLine;
+  /** See {@linkcode toolCallText}. */
+  toolCallText: typeof toolCallText;
+}
+
+/** The tool-line functions. */
+export const TOOL_LINES: ToolLines = Object.freeze({
+  toolStartLine,
+  toolResultLine,
+  toolCallText,
+});

@@ -14,11 +14,7 @@ import type { CliIo } from "./io.ts";
 import { createSecretScreen } from "../../host/secrets.ts";
 import { providerKeyVariables } from "../../llm/keys.ts";
 import type { StatusLine } from "../chat/status.ts";
-import {
-  toolCallText,
-  toolResultLine,
-  toolStartLine,
-} from "../chat/tool_line.ts";
+import type { ToolLines } from "../chat/tool_line.ts";
 
 /** Text from a stored or provider source, as one printable line. */
 function oneLine(text: string): string {
@@ -161,6 +157,8 @@ export interface TerminalParts {
   status?: StatusLine;
   /** The clock (for a retry's countdown). */
   now(): number;
+  /** The tool lines' formatting (handed in: `--version` never loads it). */
+  lines: ToolLines;
 }
 
 /**
@@ -231,13 +229,19 @@ export function createPlainPrinter(
           if (term === undefined) note(`[tool: ${event.toolId}]`);
           else if (started > 0) started--;
           else {
-            toolLine(toolStartLine(event.toolId, event.toolInput, options));
+            toolLine(
+              term.lines.toolStartLine(event.toolId, event.toolInput, options),
+            );
           }
           return;
         case "agent:tool_result":
           if (term !== undefined) {
             toolLine(
-              toolResultLine(event.success, event.outputSummary, options),
+              term.lines.toolResultLine(
+                event.success,
+                event.outputSummary,
+                options,
+              ),
             );
             term.status?.show({ kind: "model", model });
           } else if (!event.success && options.verbose) {
@@ -277,6 +281,7 @@ export function createPlainPrinter(
         case "session:turn_started":
           turnCost = 0;
           turnUnpriced = false;
+          started = 0;
           term?.status?.show({ kind: "model", model });
           return;
         case "session:turn_completed": {
@@ -372,14 +377,14 @@ export function createPlainPrinter(
     ...(term === undefined ? {} : {
       toolStarting(name: string, args: unknown, secrets?: readonly string[]) {
         started++;
-        const line = toolStartLine(name, args, {
+        const line = term.lines.toolStartLine(name, args, {
           color: options.color,
           ...(secrets === undefined ? {} : { secrets }),
         });
         toolLine(line);
         term.status?.show({
           kind: "tool",
-          tool: toolCallText(name, args, secrets),
+          tool: term.lines.toolCallText(name, args, secrets),
         });
       },
       backoff(ms: number) {

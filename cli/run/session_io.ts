@@ -14,6 +14,7 @@ import {
   type TerminalParts,
 } from "../io/output.ts";
 import { createStatusLine, intervalTicker } from "../chat/status.ts";
+import { TOOL_LINES } from "../chat/tool_line.ts";
 
 /**
  * The printer for the context's output mode: NDJSON under `--json`, else
@@ -60,9 +61,10 @@ export function printerFor(
 function terminalParts(ctx: CommandEnv): TerminalParts {
   const { io } = ctx;
   const now = io.now ?? ((): number => Date.now());
-  if (io.stderrIsTerminal !== true) return { now };
+  if (io.stderrIsTerminal !== true) return { now, lines: TOOL_LINES };
   return {
     now,
+    lines: TOOL_LINES,
     status: createStatusLine({
       write: (t) => io.stderr.write(t),
       now,

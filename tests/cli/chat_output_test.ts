@@ -9,7 +9,11 @@ import assert from "node:assert/strict";
 import { createBufferedIo, type Ticker } from "../../cli/io/io.ts";
 import { createPlainPrinter } from "../../cli/io/output.ts";
 import { createStatusLine, statusLabel } from "../../cli/chat/status.ts";
-import { toolResultLine, toolStartLine } from "../../cli/chat/tool_line.ts";
+import {
+  TOOL_LINES,
+  toolResultLine,
+  toolStartLine,
+} from "../../cli/chat/tool_line.ts";
 import { main } from "../../cli/main.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import { lineStdin, parseEvents, tempDir, write } from "./_helpers.ts";
@@ -178,7 +182,7 @@ Deno.test("the terminal printer: status at turn start, tool lines when a call st
     quiet: false,
     verbose: false,
     primaryModel: "m1",
-    terminal: { status, now: () => now },
+    terminal: { status, now: () => now, lines: TOOL_LINES },
   });
   p.print({ ...ENV, sequenceNumber: 1, type: "session:turn_started" });
   assert.match(log.at(-1)?.[1] ?? "", /Waiting for m1/);

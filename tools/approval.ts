@@ -31,7 +31,7 @@ import {
   relativeSlash,
   segmentsOf,
 } from "./sandbox/_path.ts";
-import { isProtectedPath } from "./sandbox/floors.ts";
+import { isProtectedPath, isSensitivePath } from "./sandbox/floors.ts";
 import type { LexicalTarget, ScopePlan } from "./sandbox/fs_scope.ts";
 import type { PermissionQuery } from "./sandbox/permission_query.ts";
 
@@ -93,15 +93,22 @@ export interface ExistingFile {
 /** Largest existing file whose text an approval reads for its diff. */
 export const DIFF_MAX_BYTES = 65_536;
 
-/** The regular file at `path` (never throws; `undefined` when none). */
+/**
+ * The regular file at `path` (never throws; `undefined` when none). Its
+ * text is read only when `readable` (inside a root, off the
+ * sensitive-read floor): a target elsewhere shows its size alone.
+ */
 async function existingFile(
   host: ToolEffects,
   path: string,
-  signal: AbortSignal,
+  options: { signal: AbortSignal; readable: boolean },
 ): Promise<ExistingFile | undefined> {
+  const { signal } = options;
   const stat = await host.stat(path).catch(() => undefined);
   if (stat === undefined || !stat.isFile) return undefined;
-  if (stat.size > DIFF_MAX_BYTES) return { bytes: stat.size };
+  if (stat.size > DIFF_MAX_BYTES || !options.readable) {
+    return { bytes: stat.size };
+  }
   try {
     const bytes = await host.readFile(path, {
       maxBytes: DIFF_MAX_BYTES,
@@ -121,9 +128,11 @@ async function existingFile(
  * The target of a write as it resolves now: the deepest existing
  * ancestor realpath'd, the missing segments appended, shown relative to
  * the real root holding it, with the regular file there now (its size,
- * and its text when small UTF-8). Metadata reads only, and only under a granted
- * read permission of the lexical root; otherwise (or on any host error)
- * the lexical target relative to its root. Never throws.
+ * and its text when it is small UTF-8 inside a root and off the
+ * sensitive-read floor, for the diff a person is shown; never sent to the
+ * model). Reads only under a granted read permission of the lexical root;
+ * otherwise (or on any host error) the lexical target relative to its
+ * root. Never throws.
  *
  * @param lexical The lexical check's target.
  * @param deps The scope, the effect host and the permission query.
@@ -172,7 +181,10 @@ export async function resolveApprovalPath(
     const existing = missing.length > 0 ? undefined : await existingFile(
       host,
       target,
-      deps.signal ?? new AbortController().signal,
+      {
+        signal: deps.signal ?? new AbortController().signal,
+        readable: root !== undefined && !isSensitivePath(target, floor),
+      },
     );
     return {
       path: root === undefined ? target : relativeSlash(root, target, os),

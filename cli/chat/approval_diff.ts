@@ -137,7 +137,7 @@ export function writePreview(
   }`;
   if (existing.text === undefined) {
     return [
-      `${head} (the current content is not shown: binary or large); new content:`,
+      `${head} (its current content is not shown); new content:`,
       ...bounded(next.map((l) => `+ ${l}`)),
     ];
   }

@@ -23,6 +23,8 @@ interface Row {
   answers: string[];
   /** Pieces the prompt on stderr must contain, in order. */
   shows: (ws: string) => string[];
+  /** What stderr must never show. */
+  hides?: string[];
   /** What must not exist afterwards. */
   absent: (ws: string) => string[];
 }
@@ -88,6 +90,38 @@ const ROWS: Row[] = [
     absent: (ws) => [`${ws}/.bashrc`],
   },
   {
+    name: "an overwrite of a sensitive file shows its size, never its text",
+    tools: ["write_file"],
+    async arrange(ws) {
+      await Deno.writeTextFile(`${ws}/.env`, "TOKEN=hunter2-secret\n");
+    },
+    call: toolCall("write_file", { path: ".env", content: "x\n" }),
+    mode: "ask",
+    answers: ["n"],
+    shows: () => [
+      "write_file overwrites 21 bytes with 2 bytes (its current content is not shown); new content:\n  + x\n",
+      "Approve write_file .env",
+    ],
+    hides: ["hunter2"],
+    absent: () => [],
+  },
+  {
+    name:
+      "a write through a symlink out of the jail shows no text of the file there",
+    tools: ["write_file"],
+    async arrange(ws) {
+      await Deno.mkdir(`${ws}/../outside`);
+      await Deno.writeTextFile(`${ws}/../outside/notes.txt`, "private words\n");
+      await Deno.symlink(`${ws}/../outside`, `${ws}/link`);
+    },
+    call: toolCall("write_file", { path: "link/notes.txt", content: "x\n" }),
+    mode: "ask",
+    answers: ["n"],
+    shows: () => ["write_file overwrites 14 bytes with 2 bytes (its current"],
+    hides: ["private words"],
+    absent: () => [],
+  },
+  {
     name: "an unrecognised answer asks again",
     tools: ["write_file"],
     call: toolCall("write_file", { path: "notes.txt", content: "hi\n" }),
@@ -128,6 +162,9 @@ for (const row of ROWS) {
       at = i + piece.length;
     }
     assert.doesNotMatch(err, /Internal error|\n\s+at /);
+    for (const hidden of row.hides ?? []) {
+      assert.ok(!err.includes(hidden), `shown: ${hidden}\n${err}`);
+    }
     for (const path of row.absent(ws)) {
       await assert.rejects(Deno.lstat(path), Deno.errors.NotFound, path);
     }

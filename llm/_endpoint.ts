@@ -6,6 +6,7 @@
  */
 import type { ModelCatalog } from "./catalog.ts";
 import { type HttpProviderOptions, normaliseBaseUrl } from "./http.ts";
+import type { LlmProvider } from "./provider.ts";
 
 /**
  * Checks the shared options of an HTTP adapter and resolves its base URL
@@ -52,5 +53,27 @@ export function contextLimitOf(
     if (custom) return undefined;
     const window = catalog.lookup(model)?.contextWindowTokens;
     return window !== undefined && window > 0 ? window : undefined;
+  };
+}
+
+/**
+ * The endpoint half of an HTTP provider's face: whether it is custom, its
+ * `contextLimit`, and `windowDeclared` when the configuration declares a
+ * window.
+ *
+ * @param catalog The model catalog.
+ * @param custom Whether the endpoint is custom.
+ * @param declared The declared context window, if any.
+ * @returns The fields to spread into the provider.
+ */
+export function endpointFace(
+  catalog: ModelCatalog,
+  custom: boolean,
+  declared?: number,
+): Pick<LlmProvider, "customEndpoint" | "contextLimit" | "windowDeclared"> {
+  return {
+    customEndpoint: custom,
+    contextLimit: contextLimitOf(catalog, custom, declared),
+    ...(declared !== undefined && declared > 0 ? { windowDeclared: true } : {}),
   };
 }

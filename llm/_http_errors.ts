@@ -59,7 +59,7 @@ export function bodyText(text: string, status: number | undefined): string {
 }
 
 const POSSIBLE_OVERFLOW =
-  /context (window|length|size|limit)|maximum context|too many tokens|prompt is too long/i;
+  /context (window|length|size|limit)|maximum context|too many tokens|prompt is too long|exceeds the maximum number of tokens/i;
 
 /**
  * What a dialect classifier decided, before the custom-endpoint rules.
@@ -71,13 +71,16 @@ export interface Classified {
   message: string;
   /** The provider's error code or type. */
   code?: string;
+  /** A wait the body asked for (a header's wins). */
+  retryAfterMs?: number;
 }
 
 /**
  * Builds the final error of a failed call: on a custom endpoint an
  * overflow is never authoritative, so `context_overflow` stays
  * `bad_request`, and a `bad_request` whose message looks like an overflow
- * gets `code: "possible_context_overflow"` (a UX hint only).
+ * gets `code: "possible_context_overflow"` (a UX hint only). A header's
+ * retry wait wins over the body's.
  *
  * @param provider The provider id.
  * @param classified The dialect's decision.
@@ -104,9 +107,8 @@ export function finishError(
   const extra: LlmErrorExtra = {};
   if (code !== undefined && code !== "") extra.code = code;
   if (options.status !== undefined) extra.status = options.status;
-  if (options.retryAfterMs !== undefined) {
-    extra.retryAfterMs = options.retryAfterMs;
-  }
+  const wait = options.retryAfterMs ?? classified.retryAfterMs;
+  if (wait !== undefined) extra.retryAfterMs = wait;
   if (options.requestId !== undefined) extra.requestId = options.requestId;
   return makeLlmError(kind, provider, classified.message, extra);
 }

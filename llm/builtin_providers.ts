@@ -6,13 +6,14 @@
 import { createAnthropicProvider } from "./anthropic/provider.ts";
 import type { ModelCatalog } from "./catalog.ts";
 import type { FetchFn } from "./http.ts";
+import { createLazyGeminiProvider } from "./gemini/_lazy.ts";
 import { createOpenAiProvider } from "./openai/provider.ts";
 import type { LlmProvider } from "./provider.ts";
 
 /**
  * The provider ids {@linkcode createBuiltinProvider} knows.
  */
-export type BuiltinProviderId = "openai" | "anthropic" | "deepseek";
+export type BuiltinProviderId = "openai" | "anthropic" | "deepseek" | "gemini";
 
 /**
  * Options of {@linkcode createBuiltinProvider}.
@@ -38,19 +39,21 @@ export interface BuiltinProviderOptions {
 
 /**
  * Builds the shipped adapter of a provider id: `openai` and `deepseek`
- * (OpenAI-compatible chat completions) and `anthropic` (Messages API).
+ * (OpenAI-compatible chat completions), `anthropic` (Messages API) and
+ * `gemini` (native `streamGenerateContent`).
  *
  * @param id A provider id.
  * @param options Transport, catalog, clock and an optional base URL.
  * @returns The adapter, or `undefined` for an id without a shipped one.
  *
- * @example Build two
+ * @example Build three
  * ```ts
  * import { createBuiltinProvider } from "@relavium/session/llm";
  * import assert from "node:assert/strict";
  * assert.equal(createBuiltinProvider("anthropic", { fetch })?.kind, "anthropic");
  * assert.equal(createBuiltinProvider("openai", { fetch })?.kind, "openai-compatible");
- * assert.equal(createBuiltinProvider("gemini", { fetch }), undefined);
+ * assert.equal(createBuiltinProvider("gemini", { fetch })?.kind, "gemini");
+ * assert.equal(createBuiltinProvider("mistral", { fetch }), undefined);
  * ```
  */
 export function createBuiltinProvider(
@@ -75,6 +78,9 @@ export function createBuiltinProvider(
         dialect: "deepseek",
         ...common,
       });
+    case "gemini":
+      // Loaded by its first call: sessions on other providers never load it.
+      return createLazyGeminiProvider(common);
     default:
       return undefined;
   }

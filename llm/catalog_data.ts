@@ -64,6 +64,28 @@
  * - DeepSeek (V3.2 behind both ids: $0.28 cache miss, $0.028 cache hit,
  *   $0.42 output, 128K window): a dated third-party table (Dec 2025), NOT
  *   verified against the official page, nor re-checked for December 2026.
+ * - Gemini windows, ceilings and thinking levels: the official model
+ *   pages for gemini-3.8-flash (1,048,576 / 65,536, levels low / medium /
+ *   high, `minimal` refused) and gemini-3.7-flash (deprecated, routed to
+ *   3.8 Flash: an alias here); 2.5 Pro / Flash / Flash-Lite 1,048,576 /
+ *   65,536 from a stored copy of the API's model list. gemini-3.5-flash,
+ *   gemini-3.5-flash-lite and gemini-3.1-pro-preview (1M / 65,536):
+ *   third-party model pages, NOT the official ones; their levels (3.1 Pro
+ *   and 3.5 Flash low–high, 3.5 Flash-Lite minimal–high) are NOT
+ *   verified. Gemini 3 thinking cannot be turned off (effort `off` sends
+ *   the lowest level); 2.5 Pro's neither (the 128-token minimum budget).
+ *   Temperature is never sent to Gemini 3.x: Google's guides advise
+ *   keeping the default there (not a refusal of the API).
+ * - Gemini prices: a dated (2026-10-07) third-party transcript of the
+ *   official pricing page, NOT the page itself: 3.8 Flash $0.75/$3.75
+ *   through 2026-12-31 ($1.50/$7.50 from 2027-01-01, not yet here), 3.5
+ *   Flash $1.50/$9, 3.5 Flash-Lite $0.30/$2.50, 3.1 Pro Preview $2/$12 up
+ *   to 200K prompt tokens and $4/$18 above, 2.5 Pro $1.25/$10 ($2.50/$15
+ *   above 200K), 2.5 Flash $0.30/$2.50, 2.5 Flash-Lite $0.10/$0.40. Cache
+ *   reads at a tenth of input: 3.1 Pro ($0.20/$0.40) per a dated
+ *   third-party guide; for the other rows the 10% rule is inferred, NOT
+ *   verified. Explicit-cache storage is not priced (the adapter never
+ *   creates caches; implicit cache hits cost the read rate only).
  *
  * @module
  */
@@ -214,6 +236,18 @@ const GPT5 = { input: 1.25, output: 10, cached: 0.125 };
 const GPT41 = { window: 1_047_576, maxOut: 32_768, reasoning: false };
 const O_SERIES = { window: K200, maxOut: 100_000, reasoning: true };
 const DEEPSEEK = { window: 128_000, input: 0.28, output: 0.42, cached: 0.028 };
+/** Gemini's window and output ceiling (1,048,576 / 65,536). */
+const GEMINI_SHAPE = { window: 1_048_576, maxOut: 65_536, reasoning: true };
+/** Gemini 3.x: thinking levels, temperature left at its default. */
+const GEMINI_3 = {
+  ...GEMINI_SHAPE,
+  rejectsSampling: true,
+  effortTiers: ["low", "medium", "high"],
+} as const;
+/** Cache reads at a tenth of the input rate. */
+function gemini(input: number, output: number): Price {
+  return { input, output, cached: input / 10 };
+}
 
 /**
  * Every bundled model, by canonical id.
@@ -499,6 +533,54 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
     },
     { id: "o1", name: "o1", ...O_SERIES, input: 15, output: 60, cached: 7.5 },
   ]),
+  ...rows("gemini", [
+    {
+      id: "gemini-3.8-flash",
+      name: "Gemini 3.8 Flash",
+      ...GEMINI_3,
+      ...gemini(0.75, 3.75),
+    },
+    {
+      id: "gemini-3.5-flash",
+      name: "Gemini 3.5 Flash",
+      ...GEMINI_3,
+      ...gemini(1.5, 9),
+    },
+    {
+      id: "gemini-3.5-flash-lite",
+      name: "Gemini 3.5 Flash-Lite",
+      ...GEMINI_3,
+      effortTiers: ["minimal", "low", "medium", "high"],
+      ...gemini(0.3, 2.5),
+    },
+    {
+      id: "gemini-3.1-pro-preview",
+      name: "Gemini 3.1 Pro Preview",
+      ...GEMINI_3,
+      ...gemini(2, 12),
+      long: { above: 200_000, ...gemini(4, 18) },
+    },
+    {
+      id: "gemini-2.5-pro",
+      name: "Gemini 2.5 Pro",
+      ...GEMINI_SHAPE,
+      thinkingOff: "never",
+      ...gemini(1.25, 10),
+      long: { above: 200_000, ...gemini(2.5, 15) },
+    },
+    {
+      id: "gemini-2.5-flash",
+      name: "Gemini 2.5 Flash",
+      ...GEMINI_SHAPE,
+      ...gemini(0.3, 2.5),
+    },
+    {
+      id: "gemini-2.5-flash-lite",
+      name: "Gemini 2.5 Flash-Lite",
+      ...GEMINI_SHAPE,
+      ...gemini(0.1, 0.4),
+    },
+  ]),
   ...rows("deepseek", [
     {
       id: "deepseek-chat",
@@ -535,4 +617,5 @@ export const MODEL_ALIASES: Readonly<Record<string, string>> = {
   "gpt-5-2025-08-07": "gpt-5",
   "o3-2025-04-16": "o3",
   "o4-mini-2025-04-16": "o4-mini",
+  "gemini-3.7-flash": "gemini-3.8-flash",
 };

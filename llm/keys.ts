@@ -17,13 +17,14 @@ const VENDOR_VARIABLES: Readonly<Record<string, string>> = {
   anthropic: "ANTHROPIC_API_KEY",
   openai: "OPENAI_API_KEY",
   deepseek: "DEEPSEEK_API_KEY",
+  gemini: "GEMINI_API_KEY",
 };
 
 /**
  * The variables consulted for a provider's key, in order:
  * `RELAVIUM_<ID>_API_KEY` (upper case, `-` → `_`), then the vendor's own
  * variable for a shipped provider (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`,
- * `DEEPSEEK_API_KEY`).
+ * `DEEPSEEK_API_KEY`, `GEMINI_API_KEY`).
  *
  * @param provider The provider id.
  * @returns The variable names.

@@ -29,7 +29,7 @@ import { untrustedLine } from "./config.ts";
 /**
  * Where a provider's requests go: its effective base URL and where that
  * came from (`built-in` for an official endpoint); `null` when this
- * version has no adapter for it (`gemini`).
+ * version has no adapter for it.
  */
 export interface ProviderEndpoint {
   provider: string;
@@ -134,6 +134,7 @@ export async function diagnose(
   };
   if (options.permissions === true) {
     let tools: readonly string[] | undefined;
+    let providers: readonly string[] | undefined;
     if (options.agent !== undefined) {
       const found = await resolveAgentRef(options.agent, {
         cwd: ctx.cwd,
@@ -146,7 +147,12 @@ export async function diagnose(
         problems.push(found.error.message);
         return report;
       }
-      tools = found.value.agent.tools ?? [];
+      const agent = found.value.agent;
+      tools = agent.tools ?? [];
+      providers = [
+        agent.provider,
+        ...(agent.fallback_chain ?? []).map((f) => f.provider),
+      ];
     }
     report.permissions = advisePermissions(
       loaded.value,
@@ -154,6 +160,7 @@ export async function diagnose(
       (d) => Deno.permissions.querySync(d).state,
       {
         ...(tools === undefined ? {} : { tools }),
+        ...(providers === undefined ? {} : { providers }),
         nameServers: parseResolvConf(await readResolvConf()),
       },
     );
@@ -228,14 +235,15 @@ export async function runDoctor(
   );
   if (r.permissions !== undefined) {
     const flags = r.permissions.flags.join(" ");
+    const script = shellWord(r.permissions.script ?? "cli.ts");
     lines.push(
       `permissions (least privilege for ${
         command.agent === undefined
           ? "the built-in chat agent"
           : stripControl(command.agent)
       } here):`,
-      `  deno run ${flags} cli.ts`,
-      `  deno compile ${flags} cli.ts`,
+      `  deno run ${flags} ${script}`,
+      `  deno compile ${flags} ${script}`,
     );
     if (r.permissions.allowlist.length > 0) {
       lines.push("allowlist (what each entry lets the model run):");
@@ -254,4 +262,11 @@ export async function runDoctor(
   }
   for (const p of r.problems) ctx.io.stderr.write(`problem: ${p}\n`);
   return r.ok ? 0 : 1;
+}
+
+/** A path as one shell word: quoted when it holds anything but safe characters. */
+function shellWord(path: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(path)
+    ? path
+    : `'${path.replaceAll("'", "'\\''")}'`;
 }

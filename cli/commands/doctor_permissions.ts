@@ -54,6 +54,11 @@ export interface PermissionAdvice {
   warnings: string[];
   /** The risk of each allowlist entry that applies. */
   allowlist: Array<{ entry: string; glob: boolean; risk: string }>;
+  /**
+   * The absolute path of the CLI's entry script when it runs from local
+   * files (what the flags go with); absent for a compiled binary.
+   */
+  script?: string;
 }
 
 function hostOf(url: string): string | undefined {
@@ -72,6 +77,12 @@ function hostOf(url: string): string | undefined {
 export interface AdviceOptions {
   /** The agent's `tools:` (default: the built-in chat agent's). */
   tools?: readonly string[];
+  /**
+   * The providers the agent calls (its own and its fallbacks'): only their
+   * hosts are granted. Default: the default provider and every provider
+   * with its own base URL.
+   */
+  providers?: readonly string[];
   /**
    * The system resolvers as `ip:53` (`parseResolvConf` of
    * `/etc/resolv.conf`): `http_request` checks every DNS answer.
@@ -165,9 +176,11 @@ export function advisePermissions(
     const host = p.baseUrl !== undefined
       ? hostOf(p.baseUrl)
       : DEFAULT_HOSTS[p.id];
-    // The default provider, and every provider with its own base URL.
-    const used = p.id === chat.defaultProvider?.value ||
-      p.baseUrl !== undefined;
+    // The agent's providers; without an agent, the default provider and
+    // every provider with its own base URL.
+    const used = options.providers !== undefined
+      ? options.providers.includes(p.id)
+      : p.id === chat.defaultProvider?.value || p.baseUrl !== undefined;
     if (used && host !== undefined) netHosts.push(host);
     if (p.allowLocal && host !== undefined) localHosts.push(hostName(host));
     envKeys.push(...keyVariables(p.id, resolved.providers));
@@ -217,6 +230,7 @@ export function advisePermissions(
   );
   return {
     flags,
+    ...(source === undefined ? {} : { script: join(source, "cli.ts") }),
     allowlist: [
       ...allowlist.allowedCommands.map((entry) => ({ entry, glob: false })),
       ...allowlist.allowedCommandGlobs.map((entry) => ({ entry, glob: true })),

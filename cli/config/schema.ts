@@ -48,7 +48,7 @@ export interface ChatTable {
  */
 export interface ProviderEntry {
   id: string;
-  kind: "anthropic" | "openai-compatible";
+  kind: "anthropic" | "openai-compatible" | "gemini";
   base_url: string;
   api_key_env?: string;
   allow_local?: boolean;
@@ -214,8 +214,8 @@ function providerSchema(global: boolean): z.ZodMiniType<ProviderEntry> {
         "must not shadow a built-in provider id",
       ),
     ),
-    kind: z.enum(["anthropic", "openai-compatible"], {
-      error: "must be anthropic or openai-compatible",
+    kind: z.enum(["anthropic", "openai-compatible", "gemini"], {
+      error: "must be anthropic, openai-compatible or gemini",
     }),
     base_url: nonEmpty,
     api_key_env: z.exactOptional(

@@ -1,9 +1,10 @@
 /**
  * The real provider adapters behind the CLI's provider registry: built-in
- * `anthropic`, `openai` and `deepseek` (the library's
- * `createBuiltinProvider`), `[[providers]]` entries of kind `anthropic` or
- * `openai-compatible`, and `RELAVIUM_<P>_BASE_URL` overrides. Loaded only
- * by sessions without `--fixture`.
+ * `anthropic`, `openai`, `deepseek` and `gemini` (the library's
+ * `createBuiltinProvider`), `[[providers]]` entries of kind `anthropic`,
+ * `openai-compatible` or `gemini`, and `RELAVIUM_<P>_BASE_URL` overrides.
+ * Loaded only by sessions without `--fixture`; the Gemini adapter only by
+ * its first call.
  *
  * @module
  */
@@ -14,6 +15,8 @@ import {
 import { createBuiltinProvider } from "../../llm/builtin_providers.ts";
 import type { ListableCatalog } from "../../llm/create_catalog.ts";
 import type { FetchFn } from "../../llm/http.ts";
+import { GEMINI_BASE_URL } from "../../llm/gemini/_base_url.ts";
+import { createLazyGeminiProvider } from "../../llm/gemini/_lazy.ts";
 import {
   createOpenAiProvider,
   DEEPSEEK_BASE_URL,
@@ -44,7 +47,7 @@ export interface AdapterDeps {
  *
  * @param id A provider id.
  * @returns The URL, or `undefined` for a provider without a built-in
- * endpoint (a `[[providers]]` id, or `gemini`, which has no adapter).
+ * endpoint (a `[[providers]]` id).
  */
 export function defaultBaseUrl(id: string): string | undefined {
   switch (id) {
@@ -54,6 +57,8 @@ export function defaultBaseUrl(id: string): string | undefined {
       return OPENAI_BASE_URL;
     case "deepseek":
       return DEEPSEEK_BASE_URL;
+    case "gemini":
+      return GEMINI_BASE_URL;
     default:
       return undefined;
   }
@@ -66,8 +71,7 @@ export function defaultBaseUrl(id: string): string | undefined {
  *
  * @param provider The resolved provider.
  * @param deps Transport, catalog and clock.
- * @returns The adapter, or `undefined` when this version has none
- * (`gemini`).
+ * @returns The adapter, or `undefined` when this version has none.
  */
 export function createAdapter(
   provider: ResolvedProvider,
@@ -117,6 +121,8 @@ export function createAdapter(
           ? {}
           : { dialect: provider.dialect }),
       });
+    case "gemini":
+      return createLazyGeminiProvider(custom);
     default:
       return undefined;
   }

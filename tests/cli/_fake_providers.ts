@@ -81,7 +81,7 @@ export function openaiReadNotes(): Uint8Array {
 /** One `[[providers]]` block. */
 export interface FakeEntry {
   id: string;
-  kind: "anthropic" | "openai-compatible";
+  kind: "anthropic" | "openai-compatible" | "gemini";
   baseUrl: string;
   allowLocal?: boolean;
   /** Further keys of the block (numbers), e.g. `first_byte_timeout_ms`. */

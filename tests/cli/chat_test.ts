@@ -171,10 +171,10 @@ Deno.test("chat: bad invocations exit 2 with nothing stored", async (t) => {
     ],
     ["missing key", ["chat"], {}, "provider_auth"],
     [
-      "no adapter in this version (gemini)",
+      "missing gemini key",
       ["chat", "--model", "gemini-2.5-pro"],
-      { RELAVIUM_GEMINI_API_KEY: "k" },
-      "provider_config",
+      {},
+      "provider_auth",
     ],
     ["uninferable --model", ["chat", "--model", "llama3"], {}, "usage"],
     [

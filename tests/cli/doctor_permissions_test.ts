@@ -198,3 +198,40 @@ Deno.test("the net flags doctor prints for http_request grant the connect by add
   // connect (port 443, so only --deny-net can stop it).
   assert.equal(await runProbe(net, ["443"]), "fatal tool_unavailable");
 });
+
+Deno.test("doctor --permissions --agent grants only the agent's providers and names the script by its absolute path", async () => {
+  await using dir = await tempDir();
+  await write(
+    `${dir.path}/.relavium/project.toml`,
+    '[[providers]]\nid = "ollama"\nkind = "openai-compatible"\nbase_url = "http://127.0.0.1:11434/v1"\nallow_local = true\n\n[[providers]]\nid = "other"\nkind = "openai-compatible"\nbase_url = "https://llm.example.com/v1"\n',
+  );
+  await write(
+    `${dir.path}/local.agent.yaml`,
+    "id: local\nname: Local\nmodel: llama3\nprovider: ollama\nsystem_prompt: Be terse.\n",
+  );
+  const env = { RELAVIUM_HOME: `${dir.path}/rh`, ANTHROPIC_API_KEY: "k" };
+  const json = await runCli(
+    ["doctor", "--permissions", "--agent", "local.agent.yaml", "--json"],
+    { env, cwd: dir.path },
+  );
+  const report = JSON.parse(json.stdout);
+  assert.deepEqual(flag(report.permissions.flags, "allow-net"), [
+    "127.0.0.1:11434",
+  ], "no built-in host, no other entry's host");
+  const script: string = report.permissions.script;
+  assert.ok(script.startsWith("/") && script.endsWith("/cli.ts"), script);
+  await Deno.stat(script);
+  // Without an agent: the default provider and every entry with a URL.
+  const all = await runCli(["doctor", "--permissions", "--json"], {
+    env,
+    cwd: dir.path,
+  });
+  const hosts = flag(JSON.parse(all.stdout).permissions.flags, "allow-net");
+  assert.ok(hosts.includes("api.anthropic.com:443"), hosts.join(","));
+  assert.ok(hosts.includes("llm.example.com:443"));
+  const plain = await runCli(
+    ["doctor", "--permissions", "--agent", "local.agent.yaml"],
+    { env, cwd: dir.path },
+  );
+  assert.ok(plain.stdout.includes(` ${script}\n`), plain.stdout);
+});

@@ -48,6 +48,7 @@ Deno.test("keyVariables() lists RELAVIUM_<P>_API_KEY, then the vendor variable",
   ]);
   assert.deepEqual(keyVariables("gemini", PROVIDERS), [
     "RELAVIUM_GEMINI_API_KEY",
+    "GEMINI_API_KEY",
   ]);
   assert.deepEqual(keyVariables("ollama-box", PROVIDERS), [
     "RELAVIUM_OLLAMA_BOX_API_KEY",

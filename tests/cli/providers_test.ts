@@ -393,11 +393,10 @@ Deno.test("bad input stops before any request: exit 2, a message naming the key 
       message: /Unknown provider "no-such-provider"/,
     },
     {
-      name: "a provider without an adapter in this version",
+      name: "a missing key for the built-in gemini",
       agent: agent("gemini", "gemini-2.5-pro"),
-      env: { RELAVIUM_GEMINI_API_KEY: "k" },
-      code: "provider_config",
-      message: /No adapter for provider "gemini"/,
+      code: "provider_auth",
+      message: /set RELAVIUM_GEMINI_API_KEY or GEMINI_API_KEY$/,
     },
     {
       name: "--record with --fixture",
@@ -486,7 +485,12 @@ Deno.test("doctor: key presence and the effective base URL per provider; --permi
       source: "env",
       custom: true,
     },
-    { provider: "gemini", baseUrl: null, source: "built-in", custom: false },
+    {
+      provider: "gemini",
+      baseUrl: "https://generativelanguage.googleapis.com/v1beta",
+      source: "built-in",
+      custom: false,
+    },
     {
       provider: "deepseek",
       baseUrl: "https://api.deepseek.com",
@@ -516,7 +520,10 @@ Deno.test("doctor: key presence and the effective base URL per provider; --permi
     plain.stdout,
     /^ {2}fake-anthropic http:\/\/127\.0\.0\.1:8799 \(project, allow_local\)$/m,
   );
-  assert.match(plain.stdout, /^ {2}gemini +\(no adapter in this version\)$/m);
+  assert.match(
+    plain.stdout,
+    /^ {2}gemini +https:\/\/generativelanguage\.googleapis\.com\/v1beta \(built-in\)$/m,
+  );
   const perms = await runCli(["doctor", "--permissions", "--json"], {
     env,
     cwd: dir.path,

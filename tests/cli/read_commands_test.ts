@@ -312,6 +312,6 @@ Deno.test("doctor --permissions prints least-privilege flags", async () => {
   });
   assert.match(
     plain.stdout,
-    /^ {2}deno run --allow-read=\S+ .* --no-prompt cli\.ts$/m,
+    /^ {2}deno run --allow-read=\S+ .* --no-prompt \/\S+\/cli\.ts$/m,
   );
 });

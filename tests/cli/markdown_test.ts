@@ -1,0 +1,73 @@
+/** The terminal's markdown: structure rendered, prose wrapped, code kept. */
+import assert from "node:assert/strict";
+import { createMarkdownRenderer } from "../../cli/io/markdown.ts";
+
+function render(text: string, width = 40, color = false): string {
+  const r = createMarkdownRenderer({ width, color });
+  return r.push(text) + r.flush();
+}
+
+Deno.test("markdown: headings, emphasis, code and links without styles", () => {
+  assert.equal(
+    render(
+      "# Title\nSome **bold**, *soft* and `code` [here](https://x.dev).\n",
+    ),
+    "Title\nSome bold, soft and code here\n(https://x.dev).\n",
+  );
+});
+
+Deno.test("markdown: styles only with color", () => {
+  const out = render("## Sub\n**b** `c`\n", 40, true);
+  assert.equal(out, "\x1b[1mSub\x1b[22m\n\x1b[1mb\x1b[22m \x1b[36mc\x1b[39m\n");
+});
+
+Deno.test("markdown: prose wraps on words at the width, never mid-word", () => {
+  const out = render(`${"lorem ipsum dolor ".repeat(6).trim()}\n`, 24);
+  for (const l of out.trimEnd().split("\n")) {
+    assert.ok(l.length <= 24, JSON.stringify(l));
+    assert.ok(!l.startsWith(" ") && !l.endsWith(" "), JSON.stringify(l));
+  }
+  assert.equal(
+    out.replaceAll("\n", " ").trim(),
+    "lorem ipsum dolor ".repeat(6).trim(),
+  );
+  const long = render(`${"x".repeat(50)}\n`, 20);
+  assert.deepEqual(long.trimEnd().split("\n").map((l) => l.length), [
+    20,
+    20,
+    10,
+  ]);
+});
+
+Deno.test("markdown: lists get bullets and hanging indents; quotes and rules", () => {
+  assert.equal(
+    render("- one two three four five six\n2. next\n> said\n---\n", 20),
+    "• one two three four\n  five six\n2. next\n│ said\n" + "─".repeat(20) +
+      "\n",
+  );
+});
+
+Deno.test("markdown: fenced code is kept as is, never wrapped", () => {
+  const code = "const x = 1; // a long line that would wrap if it were prose\n";
+  assert.equal(
+    render("```ts\n" + code + "```\nafter\n", 20),
+    `  ts\n  ${code}after\n`,
+  );
+});
+
+Deno.test("markdown: a table is aligned when it ends", () => {
+  assert.equal(
+    render("| a | long header |\n|---|---|\n| xyz | 1 |\ndone\n"),
+    "a   │ long header\n────┼────────────\nxyz │ 1          \ndone\n",
+  );
+  assert.equal(render("| only | row |"), "only │ row\n", "flushed at the end");
+});
+
+Deno.test("markdown: streamed in pieces, the same as whole", () => {
+  const text = "# T\nA *b* `c` d.\n- e\n```\nx\n```\n| h |\n|---|\n| v |\nend";
+  const whole = render(text, 30);
+  const r = createMarkdownRenderer({ width: 30, color: false });
+  let pieces = "";
+  for (const ch of text) pieces += r.push(ch);
+  assert.equal(pieces + r.flush(), whole);
+});

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { turnFailureHint } from "../../cli/chat/hints.ts";
 import { runSlash, type SlashContext } from "../../cli/chat/slash.ts";
-import type { ErrorCode } from "../../schema/event.ts";
+import { ERROR_CODES, type ErrorCode } from "../../schema/event.ts";
 
 const ROWS: Array<[ErrorCode, string, RegExp]> = [
   [
@@ -80,7 +80,7 @@ Deno.test("turnFailureHint(): an allowlist refusal or a declined call never says
 });
 
 Deno.test("every slash command a hint names exists", () => {
-  const hints = ERROR_HINT_SAMPLES();
+  const hints = allHints();
   const named = new Set(
     hints.flatMap((h) =>
       [...h.matchAll(/(?:^|\s)\/([a-z]+)/g)].map((m) => m[1] ?? "")
@@ -105,21 +105,9 @@ Deno.test("every slash command a hint names exists", () => {
   }
 });
 
-function ERROR_HINT_SAMPLES(): string[] {
-  const codes: ErrorCode[] = [
-    "validation",
-    "content_filter",
-    "provider_auth",
-    "provider_rate_limit",
-    "provider_unavailable",
-    "context_overflow",
-    "tool_denied",
-    "tool_failed",
-    "tool_unavailable",
-    "budget_exceeded",
-    "turn_limit",
-    "internal",
-  ];
+/** Every hint, for every code, the sample messages and memory policies. */
+function allHints(): string[] {
+  const codes = ERROR_CODES;
   const messages = ["x", ...ROWS.map(([, m]) => m)];
   return codes.flatMap((c) =>
     messages.flatMap((m) =>

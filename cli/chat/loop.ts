@@ -5,7 +5,10 @@
  * `/cancel` cancel the session (exit 4, `session:cancelled` last).
  *
  * Signals: in the interactive REPL, Ctrl-C during a turn or a `/compact`
- * aborts it and Ctrl-C at the prompt cancels the chat (exit 4); elsewhere
+ * aborts it and Ctrl-C at the prompt cancels the chat (exit 4); on a
+ * terminal the line editor takes the keys at the prompt instead (Ctrl-C
+ * clears the line, twice on an empty one ends the chat) and reports Esc
+ * and an entered `/cancel` during a turn; elsewhere
  * SIGINT and SIGTERM cancel and exit 130 / 143. A store that failed to write (latch)
  * prints one line, cancels and exits 1, as does any cassette fault.
  *
@@ -20,6 +23,7 @@ import type { EventPrinter } from "../io/output.ts";
 import { runSlash } from "./slash.ts";
 import { type ContextCommandHost, runSlashCompact } from "./slash_window.ts";
 import type { LineReader } from "../io/stdin.ts";
+import type { TerminalReader } from "./editor/reader_types.ts";
 
 /**
  * Inputs of {@linkcode runChatLoop}.
@@ -37,8 +41,11 @@ export interface ChatLoopOptions {
   replay?: Replay;
   /** The approval modes (`/mode` switches, each turn snapshots). */
   modes: ModeController;
-  /** Stdin lines (shared with the approval prompt). */
-  reader: LineReader;
+  /**
+   * Stdin lines (shared with the approval prompt); on a terminal, the
+   * line editor, which shows the prompt itself.
+   */
+  reader: LineReader | TerminalReader;
   /** Whether this is the interactive REPL (TTY, not `--json`, not CI). */
   interactive: boolean;
   /**
@@ -116,6 +123,15 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
     }),
     io.onSignal("SIGTERM", () => halt(143)),
   ];
+  // The editor's keys during a turn: Esc (or Ctrl-C arriving as a key)
+  // aborts it, an entered `/cancel` cancels the session at once.
+  const editor = "terminal" in reader ? reader : undefined;
+  if (editor !== undefined) {
+    unsubscribe.push(editor.onControl((key) => {
+      if (key === "cancel") halt(4);
+      else if (session.state === "running") session.abort();
+    }));
+  }
   // A failed durable write (a turn, or a /compact or /trim marker).
   const latchCheck = (): void => {
     if (!live.latched) return;
@@ -127,12 +143,16 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   let promptOpen = false;
   try {
     while (!stopped) {
-      if (interactive) {
-        write(promptFor(modes.mode));
+      const prompt = promptFor(modes.mode);
+      if (interactive && editor === undefined) {
+        write(prompt);
         promptOpen = true;
       }
       await flush();
-      const line = await Promise.race([reader.next(), stop.then(() => null)]);
+      const line = await Promise.race([
+        editor === undefined ? reader.next() : editor.readMessage(prompt),
+        stop.then(() => null),
+      ]);
       if (line === null || stopped) break;
       if (line === undefined) break;
       promptOpen = false;

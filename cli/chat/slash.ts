@@ -70,8 +70,17 @@ In a message:
   !command           run an allowlisted command yourself (the mode applies);
                      its output is sent with your next message
 
-Keys: Ctrl-C stops a running turn; at the prompt it ends the chat, as do
-/exit and Ctrl-D.
+Keys (on a terminal):
+  Enter              send the message
+  Ctrl-J, Alt-Enter  a new line in the message (or end a line with \\)
+  Left/Right Home/End Ctrl-A Ctrl-E   move
+  Ctrl-W Ctrl-U Ctrl-K                delete a word, to the start, to the end
+  Up/Down            earlier messages (kept in the Relavium home)
+  Tab                complete an @path
+  Ctrl-L             redraw
+  Ctrl-C             clear the line; during a turn (or Esc), stop the turn;
+                     twice on an empty line, or Ctrl-D, end the chat
+  /cancel            works while a turn runs too, at once
 `;
 
 /**

@@ -18,7 +18,7 @@ import { hostOptions, pumpEvents } from "../run/host_options.ts";
 import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { offerTrust } from "../chat/trust_prompt.ts";
 import { userLineHandler } from "../chat/user_input.ts";
-import { createLineReader } from "../io/stdin.ts";
+import { openChatReader } from "../chat/chat_reader.ts";
 import { buildModes } from "../run/modes.ts";
 import { withBudgetNotices } from "../run/window_settings.ts";
 import { createTerminalHooks } from "../chat/terminal_hooks.ts";
@@ -37,7 +37,10 @@ export async function runChat(
 ): Promise<CommandResult> {
   const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
     ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
-  const reader = createLineReader(ctx.io.stdin);
+  const reader = await openChatReader(ctx.io, {
+    interactive,
+    workspace: ctx.cwd,
+  });
   // A project file asking for more than the user granted is offered for
   // trust once, on a terminal, before its settings are read for the run.
   if (interactive) await offerTrust(ctx, reader);

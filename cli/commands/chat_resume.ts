@@ -36,7 +36,7 @@ import { printerFor, writeNotices } from "../run/session_io.ts";
 import { hostOptions, pumpEvents } from "../run/host_options.ts";
 import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { locateConfig } from "../config/config.ts";
-import { createLineReader } from "../io/stdin.ts";
+import { openChatReader } from "../chat/chat_reader.ts";
 import { buildModes } from "../run/modes.ts";
 import { withBudgetNotices } from "../run/window_settings.ts";
 
@@ -116,7 +116,10 @@ export async function runChatResume(
     const relaviumDir = config.value.paths.relaviumDir;
     const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
       ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
-    const reader = createLineReader(ctx.io.stdin);
+    const reader = await openChatReader(ctx.io, {
+      interactive,
+      workspace: context.workingDir,
+    });
     // Prompts wait for the events before them to be printed.
     const current: { live?: PersistedSession } = {};
     const settle = (): Promise<void> =>

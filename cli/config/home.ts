@@ -1,7 +1,7 @@
 /**
  * Where the user's Relavium folder is: `RELAVIUM_HOME`
  * when set (must be absolute), else `~/.relavium`. It holds the global
- * `config.toml` and `history.db`.
+ * `config.toml`, `history.db` and the chat's input history `chat_history`.
  *
  * @module
  */
@@ -49,4 +49,16 @@ export function resolveHome(
   }
   if (userHome === undefined) return ok({});
   return ok({ userHome, relaviumDir: join(userHome, ".relavium") });
+}
+
+/**
+ * The interactive chat's input history file in the Relavium folder.
+ *
+ * @param layout The user-level paths.
+ * @returns `<relavium dir>/chat_history`, or `undefined` without one.
+ */
+export function chatHistoryPath(layout: HomeLayout): string | undefined {
+  return layout.relaviumDir === undefined
+    ? undefined
+    : join(layout.relaviumDir, "chat_history");
 }

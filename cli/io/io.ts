@@ -45,8 +45,6 @@ export interface CliIo {
   readonly stdoutIsTerminal: boolean;
   /** Whether stderr is a terminal (absent ⇒ not one). */
   readonly stderrIsTerminal?: boolean;
-  /** The terminal's width in columns (absent ⇒ unknown). */
-  readonly columns?: () => number;
   /**
    * How a person runs this CLI again, for hints that name a command: the
    * compiled binary's name, or `deno run <permissions> <script>` for a
@@ -85,6 +83,26 @@ export interface CliIo {
    * aborts (absent ⇒ a real timer). The provider chain's backoff uses it.
    */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * The terminal's input mode and width, when stdin is a terminal
+   * (absent ⇒ the chat reads plain lines). The chat's line editor uses it.
+   */
+  readonly terminal?: TerminalControl;
+}
+
+/**
+ * A terminal's input mode: `raw` (no echo, no signals, every byte as
+ * typed), `cbreak` (no echo, Ctrl-C is SIGINT), `normal` (the line
+ * discipline's own editing and echo).
+ */
+export type TerminalMode = "raw" | "cbreak" | "normal";
+
+/** Control of the terminal stdin reads: its input mode and width. */
+export interface TerminalControl {
+  /** Switches stdin's input mode. */
+  setMode(mode: TerminalMode): void;
+  /** The terminal's width in columns. */
+  columns(): number;
 }
 
 /**
@@ -103,8 +121,6 @@ export interface BufferedIoOptions {
   stdoutIsTerminal?: boolean;
   /** Default `false`. */
   stderrIsTerminal?: boolean;
-  /** The terminal width (default: unknown). */
-  columns?: number;
   /** The clock (default `Date.now`). */
   now?: () => number;
   /** The redraw timer (default: one that never ticks). */
@@ -164,9 +180,6 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
     stdinIsTerminal: options.stdinIsTerminal ?? false,
     stdoutIsTerminal: options.stdoutIsTerminal ?? false,
     stderrIsTerminal: options.stderrIsTerminal ?? false,
-    ...(options.columns === undefined ? {} : {
-      columns: (): number => options.columns ?? 80,
-    }),
     ...(options.now === undefined ? {} : { now: options.now }),
     every: options.every ?? ((): () => void => () => {}),
     onSignal(signal, handler) {
@@ -257,7 +270,6 @@ export function createDenoIo(): CliIo {
     stdinIsTerminal: Deno.stdin.isTerminal(),
     stdoutIsTerminal: Deno.stdout.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
-    columns: terminalColumns,
     invocation,
     onSignal(signal, handler) {
       Deno.addSignalListener(signal, handler);
@@ -265,6 +277,7 @@ export function createDenoIo(): CliIo {
     },
     fetch: (input, init) => fetch(input, init),
     resolveDns: resolveHost,
+    ...(Deno.stdin.isTerminal() ? { terminal: denoTerminal } : {}),
   };
 }
 
@@ -281,14 +294,23 @@ function invocation(): string {
   }
 }
 
-/** The width of the terminal on stdout (80 when it cannot be read). */
-function terminalColumns(): number {
-  try {
-    return Deno.consoleSize().columns || 80;
-  } catch {
-    return 80;
-  }
-}
+const denoTerminal: TerminalControl = {
+  setMode(mode) {
+    try {
+      if (mode === "normal") Deno.stdin.setRaw(false);
+      else Deno.stdin.setRaw(true, { cbreak: mode === "cbreak" });
+    } catch {
+      // A terminal that went away keeps whatever mode it had.
+    }
+  },
+  columns() {
+    try {
+      return Deno.consoleSize().columns;
+    } catch {
+      return 80;
+    }
+  },
+};
 
 /** A and AAAA answers; a name without records has none. */
 async function resolveHost(name: string): Promise<string[]> {

@@ -69,7 +69,9 @@ function terminalParts(ctx: CommandEnv): TerminalParts {
       write: (t) => io.stderr.write(t),
       now,
       every: io.every ?? intervalTicker,
-      ...(io.columns === undefined ? {} : { columns: io.columns }),
+      ...(io.terminal === undefined
+        ? {}
+        : { columns: () => io.terminal?.columns() ?? 80 }),
       color: ctx.color,
     }),
   };

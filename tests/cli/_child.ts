@@ -31,6 +31,30 @@ export interface CliChild extends AsyncDisposable {
 }
 
 /**
+ * The `deno run` arguments of `cli.ts <args>` with the permissions the
+ * CLI needs here (net to 127.0.0.1 only; run and sys=hostname name it on
+ * leases).
+ *
+ * @param args The CLI arguments.
+ * @returns The arguments after `deno`.
+ */
+export function cliRunArgs(args: readonly string[]): string[] {
+  return [
+    "run",
+    "--no-prompt",
+    "--quiet",
+    "--allow-read",
+    "--allow-write",
+    "--allow-env",
+    "--allow-run",
+    "--allow-sys=hostname",
+    "--allow-net=127.0.0.1",
+    `${ROOT}cli.ts`,
+    ...args,
+  ];
+}
+
+/**
  * Spawns `deno run cli.ts <args>` with the permissions the CLI needs
  * here (net to 127.0.0.1 only; run and sys=hostname name it on leases).
  *
@@ -43,19 +67,7 @@ export function spawnCli(
   options: { cwd: string; env: Record<string, string> },
 ): CliChild {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--quiet",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      "--allow-run",
-      "--allow-sys=hostname",
-      "--allow-net=127.0.0.1",
-      `${ROOT}cli.ts`,
-      ...args,
-    ],
+    args: cliRunArgs(args),
     cwd: options.cwd,
     clearEnv: true,
     env: options.env,

@@ -5,7 +5,7 @@
  * timeout is killed with its whole process group, the tool result says
  * so, the session completes, and no process of the command remains
  * ; a user's `!` command likewise. The leftover check scans
- * `/proc/<pid>/cmdline` for marker arguments (through `grep`), polling a
+ * `/proc/<pid>/cmdline` for marker arguments (`_procs.ts`), polling a
  * bounded number of times; no wall-clock assertion. Linux only (`/proc`).
  */
 import assert from "node:assert/strict";
@@ -19,6 +19,7 @@ import {
   trustProjectFiles,
   write,
 } from "./_helpers.ts";
+import { markedPids, scanUntil } from "./_procs.ts";
 
 const linux = Deno.build.os === "linux";
 
@@ -26,30 +27,16 @@ const linux = Deno.build.os === "linux";
 const MARKERS = ["37.31", "37.32"];
 const SCRIPT = `sleep ${MARKERS[0]} & sleep ${MARKERS[1]}; wait`;
 
-/**
- * Pids whose command line holds a marker. Deno needs `--allow-all` to read
- * `/proc` itself, so `grep` scans it (its own pattern, `37\.3[12]`, does not
- * match itself; a zombie's cmdline is empty).
- */
-async function leftovers(): Promise<number[]> {
-  const out = await new Deno.Command("sh", {
-    args: ["-c", 'exec grep -l -a -s -e "37\\.3[12]" /proc/[0-9]*/cmdline'],
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  assert.ok(out.code <= 2, `the /proc scan failed (exit ${out.code})`);
-  return [...new TextDecoder().decode(out.stdout).matchAll(/\/proc\/(\d+)\//g)]
-    .map((m) => Number(m[1]));
+/** Matches the markers and not itself. */
+const PATTERN = "37\\.3[12]";
+
+function leftovers(): Promise<number[]> {
+  return markedPids(PATTERN);
 }
 
-/** Polls until no marker process remains: at most 200 scans, 10 ms apart. */
-async function noLeftovers(): Promise<number[]> {
-  let left = await leftovers();
-  for (let i = 0; i < 200 && left.length > 0; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    left = await leftovers();
-  }
-  return left;
+/** Scans until no marker process remains (bounded). */
+function noLeftovers(): Promise<number[]> {
+  return scanUntil(PATTERN, (pids) => pids.length === 0);
 }
 
 /** The agent, the cassette and a project config allowing the script. */

@@ -10,6 +10,19 @@ Deno.test("cli.ts statically loads no zod, YAML, TOML or SQLite", async () => {
   assert.ok(!modules.some((m) => m.endsWith("/cli/commands/chat.ts")));
 });
 
+Deno.test("the line editor loads only when a chat reads a terminal: neither cli.ts, the help text nor the chat commands load it statically", async () => {
+  const editor = (m: string): boolean => m.includes("/cli/chat/editor/");
+  for (const entry of ["cli.ts", "cli/help.ts"]) {
+    assert.deepEqual((await staticClosure(entry)).filter(editor), [], entry);
+  }
+  for (const entry of ["cli/commands/chat.ts", "cli/commands/chat_resume.ts"]) {
+    const modules = await staticClosure(entry);
+    // The reader that imports the editor lazily is there; the editor is not.
+    assert.ok(modules.some((m) => m.endsWith("/cli/chat/chat_reader.ts")));
+    assert.deepEqual(modules.filter(editor), [], entry);
+  }
+});
+
 Deno.test("a lone --version or --help loads no argument parser and no node: module", async () => {
   const modules = await staticClosure("cli.ts");
   assert.deepEqual(modules.filter((m) => m.startsWith("node:")), []);

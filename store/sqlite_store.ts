@@ -134,12 +134,16 @@ class SqliteSessionStore implements SessionStore {
    * One write transaction on a visible session, after the lease check;
    * `work` gets the row's current title.
    */
-  #writeSession<T>(sessionId: string, work: (title: unknown) => T): T {
+  #writeSession<T>(
+    sessionId: string,
+    work: (title: unknown) => T,
+    durability?: "process",
+  ): T {
     return this.#write(() => {
       const { title } = this.#requireVisible(sessionId);
       this.#guard(sessionId);
       return work(title);
-    });
+    }, durability);
   }
 
   #write<T>(work: () => T, durability?: "process"): T {
@@ -339,6 +343,11 @@ class SqliteSessionStore implements SessionStore {
   }
 
   allocateTurnKey(sessionId: string): number {
+    // Advanced without waiting for the disk: a killed process never gets
+    // the key back (the write is in the log), and an OS crash or power
+    // loss can lose the advance only together with everything the turn
+    // would have written under it, since the turn's commit syncs the log
+    // and every frame before it.
     return this.#writeSession(sessionId, () => {
       const state = this.#sql.turnMark.get(sessionId);
       let mark: unknown = state?.["mark"];
@@ -351,7 +360,7 @@ class SqliteSessionStore implements SessionStore {
       const next = nextTurnKey(mark);
       this.#sql.upsertTurnMark.run(sessionId, next);
       return next;
-    });
+    }, "process");
   }
 
   setStatus(sessionId: string, status: "active" | "ended"): void {

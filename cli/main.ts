@@ -107,7 +107,10 @@ export async function main(
   const parsed = parseCliArgs(argv);
   if (!parsed.ok) {
     const { json, topic, message } = parsed.error;
-    const color = resolveColor(colorFlagOf(argv), (n) => io.env(n));
+    const color = resolveColor(colorFlagOf(argv), {
+      env: (n) => io.env(n),
+      isTerminal: io.stderrIsTerminal === true,
+    });
     const code = printFault(io, { code: "usage", message }, { json, color });
     if (!json) {
       const cmd = topic === "main"
@@ -128,7 +131,10 @@ export async function main(
     return 0;
   }
   const { globals, command } = p;
-  const color = resolveColor(globals.color, (n) => io.env(n));
+  const color = resolveColor(globals.color, {
+    env: (n) => io.env(n),
+    isTerminal: io.stderrIsTerminal === true,
+  });
   const out = { json: globals.json, color };
   try {
     const { effectiveCwd } = await import("./command_env.ts");

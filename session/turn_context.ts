@@ -116,7 +116,8 @@ export class TurnContext {
     const deps = probe.deps;
     const base: Omit<LlmRequest, "messages" | "signal" | "tools"> = {
       model: plan[0]?.model ?? agent.model,
-      system: probe.system,
+      system: [probe.system, parts.policy?.instruction ?? ""]
+        .filter((t) => t !== "").join("\n\n"),
     };
     if (agent.temperature !== undefined) base.temperature = agent.temperature;
     if (agent.max_tokens !== undefined) base.maxTokens = agent.max_tokens;

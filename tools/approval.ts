@@ -31,7 +31,7 @@ import {
   relativeSlash,
   segmentsOf,
 } from "./sandbox/_path.ts";
-import { isProtectedPath } from "./sandbox/floors.ts";
+import { isProtectedPath, isSensitivePath } from "./sandbox/floors.ts";
 import type { LexicalTarget, ScopePlan } from "./sandbox/fs_scope.ts";
 import type { PermissionQuery } from "./sandbox/permission_query.ts";
 
@@ -78,14 +78,61 @@ export interface ApprovalPath {
   path: string;
   /** The lexical or the real target is on the protected-write floor. */
   protectedPath: boolean;
+  /** The regular file there now, if any (what a write replaces). */
+  existing?: ExistingFile;
+}
+
+/** A write's current target, for the diff a person is shown. */
+export interface ExistingFile {
+  /** Its size in bytes. */
+  bytes: number;
+  /** Its text, when it is UTF-8 of at most {@linkcode DIFF_MAX_BYTES}. */
+  text?: string;
+}
+
+/** Largest existing file whose text an approval reads for its diff. */
+export const DIFF_MAX_BYTES = 65_536;
+
+/**
+ * The regular file at `path` (never throws; `undefined` when none). Its
+ * text is read only when `readable` (inside a root, off the
+ * sensitive-read floor): a target elsewhere shows its size alone.
+ */
+async function existingFile(
+  host: ToolEffects,
+  path: string,
+  options: { signal: AbortSignal; readable: boolean },
+): Promise<ExistingFile | undefined> {
+  const { signal } = options;
+  const stat = await host.stat(path).catch(() => undefined);
+  if (stat === undefined || !stat.isFile) return undefined;
+  if (stat.size > DIFF_MAX_BYTES || !options.readable) {
+    return { bytes: stat.size };
+  }
+  try {
+    const bytes = await host.readFile(path, {
+      maxBytes: DIFF_MAX_BYTES,
+      signal,
+    });
+    if (bytes.length > DIFF_MAX_BYTES || bytes.includes(0)) {
+      return { bytes: stat.size };
+    }
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return { bytes: bytes.length, text };
+  } catch {
+    return { bytes: stat.size };
+  }
 }
 
 /**
  * The target of a write as it resolves now: the deepest existing
  * ancestor realpath'd, the missing segments appended, shown relative to
- * the real root holding it. Metadata reads only, and only under a granted
- * read permission of the lexical root; otherwise (or on any host error)
- * the lexical target relative to its root. Never throws.
+ * the real root holding it, with the regular file there now (its size,
+ * and its text when it is small UTF-8 inside a root and off the
+ * sensitive-read floor, for the diff a person is shown; never sent to the
+ * model). Reads only under a granted read permission of the lexical root;
+ * otherwise (or on any host error) the lexical target relative to its
+ * root. Never throws.
  *
  * @param lexical The lexical check's target.
  * @param deps The scope, the effect host and the permission query.
@@ -93,7 +140,12 @@ export interface ApprovalPath {
  */
 export async function resolveApprovalPath(
   lexical: LexicalTarget,
-  deps: { plan: ScopePlan; host: ToolEffects; permissions: PermissionQuery },
+  deps: {
+    plan: ScopePlan;
+    host: ToolEffects;
+    permissions: PermissionQuery;
+    signal?: AbortSignal;
+  },
 ): Promise<ApprovalPath> {
   const { plan, host } = deps;
   const os = plan.os;
@@ -126,9 +178,18 @@ export async function resolveApprovalPath(
       ),
     );
     const root = roots.find((r) => isWithin(target, r, os));
+    const existing = missing.length > 0 ? undefined : await existingFile(
+      host,
+      target,
+      {
+        signal: deps.signal ?? new AbortController().signal,
+        readable: root !== undefined && !isSensitivePath(target, floor),
+      },
+    );
     return {
       path: root === undefined ? target : relativeSlash(root, target, os),
       protectedPath: lexical.protectedPath || isProtectedPath(target, floor),
+      ...(existing === undefined ? {} : { existing }),
     };
   } catch {
     return fallback;
@@ -187,6 +248,8 @@ interface GovernedInput {
   policy: TurnPolicy;
   ctx: Omit<ToolDispatchContext, "granted">;
   oneOff?: boolean;
+  /** A person approved this very call at its gate: a pending ask is a yes. */
+  gated?: boolean;
   /**
    * A write's target as it resolves (see `resolveApprovalPath`), called
    * only when a person is about to be asked.
@@ -204,10 +267,22 @@ function approvalRequest(
   const protectedPath = input.protectedPath ||
     resolved?.protectedPath === true;
   const requested = input.target.path;
+  const content = input.target.content;
+  const url = input.target.url;
   return {
     toolId: base.toolId,
     action,
     preview,
+    ...(action !== "fs_write" || content === undefined ? {} : {
+      write: {
+        content: content.text,
+        append: content.append,
+        ...(resolved?.existing === undefined
+          ? {}
+          : { existing: resolved.existing }),
+      },
+    }),
+    ...(action === "egress" && url !== undefined ? { url: visible(url) } : {}),
     cacheable: !blank && !protectedPath && input.oneOff !== true,
     protectedPath,
     ...(requested !== undefined && preview.path !== undefined &&
@@ -248,6 +323,7 @@ export async function approveGoverned(
     }
     verdict = undefined;
   }
+  if (verdict === undefined && input.gated === true) return undefined;
   if (verdict !== undefined) {
     return verdict.approve ? undefined : fatalOutcome(
       base,

@@ -2,17 +2,22 @@
  * Chat modes: a `TurnPolicy` per mode and a
  * small controller for `/mode`, the in-memory `always` cache and resets.
  * Modes only narrow: the jail, floors and allowlists apply in every mode.
+ * Read-only tools run in every mode.
  *
- * | Mode | Advertised | Governed action |
- * |---|---|---|
- * | `ask` | read-only only | denied "not allowed in ask mode (read-only)" |
- * | `plan` | read-only only | denied |
- * | `accept-edits` | all granted | asks the approver (`always` cached) |
- * | `auto` | all granted | approved; a protected-path write asks |
+ * | Mode | Advertised | A write in the jail | Other governed actions |
+ * |---|---|---|---|
+ * | `ask` | all granted | asks | asks |
+ * | `plan` | read-only only | hidden (denied) | hidden (denied) |
+ * | `accept-edits` | all granted | runs | asks |
+ * | `auto` | all granted | runs | runs |
  *
- * Without an interactive approver, `ask`/`plan` keep their mode denial,
- * `accept-edits` denies "interactive approval is unavailable", and `auto`
- * approves what the guardrails allowed except a protected-path write.
+ * A protected-path write asks in every mode but `plan`. Without an
+ * interactive approver (no terminal, `--json`, one-shot) whatever would
+ * ask is denied with a reason saying so, so `ask` refuses every governed
+ * action, `accept-edits` runs only writes, and `auto` runs what the
+ * guardrails allow except a protected-path write. `plan` also adds
+ * {@linkcode PLAN_INSTRUCTION} to the system prompt of its turns. An
+ * `always` answer is cached per tool id until the mode changes.
  *
  * @module
  */
@@ -35,21 +40,23 @@ export const CHAT_MODES: readonly { mode: ChatMode; description: string }[] =
   Object.freeze([
     {
       mode: "ask",
-      description: "read-only tools; governed actions are refused",
+      description:
+        "read-only tools run; every write, command and web request asks first (refused without a terminal)",
     },
     {
       mode: "plan",
       description:
-        "read-only tools while planning; governed actions are refused",
+        "read-only tools only, to plan before acting: writes, commands and web requests are hidden",
     },
     {
       mode: "accept-edits",
-      description: "every granted tool; each governed action asks first",
+      description:
+        "read-only tools and writes inside the project run unasked (protected paths ask); commands and web requests ask",
     },
     {
       mode: "auto",
       description:
-        "every granted tool; governed actions run (protected writes still ask)",
+        "whatever the jail and allowlists allow runs unasked (protected writes and each git commit still ask)",
     },
   ]);
 
@@ -84,11 +91,36 @@ export interface ModeController {
   reset(): void;
 }
 
+/**
+ * The planning instruction `plan` adds to the system prompt of its turns.
+ */
+export const PLAN_INSTRUCTION: string =
+  "You are in plan mode: you can read files and list folders, but you cannot write files, run commands or make web requests. Investigate with the read-only tools, then answer with a concrete, numbered plan of the changes you would make (files, commands, order). Do not claim to have changed anything.";
+
 const BUILTIN_READ_ONLY: ReadonlySet<string> = new Set([
   "read_file",
   "list_directory",
   "git_status",
 ]);
+
+/** Whether a person is asked (`undefined`) or, with nobody to ask, why not. */
+function askOrDeny(
+  mode: ChatMode,
+  check: ApprovalRequest,
+  canAsk: boolean,
+  cache: ReadonlySet<string>,
+): PolicyVerdict | undefined {
+  if (!canAsk) {
+    return {
+      approve: false,
+      reason:
+        `${check.toolId} needs approval in ${mode} mode and there is no terminal to ask on`,
+    };
+  }
+  return check.cacheable && cache.has(check.toolId)
+    ? { approve: true }
+    : undefined;
+}
 
 function verdictFor(
   mode: ChatMode,
@@ -98,21 +130,19 @@ function verdictFor(
 ): PolicyVerdict | undefined {
   switch (mode) {
     case "ask":
+      return askOrDeny(mode, check, canAsk, cache);
     case "plan":
       return {
         approve: false,
-        reason: `${check.toolId} is not allowed in ${mode} mode (read-only)`,
+        reason: `${check.toolId} is not allowed in plan mode (read-only)`,
       };
     case "accept-edits":
-      if (!canAsk) {
-        return {
-          approve: false,
-          reason: "interactive approval is unavailable",
-        };
+      // A protected write asks anyway: the pipeline never lets a verdict
+      // approve it.
+      if (check.action === "fs_write" && !check.protectedPath) {
+        return { approve: true };
       }
-      return check.cacheable && cache.has(check.toolId)
-        ? { approve: true }
-        : undefined;
+      return askOrDeny(mode, check, canAsk, cache);
     case "auto":
       if (!check.protectedPath) return { approve: true };
       return canAsk ? undefined : {
@@ -143,9 +173,9 @@ export function createModePolicy(options: ModePolicyOptions): ModeController {
 
   function bind(m: ChatMode): TurnPolicy {
     const policy: TurnPolicy = {
-      advertise: (toolId) =>
-        m === "ask" || m === "plan" ? isReadOnly(toolId) : true,
+      advertise: (toolId) => m === "plan" ? isReadOnly(toolId) : true,
       decide: (check) => verdictFor(m, check, canAsk, cache),
+      ...(m === "plan" ? { instruction: PLAN_INSTRUCTION } : {}),
     };
     if (ask !== undefined) {
       policy.confirm = async (request): Promise<ApprovalDecision> => {
@@ -169,7 +199,10 @@ export function createModePolicy(options: ModePolicyOptions): ModeController {
           `Cannot set mode: unknown mode ${JSON.stringify(next)}`,
         );
       }
-      if (next !== mode) bound = undefined;
+      if (next !== mode) {
+        bound = undefined;
+        cache.clear();
+      }
       mode = next;
     },
     get policy(): TurnPolicy {

@@ -210,7 +210,8 @@ async function steps(
     const gated = await passGate({ base: shown, gate: config.gate, ctx });
     if (gated !== undefined) return gated;
   }
-  // 5: approval
+  // 5: approval (the policy's verdict still applies to a gated call, but
+  // a person who just passed it through its gate is not asked twice)
   if (action !== undefined && ctx.policy !== undefined) {
     const lexical = lexicalTarget;
     const denied = await approveGoverned({
@@ -220,9 +221,11 @@ async function steps(
       protectedPath,
       policy: ctx.policy,
       ctx,
-      ...(action !== "fs_write" || lexical === undefined
-        ? {}
-        : { resolve: () => resolveApprovalPath(lexical, config) }),
+      ...(tool.policy.requiresGateApproval ? { gated: true } : {}),
+      ...(action !== "fs_write" || lexical === undefined ? {} : {
+        resolve: () =>
+          resolveApprovalPath(lexical, { ...config, signal: ctx.signal }),
+      }),
     });
     if (denied !== undefined) return denied;
   }

@@ -33,6 +33,18 @@ export interface ApprovalRequest {
   protectedPath: boolean;
   /** The path as the model requested it, when it differs from the preview. */
   requestedPath?: string;
+  /**
+   * A write's new content (secret-checked like every argument), whether
+   * it appends, and the regular file it replaces (its size; its text when
+   * small UTF-8), for a diff or preview. Never in an event.
+   */
+  write?: {
+    content: string;
+    append: boolean;
+    existing?: { bytes: number; text?: string };
+  };
+  /** An egress call's whole URL (control characters as spaces). */
+  url?: string;
   /** Aborts with the turn; an answer after abort still cancels. */
   signal: AbortSignal;
 }
@@ -61,6 +73,12 @@ export interface TurnPolicy {
    * mode (when the request is cacheable), `reject` denies.
    */
   confirm?(request: ApprovalRequest): Promise<"once" | "always" | "reject">;
+  /**
+   * Optional: text appended (after a blank line) to the system prompt of
+   * the turns run under this policy, e.g. the planning instruction of
+   * `plan` mode.
+   */
+  instruction?: string;
 }
 
 /** A decision a turn policy takes without asking anyone. */

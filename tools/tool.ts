@@ -55,6 +55,8 @@ export interface PolicyTarget {
   url?: string;
   /** Requested path, checked lexically before approval. */
   path?: string;
+  /** A write's new text and whether it appends (shown to the approver). */
+  content?: { text: string; append: boolean };
 }
 
 /**

@@ -1,13 +1,17 @@
 /**
- * The interactive approval prompt, on stderr:
- * `Approve <tool> <preview>? [y] once  [a] always  [n] no`. The preview is
- * what runs, whole: a command line longer than one line is printed on
- * its own indented lines, wrapped and never cut; a write shows its
- * resolved target, flagged when it is a protected path (and the path as
- * requested when that differs). `[a]` is offered only when the answer can
- * be cached (never for a user's `!` command). An unrecognised answer asks
- * again (a few times, then rejects); Ctrl-C (the request's signal) or end
- * of input rejects. Also the per-call `git_commit` gate:
+ * The interactive approval prompt, on stderr, always at the start of a
+ * line (the printer ends the model's open line when the approval is
+ * announced): `Approve <tool> <target>? [y] once  [a] always  [n] no`.
+ * The target is what runs, whole: a command line longer than one line is
+ * printed on its own indented lines, wrapped and never cut; a web request
+ * shows its whole URL; a write shows its resolved target, flagged when it
+ * is a protected path (and the path as requested when that differs), and
+ * above the question what it writes: the first lines of a new file or an
+ * append, or a line diff and "overwrites N bytes" for a replacement.
+ * `[a]` is offered only when the answer can be cached (never for a user's
+ * `!` command). An unrecognised answer (`maybe`) is named and the question
+ * asked again, a few times, then it is declined saying so; Ctrl-C (the
+ * request's signal) or end of input declines. Also the per-call `git_commit` gate:
  * `Commit "<message>" (<files>)? [y] yes  [n] no`.
  *
  * @module
@@ -18,6 +22,7 @@ import type {
   ApprovalRequest,
 } from "../../tools/registry.ts";
 import { stripControl } from "../io/control.ts";
+import { writePreview } from "./approval_diff.ts";
 import type { CliIo } from "../io/io.ts";
 import type { LineReader } from "../io/stdin.ts";
 
@@ -47,7 +52,7 @@ function wrap(text: string, width: number): string[] {
 
 function previewText(request: ApprovalRequest): string {
   const p = request.preview;
-  const text = stripControl(p.path ?? p.command ?? p.host ?? "");
+  const text = stripControl(p.path ?? p.command ?? request.url ?? p.host ?? "");
   const notes: string[] = [];
   if (request.protectedPath) notes.push("protected path");
   if (request.requestedPath !== undefined) {
@@ -62,9 +67,15 @@ function previewText(request: ApprovalRequest): string {
   return `${note}:\n${lines.map((l) => `  ${l}`).join("\n")}\n`;
 }
 
+/** An unrecognised answer as it is named back (one line, bounded). */
+function shownAnswer(answer: string): string {
+  const one = stripControl(answer).replace(/\s+/g, " ").trim();
+  return JSON.stringify(one.length <= 40 ? one : `${one.slice(0, 39)}…`);
+}
+
 /**
  * Reads answers until one is recognised (`undefined`: end of input,
- * Ctrl-C, or too many unrecognised answers).
+ * Ctrl-C, or too many unrecognised answers, which it says).
  */
 export async function readAnswer<T>(
   request: { signal: AbortSignal },
@@ -82,13 +93,20 @@ export async function readAnswer<T>(
     request.signal.addEventListener("abort", onAbort, { once: true });
   });
   try {
+    let last = "";
     for (let ask = 0; ask < MAX_ASKS; ask++) {
-      if (ask > 0) options.io.stderr.write(options.again);
+      if (ask > 0) {
+        options.io.stderr.write(`${last} is not an answer. ${options.again}`);
+      }
       const line = await Promise.race([options.reader.next(), aborted]);
       if (line === undefined) return undefined;
       const known = options.recognise(line.trim().toLowerCase());
       if (known !== undefined) return known;
+      last = shownAnswer(line);
     }
+    options.io.stderr.write(
+      `${last} is not an answer either; taken as no after ${MAX_ASKS} tries\n`,
+    );
     return undefined;
   } finally {
     request.signal.removeEventListener("abort", onAbort);
@@ -96,8 +114,8 @@ export async function readAnswer<T>(
 }
 
 /**
- * Creates the approver a mode policy calls in `accept-edits` (and for
- * protected writes in `auto`).
+ * Creates the approver a mode policy calls when a person is asked (see
+ * `tools/modes.ts`).
  *
  * @param io Where the question goes (stderr).
  * @param reader The chat's stdin line reader (shared with the loop).
@@ -114,6 +132,12 @@ export function createApprover(
     const always = request.cacheable ? "  [a] always" : "";
     const choices = `[y] once${always}  [n] no `;
     const shown = previewText(request);
+    if (request.write !== undefined) {
+      const [head = "", ...body] = writePreview(request.write);
+      io.stderr.write(
+        `${request.toolId} ${head}\n${body.map((l) => `  ${l}\n`).join("")}`,
+      );
+    }
     io.stderr.write(
       shown.endsWith("\n")
         ? `Approve ${request.toolId}${shown}${choices}`

@@ -70,6 +70,17 @@ export function isCi(env: (name: string) => string | undefined): boolean {
 }
 
 /**
+ * The interactive prompt: `> `, or `<mode> > ` when the mode is not the
+ * default `ask`.
+ *
+ * @param mode The current mode.
+ * @returns The prompt text.
+ */
+export function promptFor(mode: string): string {
+  return mode === "ask" ? "> " : `${mode} > `;
+}
+
+/**
  * Runs the loop until the chat ends.
  *
  * @param options Session, store, printer, replay, mode and interactivity.
@@ -132,7 +143,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   let promptOpen = false;
   try {
     while (!stopped) {
-      const prompt = "> ";
+      const prompt = promptFor(modes.mode);
       if (interactive && editor === undefined) {
         write(prompt);
         promptOpen = true;

@@ -63,6 +63,13 @@ const HELP = `Commands:
   /trim [n]          drop earlier turns from the model's context, keeping
                      about n messages (default [chat].max_messages)
   /export            write <id>.relavium.yaml in the current folder
+
+In a message:
+  @path              attach a file of the project (inside the jail) to the
+                     message, e.g. "explain @src/main.ts"
+  !command           run an allowlisted command yourself (the mode applies);
+                     its output is sent with your next message
+
 Keys (on a terminal):
   Enter              send the message
   Ctrl-J, Alt-Enter  a new line in the message (or end a line with \\)

@@ -2,7 +2,8 @@
  * The in-chat `/export`: the same scaffold as
  * `chat-export`, written to `<cwd>/<sessionId>.relavium.yaml` (replacing
  * it), announced as `session:exported` on the live stream, with the
- * review notice on stderr. The row's status is not changed.
+ * review notice on stderr the first time in a chat (later exports point
+ * back to it in one line). The row's status is not changed.
  *
  * @module
  */
@@ -14,6 +15,13 @@ import {
   EXPORT_NOTICE,
   writeExport,
 } from "../io/export_file.ts";
+
+// The chats whose review notice was printed.
+const noticed = new WeakSet<PersistedSession>();
+
+/** The line of a later export in the same chat. */
+const NOTICE_AGAIN =
+  "Review before use (see the notice printed at this chat's first /export)\n";
 
 /**
  * Inputs of {@linkcode runSlashExport}.
@@ -57,6 +65,7 @@ export async function runSlashExport(
   live.emitExported(written.value);
   // The notice follows the printed `session:exported` line.
   await live.events.settled();
-  ctx.io.stderr.write(EXPORT_NOTICE);
+  ctx.io.stderr.write(noticed.has(live) ? NOTICE_AGAIN : EXPORT_NOTICE);
+  noticed.add(live);
   return written.value;
 }

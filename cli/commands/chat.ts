@@ -21,6 +21,7 @@ import { userLineHandler } from "../chat/user_input.ts";
 import { openChatReader } from "../chat/chat_reader.ts";
 import { buildModes } from "../run/modes.ts";
 import { withBudgetNotices } from "../run/window_settings.ts";
+import { createTerminalHooks } from "../chat/terminal_hooks.ts";
 
 /**
  * Runs `chat`.
@@ -45,8 +46,10 @@ export async function runChat(
   if (interactive) await offerTrust(ctx, reader);
   // Prompts wait for the events before them to be printed.
   const current: { live?: PersistedSession } = {};
-  const settle = (): Promise<void> =>
-    current.live?.events.settled() ?? Promise.resolve();
+  const hooks = createTerminalHooks(() =>
+    current.live?.events.settled() ?? Promise.resolve()
+  );
+  const settle = hooks.settle;
   const prep = await prepareNewRun(ctx, {
     ...command,
     ...(interactive
@@ -70,7 +73,9 @@ export async function runChat(
     hints: true,
     turnSummary: interactive,
     memory: run.agent.memory?.type,
+    terminal: interactive,
   });
+  hooks.attach(printer);
   const modes = buildModes(run.registry, {
     mode: command.mode ?? "ask",
     ...(interactive
@@ -84,7 +89,9 @@ export async function runChat(
       agent: run.agent,
       context: run.context,
       ...hostOptions(ctx, {
-        ...withBudgetNotices(run.deps, (t) => ctx.io.stderr.write(t)),
+        ...hooks.observe(
+          withBudgetNotices(run.deps, (t) => ctx.io.stderr.write(t)),
+        ),
         interactive,
       }),
     });

@@ -6,22 +6,28 @@
 
 /**
  * Decides colour: the flag, else `NO_COLOR` non-empty ⇒ off, else
- * `FORCE_COLOR` `0`/`false` ⇒ off, else on.
+ * `FORCE_COLOR` `0`/`false` ⇒ off, other non-empty ⇒ on, else on only
+ * when the stream the colour goes to (stderr) is a terminal.
  *
  * @param flag `--color` (`true`), `--no-color` (`false`) or absent.
- * @param env Reads an environment variable.
+ * @param stream Reads an environment variable; whether the stream is a
+ * terminal (absent ⇒ treated as one).
  * @returns Whether to colour human output.
  */
 export function resolveColor(
   flag: boolean | undefined,
-  env: (name: string) => string | undefined,
+  stream: {
+    env: (name: string) => string | undefined;
+    isTerminal?: boolean;
+  },
 ): boolean {
   if (flag !== undefined) return flag;
-  const noColor = env("NO_COLOR");
+  const noColor = stream.env("NO_COLOR");
   if (noColor !== undefined && noColor !== "") return false;
-  const force = env("FORCE_COLOR");
+  const force = stream.env("FORCE_COLOR");
   if (force === "0" || force === "false") return false;
-  return true;
+  if (force !== undefined && force !== "") return true;
+  return stream.isTerminal ?? true;
 }
 
 /**

@@ -17,6 +17,9 @@ export interface TextSink {
   write(text: string): void;
 }
 
+/** Calls `tick` every `ms` milliseconds until the returned function is called. */
+export type Ticker = (ms: number, tick: () => void) => () => void;
+
 /**
  * Signals the CLI reacts to.
  */
@@ -40,6 +43,19 @@ export interface CliIo {
   readonly stdinIsTerminal: boolean;
   /** Whether stdout is a terminal. */
   readonly stdoutIsTerminal: boolean;
+  /** Whether stderr is a terminal (absent ⇒ not one). */
+  readonly stderrIsTerminal?: boolean;
+  /**
+   * How a person runs this CLI again, for hints that name a command: the
+   * compiled binary's name, or `deno run <permissions> <script>` for a
+   * source or bundle run (absent ⇒ `relavium`). Called only when a hint
+   * is printed.
+   */
+  readonly invocation?: () => string;
+  /** The clock, in epoch milliseconds (absent ⇒ `Date.now`). */
+  readonly now?: () => number;
+  /** Repeats a redraw (absent ⇒ `setInterval`, never keeping the process alive). */
+  readonly every?: Ticker;
   /**
    * Registers a signal handler.
    *
@@ -105,6 +121,12 @@ export interface BufferedIoOptions {
   stdinIsTerminal?: boolean;
   /** Default `false`. */
   stdoutIsTerminal?: boolean;
+  /** Default `false`. */
+  stderrIsTerminal?: boolean;
+  /** The clock (default `Date.now`). */
+  now?: () => number;
+  /** The redraw timer (default: one that never ticks). */
+  every?: Ticker;
   /**
    * The provider transport (default: one that refuses every request, so a
    * buffered io never reaches the network by accident).
@@ -161,6 +183,9 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
     cwd: options.cwd ?? "/",
     stdinIsTerminal: options.stdinIsTerminal ?? false,
     stdoutIsTerminal: options.stdoutIsTerminal ?? false,
+    stderrIsTerminal: options.stderrIsTerminal ?? false,
+    ...(options.now === undefined ? {} : { now: options.now }),
+    every: options.every ?? ((): () => void => () => {}),
     onSignal(signal, handler) {
       const set = handlers.get(signal) ?? new Set();
       handlers.set(signal, set);
@@ -272,6 +297,8 @@ export function createDenoIo(): CliIo {
     cwd: Deno.cwd(),
     stdinIsTerminal: Deno.stdin.isTerminal(),
     stdoutIsTerminal: Deno.stdout.isTerminal(),
+    stderrIsTerminal: Deno.stderr.isTerminal(),
+    invocation,
     onSignal(signal, handler) {
       Deno.addSignalListener(signal, handler);
       return () => Deno.removeSignalListener(signal, handler);
@@ -280,6 +307,19 @@ export function createDenoIo(): CliIo {
     resolveDns: resolveHost,
     ...(Deno.stdin.isTerminal() ? { terminal: denoTerminal } : {}),
   };
+}
+
+/** The compiled binary's name, else `deno run <permissions> <script>`. */
+function invocation(): string {
+  try {
+    const exec = Deno.execPath().split(/[\\/]/).pop() ?? "";
+    if (exec !== "" && !/^deno(\.exe)?$/i.test(exec)) return exec;
+    const main = new URL(Deno.mainModule);
+    if (main.protocol !== "file:") return "relavium";
+    return `deno run <permissions> ${decodeURIComponent(main.pathname)}`;
+  } catch {
+    return "relavium";
+  }
 }
 
 const denoTerminal: TerminalControl = {

@@ -13,6 +13,8 @@ import { turnFailureHint } from "../chat/hints.ts";
 import type { CliIo } from "./io.ts";
 import { createSecretScreen } from "../../host/secrets.ts";
 import { providerKeyVariables } from "../../llm/keys.ts";
+import type { StatusLine } from "../chat/status.ts";
+import type { ToolLines } from "../chat/tool_line.ts";
 
 /** Text from a stored or provider source, as one printable line. */
 function oneLine(text: string): string {
@@ -86,6 +88,20 @@ export interface EventPrinter {
   print(event: SessionEvent): void;
   /** Finishes output (closes an open stdout line). */
   end(): void;
+  /**
+   * Optional (the terminal chat): a tool call is about to run; its line
+   * is printed now, not when it ended.
+   */
+  toolStarting?(name: string, args: unknown, secrets?: readonly string[]): void;
+  /** Optional (the terminal chat): a retry waits `ms` before it fires. */
+  backoff?(ms: number): void;
+  /** Optional (the terminal chat): the retry's wait is over. */
+  backoffDone?(): void;
+  /**
+   * Optional (the terminal chat): something else is about to write to the
+   * terminal (a prompt): the status goes and an open line is ended.
+   */
+  interrupt?(): void;
 }
 
 /**
@@ -124,6 +140,25 @@ export interface PlainPrinterOptions {
   hints?: boolean;
   /** After each turn, print its tokens and cost (the interactive REPL). */
   turnSummary?: boolean;
+  /** How the CLI was invoked, for hints naming a command (see {@linkcode CliIo}). */
+  invocation?: () => string;
+  /**
+   * The terminal chat's output: a live status line (when stderr is a
+   * terminal) and tool lines with their target and, once a call ends,
+   * its result. Absent (piped, `--json`, one-shot) ⇒ `[tool: <id>]`
+   * lines. The model's text on stdout is the same either way.
+   */
+  terminal?: TerminalParts;
+}
+
+/** What the terminal chat's printer draws with. */
+export interface TerminalParts {
+  /** The status line (absent when stderr is not a terminal). */
+  status?: StatusLine;
+  /** The clock (for a retry's countdown). */
+  now(): number;
+  /** The tool lines' formatting (handed in: `--version` never loads it). */
+  lines: ToolLines;
 }
 
 /**
@@ -145,11 +180,26 @@ export function createPlainPrinter(
   let turnCost = 0;
   let turnUnpriced = false;
   let lineOpen = false;
+  const term = options.terminal;
+  let model = options.primaryModel ?? "the model";
+  // Tool lines printed when a call started, awaiting their event.
+  let started = 0;
   const closeLine = (): void => {
+    term?.status?.clear();
     const rest = stripper.flush();
     if (rest !== "") io.stdout.write(rest);
     if (lineOpen) io.stdout.write("\n");
     lineOpen = false;
+  };
+  const text = (chunk: string): void => {
+    // The status goes as soon as the model's text streams.
+    term?.status?.clear();
+    io.stdout.write(chunk);
+    lineOpen = !chunk.endsWith("\n");
+  };
+  const toolLine = (line: string): void => {
+    closeLine();
+    io.stderr.write(`${line}\n`);
   };
   const note = (
     text: string,
@@ -165,23 +215,42 @@ export function createPlainPrinter(
     print(event) {
       switch (event.type) {
         case "agent:token": {
-          const text = stripper.push(event.token);
-          if (text === "") return;
-          io.stdout.write(text);
-          lineOpen = !text.endsWith("\n");
+          model = event.model;
+          const shown = stripper.push(event.token);
+          if (shown !== "") text(shown);
           return;
         }
         case "agent:reasoning":
+          if (term?.status !== undefined && !lineOpen) {
+            term.status.show({ kind: "thinking", model: event.model });
+          }
           return;
         case "agent:tool_call":
-          note(`[tool: ${event.toolId}]`);
+          if (term === undefined) note(`[tool: ${event.toolId}]`);
+          else if (started > 0) started--;
+          else {
+            toolLine(
+              term.lines.toolStartLine(event.toolId, event.toolInput, options),
+            );
+          }
           return;
         case "agent:tool_result":
-          if (!event.success && options.verbose) {
+          if (term !== undefined) {
+            toolLine(
+              term.lines.toolResultLine(
+                event.success,
+                event.outputSummary,
+                options,
+              ),
+            );
+            term.status?.show({ kind: "model", model });
+          } else if (!event.success && options.verbose) {
             note(`[tool ${event.toolId}: no success]`);
           }
           return;
         case "agent:approval_requested":
+          // The question starts on its own line.
+          closeLine();
           return;
         case "cost:updated":
           turnCost += event.costMicrocents;
@@ -212,6 +281,8 @@ export function createPlainPrinter(
         case "session:turn_started":
           turnCost = 0;
           turnUnpriced = false;
+          started = 0;
+          term?.status?.show({ kind: "model", model });
           return;
         case "session:turn_completed": {
           closeLine();
@@ -226,6 +297,9 @@ export function createPlainPrinter(
                 ...(options.memory === undefined
                   ? {}
                   : { memory: options.memory }),
+                ...(options.invocation === undefined
+                  ? {}
+                  : { command: options.invocation() }),
               },
             );
             // The engine's message (for a provider failure: the provider's
@@ -300,5 +374,31 @@ export function createPlainPrinter(
     end() {
       closeLine();
     },
+    ...(term === undefined ? {} : {
+      toolStarting(name: string, args: unknown, secrets?: readonly string[]) {
+        started++;
+        const line = term.lines.toolStartLine(name, args, {
+          color: options.color,
+          ...(secrets === undefined ? {} : { secrets }),
+        });
+        toolLine(line);
+        term.status?.show({
+          kind: "tool",
+          tool: term.lines.toolCallText(name, args, secrets),
+        });
+      },
+      backoff(ms: number) {
+        closeLine();
+        term.status?.show({ kind: "retry", model, atMs: term.now() + ms });
+      },
+      backoffDone() {
+        if (term.status?.wait?.kind === "retry") {
+          term.status.show({ kind: "model", model });
+        }
+      },
+      interrupt() {
+        closeLine();
+      },
+    }),
   };
 }

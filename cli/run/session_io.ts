@@ -11,7 +11,10 @@ import {
   createNdjsonPrinter,
   createPlainPrinter,
   type EventPrinter,
+  type TerminalParts,
 } from "../io/output.ts";
+import { createStatusLine, intervalTicker } from "../chat/status.ts";
+import { TOOL_LINES } from "../chat/tool_line.ts";
 
 /**
  * The printer for the context's output mode: NDJSON under `--json`, else
@@ -29,9 +32,12 @@ export function printerFor(
     hints: boolean;
     turnSummary?: boolean;
     memory?: "none" | "window" | "summary" | undefined;
+    /** The interactive terminal chat (status, tool lines, rendering). */
+    terminal?: boolean;
   },
 ): EventPrinter {
   if (ctx.globals.json) return createNdjsonPrinter(ctx.io);
+  const terminal = options.terminal === true ? terminalParts(ctx) : undefined;
   return createPlainPrinter(ctx.io, {
     color: ctx.color,
     quiet: ctx.globals.quiet,
@@ -41,7 +47,34 @@ export function printerFor(
     hints: options.hints,
     turnSummary: options.turnSummary === true,
     ...(options.memory === undefined ? {} : { memory: options.memory }),
+    ...(ctx.io.invocation === undefined
+      ? {}
+      : { invocation: ctx.io.invocation }),
+    ...(terminal === undefined ? {} : { terminal }),
   });
+}
+
+/**
+ * The terminal chat's parts: tool lines always, the status line only
+ * when stderr is a terminal (it redraws in place there).
+ */
+function terminalParts(ctx: CommandEnv): TerminalParts {
+  const { io } = ctx;
+  const now = io.now ?? ((): number => Date.now());
+  if (io.stderrIsTerminal !== true) return { now, lines: TOOL_LINES };
+  return {
+    now,
+    lines: TOOL_LINES,
+    status: createStatusLine({
+      write: (t) => io.stderr.write(t),
+      now,
+      every: io.every ?? intervalTicker,
+      ...(io.terminal === undefined
+        ? {}
+        : { columns: () => io.terminal?.columns() ?? 80 }),
+      color: ctx.color,
+    }),
+  };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Attack table: what an approval shows. One row per vector, each driven
- * through an interactive chat (a fake TTY) in `accept-edits` mode with a
- * cassette-scripted model; every row answers `n` and checks that the
+ * through an interactive chat (a fake TTY) in `accept-edits` mode (or
+ * `ask`, for a write in the jail, which `accept-edits` runs unasked) with
+ * a cassette-scripted model; every row answers `n` and checks that the
  * prompt showed what would have run and that nothing ran.
  */
 import assert from "node:assert/strict";
@@ -16,10 +17,14 @@ interface Row {
   /** Prepares the workspace. */
   arrange?(ws: string): Promise<void>;
   call: unknown;
+  /** The mode (default `accept-edits`). */
+  mode?: string;
   /** Lines typed after the user's message. */
   answers: string[];
   /** Pieces the prompt on stderr must contain, in order. */
   shows: (ws: string) => string[];
+  /** What stderr must never show. */
+  hides?: string[];
   /** What must not exist afterwards. */
   absent: (ws: string) => string[];
 }
@@ -65,6 +70,9 @@ const ROWS: Row[] = [
       path: "docs/pre-commit",
       content: "#!/bin/sh\ntouch pwned\n",
     }),
+    // accept-edits and auto run no write unasked here: the write jail
+    // refuses a target protected only through a symlink (jail_test.ts).
+    mode: "ask",
     answers: ["n"],
     shows: () => [
       "Approve write_file .git/hooks/pre-commit (protected path; requested as docs/pre-commit)? [y] once  [n] no ",
@@ -82,9 +90,42 @@ const ROWS: Row[] = [
     absent: (ws) => [`${ws}/.bashrc`],
   },
   {
+    name: "an overwrite of a sensitive file shows its size, never its text",
+    tools: ["write_file"],
+    async arrange(ws) {
+      await Deno.writeTextFile(`${ws}/.env`, "TOKEN=hunter2-secret\n");
+    },
+    call: toolCall("write_file", { path: ".env", content: "x\n" }),
+    mode: "ask",
+    answers: ["n"],
+    shows: () => [
+      "write_file overwrites 21 bytes with 2 bytes (its current content is not shown); new content:\n  + x\n",
+      "Approve write_file .env",
+    ],
+    hides: ["hunter2"],
+    absent: () => [],
+  },
+  {
+    name:
+      "a write through a symlink out of the jail shows no text of the file there",
+    tools: ["write_file"],
+    async arrange(ws) {
+      await Deno.mkdir(`${ws}/../outside`);
+      await Deno.writeTextFile(`${ws}/../outside/notes.txt`, "private words\n");
+      await Deno.symlink(`${ws}/../outside`, `${ws}/link`);
+    },
+    call: toolCall("write_file", { path: "link/notes.txt", content: "x\n" }),
+    mode: "ask",
+    answers: ["n"],
+    shows: () => ["write_file overwrites 14 bytes with 2 bytes (its current"],
+    hides: ["private words"],
+    absent: () => [],
+  },
+  {
     name: "an unrecognised answer asks again",
     tools: ["write_file"],
     call: toolCall("write_file", { path: "notes.txt", content: "hi\n" }),
+    mode: "ask",
     answers: ["sure", "n"],
     shows: () => [
       "Approve write_file notes.txt? [y] once  [a] always  [n] no ",
@@ -110,7 +151,7 @@ for (const row of ROWS) {
       cwd: ws,
       env: { RELAVIUM_HOME: home },
       lines: ["do it", ...row.answers],
-      mode: "accept-edits",
+      mode: row.mode ?? "accept-edits",
     });
     const err = r.stderr;
     assert.equal(r.code, 4, err);
@@ -121,6 +162,9 @@ for (const row of ROWS) {
       at = i + piece.length;
     }
     assert.doesNotMatch(err, /Internal error|\n\s+at /);
+    for (const hidden of row.hides ?? []) {
+      assert.ok(!err.includes(hidden), `shown: ${hidden}\n${err}`);
+    }
     for (const path of row.absent(ws)) {
       await assert.rejects(Deno.lstat(path), Deno.errors.NotFound, path);
     }

@@ -347,7 +347,11 @@ Deno.test("/export in a chat: session:exported on the live stream, file in cwd, 
     stdin: "Capital of France?\n/export\nAnd Spain?\n/export\n",
   });
   assert.equal(r.code, 4, r.stderr);
-  assert.equal(r.stderr, `${EXPORT_NOTICE}${EXPORT_NOTICE}`);
+  assert.equal(
+    r.stderr,
+    `${EXPORT_NOTICE}Review before use (see the notice printed at this chat's first /export)\n`,
+    "the notice once per chat",
+  );
   const list = parseEvents(r.stdout);
   const sig = signature(list);
   assert.deepEqual(sig.filter((s) => s.startsWith("session:")), [

@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { HelpTopic } from "../../cli/args.ts";
 import { runCli } from "./_helpers.ts";
+import { createBufferedIo } from "../../cli/io/io.ts";
+import { main } from "../../cli/main.ts";
 
 const GOLDEN = fileURLToPath(new URL("./golden/", import.meta.url));
 
@@ -59,9 +61,14 @@ Deno.test("main() reports usage errors: plain with a hint, JSON as one line", as
   assert.equal(json.stderr.split("\n").length, 2);
 });
 
-Deno.test("main() colours the error prefix unless told not to", async () => {
-  const on = await runCli(["bogus"]);
-  assert.ok(on.stderr.startsWith("\x1b[31merror:\x1b[39m "));
+Deno.test("main() colours the error prefix only on a terminal, unless told otherwise", async () => {
+  const tty = createBufferedIo({ stderrIsTerminal: true });
+  await main(["bogus"], tty.io);
+  assert.ok(tty.stderrText().startsWith("\x1b[31merror:\x1b[39m "));
+  const piped = await runCli(["bogus"]);
+  assert.match(piped.stderr, /^error: /, "a redirected stderr gets no colour");
+  const forcedOn = await runCli(["bogus"], { env: { FORCE_COLOR: "1" } });
+  assert.ok(forcedOn.stderr.startsWith("\x1b[31m"), "FORCE_COLOR turns it on");
   const flag = await runCli(["bogus", "--no-color"]);
   assert.match(flag.stderr, /^error: /);
   const forced = await runCli(["bogus", "--color"], { env: { NO_COLOR: "1" } });

@@ -28,6 +28,10 @@ Deno.test("a lone --version or --help loads no argument parser and no node: modu
   assert.deepEqual(modules.filter((m) => m.startsWith("node:")), []);
   assert.ok(!modules.some((m) => m.endsWith("/cli/args.ts")));
   assert.ok(!modules.some((m) => m.endsWith("/cli/command_env.ts")));
+  // Nor the terminal chat's status and tool lines.
+  for (const chat of ["status.ts", "tool_line.ts", "terminal_hooks.ts"]) {
+    assert.ok(!modules.some((m) => m.endsWith(`/cli/chat/${chat}`)), chat);
+  }
 });
 
 Deno.test("agent run loads tools, TOML and cassette modules only when needed", async () => {

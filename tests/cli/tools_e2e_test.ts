@@ -79,6 +79,26 @@ function env(dir: string): Record<string, string> {
   return { RELAVIUM_HOME: `${dir}/home` };
 }
 
+/** `agent run helper.agent.yaml --json --mode accept-edits`: no terminal. */
+function agentRunAcceptEdits(
+  dir: string,
+  prompt: string,
+): ReturnType<typeof runCli> {
+  return runCli(
+    [
+      "agent",
+      "run",
+      "helper.agent.yaml",
+      "--fixture",
+      "c.json",
+      "--json",
+      "--mode",
+      "accept-edits",
+    ],
+    { env: env(dir), cwd: dir, stdin: `${prompt}\n` },
+  );
+}
+
 function completed(events: SessionEvent[]): SessionEvent[] {
   return events.filter((e) => e.type === "session:turn_completed");
 }
@@ -122,17 +142,20 @@ Deno.test("a read_file result reaches the next request (expect.messagesInclude)"
   assert.equal(done.stopReason, "stop");
 });
 
-Deno.test("write_file: denied in ask under --json, performed under --mode auto", async (t) => {
+Deno.test("write_file: refused in ask without a terminal, performed under --mode auto and accept-edits", async (t) => {
   await using dir = await tempDir();
   const writeCall = callChunks("w1", "write_file", {
     path: "out/result.txt",
     content: "written by the model\n",
     createDirs: true,
   });
-  await t.step("ask (the default) denies; nothing is written", async () => {
+  await t.step("ask (the default) refuses; nothing is written", async () => {
     await setUp(dir.path, {
       tools: ["read_file", "write_file"],
-      calls: [{ expect: { tools: ["read_file"] }, chunks: writeCall }],
+      calls: [{
+        expect: { tools: ["read_file", "write_file"] },
+        chunks: writeCall,
+      }],
     });
     const r = await runCli(
       ["chat", "--agent", "helper.agent.yaml", "--fixture", "c.json", "--json"],
@@ -146,7 +169,10 @@ Deno.test("write_file: denied in ask under --json, performed under --mode auto",
     const done = completed(events)[0];
     assert.ok(done?.type === "session:turn_completed");
     assert.equal(done.error?.code, "tool_denied");
-    assert.match(done.error?.message ?? "", /ask mode/);
+    assert.match(
+      done.error?.message ?? "",
+      /write_file needs approval in ask mode and there is no terminal to ask on/,
+    );
     assert.equal(
       events.some((e) => e.type === "agent:approval_requested"),
       false,
@@ -186,34 +212,50 @@ Deno.test("write_file: denied in ask under --json, performed under --mode auto",
     );
   });
   await t.step(
-    "agent run --mode accept-edits has no approver: denied",
+    "agent run --mode accept-edits runs a write in the jail without a terminal",
     async () => {
       await Deno.remove(`${dir.path}/out`, { recursive: true });
       await setUp(dir.path, {
         tools: ["read_file", "write_file"],
-        calls: [{ chunks: writeCall }],
-      });
-      const r = await runCli(
-        [
-          "agent",
-          "run",
-          "helper.agent.yaml",
-          "--fixture",
-          "c.json",
-          "--json",
-          "--mode",
-          "accept-edits",
+        calls: [
+          { chunks: writeCall },
+          { expect: { toolResultFor: "w1" }, chunks: textChunks("Done.") },
         ],
-        { env: env(dir.path), cwd: dir.path, stdin: "write it\n" },
+      });
+      const r = await agentRunAcceptEdits(dir.path, "write it");
+      assert.equal(r.code, 0, r.stderr);
+      const events = parseEvents(r.stdout);
+      assert.equal(
+        events.some((e) => e.type === "agent:approval_requested"),
+        false,
       );
+      assert.equal(
+        await Deno.readTextFile(`${dir.path}/out/result.txt`),
+        "written by the model\n",
+      );
+    },
+  );
+  await t.step(
+    "agent run --mode accept-edits refuses a command without a terminal",
+    async () => {
+      await setUp(dir.path, {
+        tools: ["run_command"],
+        config: '[chat]\nallowed_commands = ["echo hello"]\n',
+        calls: [{
+          chunks: callChunks("r1", "run_command", {
+            command: "echo",
+            args: ["hello"],
+          }),
+        }],
+      });
+      const r = await agentRunAcceptEdits(dir.path, "run it");
       assert.equal(r.code, 1, r.stderr);
       const done = completed(parseEvents(r.stdout))[0];
       assert.ok(done?.type === "session:turn_completed");
       assert.match(
         done.error?.message ?? "",
-        /interactive approval is unavailable/,
+        /run_command needs approval in accept-edits mode and there is no terminal/,
       );
-      await assert.rejects(Deno.stat(`${dir.path}/out/result.txt`));
     },
   );
 });
@@ -333,7 +375,7 @@ Deno.test("interactive chat: ! runs through the allowlist and mode, @ attaches a
       "!echo hello",
       "y",
       "!echo 'hello world'",
-      "/mode ask",
+      "/mode plan",
       "!echo hello",
       "/mode accept-edits",
       "!echo hello",
@@ -358,8 +400,8 @@ Deno.test("interactive chat: ! runs through the allowlist and mode, @ attaches a
     "Approve run_command echo hello? [y] once  [n] no ",
     "hello\n[exit 0 · queued for your next message]\n",
     '! echo hello world: not allowed. Add "echo hello world" to [chat].allowed_commands to enable it.\n',
-    "Mode: ask (from the next turn)\n",
-    "! echo hello: denied in ask mode. Switch to accept-edits or auto (/mode) to run it.\n",
+    "Mode: plan (from the next turn)\n",
+    "! echo hello: denied in plan mode. Switch to accept-edits or auto (/mode) to run it.\n",
     "! echo hello: declined.\n",
     "@notes.md: attached 18 chars (≈5 tokens)\n",
     "@.env: path is on the sensitive-read floor; sent as text\n",

@@ -162,19 +162,22 @@ Deno.test("a custom tool that is not read-only waits for approval", async (t) =>
     assert.deepEqual(seen, []);
   });
 
-  await t.step("the ask mode refuses it without asking", async () => {
-    const modes = createModePolicy({
-      mode: "ask",
-      interactive: true,
-      isReadOnly: registry.isReadOnly,
-    });
-    assert.equal(modes.policy.advertise?.("save_note"), false);
-    const c = makeContext({ granted: ["save_note"], policy: modes.policy });
-    const o = await registry.dispatch(call, c.ctx);
-    assert.equal(o.kind, "fatal");
-    assert.match(messageOf(o), /not allowed in ask mode/);
-    assert.deepEqual(seen, []);
-  });
+  await t.step(
+    "the plan mode hides it and refuses it without asking",
+    async () => {
+      const modes = createModePolicy({
+        mode: "plan",
+        interactive: true,
+        isReadOnly: registry.isReadOnly,
+      });
+      assert.equal(modes.policy.advertise?.("save_note"), false);
+      const c = makeContext({ granted: ["save_note"], policy: modes.policy });
+      const o = await registry.dispatch(call, c.ctx);
+      assert.equal(o.kind, "fatal");
+      assert.match(messageOf(o), /not allowed in plan mode/);
+      assert.deepEqual(seen, []);
+    },
+  );
 
   await t.step("approved once: runs", async () => {
     const c = makeContext({

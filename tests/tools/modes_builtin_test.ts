@@ -142,7 +142,7 @@ Deno.test("built-in mode matrix: advertised tools", () => {
     const names = s.registry.advertise(ALL, s.modes.policy).map((d) => d.name);
     assert.deepEqual(
       names,
-      mode === "ask" || mode === "plan" ? READ_ONLY : ALL,
+      mode === "plan" ? READ_ONLY : ALL,
       mode,
     );
   }
@@ -155,9 +155,8 @@ Deno.test("built-in mode matrix: decisions and prompts per mode × tool × inter
         await t.step(`${mode} ${tool} interactive=${interactive}`, async () => {
           const s = setUp(mode, interactive);
           const { outcome, events } = await s.dispatch(call);
-          const readOnlyMode = mode === "ask" || mode === "plan";
           if (tool === "git_commit") {
-            const runs = interactive && !readOnlyMode;
+            const runs = interactive && mode !== "plan";
             assert.equal(
               outcome.kind,
               runs ? "ok" : "fatal",
@@ -165,23 +164,26 @@ Deno.test("built-in mode matrix: decisions and prompts per mode × tool × inter
             );
             if (!runs) assert.match(messageOf(outcome), /gate_required/);
             assert.equal(s.gated(), runs ? 1 : 0);
-            assert.deepEqual(s.asked, []);
+            assert.deepEqual(s.asked, [], "the gate asks, nothing else");
             return;
           }
-          if (readOnlyMode) {
+          // Decision 47: ask asks for every governed action, accept-edits
+          // for all but writes in the jail, auto for none; plan refuses.
+          const wouldAsk = mode === "ask" ||
+            (mode === "accept-edits" && tool !== "write_file");
+          if (mode === "plan") {
+            assert.match(messageOf(outcome), /not allowed in plan mode/);
+          } else if (wouldAsk && !interactive) {
             assert.match(
               messageOf(outcome),
-              new RegExp(`not allowed in ${mode} mode`),
-            );
-          } else if (mode === "accept-edits" && !interactive) {
-            assert.match(
-              messageOf(outcome),
-              /interactive approval is unavailable/,
+              new RegExp(
+                `needs approval in ${mode} mode and there is no terminal`,
+              ),
             );
           } else {
             assert.equal(outcome.kind, "ok", messageOf(outcome));
           }
-          const prompts = mode === "accept-edits" && interactive;
+          const prompts = wouldAsk && interactive;
           assert.deepEqual(s.asked, prompts ? [PREVIEWS[tool]] : []);
           assert.equal(events.length, prompts ? 1 : 0);
           if (outcome.kind !== "ok") {
@@ -194,14 +196,13 @@ Deno.test("built-in mode matrix: decisions and prompts per mode × tool × inter
 });
 
 Deno.test("built-in mode matrix: always caches per tool id; reset forgets it and returns to ask", async () => {
-  const s = setUp("accept-edits", true, "always");
+  const s = setUp("ask", true, "always");
   await s.dispatch(CALLS.run_command as ToolCall);
   await s.dispatch(CALLS.run_command as ToolCall);
   await s.dispatch(CALLS.write_file as ToolCall);
   assert.deepEqual(s.asked, [PREVIEWS["run_command"], PREVIEWS["write_file"]]);
   s.modes.reset();
   assert.equal(s.modes.mode, "ask");
-  s.modes.mode = "accept-edits";
   await s.dispatch(CALLS.run_command as ToolCall);
   assert.equal(s.asked.length, 3);
 });

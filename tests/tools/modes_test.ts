@@ -110,7 +110,7 @@ Deno.test("mode matrix: advertised tools per mode", () => {
       isReadOnly: registry.isReadOnly,
     });
     const names = registry.advertise(granted, modes.policy).map((d) => d.name);
-    const want = mode === "ask" || mode === "plan" ? READ_ONLY : granted;
+    const want = mode === "plan" ? READ_ONLY : granted;
     assert.deepEqual(names, want, mode);
   }
 });
@@ -143,27 +143,33 @@ Deno.test("mode matrix: decisions per mode × action × interactivity", async (t
             );
             const ran = Object.values(fakes).reduce((n, f) =>
               n + f.runs.length, 0) - before;
-            if (mode === "ask" || mode === "plan") {
+            const asks = interactive &&
+              (mode === "ask" ||
+                (mode === "accept-edits" && action !== "fs_write"));
+            const refusedHere = !interactive &&
+              (mode === "ask" ||
+                (mode === "accept-edits" && action !== "fs_write"));
+            if (mode === "plan") {
               assert.equal(outcome.kind, "fatal");
               assert.equal(
                 messageOf(outcome),
-                `Tool call denied: ${call.name} is not allowed in ${mode} mode (read-only)`,
+                `Tool call denied: ${call.name} is not allowed in plan mode (read-only)`,
               );
               assert.deepEqual([approvals, asked.length, ran], [0, 0, 0]);
-            } else if (mode === "accept-edits" && !interactive) {
+            } else if (refusedHere) {
               assert.equal(
                 messageOf(outcome),
-                "Tool call denied: interactive approval is unavailable",
+                `Tool call denied: ${call.name} needs approval in ${mode} mode and there is no terminal to ask on`,
               );
               assert.deepEqual([approvals, asked.length, ran], [0, 0, 0]);
-            } else if (mode === "accept-edits") {
+            } else if (asks) {
               assert.equal(outcome.kind, "ok");
               assert.deepEqual([approvals, asked.length, ran], [1, 1, 1]);
             } else {
               assert.equal(
                 outcome.kind,
                 "ok",
-                "auto approves what the guardrails allow",
+                "auto, and accept-edits' writes, run what the guardrails allow",
               );
               assert.deepEqual([approvals, asked.length, ran], [0, 0, 1]);
             }
@@ -195,7 +201,7 @@ Deno.test("approval previews are secret-free and cacheability follows the previe
   const { registry, granted } = setUp();
   const { approver, asked } = approverOf("once");
   const modes = createModePolicy({
-    mode: "accept-edits",
+    mode: "ask",
     interactive: true,
     approver,
   });
@@ -221,6 +227,7 @@ Deno.test("approval previews are secret-free and cacheability follows the previe
       toolId: "fake_http",
       action: "egress",
       preview: { host: "example.com" },
+      url: "https://example.com/a?q=secret",
       cacheable: true,
       protectedPath: false,
     },
@@ -280,7 +287,7 @@ Deno.test("the always cache: per tool id, never for blank previews, reset clears
   const { registry, granted } = setUp();
   const { approver, asked } = approverOf("always");
   const modes = createModePolicy({
-    mode: "accept-edits",
+    mode: "ask",
     interactive: true,
     approver,
   });
@@ -325,15 +332,22 @@ Deno.test("the always cache: per tool id, never for blank previews, reset clears
   modes.reset();
   assert.equal(modes.mode, "ask");
   const after = await run(registry, granted, modes.policy, write, true);
-  assert.match(messageOf(after.outcome), /not allowed in ask mode/);
-  assert.equal(asked.length, 5);
+  assert.equal(after.approvals, 1, "reset forgot the always answer");
+  modes.mode = "plan";
+  modes.mode = "ask";
+  assert.equal(
+    (await run(registry, granted, modes.policy, write, true)).approvals,
+    1,
+    "a mode change forgets always answers",
+  );
+  assert.equal(asked.length, 7);
 });
 
 Deno.test("a once answer caches nothing", async () => {
   const { registry, granted } = setUp();
   const { approver } = approverOf("once");
   const modes = createModePolicy({
-    mode: "accept-edits",
+    mode: "ask",
     interactive: true,
     approver,
   });
@@ -352,7 +366,7 @@ Deno.test("a once answer caches nothing", async () => {
 });
 
 Deno.test("the mode policy object is bound to its mode (snapshot semantics)", () => {
-  const modes = createModePolicy({ mode: "ask", interactive: false });
+  const modes = createModePolicy({ mode: "plan", interactive: false });
   const askPolicy = modes.policy;
   assert.equal(modes.policy, askPolicy, "stable while the mode is unchanged");
   modes.mode = "auto";
@@ -454,7 +468,7 @@ Deno.test("approval failures are fatal tool_denied; abort cancels", async (t) =>
   );
 });
 
-Deno.test("the gate of a gated tool: per call, never in ask/plan or non-interactive", async () => {
+Deno.test("the gate of a gated tool: per call, never in plan or non-interactive; asked once in ask", async () => {
   const { registry, granted, gateCalls } = setUp();
   const call: ToolCall = { id: "c", name: "fake_commit", args: {} };
   const auto = createModePolicy({ mode: "auto", interactive: true });
@@ -479,13 +493,27 @@ Deno.test("the gate of a gated tool: per call, never in ask/plan or non-interact
     false,
   );
   assert.match(messageOf(nonInteractive.outcome), /\(gate_required\)/);
-  const ask = await run(
+  const plan = await run(
     registry,
     granted,
-    createModePolicy({ mode: "ask", interactive: true }).policy,
+    createModePolicy({ mode: "plan", interactive: true }).policy,
     call,
     true,
   );
-  assert.match(messageOf(ask.outcome), /\(gate_required\)/);
+  assert.match(messageOf(plan.outcome), /\(gate_required\)/);
   assert.equal(gateCalls.length, 2);
+  const { approver, asked } = approverOf("once");
+  const ask = await run(
+    registry,
+    granted,
+    createModePolicy({ mode: "ask", interactive: true, approver }).policy,
+    call,
+    true,
+  );
+  assert.equal(ask.outcome.kind, "ok");
+  assert.deepEqual(
+    [gateCalls.length, asked.length],
+    [3, 0],
+    "the gate asks; the approval does not ask again",
+  );
 });

@@ -61,7 +61,10 @@ export const writeFileTool: ToolDefinition<WriteFileArgs> = defineTool(
       spawnsProcess: false,
       requiresGateApproval: false,
     },
-    policyTarget: (args) => ({ path: args.path }),
+    policyTarget: (args) => ({
+      path: args.path,
+      content: { text: args.content, append: args.append === true },
+    }),
     async dispatch(args, host, ctx): Promise<ToolRunResult> {
       const plan = ctx.fs.plan;
       if (host.writeFileAtomic === undefined) {

@@ -134,7 +134,12 @@ Deno.test("git_commit gate denials: the host runs nothing", async (t) => {
     ["the person says no", { gate: false }, /user_rejected/, 1],
     ["non-interactive auto", { interactive: false }, /gate_required/, 0],
     ["no gate callback", { gate: "none" }, /gate_required/, 0],
-    ["ask hides it", { mode: "ask" }, /gate_required/, 0],
+    [
+      "ask: the person says no",
+      { mode: "ask", gate: false },
+      /user_rejected/,
+      1,
+    ],
     ["plan hides it", { mode: "plan" }, /gate_required/, 0],
   ];
   for (const [name, options, why, asked] of rows) {
@@ -152,7 +157,7 @@ Deno.test("git_commit gate denials: the host runs nothing", async (t) => {
   }
 });
 
-Deno.test("git_commit is advertised in accept-edits and auto only", () => {
+Deno.test("git_commit is advertised in every mode but plan", () => {
   const r = rig("/ws");
   for (const mode of ["ask", "plan", "accept-edits", "auto"] as const) {
     r.modes.mode = mode;
@@ -161,7 +166,7 @@ Deno.test("git_commit is advertised in accept-edits and auto only", () => {
     ) => d.name);
     assert.deepEqual(
       names,
-      mode === "ask" || mode === "plan" ? [] : ["git_commit"],
+      mode === "plan" ? [] : ["git_commit"],
       mode,
     );
   }

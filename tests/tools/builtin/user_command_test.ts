@@ -124,10 +124,10 @@ Deno.test("runUserCommand() checks the allowlist before approval, in every mode"
   });
 });
 
-Deno.test("runUserCommand() mode matrix: ask/plan deny, accept-edits asks (never cacheable), auto runs", async (t) => {
+Deno.test("runUserCommand() mode matrix: plan denies, ask and accept-edits ask (never cacheable), auto runs", async (t) => {
   await using dir = await tempDir();
   const guardrails = { allowedCommands: ["echo hello"] };
-  for (const mode of ["ask", "plan"] as const) {
+  for (const mode of ["plan"] as const) {
     await t.step(`${mode} denies without asking`, async () => {
       const { registry, calls } = rig({ workingDir: dir.path, guardrails });
       const c = context(mode);
@@ -144,29 +144,31 @@ Deno.test("runUserCommand() mode matrix: ask/plan deny, accept-edits asks (never
       assert.deepEqual(effectsOf(calls), []);
     });
   }
-  await t.step("accept-edits asks without [a], runs on once", async () => {
-    const { registry } = rig({ workingDir: dir.path, guardrails });
-    const c = context("accept-edits");
-    const out = await registry.runUserCommand(
-      { command: "echo", args: ["hello"] },
-      c.ctx,
-    );
-    assert.deepEqual(out, {
-      kind: "ran",
-      exitCode: 0,
-      stdout: "hello\n",
-      stderr: "",
+  for (const mode of ["ask", "accept-edits"] as const) {
+    await t.step(`${mode} asks without [a], runs on once`, async () => {
+      const { registry } = rig({ workingDir: dir.path, guardrails });
+      const c = context(mode);
+      const out = await registry.runUserCommand(
+        { command: "echo", args: ["hello"] },
+        c.ctx,
+      );
+      assert.deepEqual(out, {
+        kind: "ran",
+        exitCode: 0,
+        stdout: "hello\n",
+        stderr: "",
+      });
+      assert.deepEqual(c.asked, [{
+        toolId: "run_command",
+        action: "process",
+        preview: { command: "echo hello" },
+        cacheable: false,
+        protectedPath: false,
+      }]);
+      assert.deepEqual(c.events, ["run_command:process"]);
+      assert.equal(c.admits(), 1);
     });
-    assert.deepEqual(c.asked, [{
-      toolId: "run_command",
-      action: "process",
-      preview: { command: "echo hello" },
-      cacheable: false,
-      protectedPath: false,
-    }]);
-    assert.deepEqual(c.events, ["run_command:process"]);
-    assert.equal(c.admits(), 1);
-  });
+  }
   await t.step("accept-edits: an always answer is not remembered", async () => {
     const { registry } = rig({ workingDir: dir.path, guardrails });
     const c = context("accept-edits", { answer: "always" });

@@ -83,8 +83,6 @@ export interface CliIo {
    * aborts (absent ⇒ a real timer). The provider chain's backoff uses it.
    */
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** The time now, epoch milliseconds (absent ⇒ `Date.now()`). */
-  readonly now?: () => number;
   /**
    * The terminal's input mode and width, when stdin is a terminal
    * (absent ⇒ the chat reads plain lines). The chat's line editor uses it.
@@ -142,8 +140,6 @@ export interface BufferedIoOptions {
    * wait for real).
    */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** The time now (default: `Date.now()`). */
-  now?: () => number;
 }
 
 /**
@@ -200,7 +196,6 @@ export function createBufferedIo(options: BufferedIoOptions = {}): BufferedIo {
       ? {}
       : { randomBytes: options.randomBytes }),
     sleep: options.sleep ?? instantSleep,
-    ...(options.now === undefined ? {} : { now: options.now }),
   };
   return {
     io,

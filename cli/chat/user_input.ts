@@ -85,10 +85,10 @@ function denialHint(
       JSON.stringify(shown)
     } to [chat].allowed_commands to enable it.\n`;
   }
-  if (mode === "ask" || mode === "plan") {
-    return `! ${shown}: denied in ${mode} mode. Switch to accept-edits or auto (/mode) to run it.\n`;
+  if (mode === "plan") {
+    return `! ${shown}: plan mode runs no commands. Switch with /mode (ask asks first) to run it.\n`;
   }
-  return `! ${shown}: declined.\n`;
+  return `! ${shown}: you declined it; nothing ran.\n`;
 }
 
 /**

@@ -37,6 +37,7 @@ import { hostOptions, pumpEvents } from "../run/host_options.ts";
 import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { locateConfig } from "../config/config.ts";
 import { openChatReader } from "../chat/chat_reader.ts";
+import { createTerminalHooks } from "../chat/terminal_hooks.ts";
 import { buildModes } from "../run/modes.ts";
 import { withBudgetNotices } from "../run/window_settings.ts";
 import { stripControl } from "../io/control.ts";
@@ -146,8 +147,10 @@ export async function runChatResume(
     });
     // Prompts wait for the events before them to be printed.
     const current: { live?: PersistedSession } = {};
-    const settle = (): Promise<void> =>
-      current.live?.events.settled() ?? Promise.resolve();
+    const hooks = createTerminalHooks(() =>
+      current.live?.events.settled() ?? Promise.resolve()
+    );
+    const settle = hooks.settle;
     const registry = await sessionTools(agent, {
       context,
       ...(projectRoot === undefined ? {} : { projectRoot }),
@@ -171,19 +174,23 @@ export async function runChatResume(
       hints: true,
       turnSummary: interactive,
       memory: agent.memory?.type,
+      terminal: interactive,
     });
+    hooks.attach(printer);
     const resumed = resumeSession({
       store,
       sessionId: id,
       ...hostOptions(ctx, {
-        ...withBudgetNotices(
-          buildHostDeps(
-            config.value,
-            wiring.value,
-            registry.value,
-            ctx.io.sleep,
+        ...hooks.observe(
+          withBudgetNotices(
+            buildHostDeps(
+              config.value,
+              wiring.value,
+              registry.value,
+              ctx.io.sleep,
+            ),
+            (t) => ctx.io.stderr.write(t),
           ),
-          (t) => ctx.io.stderr.write(t),
         ),
         interactive,
       }),

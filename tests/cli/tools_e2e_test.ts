@@ -401,8 +401,8 @@ Deno.test("interactive chat: ! runs through the allowlist and mode, @ attaches a
     "hello\n[exit 0 · queued for your next message]\n",
     '! echo hello world: not allowed. Add "echo hello world" to [chat].allowed_commands to enable it.\n',
     "Mode: plan (from the next turn)\n",
-    "! echo hello: denied in plan mode. Switch to accept-edits or auto (/mode) to run it.\n",
-    "! echo hello: declined.\n",
+    "! echo hello: plan mode runs no commands. Switch with /mode (ask asks first) to run it.\n",
+    "! echo hello: you declined it; nothing ran.\n",
     "@notes.md: attached 18 chars (≈5 tokens)\n",
     "@.env: path is on the sensitive-read floor; sent as text\n",
   ];

@@ -91,13 +91,13 @@ Deno.test("createUserInput() ! lines: preview, queue once, outcomes", async (t) 
       "mode",
       { kind: "denied", allowlist: false, message: "x" },
       "plan",
-      "! ls -la: denied in plan mode. Switch to accept-edits or auto (/mode) to run it.\n",
+      "! ls -la: plan mode runs no commands. Switch with /mode (ask asks first) to run it.\n",
     ],
     [
       "user",
       { kind: "denied", allowlist: false, message: "x" },
       "accept-edits",
-      "! ls -la: declined.\n",
+      "! ls -la: you declined it; nothing ran.\n",
     ],
     [
       "failed",

@@ -219,3 +219,55 @@ export function createMarkdownRenderer(
     },
   };
 }
+
+/**
+ * The renderer for a live terminal: the line being written streams as it
+ * arrives (plain), and once it is complete it is erased (every row it
+ * wrapped to) and drawn rendered. What it returns is written to the
+ * terminal as is.
+ *
+ * @param options The width and whether to style.
+ * @returns The renderer.
+ */
+export function createLiveMarkdown(options: MarkdownOptions): MarkdownRenderer {
+  const inner = createMarkdownRenderer(options);
+  const width = Math.max(MIN_WIDTH, Math.floor(options.width));
+  // The plain text shown so far of the line not yet complete.
+  let pending = "";
+  const erase = (): string => {
+    if (pending === "") return "";
+    const rows = Math.max(1, Math.ceil(visible(pending) / width));
+    pending = "";
+    return `\r\x1b[2K${"\x1b[1A\x1b[2K".repeat(rows - 1)}`;
+  };
+  return {
+    push(text: string): string {
+      let out = "";
+      let rest = text;
+      let nl = rest.indexOf("\n");
+      while (nl >= 0) {
+        const part = rest.slice(0, nl + 1);
+        const rendered = inner.push(pending + part);
+        // A line that renders as it was streamed is only ended.
+        out += rendered === pending + part ? part : erase() + rendered;
+        pending = "";
+        rest = rest.slice(nl + 1);
+        nl = rest.indexOf("\n");
+      }
+      if (rest !== "") {
+        out += rest;
+        pending += rest;
+      }
+      return out;
+    },
+    flush(): string {
+      const line = pending;
+      const rendered = inner.push(line) + inner.flush();
+      if (rendered === `${line}\n`) {
+        pending = "";
+        return "\n";
+      }
+      return erase() + rendered;
+    },
+  };
+}

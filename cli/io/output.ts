@@ -15,6 +15,7 @@ import { createSecretScreen } from "../../host/secrets.ts";
 import { providerKeyVariables } from "../../llm/keys.ts";
 import type { StatusLine } from "../chat/status.ts";
 import type { ToolLines } from "../chat/tool_line.ts";
+import type { MarkdownRenderer } from "./markdown.ts";
 
 /** Text from a stored or provider source, as one printable line. */
 function oneLine(text: string): string {
@@ -159,6 +160,11 @@ export interface TerminalParts {
   now(): number;
   /** The tool lines' formatting (handed in: `--version` never loads it). */
   lines: ToolLines;
+  /**
+   * Renders the model's markdown for people as it streams (present only
+   * when stdout is a terminal; piped text stays raw).
+   */
+  markdown?: MarkdownRenderer;
 }
 
 /**
@@ -184,10 +190,15 @@ export function createPlainPrinter(
   let model = options.primaryModel ?? "the model";
   // Tool lines printed when a call started, awaiting their event.
   let started = 0;
+  const md = term?.markdown;
   const closeLine = (): void => {
     term?.status?.clear();
-    const rest = stripper.flush();
-    if (rest !== "") io.stdout.write(rest);
+    const tail = stripper.flush();
+    const rest = md === undefined ? tail : md.push(tail) + md.flush();
+    if (rest !== "") {
+      io.stdout.write(rest);
+      lineOpen = !rest.endsWith("\n");
+    }
     if (lineOpen) io.stdout.write("\n");
     lineOpen = false;
   };
@@ -216,7 +227,9 @@ export function createPlainPrinter(
       switch (event.type) {
         case "agent:token": {
           model = event.model;
-          const shown = stripper.push(event.token);
+          const plain = stripper.push(event.token);
+          // A line streams plain, then is redrawn rendered once complete.
+          const shown = md === undefined ? plain : md.push(plain);
           if (shown !== "") text(shown);
           return;
         }

@@ -15,6 +15,7 @@ import {
 } from "../io/output.ts";
 import { createStatusLine, intervalTicker } from "../chat/status.ts";
 import { TOOL_LINES } from "../chat/tool_line.ts";
+import { createLiveMarkdown } from "../io/markdown.ts";
 
 /**
  * The printer for the context's output mode: NDJSON under `--json`, else
@@ -61,10 +62,20 @@ export function printerFor(
 function terminalParts(ctx: CommandEnv): TerminalParts {
   const { io } = ctx;
   const now = io.now ?? ((): number => Date.now());
-  if (io.stderrIsTerminal !== true) return { now, lines: TOOL_LINES };
-  return {
+  const markdown = io.stdoutIsTerminal
+    ? createLiveMarkdown({
+      width: io.terminal?.columns() ?? 80,
+      color: ctx.color,
+    })
+    : undefined;
+  const parts = {
     now,
     lines: TOOL_LINES,
+    ...(markdown === undefined ? {} : { markdown }),
+  };
+  if (io.stderrIsTerminal !== true) return parts;
+  return {
+    ...parts,
     status: createStatusLine({
       write: (t) => io.stderr.write(t),
       now,

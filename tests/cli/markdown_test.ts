@@ -1,6 +1,9 @@
 /** The terminal's markdown: structure rendered, prose wrapped, code kept. */
 import assert from "node:assert/strict";
-import { createMarkdownRenderer } from "../../cli/io/markdown.ts";
+import {
+  createLiveMarkdown,
+  createMarkdownRenderer,
+} from "../../cli/io/markdown.ts";
 
 function render(text: string, width = 40, color = false): string {
   const r = createMarkdownRenderer({ width, color });
@@ -70,4 +73,69 @@ Deno.test("markdown: streamed in pieces, the same as whole", () => {
   let pieces = "";
   for (const ch of text) pieces += r.push(ch);
   assert.equal(pieces + r.flush(), whole);
+});
+
+Deno.test("the terminal chat's printer renders the model's markdown; without it the text stays raw", async () => {
+  const { createBufferedIo } = await import("../../cli/io/io.ts");
+  const { createPlainPrinter } = await import("../../cli/io/output.ts");
+  const { TOOL_LINES } = await import("../../cli/chat/tool_line.ts");
+  const env = { sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z" };
+  const tokens = ["# Pl", "an\n- **one** th", "ing\n", "`done`"];
+  const run = (markdown: boolean): string => {
+    const b = createBufferedIo();
+    const p = createPlainPrinter(b.io, {
+      color: false,
+      quiet: true,
+      verbose: false,
+      terminal: {
+        now: () => 0,
+        lines: TOOL_LINES,
+        ...(markdown
+          ? { markdown: createLiveMarkdown({ width: 40, color: false }) }
+          : {}),
+      },
+    });
+    tokens.forEach((token, i) =>
+      p.print({
+        ...env,
+        sequenceNumber: i,
+        type: "agent:token",
+        nodeId: "n",
+        token,
+        model: "m",
+      })
+    );
+    p.print({
+      ...env,
+      sequenceNumber: 9,
+      type: "session:turn_completed",
+      stopReason: "stop",
+      tokensUsed: { input: 1, output: 1 },
+    });
+    return b.stdoutText();
+  };
+  const ERASE = "\r\x1b[2K";
+  assert.equal(
+    run(true),
+    `# Pl${ERASE}Plan\n- **one** th${ERASE}• one thing\n\`done\`${ERASE}done\n`,
+    "each line streams plain, then is redrawn rendered",
+  );
+  assert.equal(run(false), "# Plan\n- **one** thing\n`done`\n");
+});
+
+Deno.test("live markdown: a streamed line that wrapped is erased row by row before it is redrawn", () => {
+  const r = createLiveMarkdown({ width: 20, color: false });
+  const long = "word ".repeat(9).trim(); // 44 columns: three rows at 20
+  const out = r.push(long) + r.push("\n");
+  assert.ok(
+    out.startsWith(`${long}\r\x1b[2K\x1b[1A\x1b[2K\x1b[1A\x1b[2K`),
+    JSON.stringify(out),
+  );
+  assert.ok(out.endsWith("word word word word\nword\n"), JSON.stringify(out));
+  const same = createLiveMarkdown({ width: 40, color: false });
+  assert.equal(
+    same.push("Plain text") + same.push(" only.\n") + same.flush(),
+    "Plain text only.\n",
+    "a line that renders as streamed is not redrawn",
+  );
 });

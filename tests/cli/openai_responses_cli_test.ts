@@ -280,3 +280,14 @@ Deno.test("a fallback chain across the four kinds: Responses ⇒ Gemini ⇒ Anth
     await Promise.all([responses.close(), gemini.close(), anthropic.close()]);
   }
 });
+
+Deno.test("the Responses adapter loads only on its first call: not in cli.ts's closure, nor in the adapters'", async () => {
+  const { staticClosure } = await import("./_module_graph.ts");
+  const adapter = (m: string) =>
+    /\/llm\/openai_responses\/(?!_lazy|_base)/.test(m);
+  const cli = await staticClosure("cli.ts");
+  assert.deepEqual(cli.filter(adapter), []);
+  const adapters = await staticClosure("cli/run/provider_adapters.ts");
+  assert.ok(adapters.some((m) => m.endsWith("/llm/openai_responses/_lazy.ts")));
+  assert.deepEqual(adapters.filter(adapter), []);
+});

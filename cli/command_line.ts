@@ -54,6 +54,8 @@ export type CliCommand =
     fixture?: string;
     record?: string;
     mode?: ModeName;
+    /** `/model` in a chat: continue the session on this model (never from argv). */
+    reseat?: { model: string; provider: string };
   }
   | { name: "chat-list"; here: boolean }
   | { name: "chat-show"; sessionId: string }

@@ -56,6 +56,14 @@ export interface ChatLoopOptions {
   prepareLine?(line: string): Promise<string | undefined>;
   /** `[chat].max_messages`: the bound of a bare `/trim`. */
   maxMessages?: number;
+  /** The model the session runs on (`/model` shows it). */
+  model?: { model: string; provider: string };
+  /**
+   * `/model <id>` in an interactive chat: told the model to continue on,
+   * after which the loop ends, leaving the reader open for the chat that
+   * continues the session on it.
+   */
+  onReseat?(to: { model: string; provider: string }): void;
 }
 
 /**
@@ -141,6 +149,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
     halt(1);
   };
   let promptOpen = false;
+  let reseating = false;
   try {
     while (!stopped) {
       const prompt = promptFor(modes.mode);
@@ -173,12 +182,19 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
           get mode() {
             return modes.mode;
           },
+          ...(options.model === undefined ? {} : { model: options.model }),
+          interactive: interactive && options.onReseat !== undefined,
           setMode: (m) => {
             modes.mode = m;
             session.setTurnPolicy(modes.policy);
           },
         });
         if (outcome === "exit") break;
+        if (typeof outcome === "object") {
+          reseating = true;
+          options.onReseat?.(outcome.reseat);
+          break;
+        }
         if (outcome === "export") {
           await flush();
           const { runSlashExport } = await import("./slash_export.ts");
@@ -204,7 +220,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
     for (const off of unsubscribe) off();
     live.close();
     await flush();
-    await reader.close();
+    if (!reseating) await reader.close();
     options.printer.end();
   }
   const faults = options.replay?.finalFaults() ?? [];

@@ -16,13 +16,19 @@ import {
 import { type ContextCommandHost, runSlashTrim } from "./slash_window.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { CHAT_MODES } from "../../tools/modes.ts";
+import { inferProvider } from "../run/providers.ts";
 
 /**
  * What the loop does after a slash command: go on, end the chat, write
  * the in-chat export (`/export`) or run a manual compaction (`/compact`),
  * both of which need the live session and run asynchronously.
  */
-export type SlashOutcome = "continue" | "exit" | "export" | "compact";
+export type SlashOutcome =
+  | "continue"
+  | "exit"
+  | "export"
+  | "compact"
+  | { reseat: { model: string; provider: string } };
 
 /**
  * What a slash command may touch.
@@ -40,6 +46,10 @@ export interface SlashContext {
   setMode(mode: ModeName): void;
   /** The live session for `/trim` (absent ⇒ `/trim` is unavailable). */
   context?: ContextCommandHost;
+  /** The model the session runs on (for `/model`). */
+  model?: { model: string; provider: string };
+  /** Whether a person is at the terminal (`/model <id>` reseats only then). */
+  interactive?: boolean;
 }
 
 const MODES: ReadonlyArray<[ModeName, string]> = CHAT_MODES.map((
@@ -58,6 +68,8 @@ const HELP = `Commands:
   /exit              end the chat (resumable with chat-resume)
   /cancel            cancel the session, including a running turn
   /mode [mode]       show or switch the approval mode (next turn)
+  /model [id [provider]]  show the model, or continue this session on
+                     another one (same session id; mode back to ask)
   /cost              spend and tokens of this session, per model
   /compact           summarise the earlier conversation (Ctrl-C stops it)
   /trim [n]          drop earlier turns from the model's context, keeping
@@ -141,6 +153,35 @@ export function runSlash(line: string, ctx: SlashContext): SlashOutcome {
       ctx.setMode(mode);
       ctx.write(`Mode: ${mode} (from the next turn)\n`);
       return "continue";
+    }
+    case "model": {
+      const current = ctx.model;
+      if (args.length === 0) {
+        ctx.write(
+          current === undefined
+            ? "Model: unknown\n"
+            : `Model: ${current.model} (${current.provider})\n`,
+        );
+        return "continue";
+      }
+      if (args.length > 2) {
+        ctx.write("/model takes a model id and an optional provider\n");
+        return "continue";
+      }
+      if (ctx.interactive !== true) {
+        ctx.write("/model <id> switches models only in an interactive chat\n");
+        return "continue";
+      }
+      const [model = "", named] = args;
+      const provider = named ?? inferProvider(model) ??
+        current?.provider;
+      if (provider === undefined) {
+        ctx.write(
+          `Name the provider of ${model}: /model ${model} <provider>\n`,
+        );
+        return "continue";
+      }
+      return { reseat: { model, provider } };
     }
     case "cost": {
       if (!noArgs()) return "continue";

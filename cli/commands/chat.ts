@@ -110,6 +110,7 @@ export async function runChat(
       }\n`,
     );
   }
+  let reseat: { model: string; provider: string } | undefined;
   try {
     const code = await runChatLoop({
       ctx,
@@ -119,6 +120,8 @@ export async function runChat(
       modes,
       reader,
       interactive,
+      model: { model: run.agent.model, provider: run.agent.provider },
+      ...(interactive ? { onReseat: (to) => void (reseat = to) } : {}),
       ...(interactive
         ? {
           prepareLine: userLineHandler(
@@ -136,6 +139,10 @@ export async function runChat(
     });
     await drained;
     const recorded = await finishRecording(ctx, run.recorder);
+    if (reseat !== undefined && recorded) {
+      const { continueOn } = await import("./chat_resume.ts");
+      return await continueOn(ctx, live.sessionId, reseat, reader);
+    }
     // A chat that never reached a provider keeps nothing worth resuming
     // (chat-list leaves it out).
     if (

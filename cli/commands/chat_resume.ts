@@ -37,6 +37,7 @@ import { hostOptions, pumpEvents } from "../run/host_options.ts";
 import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { locateConfig } from "../config/config.ts";
 import { openChatReader } from "../chat/chat_reader.ts";
+import type { LineReader } from "../io/stdin.ts";
 import { createTerminalHooks } from "../chat/terminal_hooks.ts";
 import { buildModes } from "../run/modes.ts";
 import { withBudgetNotices } from "../run/window_settings.ts";
@@ -55,6 +56,7 @@ import { inProject, projectFolder, resolveSessionId } from "./session_ref.ts";
 export async function runChatResume(
   command: Extract<CliCommand, { name: "chat-resume" }>,
   ctx: CommandEnv,
+  carried?: { reader: LineReader },
 ): Promise<CommandResult> {
   const config = await loadRunConfig(ctx);
   if (!config.ok) return config.error;
@@ -110,13 +112,17 @@ export async function runChatResume(
     if (fellBack !== undefined && !ctx.globals.json && !ctx.globals.quiet) {
       ctx.io.stderr.write(fellBack);
     }
-    const agent = loaded.record.agentSnapshot;
-    if (agent === undefined) {
+    const stored = loaded.record.agentSnapshot;
+    if (stored === undefined) {
       return fault(
         "invalid_agent",
         `Session ${id} has no stored agent to resume with`,
       );
     }
+    // A reseat runs the stored agent on the chosen model (its providers
+    // are wired for it); the stored snapshot is unchanged.
+    const reseat = command.reseat;
+    const agent = reseat === undefined ? stored : { ...stored, ...reseat };
     const wiring = await wireProviders(agent, {
       providers: config.value.resolved.providers,
       env: (n) => ctx.io.env(n),
@@ -141,7 +147,7 @@ export async function runChatResume(
     const relaviumDir = config.value.paths.relaviumDir;
     const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
       ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
-    const reader = await openChatReader(ctx.io, {
+    const reader = carried?.reader ?? await openChatReader(ctx.io, {
       interactive,
       workspace: context.workingDir,
     });
@@ -180,6 +186,7 @@ export async function runChatResume(
     const resumed = resumeSession({
       store,
       sessionId: id,
+      ...(reseat === undefined ? {} : { reseat }),
       ...hostOptions(ctx, {
         ...hooks.observe(
           withBudgetNotices(
@@ -218,6 +225,7 @@ export async function runChatResume(
       );
     }
     closeStore = false;
+    let next: { model: string; provider: string } | undefined;
     try {
       const code = await runChatLoop({
         ctx,
@@ -241,9 +249,14 @@ export async function runChatResume(
           ? {}
           : { replay: wiring.value.replay }),
         ...(maxMessages === undefined ? {} : { maxMessages }),
+        model: { model: agent.model, provider: agent.provider },
+        ...(interactive ? { onReseat: (to) => void (next = to) } : {}),
       });
       await drained;
       const recorded = await finishRecording(ctx, wiring.value.recorder);
+      if (next !== undefined && recorded) {
+        return await continueOn(ctx, id, next, reader);
+      }
       return recorded ? code : 1;
     } finally {
       store.close();
@@ -251,4 +264,33 @@ export async function runChatResume(
   } finally {
     if (closeStore) store.close();
   }
+}
+
+/**
+ * `/model <id>`: the chat that asked has ended its session instance (its
+ * lease released); the same session goes on as a new instance on the
+ * chosen model, its fallback chain rebuilt, in mode `ask`.
+ *
+ * @param ctx The command context.
+ * @param sessionId The session.
+ * @param to The model and its provider.
+ * @param reader The chat's reader, carried over (stdin stays open).
+ * @returns What the continued chat returns.
+ */
+export async function continueOn(
+  ctx: CommandEnv,
+  sessionId: string,
+  to: { model: string; provider: string },
+  reader: LineReader,
+): Promise<CommandResult> {
+  ctx.io.stderr.write(
+    `Switching session ${sessionId} to ${stripControl(to.model)} (${
+      stripControl(to.provider)
+    }); the mode is back to ask\n`,
+  );
+  return await runChatResume(
+    { name: "chat-resume", sessionId, last: false, reseat: to },
+    ctx,
+    { reader },
+  );
 }

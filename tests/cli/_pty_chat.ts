@@ -26,6 +26,8 @@ export interface ChatProvider extends AsyncDisposable {
   readonly url: string;
   /** Each request's last user message text, in order. */
   userTexts(): string[];
+  /** Each request's model, in order. */
+  models(): string[];
   /** Resolves when the N-th request (1-based) has arrived. */
   arrived(n: number): Promise<void>;
   /** Ends the held stream. */
@@ -81,6 +83,7 @@ function signal(): { promise: Promise<void>; resolve: () => void } {
  */
 export function chatProvider(answers: readonly Answer[]): ChatProvider {
   const texts: string[] = [];
+  const models: string[] = [];
   const arrivals: Array<ReturnType<typeof signal>> = [];
   const cancels: Array<ReturnType<typeof signal>> = [];
   const slot = (list: typeof arrivals, n: number) => {
@@ -92,7 +95,9 @@ export function chatProvider(answers: readonly Answer[]): ChatProvider {
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     async (req) => {
-      texts.push(userText(await req.text()));
+      const raw = await req.text();
+      texts.push(userText(raw));
+      models.push(String(JSON.parse(raw).model));
       const n = texts.length;
       slot(arrivals, n).resolve();
       const answer = answers[n - 1] ?? answers.at(-1) ?? { deltas: ["ok"] };
@@ -127,6 +132,7 @@ export function chatProvider(answers: readonly Answer[]): ChatProvider {
   return {
     url: `http://127.0.0.1:${server.addr.port}`,
     userTexts: () => [...texts],
+    models: () => [...models],
     arrived: (n) => slot(arrivals, n).promise,
     release: () => release(),
     cancelled: (n) => slot(cancels, n).promise,

@@ -18,6 +18,8 @@ export interface Answer {
   hold?: boolean;
   /** Deltas sent after the release. */
   rest?: string[];
+  /** A tool call the answer ends with (finish reason `tool_calls`). */
+  toolCall?: { name: string; args: Record<string, unknown> };
 }
 
 /** The running provider. */
@@ -113,7 +115,25 @@ export function chatProvider(answers: readonly Answer[]): ChatProvider {
             for (const d of answer.rest ?? []) {
               controller.enqueue(encoder.encode(chunk({ content: d })));
             }
-            controller.enqueue(encoder.encode(chunk({}, "stop") + USAGE));
+            const call = answer.toolCall;
+            if (call !== undefined) {
+              controller.enqueue(encoder.encode(chunk({
+                tool_calls: [{
+                  index: 0,
+                  id: `call_${n}`,
+                  type: "function",
+                  function: {
+                    name: call.name,
+                    arguments: JSON.stringify(call.args),
+                  },
+                }],
+              })));
+            }
+            controller.enqueue(
+              encoder.encode(
+                chunk({}, call === undefined ? "stop" : "tool_calls") + USAGE,
+              ),
+            );
             controller.close();
           } catch {
             // The client went away.

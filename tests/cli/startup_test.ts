@@ -23,6 +23,15 @@ Deno.test("the line editor loads only when a chat reads a terminal: neither cli.
   }
 });
 
+Deno.test("--version and --help load no markdown rendering (only a chat's printer does)", async () => {
+  const markdown = (m: string): boolean => m.endsWith("/cli/io/markdown.ts");
+  for (const entry of ["cli.ts", "cli/help.ts"]) {
+    assert.deepEqual((await staticClosure(entry)).filter(markdown), [], entry);
+  }
+  const chat = await staticClosure("cli/run/session_io.ts");
+  assert.ok(chat.some(markdown), "the chat's printer has it");
+});
+
 Deno.test("a lone --version or --help loads no argument parser and no node: module", async () => {
   const modules = await staticClosure("cli.ts");
   assert.deepEqual(modules.filter((m) => m.startsWith("node:")), []);

@@ -1,0 +1,117 @@
+/**
+ * The approval prompt on a pseudo-terminal (mode `ask`): a `write_file`
+ * over an existing file asks on its own line with the canonical target
+ * (resolved, relative to its real root) and "overwrites N bytes", re-asks on an answer that is not one, and runs
+ * only after `y`; a declined call leaves the file alone.
+ */
+import assert from "node:assert/strict";
+import { spawnPty } from "./_pty.ts";
+import { chatProvider, chatSetup } from "./_pty_chat.ts";
+import { tempDir, write } from "./_helpers.ts";
+import { within } from "../llm/adapters/_server.ts";
+
+async function setUp(dir: string, answers: Parameters<typeof chatProvider>[0]) {
+  const provider = chatProvider(answers);
+  const { env } = await chatSetup(dir, `${dir}/home`, provider);
+  await write(`${dir}/notes.txt`, "old\n");
+  await write(
+    `${dir}/w.agent.yaml`,
+    "id: w\nname: W\nmodel: qwen2.5:7b\nprovider: fake-openai\nsystem_prompt: Be terse.\ntools:\n  - write_file\n",
+  );
+  return { provider, env };
+}
+
+const WRITE = {
+  deltas: ["I will write it."],
+  toolCall: {
+    name: "write_file",
+    args: { path: "notes.txt", content: "new text\n" },
+  },
+};
+
+Deno.test("chat on a terminal: the approval names the resolved path and the overwrite, re-asks on a non-answer, runs on y", async () => {
+  await using dir = await tempDir();
+  const { provider, env } = await setUp(dir.path, [WRITE, {
+    deltas: ["Done."],
+  }]);
+  await using _ = provider;
+  await using chat = spawnPty(["chat", "--agent", "w.agent.yaml"], {
+    cwd: dir.path,
+    env,
+  });
+  await chat.waitFor("> ");
+  await chat.type("update the notes\r");
+  let at = await chat.waitFor("I will write it.");
+  // The canonical target: resolved, shown relative to its real root.
+  at = await chat.waitFor("overwrites 4 bytes", at);
+  at = await chat.waitFor("Approve write_file notes.txt?", at);
+  const before = chat.text().slice(0, at);
+  assert.ok(
+    /I will write it\.\s*\n/.test(before),
+    "the question is not glued to the model's text",
+  );
+  await chat.type("maybe\r");
+  at = await chat.waitFor("is not an answer", at);
+  await chat.type("y\r");
+  await within(provider.arrived(2), 20_000, "the request after the tool ran");
+  at = await chat.waitFor("Done.", at);
+  assert.equal(await Deno.readTextFile(`${dir.path}/notes.txt`), "new text\n");
+  await chat.type("\x04");
+  assert.equal(await chat.waitExit(), 4);
+});
+
+Deno.test("chat on a terminal: n declines the write plainly and the file stays", async () => {
+  await using dir = await tempDir();
+  const { provider, env } = await setUp(dir.path, [WRITE, { deltas: ["OK."] }]);
+  await using _ = provider;
+  await using chat = spawnPty(["chat", "--agent", "w.agent.yaml"], {
+    cwd: dir.path,
+    env,
+  });
+  await chat.waitFor("> ");
+  await chat.type("update the notes\r");
+  let at = await chat.waitFor("overwrites 4 bytes");
+  await chat.type("n\r");
+  at = await chat.waitFor("declined", at);
+  await chat.type("\x04");
+  assert.equal(await chat.waitExit(), 4);
+  assert.equal(await Deno.readTextFile(`${dir.path}/notes.txt`), "old\n");
+});
+
+Deno.test("chat on a terminal: accept-edits writes inside the project unasked; plan refuses the write", async (t) => {
+  for (
+    const [mode, expected] of [["accept-edits", "new text\n"], [
+      "plan",
+      "old\n",
+    ]] as const
+  ) {
+    await t.step(mode, async () => {
+      await using dir = await tempDir();
+      const { provider, env } = await setUp(dir.path, [WRITE, {
+        deltas: ["Over."],
+      }]);
+      await using _ = provider;
+      await using chat = spawnPty(
+        ["chat", "--agent", "w.agent.yaml", "--mode", mode],
+        { cwd: dir.path, env },
+      );
+      await chat.waitFor(`${mode} > `);
+      await chat.type("update the notes\r");
+      // accept-edits runs the write and the model answers; plan refuses
+      // the call, and the turn ends saying how to go on.
+      const at = mode === "plan"
+        ? await chat.waitFor("not allowed in plan mode (read-only)")
+        : await within(
+          provider.arrived(2),
+          20_000,
+          "the request after the call",
+        )
+          .then(() => chat.waitFor("Over."));
+      assert.ok(!chat.text().includes("Approve write_file"), "never asked");
+      await chat.waitFor(`${mode} > `, at);
+      await chat.type("\x04");
+      assert.equal(await chat.waitExit(), 4);
+      assert.equal(await Deno.readTextFile(`${dir.path}/notes.txt`), expected);
+    });
+  }
+});

@@ -149,7 +149,9 @@ export async function runChat(
       !ctx.globals.json && !ctx.globals.quiet && live.session.turnCount > 0
     ) {
       ctx.io.stderr.write(
-        `Resume with: relavium chat-resume ${live.sessionId}\n`,
+        `Resume with: ${
+          ctx.io.invocation?.() ?? "relavium"
+        } chat-resume ${live.sessionId}\n`,
       );
     }
     return recorded ? code : 1;

@@ -1,9 +1,13 @@
 /**
  * The hint after a failed turn names the fix that applies to the
- * engine's reason, and only commands that exist.
+ * engine's reason, and only commands that exist; hints and the resume
+ * line name the CLI as it was invoked.
  */
 import assert from "node:assert/strict";
 import { turnFailureHint } from "../../cli/chat/hints.ts";
+import { createBufferedIo } from "../../cli/io/io.ts";
+import { main } from "../../cli/main.ts";
+import { tempDir, textCassette, write } from "./_helpers.ts";
 import { runSlash, type SlashContext } from "../../cli/chat/slash.ts";
 import { ERROR_CODES, type ErrorCode } from "../../schema/event.ts";
 
@@ -117,3 +121,19 @@ function allHints(): string[] {
     )
   );
 }
+
+Deno.test("chat: the resume line names the CLI as it was invoked", async () => {
+  await using dir = await tempDir();
+  await write(`${dir.path}/c.json`, textCassette("anthropic", ["Hi."]));
+  const b = createBufferedIo({
+    env: { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" },
+    cwd: dir.path,
+    stdin: "hello\n",
+  });
+  const io = { ...b.io, invocation: () => "deno run -A /opt/rel/cli.ts" };
+  assert.equal(await main(["chat", "--fixture", "c.json"], io), 4);
+  assert.match(
+    b.stderrText(),
+    /\nResume with: deno run -A \/opt\/rel\/cli\.ts chat-resume [0-9a-f-]{36}\n$/,
+  );
+});

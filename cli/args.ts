@@ -187,7 +187,7 @@ export function parseCliArgs(
 
   const [first, ...rest] = p.positionals;
   if (first === undefined) {
-    return fail("Missing command (run relavium --help for the list)");
+    return fail("Missing command (--help lists them)");
   }
   if (!Object.hasOwn(TOPICS, first)) {
     return fail(`Unknown command: ${first}`);

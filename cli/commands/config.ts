@@ -143,7 +143,9 @@ function pathLine(
  * @returns `# <path> is not trusted: …`.
  */
 export function untrustedLine(u: UntrustedFile): string {
-  return `# ${stripControl(u.path)} is not trusted (run 'relavium trust'): ${
+  return `# ${
+    stripControl(u.path)
+  } is not trusted (the trust command applies it): ${
     u.ignored.length === 0
       ? "nothing ignored, it only narrows"
       : `ignored ${

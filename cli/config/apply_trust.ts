@@ -92,7 +92,7 @@ export async function applyTrust(
       notices.push(
         `${f.path} is not trusted: ignoring ${
           narrowed.ignored.join(", ")
-        } (a project file may only narrow your settings; run 'relavium trust' to apply them)`,
+        } (a project file may only narrow your settings; the trust command applies them)`,
       );
     }
   }

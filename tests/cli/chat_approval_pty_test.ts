@@ -78,12 +78,13 @@ Deno.test("chat on a terminal: n declines the write plainly and the file stays",
   assert.equal(await Deno.readTextFile(`${dir.path}/notes.txt`), "old\n");
 });
 
-Deno.test("chat on a terminal: accept-edits writes inside the project unasked; plan refuses the write", async (t) => {
+Deno.test("chat on a terminal: accept-edits and auto write inside the project unasked; plan refuses the write", async (t) => {
   for (
-    const [mode, expected] of [["accept-edits", "new text\n"], [
-      "plan",
-      "old\n",
-    ]] as const
+    const [mode, expected] of [
+      ["accept-edits", "new text\n"],
+      ["auto", "new text\n"],
+      ["plan", "old\n"],
+    ] as const
   ) {
     await t.step(mode, async () => {
       await using dir = await tempDir();

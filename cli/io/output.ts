@@ -343,6 +343,8 @@ export function createPlainPrinter(
               : `$${(turnCost / 1e8).toFixed(4)}`;
             info(`[${input} in / ${output} out tokens, ${cost}]`);
           }
+          // On a terminal, a blank line sets each exchange apart.
+          if (term !== undefined) io.stderr.write("\n");
           return;
         }
         case "session:cancelled":

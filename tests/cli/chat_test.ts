@@ -483,7 +483,7 @@ Deno.test("chat: Ctrl-C at the interactive prompt ends the chat (exit 4)", async
   assert.equal(b.stdoutText(), "Hi.\n");
   assert.match(
     b.stderrText(),
-    /\/help for commands, \/exit to leave\n> \[10 in \/ 2 out tokens, \$0\.0001\]\n> \nResume with: relavium chat-resume /,
+    /\/help for commands, \/exit to leave\n> \[10 in \/ 2 out tokens, \$0\.0001\]\n\n> \nResume with: relavium chat-resume /,
   );
 });
 

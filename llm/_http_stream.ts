@@ -8,6 +8,7 @@
  * @module
  */
 import type { LlmError, StreamChunk } from "./chunk.ts";
+import type { HttpProviderOptions } from "./http.ts";
 import {
   createSseParser,
   type SseEvent,
@@ -48,6 +49,23 @@ export interface HttpStreamInput extends HttpCall {
   sse?: SseParserOptions;
   /** Timeouts and the size bound; default the defaults of `streamLimits`. */
   limits?: StreamLimits;
+}
+
+/**
+ * The transport fields of a call from its provider's options: the
+ * `fetch`, and the clock and SSE bounds when given.
+ *
+ * @param options The provider's options.
+ * @returns The fields, to spread into a {@linkcode HttpStreamInput}.
+ */
+export function transportOf(
+  options: Pick<HttpProviderOptions, "fetch" | "now" | "sse">,
+): Pick<HttpStreamInput, "fetch" | "now" | "sse"> {
+  return {
+    fetch: options.fetch,
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.sse === undefined ? {} : { sse: options.sse }),
+  };
 }
 
 function isTerminal(chunk: StreamChunk): boolean {

@@ -13,7 +13,7 @@ import { createCatalog } from "../create_catalog.ts";
 import { makeLlmError } from "../errors.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
-import { singleChunk, streamHttp } from "../_http_stream.ts";
+import { singleChunk, streamHttp, transportOf } from "../_http_stream.ts";
 import { streamLimits } from "../_watchdog.ts";
 import { classifyAnthropicError } from "./_errors.ts";
 import { createAnthropicMapper } from "./_map_stream.ts";
@@ -101,7 +101,7 @@ export function createAnthropicProvider(
     });
     return streamHttp({
       provider: id,
-      fetch: options.fetch,
+      ...transportOf(options),
       url,
       headers,
       body: JSON.stringify(withCacheBreakpoints(body.value, cacheTtl)),
@@ -111,8 +111,6 @@ export function createAnthropicProvider(
       classify: classifyAnthropicError,
       customEndpoint: custom,
       limits,
-      ...(options.now === undefined ? {} : { now: options.now }),
-      ...(options.sse === undefined ? {} : { sse: options.sse }),
     });
   }
 

@@ -12,7 +12,7 @@ import { endpointFace, resolveEndpoint } from "../_endpoint.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
-import { streamHttp } from "../_http_stream.ts";
+import { streamHttp, transportOf } from "../_http_stream.ts";
 import { streamLimits } from "../_watchdog.ts";
 import { classifyGeminiError } from "./_errors.ts";
 import { createGeminiMapper } from "./_map_stream.ts";
@@ -76,7 +76,7 @@ export function createGeminiProvider(
     });
     return streamHttp({
       provider: id,
-      fetch: options.fetch,
+      ...transportOf(options),
       url: `${base}/models/${
         encodeURIComponent(req.model)
       }:streamGenerateContent?alt=sse`,
@@ -88,8 +88,6 @@ export function createGeminiProvider(
       classify: classifyGeminiError,
       customEndpoint: custom,
       limits,
-      ...(options.now === undefined ? {} : { now: options.now }),
-      ...(options.sse === undefined ? {} : { sse: options.sse }),
     });
   }
 

@@ -11,7 +11,7 @@ import type { HttpProviderOptions } from "../http.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
-import { singleChunk, streamHttp } from "../_http_stream.ts";
+import { singleChunk, streamHttp, transportOf } from "../_http_stream.ts";
 import { streamLimits } from "../_watchdog.ts";
 import { makeLlmError } from "../errors.ts";
 import { endpointFace, httpSupports, resolveEndpoint } from "../_endpoint.ts";
@@ -121,7 +121,7 @@ export function createOpenAiProvider(
     });
     return streamHttp({
       provider: id,
-      fetch: options.fetch,
+      ...transportOf(options),
       url,
       headers,
       body: JSON.stringify(body.value),
@@ -132,8 +132,6 @@ export function createOpenAiProvider(
         classifyOpenAiError(dialect, status, parsed, text),
       customEndpoint: custom,
       limits,
-      ...(options.now === undefined ? {} : { now: options.now }),
-      ...(options.sse === undefined ? {} : { sse: options.sse }),
     });
   }
 

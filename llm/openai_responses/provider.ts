@@ -12,7 +12,7 @@ import type { HttpProviderOptions } from "../http.ts";
 import { endpointFace, httpSupports, resolveEndpoint } from "../_endpoint.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { keyRedactor } from "../_http_open.ts";
-import { streamHttp } from "../_http_stream.ts";
+import { streamHttp, transportOf } from "../_http_stream.ts";
 import { streamLimits } from "../_watchdog.ts";
 import { classifyOpenAiError } from "../openai/_errors.ts";
 import { buildResponsesBody } from "./_request_body.ts";
@@ -64,7 +64,7 @@ export function createOpenAiResponsesProvider(
     const redact = keyRedactor(key);
     return streamHttp({
       provider: id,
-      fetch: options.fetch,
+      ...transportOf(options),
       url: `${base}/responses`,
       headers,
       body: JSON.stringify(buildResponsesBody(req, catalog.lookup(req.model))),
@@ -75,8 +75,6 @@ export function createOpenAiResponsesProvider(
         classifyOpenAiError("openai", status, parsed, text),
       customEndpoint: custom,
       limits,
-      ...(options.now === undefined ? {} : { now: options.now }),
-      ...(options.sse === undefined ? {} : { sse: options.sse }),
     });
   }
 

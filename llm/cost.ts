@@ -14,6 +14,10 @@ export interface PricedUsage {
   costMicrocents: number;
   /** `false` when the model has no price (cost caps cannot apply). */
   priced: boolean;
+  /** The part of `costMicrocents` paid for cache reads (absent when 0). */
+  cacheReadMicrocents?: number;
+  /** The part paid for cache writes, every TTL (absent when 0). */
+  cacheWriteMicrocents?: number;
 }
 
 const MTOK = 1_000_000n;
@@ -43,7 +47,8 @@ function ratesFor(usage: Usage, info: ModelInfo): ModelRates {
  * `cacheWriteTokens` is the 5-minute part. A prompt (input plus cache
  * reads and writes) over the model's long-context threshold is priced
  * whole at the long-context rates. An unknown model costs 0 and is
- * `priced: false`.
+ * `priced: false`. The cache reads' and writes' parts of the cost come
+ * with it.
  *
  * @param usage The attempt's usage (disjoint classes).
  * @param info The attempt model's catalog entry, or `undefined`.
@@ -58,12 +63,17 @@ export function priceUsage(
   const writes = Math.max(0, usage.cacheWriteTokens ?? 0);
   const writes1h = Math.min(writes, Math.max(0, usage.cacheWrite1hTokens ?? 0));
   const writeRate = r.cacheWritePerMtokMicrocents ?? 0;
-  const cost = classCost(usage.inputTokens, r.inputPerMtokMicrocents) +
-    classCost(usage.outputTokens, r.outputPerMtokMicrocents) +
-    classCost(usage.cacheReadTokens, r.cachedInputPerMtokMicrocents) +
-    classCost(writes - writes1h, writeRate) +
+  const read = classCost(usage.cacheReadTokens, r.cachedInputPerMtokMicrocents);
+  const written = classCost(writes - writes1h, writeRate) +
     classCost(writes1h, r.cacheWrite1hPerMtokMicrocents ?? writeRate);
-  return { costMicrocents: cost, priced: true };
+  const cost = classCost(usage.inputTokens, r.inputPerMtokMicrocents) +
+    classCost(usage.outputTokens, r.outputPerMtokMicrocents) + read + written;
+  return {
+    costMicrocents: cost,
+    priced: true,
+    ...(read > 0 ? { cacheReadMicrocents: read } : {}),
+    ...(written > 0 ? { cacheWriteMicrocents: written } : {}),
+  };
 }
 
 /**

@@ -60,7 +60,12 @@ export class SpendLedger {
   #open: OpenInvocation | undefined;
   /** The attempt admitted last: what an unknown usage is estimated from. */
   #admitted:
-    | { provider: string; model: string; kind: string; request: LlmRequest }
+    | {
+      plan: readonly PlanEntry[];
+      provider: string;
+      model: string;
+      request: LlmRequest;
+    }
     | undefined;
   #unaccounted = 0;
 
@@ -136,9 +141,9 @@ export class SpendLedger {
     }) ?? { allow: true };
     if (!hook.allow) return hook;
     this.#admitted = {
+      plan,
       provider: entry.provider,
       model: entry.model,
-      kind: kindOf(plan, entry),
       request,
     };
     const admission = this.#budgetAdmit(plan, entry, request);
@@ -185,7 +190,7 @@ export class SpendLedger {
     ) {
       return { inputTokens: 0, outputTokens: 0 };
     }
-    const e = this.#estimate(a.kind, a.model, a.request);
+    const e = this.#estimate(kindOf(a.plan, a), a.model, a.request);
     return { inputTokens: e.inputTokens, outputTokens: e.reservationTokens };
   }
 
@@ -303,7 +308,12 @@ export class SpendLedger {
       costMicrocents: price.costMicrocents,
       priced: price.priced,
       ...details,
-      ...cacheCosts(usage, info),
+      ...(price.cacheReadMicrocents === undefined
+        ? {}
+        : { cacheReadMicrocents: price.cacheReadMicrocents }),
+      ...(price.cacheWriteMicrocents === undefined
+        ? {}
+        : { cacheWriteMicrocents: price.cacheWriteMicrocents }),
     });
     this.#deps.emit({
       type: "cost:updated",
@@ -335,30 +345,4 @@ function kindOf(
 
 function nonZero(n: number | undefined): n is number {
   return n !== undefined && n > 0;
-}
-
-/** The parts of a priced usage paid for cache reads and for cache writes. */
-function cacheCosts(
-  usage: Usage,
-  info: Parameters<typeof priceUsage>[1],
-): { cacheReadMicrocents?: number; cacheWriteMicrocents?: number } {
-  if (info === undefined) return {};
-  const zero = { inputTokens: 0, outputTokens: 0 };
-  const read = nonZero(usage.cacheReadTokens)
-    ? priceUsage({ ...zero, cacheReadTokens: usage.cacheReadTokens }, info)
-      .costMicrocents
-    : 0;
-  const write = nonZero(usage.cacheWriteTokens)
-    ? priceUsage({
-      ...zero,
-      cacheWriteTokens: usage.cacheWriteTokens,
-      ...(usage.cacheWrite1hTokens === undefined
-        ? {}
-        : { cacheWrite1hTokens: usage.cacheWrite1hTokens }),
-    }, info).costMicrocents
-    : 0;
-  return {
-    ...(read > 0 ? { cacheReadMicrocents: read } : {}),
-    ...(write > 0 ? { cacheWriteMicrocents: write } : {}),
-  };
 }

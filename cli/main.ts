@@ -14,7 +14,7 @@ import type { CliCommand } from "./args.ts";
 import { resolveColor } from "./io/color.ts";
 import type { CommandEnv, CommandResult } from "./command_env.ts";
 import type { CliIo } from "./io/io.ts";
-import { printFault } from "./io/output.ts";
+import { printFault } from "./io/fault_line.ts";
 import { VERSION } from "./version.ts";
 
 function colorFlagOf(argv: readonly string[]): boolean | undefined {

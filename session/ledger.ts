@@ -164,7 +164,7 @@ export class SpendLedger {
 
   /** The token estimate an attempt is admitted at. */
   #estimate(
-    kind: string,
+    kind: WireKind,
     model: string,
     request: LlmRequest,
   ): { inputTokens: number; reservationTokens: number } {
@@ -172,7 +172,7 @@ export class SpendLedger {
       inputTokens: estimateTokens(request),
       reservationTokens: reservationOf(
         this.#deps,
-        { kind: kind as PlanEntry["provider"]["kind"], model },
+        { kind, model },
         request.maxTokens,
       ),
     };
@@ -332,11 +332,13 @@ export class SpendLedger {
   }
 }
 
+type WireKind = PlanEntry["provider"]["kind"];
+
 /** The wire family of the plan entry an attempt uses. */
 function kindOf(
   plan: readonly PlanEntry[],
   entry: { provider: string; model: string },
-): string {
+): WireKind {
   const planned = plan.find((e) =>
     e.provider.id === entry.provider && e.model === entry.model
   );

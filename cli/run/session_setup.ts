@@ -24,7 +24,7 @@ import { applyModelOverride, buildDefaultAgent } from "./default_agent.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
 import { configuredKeys } from "./keys.ts";
-import { rememberFaultSecrets } from "../io/output.ts";
+import { rememberFaultSecrets } from "../io/fault_line.ts";
 import type { ScopedToolRegistry } from "../../tools/registry_impl.ts";
 import type { ToolScope } from "./tool_wiring.ts";
 import type { GateHook } from "../../tools/approval.ts";

@@ -117,6 +117,14 @@ export function createResponsesMapper(
     return { type: "error", error: e };
   }
 
+  function transport(message: string): StreamChunk {
+    done = true;
+    return {
+      type: "error",
+      error: makeLlmError("transport", provider, message),
+    };
+  }
+
   function stop(
     response: unknown,
     reason: StopReason,
@@ -182,15 +190,9 @@ export function createResponsesMapper(
       if (done) return [];
       const data = parseJson(ev.data);
       if (!isObject(data)) {
-        done = true;
-        return [{
-          type: "error",
-          error: makeLlmError(
-            "transport",
-            provider,
-            "Stream refused: an event's data is not a JSON object",
-          ),
-        }];
+        return [
+          transport("Stream refused: an event's data is not a JSON object"),
+        ];
       }
       const type = stringField(data, "type") ?? ev.event;
       const out: StreamChunk[] = [];
@@ -268,15 +270,9 @@ export function createResponsesMapper(
     },
     end(): StreamChunk[] {
       if (done) return [];
-      done = true;
-      return [{
-        type: "error",
-        error: makeLlmError(
-          "transport",
-          provider,
-          "The stream ended before the response completed (truncated)",
-        ),
-      }];
+      return [
+        transport("The stream ended before the response completed (truncated)"),
+      ];
     },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The approval prompt on a pseudo-terminal (mode `ask`): a `write_file`
  * over an existing file asks on its own line with the canonical target
- * (resolved, relative to its real root) and "overwrites N bytes", re-asks on an answer that is not one, and runs
- * only after `y`; a declined call leaves the file alone.
+ * (resolved, relative to its real root) and "overwrites N bytes", re-asks
+ * on an answer that is not one, and runs only after `y`; a declined call
+ * leaves the file alone; accept-edits and auto write unasked, plan not at all.
  */
 import assert from "node:assert/strict";
 import { spawnPty } from "./_pty.ts";
@@ -10,15 +11,26 @@ import { chatProvider, chatSetup } from "./_pty_chat.ts";
 import { tempDir, write } from "./_helpers.ts";
 import { within } from "../llm/adapters/_server.ts";
 
-async function setUp(dir: string, answers: Parameters<typeof chatProvider>[0]) {
-  const provider = chatProvider(answers);
+/**
+ * A chat in `mode` on an agent with `write_file`, over a `notes.txt` that
+ * holds "old": the model asks to rewrite it, then answers `after`. The
+ * request is already typed when it returns.
+ */
+async function writeChat(dir: string, after: string, mode = "ask") {
+  const provider = chatProvider([WRITE, { deltas: [after] }]);
   const { env } = await chatSetup(dir, `${dir}/home`, provider);
   await write(`${dir}/notes.txt`, "old\n");
   await write(
     `${dir}/w.agent.yaml`,
     "id: w\nname: W\nmodel: qwen2.5:7b\nprovider: fake-openai\nsystem_prompt: Be terse.\ntools:\n  - write_file\n",
   );
-  return { provider, env };
+  const chat = spawnPty(["chat", "--agent", "w.agent.yaml", "--mode", mode], {
+    cwd: dir,
+    env,
+  });
+  await chat.waitFor(mode === "ask" ? "> " : `${mode} > `);
+  await chat.type("update the notes\r");
+  return { provider, chat };
 }
 
 const WRITE = {
@@ -31,16 +43,9 @@ const WRITE = {
 
 Deno.test("chat on a terminal: the approval names the resolved path and the overwrite, re-asks on a non-answer, runs on y", async () => {
   await using dir = await tempDir();
-  const { provider, env } = await setUp(dir.path, [WRITE, {
-    deltas: ["Done."],
-  }]);
+  const { provider, chat: pty } = await writeChat(dir.path, "Done.");
   await using _ = provider;
-  await using chat = spawnPty(["chat", "--agent", "w.agent.yaml"], {
-    cwd: dir.path,
-    env,
-  });
-  await chat.waitFor("> ");
-  await chat.type("update the notes\r");
+  await using chat = pty;
   let at = await chat.waitFor("I will write it.");
   // The canonical target: resolved, shown relative to its real root.
   at = await chat.waitFor("overwrites 4 bytes", at);
@@ -62,14 +67,9 @@ Deno.test("chat on a terminal: the approval names the resolved path and the over
 
 Deno.test("chat on a terminal: n declines the write plainly and the file stays", async () => {
   await using dir = await tempDir();
-  const { provider, env } = await setUp(dir.path, [WRITE, { deltas: ["OK."] }]);
+  const { provider, chat: pty } = await writeChat(dir.path, "OK.");
   await using _ = provider;
-  await using chat = spawnPty(["chat", "--agent", "w.agent.yaml"], {
-    cwd: dir.path,
-    env,
-  });
-  await chat.waitFor("> ");
-  await chat.type("update the notes\r");
+  await using chat = pty;
   let at = await chat.waitFor("overwrites 4 bytes");
   await chat.type("n\r");
   at = await chat.waitFor("declined", at);
@@ -88,16 +88,9 @@ Deno.test("chat on a terminal: accept-edits and auto write inside the project un
   ) {
     await t.step(mode, async () => {
       await using dir = await tempDir();
-      const { provider, env } = await setUp(dir.path, [WRITE, {
-        deltas: ["Over."],
-      }]);
+      const { provider, chat: pty } = await writeChat(dir.path, "Over.", mode);
       await using _ = provider;
-      await using chat = spawnPty(
-        ["chat", "--agent", "w.agent.yaml", "--mode", mode],
-        { cwd: dir.path, env },
-      );
-      await chat.waitFor(`${mode} > `);
-      await chat.type("update the notes\r");
+      await using chat = pty;
       // accept-edits runs the write and the model answers; plan refuses
       // the call, and the turn ends saying how to go on.
       const at = mode === "plan"

@@ -9,6 +9,7 @@ import type { LlmProvider } from "../llm/provider.ts";
 import { split } from "../tests/_kit/session_parts.ts";
 import { FAKE_SUPPORTS } from "../llm/scripted_provider.ts";
 import type { SessionDeps } from "../session/deps.ts";
+import type { SessionRuntime } from "../host/runtime.ts";
 
 const encoder = new TextEncoder();
 
@@ -97,4 +98,40 @@ export function benchDeps(
     maxTurns: 1_000_000,
     ...extra,
   });
+}
+
+/**
+ * The whole number N ≥ 1 after `name` on the command line, else
+ * `fallback`.
+ *
+ * @throws {RangeError} When the value is not a whole number ≥ 1.
+ */
+export function countFlag(name: string, fallback: number): number {
+  const n = Number(flag(name, String(fallback)));
+  if (!Number.isInteger(n) || n < 1) {
+    throw new RangeError(`${name} needs N ≥ 1`);
+  }
+  return n;
+}
+
+/**
+ * A host runtime for a bench session: the given clock, ids and provider,
+ * instant sleeps, no network, no catalog (every turn does the same work),
+ * no key, working folder `/work`.
+ */
+export function benchRuntime(
+  clock: { now: () => number },
+  ids: () => string,
+  provider: LlmProvider,
+): SessionRuntime {
+  return {
+    clock,
+    ids,
+    sleep: () => Promise.resolve(),
+    fetch: () => Promise.reject(new Error("offline bench")),
+    catalog: { lookup: () => undefined },
+    keyFor: () => "",
+    workingDir: "/work",
+    resolveProvider: () => provider,
+  };
 }

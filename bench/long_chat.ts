@@ -41,17 +41,10 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { exists, flag, median, out } from "./_bench_util.ts";
+import { countFlag, exists, flag, median, out } from "./_bench_util.ts";
 import { answerText, questionText } from "./_long_session.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-function positive(name: string, fallback: number): number {
-  const n = Number(flag(name, String(fallback)));
-  if (!Number.isInteger(n) || n < 1) {
-    throw new RangeError(`${name} needs N ≥ 1`);
-  }
-  return n;
-}
 
 interface Sample {
   turn: number;
@@ -261,8 +254,8 @@ async function heapTable(path: string): Promise<void> {
 }
 
 async function mainBench(): Promise<number> {
-  const turns = positive("--turns", 3_000);
-  const every = positive("--every", 500);
+  const turns = countFlag("--turns", 3_000);
+  const every = countFlag("--every", 500);
   const outFile = flag("--out", "");
   const heap = Deno.args.includes("--heap");
   if (turns < 201) throw new RangeError("--turns needs N ≥ 201");

@@ -30,15 +30,14 @@ const MAX_DEPTH = 32;
 /** Configured values shorter than this are not secrets (ordinary text). */
 const MIN_KEY_LENGTH = 8;
 
-/** The shapes of the module table, one pattern per row. */
-const KEY_SHAPES: readonly RegExp[] = [
-  /\bsk-[A-Za-z0-9_-]{20,}/g,
-  /\bAIza[A-Za-z0-9_-]{30,}/g,
-  /\bgsk_[A-Za-z0-9]{20,}/g,
-  /\bxai-[A-Za-z0-9]{20,}/g,
-  /\bhf_[A-Za-z0-9]{30,}/g,
-  /\bpplx-[A-Za-z0-9]{20,}/g,
-];
+/**
+ * The shapes of the module table, one alternative per row, in one pattern:
+ * a text is scanned once, not once per shape. A match that runs into
+ * another shape holds it whole (each row's characters are within `sk-`'s
+ * and `AIza`'s), so either the longer match is redacted or neither is.
+ */
+const KEY_SHAPES =
+  /\b(?:sk-[A-Za-z0-9_-]{20,}|AIza[A-Za-z0-9_-]{30,}|gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{30,}|pplx-[A-Za-z0-9]{20,})/g;
 
 /** A secret test and its redaction, over one set of configured keys. */
 export interface SecretScreen {
@@ -61,10 +60,7 @@ export function createSecretScreen(keys: readonly string[]): SecretScreen {
   function redact(text: string): string {
     let out = text;
     for (const k of known) out = out.replaceAll(k, REDACTED);
-    for (const shape of KEY_SHAPES) {
-      out = out.replace(shape, (m) => /\d/.test(m) ? REDACTED : m);
-    }
-    return out;
+    return out.replace(KEY_SHAPES, (m) => /\d/.test(m) ? REDACTED : m);
   }
   return { isSecret: (value) => redact(value) !== value, redact };
 }

@@ -76,11 +76,11 @@ export function checkSettlement(settlement: InvocationSettlement): void {
  * Decodes one stored pending invocation, naming the column it finds
  * invalid.
  *
- * @param row The raw `relavium_invocations` row (`id`, `purpose`,
+ * @param row The raw `relavium_open_invocations` row (`id`, `purpose`,
  * `provider`, `model`, `started_at`).
  * @returns The pending invocation.
  * @throws {SessionRecordError} `invalid_record` naming
- * `relavium_invocations.<column>`.
+ * `relavium_open_invocations.<column>`.
  */
 export function decodePendingRow(
   row: Record<string, unknown>,
@@ -88,7 +88,7 @@ export function decodePendingRow(
   const bad = (column: string): never => {
     throw new SessionRecordError(
       "invalid_record",
-      `relavium_invocations.${column}`,
+      `relavium_open_invocations.${column}`,
     );
   };
   const id = row["id"];

@@ -6,7 +6,8 @@
  * (`agents`, `model_catalog`), plus our own tables: `relavium_session_state`,
  * `relavium_session_turns` (provider-engaged turns over the session's life),
  * `relavium_session_leases` (one writer per session),
- * `relavium_invocations` (the usage-coverage journal) and
+ * `relavium_open_invocations` (the usage-coverage journal: the calls not
+ * yet settled, or settled with spend no write has recorded yet) and
  * `relavium_cost_details` (per model: prompt-cache reads and writes, and
  * the calls whose provider sent no token counts — what `session_costs`
  * has no column for).
@@ -15,7 +16,9 @@
  * or to a file of an older version of this package, it adds the missing
  * tables and changes no existing object, so older files stay readable (a
  * session written before the journal existed simply has no invocations).
- * Nothing here ever ALTERs or DROPs.
+ * Nothing here ever ALTERs or DROPs an upstream object; an older version's
+ * own journal (`relavium_invocations`, which kept every call) is replaced
+ * by {@linkcode moveOlderJournal}, its open calls moved over first.
  *
  * @module
  */
@@ -106,9 +109,11 @@ export const STORE_DDL: readonly string[] = [
 	\`acquired_at\` integer NOT NULL,
 	\`heartbeat_at\` integer NOT NULL
 )`,
-  `CREATE TABLE IF NOT EXISTS \`relavium_invocations\` (
-	\`id\` text PRIMARY KEY NOT NULL,
+  // One b-tree (no rowid, no second index): a call's pending row and its
+  // removal each touch one page, which the turn's commit has to sync.
+  `CREATE TABLE IF NOT EXISTS \`relavium_open_invocations\` (
 	\`session_id\` text NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
+	\`id\` text NOT NULL,
 	\`purpose\` text NOT NULL CHECK(\`purpose\` in ('turn', 'summary')),
 	\`provider\` text NOT NULL,
 	\`model\` text NOT NULL,
@@ -117,11 +122,10 @@ export const STORE_DDL: readonly string[] = [
 	\`input_tokens\` integer DEFAULT 0 NOT NULL,
 	\`output_tokens\` integer DEFAULT 0 NOT NULL,
 	\`cost_microcents\` integer DEFAULT 0 NOT NULL,
-	\`recorded\` integer DEFAULT 0 NOT NULL,
 	\`started_at\` integer NOT NULL,
-	\`settled_at\` integer
-)`,
-  'CREATE INDEX IF NOT EXISTS `idx_relavium_invocations_open` ON `relavium_invocations` (`session_id`) WHERE "status" = \'pending\' OR "recorded" = 0',
+	\`settled_at\` integer,
+	PRIMARY KEY (\`session_id\`, \`id\`)
+) WITHOUT ROWID`,
   'CREATE INDEX IF NOT EXISTS `idx_agent_sessions_status` ON `agent_sessions` (`status`,"updated_at" desc) WHERE "agent_sessions"."deleted_at" is null',
   'CREATE INDEX IF NOT EXISTS `idx_agent_sessions_agent` ON `agent_sessions` (`agent_id`,"created_at" desc) WHERE "agent_sessions"."agent_id" is not null',
   'CREATE INDEX IF NOT EXISTS `idx_agent_sessions_updated` ON `agent_sessions` ("updated_at" desc,"id" desc) WHERE "agent_sessions"."deleted_at" is null',
@@ -205,9 +209,9 @@ const REQUIRED_COLUMNS: Record<string, readonly string[]> = {
     "acquired_at",
     "heartbeat_at",
   ],
-  relavium_invocations: [
-    "id",
+  relavium_open_invocations: [
     "session_id",
+    "id",
     "purpose",
     "provider",
     "model",
@@ -216,7 +220,6 @@ const REQUIRED_COLUMNS: Record<string, readonly string[]> = {
     "input_tokens",
     "output_tokens",
     "cost_microcents",
-    "recorded",
     "started_at",
     "settled_at",
   ],
@@ -371,4 +374,44 @@ export function missingColumnsOfExisting(db: DatabaseSync): string[] {
     for (const c of columns) if (!present.has(c)) missing.push(`${table}.${c}`);
   }
   return missing;
+}
+
+/**
+ * Replaces an older version's journal, which kept every call, by
+ * `relavium_open_invocations`: its pending calls, and its settled calls
+ * whose spend no write recorded, move over; the old table is dropped.
+ * Run inside the open's schema transaction, after {@linkcode STORE_DDL};
+ * a file without the old table is left as it is.
+ *
+ * @param db An open database with {@linkcode STORE_DDL} applied.
+ *
+ * @example An open call moves, a recorded one goes
+ * ```ts
+ * import { moveOlderJournal, STORE_DDL } from "./ddl.ts";
+ * import { DatabaseSync } from "node:sqlite";
+ * import assert from "node:assert/strict";
+ * const db = new DatabaseSync(":memory:");
+ * for (const sql of STORE_DDL) db.exec(sql);
+ * db.exec("INSERT INTO agent_sessions (id, agent_slug, created_at, updated_at) VALUES ('s', 'a', 0, 0)");
+ * db.exec("CREATE TABLE relavium_invocations (id text PRIMARY KEY, session_id text, purpose text, provider text, model text, status text, coverage text, input_tokens integer, output_tokens integer, cost_microcents integer, recorded integer, started_at integer, settled_at integer)");
+ * db.exec("INSERT INTO relavium_invocations VALUES ('a', 's', 'turn', 'p', 'm', 'pending', NULL, 0, 0, 0, 0, 5, NULL), ('b', 's', 'turn', 'p', 'm', 'settled', 'priced', 1, 1, 9, 1, 6, 7)");
+ * moveOlderJournal(db);
+ * assert.deepEqual(db.prepare("SELECT id FROM relavium_open_invocations").all().map((r) => r["id"]), ["a"]);
+ * assert.equal(db.prepare("SELECT name FROM sqlite_master WHERE name = 'relavium_invocations'").get(), undefined);
+ * db.close();
+ * ```
+ */
+export function moveOlderJournal(db: DatabaseSync): void {
+  const old = db.prepare(
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'relavium_invocations'",
+  ).get();
+  if (old === undefined) return;
+  db.exec(`INSERT OR IGNORE INTO relavium_open_invocations
+    (session_id, id, purpose, provider, model, status, coverage, input_tokens,
+    output_tokens, cost_microcents, started_at, settled_at)
+    SELECT session_id, id, purpose, provider, model, status, coverage,
+    input_tokens, output_tokens, cost_microcents, started_at, settled_at
+    FROM relavium_invocations
+    WHERE status = 'pending' OR (recorded = 0 AND cost_microcents > 0)`);
+  db.exec("DROP TABLE relavium_invocations");
 }

@@ -21,7 +21,6 @@ import type { CostEntry, SessionLease } from "./store.ts";
 interface Invocation {
   pending: PendingInvocation;
   settled?: InvocationSettlement;
-  recorded: boolean;
 }
 
 interface StoredLease {
@@ -39,10 +38,11 @@ interface StoredLease {
  */
 export class MemoryJournal {
   readonly #leases = new Map<string, StoredLease>();
-  // Per session, by id in journal order; and the settled ones whose spend
-  // no write has recorded yet (the only ones `markRecorded` looks at).
+  // Per session, by id in journal order, the open calls: pending, or
+  // settled with spend no write has recorded yet. A call leaves when
+  // nothing is left to record, so the journal stays as small as what is
+  // open, however long the session.
   readonly #invocations = new Map<string, Map<string, Invocation>>();
-  readonly #unrecorded = new Map<string, Set<Invocation>>();
 
   /** As `SessionStore.acquireLease`, for a known session. */
   acquire(sessionId: string, claim: LeaseClaim, now: number): LeaseAnswer {
@@ -84,41 +84,33 @@ export class MemoryJournal {
       byId = new Map();
       this.#invocations.set(sessionId, byId);
     }
-    byId.set(pending.id, { pending: { ...pending }, recorded: false });
+    byId.set(pending.id, { pending: { ...pending } });
   }
 
   /** As `SessionStore.settleInvocation`, checked. */
   settle(sessionId: string, settlement: InvocationSettlement): void {
     checkSettlement(settlement);
-    const found = this.#invocations.get(sessionId)?.get(settlement.id);
+    const byId = this.#invocations.get(sessionId);
+    const found = byId?.get(settlement.id);
     if (found === undefined || found.settled !== undefined) return;
-    found.settled = { ...settlement };
-    found.recorded = settlement.costMicrocents === 0;
-    if (!found.recorded) {
-      let open = this.#unrecorded.get(sessionId);
-      if (open === undefined) {
-        open = new Set();
-        this.#unrecorded.set(sessionId, open);
-      }
-      open.add(found);
-    }
+    if (settlement.costMicrocents === 0) byId?.delete(settlement.id);
+    else found.settled = { ...settlement };
   }
 
-  /** Marks, per cost entry a write records, its settled invocation. */
+  /** Removes, per cost entry a write records, its settled invocation. */
   markRecorded(sessionId: string, costs: readonly CostEntry[]): void {
-    const open = this.#unrecorded.get(sessionId);
+    const open = this.#invocations.get(sessionId);
     if (open === undefined) return;
     for (const c of costs) {
       if (c.costMicrocents === 0) continue;
-      for (const i of open) {
+      for (const [id, i] of open) {
         if (
           i.settled !== undefined && i.pending.model === c.model &&
           i.settled.inputTokens === c.inputTokens &&
           i.settled.outputTokens === c.outputTokens &&
           i.settled.costMicrocents === c.costMicrocents
         ) {
-          i.recorded = true;
-          open.delete(i);
+          open.delete(id);
           break;
         }
       }
@@ -132,7 +124,7 @@ export class MemoryJournal {
     const pending: PendingInvocation[] = [];
     for (const i of list) {
       if (i.settled === undefined) pending.push({ ...i.pending });
-      else if (!i.recorded) unrecorded += i.settled.costMicrocents;
+      else unrecorded += i.settled.costMicrocents;
     }
     return { pending, unrecordedMicrocents: unrecorded };
   }

@@ -1,7 +1,7 @@
 /**
  * Our two bookkeeping tables of `history.db`: the writer lease
  * (`relavium_session_leases`) and the usage-coverage journal
- * (`relavium_invocations`). Every method runs inside the caller's
+ * (`relavium_open_invocations`). Every method runs inside the caller's
  * transaction; statements are prepared on first use.
  *
  * @module
@@ -35,25 +35,29 @@ const SQL = {
     WHERE session_id = ? AND holder_id = ?`,
   releaseLease: `DELETE FROM relavium_session_leases
     WHERE session_id = ? AND holder_id = ?`,
-  begin: `INSERT INTO relavium_invocations
-    (id, session_id, purpose, provider, model, started_at)
+  begin: `INSERT INTO relavium_open_invocations
+    (session_id, id, purpose, provider, model, started_at)
     VALUES (?, ?, ?, ?, ?, ?)`,
-  settle: `UPDATE relavium_invocations SET status = 'settled', coverage = ?,
-    input_tokens = ?, output_tokens = ?, cost_microcents = ?,
-    recorded = ?, settled_at = ?
-    WHERE id = ? AND session_id = ? AND status = 'pending'`,
+  // A call that spent money stays, settled, until a write records it.
+  settle: `UPDATE relavium_open_invocations SET status = 'settled',
+    coverage = ?, input_tokens = ?, output_tokens = ?, cost_microcents = ?,
+    settled_at = ?
+    WHERE session_id = ? AND id = ? AND status = 'pending'`,
+  // A call that spent nothing has nothing left to record.
+  settleFree: `DELETE FROM relavium_open_invocations
+    WHERE session_id = ? AND id = ? AND status = 'pending'`,
   pending: `SELECT id, purpose, provider, model, started_at
-    FROM relavium_invocations WHERE session_id = ? AND status = 'pending'
-    ORDER BY started_at, rowid`,
-  unrecorded: `SELECT cost_microcents FROM relavium_invocations
-    WHERE session_id = ? AND status = 'settled' AND recorded = 0`,
-  // The oldest settled, unrecorded invocation that spent exactly this
-  // entry's money: which of two equal ones is marked changes no total.
-  markRecorded: `UPDATE relavium_invocations SET recorded = 1
-    WHERE rowid = (SELECT rowid FROM relavium_invocations
-      WHERE session_id = ? AND status = 'settled' AND recorded = 0
-      AND model = ? AND input_tokens = ? AND output_tokens = ?
-      AND cost_microcents = ? ORDER BY rowid LIMIT 1)`,
+    FROM relavium_open_invocations WHERE session_id = ? AND status = 'pending'
+    ORDER BY started_at, id`,
+  unrecorded: `SELECT cost_microcents FROM relavium_open_invocations
+    WHERE session_id = ? AND status = 'settled'`,
+  // The oldest settled call that spent exactly this entry's money: which
+  // of two equal ones goes changes no total.
+  markRecorded: `DELETE FROM relavium_open_invocations
+    WHERE session_id = ?1 AND id = (SELECT id FROM relavium_open_invocations
+      WHERE session_id = ?1 AND status = 'settled' AND model = ?2
+      AND input_tokens = ?3 AND output_tokens = ?4 AND cost_microcents = ?5
+      ORDER BY started_at, id LIMIT 1)`,
 } as const;
 
 type Name = keyof typeof SQL;
@@ -191,8 +195,8 @@ export class SqliteJournal {
     now: number,
   ): void {
     this.#sql("begin").run(
-      id,
       sessionId,
+      id,
       invocation.purpose,
       invocation.provider,
       invocation.model,
@@ -201,25 +205,28 @@ export class SqliteJournal {
   }
 
   /**
-   * Settles a pending invocation in one statement; spend of zero is
-   * recorded at once (no turn will carry it).
+   * Settles a pending invocation in one statement; one that spent nothing
+   * leaves the journal at once (no turn will carry it).
    */
   settle(sessionId: string, s: InvocationSettlement, now: number): void {
+    if (s.costMicrocents === 0) {
+      this.#sql("settleFree").run(sessionId, s.id);
+      return;
+    }
     this.#sql("settle").run(
       s.coverage,
       s.inputTokens,
       s.outputTokens,
       s.costMicrocents,
-      s.costMicrocents === 0 ? 1 : 0,
       now,
-      s.id,
       sessionId,
+      s.id,
     );
   }
 
   /**
-   * Marks, per cost entry a write records, the matching settled
-   * invocation as recorded.
+   * Removes, per cost entry a write records, the matching settled
+   * invocation: its spend is in the totals now.
    */
   markRecorded(sessionId: string, costs: readonly CostEntry[]): void {
     for (const c of costs) {
@@ -242,7 +249,10 @@ export class SqliteJournal {
     let unrecorded = 0;
     for (const r of this.#sql("unrecorded").all(sessionId)) {
       const cost = r["cost_microcents"];
-      unrecorded += storedCount(cost, "relavium_invocations.cost_microcents");
+      unrecorded += storedCount(
+        cost,
+        "relavium_open_invocations.cost_microcents",
+      );
     }
     return { pending, unrecordedMicrocents: unrecorded };
   }

@@ -13,7 +13,7 @@ import { openDatabaseForRead } from "./sqlite_file.ts";
 
 /**
  * One listed session: the columns `chat-list` prints, with its usage
- * coverage (`relavium_invocations`): `totalCostMicrocents` includes the
+ * coverage (`relavium_open_invocations`): `totalCostMicrocents` includes the
  * settled spend no turn recorded yet, and `unaccountedCalls` counts the
  * calls still pending (their spend unknown: the total is a lower bound).
  * `workingDir` is the folder the session was started in (absent on rows
@@ -63,18 +63,19 @@ const TURNS_SQL = `(SELECT COUNT(*) FROM session_messages m
  * sessions are then fully accounted and engaged only by turns or costs.
  */
 function listSql(has: (table: string) => boolean): string {
-  const journal = has("relavium_invocations");
+  const journal = has("relavium_open_invocations");
   const pending = journal
-    ? `(SELECT COUNT(*) FROM relavium_invocations i
+    ? `(SELECT COUNT(*) FROM relavium_open_invocations i
     WHERE i.session_id = s.id AND i.status = 'pending')`
     : "0";
   const unrecorded = journal
-    ? `(SELECT COALESCE(SUM(i.cost_microcents), 0) FROM relavium_invocations i
-    WHERE i.session_id = s.id AND i.status = 'settled' AND i.recorded = 0)`
+    ? `(SELECT COALESCE(SUM(i.cost_microcents), 0) FROM relavium_open_invocations i
+    WHERE i.session_id = s.id AND i.status = 'settled')`
     : "0";
+  // A call that never left spent nothing, so it is no longer open.
   const sent = journal
-    ? `EXISTS (SELECT 1 FROM relavium_invocations i WHERE i.session_id = s.id
-    AND (i.coverage IS NULL OR i.coverage <> 'not_sent'))`
+    ? `EXISTS (SELECT 1 FROM relavium_open_invocations i
+    WHERE i.session_id = s.id)`
     : "0";
   const used = has("relavium_session_turns")
     ? `COALESCE((SELECT t.turns_used FROM relavium_session_turns t
@@ -136,7 +137,7 @@ function count(v: unknown, field: string): number {
 function entry(row: Record<string, unknown>): SessionListEntry {
   const unrecorded = count(
     row["unrecorded"],
-    "relavium_invocations.cost_microcents",
+    "relavium_open_invocations.cost_microcents",
   );
   const cost = count(
     row["total_cost_microcents"],
@@ -152,7 +153,7 @@ function entry(row: Record<string, unknown>): SessionListEntry {
     totalCostMicrocents: cost,
     unaccountedCalls: count(
       row["unaccounted"],
-      "relavium_invocations.status",
+      "relavium_open_invocations.status",
     ),
     turns: count(row["turns"], "session_messages.role"),
     engaged: false,

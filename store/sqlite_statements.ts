@@ -43,7 +43,7 @@ const MESSAGE_COLUMNS = `${
 export interface Statements {
   /** Full row of a visible session, by id. */
   visibleSessionFull: StatementSync;
-  /** `title` of a visible session (existence check), by id. */
+  /** A row when the session is visible (the existence check), by id. */
   visibleSession: StatementSync;
   /** Full row of any session, by id (used right after insert). */
   sessionById: StatementSync;
@@ -78,7 +78,11 @@ export interface Statements {
   insertSession: StatementSync;
   /** Inserts a message row (metadata columns NULL). */
   insertMessage: StatementSync;
-  /** Adds turn tokens, sets status `active`, the title when NULL, `updated_at`. */
+  /**
+   * Of a visible session: adds the turn's tokens and cost, sets status
+   * `active`, the title when NULL, and `updated_at` (no row changed ⇒ no
+   * such session).
+   */
   updateAfterTurn: StatementSync;
   /** Inserts a boundary marker row (`system`, dropped-through sequence set). */
   insertMarker: StatementSync;
@@ -202,7 +206,7 @@ export function prepareStatements(
       `SELECT ${SESSION_COLUMNS} WHERE s.id = ? AND s.deleted_at IS NULL`,
     ),
     visibleSession: p(
-      "SELECT title FROM agent_sessions WHERE id = ? AND deleted_at IS NULL",
+      "SELECT 1 FROM agent_sessions WHERE id = ? AND deleted_at IS NULL",
     ),
     sessionById: p(`SELECT ${SESSION_COLUMNS} WHERE s.id = ?`),
     listVisible: p(
@@ -241,8 +245,9 @@ export function prepareStatements(
       `UPDATE agent_sessions SET
        total_input_tokens = total_input_tokens + ?,
        total_output_tokens = total_output_tokens + ?,
+       total_cost_microcents = total_cost_microcents + ?,
        title = COALESCE(title, ?), status = 'active', updated_at = ?
-       WHERE id = ?`,
+       WHERE id = ? AND deleted_at IS NULL`,
     ),
     insertMarker: p(
       `INSERT INTO session_messages (id, session_id, sequence_number, role,

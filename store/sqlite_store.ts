@@ -12,6 +12,7 @@ import { isSessionContext } from "./record_check.ts";
 import {
   missingColumns,
   missingColumnsOfExisting,
+  moveOlderJournal,
   referencesModelCatalog,
   schemaProblems,
   STORE_DDL,
@@ -130,19 +131,16 @@ class SqliteSessionStore implements SessionStore {
     if (stored?.holderId !== mine) throw leaseLostError(sessionId, stored);
   }
 
-  /**
-   * One write transaction on a visible session, after the lease check;
-   * `work` gets the row's current title.
-   */
+  /** One write transaction on a visible session, after the lease check. */
   #writeSession<T>(
     sessionId: string,
-    work: (title: unknown) => T,
+    work: () => T,
     durability?: "process",
   ): T {
     return this.#write(() => {
-      const { title } = this.#requireVisible(sessionId);
+      this.#requireVisible(sessionId);
       this.#guard(sessionId);
-      return work(title);
+      return work();
     }, durability);
   }
 
@@ -177,14 +175,17 @@ class SqliteSessionStore implements SessionStore {
     return viaCatalog ? this.#catalogId(model) : model;
   }
 
-  #requireVisible(sessionId: string): { title: unknown } {
-    const row = this.#sql.visibleSession.get(sessionId);
-    if (row === undefined) throw new SessionNotFoundError();
-    return { title: row["title"] };
+  #requireVisible(sessionId: string): void {
+    if (this.#sql.visibleSession.get(sessionId) === undefined) {
+      throw new SessionNotFoundError();
+    }
   }
 
+  /**
+   * Records `costs` in the cost tables and the journal (not in the
+   * session's total).
+   */
   #addCosts(sessionId: string, costs: CostEntry[], now: number): void {
-    let total = 0;
     for (const c of costs) {
       const catalogId = this.#catalog.costs ? this.#catalogId(c.model) : null;
       this.#sql.upsertCost.run(
@@ -213,10 +214,15 @@ class SqliteSessionStore implements SessionStore {
           unknown,
         );
       }
-      total += c.costMicrocents;
     }
-    if (total > 0) this.#sql.addSessionCost.run(total, sessionId);
     this.#journal.markRecorded(sessionId, costs);
+  }
+
+  /** As {@linkcode #addCosts}, with their sum added to the session's total. */
+  #addSessionCosts(sessionId: string, costs: CostEntry[], now: number): void {
+    this.#addCosts(sessionId, costs, now);
+    const total = costOf(costs);
+    if (total > 0) this.#sql.addSessionCost.run(total, sessionId);
   }
 
   create(session: NewSession): AgentSessionRecord {
@@ -257,7 +263,20 @@ class SqliteSessionStore implements SessionStore {
       ids: this.#ids,
       timestamp: new Date(now).toISOString(),
     });
-    this.#writeSession(sessionId, (title) => {
+    const title = deriveTitle(turn.userText) ?? null;
+    this.#write(() => {
+      // The session's row first: no row changed ⇒ no such visible session.
+      const updated = this.#sql.updateAfterTurn.run(
+        turn.tokensUsed.input,
+        turn.tokensUsed.output,
+        costOf(turn.costs),
+        title,
+        now,
+        sessionId,
+      );
+      if (Number(updated.changes) === 0) throw new SessionNotFoundError();
+      this.#guard(sessionId);
+      this.#addCosts(sessionId, turn.costs, now);
       let seq = Number(this.#sql.nextSequence.get(sessionId)?.["n"] ?? 0);
       const modelRef = this.#modelRef(turn.modelId, this.#catalog.messages);
       for (const row of rows) {
@@ -271,15 +290,6 @@ class SqliteSessionStore implements SessionStore {
           now,
         );
       }
-      const newTitle = title === null ? deriveTitle(turn.userText) : undefined;
-      this.#sql.updateAfterTurn.run(
-        turn.tokensUsed.input,
-        turn.tokensUsed.output,
-        newTitle ?? null,
-        now,
-        sessionId,
-      );
-      this.#addCosts(sessionId, turn.costs, now);
       if (turn.turnsUsed !== undefined) {
         this.#sql.raiseTurnsUsed.run(sessionId, turn.turnsUsed);
       }
@@ -295,7 +305,7 @@ class SqliteSessionStore implements SessionStore {
     checkTurnsUsed(turnsUsed);
     const now = this.#clock.now();
     this.#writeSession(sessionId, () => {
-      this.#addCosts(sessionId, costs, now);
+      this.#addSessionCosts(sessionId, costs, now);
       if (turnsUsed !== undefined) {
         this.#sql.raiseTurnsUsed.run(sessionId, turnsUsed);
       }
@@ -337,7 +347,7 @@ class SqliteSessionStore implements SessionStore {
       }
       const used = marker.tokensUsed ?? { input: 0, output: 0 };
       this.#sql.addTokens.run(used.input, used.output, now, sessionId);
-      this.#addCosts(sessionId, costs, now);
+      this.#addSessionCosts(sessionId, costs, now);
       return d;
     });
   }
@@ -465,7 +475,7 @@ class SqliteSessionStore implements SessionStore {
     settlement: InvocationSettlement,
   ): void {
     checkSettlement(settlement);
-    this.#guard(sessionId);
+    // Applied by the next write, which checks the lease.
     this.#settles.push({ sessionId, settlement, at: this.#clock.now() });
   }
 
@@ -513,6 +523,13 @@ class SqliteSessionStore implements SessionStore {
     this.#closed = true;
     this.#db.close();
   }
+}
+
+/** The money of `costs`, in microcents. */
+function costOf(costs: readonly CostEntry[]): number {
+  let total = 0;
+  for (const c of costs) total += c.costMicrocents;
+  return total;
 }
 
 /**
@@ -572,6 +589,7 @@ export function openSqliteStore(
     const conn = db;
     transaction(conn, () => {
       for (const sql of STORE_DDL) conn.exec(sql);
+      moveOlderJournal(conn);
     }, { begin: "IMMEDIATE", sleep: options.sleep ?? blockingSleep });
     const missing = missingColumns(conn);
     if (missing.length > 0) {

@@ -157,12 +157,12 @@ for (const factory of FACTORIES) {
 
 Deno.test("sqlite: a tampered journal row is a clear error naming the column", async (t) => {
   const cases: Array<[string, string]> = [
-    ["purpose", "UPDATE relavium_invocations SET purpose = 'chat'"],
-    ["model", "UPDATE relavium_invocations SET model = ''"],
-    ["started_at", "UPDATE relavium_invocations SET started_at = 'then'"],
+    ["purpose", "UPDATE relavium_open_invocations SET purpose = 'chat'"],
+    ["model", "UPDATE relavium_open_invocations SET model = ''"],
+    ["started_at", "UPDATE relavium_open_invocations SET started_at = 'then'"],
     [
       "cost_microcents",
-      "UPDATE relavium_invocations SET status = 'settled', cost_microcents = -5",
+      "UPDATE relavium_open_invocations SET status = 'settled', cost_microcents = -5",
     ],
   ];
   for (const [column, sql] of cases) {
@@ -181,12 +181,52 @@ Deno.test("sqlite: a tampered journal row is a clear error naming the column", a
           () => journal(store).coverage("s1"),
           (e) =>
             e instanceof SessionRecordError &&
-            e.field === `relavium_invocations.${column}`,
+            e.field === `relavium_open_invocations.${column}`,
         );
       } finally {
         store.close();
       }
     });
+  }
+});
+
+Deno.test("sqlite: the journal holds only the open calls, so it stays as small as what is open however long the session", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/history.db`;
+  const store = openSqliteStore(path);
+  const raw = new DatabaseSync(path, { readOnly: true });
+  const rows = () =>
+    raw.prepare("SELECT id, status FROM relavium_open_invocations").all()
+      .map((r) => `${r["id"]}:${r["status"]}`);
+  try {
+    store.create(newSession());
+    const j = journal(store);
+    for (let i = 0; i < 20; i++) {
+      const id = j.beginInvocation("s1", call());
+      assert.deepEqual(rows(), [`${id}:pending`], "pending before egress");
+      j.settleInvocation("s1", {
+        id,
+        coverage: "priced",
+        inputTokens: 10,
+        outputTokens: 2,
+        costMicrocents: 70,
+      });
+      store.commitTurn("s1", turn(`q${i}`, { costs: [cost("m", 70)] }));
+      assert.deepEqual(rows(), [], "recorded by the turn, so gone");
+    }
+    const free = j.beginInvocation("s1", call());
+    j.settleInvocation("s1", {
+      id: free,
+      coverage: "no_usage",
+      inputTokens: 0,
+      outputTokens: 0,
+      costMicrocents: 0,
+    });
+    store.recordCosts("s1", []);
+    assert.deepEqual(rows(), [], "nothing spent, nothing to record");
+  } finally {
+    raw.close();
+    store.close();
   }
 });
 
@@ -198,7 +238,7 @@ Deno.test("sqlite: journal and lease tables are created in an older file, which 
   old.commitTurn("s1", turn("hi", { costs: [cost("m", 70)] }));
   old.close();
   const raw = new DatabaseSync(path);
-  raw.exec("DROP TABLE relavium_invocations");
+  raw.exec("DROP TABLE relavium_open_invocations");
   raw.exec("DROP TABLE relavium_session_leases");
   raw.close();
   const store = openSqliteStore(path);
@@ -211,5 +251,55 @@ Deno.test("sqlite: journal and lease tables are created in an older file, which 
     assert.ok(store.acquireLease?.("s1", { holderId: "a" }).ok);
   } finally {
     store.close();
+  }
+});
+
+Deno.test("sqlite: an older version's journal, which kept every call, is replaced and its open calls kept", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/history.db`;
+  const first = openSqliteStore(path);
+  first.create(newSession());
+  first.close();
+  const raw = new DatabaseSync(path);
+  raw.exec(`CREATE TABLE relavium_invocations (id text PRIMARY KEY NOT NULL,
+    session_id text NOT NULL, purpose text NOT NULL, provider text NOT NULL,
+    model text NOT NULL, status text DEFAULT 'pending' NOT NULL,
+    coverage text, input_tokens integer DEFAULT 0 NOT NULL,
+    output_tokens integer DEFAULT 0 NOT NULL,
+    cost_microcents integer DEFAULT 0 NOT NULL,
+    recorded integer DEFAULT 0 NOT NULL, started_at integer NOT NULL,
+    settled_at integer)`);
+  raw.exec(`INSERT INTO relavium_invocations VALUES
+    ('open', 's1', 'turn', 'openai', 'm', 'pending', NULL, 0, 0, 0, 0, 1000, NULL),
+    ('spent', 's1', 'turn', 'openai', 'm', 'settled', 'priced', 3, 1, 40, 0, 1001, 1002),
+    ('done', 's1', 'turn', 'openai', 'm', 'settled', 'priced', 3, 1, 70, 1, 1003, 1004),
+    ('free', 's1', 'summary', 'openai', 'm', 'settled', 'unpriced', 3, 1, 0, 1, 1005, 1006)`);
+  raw.close();
+  const store = openSqliteStore(path);
+  try {
+    assert.deepEqual(journal(store).coverage("s1"), {
+      pending: [{
+        id: "open",
+        purpose: "turn",
+        provider: "openai",
+        model: "m",
+        startedAt: new Date(1000).toISOString(),
+      }],
+      unrecordedMicrocents: 40,
+    });
+  } finally {
+    store.close();
+  }
+  const after = new DatabaseSync(path, { readOnly: true });
+  try {
+    assert.equal(
+      after.prepare(
+        "SELECT name FROM sqlite_master WHERE name = 'relavium_invocations'",
+      ).get(),
+      undefined,
+      "the old table is gone",
+    );
+  } finally {
+    after.close();
   }
 });

@@ -56,7 +56,7 @@ Deno.test("listSqliteSessions() adds each session's usage coverage: pending call
   assert.equal(s1?.totalCostMicrocents, 140);
   assert.equal(s1?.unaccountedCalls, 1);
   const raw = new DatabaseSync(path);
-  raw.exec("DROP TABLE relavium_invocations");
+  raw.exec("DROP TABLE relavium_open_invocations");
   raw.close();
   assert.equal(listSqliteSessions(path)[0]?.unaccountedCalls, 0, "older file");
 });

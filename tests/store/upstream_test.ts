@@ -141,14 +141,12 @@ Deno.test("commitTurn() appends to an upstream session and leaves the file clean
   assert.deepEqual(
     [...schemaAfter.keys()].filter((n) => !schemaBefore.has(n)).sort(),
     [
-      "idx_relavium_invocations_open",
       "relavium_cost_details",
-      "relavium_invocations",
+      "relavium_open_invocations",
       "relavium_session_leases",
       "relavium_session_state",
       "relavium_session_turns",
       "sqlite_autoindex_relavium_cost_details_1",
-      "sqlite_autoindex_relavium_invocations_1",
       "sqlite_autoindex_relavium_session_leases_1",
       "sqlite_autoindex_relavium_session_state_1",
       "sqlite_autoindex_relavium_session_turns_1",

@@ -1,0 +1,187 @@
+/**
+ * The persisted turn against bare `node:sqlite` transactions writing the
+ * same rows, interleaved in time: each run is one fresh process and file
+ * in which blocks of persisted turns and blocks of each bare transaction
+ * alternate (the order rotating every round), so the disk's slow and fast
+ * seconds fall on all of them alike. A run's figure per pair is the
+ * median block mean of one over the other's; the report is the median of
+ * the runs, with the range.
+ *
+ * Measured:
+ * - the persisted turn: `sendMessage` of a short question answered at
+ *   once by an in-memory provider, through `openSession` on SQLite
+ *   (`synchronous = FULL`, the writer lease held), so the call journaled
+ *   as pending before it leaves and the turn committed after;
+ * - "bare": one transaction writing the turn's rows (two messages, the
+ *   session row, the cost upsert);
+ * - "bare with coverage": the same rows as the persisted turn writes them,
+ *   pending row included (`bench/_bare_turn.ts`).
+ *
+ * Issue 12's target: the persisted turn at most 1.5× one bare transaction
+ * writing the same rows, as the median of at least nine paired runs.
+ *
+ * @example Run it
+ * ```sh
+ * deno run -A bench/persisted_turn.ts               # 9 runs
+ * deno run -A bench/persisted_turn.ts --runs 15 --rounds 40 --block 25
+ * ```
+ *
+ * @module
+ */
+import { openSession } from "../host/host.ts";
+import type { StreamChunk } from "../llm/chunk.ts";
+import { openSqliteStore } from "../store/sqlite_store.ts";
+import { openBareTurn } from "./_bare_turn.ts";
+import {
+  benchRuntime,
+  countFlag,
+  instantProvider,
+  median,
+  out,
+} from "./_bench_util.ts";
+
+const REPLY: StreamChunk[] = [
+  { type: "text_delta", text: "An answer of a few words." },
+  {
+    type: "stop",
+    stopReason: "stop",
+    usage: { inputTokens: 20, outputTokens: 6 },
+  },
+];
+
+interface RunFigures {
+  turnUs: number;
+  bareUs: number;
+  coverageUs: number;
+}
+
+/** One run, in this process: blocks alternate, block means in µs. */
+async function oneRun(rounds: number, block: number): Promise<RunFigures> {
+  let n = 0;
+  const clock = { now: () => 1_700_000_000_000 + n };
+  const ids = () => `id-${n++}`;
+  const provider = instantProvider("openai", () => REPLY);
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/history.db`;
+  const store = openSqliteStore(path, { clock, ids });
+  const runtime = benchRuntime(clock, ids, provider);
+  const live = openSession({
+    store,
+    runtime,
+    agent: {
+      id: "bench",
+      model: "gpt-5.4-mini",
+      provider: "openai",
+      system_prompt: "You help.",
+      // Each request carries only the pending message: every turn does
+      // the same work however many the session holds.
+      memory: { type: "none" as const },
+    },
+    context: { workingDir: "/work", fsScopeTier: "sandboxed" as const },
+    settings: { maxTurns: 1_000_000 },
+  });
+  // The bare transactions write a file of their own, made by the store:
+  // two connections on one file would empty each other's page cache at
+  // every switch, which no single writer meets.
+  const barePath = `${dir}/bare.db`;
+  const bareStore = openSqliteStore(barePath, { clock, ids });
+  bareStore.create({
+    id: "bare",
+    agentSlug: "bench",
+    context: { workingDir: "/work", fsScopeTier: "sandboxed" },
+  });
+  bareStore.close();
+  const bare = openBareTurn(barePath, "bare", ids, clock.now);
+  const kinds: Array<[keyof RunFigures, () => unknown]> = [
+    ["turnUs", () => live.session.sendMessage("A short question?")],
+    ["bareUs", () => bare.turn()],
+    ["coverageUs", () => bare.turnWithCoverage()],
+  ];
+  const means: Record<keyof RunFigures, number[]> = {
+    turnUs: [],
+    bareUs: [],
+    coverageUs: [],
+  };
+  // Two warm-up rounds, not counted.
+  for (let round = -2; round < rounds; round++) {
+    for (let k = 0; k < kinds.length; k++) {
+      const kind = kinds[(k + round + 2) % kinds.length];
+      if (kind === undefined) continue;
+      const [name, step] = kind;
+      const t0 = performance.now();
+      for (let i = 0; i < block; i++) await step();
+      const us = (performance.now() - t0) / block * 1000;
+      if (round >= 0) means[name].push(us);
+    }
+  }
+  bare.close();
+  await live.close();
+  await Deno.remove(dir, { recursive: true });
+  return {
+    turnUs: median(means.turnUs),
+    bareUs: median(means.bareUs),
+    coverageUs: median(means.coverageUs),
+  };
+}
+
+async function main(): Promise<number> {
+  const rounds = countFlag("--rounds", 30);
+  const block = countFlag("--block", 20);
+  if (Deno.args.includes("--child")) {
+    out(JSON.stringify(await oneRun(rounds, block)));
+    return 0;
+  }
+  const runs = countFlag("--runs", 9);
+  out(
+    `persisted turn vs bare node:sqlite, ${runs} runs of ${rounds} rounds × ${block}-iteration blocks\n\n`,
+  );
+  out(
+    "| run | load avg | persisted turn | bare | bare with coverage | turn / bare | turn / bare with coverage |\n",
+  );
+  out("| --- | --- | --- | --- | --- | --- | --- |\n");
+  const toBare: number[] = [];
+  const toCoverage: number[] = [];
+  for (let i = 1; i <= runs; i++) {
+    const load = (await Deno.readTextFile("/proc/loadavg").catch(() => "?"))
+      .split(" ")[0];
+    const r = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-read",
+        "--allow-write",
+        "--allow-env",
+        new URL(import.meta.url).pathname,
+        "--child",
+        "--rounds",
+        String(rounds),
+        "--block",
+        String(block),
+      ],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    if (r.code !== 0) throw new Error(`run ${i} failed (exit ${r.code})`);
+    const f = JSON.parse(new TextDecoder().decode(r.stdout)) as RunFigures;
+    toBare.push(f.turnUs / f.bareUs);
+    toCoverage.push(f.turnUs / f.coverageUs);
+    out(
+      `| ${i} | ${load} | ${f.turnUs.toFixed(1)} µs | ${
+        f.bareUs.toFixed(1)
+      } µs | ${f.coverageUs.toFixed(1)} µs | ${
+        (f.turnUs / f.bareUs).toFixed(2)
+      }× | ${(f.turnUs / f.coverageUs).toFixed(2)}× |\n`,
+    );
+  }
+  const range = (v: number[]) =>
+    `${Math.min(...v).toFixed(2)}–${Math.max(...v).toFixed(2)}×`;
+  out(
+    `\nturn / bare: median ${median(toBare).toFixed(2)}× (range ${
+      range(toBare)
+    }); turn / bare with coverage: median ${
+      median(toCoverage).toFixed(2)
+    }× (range ${range(toCoverage)})\n`,
+  );
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main());

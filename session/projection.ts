@@ -221,35 +221,64 @@ function summaryBlock(input: ProjectionInput): string | undefined {
  */
 export function projectHistory(input: ProjectionInput): LlmMessage[] {
   const { from, spans } = selection(input);
-  let out: LlmMessage[];
-  if (spans === undefined && from === input.messages) {
-    out = projectAll(from).slice();
-    const pending = input.pending;
-    if (pending !== undefined) {
-      const last = out[out.length - 1];
-      if (last !== undefined && last.role === "user") {
-        out[out.length - 1] = {
-          role: "user",
-          content: [{ type: "text", text: `${onlyText(last)}\n\n${pending}` }],
-        };
-      } else {out.push({
-          role: "user",
-          content: [{ type: "text", text: pending }],
-        });}
-    }
-  } else {
-    const folder = new Folder();
-    walk(input, folder);
-    out = folder.out;
-  }
   const block = summaryBlock(input);
+  if (spans === undefined && from === input.messages) {
+    return fromKept(projectAll(from), input.pending, block);
+  }
+  const folder = new Folder();
+  walk(input, folder);
+  const out = folder.out;
   if (block !== undefined) {
-    const part = { type: "text" as const, text: block };
     const first = out[0];
     if (first !== undefined && first.role === "user") {
-      // A new message: the first may be a shared, frozen one.
-      out[0] = { role: "user", content: [part, ...first.content] };
-    } else out.unshift({ role: "user", content: [part] });
+      out[0] = withBlock(block, first);
+    } else out.unshift(userMessage(block));
+  }
+  return out;
+}
+
+function userMessage(text: string): LlmMessage {
+  return { role: "user", content: [{ type: "text", text }] };
+}
+
+/** A new message: `first` may be a shared, frozen one. */
+function withBlock(block: string, first: LlmMessage): LlmMessage {
+  return {
+    role: "user",
+    content: [{ type: "text", text: block }, ...first.content],
+  };
+}
+
+/**
+ * A request's own array over the kept projection (left unchanged): the
+ * pending user folded into a last user message or appended, then the
+ * summary block placed first. The array is allocated once, at its final
+ * length (one `concat`), and never grown or shifted: over a long history it
+ * is the object a request allocates in proportion to that history.
+ */
+function fromKept(
+  kept: readonly LlmMessage[],
+  pending: string | undefined,
+  block: string | undefined,
+): LlmMessage[] {
+  const last = kept[kept.length - 1];
+  const folds = pending !== undefined && last?.role === "user";
+  const after: LlmMessage[] = pending !== undefined && !folds
+    ? [userMessage(pending)]
+    : [];
+  const first = kept[0] ?? after[0];
+  const before: LlmMessage[] = block !== undefined && first?.role !== "user"
+    ? [userMessage(block)]
+    : [];
+  const out = before.concat(kept, after);
+  if (folds) {
+    out[before.length + kept.length - 1] = userMessage(
+      `${onlyText(last)}\n\n${pending}`,
+    );
+  }
+  const head = out[0];
+  if (block !== undefined && before.length === 0 && head !== undefined) {
+    out[0] = withBlock(block, head);
   }
   return out;
 }

@@ -3,6 +3,7 @@ import type { WorkingMessage } from "../../schema/resume.ts";
 import {
   estimateProjection,
   projectHistory,
+  renderSummaryBlock,
 } from "../../session/projection.ts";
 
 const user = (text: string): WorkingMessage => ({
@@ -99,5 +100,34 @@ Deno.test("the kept count of a growing transcript equals a fresh count at every 
       });
       assert.equal(kept, fresh, `after ${messages.length} messages`);
     }
+  }
+});
+
+Deno.test("the summary block and the pending user combine in every shape of kept projection, and the kept one is never changed", () => {
+  const cases: Array<{ messages: WorkingMessage[]; want: string[] }> = [
+    { messages: [], want: ["user:B|p"] },
+    { messages: [user("u")], want: ["user:B|u\n\np"] },
+    { messages: [assistant("a")], want: ["user:B", "assistant:a", "user:p"] },
+    {
+      messages: [user("u"), assistant("a")],
+      want: ["user:B|u", "assistant:a", "user:p"],
+    },
+    {
+      messages: [user("u"), assistant("a"), user("v")],
+      want: ["user:B|u", "assistant:a", "user:v\n\np"],
+    },
+  ];
+  for (const { messages, want } of cases) {
+    const spans = messages.map((_, i) => ({ start: i, end: i + 1 }));
+    const plain = texts(projectHistory({ messages, spans }));
+    const got = projectHistory({
+      messages,
+      spans,
+      summary: "S",
+      pending: "p",
+    });
+    const block = renderSummaryBlock("S");
+    assert.deepEqual(texts(got).map((t) => t.replace(block, "B")), want);
+    assert.deepEqual(texts(projectHistory({ messages, spans })), plain);
   }
 });

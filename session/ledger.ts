@@ -37,6 +37,14 @@ export type LedgerDeps = Pick<
   | "invocationSettled"
 >;
 
+/** An admitted attempt: what its estimate is computed from. */
+interface Admitted {
+  plan: readonly PlanEntry[];
+  provider: string;
+  model: string;
+  request: LlmRequest;
+}
+
 /** The attempt admitted last and not yet reported. */
 interface OpenInvocation {
   id: string;
@@ -58,15 +66,13 @@ export class SpendLedger {
   #isCancelled: () => boolean;
   #budget: BudgetGovernor | undefined;
   #open: OpenInvocation | undefined;
-  /** The attempt admitted last: what an unknown usage is estimated from. */
-  #admitted:
-    | {
-      plan: readonly PlanEntry[];
-      provider: string;
-      model: string;
-      request: LlmRequest;
-    }
-    | undefined;
+  /**
+   * The attempt admitted and not yet reported: what an unknown usage is
+   * estimated from. Dropped at its report, so the ledger, which lives as
+   * long as the session, does not hold a finished request (and its
+   * history-sized messages array) until the next admission.
+   */
+  #admitted: Admitted | undefined;
   #unaccounted = 0;
 
   /**
@@ -180,10 +186,9 @@ export class SpendLedger {
 
   /**
    * The usage an attempt without token counts is charged at: the estimate
-   * of the attempt admitted last (when it is this one), else nothing known.
+   * of its admission `a` (when it is this attempt's), else nothing known.
    */
-  #assumedUsage(report: AttemptReport): Usage {
-    const a = this.#admitted;
+  #assumedUsage(report: AttemptReport, a: Admitted | undefined): Usage {
     if (
       a === undefined || a.provider !== report.provider ||
       a.model !== report.model
@@ -264,6 +269,8 @@ export class SpendLedger {
    * @param keep Receives the priced spend row first.
    */
   record(report: AttemptReport, keep: (spent: CostEntry) => void): void {
+    const admitted = this.#admitted;
+    this.#admitted = undefined;
     const none = { inputTokens: 0, outputTokens: 0 };
     if (report.outcome === "skipped") {
       // Only these skips follow an admission: the others come before it.
@@ -281,7 +288,7 @@ export class SpendLedger {
     const usage: Usage = unknown ? none : report.usage;
     const info = this.#deps.catalog?.lookup(report.model);
     const price = priceUsage(
-      unknown ? this.#assumedUsage(report) : usage,
+      unknown ? this.#assumedUsage(report, admitted) : usage,
       info,
     );
     this.#settle(

@@ -113,10 +113,15 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   };
   let exitCode = 4;
   let stopped = false;
+  // Each read races a promise of its own that `halt` settles: racing one
+  // long-lived promise would add a reaction to it per line, each holding
+  // that read's promise and line until the chat ends.
   let wake: () => void = () => {};
-  const stop = new Promise<void>((resolve) => {
-    wake = resolve;
-  });
+  const halted = (): Promise<null> =>
+    new Promise<null>((resolve) => {
+      wake = () => resolve(null);
+      if (stopped) resolve(null);
+    });
   const halt = (code: number): void => {
     if (stopped) return;
     stopped = true;
@@ -160,7 +165,7 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
       await flush();
       const line = await Promise.race([
         editor === undefined ? reader.next() : editor.readMessage(prompt),
-        stop.then(() => null),
+        halted(),
       ]);
       if (line === null || stopped) break;
       if (line === undefined) break;

@@ -143,18 +143,39 @@ function walk(input: ProjectionInput, sink: Sink): void {
 // A working transcript only grows at its end (a new turn appends; trims,
 // compactions and resumes install a new array), so its projection is kept
 // per array and extended by what was appended since: a request then costs
-// one copy of an array of shared, frozen messages, not a rebuild.
+// one copy of an array of shared, frozen messages, not a rebuild. A frozen
+// one-part transcript message is itself the projected message.
 const projections = new WeakMap<
   readonly WorkingMessage[],
   { consumed: number; out: LlmMessage[] }
 >();
 
-function frozenText(role: "user" | "assistant", text: string): LlmMessage {
+/**
+ * A one-text-part message frozen at every level: what the turn appends to
+ * the working transcript, which the projection then shares as it is.
+ *
+ * @param role The role.
+ * @param text The text.
+ * @returns The frozen message.
+ */
+export function frozenText(
+  role: "user" | "assistant",
+  text: string,
+): WorkingMessage & LlmMessage {
   const part = Object.freeze({ type: "text" as const, text });
   return Object.freeze({
     role,
-    content: Object.freeze([part]) as unknown as LlmMessage["content"],
+    content: Object.freeze([part]) as unknown as Array<typeof part>,
   });
+}
+
+/** `m` itself when it is one text part frozen at every level. */
+function shareable(m: WorkingMessage): LlmMessage | undefined {
+  const part = m.content.length === 1 ? m.content[0] : undefined;
+  return part !== undefined && Object.isFrozen(m) &&
+      Object.isFrozen(m.content) && Object.isFrozen(part)
+    ? m
+    : undefined;
 }
 
 function onlyText(m: LlmMessage): string {
@@ -177,7 +198,7 @@ function projectAll(messages: readonly WorkingMessage[]): LlmMessage[] {
     const last = out[out.length - 1];
     if (last !== undefined && last.role === m.role) {
       out[out.length - 1] = frozenText(m.role, `${onlyText(last)}\n\n${text}`);
-    } else out.push(frozenText(m.role, text));
+    } else out.push(shareable(m) ?? frozenText(m.role, text));
   }
   p.consumed = messages.length;
   return out;
@@ -214,10 +235,12 @@ function summaryBlock(input: ProjectionInput): string | undefined {
 /**
  * Projects the working transcript into request messages: select by memory
  * policy, place the summary (omitted/`summary` only), append the pending
- * user, fold adjacent same-role messages with `\n\n`, deep-copy.
+ * user, fold adjacent same-role messages with `\n\n`.
  *
  * @param input Transcript, spans, policy, summary and pending text.
- * @returns Fresh request messages (never aliasing the transcript).
+ * @returns A fresh array, the request's own, of messages that are new or
+ * frozen at every level (shared with the transcript and earlier requests):
+ * never a mutable object of the transcript.
  */
 export function projectHistory(input: ProjectionInput): LlmMessage[] {
   const { from, spans } = selection(input);

@@ -19,7 +19,7 @@ import type {
 import type { SessionDeps } from "./deps.ts";
 import type { SpendLedger } from "./ledger.ts";
 import { authoritativeWindow } from "./measure.ts";
-import { projectHistory } from "./projection.ts";
+import { frozenText, projectHistory } from "./projection.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
 import type { TurnTally } from "./turn_tally.ts";
 import type { WindowEnv } from "./window_env.ts";
@@ -194,16 +194,8 @@ export class TurnContext {
   installReply(reply: string): void {
     const { messages, spans } = this.env.read();
     const start = messages.length;
-    messages.push({
-      role: "user",
-      content: [{ type: "text", text: this.pending }],
-    });
-    if (reply !== "") {
-      messages.push({
-        role: "assistant",
-        content: [{ type: "text", text: reply }],
-      });
-    }
+    messages.push(frozenText("user", this.pending));
+    if (reply !== "") messages.push(frozenText("assistant", reply));
     spans.push({ start, end: messages.length });
   }
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { WorkingMessage } from "../../schema/resume.ts";
 import {
   estimateProjection,
+  frozenText,
   projectHistory,
   renderSummaryBlock,
 } from "../../session/projection.ts";
@@ -130,4 +131,16 @@ Deno.test("the summary block and the pending user combine in every shape of kept
     assert.deepEqual(texts(got).map((t) => t.replace(block, "B")), want);
     assert.deepEqual(texts(projectHistory({ messages, spans })), plain);
   }
+});
+
+Deno.test("a frozen one-part transcript message is projected as itself; a mutable one is copied", () => {
+  const shared = frozenText("user", "one");
+  const mutable = assistant("a1");
+  const messages: WorkingMessage[] = [shared, mutable];
+  const spans = [{ start: 0, end: 2 }];
+  const out = projectHistory({ messages, spans, pending: "two" });
+  assert.equal(out[0], shared);
+  assert.notEqual(out[1], mutable);
+  assert.ok(Object.isFrozen(out[1]) && Object.isFrozen(out[1]?.content));
+  assert.deepEqual(texts(out), ["user:one", "assistant:a1", "user:two"]);
 });

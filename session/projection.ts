@@ -272,12 +272,44 @@ function withBlock(block: string, first: LlmMessage): LlmMessage {
   };
 }
 
+// Past 16,000 messages a request's array (8-byte slots) is over 128 KB, a
+// V8 large object with a memory chunk of its own. The engine keeps a freed
+// chunk for reuse by an allocation no bigger than it, so arrays one message
+// longer every turn could never reuse their predecessors' chunks, and these
+// piled up unused in the pool (~30 MB in a 10,000-turn chat). Such an array
+// is therefore given a capacity rounded up to a multiple of 4,096 slots
+// (its length stays exact): a turn's array is then the size of the ones
+// before it, whose memory it takes over.
+const SLACK_FROM = 16_000;
+const SLACK_STEP = 4_096;
+const PAD: readonly undefined[] = Object.freeze(
+  new Array<undefined>(SLACK_STEP).fill(undefined),
+);
+
+/** `before ++ kept ++ after`, in one allocation, with the capacity above. */
+function withSlack(
+  before: LlmMessage[],
+  kept: readonly LlmMessage[],
+  after: LlmMessage[],
+): LlmMessage[] {
+  const n = before.length + kept.length + after.length;
+  if (n <= SLACK_FROM) return before.concat(kept, after);
+  const pad = Math.ceil(n / SLACK_STEP) * SLACK_STEP - n;
+  const out = (before as (LlmMessage | undefined)[]).concat(
+    kept,
+    after,
+    PAD.slice(0, pad),
+  ) as LlmMessage[];
+  out.length = n;
+  return out;
+}
+
 /**
  * A request's own array over the kept projection (left unchanged): the
  * pending user folded into a last user message or appended, then the
- * summary block placed first. The array is allocated once, at its final
- * length (one `concat`), and never grown or shifted: over a long history it
- * is the object a request allocates in proportion to that history.
+ * summary block placed first. The array is allocated once (one `concat`)
+ * and never grown or shifted: over a long history it is the object a
+ * request allocates in proportion to that history.
  */
 function fromKept(
   kept: readonly LlmMessage[],
@@ -293,7 +325,7 @@ function fromKept(
   const before: LlmMessage[] = block !== undefined && first?.role !== "user"
     ? [userMessage(block)]
     : [];
-  const out = before.concat(kept, after);
+  const out = withSlack(before, kept, after);
   if (folds) {
     out[before.length + kept.length - 1] = userMessage(
       `${onlyText(last)}\n\n${pending}`,

@@ -144,3 +144,27 @@ Deno.test("a frozen one-part transcript message is projected as itself; a mutabl
   assert.ok(Object.isFrozen(out[1]) && Object.isFrozen(out[1]?.content));
   assert.deepEqual(texts(out), ["user:one", "assistant:a1", "user:two"]);
 });
+
+Deno.test("a request array past 16,000 messages has exactly the projected messages, and a push lands at its end", () => {
+  const messages: WorkingMessage[] = [];
+  const spans = [];
+  for (let i = 0; i < 8_500; i++) {
+    spans.push({ start: messages.length, end: messages.length + 2 });
+    messages.push(
+      frozenText("user", `q${i}`),
+      frozenText("assistant", `a${i}`),
+    );
+  }
+  const out = projectHistory({ messages, spans, pending: "next" });
+  assert.equal(out.length, 17_001);
+  let same = 0;
+  for (let i = 0; i < 17_000; i++) if (out[i] === messages[i]) same++;
+  assert.equal(same, 17_000);
+  assert.deepEqual(texts(out.slice(-1)), ["user:next"]);
+  out.push(frozenText("user", "x"));
+  assert.equal(out.length, 17_002);
+  assert.equal(
+    projectHistory({ messages, spans, pending: "next" }).length,
+    17_001,
+  );
+});

@@ -61,7 +61,7 @@ export async function runTurnCore(
 ): Promise<TurnCoreResult> {
   // Each request owns its array and it is never changed once sent: the
   // first request takes the (fresh) projection itself; a tool round copies
-  // it before appending. The parts are shared and never mutated (history
+  // it and appends in one allocation (`concat`). The parts are shared and never mutated (history
   // messages and the turn's own are frozen), so nothing copies a part.
   let messages: LlmMessage[] = input.projectedMessages();
   const tally = input.tally;
@@ -307,10 +307,9 @@ export async function runTurnCore(
         `Tool calls could not be corrected within ${TURN_LIMITS.maxCorrections} rounds`,
       ));
     }
-    messages = [
-      ...messages,
-      frozen({ role: "assistant", content: collected.assistantContent() }),
-      ...toolMessages,
-    ];
+    messages = messages.concat(
+      [frozen({ role: "assistant", content: collected.assistantContent() })],
+      toolMessages,
+    );
   }
 }

@@ -272,15 +272,16 @@ function withBlock(block: string, first: LlmMessage): LlmMessage {
   };
 }
 
-// Past 16,000 messages a request's array (8-byte slots) is over 128 KB, a
+// Past 16,384 messages a request's array (8-byte slots) is over 128 KB, a
 // V8 large object with a memory chunk of its own. The engine keeps a freed
 // chunk for reuse by an allocation no bigger than it, so arrays one message
 // longer every turn could never reuse their predecessors' chunks, and these
 // piled up unused in the pool (~30 MB in a 10,000-turn chat). Such an array
 // is therefore given a capacity rounded up to a multiple of 4,096 slots
 // (its length stays exact): a turn's array is then the size of the ones
-// before it, whose memory it takes over.
-const SLACK_FROM = 16_000;
+// before it, whose memory it takes over. A smaller array stays exact: it
+// is an ordinary young object, and rounding it up could make it a large one.
+const SLACK_FROM = 16_384;
 const SLACK_STEP = 4_096;
 const PAD: readonly undefined[] = Object.freeze(
   new Array<undefined>(SLACK_STEP).fill(undefined),

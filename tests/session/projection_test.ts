@@ -145,7 +145,7 @@ Deno.test("a frozen one-part transcript message is projected as itself; a mutabl
   assert.deepEqual(texts(out), ["user:one", "assistant:a1", "user:two"]);
 });
 
-Deno.test("a request array past 16,000 messages has exactly the projected messages, and a push lands at its end", () => {
+Deno.test("a request array past 16,384 messages has exactly the projected messages, and a push lands at its end", () => {
   const messages: WorkingMessage[] = [];
   const spans = [];
   for (let i = 0; i < 8_500; i++) {

@@ -61,8 +61,9 @@ export async function runTurnCore(
 ): Promise<TurnCoreResult> {
   // Each request owns its array and it is never changed once sent: the
   // first request takes the (fresh) projection itself; a tool round copies
-  // it and appends in one allocation (`concat`). The parts are shared and never mutated (history
-  // messages and the turn's own are frozen), so nothing copies a part.
+  // it and appends in one allocation (`concat`). The parts are shared and
+  // never mutated (history messages and the turn's own are frozen), so
+  // nothing copies a part.
   let messages: LlmMessage[] = input.projectedMessages();
   const tally = input.tally;
   const usage = { input: 0, output: 0 };

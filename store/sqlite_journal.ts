@@ -25,6 +25,9 @@ import type { CostEntry, SessionLease } from "./store.ts";
 const SQL = {
   lease: `SELECT holder_id, pid, hostname, acquired_at, heartbeat_at
     FROM relavium_session_leases WHERE session_id = ?`,
+  // Changes exactly when another connection has committed since this
+  // connection last read it (this connection's own commits leave it).
+  dataVersion: "PRAGMA data_version",
   takeLease: `INSERT INTO relavium_session_leases
     (session_id, holder_id, pid, hostname, acquired_at, heartbeat_at)
     VALUES (?, ?, ?, ?, ?, ?)
@@ -147,6 +150,14 @@ export class SqliteJournal {
   ): { lease: SessionLease; heartbeatAtMs: number } | undefined {
     const row = this.#sql("lease").get(sessionId);
     return row === undefined ? undefined : decodeLeaseRow(row);
+  }
+
+  /**
+   * A number that differs from the last one read exactly when another
+   * connection has committed to the file in between.
+   */
+  othersCommitted(): unknown {
+    return this.#sql("dataVersion").get()?.["data_version"];
   }
 
   /**

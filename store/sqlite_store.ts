@@ -88,6 +88,12 @@ class SqliteSessionStore implements SessionStore {
   readonly #journal: SqliteJournal;
   /** The leases this handle holds: session id → holder id. */
   readonly #held = new Map<string, string>();
+  /**
+   * Per held lease, the file's data version when the lease was last read
+   * as ours: while no other connection has committed since, no one can
+   * have taken it over, and the row need not be read again.
+   */
+  readonly #leaseSeen = new Map<string, unknown>();
   /** Settlements not yet written (they ride on the next write). */
   #settles: {
     sessionId: string;
@@ -127,8 +133,11 @@ class SqliteSessionStore implements SessionStore {
   #guard(sessionId: string): void {
     const mine = this.#held.get(sessionId);
     if (mine === undefined) return;
+    const version = this.#journal.othersCommitted();
+    if (this.#leaseSeen.get(sessionId) === version) return;
     const stored = this.#journal.lease(sessionId)?.lease;
     if (stored?.holderId !== mine) throw leaseLostError(sessionId, stored);
+    this.#leaseSeen.set(sessionId, version);
   }
 
   /** One write transaction on a visible session, after the lease check. */
@@ -497,7 +506,10 @@ class SqliteSessionStore implements SessionStore {
       this.#requireVisible(sessionId);
       return this.#journal.acquire(sessionId, claim, now);
     });
-    if (answer.ok) this.#held.set(sessionId, claim.holderId);
+    if (answer.ok) {
+      this.#held.set(sessionId, claim.holderId);
+      this.#leaseSeen.delete(sessionId);
+    }
     return answer;
   }
 
@@ -508,7 +520,10 @@ class SqliteSessionStore implements SessionStore {
 
   releaseLease(sessionId: string, holderId: string): void {
     this.#write(() => this.#journal.release(sessionId, holderId));
-    if (this.#held.get(sessionId) === holderId) this.#held.delete(sessionId);
+    if (this.#held.get(sessionId) === holderId) {
+      this.#held.delete(sessionId);
+      this.#leaseSeen.delete(sessionId);
+    }
   }
 
   close(): void {

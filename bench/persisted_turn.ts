@@ -24,6 +24,7 @@
  * ```sh
  * deno run -A bench/persisted_turn.ts               # 9 runs
  * deno run -A bench/persisted_turn.ts --runs 15 --rounds 40 --block 25
+ * deno run -A bench/persisted_turn.ts --tmp /dev/shm  # no disk: the CPU part
  * ```
  *
  * @module
@@ -35,6 +36,7 @@ import { openBareTurn } from "./_bare_turn.ts";
 import {
   benchRuntime,
   countFlag,
+  flag,
   instantProvider,
   median,
   out,
@@ -56,12 +58,16 @@ interface RunFigures {
 }
 
 /** One run, in this process: blocks alternate, block means in µs. */
-async function oneRun(rounds: number, block: number): Promise<RunFigures> {
+async function oneRun(
+  rounds: number,
+  block: number,
+  tmp: string,
+): Promise<RunFigures> {
   let n = 0;
   const clock = { now: () => 1_700_000_000_000 + n };
   const ids = () => `id-${n++}`;
   const provider = instantProvider("openai", () => REPLY);
-  const dir = await Deno.makeTempDir();
+  const dir = await Deno.makeTempDir(tmp === "" ? {} : { dir: tmp });
   const path = `${dir}/history.db`;
   const store = openSqliteStore(path, { clock, ids });
   const runtime = benchRuntime(clock, ids, provider);
@@ -127,8 +133,9 @@ async function oneRun(rounds: number, block: number): Promise<RunFigures> {
 async function main(): Promise<number> {
   const rounds = countFlag("--rounds", 30);
   const block = countFlag("--block", 20);
+  const tmp = flag("--tmp", "");
   if (Deno.args.includes("--child")) {
-    out(JSON.stringify(await oneRun(rounds, block)));
+    out(JSON.stringify(await oneRun(rounds, block, tmp)));
     return 0;
   }
   const runs = countFlag("--runs", 9);
@@ -147,15 +154,15 @@ async function main(): Promise<number> {
     const r = await new Deno.Command(Deno.execPath(), {
       args: [
         "run",
-        "--allow-read",
-        "--allow-write",
-        "--allow-env",
+        // All: a `--tmp` under /dev needs it.
+        "--allow-all",
         new URL(import.meta.url).pathname,
         "--child",
         "--rounds",
         String(rounds),
         "--block",
         String(block),
+        ...(tmp === "" ? [] : ["--tmp", tmp]),
       ],
       stdout: "piped",
       stderr: "inherit",

@@ -167,6 +167,12 @@ export interface SessionHooks {
     provider: string;
     /** Model id. */
     model: string;
+    /**
+     * Of a turn's request: the number the turn has among the session's
+     * provider-engaged turns once this call leaves, so that a call the
+     * process never saw the end of still counts its turn toward the cap.
+     */
+    turnNumber?: number;
   }): void;
   /**
    * Usage coverage, after the attempt: its coverage and money in one call

@@ -64,6 +64,7 @@ export class SpendLedger {
   #deps: LedgerDeps;
   #nodeId: string;
   #isCancelled: () => boolean;
+  #turnNumber: (() => number) | undefined;
   #budget: BudgetGovernor | undefined;
   #open: OpenInvocation | undefined;
   /**
@@ -85,11 +86,14 @@ export class SpendLedger {
     deps: LedgerDeps;
     nodeId: string;
     isCancelled(): boolean;
+    /** The current turn's number if its next call engages it. */
+    turnNumber?: () => number;
   }) {
     const deps = options.deps;
     this.#deps = deps;
     this.#nodeId = options.nodeId;
     this.#isCancelled = options.isCancelled;
+    this.#turnNumber = options.turnNumber;
     if (deps.budget !== undefined && deps.budget.maxCostMicrocents > 0) {
       this.#budget = createBudgetGovernor(deps.budget, {
         ...(deps.catalog === undefined ? {} : { catalog: deps.catalog }),
@@ -216,7 +220,14 @@ export class SpendLedger {
     }
     const id = this.#deps.ids();
     try {
-      started({ id, purpose, provider: entry.provider, model: entry.model });
+      const turnNumber = purpose === "turn" ? this.#turnNumber?.() : undefined;
+      started({
+        id,
+        purpose,
+        provider: entry.provider,
+        model: entry.model,
+        ...(turnNumber === undefined ? {} : { turnNumber }),
+      });
     } catch {
       return {
         allow: false,

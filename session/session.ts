@@ -156,6 +156,8 @@ export class AgentSession {
       deps: this.#deps,
       nodeId: params.agentRef,
       isCancelled: () => this.#cancelled,
+      // A turn not engaged yet takes the next number at its first call.
+      turnNumber: () => this.#turnCount + (this.#tally?.engaged ? 0 : 1),
     });
     this.#system = requireSystemPrompt(this.#agent, this.#context);
   }

@@ -47,9 +47,11 @@ function isText(v: unknown): v is string {
  * purpose.
  */
 export function checkInvocationStart(invocation: InvocationStart): void {
+  const n = invocation.turnNumber;
   if (
     !isText(invocation.provider) || !isText(invocation.model) ||
-    !PURPOSES.has(invocation.purpose)
+    !PURPOSES.has(invocation.purpose) ||
+    (n !== undefined && (!isCount(n) || n < 1))
   ) {
     throw new RangeError("Cannot journal the invocation: invalid fields");
   }

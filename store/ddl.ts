@@ -124,6 +124,7 @@ export const STORE_DDL: readonly string[] = [
 	\`cost_microcents\` integer DEFAULT 0 NOT NULL,
 	\`started_at\` integer NOT NULL,
 	\`settled_at\` integer,
+	\`turn_number\` integer CHECK(\`turn_number\` IS NULL OR \`turn_number\` >= 1),
 	PRIMARY KEY (\`session_id\`, \`id\`)
 ) WITHOUT ROWID`,
   'CREATE INDEX IF NOT EXISTS `idx_agent_sessions_status` ON `agent_sessions` (`status`,"updated_at" desc) WHERE "agent_sessions"."deleted_at" is null',
@@ -222,8 +223,18 @@ const REQUIRED_COLUMNS: Record<string, readonly string[]> = {
     "cost_microcents",
     "started_at",
     "settled_at",
+    "turn_number",
   ],
 };
+
+/**
+ * Columns of our own tables that a writer's open adds to a file of an
+ * earlier version ({@linkcode moveOlderJournal}): like a missing table,
+ * not a damaged file.
+ */
+const ADDED_ON_OPEN: ReadonlySet<string> = new Set([
+  "relavium_open_invocations.turn_number",
+]);
 
 /**
  * Names the tables whose columns the store needs but the file lacks (an
@@ -371,15 +382,20 @@ export function missingColumnsOfExisting(db: DatabaseSync): string[] {
     const rows = db.prepare(`PRAGMA table_info(\`${table}\`)`).all();
     if (rows.length === 0) continue;
     const present = new Set(rows.map((r) => r["name"]));
-    for (const c of columns) if (!present.has(c)) missing.push(`${table}.${c}`);
+    for (const c of columns) {
+      const name = `${table}.${c}`;
+      if (!present.has(c) && !ADDED_ON_OPEN.has(name)) missing.push(name);
+    }
   }
   return missing;
 }
 
 /**
- * Replaces an older version's journal, which kept every call, by
- * `relavium_open_invocations`: its pending calls, and its settled calls
- * whose spend no write recorded, move over; the old table is dropped.
+ * Brings our own journal up to date: `relavium_open_invocations` of its
+ * first version gets its `turn_number` column; an older version's journal,
+ * which kept every call, is replaced by it (its pending calls, and its
+ * settled calls whose spend no write recorded, move over; the old table is
+ * dropped).
  * Run inside the open's schema transaction, after {@linkcode STORE_DDL};
  * a file without the old table is left as it is.
  *
@@ -402,6 +418,14 @@ export function missingColumnsOfExisting(db: DatabaseSync): string[] {
  * ```
  */
 export function moveOlderJournal(db: DatabaseSync): void {
+  const columns = db.prepare("PRAGMA table_info(relavium_open_invocations)")
+    .all().map((r) => r["name"]);
+  if (!columns.includes("turn_number")) {
+    // A file of this table's first version (turn numbers came later).
+    db.exec(
+      "ALTER TABLE relavium_open_invocations ADD COLUMN turn_number integer CHECK(turn_number IS NULL OR turn_number >= 1)",
+    );
+  }
   const old = db.prepare(
     "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'relavium_invocations'",
   ).get();

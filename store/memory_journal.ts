@@ -21,6 +21,7 @@ import type { CostEntry, SessionLease } from "./store.ts";
 interface Invocation {
   pending: PendingInvocation;
   settled?: InvocationSettlement;
+  turnNumber?: number;
 }
 
 interface StoredLease {
@@ -77,14 +78,24 @@ export class MemoryJournal {
   }
 
   /** As `SessionStore.beginInvocation`, checked. */
-  begin(sessionId: string, pending: PendingInvocation): void {
-    checkInvocationStart(pending);
+  begin(
+    sessionId: string,
+    pending: PendingInvocation,
+    turnNumber?: number,
+  ): void {
+    checkInvocationStart({
+      ...pending,
+      ...(turnNumber === undefined ? {} : { turnNumber }),
+    });
     let byId = this.#invocations.get(sessionId);
     if (byId === undefined) {
       byId = new Map();
       this.#invocations.set(sessionId, byId);
     }
-    byId.set(pending.id, { pending: { ...pending } });
+    byId.set(pending.id, {
+      pending: { ...pending },
+      ...(turnNumber === undefined ? {} : { turnNumber }),
+    });
   }
 
   /** As `SessionStore.settleInvocation`, checked. */
@@ -115,6 +126,20 @@ export class MemoryJournal {
         }
       }
     }
+  }
+
+  /**
+   * The highest turn number among the session's open calls: its turns
+   * used are at least this (a call whose end was never seen).
+   */
+  openTurnNumber(sessionId: string): number | undefined {
+    let high: number | undefined;
+    for (const i of this.#invocations.get(sessionId)?.values() ?? []) {
+      if (i.turnNumber !== undefined && i.turnNumber > (high ?? 0)) {
+        high = i.turnNumber;
+      }
+    }
+    return high;
   }
 
   /** As `SessionStore.coverage`. */

@@ -291,10 +291,9 @@ class MemorySessionStore implements SessionStore {
     if (entry === undefined || entry.record.deletedAt !== undefined) {
       return undefined;
     }
-    return {
-      record: structuredClone(entry.record),
-      messages: structuredClone(entry.messages),
-    };
+    const record = structuredClone(entry.record);
+    raiseTurnsUsed(record, this.#journal.openTurnNumber(sessionId));
+    return { record, messages: structuredClone(entry.messages) };
   }
 
   costs(sessionId: string): ModelCostTotals[] {
@@ -313,7 +312,8 @@ class MemorySessionStore implements SessionStore {
     this.#visible(sessionId);
     const id = this.#ids();
     const startedAt = iso(this.#clock.now());
-    this.#journal.begin(sessionId, { ...invocation, id, startedAt });
+    const { turnNumber, ...call } = invocation;
+    this.#journal.begin(sessionId, { ...call, id, startedAt }, turnNumber);
     return id;
   }
 

@@ -39,8 +39,8 @@ const SQL = {
   releaseLease: `DELETE FROM relavium_session_leases
     WHERE session_id = ? AND holder_id = ?`,
   begin: `INSERT INTO relavium_open_invocations
-    (session_id, id, purpose, provider, model, started_at)
-    VALUES (?, ?, ?, ?, ?, ?)`,
+    (session_id, id, purpose, provider, model, started_at, turn_number)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`,
   // A call that spent money stays, settled, until a write records it.
   settle: `UPDATE relavium_open_invocations SET status = 'settled',
     coverage = ?, input_tokens = ?, output_tokens = ?, cost_microcents = ?,
@@ -212,6 +212,7 @@ export class SqliteJournal {
       invocation.provider,
       invocation.model,
       now,
+      invocation.turnNumber ?? null,
     );
   }
 

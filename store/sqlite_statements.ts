@@ -5,10 +5,16 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 
+// Turns used: the stored count, or more while a call of a later turn is
+// open (a process that ended during the call never raised it).
 const SESSION_COLUMNS = `s.id, s.agent_id, s.agent_slug, s.agent_snapshot,
   s.title, s.model_id, s.status, s.context_json, s.total_input_tokens,
   s.total_output_tokens, s.total_cost_microcents,
-  st.total_conservative_microcents, tu.turns_used, s.exported_workflow_path,
+  st.total_conservative_microcents,
+  NULLIF(max(COALESCE(tu.turns_used, -1), COALESCE((SELECT MAX(i.turn_number)
+    FROM relavium_open_invocations i WHERE i.session_id = s.id), -1)), -1)
+    AS turns_used,
+  s.exported_workflow_path,
   s.deleted_at, s.created_at, s.updated_at
   FROM agent_sessions s
   LEFT JOIN relavium_session_state st ON st.session_id = s.id

@@ -265,6 +265,13 @@ export interface SessionStore {
       provider: string;
       /** Model id sent. */
       model: string;
+      /**
+       * Of a turn's request: the turn's number among the session's
+       * provider-engaged turns. While the call is open (a process that
+       * ended during it never resolves it), the session's turns used are
+       * at least this.
+       */
+      turnNumber?: number;
     },
   ): string;
   /**

@@ -115,6 +115,11 @@ Deno.test('chat SIGKILLed mid-call: chat-show says "at least" and names the unac
   assert.match(shown.stdout, /^Totals: 0 turns, .*, at least \$/m);
   assert.match(
     shown.stdout,
+    /^Turns used: 1\b/m,
+    "the killed turn engaged the provider: it counts toward the cap",
+  );
+  assert.match(
+    shown.stdout,
     /^1 call unaccounted \(the process ended while it was open; its usage is unknown\):\n {2}turn call to fake-openai\/qwen2\.5:7b, sent 20\d\d-/m,
   );
   const json = await runCli(["chat-show", sessionId, "--json"], {
@@ -123,6 +128,7 @@ Deno.test('chat SIGKILLed mid-call: chat-show says "at least" and names the unac
   });
   const record = JSON.parse(json.stdout);
   assert.equal(record.unaccountedCalls, 1);
+  assert.equal(record.turnsUsed, 1);
   assert.deepEqual(
     record.unaccounted.map((
       c: { purpose: string; provider: string; model: string },

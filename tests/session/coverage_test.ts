@@ -106,6 +106,26 @@ Deno.test("sendMessage(): each tool round's call is its own invocation", async (
   ]);
 });
 
+Deno.test("sendMessage(): a turn's calls carry its number among the session's engaged turns", async () => {
+  const j = journal();
+  const h = harness({
+    script: [
+      toolCall("c1", "read_file", { path: "a.txt" }),
+      reply("done"),
+      reply("again"),
+    ],
+    tools: createFakeRegistry({ read_file: () => "body" }),
+    deps: { catalog: CATALOG, ...j.deps },
+  });
+  assert.equal((await h.session.sendMessage("read it")).kind, "completed");
+  assert.equal((await h.session.sendMessage("more")).kind, "completed");
+  assert.deepEqual(
+    j.started.map((i) => [i.purpose, i.turnNumber]),
+    [["turn", 1], ["turn", 1], ["turn", 2]],
+    "both rounds of the first turn are turn 1",
+  );
+});
+
 Deno.test("sendMessage(): a failed attempt settles as no_usage, a retry as its own invocation", async () => {
   const j = journal();
   const h = harness({

@@ -7,7 +7,10 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { SessionRecordError } from "../../store/errors.ts";
-import { openSqliteStore } from "../../store/sqlite_store.ts";
+import {
+  openSqliteStore,
+  openSqliteStoreForRead,
+} from "../../store/sqlite_store.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { cost, FACTORIES, newSession, tempDir, turn } from "./_harness.ts";
 
@@ -118,6 +121,40 @@ for (const factory of FACTORIES) {
     const left = j.coverage("s1");
     assert.deepEqual(left.pending.map((p) => p.id), [d]);
     assert.equal(left.unrecordedMicrocents, 0);
+  });
+
+  test("an open call's turn counts toward turns used until it settles; one never sent stops counting", async () => {
+    await using s = await factory.open();
+    s.store.create(newSession());
+    const j = journal(s.store);
+    s.store.commitTurn("s1", { ...turn("one"), turnsUsed: 1 });
+    const used = () => s.store.load("s1")?.record.turnsUsed;
+    const settle = (id: string, money: number) => {
+      j.settleInvocation("s1", {
+        id,
+        coverage: money === 0 ? "not_sent" : "priced",
+        inputTokens: money === 0 ? 0 : 10,
+        outputTokens: money === 0 ? 0 : 2,
+        costMicrocents: money,
+      });
+      s.store.recordCosts("s1", []);
+    };
+    assert.equal(used(), 1);
+    const open = j.beginInvocation("s1", { ...call(), turnNumber: 2 });
+    assert.equal(used(), 2, "a process that ends now leaves turn 2 counted");
+    settle(open, 0);
+    assert.equal(used(), 1, "a call that never left engaged nothing");
+    settle(j.beginInvocation("s1", { ...call(), turnNumber: 2 }), 70);
+    assert.equal(used(), 2, "settled spend no turn recorded: still turn 2");
+    s.store.commitTurn("s1", {
+      ...turn("two", { costs: [cost("m", 70)] }),
+      turnsUsed: 2,
+    });
+    assert.equal(used(), 2);
+    assert.throws(
+      () => j.beginInvocation("s1", { ...call(), turnNumber: 0 }),
+      RangeError,
+    );
   });
 
   test("beginInvocation() and settleInvocation() refuse invalid fields and unknown sessions", async () => {
@@ -254,12 +291,18 @@ Deno.test("sqlite: journal and lease tables are created in an older file, which 
   }
 });
 
+/** A store file in `folder` holding session `s1`, closed. */
+function fileWithSession(folder: string): string {
+  const path = `${folder}/history.db`;
+  const store = openSqliteStore(path);
+  store.create(newSession());
+  store.close();
+  return path;
+}
+
 Deno.test("sqlite: an older version's journal, which kept every call, is replaced and its open calls kept", async () => {
   await using dir = await tempDir();
-  const path = `${dir.path}/history.db`;
-  const first = openSqliteStore(path);
-  first.create(newSession());
-  first.close();
+  const path = fileWithSession(dir.path);
   const raw = new DatabaseSync(path);
   raw.exec(`CREATE TABLE relavium_invocations (id text PRIMARY KEY NOT NULL,
     session_id text NOT NULL, purpose text NOT NULL, provider text NOT NULL,
@@ -301,5 +344,37 @@ Deno.test("sqlite: an older version's journal, which kept every call, is replace
     );
   } finally {
     after.close();
+  }
+});
+
+Deno.test("sqlite: the journal's first version gets its turn_number column when a writer opens the file", async () => {
+  await using dir = await tempDir();
+  const path = fileWithSession(dir.path);
+  const raw = new DatabaseSync(path);
+  raw.exec("DROP TABLE relavium_open_invocations");
+  raw.exec(`CREATE TABLE relavium_open_invocations (
+    session_id text NOT NULL, id text NOT NULL, purpose text NOT NULL,
+    provider text NOT NULL, model text NOT NULL,
+    status text DEFAULT 'pending' NOT NULL, coverage text,
+    input_tokens integer DEFAULT 0 NOT NULL,
+    output_tokens integer DEFAULT 0 NOT NULL,
+    cost_microcents integer DEFAULT 0 NOT NULL, started_at integer NOT NULL,
+    settled_at integer, PRIMARY KEY (session_id, id)) WITHOUT ROWID`);
+  raw.exec(`INSERT INTO relavium_open_invocations (session_id, id, purpose,
+    provider, model, started_at) VALUES ('s1', 'old', 'turn', 'openai', 'm', 1000)`);
+  raw.close();
+  assert.equal(
+    openSqliteStoreForRead(path),
+    undefined,
+    "a reader leaves the file as it is and asks for a writer's open",
+  );
+  const store = openSqliteStore(path);
+  try {
+    const j = journal(store);
+    assert.deepEqual(j.coverage("s1").pending.map((p) => p.id), ["old"]);
+    j.beginInvocation("s1", { ...call(), turnNumber: 4 });
+    assert.equal(store.load("s1")?.record.turnsUsed, 4);
+  } finally {
+    store.close();
   }
 });

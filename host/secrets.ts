@@ -39,6 +39,9 @@ const MIN_KEY_LENGTH = 8;
 const KEY_SHAPES =
   /\b(?:sk-[A-Za-z0-9_-]{20,}|AIza[A-Za-z0-9_-]{30,}|gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{30,}|pplx-[A-Za-z0-9]{20,})/g;
 
+/** Where a shape could start: a text without one has nothing to scan. */
+const SHAPE_START = /\b(?:sk-|AIza|gsk_|xai-|hf_|pplx-)/;
+
 /** A secret test and its redaction, over one set of configured keys. */
 export interface SecretScreen {
   /** Whether the text is or contains a secret. */
@@ -59,7 +62,10 @@ export function createSecretScreen(keys: readonly string[]): SecretScreen {
     .sort((a, b) => b.length - a.length);
   function redact(text: string): string {
     let out = text;
-    for (const k of known) out = out.replaceAll(k, REDACTED);
+    for (const k of known) {
+      if (out.includes(k)) out = out.replaceAll(k, REDACTED);
+    }
+    if (!SHAPE_START.test(out)) return out;
     return out.replace(KEY_SHAPES, (m) => /\d/.test(m) ? REDACTED : m);
   }
   return { isSecret: (value) => redact(value) !== value, redact };
@@ -78,17 +84,26 @@ export function redactStrings<T>(
   value: T,
   redact: (text: string) => string,
 ): T {
-  function walk(v: unknown, depth: number): unknown {
-    if (typeof v === "string") return redact(v);
-    if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return v;
-    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-    const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== null) return v;
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = walk(x, depth + 1);
-    return out;
+  return redactWalk(value, redact, 0) as T;
+}
+
+// Module-level (no closure per call) and without entry pairs: every event
+// and stored turn passes through it.
+function redactWalk(
+  v: unknown,
+  redact: (text: string) => string,
+  depth: number,
+): unknown {
+  if (typeof v === "string") return redact(v);
+  if (typeof v !== "object" || v === null || depth > MAX_DEPTH) return v;
+  if (Array.isArray(v)) return v.map((x) => redactWalk(x, redact, depth + 1));
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    out[k] = redactWalk((v as Record<string, unknown>)[k], redact, depth + 1);
   }
-  return walk(value, 0) as T;
+  return out;
 }
 
 // The start of a key shape, possibly cut: a marker (or its beginning) at a

@@ -180,6 +180,18 @@ export function textCassette(provider: string, replies: string[]): string {
   });
 }
 
+/** A v1.0 cassette whose one call fails with an `auth` error (`bad key`). */
+export function authErrorCassette(provider: string): string {
+  return JSON.stringify({
+    schema_version: "1.0",
+    provider,
+    calls: [[{
+      type: "error",
+      error: { kind: "auth", provider, message: "bad key", retryable: false },
+    }]],
+  });
+}
+
 /** JSON with object keys sorted at every depth (key order is not part of the event contract). */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => {

@@ -11,7 +11,13 @@ import { openSqliteStore } from "../../store/sqlite_store.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { sequentialIds } from "../_fakes/clock.ts";
 import { cliRunArgs, spawnCli } from "./_child.ts";
-import { runCli, tempDir, textCassette, write } from "./_helpers.ts";
+import {
+  authErrorCassette,
+  runCli,
+  tempDir,
+  textCassette,
+  write,
+} from "./_helpers.ts";
 
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 const AGENT = {
@@ -275,19 +281,7 @@ Deno.test("a chat that ends before any turn leaves no listed session; a failed t
   // A provider error on the first turn: the call was made, so it lists.
   await write(
     `${dir.path}/fail.json`,
-    JSON.stringify({
-      schema_version: "1.0",
-      provider: "anthropic",
-      calls: [[{
-        type: "error",
-        error: {
-          kind: "auth",
-          provider: "anthropic",
-          message: "bad key",
-          retryable: false,
-        },
-      }]],
-    }),
+    authErrorCassette("anthropic"),
   );
   const failed = await runCli(["chat", "--fixture", "fail.json"], {
     env,

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { cliRunArgs } from "./_child.ts";
-import { runCli, tempDir, write } from "./_helpers.ts";
+import { authErrorCassette, runCli, tempDir, write } from "./_helpers.ts";
 
 const AGENT =
   "id: mini\nname: Mini\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: Be terse.\n";
@@ -169,19 +169,7 @@ Deno.test("agent run --output json on a failed turn: one record with the error, 
   await using dir = await tempDir();
   await write(
     `${dir.path}/fail.json`,
-    JSON.stringify({
-      schema_version: "1.0",
-      provider: "anthropic",
-      calls: [[{
-        type: "error",
-        error: {
-          kind: "auth",
-          provider: "anthropic",
-          message: "bad key",
-          retryable: false,
-        },
-      }]],
-    }),
+    authErrorCassette("anthropic"),
   );
   const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
   const r = await runCli(

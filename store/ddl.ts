@@ -18,7 +18,7 @@
  * session written before the journal existed simply has no invocations).
  * Nothing here ever ALTERs or DROPs an upstream object; an older version's
  * own journal (`relavium_invocations`, which kept every call) is replaced
- * by {@linkcode moveOlderJournal}, its open calls moved over first.
+ * by {@linkcode upgradeJournal}, its open calls moved over first.
  *
  * @module
  */
@@ -229,7 +229,7 @@ const REQUIRED_COLUMNS: Record<string, readonly string[]> = {
 
 /**
  * Columns of our own tables that a writer's open adds to a file of an
- * earlier version ({@linkcode moveOlderJournal}): like a missing table,
+ * earlier version ({@linkcode upgradeJournal}): like a missing table,
  * not a damaged file.
  */
 const ADDED_ON_OPEN: ReadonlySet<string> = new Set([
@@ -403,7 +403,7 @@ export function missingColumnsOfExisting(db: DatabaseSync): string[] {
  *
  * @example An open call moves, a recorded one goes
  * ```ts
- * import { moveOlderJournal, STORE_DDL } from "./ddl.ts";
+ * import { upgradeJournal, STORE_DDL } from "./ddl.ts";
  * import { DatabaseSync } from "node:sqlite";
  * import assert from "node:assert/strict";
  * const db = new DatabaseSync(":memory:");
@@ -411,13 +411,13 @@ export function missingColumnsOfExisting(db: DatabaseSync): string[] {
  * db.exec("INSERT INTO agent_sessions (id, agent_slug, created_at, updated_at) VALUES ('s', 'a', 0, 0)");
  * db.exec("CREATE TABLE relavium_invocations (id text PRIMARY KEY, session_id text, purpose text, provider text, model text, status text, coverage text, input_tokens integer, output_tokens integer, cost_microcents integer, recorded integer, started_at integer, settled_at integer)");
  * db.exec("INSERT INTO relavium_invocations VALUES ('a', 's', 'turn', 'p', 'm', 'pending', NULL, 0, 0, 0, 0, 5, NULL), ('b', 's', 'turn', 'p', 'm', 'settled', 'priced', 1, 1, 9, 1, 6, 7)");
- * moveOlderJournal(db);
+ * upgradeJournal(db);
  * assert.deepEqual(db.prepare("SELECT id FROM relavium_open_invocations").all().map((r) => r["id"]), ["a"]);
  * assert.equal(db.prepare("SELECT name FROM sqlite_master WHERE name = 'relavium_invocations'").get(), undefined);
  * db.close();
  * ```
  */
-export function moveOlderJournal(db: DatabaseSync): void {
+export function upgradeJournal(db: DatabaseSync): void {
   const columns = db.prepare("PRAGMA table_info(relavium_open_invocations)")
     .all().map((r) => r["name"]);
   if (!columns.includes("turn_number")) {

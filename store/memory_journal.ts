@@ -8,6 +8,7 @@ import {
   checkInvocationStart,
   checkSettlement,
   type InvocationSettlement,
+  type InvocationStart,
   type PendingInvocation,
   type UsageCoverage,
 } from "./coverage_check.ts";
@@ -77,23 +78,22 @@ export class MemoryJournal {
     }
   }
 
-  /** As `SessionStore.beginInvocation`, checked. */
+  /** As `SessionStore.beginInvocation`, checked, under `id`. */
   begin(
     sessionId: string,
-    pending: PendingInvocation,
-    turnNumber?: number,
+    id: string,
+    invocation: InvocationStart,
+    startedAt: string,
   ): void {
-    checkInvocationStart({
-      ...pending,
-      ...(turnNumber === undefined ? {} : { turnNumber }),
-    });
+    checkInvocationStart(invocation);
+    const { turnNumber, purpose, provider, model } = invocation;
     let byId = this.#invocations.get(sessionId);
     if (byId === undefined) {
       byId = new Map();
       this.#invocations.set(sessionId, byId);
     }
-    byId.set(pending.id, {
-      pending: { ...pending },
+    byId.set(id, {
+      pending: { id, purpose, provider, model, startedAt },
       ...(turnNumber === undefined ? {} : { turnNumber }),
     });
   }

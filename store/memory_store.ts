@@ -311,9 +311,7 @@ class MemorySessionStore implements SessionStore {
   beginInvocation(sessionId: string, invocation: InvocationStart): string {
     this.#visible(sessionId);
     const id = this.#ids();
-    const startedAt = iso(this.#clock.now());
-    const { turnNumber, ...call } = invocation;
-    this.#journal.begin(sessionId, { ...call, id, startedAt }, turnNumber);
+    this.#journal.begin(sessionId, id, invocation, iso(this.#clock.now()));
     return id;
   }
 

@@ -12,10 +12,10 @@ import { isSessionContext } from "./record_check.ts";
 import {
   missingColumns,
   missingColumnsOfExisting,
-  moveOlderJournal,
   referencesModelCatalog,
   schemaProblems,
   STORE_DDL,
+  upgradeJournal,
 } from "./ddl.ts";
 import { SessionNotFoundError, StoreOpenError } from "./errors.ts";
 import {
@@ -86,14 +86,13 @@ class SqliteSessionStore implements SessionStore {
   #costsOf: StatementSync | undefined;
   #closed = false;
   readonly #journal: SqliteJournal;
-  /** The leases this handle holds: session id → holder id. */
-  readonly #held = new Map<string, string>();
   /**
-   * Per held lease, the file's data version when the lease was last read
-   * as ours: while no other connection has committed since, no one can
-   * have taken it over, and the row need not be read again.
+   * The leases this handle holds: session id → holder id, and the file's
+   * data version when the lease was last read as ours (while no other
+   * connection has committed since, no one can have taken it over, and
+   * the row need not be read again).
    */
-  readonly #leaseSeen = new Map<string, unknown>();
+  readonly #held = new Map<string, { holderId: string; seen?: unknown }>();
   /** Settlements not yet written (they ride on the next write). */
   #settles: {
     sessionId: string;
@@ -134,10 +133,12 @@ class SqliteSessionStore implements SessionStore {
     const mine = this.#held.get(sessionId);
     if (mine === undefined) return;
     const version = this.#journal.othersCommitted();
-    if (this.#leaseSeen.get(sessionId) === version) return;
+    if (mine.seen === version) return;
     const stored = this.#journal.lease(sessionId)?.lease;
-    if (stored?.holderId !== mine) throw leaseLostError(sessionId, stored);
-    this.#leaseSeen.set(sessionId, version);
+    if (stored?.holderId !== mine.holderId) {
+      throw leaseLostError(sessionId, stored);
+    }
+    mine.seen = version;
   }
 
   /** One write transaction on a visible session, after the lease check. */
@@ -507,8 +508,7 @@ class SqliteSessionStore implements SessionStore {
       return this.#journal.acquire(sessionId, claim, now);
     });
     if (answer.ok) {
-      this.#held.set(sessionId, claim.holderId);
-      this.#leaseSeen.delete(sessionId);
+      this.#held.set(sessionId, { holderId: claim.holderId });
     }
     return answer;
   }
@@ -520,9 +520,8 @@ class SqliteSessionStore implements SessionStore {
 
   releaseLease(sessionId: string, holderId: string): void {
     this.#write(() => this.#journal.release(sessionId, holderId));
-    if (this.#held.get(sessionId) === holderId) {
+    if (this.#held.get(sessionId)?.holderId === holderId) {
       this.#held.delete(sessionId);
-      this.#leaseSeen.delete(sessionId);
     }
   }
 
@@ -604,7 +603,7 @@ export function openSqliteStore(
     const conn = db;
     transaction(conn, () => {
       for (const sql of STORE_DDL) conn.exec(sql);
-      moveOlderJournal(conn);
+      upgradeJournal(conn);
     }, { begin: "IMMEDIATE", sleep: options.sleep ?? blockingSleep });
     const missing = missingColumns(conn);
     if (missing.length > 0) {

@@ -16,6 +16,16 @@ const cases: Array<[string, string, string | undefined]> = [
   ["surrogate pairs count once", "😀".repeat(40), "😀".repeat(40)],
   ["surrogate pairs are never split", "😀".repeat(41), `${"😀".repeat(39)}…`],
   [
+    "a long text is cut the same as its start",
+    `${"word ".repeat(5000)}end`,
+    `${"word ".repeat(7)}word…`,
+  ],
+  [
+    "a long text that is mostly whitespace is read whole",
+    `${" ".repeat(2000)}short then${" ".repeat(2000)}done`,
+    "short then done",
+  ],
+  [
     "a trailing space before the cut is trimmed",
     `${"a".repeat(38)} bbbb`,
     `${"a".repeat(38)}…`,

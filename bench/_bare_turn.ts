@@ -16,6 +16,12 @@ export interface BareTurn {
    */
   turn(): void;
   /**
+   * One transaction writing every row the persisted turn writes: the
+   * rows of {@linkcode BareTurn.turn}, the call's journal row (inserted
+   * and removed again) and the session's provider-engaged turns raised.
+   */
+  sameRows(): void;
+  /**
    * What usage coverage adds around the same rows: the call journaled as
    * pending in its own commit, not waiting for the disk; then one full
    * commit of the turn's rows with the call, now recorded, gone from the
@@ -95,6 +101,16 @@ export function openBareTurn(
       const t = now();
       db.exec("BEGIN IMMEDIATE");
       writeTurnRows(t);
+      db.exec("COMMIT");
+    },
+    sameRows() {
+      const t = now();
+      const call = ids();
+      db.exec("BEGIN IMMEDIATE");
+      insPending.run(sessionId, call, t);
+      dropRecorded.run(sessionId, call);
+      writeTurnRows(t);
+      raiseTurns.run(sessionId, ++turnsUsed);
       db.exec("COMMIT");
     },
     turnWithCoverage() {

@@ -76,6 +76,24 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
+/**
+ * A lease this handle holds: the holder id, and the file's data version
+ * when the lease was last read as ours. While no other connection has
+ * committed since, no one can have taken the lease over or written the
+ * session, so the row need not be read again, and what this handle last
+ * wrote of the session still holds: its next message sequence number and
+ * whether its title is set. Both are forgotten when another connection
+ * commits.
+ */
+interface Held {
+  holderId: string;
+  seen?: unknown;
+  /** The session's next sequence number, after this handle's last write. */
+  nextSequence?: number;
+  /** The stored title is set (a turn's title is then not derived). */
+  titled?: boolean;
+}
+
 class SqliteSessionStore implements SessionStore {
   readonly #db: DatabaseSync;
   readonly #sql: Statements;
@@ -87,12 +105,9 @@ class SqliteSessionStore implements SessionStore {
   #closed = false;
   readonly #journal: SqliteJournal;
   /**
-   * The leases this handle holds: session id → holder id, and the file's
-   * data version when the lease was last read as ours (while no other
-   * connection has committed since, no one can have taken it over, and
-   * the row need not be read again).
+   * The leases this handle holds, by session id (see {@linkcode Held}).
    */
-  readonly #held = new Map<string, { holderId: string; seen?: unknown }>();
+  readonly #held = new Map<string, Held>();
   /** Settlements not yet written (they ride on the next write). */
   #settles: {
     sessionId: string;
@@ -139,6 +154,8 @@ class SqliteSessionStore implements SessionStore {
       throw leaseLostError(sessionId, stored);
     }
     mine.seen = version;
+    delete mine.nextSequence;
+    delete mine.titled;
   }
 
   /** One write transaction on a visible session, after the lease check. */
@@ -273,8 +290,13 @@ class SqliteSessionStore implements SessionStore {
       ids: this.#ids,
       timestamp: new Date(now).toISOString(),
     });
-    const title = deriveTitle(turn.userText) ?? null;
-    this.#write(() => {
+    const held = this.#held.get(sessionId);
+    // A set title is kept (the update sets it only when NULL): no need to
+    // derive one. Known only while this handle holds the lease.
+    const title = held?.titled === true
+      ? null
+      : deriveTitle(turn.userText) ?? null;
+    const next = this.#write(() => {
       // The session's row first: no row changed ⇒ no such visible session.
       const updated = this.#sql.updateAfterTurn.run(
         turn.tokensUsed.input,
@@ -287,7 +309,8 @@ class SqliteSessionStore implements SessionStore {
       if (Number(updated.changes) === 0) throw new SessionNotFoundError();
       this.#guard(sessionId);
       this.#addCosts(sessionId, turn.costs, now);
-      let seq = Number(this.#sql.nextSequence.get(sessionId)?.["n"] ?? 0);
+      let seq = held?.nextSequence ??
+        Number(this.#sql.nextSequence.get(sessionId)?.["n"] ?? 0);
       const modelRef = this.#modelRef(turn.modelId, this.#catalog.messages);
       for (const row of rows) {
         this.#sql.insertMessage.run(
@@ -303,7 +326,14 @@ class SqliteSessionStore implements SessionStore {
       if (turn.turnsUsed !== undefined) {
         this.#sql.raiseTurnsUsed.run(sessionId, turn.turnsUsed);
       }
+      return seq;
     });
+    // Committed: what this handle wrote holds until another connection
+    // commits (the guard then forgets it).
+    if (held !== undefined && this.#held.get(sessionId) === held) {
+      held.nextSequence = next;
+      if (title !== null) held.titled = true;
+    }
   }
 
   recordCosts(
@@ -329,6 +359,10 @@ class SqliteSessionStore implements SessionStore {
     const now = this.#clock.now();
     const timestamp = new Date(now).toISOString();
     const id = this.#ids();
+    // Its row takes a sequence number the held-session cache knows nothing of.
+    if (this.#held.has(sessionId)) {
+      delete this.#held.get(sessionId)?.nextSequence;
+    }
     return this.#writeSession(sessionId, () => {
       const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
       const rows = this.#sql.messagesOf.all(sessionId).map((r) =>

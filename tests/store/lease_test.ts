@@ -203,6 +203,46 @@ Deno.test("sqlite: a handle whose lease was taken over cannot write the session;
   }
 });
 
+Deno.test("sqlite: a holder's turns follow rows another connection wrote meanwhile (sequence numbers, title)", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/history.db`;
+  const holder = openSqliteStore(path);
+  const other = openSqliteStore(path);
+  try {
+    holder.create(newSession());
+    assert.ok(lease(holder).acquireLease("s1", { holderId: "a" }).ok);
+    holder.commitTurn("s1", turn("one"));
+    holder.commitTurn("s1", turn("two"));
+    // A handle without the lease may still write (the lease binds its
+    // holders); the holder must not reuse the numbers it took.
+    other.commitTurn("s1", turn("three"));
+    const db = new DatabaseSync(path);
+    try {
+      db.exec("UPDATE agent_sessions SET title = NULL WHERE id = 's1'");
+    } finally {
+      db.close();
+    }
+    holder.commitTurn("s1", turn("four"));
+    holder.commitTurn("s1", turn("five"));
+    const loaded = holder.load("s1");
+    assert.deepEqual(
+      loaded?.messages.map((m) => m.sequenceNumber),
+      Array.from({ length: 10 }, (_, i) => i),
+      "gap-free, none taken twice",
+    );
+    assert.deepEqual(
+      loaded?.messages.filter((m) => m.role === "user").map((m) =>
+        m.content[0]?.type === "text" ? m.content[0].text : ""
+      ),
+      ["one", "two", "three", "four", "five"],
+    );
+    assert.equal(loaded?.record.title, "five", "a cleared title is set again");
+  } finally {
+    holder.close();
+    other.close();
+  }
+});
+
 Deno.test("sqlite: a tampered lease row is a clear error naming the column, and nothing is written", async (t) => {
   const cases: Array<[string, string]> = [
     ["holder_id", "UPDATE relavium_session_leases SET holder_id = ''"],

@@ -9,7 +9,9 @@
  * bare `node:sqlite` transaction writing the same rows, as the median of at
  * least nine paired runs"): in `bench/session_bench.ts`, "turn, persisted
  * to SQLite (synchronous=FULL)" over "bare node:sqlite transaction writing
- * the same rows".
+ * the same rows" (every row the turn writes, usage coverage's included, in
+ * one transaction; `--baseline "bare node:sqlite transaction: the turn's
+ * rows before usage coverage"` pairs it with the rows alone).
  *
  * @example Run it
  * ```sh

@@ -42,6 +42,9 @@ const KEY_SHAPES =
 /** Where a shape could start: a text without one has nothing to scan. */
 const SHAPE_START = /\b(?:sk-|AIza|gsk_|xai-|hf_|pplx-)/;
 
+/** The shortest text a shape matches (`sk-` and 20 more). */
+const SHORTEST_SHAPE = 23;
+
 /** A secret test and its redaction, over one set of configured keys. */
 export interface SecretScreen {
   /** Whether the text is or contains a secret. */
@@ -60,7 +63,11 @@ export function createSecretScreen(keys: readonly string[]): SecretScreen {
   // Longest first: a key that contains another is replaced whole.
   const known = [...new Set(keys)].filter((k) => k.length >= MIN_KEY_LENGTH)
     .sort((a, b) => b.length - a.length);
+  // A text shorter than every key and every shape holds none (most
+  // strings of an event: its type, model, node id, a short delta).
+  const shortest = Math.min(SHORTEST_SHAPE, ...known.map((k) => k.length));
   function redact(text: string): string {
+    if (text.length < shortest) return text;
     let out = text;
     for (const k of known) {
       if (out.includes(k)) out = out.replaceAll(k, REDACTED);

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { openRecorder } from "../../cli/run/record.ts";
 import { denoRuntime, openSession } from "../../host/mod.ts";
+import { createSecretScreen } from "../../host/secrets.ts";
 import { parseCassette } from "../../llm/cassette.ts";
 import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import { createMemoryStore } from "../../store/memory_store.ts";
@@ -341,4 +342,17 @@ Deno.test("secrets attack: a key streamed split across reasoning deltas is redac
     .join("");
   assert.equal(said, "No.");
   assertNoSecret(r.stdout, "the reasoning events");
+});
+
+Deno.test("secrets attack: the shortest secrets are caught whole (an 8-character key, a 23-character key shape)", () => {
+  const { redact } = createSecretScreen(["q7w8e9r0"]);
+  assert.equal(redact("q7w8e9r0"), "[redacted]");
+  assert.equal(redact("q7w8e9r"), "q7w8e9r", "shorter than the key");
+  const shape = "sk-abcdefghij0123456789";
+  assert.equal(shape.length, 23);
+  assert.equal(redact(shape), "[redacted]");
+  assert.equal(redact(shape.slice(0, 22)), shape.slice(0, 22), "one short");
+  const onlyShapes = createSecretScreen([]);
+  assert.equal(onlyShapes.redact(shape), "[redacted]");
+  assert.equal(onlyShapes.isSecret("sk-abc"), false);
 });

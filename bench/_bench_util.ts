@@ -10,12 +10,32 @@ import { split } from "../tests/_kit/session_parts.ts";
 import { FAKE_SUPPORTS } from "../llm/scripted_provider.ts";
 import type { SessionDeps } from "../session/deps.ts";
 import type { SessionRuntime } from "../host/runtime.ts";
+import type { TurnResult } from "../session/turn_result.ts";
 
 const encoder = new TextEncoder();
 
 /** Writes `text` to stdout (the benches' report). */
 export function out(text: string): void {
   Deno.stdout.writeSync(encoder.encode(text));
+}
+
+/**
+ * Throws unless the turn completed: a refused or failed turn returns at
+ * once, and a bench timing it would report a figure of nothing.
+ *
+ * @param result What `sendMessage` returned (or its promise).
+ */
+export async function completedTurn(
+  result: TurnResult | Promise<TurnResult>,
+): Promise<void> {
+  const r = await result;
+  if (r.kind !== "completed") {
+    throw new Error(
+      `bench turn did not complete: ${r.kind}${
+        r.kind === "failed" ? ` (${r.error.code}: ${r.error.message})` : ""
+      }`,
+    );
+  }
 }
 
 /** The median of `values` (`NaN` when empty). */

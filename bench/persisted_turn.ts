@@ -46,6 +46,7 @@ import { openSqliteStore } from "../store/sqlite_store.ts";
 import { openBareTurn } from "./_bare_turn.ts";
 import {
   benchRuntime,
+  completedTurn,
   countFlag,
   flag,
   instantProvider,
@@ -112,7 +113,10 @@ async function oneRun(
   bareStore.close();
   const bare = openBareTurn(barePath, "bare", ids, clock.now);
   const kinds: Array<[keyof RunFigures, () => unknown]> = [
-    ["turnUs", () => live.session.sendMessage("A short question?")],
+    [
+      "turnUs",
+      () => completedTurn(live.session.sendMessage("A short question?")),
+    ],
     ["bareUs", () => bare.turn()],
     ["sameRowsUs", () => bare.sameRows()],
     ["coverageUs", () => bare.turnWithCoverage()],

@@ -10,7 +10,12 @@ import type { StreamChunk } from "../llm/chunk.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { AgentSession } from "../session/session.ts";
 import { openBareTurn } from "./_bare_turn.ts";
-import { benchDeps, benchRuntime, instantProvider } from "./_bench_util.ts";
+import {
+  benchDeps,
+  benchRuntime,
+  completedTurn,
+  instantProvider,
+} from "./_bench_util.ts";
 import { createMemoryStore } from "../store/memory_store.ts";
 import { openSqliteStore } from "../store/sqlite_store.ts";
 
@@ -55,8 +60,9 @@ Deno.bench(
     });
     session.start();
     b.start();
-    await session.sendMessage("A short question?");
+    const result = await session.sendMessage("A short question?");
     b.end();
+    await completedTurn(result);
   },
 );
 
@@ -71,7 +77,7 @@ Deno.bench(
   "turn, persisted to the memory store",
   { group: "turn" },
   async () => {
-    await memLive.session.sendMessage("A short question?");
+    await completedTurn(memLive.session.sendMessage("A short question?"));
   },
 );
 
@@ -92,7 +98,7 @@ Deno.bench(
   "turn, persisted to SQLite (synchronous=FULL)",
   { group: "turn", warmup: WARMUP },
   async () => {
-    await sqlLive.session.sendMessage("A short question?");
+    await completedTurn(sqlLive.session.sendMessage("A short question?"));
   },
 );
 

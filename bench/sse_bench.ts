@@ -15,6 +15,7 @@ import type { FetchFn } from "../llm/http.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { AgentSession } from "../session/session.ts";
 import { createChain } from "../llm/chain.ts";
+import { completedTurn } from "./_bench_util.ts";
 
 const TOKENS = 20_000;
 const READ = 16 * 1024;
@@ -176,7 +177,7 @@ function session(
   return {
     async run(): Promise<number> {
       tokens = 0;
-      await s.sendMessage("Go");
+      await completedTurn(s.sendMessage("Go"));
       return tokens;
     },
   };

@@ -123,12 +123,21 @@ export function coverageHooks(
   // time; an abandoned one stays pending in the store).
   const journalIds = new Map<string, string>();
   return {
-    invocationStarted({ id, ...invocation }): void {
+    invocationStarted(started): void {
       if (lease.lost) {
         throw new Error(`Session ${sessionId}: the writer lease was lost`);
       }
+      const { id, purpose, provider, model, turnNumber } = started;
       journalIds.clear();
-      journalIds.set(id, begin(sessionId, invocation));
+      journalIds.set(
+        id,
+        begin(
+          sessionId,
+          turnNumber === undefined
+            ? { purpose, provider, model }
+            : { purpose, provider, model, turnNumber },
+        ),
+      );
     },
     invocationSettled(settlement): void {
       const id = journalIds.get(settlement.id);

@@ -273,7 +273,9 @@ async function* walkPlan(
         });
       let key: string;
       try {
-        key = await o.keyFor(pid);
+        // A key at hand is used at once (no wait for a resolved promise).
+        const found = o.keyFor(pid);
+        key = typeof found === "string" ? found : await found;
       } catch {
         unsent("no_key");
         // A fallback entry without a key is skipped, not fatal; the host

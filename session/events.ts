@@ -31,11 +31,20 @@ export function createEventStamper(
   options: EventStamperOptions,
 ): (draft: SessionEventDraft) => void {
   let next = options.firstSequence ?? 0;
+  // The events of one turn mostly fall in one millisecond: its text is
+  // formatted once.
+  let lastMs = Number.NaN;
+  let lastIso = "";
   return function emit(draft: SessionEventDraft): void {
+    const ms = options.clock.now();
+    if (ms !== lastMs) {
+      lastIso = new Date(ms).toISOString();
+      lastMs = ms;
+    }
     const event = {
       ...draft,
       sessionId: options.sessionId,
-      timestamp: new Date(options.clock.now()).toISOString(),
+      timestamp: lastIso,
       sequenceNumber: next++,
     } as SessionEvent;
     options.deliver(event);

@@ -103,13 +103,25 @@ export function transaction<T>(
   },
 ): T {
   const relaxed = options.durability === "process";
-  if (relaxed) db.exec("PRAGMA synchronous = NORMAL");
+  // A relaxed commit sets and restores the setting in the same calls as
+  // BEGIN and COMMIT; `relaxedNow` tracks it across a failed statement.
+  let relaxedNow = false;
   try {
     for (let attempt = 1;; attempt++) {
       try {
-        db.exec(`BEGIN ${options.begin}`);
+        if (relaxed && !relaxedNow) {
+          relaxedNow = true;
+          db.exec(`PRAGMA synchronous = NORMAL; BEGIN ${options.begin}`);
+        } else {
+          db.exec(`BEGIN ${options.begin}`);
+        }
         const value = work();
-        db.exec("COMMIT");
+        if (relaxedNow) {
+          db.exec("COMMIT; PRAGMA synchronous = FULL");
+          relaxedNow = false;
+        } else {
+          db.exec("COMMIT");
+        }
         return value;
       } catch (error) {
         rollback(db);
@@ -118,6 +130,6 @@ export function transaction<T>(
       }
     }
   } finally {
-    if (relaxed) db.exec("PRAGMA synchronous = FULL");
+    if (relaxedNow) db.exec("PRAGMA synchronous = FULL");
   }
 }

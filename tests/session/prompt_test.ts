@@ -43,3 +43,23 @@ Deno.test("createEventStamper numbers events from firstSequence and stamps the s
     { seq: 6, id: "s", at: "1970-01-01T00:00:00.000Z" },
   ]);
 });
+
+Deno.test("createEventStamper stamps each event with the clock's time when it is emitted", () => {
+  const times = [0, 0, 1, 86_400_000, 0];
+  const at: string[] = [];
+  const emit = createEventStamper({
+    sessionId: "s",
+    clock: { now: () => times.shift() ?? Number.NaN },
+    deliver: (e) => at.push(e.timestamp),
+  });
+  for (let i = 0; i < 5; i++) emit({ type: "session:turn_started" });
+  assert.deepEqual(at, [
+    "1970-01-01T00:00:00.000Z",
+    "1970-01-01T00:00:00.000Z",
+    "1970-01-01T00:00:00.001Z",
+    "1970-01-02T00:00:00.000Z",
+    "1970-01-01T00:00:00.000Z",
+  ]);
+  // An invalid time is refused, as `Date` refuses it.
+  assert.throws(() => emit({ type: "session:turn_started" }), RangeError);
+});

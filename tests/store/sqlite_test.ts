@@ -8,6 +8,7 @@ import {
 } from "../../store/errors.ts";
 import { openDatabaseFile } from "../../store/sqlite_file.ts";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
+import { transaction } from "../../store/sqlite_tx.ts";
 import { fixedClock } from "../_fakes/clock.ts";
 import { cost, deps, newSession, tempDir, turn } from "./_harness.ts";
 
@@ -129,6 +130,51 @@ Deno.test("commitTurn() retries busy errors 5 times with linear backoff, then re
   assert.deepEqual(waits, [25, 50, 75, 100]);
   holder.close();
   store.close();
+});
+
+Deno.test("a process-durable transaction commits at synchronous NORMAL and leaves the connection at FULL, also after busy retries fail", async () => {
+  await using dir = await tempDir();
+  const path = `${dir.path}/h.db`;
+  const db = new DatabaseSync(path);
+  db.exec(
+    "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA busy_timeout=0",
+  );
+  db.exec("CREATE TABLE t (a)");
+  const level = () => db.prepare("PRAGMA synchronous").get()?.["synchronous"];
+  const seen = transaction(db, () => {
+    db.prepare("INSERT INTO t VALUES (1)").run();
+    return level();
+  }, { begin: "IMMEDIATE", sleep: () => {}, durability: "process" });
+  assert.equal(seen, 1);
+  assert.equal(level(), 2);
+  assert.equal(db.prepare("SELECT count(*) AS n FROM t").get()?.["n"], 1);
+  const holder = new DatabaseSync(path);
+  holder.exec("BEGIN IMMEDIATE");
+  const waits: number[] = [];
+  assert.throws(
+    () =>
+      transaction(db, () => db.prepare("INSERT INTO t VALUES (2)").run(), {
+        begin: "IMMEDIATE",
+        sleep: (ms) => waits.push(ms),
+        durability: "process",
+      }),
+    /database is locked/,
+  );
+  assert.deepEqual(waits, [25, 50, 75, 100]);
+  assert.equal(level(), 2);
+  assert.equal(db.isTransaction, false);
+  holder.exec("ROLLBACK");
+  holder.close();
+  assert.throws(
+    () =>
+      transaction(db, () => {
+        throw new Error("work failed");
+      }, { begin: "IMMEDIATE", sleep: () => {}, durability: "process" }),
+    /work failed/,
+  );
+  assert.equal(level(), 2);
+  assert.equal(db.prepare("SELECT count(*) AS n FROM t").get()?.["n"], 1);
+  db.close();
 });
 
 Deno.test("create() does not retry a non-busy error", async () => {

@@ -86,21 +86,31 @@ export function normaliseError(error: LlmError, provider: string): LlmError {
   return makeLlmError(kind, named === "" ? provider : named, message, extra);
 }
 
-function abortWaiter(
-  signal: AbortSignal,
-): { promise: Promise<typeof ABORTED>; dispose(): void } {
-  let onAbort = (): void => {};
-  const promise = new Promise<typeof ABORTED>((resolve) => {
-    if (signal.aborted) {
-      resolve(ABORTED);
-      return;
-    }
-    onAbort = () => resolve(ABORTED);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+/**
+ * Reads of a stream that an abort ends at once: each read resolves with
+ * the next result, or with `ABORTED` as soon as the signal aborts (the
+ * pending read is abandoned). One abort listener for the whole attempt,
+ * and nothing kept per read once it has resolved.
+ */
+function abortableReads(signal: AbortSignal): {
+  next(
+    iterator: AsyncIterator<StreamChunk>,
+  ): Promise<IteratorResult<StreamChunk> | typeof ABORTED>;
+  dispose(): void;
+} {
+  let wake: ((value: typeof ABORTED) => void) | undefined;
+  const onAbort = (): void => wake?.(ABORTED);
+  signal.addEventListener("abort", onAbort, { once: true });
   return {
-    promise,
-    dispose: () => signal.removeEventListener("abort", onAbort),
+    next: (iterator) =>
+      new Promise((resolve, reject) => {
+        wake = resolve;
+        Promise.resolve(iterator.next()).then(resolve, reject);
+      }),
+    dispose: () => {
+      wake = undefined;
+      signal.removeEventListener("abort", onAbort);
+    },
   };
 }
 
@@ -138,7 +148,7 @@ export async function* runAttempt(
     return { type: "error", error, committed: false };
   }
   let committed = false;
-  const aborted = abortWaiter(signal);
+  const reads = abortableReads(signal);
   try {
     while (true) {
       if (signal.aborted) {
@@ -146,7 +156,7 @@ export async function* runAttempt(
       }
       let step: IteratorResult<StreamChunk> | typeof ABORTED;
       try {
-        step = await Promise.race([iterator.next(), aborted.promise]);
+        step = await reads.next(iterator);
       } catch (thrown) {
         return {
           type: "error",
@@ -190,7 +200,7 @@ export async function* runAttempt(
       };
     }
   } finally {
-    aborted.dispose();
+    reads.dispose();
     closeQuietly(iterator);
   }
 }

@@ -636,6 +636,46 @@ Deno.test("createChain() stops reading at once when aborted mid-stream", async (
     assert.equal((await it.next()).done, true);
     assert.equal(reads.count, 2);
   });
+  await t.step(
+    "a hand-written iterator: plain results are read, and a read failing after the abort is ignored",
+    async () => {
+      let failPending: (error: Error) => void = () => {};
+      let reads = 0;
+      const iterator: AsyncIterator<StreamChunk> = {
+        // Not a promise: a loose provider's synchronous result.
+        next: (() => {
+          reads++;
+          if (reads === 1) {
+            return { done: false, value: { type: "text_delta", text: "x" } };
+          }
+          return new Promise((_, reject) => (failPending = reject));
+        }) as unknown as AsyncIterator<StreamChunk>["next"],
+      };
+      const { options } = setup([{
+        provider: {
+          ...endlessProvider({ count: 0 }),
+          stream: () => ({ [Symbol.asyncIterator]: () => iterator }),
+        },
+        model: "m",
+        maxAttempts: 1,
+      }]);
+      const ac = new AbortController();
+      const events: ChainEvent[] = [];
+      for await (
+        const e of createChain(options).stream(userRequest(), ac.signal)
+      ) {
+        events.push(e);
+        if (e.type === "chunk") setTimeout(() => ac.abort(), 0);
+      }
+      assert.deepEqual(types(events), ["attempt_start", "chunk", "failed"]);
+      assert.equal(failedKind(events), "cancelled");
+      // The abandoned read now fails: nothing is left to hear it, and no
+      // rejection goes unhandled (the test would fail on one).
+      failPending(new Error("late failure"));
+      await new Promise((r) => setTimeout(r, 0));
+      assert.equal(reads, 2);
+    },
+  );
 });
 
 Deno.test("createChain() reports cancelled when aborted during backoff", async () => {

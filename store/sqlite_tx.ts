@@ -103,25 +103,20 @@ export function transaction<T>(
   },
 ): T {
   const relaxed = options.durability === "process";
+  const begin = `BEGIN ${options.begin}`;
   // A relaxed commit sets and restores the setting in the same calls as
-  // BEGIN and COMMIT; `relaxedNow` tracks it across a failed statement.
+  // BEGIN and COMMIT; `relaxedNow`: it may be NORMAL now (restored at the
+  // end whatever failed in between).
   let relaxedNow = false;
   try {
     for (let attempt = 1;; attempt++) {
       try {
-        if (relaxed && !relaxedNow) {
-          relaxedNow = true;
-          db.exec(`PRAGMA synchronous = NORMAL; BEGIN ${options.begin}`);
-        } else {
-          db.exec(`BEGIN ${options.begin}`);
-        }
+        const sets = relaxed && !relaxedNow;
+        relaxedNow ||= relaxed;
+        db.exec(sets ? `PRAGMA synchronous = NORMAL; ${begin}` : begin);
         const value = work();
-        if (relaxedNow) {
-          db.exec("COMMIT; PRAGMA synchronous = FULL");
-          relaxedNow = false;
-        } else {
-          db.exec("COMMIT");
-        }
+        db.exec(relaxedNow ? "COMMIT; PRAGMA synchronous = FULL" : "COMMIT");
+        relaxedNow = false;
         return value;
       } catch (error) {
         rollback(db);

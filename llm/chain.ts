@@ -139,28 +139,9 @@ export function createChain(options: ChainOptions): Chain {
       request: LlmRequest,
       signal: AbortSignal,
     ): AsyncIterable<ChainEvent> {
-      return runChain(options, state, request, signal);
+      return walkPlan(options, state, request, signal);
     },
   };
-}
-
-async function* runChain(
-  o: ChainOptions,
-  s: ChainState,
-  request: LlmRequest,
-  signal: AbortSignal,
-): AsyncGenerator<ChainEvent> {
-  if (s.busy) {
-    throw new TypeError(
-      "Cannot stream: the chain is single-flight and a call is in progress",
-    );
-  }
-  s.busy = true;
-  try {
-    yield* walkPlan(o, s, request, signal);
-  } finally {
-    s.busy = false;
-  }
 }
 
 function inCooldown(o: ChainOptions, s: ChainState, pid: string): boolean {
@@ -237,108 +218,121 @@ async function* walkPlan(
   request: LlmRequest,
   signal: AbortSignal,
 ): AsyncGenerator<ChainEvent> {
-  let engaged = false;
-  let lastError: LlmError | undefined;
-  const fail = (error: LlmError): ChainEvent => ({
-    type: "failed",
-    error,
-    engaged,
-  });
-  for (const [index, entry] of o.plan.entries()) {
-    const pid = entry.provider.id;
-    const meta = { provider: pid, model: entry.model };
-    if (signal.aborted) return yield fail(cancelledError(pid));
-    const skip = skipReason(o, s, entry, request);
-    if (skip !== undefined) {
-      o.onAttempt?.({
-        attemptNumber: s.attempts + 1,
-        ...meta,
-        outcome: "skipped",
-        skipReason: skip,
-      });
-      continue;
-    }
-    const req = prepare(s, entry, request, signal);
-    for (let i = 0; i < entry.maxAttempts; i++) {
-      const admission = o.admit?.(meta, req) ?? { allow: true };
-      if (!admission.allow) {
-        return yield { type: "failed", refusal: admission.error, engaged };
-      }
-      const unsent = (skipReason: "no_key" | "cancelled"): void =>
+  if (s.busy) {
+    throw new TypeError(
+      "Cannot stream: the chain is single-flight and a call is in progress",
+    );
+  }
+  s.busy = true;
+  try {
+    let engaged = false;
+    let lastError: LlmError | undefined;
+    const fail = (error: LlmError): ChainEvent => ({
+      type: "failed",
+      error,
+      engaged,
+    });
+    for (const [index, entry] of o.plan.entries()) {
+      const pid = entry.provider.id;
+      const meta = { provider: pid, model: entry.model };
+      if (signal.aborted) return yield fail(cancelledError(pid));
+      const skip = skipReason(o, s, entry, request);
+      if (skip !== undefined) {
         o.onAttempt?.({
           attemptNumber: s.attempts + 1,
           ...meta,
           outcome: "skipped",
-          skipReason,
+          skipReason: skip,
         });
-      let key: string;
-      try {
-        // A key at hand is used at once (no wait for a resolved promise).
-        const found = o.keyFor(pid);
-        key = typeof found === "string" ? found : await found;
-      } catch {
-        unsent("no_key");
-        // A fallback entry without a key is skipped, not fatal; the host
-        // warns about it once, before the session.
-        if (index > 0) break;
-        const message = `credential resolution failed for provider ${pid}`;
-        return yield fail(makeLlmError("auth", pid, message));
+        continue;
       }
-      if (signal.aborted) {
-        unsent("cancelled");
-        return yield fail(cancelledError(pid));
-      }
-      const attemptNumber = ++s.attempts;
-      engaged = true;
-      yield { type: "attempt_start", attemptNumber, ...meta };
-      const input = { provider: entry.provider, request: req, key, signal };
-      const outcome = yield* runAttempt({ ...input, attemptNumber });
-      if (outcome.type === "stop") {
-        const usage = outcome.usage;
-        o.onAttempt?.({
-          attemptNumber,
-          ...meta,
-          outcome: "succeeded",
-          usage: { ...usage },
-          usageKnown: outcome.usageUnknown !== true,
-        });
-        s.cooldowns.delete(pid);
-        s.carried = s.carried === undefined || s.carried === pid ? pid : MIXED;
-        const done: ChainEvent = {
-          type: "done",
-          attemptNumber,
-          ...meta,
-          stopReason: outcome.stopReason,
-          usage,
-        };
-        if (outcome.contextExceeded === true) done.contextExceeded = true;
-        return yield done;
-      }
-      const error = signal.aborted ? cancelledError(pid) : outcome.error;
-      o.onAttempt?.({ attemptNumber, ...meta, outcome: "failed", error });
-      if (error.kind === "cancelled" || outcome.committed) {
-        return yield fail(error);
-      }
-      // Seam: `auth` would get one out-of-band refresh per provider per
-      // chain here; until a refresh hook exists it is fatal.
-      if (!error.retryable) return yield fail(error);
-      lastError = error;
-      const last = i + 1 >= entry.maxAttempts;
-      let wait = backoffMs(i, o.now?.() ?? 0);
-      if (error.kind === "rate_limit") {
-        const after = error.retryAfterMs;
-        park(o, s, pid, Math.max(COOLDOWN_MS, after ?? 0));
-        if (after !== undefined && after > MAX_RETRY_AFTER_MS) break;
-        if (after !== undefined) wait = after;
-      }
-      if (last) break;
-      if (!await waitOrAbort(o, wait, signal)) {
-        return yield fail(cancelledError(pid));
+      const req = prepare(s, entry, request, signal);
+      for (let i = 0; i < entry.maxAttempts; i++) {
+        const admission = o.admit?.(meta, req) ?? { allow: true };
+        if (!admission.allow) {
+          return yield { type: "failed", refusal: admission.error, engaged };
+        }
+        const unsent = (skipReason: "no_key" | "cancelled"): void =>
+          o.onAttempt?.({
+            attemptNumber: s.attempts + 1,
+            ...meta,
+            outcome: "skipped",
+            skipReason,
+          });
+        let key: string;
+        try {
+          // A key at hand is used at once (no wait for a resolved promise).
+          const found = o.keyFor(pid);
+          key = typeof found === "string" ? found : await found;
+        } catch {
+          unsent("no_key");
+          // A fallback entry without a key is skipped, not fatal; the host
+          // warns about it once, before the session.
+          if (index > 0) break;
+          const message = `credential resolution failed for provider ${pid}`;
+          return yield fail(makeLlmError("auth", pid, message));
+        }
+        if (signal.aborted) {
+          unsent("cancelled");
+          return yield fail(cancelledError(pid));
+        }
+        const attemptNumber = ++s.attempts;
+        engaged = true;
+        yield { type: "attempt_start", attemptNumber, ...meta };
+        const input = { provider: entry.provider, request: req, key, signal };
+        const outcome = yield* runAttempt({ ...input, attemptNumber });
+        if (outcome.type === "stop") {
+          const usage = outcome.usage;
+          o.onAttempt?.({
+            attemptNumber,
+            ...meta,
+            outcome: "succeeded",
+            usage: { ...usage },
+            usageKnown: outcome.usageUnknown !== true,
+          });
+          s.cooldowns.delete(pid);
+          s.carried = s.carried === undefined || s.carried === pid
+            ? pid
+            : MIXED;
+          const done: ChainEvent = {
+            type: "done",
+            attemptNumber,
+            ...meta,
+            stopReason: outcome.stopReason,
+            usage,
+          };
+          if (outcome.contextExceeded === true) done.contextExceeded = true;
+          return yield done;
+        }
+        const error = signal.aborted ? cancelledError(pid) : outcome.error;
+        o.onAttempt?.({ attemptNumber, ...meta, outcome: "failed", error });
+        if (error.kind === "cancelled" || outcome.committed) {
+          return yield fail(error);
+        }
+        // Seam: `auth` would get one out-of-band refresh per provider per
+        // chain here; until a refresh hook exists it is fatal.
+        if (!error.retryable) return yield fail(error);
+        lastError = error;
+        const last = i + 1 >= entry.maxAttempts;
+        let wait = backoffMs(i, o.now?.() ?? 0);
+        if (error.kind === "rate_limit") {
+          const after = error.retryAfterMs;
+          park(o, s, pid, Math.max(COOLDOWN_MS, after ?? 0));
+          if (after !== undefined && after > MAX_RETRY_AFTER_MS) break;
+          if (after !== undefined) wait = after;
+        }
+        if (last) break;
+        if (!await waitOrAbort(o, wait, signal)) {
+          return yield fail(cancelledError(pid));
+        }
       }
     }
+    const provider = o.plan[0]?.provider.id ?? "chain";
+    yield fail(
+      lastError ??
+        makeLlmError("unknown", provider, "fallback chain exhausted"),
+    );
+  } finally {
+    s.busy = false;
   }
-  const provider = o.plan[0]?.provider.id ?? "chain";
-  yield fail(
-    lastError ?? makeLlmError("unknown", provider, "fallback chain exhausted"),
-  );
 }

@@ -802,6 +802,24 @@ Deno.test("createChain() is single-flight", async () => {
   );
 });
 
+Deno.test("createChain() is free again once a consumer stops reading early", async () => {
+  const p = createScriptedProvider({
+    script: [textReply("1"), textReply("2")],
+  });
+  const { options } = setup([{ provider: p, model: "m", maxAttempts: 1 }]);
+  const chain = createChain(options);
+  const first = chain.stream(userRequest(), signal())[Symbol.asyncIterator]();
+  assert.equal((await first.next()).value?.type, "attempt_start");
+  assert.deepEqual(await first.return?.(undefined), {
+    done: true,
+    value: undefined,
+  });
+  const events = await collect(chain.stream(userRequest(), signal()));
+  assert.equal(last(events).type, "done");
+  // The abandoned call stopped before its request left.
+  assert.equal(p.requests.length, 1);
+});
+
 Deno.test("createChain() passes contextExceeded and drops effort for non-reasoning providers", async () => {
   const p = createScriptedProvider({
     script: [[{

@@ -9,11 +9,17 @@
 import type { Cassette } from "../llm/cassette.ts";
 import { parseCassette } from "../llm/cassette.ts";
 import type { ModelCatalog } from "../llm/catalog.ts";
-import { createCatalog } from "../llm/create_catalog.ts";
 import type { FetchFn } from "../llm/http.ts";
-import { type EnvReader, lookupProviderKey } from "../llm/keys.ts";
-import { createBuiltinProvider } from "../llm/builtin_providers.ts";
+import type { EnvReader } from "../llm/keys.ts";
 import type { LlmProvider } from "../llm/provider.ts";
+import {
+  type AdapterDeps,
+  createProviderRegistry,
+  type ProviderEntry,
+  type ProviderRegistry,
+} from "../llm/provider_registry.ts";
+import type { Recorder } from "../llm/record.ts";
+import type { Replay } from "../llm/replay_provider.ts";
 import { renderIssues } from "../schema/issues.ts";
 import { InvalidFileError, readFileText } from "./errors.ts";
 import { abortableSleep } from "./sleep.ts";
@@ -77,12 +83,33 @@ export interface DenoRuntimeOptions {
   env?: EnvReader;
   /** The transport; default the global `fetch`. */
   fetch?: FetchFn;
-  /** The catalog; default the bundled one (prices apply, the cost cap binds). */
+  /**
+   * The catalog; default the bundled one plus the prices of `providers`
+   * (prices apply, the cost cap binds).
+   */
   catalog?: ModelCatalog;
   /** Replay this cassette (see {@linkcode loadCassette}); no key needed. */
   cassette?: Cassette | undefined;
+  /**
+   * Replay through this (see `createReplay`), whose faults you read when
+   * the session ends; no key needed.
+   */
+  replay?: Replay | undefined;
   /** The default working folder; default `Deno.cwd()`. */
   workingDir?: string;
+  /**
+   * Your own endpoints (a local server, a proxy, a compatible vendor) and
+   * changes to the built-in ones; see `createProviderRegistry`.
+   */
+  providers?: readonly ProviderEntry[];
+  /** A registry built already (then `providers` is not read). */
+  registry?: ProviderRegistry;
+  /** Prompt caching and stream bounds for every adapter. */
+  adapters?: Omit<AdapterDeps, "fetch" | "catalog" | "now">;
+  /** Records every real provider call (see `createRecorder`). */
+  recorder?: Recorder | undefined;
+  /** The backoff wait; default a timer that returns at once on abort. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -105,32 +132,40 @@ export interface DenoRuntimeOptions {
  */
 export function denoRuntime(options: DenoRuntimeOptions = {}): SessionRuntime {
   const env: EnvReader = options.env ?? { get: () => undefined };
-  const cassette = options.cassette;
+  const registry = options.registry ??
+    createProviderRegistry(options.providers);
+  const { cassette, replay, recorder } = options;
+  const offline = cassette !== undefined || replay !== undefined;
   const runtime: SessionRuntime = {
     clock: { now: () => Date.now() },
     ids: () => crypto.randomUUID(),
-    sleep: abortableSleep,
+    sleep: options.sleep ?? abortableSleep,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
-    catalog: options.catalog ?? createCatalog(),
-    keyFor: cassette === undefined
-      ? (provider) => lookupProviderKey(provider, env)
-      : () => "",
+    catalog: options.catalog ?? registry.catalog(),
+    keyFor: offline ? () => "" : (provider) => registry.keyFor(provider, env),
     workingDir: options.workingDir ?? Deno.cwd(),
     process: thisProcess(),
   };
-  if (cassette !== undefined) runtime.cassette = cassette;
+  if (replay !== undefined) {
+    runtime.resolveProvider = (id) => replay.resolveProvider(id);
+  } else if (cassette !== undefined) runtime.cassette = cassette;
   else {
-    // The shipped adapters, one per provider id, made on first use.
+    // The registry's adapters, one per provider id, made on first use.
     const made = new Map<string, LlmProvider | undefined>();
+    const deps: AdapterDeps = {
+      ...options.adapters,
+      fetch: runtime.fetch,
+      catalog: runtime.catalog,
+      now: () => runtime.clock.now(),
+    };
     runtime.resolveProvider = (id) => {
       if (!made.has(id)) {
+        const adapter = registry.create(id, deps);
         made.set(
           id,
-          createBuiltinProvider(id, {
-            fetch: runtime.fetch,
-            catalog: runtime.catalog,
-            now: () => runtime.clock.now(),
-          }),
+          adapter === undefined || recorder === undefined
+            ? adapter
+            : recorder.wrap(id, adapter),
         );
       }
       return made.get(id);

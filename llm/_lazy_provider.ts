@@ -21,13 +21,20 @@ export function lazyProvider(
   face: Omit<LlmProvider, "stream">,
   load: () => Promise<LlmProvider>,
 ): LlmProvider {
-  let loaded: Promise<LlmProvider> | undefined;
-  async function* stream(
+  let ready: LlmProvider | undefined;
+  let loading: Promise<LlmProvider> | undefined;
+  async function* first(
     req: LlmRequest,
     key: string,
   ): AsyncGenerator<StreamChunk> {
-    loaded ??= load();
-    yield* (await loaded).stream(req, key);
+    loading ??= load();
+    ready = await loading;
+    yield* ready.stream(req, key);
   }
-  return { ...face, stream };
+  // Once loaded, each call goes straight to the adapter.
+  return {
+    ...face,
+    stream: (req, key) =>
+      ready === undefined ? first(req, key) : ready.stream(req, key),
+  };
 }

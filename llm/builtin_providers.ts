@@ -1,14 +1,13 @@
 /**
- * The shipped HTTP adapters by provider id.
+ * The shipped HTTP adapters by built-in provider id.
  *
  * @module
  */
-import { createAnthropicProvider } from "./anthropic/provider.ts";
 import type { ModelCatalog } from "./catalog.ts";
 import type { FetchFn } from "./http.ts";
-import { createLazyGeminiProvider } from "./gemini/_lazy.ts";
-import { createOpenAiProvider } from "./openai/provider.ts";
 import type { LlmProvider } from "./provider.ts";
+import { createProviderRegistry } from "./provider_registry.ts";
+import { isBuiltInProvider } from "./provider_table.ts";
 
 /**
  * The provider ids {@linkcode createBuiltinProvider} knows.
@@ -38,9 +37,11 @@ export interface BuiltinProviderOptions {
 }
 
 /**
- * Builds the shipped adapter of a provider id: `openai` and `deepseek`
- * (OpenAI-compatible chat completions), `anthropic` (Messages API) and
- * `gemini` (native `streamGenerateContent`).
+ * Builds the shipped adapter of a built-in provider id: `openai` and
+ * `deepseek` (OpenAI-compatible chat completions), `anthropic` (Messages
+ * API) and `gemini` (native `streamGenerateContent`). Each adapter module
+ * loads on its first call. For your own endpoints, see
+ * `createProviderRegistry`.
  *
  * @param id A provider id.
  * @param options Transport, catalog, clock and an optional base URL.
@@ -60,28 +61,10 @@ export function createBuiltinProvider(
   id: string,
   options: BuiltinProviderOptions,
 ): LlmProvider | undefined {
-  // Every option but the base URL is the adapters' own, passed as given; a
-  // base URL makes the endpoint a custom one.
-  const { baseUrl, ...rest } = options;
-  const common = {
-    ...rest,
-    ...(baseUrl === undefined ? {} : { baseUrl, customEndpoint: true }),
-  };
-  switch (id) {
-    case "anthropic":
-      return createAnthropicProvider(common);
-    case "openai":
-      return createOpenAiProvider({ id: "openai", ...common });
-    case "deepseek":
-      return createOpenAiProvider({
-        id: "deepseek",
-        dialect: "deepseek",
-        ...common,
-      });
-    case "gemini":
-      // Loaded by its first call: sessions on other providers never load it.
-      return createLazyGeminiProvider(common);
-    default:
-      return undefined;
-  }
+  if (!isBuiltInProvider(id)) return undefined;
+  const { baseUrl, ...deps } = options;
+  const registry = createProviderRegistry(
+    baseUrl === undefined ? [] : [{ id, baseUrl }],
+  );
+  return registry.create(id, deps);
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { builtinRow } from "./provider_table.ts";
 
 /**
  * Reads one environment variable; `Deno.env` fits.
@@ -12,13 +13,6 @@ export interface EnvReader {
   /** The variable's value, or `undefined` when unset. */
   get(name: string): string | undefined;
 }
-
-const VENDOR_VARIABLES: Readonly<Record<string, string>> = {
-  anthropic: "ANTHROPIC_API_KEY",
-  openai: "OPENAI_API_KEY",
-  deepseek: "DEEPSEEK_API_KEY",
-  gemini: "GEMINI_API_KEY",
-};
 
 /**
  * The variables consulted for a provider's key, in order:
@@ -39,9 +33,7 @@ const VENDOR_VARIABLES: Readonly<Record<string, string>> = {
  */
 export function providerKeyVariables(provider: string): string[] {
   const own = `RELAVIUM_${provider.toUpperCase().replaceAll("-", "_")}_API_KEY`;
-  const vendor = Object.hasOwn(VENDOR_VARIABLES, provider)
-    ? VENDOR_VARIABLES[provider]
-    : undefined;
+  const vendor = builtinRow(provider)?.keyVariable;
   return vendor === undefined ? [own] : [own, vendor];
 }
 

@@ -38,6 +38,24 @@ export {
   createBuiltinProvider,
 } from "./builtin_providers.ts";
 export {
+  type AdapterDeps,
+  createProviderRegistry,
+  type KeyStatus,
+  type ProviderEntry,
+  type ProviderModelPrice,
+  type ProviderRegistry,
+  type ResolvedEntry,
+} from "./provider_registry.ts";
+export type { ProviderKind } from "./provider_table.ts";
+export type { Replay } from "./replay_provider.ts";
+export {
+  createRecorder,
+  type RecordedCall,
+  type RecordedCassette,
+  type Recorder,
+  type RecorderOptions,
+} from "./record.ts";
+export {
   type EnvReader,
   lookupProviderKey,
   MissingKeyError,

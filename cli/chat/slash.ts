@@ -16,7 +16,7 @@ import {
 import { type ContextCommandHost, runSlashTrim } from "./slash_window.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { CHAT_MODES } from "../../tools/modes.ts";
-import { inferProvider } from "../run/providers.ts";
+import { inferProvider } from "../../llm/provider_table.ts";
 
 /**
  * What the loop does after a slash command: go on, end the chat, write

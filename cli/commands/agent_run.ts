@@ -12,20 +12,16 @@
  *
  * @module
  */
-import { openSession, type PersistedSession } from "../../host/host.ts";
-import { createMemoryStore } from "../../store/memory_store.ts";
+import { openSession } from "../../host/mod.ts";
+import { createMemoryStore } from "../../store/mod.ts";
 import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { classifyAgentRef } from "../run/agent_file.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
-import { finishRecording } from "../run/record_exit.ts";
-import { printerFor, writeNotices } from "../run/session_io.ts";
-import { hostOptions, pumpEvents } from "../run/host_options.ts";
+import { openChat } from "../run/open_chat.ts";
 import { readAllText } from "../io/stdin.ts";
 import type { CliIo, TextSink } from "../io/io.ts";
-import { buildModes } from "../run/modes.ts";
-import { withBudgetNotices } from "../run/window_settings.ts";
 import type { TurnResult } from "../../session/turn_result.ts";
 import {
   createOneShotObserver,
@@ -125,31 +121,32 @@ export async function runAgentRun(
       "Empty prompt: give it as an argument or on stdin",
     );
   }
-  writeNotices(ctx, run.notices);
   const oneShot = command.output === "json"
     ? createOneShotObserver()
     : undefined;
-  // Under --output json the answer is not streamed: stdout holds only the
-  // final record; stderr's lines stay.
-  const printer = printerFor(
-    oneShot === undefined ? ctx : { ...ctx, io: withoutStdout(ctx.io) },
-    { primaryModel: run.agent.model, hints: false },
-  );
-  const live: PersistedSession = openSession({
+  const opened = openChat(ctx, {
+    run,
     store: createMemoryStore(),
-    agent: run.agent,
-    context: run.context,
+    // No approver: governed actions are denied except under --mode auto.
+    mode: command.mode ?? "ask",
+    // Under --output json the answer is not streamed: stdout holds only the
+    // final record; stderr's lines stay.
+    printer: {
+      hints: false,
+      ...(oneShot === undefined
+        ? {}
+        : { ctx: { ...ctx, io: withoutStdout(ctx.io) } }),
+    },
     // One turn: no after-turn compaction.
-    ...hostOptions(ctx, {
-      ...withBudgetNotices(run.deps, (t) => ctx.io.stderr.write(t)),
-      afterTurnCompaction: false,
+    settings: { afterTurnCompaction: false },
+    ...(oneShot === undefined ? {} : { observe: (e) => oneShot.observe(e) }),
+    open: (host) => ({
+      ok: true,
+      value: openSession({ ...host, agent: run.agent, context: run.context }),
     }),
   });
-  const drained = pumpEvents(
-    live,
-    printer,
-    oneShot === undefined ? undefined : (e) => oneShot.observe(e),
-  );
+  if (!opened.ok) return opened.error;
+  const { live, printer, modes, drained } = opened.value;
   let signalCode: number | undefined;
   const onSignal = (code: number) => (): void => {
     signalCode ??= code;
@@ -159,8 +156,6 @@ export async function runAgentRun(
     ctx.io.onSignal("SIGINT", onSignal(130)),
     ctx.io.onSignal("SIGTERM", onSignal(143)),
   ];
-  // No approver: governed actions are denied except under --mode auto.
-  const modes = buildModes(run.registry, { mode: command.mode ?? "ask" });
   live.session.setTurnPolicy(modes.policy);
   let result: TurnResult | undefined;
   try {
@@ -171,14 +166,14 @@ export async function runAgentRun(
     await drained;
     printer.end();
   }
-  const faults = run.replay?.finalFaults() ?? [];
+  const faults = run.wiring.replay?.finalFaults() ?? [];
   for (const f of faults) ctx.io.stderr.write(`error: cassette: ${f}\n`);
-  const recorded = await finishRecording(ctx, run.recorder);
+  const recorded = await opened.value.finish();
   if (oneShot !== undefined) {
     const record: OneShotRecord = oneShot.record(
       result,
       live.sessionId,
-      run.deps.secrets ?? [],
+      run.wiring.secrets,
     );
     ctx.io.stdout.write(`${JSON.stringify(record)}\n`);
   }

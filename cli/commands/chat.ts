@@ -5,23 +5,16 @@
  *
  * @module
  */
-import { openSession, type PersistedSession } from "../../host/host.ts";
+import { openSession } from "../../host/mod.ts";
 import type { CliCommand } from "../args.ts";
-import { isCi, runChatLoop } from "../chat/loop.ts";
+import { runChatLoop } from "../chat/loop.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { fault } from "../fault.ts";
 import { historyPath, openHistory } from "../run/history.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
-import { finishRecording } from "../run/record_exit.ts";
-import { printerFor, writeNotices } from "../run/session_io.ts";
-import { hostOptions, pumpEvents } from "../run/host_options.ts";
-import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { offerTrust } from "../chat/trust_prompt.ts";
 import { userLineHandler } from "../chat/user_input.ts";
-import { openChatReader } from "../chat/chat_reader.ts";
-import { buildModes } from "../run/modes.ts";
-import { withBudgetNotices } from "../run/window_settings.ts";
-import { createTerminalHooks } from "../chat/terminal_hooks.ts";
+import { openChat, openChatFrame } from "../run/open_chat.ts";
 
 /**
  * Runs `chat`.
@@ -35,26 +28,15 @@ export async function runChat(
   command: Extract<CliCommand, { name: "chat" }>,
   ctx: CommandEnv,
 ): Promise<CommandResult> {
-  const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
-    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
-  const reader = await openChatReader(ctx.io, {
-    interactive,
-    workspace: ctx.cwd,
-  });
+  const frame = await openChatFrame(ctx, ctx.cwd);
+  const { interactive, reader } = frame;
   // A project file asking for more than the user granted is offered for
   // trust once, on a terminal, before its settings are read for the run.
   if (interactive) await offerTrust(ctx, reader);
-  // Prompts wait for the events before them to be printed.
-  const current: { live?: PersistedSession } = {};
-  const hooks = createTerminalHooks(() =>
-    current.live?.events.settled() ?? Promise.resolve()
-  );
-  const settle = hooks.settle;
   const prep = await prepareNewRun(ctx, {
     ...command,
-    ...(interactive
-      ? { userTools: true, gate: createGatePrompt(ctx.io, reader, settle) }
-      : {}),
+    ...(interactive ? { userTools: true } : {}),
+    ...(frame.gate === undefined ? {} : { gate: frame.gate }),
   });
   if (!prep.ok) return prep.error;
   const run = prep.value;
@@ -67,41 +49,36 @@ export async function runChat(
   if (!opened.ok) return opened.error;
   const store = opened.value;
   if (store === undefined) return fault("internal", "History store missing");
-  writeNotices(ctx, run.notices);
-  const printer = printerFor(ctx, {
-    primaryModel: run.agent.model,
-    hints: true,
-    turnSummary: interactive,
-    memory: run.agent.memory?.type,
-    terminal: interactive,
-  });
-  hooks.attach(printer);
-  const modes = buildModes(run.registry, {
+  const chat = openChat(ctx, {
+    run,
+    store,
+    frame,
     mode: command.mode ?? "ask",
-    ...(interactive
-      ? { approver: createApprover(ctx.io, reader, settle) }
-      : {}),
+    printer: { hints: true },
+    open(host) {
+      try {
+        return {
+          ok: true,
+          value: openSession({
+            ...host,
+            agent: run.agent,
+            context: run.context,
+          }),
+        };
+      } catch (e) {
+        const why = e instanceof Error ? e.name : "unknown error";
+        return {
+          ok: false,
+          error: fault("internal", `Cannot create the session: ${why}`),
+        };
+      }
+    },
   });
-  let live: PersistedSession;
-  try {
-    live = openSession({
-      store,
-      agent: run.agent,
-      context: run.context,
-      ...hostOptions(ctx, {
-        ...hooks.observe(
-          withBudgetNotices(run.deps, (t) => ctx.io.stderr.write(t)),
-        ),
-        interactive,
-      }),
-    });
-  } catch (e) {
+  if (!chat.ok) {
     store.close();
-    const why = e instanceof Error ? e.name : "unknown error";
-    return fault("internal", `Cannot create the session: ${why}`);
+    return chat.error;
   }
-  current.live = live;
-  const drained = pumpEvents(live, printer);
+  const { live, printer, modes } = chat.value;
   await live.events.settled();
   if (!ctx.globals.json && !ctx.globals.quiet) {
     ctx.io.stderr.write(
@@ -121,9 +98,9 @@ export async function runChat(
       reader,
       interactive,
       model: { model: run.agent.model, provider: run.agent.provider },
-      ...(interactive ? { onReseat: (to) => void (reseat = to) } : {}),
       ...(interactive
         ? {
+          onReseat: (to) => void (reseat = to),
           prepareLine: userLineHandler(
             ctx.io,
             live.session,
@@ -132,13 +109,13 @@ export async function runChat(
           ),
         }
         : {}),
-      ...(run.replay === undefined ? {} : { replay: run.replay }),
-      ...(run.deps.maxMessages === undefined
+      ...(run.wiring.replay === undefined ? {} : { replay: run.wiring.replay }),
+      ...(run.config.resolved.chat.maxMessages === undefined
         ? {}
-        : { maxMessages: run.deps.maxMessages }),
+        : { maxMessages: run.config.resolved.chat.maxMessages.value }),
     });
-    await drained;
-    const recorded = await finishRecording(ctx, run.recorder);
+    await chat.value.drained;
+    const recorded = await chat.value.finish();
     if (reseat !== undefined && recorded) {
       const { continueOn } = await import("./chat_resume.ts");
       return await continueOn(ctx, live.sessionId, reseat, reader);

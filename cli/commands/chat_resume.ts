@@ -6,10 +6,9 @@
  *
  * @module
  */
-import { streamLimitsOf } from "../config/resolve.ts";
-import { type PersistedSession, resumeSession } from "../../host/host.ts";
+import { resumeSession } from "../../host/mod.ts";
 import type { CliCommand } from "../args.ts";
-import { isCi, runChatLoop } from "../chat/loop.ts";
+import { runChatLoop } from "../chat/loop.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { type CliFault, fault } from "../fault.ts";
 import {
@@ -23,25 +22,12 @@ import {
   listSqliteSessions,
 } from "../../store/sqlite_list.ts";
 import type { LoadedSession } from "../../store/store.ts";
-import { wireProviders } from "../run/provider_wiring.ts";
-import { finishRecording } from "../run/record_exit.ts";
-import {
-  buildHostDeps,
-  chatGuardrails,
-  loadRunConfig,
-  sessionTools,
-} from "../run/session_setup.ts";
+import { loadRunConfig, prepareRun } from "../run/session_setup.ts";
 import { userLineHandler } from "../chat/user_input.ts";
-import { printerFor, writeNotices } from "../run/session_io.ts";
-import { hostOptions, pumpEvents } from "../run/host_options.ts";
-import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { locateConfig } from "../config/config.ts";
-import { openChatReader } from "../chat/chat_reader.ts";
 import type { LineReader } from "../io/stdin.ts";
-import { createTerminalHooks } from "../chat/terminal_hooks.ts";
-import { buildModes } from "../run/modes.ts";
-import { withBudgetNotices } from "../run/window_settings.ts";
 import { stripControl } from "../io/control.ts";
+import { openChat, openChatFrame } from "../run/open_chat.ts";
 import { shownFolder } from "./chat_list.ts";
 import { inProject, projectFolder, resolveSessionId } from "./session_ref.ts";
 
@@ -123,97 +109,61 @@ export async function runChatResume(
     // are wired for it); the stored snapshot is unchanged.
     const reseat = command.reseat;
     const agent = reseat === undefined ? stored : { ...stored, ...reseat };
-    const wiring = await wireProviders(agent, {
-      providers: config.value.resolved.providers,
-      env: (n) => ctx.io.env(n),
-      cwd: ctx.cwd,
-      promptCaching: config.value.resolved.chat.promptCaching.value,
-      limits: streamLimitsOf(config.value.resolved.chat),
-      ...(command.fixture === undefined ? {} : { fixture: command.fixture }),
-      ...(command.record === undefined ? {} : { record: command.record }),
-      ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
-      ...(ctx.io.resolveDns === undefined
-        ? {}
-        : { resolveDns: ctx.io.resolveDns }),
-    });
-    if (!wiring.ok) return wiring.error;
-    writeNotices(ctx, [...config.value.trustNotices, ...wiring.value.warnings]);
     const context = loaded.record.context;
     const where = await locateConfig({
       cwd: context.workingDir,
       env: (n) => ctx.io.env(n),
     });
     const projectRoot = where.ok ? where.value.projectRoot : undefined;
-    const relaviumDir = config.value.paths.relaviumDir;
-    const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
-      ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
-    const reader = carried?.reader ?? await openChatReader(ctx.io, {
-      interactive,
-      workspace: context.workingDir,
-    });
-    // Prompts wait for the events before them to be printed.
-    const current: { live?: PersistedSession } = {};
-    const hooks = createTerminalHooks(() =>
-      current.live?.events.settled() ?? Promise.resolve()
+    const frame = await openChatFrame(
+      ctx,
+      context.workingDir,
+      carried?.reader,
     );
-    const settle = hooks.settle;
-    const registry = await sessionTools(agent, {
+    const { interactive, reader } = frame;
+    const prep = await prepareRun(ctx, {
+      config: config.value,
+      agent,
       context,
       ...(projectRoot === undefined ? {} : { projectRoot }),
-      ...(relaviumDir === undefined ? {} : { relaviumDir }),
-      guardrails: chatGuardrails(config.value),
-      commandTimeoutMs: config.value.resolved.chat.commandTimeoutMs.value,
-      secrets: wiring.value.secrets,
-      ...(interactive
-        ? { gate: createGatePrompt(ctx.io, reader, settle) }
-        : {}),
-    }, interactive);
-    if (!registry.ok) return registry.error;
-    const modes = buildModes(registry.value, {
-      mode: command.mode ?? "ask",
-      ...(interactive
-        ? { approver: createApprover(ctx.io, reader, settle) }
-        : {}),
+      notices: config.value.trustNotices,
+    }, {
+      ...(command.fixture === undefined ? {} : { fixture: command.fixture }),
+      ...(command.record === undefined ? {} : { record: command.record }),
+      ...(frame.gate === undefined ? {} : { gate: frame.gate }),
+      userTools: interactive,
     });
-    const printer = printerFor(ctx, {
-      primaryModel: agent.model,
-      hints: true,
-      turnSummary: interactive,
-      memory: agent.memory?.type,
-      terminal: interactive,
-    });
-    hooks.attach(printer);
-    const resumed = resumeSession({
+    if (!prep.ok) return prep.error;
+    const run = prep.value;
+    const chat = openChat(ctx, {
+      run,
       store,
-      sessionId: id,
-      ...(reseat === undefined ? {} : { reseat }),
-      ...hostOptions(ctx, {
-        ...hooks.observe(
-          withBudgetNotices(
-            buildHostDeps(
-              config.value,
-              wiring.value,
-              registry.value,
-              ctx.io.sleep,
-            ),
-            (t) => ctx.io.stderr.write(t),
+      frame,
+      mode: command.mode ?? "ask",
+      printer: { hints: true },
+      open(host) {
+        const resumed = resumeSession({
+          ...host,
+          sessionId: id,
+          ...(reseat === undefined ? {} : { reseat }),
+        });
+        if (resumed.ok) return resumed;
+        const why = resumed.error;
+        if (why.kind === "held") {
+          return { ok: false, error: fault("session_busy", why.message) };
+        }
+        return {
+          ok: false,
+          error: why.kind === "not_found" ? noSession : fault(
+            "internal",
+            `Session ${id} cannot be resumed: its stored state is invalid`,
           ),
-        ),
-        interactive,
-      }),
+        };
+      },
     });
-    if (!resumed.ok) {
-      const why = resumed.error;
-      if (why.kind === "held") return fault("session_busy", why.message);
-      return why.kind === "not_found" ? noSession : fault(
-        "internal",
-        `Session ${id} cannot be resumed: its stored state is invalid`,
-      );
-    }
-    const live: PersistedSession = resumed.value;
-    current.live = live;
+    if (!chat.ok) return chat.error;
+    const { live, printer, modes } = chat.value;
     const maxMessages = config.value.resolved.chat.maxMessages?.value;
-    const drained = pumpEvents(live, printer);
     if (!ctx.globals.json && !ctx.globals.quiet) {
       const n = live.session.turnCount;
       ctx.io.stderr.write(
@@ -237,23 +187,23 @@ export async function runChatResume(
         interactive,
         ...(interactive
           ? {
+            onReseat: (to) => void (next = to),
             prepareLine: userLineHandler(
               ctx.io,
               live.session,
               modes,
-              registry.value,
+              run.registry,
             ),
           }
           : {}),
-        ...(wiring.value.replay === undefined
+        ...(run.wiring.replay === undefined
           ? {}
-          : { replay: wiring.value.replay }),
+          : { replay: run.wiring.replay }),
         ...(maxMessages === undefined ? {} : { maxMessages }),
         model: { model: agent.model, provider: agent.provider },
-        ...(interactive ? { onReseat: (to) => void (next = to) } : {}),
       });
-      await drained;
-      const recorded = await finishRecording(ctx, wiring.value.recorder);
+      await chat.value.drained;
+      const recorded = await chat.value.finish();
       if (next !== undefined && recorded) {
         return await continueOn(ctx, id, next, reader);
       }

@@ -21,7 +21,7 @@ import { type KeyStatus, lookupKey } from "../run/keys.ts";
 import { resolveAgentRef } from "../run/agent_file.ts";
 import { stripControl } from "../io/control.ts";
 import { parseResolvConf } from "../../tools/sandbox/resolv_conf.ts";
-import { defaultBaseUrl } from "../run/provider_adapters.ts";
+import { builtinRow } from "../../llm/provider_table.ts";
 import type { ConfigSource } from "../config/resolve.ts";
 import type { UntrustedFile } from "../config/apply_trust.ts";
 import { untrustedLine } from "./config.ts";
@@ -102,7 +102,7 @@ export async function diagnose(
     ...lookupKey(p.id, { providers: resolved.providers, env }),
   }));
   const endpoints = resolved.providers.map((p): ProviderEndpoint => {
-    const baseUrl = p.baseUrl ?? defaultBaseUrl(p.id) ?? null;
+    const baseUrl = p.baseUrl ?? builtinRow(p.id)?.baseUrl ?? null;
     return {
       provider: p.id,
       baseUrl,

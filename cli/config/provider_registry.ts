@@ -4,41 +4,24 @@
  *
  * @module
  */
-import type { StreamLimitOptions } from "../../llm/_watchdog.ts";
+import type { ResolvedEntry } from "../../llm/provider_registry.ts";
+import { BUILTIN_PROVIDERS } from "../../llm/provider_table.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
-import { BUILT_IN_PROVIDERS, type ProviderProtocol } from "../run/providers.ts";
 import { checkBaseUrl, classifyHost, normalizeBaseUrl } from "./base_url.ts";
 import type { ConfigLayers, ConfigSource } from "./layers.ts";
-import type { ModelPrice } from "./schema.ts";
 
 /**
- * A provider the CLI can route to (built-in or `[[providers]]`).
+ * A provider the CLI can route to (built-in or `[[providers]]`): the
+ * library's registry entry plus where it came from.
  */
-export interface ResolvedProvider {
-  id: string;
-  kind: ProviderProtocol;
-  builtIn: boolean;
-  /** Custom base URL (no trailing `/`); absent ⇒ the adapter's default. */
-  baseUrl?: string;
+export interface ResolvedProvider extends ResolvedEntry {
+  /** Whether it may be local and keyless (`allow_local`). */
+  allowLocal: boolean;
+  /** The config layer that declared it (`built-in` for the built-ins). */
+  source: ConfigSource;
   /** Where the base URL came from, when set. */
   baseUrlSource?: ConfigSource;
-  /** `api_key_env` from the global file (a variable name, never a key). */
-  apiKeyEnv?: string;
-  allowLocal: boolean;
-  source: ConfigSource;
-  /** `max_tokens_param` of an `openai-compatible` entry. */
-  maxTokensParam?: "max_tokens" | "max_completion_tokens";
-  /** `context_window`: the endpoint's declared window, in tokens. */
-  contextWindow?: number;
-  /** `dialect` of an `openai-compatible` entry. */
-  dialect?: "openai" | "deepseek";
-  /** `reasoning`: whether the endpoint's models take a reasoning effort. */
-  reasoning?: boolean;
-  /** The entry's own stream bounds (else `[chat]`'s). */
-  limits?: StreamLimitOptions;
-  /** `[providers.prices.<model>]`, µ¢ per million tokens. */
-  prices?: Record<string, ModelPrice>;
 }
 
 function limitsOf(
@@ -47,16 +30,18 @@ function limitsOf(
     idle_timeout_ms?: number;
     max_response_bytes?: number;
   },
-): { limits?: StreamLimitOptions } {
-  const limits: StreamLimitOptions = {};
-  if (p.first_byte_timeout_ms !== undefined) {
-    limits.firstByteTimeoutMs = p.first_byte_timeout_ms;
-  }
-  if (p.idle_timeout_ms !== undefined) limits.idleTimeoutMs = p.idle_timeout_ms;
-  if (p.max_response_bytes !== undefined) {
-    limits.maxResponseBytes = p.max_response_bytes;
-  }
-  return Object.keys(limits).length === 0 ? {} : { limits };
+): Partial<ResolvedEntry> {
+  return {
+    ...(p.first_byte_timeout_ms === undefined
+      ? {}
+      : { firstByteTimeoutMs: p.first_byte_timeout_ms }),
+    ...(p.idle_timeout_ms === undefined
+      ? {}
+      : { idleTimeoutMs: p.idle_timeout_ms }),
+    ...(p.max_response_bytes === undefined
+      ? {}
+      : { maxResponseBytes: p.max_response_bytes }),
+  };
 }
 
 /**
@@ -74,10 +59,10 @@ export function resolveProviders(
   env: (name: string) => string | undefined,
 ): Result<ResolvedProvider[], CliFault> {
   const byId = new Map<string, ResolvedProvider>();
-  for (const [id, kind] of Object.entries(BUILT_IN_PROVIDERS)) {
+  for (const [id, row] of Object.entries(BUILTIN_PROVIDERS)) {
     byId.set(id, {
       id,
-      kind,
+      kind: row.kind,
       builtIn: true,
       allowLocal: false,
       source: "built-in",

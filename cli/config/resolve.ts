@@ -13,7 +13,7 @@
 import type { ReasoningEffort } from "../../schema/agent.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
-import { inferProvider } from "../run/providers.ts";
+import { inferProvider } from "../../llm/provider_table.ts";
 import {
   type ResolvedProvider,
   resolveProviders,

@@ -9,7 +9,7 @@ import { z } from "../../schema/_zod.ts";
 import type { ReasoningEffort } from "../../schema/agent.ts";
 import { KEBAB_ID } from "../../schema/kebab.ts";
 import type { FsScopeTier } from "../../schema/context.ts";
-import { isBuiltInProvider } from "../run/providers.ts";
+import { isBuiltInProvider } from "../../llm/provider_table.ts";
 import { checkBaseUrl } from "./base_url.ts";
 import type { Holds, Same } from "../../schema/_type_equal.ts";
 

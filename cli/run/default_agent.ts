@@ -8,7 +8,7 @@ import type { Agent } from "../../schema/agent.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import type { ResolvedChat, ResolvedProvider } from "../config/resolve.ts";
 import { type CliFault, fault } from "../fault.ts";
-import { inferProvider } from "./providers.ts";
+import { inferProvider } from "../../llm/provider_table.ts";
 
 /**
  * The built-in agent's id.

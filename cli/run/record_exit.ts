@@ -6,7 +6,7 @@
  * @module
  */
 import type { CommandEnv } from "../command_env.ts";
-import type { Recorder } from "./record.ts";
+import type { FileRecorder } from "./record.ts";
 
 /**
  * Writes the recording, if any. A failure is one `error:` line on stderr;
@@ -19,7 +19,7 @@ import type { Recorder } from "./record.ts";
  */
 export async function finishRecording(
   ctx: CommandEnv,
-  recorder: Recorder | undefined,
+  recorder: FileRecorder | undefined,
 ): Promise<boolean> {
   if (recorder === undefined) return true;
   const written = await recorder.write();
@@ -28,8 +28,7 @@ export async function finishRecording(
     return false;
   }
   if (!ctx.globals.json && !ctx.globals.quiet) {
-    const calls = Object.values(recorder.cassette().providers)
-      .reduce((n, q) => n + q.calls.length, 0);
+    const calls = recorder.calls();
     ctx.io.stderr.write(
       `notice: Recorded ${calls} provider call${
         calls === 1 ? "" : "s"

@@ -7,11 +7,7 @@
  * @module
  */
 import { streamLimitsOf } from "../config/resolve.ts";
-import { createCatalog } from "../../llm/create_catalog.ts";
-import type { Replay } from "../../llm/replay_provider.ts";
-import type { Recorder } from "./record.ts";
-import { abortableSleep } from "../../host/sleep.ts";
-import type { CliSessionDeps } from "./host_options.ts";
+import { denoRuntime, type HostOptions } from "../../host/mod.ts";
 import type { Agent } from "../../schema/agent.ts";
 import type { SessionContext } from "../../schema/context.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
@@ -25,28 +21,25 @@ import { type CliFault, fault } from "../fault.ts";
 import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
 import { configuredKeys } from "./keys.ts";
 import { rememberFaultSecrets } from "../io/fault_line.ts";
+import type { SessionSettings } from "../../session/deps.ts";
 import type { ScopedToolRegistry } from "../../tools/registry_impl.ts";
 import type { ToolScope } from "./tool_wiring.ts";
 import type { GateHook } from "../../tools/approval.ts";
 
 /**
- * A session ready to open.
+ * A session ready to open: its agent, context, providers and tools.
  */
 export interface PreparedRun {
   /** The loaded configuration. */
   config: LoadedConfig;
-  /** The agent to run (after `--model`, minus skipped fallbacks). */
+  /** The agent to run (after `--model`). */
   agent: Agent;
   /** The session context (`workingDir` = effective cwd). */
   context: SessionContext;
-  /** Engine capabilities (the caller sets `interactive`). */
-  deps: CliSessionDeps;
-  /** The tools wired into `deps.tools`; absent when the agent grants none. */
+  /** Providers, keys, cassette or recorder. */
+  wiring: ProviderWiring;
+  /** The session's tools; absent when the agent grants none. */
   registry?: ScopedToolRegistry;
-  /** The cassette replay under `--fixture`. */
-  replay?: Replay;
-  /** The `--record` recorder: write its cassette when the command ends. */
-  recorder?: Recorder;
   /** Config notices and skipped-fallback warnings, for stderr. */
   notices: string[];
 }
@@ -98,31 +91,42 @@ export async function loadRunConfig(
 }
 
 /**
- * Builds the engine deps from the config and the provider wiring.
+ * The host's options for a prepared run: the library's runtime over the
+ * run's registry, cassette or recorder, the CLI's transport and sleep;
+ * the tools; and the engine settings of the config.
  *
- * @param config The loaded config.
- * @param wiring Providers and keys.
- * @param registry The session's tools, if any.
- * @param sleep The backoff sleep (absent ⇒ a real, abortable timer).
- * @returns The host's session deps (not interactive), with the
- * context-management settings and the cost cap of the config.
+ * @param ctx The command context (cwd, env, fetch, sleep).
+ * @param run The prepared run.
+ * @returns The runtime, tools, settings and secrets for the opener.
  */
-export function buildHostDeps(
-  config: LoadedConfig,
-  wiring: ProviderWiring,
-  registry?: ScopedToolRegistry,
-  sleep?: (ms: number, signal: AbortSignal) => Promise<void>,
-): CliSessionDeps {
+export function hostOptionsOf(
+  ctx: CommandEnv,
+  run: PreparedRun,
+): Omit<HostOptions, "store"> & { settings: SessionSettings } {
+  const { config, wiring } = run;
+  const chat = config.resolved.chat;
+  const runtime = denoRuntime({
+    env: { get: (n) => ctx.io.env(n) },
+    registry: wiring.registry,
+    replay: wiring.replay,
+    recorder: wiring.recorder,
+    workingDir: ctx.cwd,
+    adapters: {
+      promptCaching: chat.promptCaching.value,
+      ...streamLimitsOf(chat),
+    },
+    ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
+    ...(ctx.io.sleep === undefined ? {} : { sleep: ctx.io.sleep }),
+  });
   return {
-    resolveProvider: (id) => wiring.resolveProvider(id),
-    keyFor: (id) => wiring.keyFor(id),
-    sleep: sleep ?? abortableSleep,
-    catalog: wiring.catalog ?? createCatalog(),
-    interactive: false,
-    maxTurns: config.resolved.chat.maxTurns.value,
+    runtime,
+    settings: {
+      interactive: false,
+      maxTurns: chat.maxTurns.value,
+      ...contextDeps(config),
+    },
     secrets: wiring.secrets,
-    ...contextDeps(config),
-    ...(registry === undefined ? {} : { tools: registry }),
+    ...(run.registry === undefined ? {} : { tools: run.registry }),
   };
 }
 
@@ -226,57 +230,74 @@ export async function prepareNewRun(
       `Invalid agent ${agent.value.id}: system_prompt uses {{ctx.${prompt.error.missing}}} but [variables] has no "${prompt.error.missing}"`,
     ));
   }
-  const wiring = await wireProviders(agent.value, {
-    providers: resolved.providers,
-    env: (n) => ctx.io.env(n),
-    cwd: ctx.cwd,
-    promptCaching: resolved.chat.promptCaching.value,
-    limits: streamLimitsOf(resolved.chat),
-    ...(req.fixture === undefined ? {} : { fixture: req.fixture }),
-    ...(req.record === undefined ? {} : { record: req.record }),
-    ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
-    ...(ctx.io.resolveDns === undefined
-      ? {}
-      : { resolveDns: ctx.io.resolveDns }),
-  });
-  if (!wiring.ok) return wiring;
   const context: SessionContext = {
     workingDir: ctx.cwd,
     fsScopeTier: resolved.chat.fsScope.value,
   };
   if (Object.keys(variables).length > 0) context.variables = variables;
   const { paths } = config.value;
-  const registry = await sessionTools(wiring.value.agent, {
+  return await prepareRun(ctx, {
+    config: config.value,
+    agent: agent.value,
     context,
     ...(paths.projectRoot === undefined
       ? {}
       : { projectRoot: paths.projectRoot }),
-    ...(paths.relaviumDir === undefined
+    notices: resolved.notices,
+  }, req);
+}
+
+/**
+ * Prepares a new or a resumed session once its agent and context are
+ * known: providers (or cassette, or recorder) and tools.
+ *
+ * @param ctx The command context.
+ * @param base The config, agent, context, project root and notices.
+ * @param req The fixture, record, user-tools and gate flags.
+ * @returns The prepared run, or a pre-session fault.
+ */
+export async function prepareRun(
+  ctx: CommandEnv,
+  base: {
+    config: LoadedConfig;
+    agent: Agent;
+    context: SessionContext;
+    projectRoot?: string;
+    notices: readonly string[];
+  },
+  req: Omit<RunRequest, "agent" | "model" | "provider">,
+): Promise<Result<PreparedRun, CliFault>> {
+  const { config, context } = base;
+  const wiring = await wireProviders(base.agent, {
+    providers: config.resolved.providers,
+    env: (n) => ctx.io.env(n),
+    cwd: ctx.cwd,
+    ...(req.fixture === undefined ? {} : { fixture: req.fixture }),
+    ...(req.record === undefined ? {} : { record: req.record }),
+    ...(ctx.io.resolveDns === undefined
       ? {}
-      : { relaviumDir: paths.relaviumDir }),
-    guardrails: chatGuardrails(config.value),
-    commandTimeoutMs: config.value.resolved.chat.commandTimeoutMs.value,
+      : { resolveDns: ctx.io.resolveDns }),
+  });
+  if (!wiring.ok) return wiring;
+  const relaviumDir = config.paths.relaviumDir;
+  const registry = await sessionTools(wiring.value.agent, {
+    context,
+    ...(base.projectRoot === undefined
+      ? {}
+      : { projectRoot: base.projectRoot }),
+    ...(relaviumDir === undefined ? {} : { relaviumDir }),
+    guardrails: chatGuardrails(config),
+    commandTimeoutMs: config.resolved.chat.commandTimeoutMs.value,
     secrets: wiring.value.secrets,
     ...(req.gate === undefined ? {} : { gate: req.gate }),
   }, req.userTools === true);
   if (!registry.ok) return registry;
   return ok({
-    config: config.value,
+    config,
     agent: wiring.value.agent,
     context,
-    deps: buildHostDeps(
-      config.value,
-      wiring.value,
-      registry.value,
-      ctx.io.sleep,
-    ),
+    wiring: wiring.value,
     ...(registry.value === undefined ? {} : { registry: registry.value }),
-    ...(wiring.value.replay === undefined
-      ? {}
-      : { replay: wiring.value.replay }),
-    ...(wiring.value.recorder === undefined
-      ? {}
-      : { recorder: wiring.value.recorder }),
-    notices: [...resolved.notices, ...wiring.value.warnings],
+    notices: [...base.notices, ...wiring.value.warnings],
   });
 }

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { CliSessionDeps } from "./host_options.ts";
+import type { SessionSettings } from "../../session/deps.ts";
 import type { BudgetNotice } from "../../session/budget.ts";
 import type { LoadedConfig } from "../config/config.ts";
 
@@ -17,7 +17,7 @@ import type { LoadedConfig } from "../config/config.ts";
  * The session deps the config decides for context management.
  */
 export type ContextDeps = Pick<
-  CliSessionDeps,
+  SessionSettings,
   | "maxMessages"
   | "autoCompact"
   | "compactThreshold"
@@ -86,9 +86,9 @@ export function budgetNoticeLine(notice: BudgetNotice): string {
  * @returns The deps with `budget.onNotice` set; unchanged without a cap.
  */
 export function withBudgetNotices(
-  deps: CliSessionDeps,
+  deps: SessionSettings,
   write: (text: string) => void,
-): CliSessionDeps {
+): SessionSettings {
   const budget = deps.budget;
   if (budget === undefined) return deps;
   return {

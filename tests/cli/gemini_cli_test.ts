@@ -304,14 +304,14 @@ Deno.test("agent run: a Gemini 503 or 429 is retried (after RetryInfo's delay) a
   }
 });
 
-Deno.test("the Gemini adapter is loaded by its first call only: not by cli.ts, nor with the other adapters", async () => {
-  const adapter = (m: string) => /\/llm\/gemini\/(?!_lazy|_base_url)/.test(m);
+Deno.test("the Gemini adapter is loaded by its first call only: not by cli.ts, nor by the provider registry", async () => {
+  const adapter = (m: string) => /\/llm\/gemini\/(?!_base_url)/.test(m);
   const cli = await staticClosure("cli.ts");
   assert.ok(!cli.some((m) => m.includes("/llm/gemini/")), "cli.ts");
-  const adapters = await staticClosure("cli/run/provider_adapters.ts");
-  assert.ok(adapters.some((m) => m.endsWith("/llm/gemini/_lazy.ts")));
-  assert.deepEqual(adapters.filter(adapter), []);
-  assert.ok(adapters.some((m) => m.endsWith("/llm/anthropic/provider.ts")));
+  const registry = await staticClosure("llm/provider_registry.ts");
+  assert.ok(registry.some((m) => m.endsWith("/llm/provider_table.ts")));
+  assert.deepEqual(registry.filter(adapter), []);
+  assert.ok(!registry.some((m) => m.endsWith("/llm/anthropic/provider.ts")));
 });
 
 Deno.test("[[providers]] kind gemini: a bad kind or base URL is refused naming the file and field", async () => {

@@ -281,13 +281,15 @@ Deno.test("a fallback chain across the four kinds: Responses ⇒ Gemini ⇒ Anth
   }
 });
 
-Deno.test("the Responses adapter loads only on its first call: not in cli.ts's closure, nor in the adapters'", async () => {
+Deno.test("the Responses adapter loads only on its first call: not in cli.ts's closure, the registry's, nor the Chat Completions adapter's", async () => {
   const { staticClosure } = await import("./_module_graph.ts");
   const adapter = (m: string) =>
     /\/llm\/openai_responses\/(?!_lazy|_base)/.test(m);
   const cli = await staticClosure("cli.ts");
   assert.deepEqual(cli.filter(adapter), []);
-  const adapters = await staticClosure("cli/run/provider_adapters.ts");
-  assert.ok(adapters.some((m) => m.endsWith("/llm/openai_responses/_lazy.ts")));
-  assert.deepEqual(adapters.filter(adapter), []);
+  const chat = await staticClosure("llm/openai/provider.ts");
+  assert.ok(chat.some((m) => m.endsWith("/llm/openai_responses/_lazy.ts")));
+  assert.deepEqual(chat.filter(adapter), []);
+  const registry = await staticClosure("llm/provider_registry.ts");
+  assert.deepEqual(registry.filter(adapter), []);
 });

@@ -13,12 +13,15 @@ import type { SessionEvent } from "../../../schema/event.ts";
 import {
   loadTrustedConfig as loadCliConfig,
   parseEvents,
-  runCli,
   signature,
-  tempDir,
   textCassette,
-  write,
 } from "../_helpers.ts";
+import {
+  find,
+  type Scenario,
+  scenario,
+  type ScenarioRun,
+} from "../_kit/scenario.ts";
 
 const SUMMARY =
   "The user asked for the capital of France; the answer was Paris.";
@@ -39,47 +42,21 @@ function cassette(calls: unknown[][], provider = "anthropic"): string {
   return JSON.stringify({ schema_version: "1.0", provider, calls });
 }
 
-function find<T extends SessionEvent["type"]>(
-  list: readonly SessionEvent[],
-  type: T,
-): Extract<SessionEvent, { type: T }> | undefined {
-  return list.find((e): e is Extract<SessionEvent, { type: T }> =>
-    e.type === type
-  );
-}
-
-async function show(
-  id: string,
-  env: Record<string, string>,
-  cwd: string,
-): Promise<Record<string, unknown>> {
-  const r = await runCli(["chat-show", id, "--json"], { env, cwd });
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout);
-}
-
 /** A piped chat of two turns and `/compact` (exit 4), on a cassette. */
-async function twoTurnsThenCompact(
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  await write(
-    `${cwd}/c1.json`,
+async function twoTurnsThenCompact(s: Scenario): Promise<ScenarioRun> {
+  await s.file(
+    "c1.json",
     cassette([call("Paris."), call("Madrid."), call(SUMMARY, 80)]),
   );
-  const first = await runCli(["chat", "--json", "--fixture", "c1.json"], {
-    env,
-    cwd,
+  return await s.run(["chat", "--json", "--fixture", "c1.json"], {
+    code: 4,
     stdin: "Capital of France?\nAnd Spain?\n/compact\n",
   });
-  assert.equal(first.code, 4, first.stderr);
-  return first;
 }
 
 Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume sends the summary, not the dropped text", async () => {
-  await using dir = await tempDir();
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  const first = await twoTurnsThenCompact(dir.path, env);
+  await using s = await scenario();
+  const first = await twoTurnsThenCompact(s);
   const list = parseEvents(first.stdout);
   assert.deepEqual(signature(list).slice(-5), [
     "session:turn_completed",
@@ -104,7 +81,7 @@ Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume se
   const id = list[0]?.sessionId ?? "";
 
   // chat-show lists the boundary: reason, dropped range, summary.
-  const shown = await show(id, env, dir.path);
+  const shown = await s.show(id);
   assert.deepEqual(shown.boundaries, [{
     reason: "compaction",
     sequenceNumber: 4,
@@ -119,7 +96,7 @@ Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume se
   assert.deepEqual(costs.map((c) => [c.model, c.calls, c.inputTokens]), [
     ["claude-sonnet-4-6", 3, 100],
   ]);
-  const plain = await runCli(["chat-show", id], { env, cwd: dir.path });
+  const plain = await s.run(["chat-show", id]);
   assert.match(
     plain.stdout,
     new RegExp(
@@ -129,8 +106,8 @@ Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume se
   assert.match(plain.stdout, /\nCost by model:\n {2}claude-sonnet-4-6 {2}\$/);
 
   // The resumed request carries the summary and the kept exchange.
-  await write(
-    `${dir.path}/c2.json`,
+  await s.file(
+    "c2.json",
     JSON.stringify({
       schema_version: "1.1",
       strict: true,
@@ -144,17 +121,15 @@ Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume se
       }],
     }),
   );
-  const resumed = await runCli(["chat-resume", id, "--fixture", "c2.json"], {
-    env,
-    cwd: dir.path,
+  const resumed = await s.run(["chat-resume", id, "--fixture", "c2.json"], {
+    code: 4,
     stdin: "And Italy?\n",
   });
-  assert.equal(resumed.code, 4, resumed.stderr);
   assert.equal(resumed.stdout, "Rome.\n");
 
   // …and no longer the folded text (the check fails the call: exit 1).
-  await write(
-    `${dir.path}/c3.json`,
+  await s.file(
+    "c3.json",
     JSON.stringify({
       schema_version: "1.1",
       provider: "anthropic",
@@ -164,9 +139,7 @@ Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume se
       }],
     }),
   );
-  const gone = await runCli(["chat-resume", id, "--fixture", "c3.json"], {
-    env,
-    cwd: dir.path,
+  const gone = await s.run(["chat-resume", id, "--fixture", "c3.json"], {
     stdin: "Anything else?\n",
   });
   assert.equal(gone.code, 1);
@@ -174,15 +147,12 @@ Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume se
 });
 
 Deno.test("chat: /compact with nothing to fold, or refused by the memory policy, writes nothing", async () => {
-  await using dir = await tempDir();
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  await write(`${dir.path}/c.json`, cassette([call("Hi.")]));
-  const r = await runCli(["chat", "--json", "--fixture", "c.json"], {
-    env,
-    cwd: dir.path,
+  await using s = await scenario();
+  await s.file("c.json", cassette([call("Hi.")]));
+  const r = await s.run(["chat", "--json", "--fixture", "c.json"], {
+    code: 4,
     stdin: "/compact\nhello\n/compact\n/compact now\n",
   });
-  assert.equal(r.code, 4, r.stderr);
   assert.equal(
     r.stderr,
     "Nothing to compact: there is nothing before the latest exchange to summarise. Nothing changed.\n"
@@ -199,24 +169,23 @@ Deno.test("chat: /compact with nothing to fold, or refused by the memory policy,
     "session:turn_completed",
     "session:cancelled",
   ]);
-  const shown = await show(list[0]?.sessionId ?? "", env, dir.path);
+  const shown = await s.show(list[0]?.sessionId ?? "");
   assert.deepEqual(shown.boundaries, []);
 
   // memory: none refuses /compact and /trim with the engine's fixed text.
-  await write(
-    `${dir.path}/.relavium/agents/amnesiac.agent.yaml`,
+  await s.file(
+    ".relavium/agents/amnesiac.agent.yaml",
     "id: amnesiac\nmodel: claude-sonnet-4-6\nprovider: anthropic\nsystem_prompt: Hi.\nmemory:\n  type: none\n",
   );
-  await write(`${dir.path}/n.json`, cassette([call("A."), call("B.")]));
-  const none = await runCli([
+  await s.file("n.json", cassette([call("A."), call("B.")]));
+  const none = await s.run([
     "chat",
     "--agent",
     "amnesiac",
     "--fixture",
     "n.json",
     "-q",
-  ], { env, cwd: dir.path, stdin: "one\ntwo\n/compact\n/trim 1\n/trim\n" });
-  assert.equal(none.code, 4, none.stderr);
+  ], { code: 4, stdin: "one\ntwo\n/compact\n/trim 1\n/trim\n" });
   assert.equal(
     none.stderr,
     "Compaction is not available: this agent's memory is none, so requests carry only the pending message.\n" +
@@ -228,54 +197,44 @@ Deno.test("chat: /compact with nothing to fold, or refused by the memory policy,
 });
 
 Deno.test("chat-resume: /compact over the cost cap is refused before any request; nothing written", async () => {
-  await using dir = await tempDir();
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  await write(
-    `${dir.path}/c.json`,
+  await using s = await scenario();
+  await s.file(
+    "c.json",
     cassette([call("One.", 1_000_000), call("Two.", 1_000_000)], "openai"),
   );
-  const first = await runCli([
+  const first = await s.run([
     "chat",
     "--model",
     "gpt-5.4-mini",
     "--fixture",
     "c.json",
     "--json",
-  ], { env, cwd: dir.path, stdin: "a\nb\n" });
-  assert.equal(first.code, 4, first.stderr);
+  ], { code: 4, stdin: "a\nb\n" });
   const id = parseEvents(first.stdout)[0]?.sessionId ?? "";
-  await write(
-    `${dir.path}/.relavium/project.toml`,
+  await s.project(
     '[chat]\nmax_cost_microcents = 10000000\non_exceed = "fail"\n',
   );
   // No recorded call: any request would be a cassette fault (exit 1).
-  await write(`${dir.path}/none.json`, cassette([], "openai"));
-  const r = await runCli(
+  await s.file("none.json", cassette([], "openai"));
+  const r = await s.run(
     ["chat-resume", id, "--fixture", "none.json", "--json"],
-    { env, cwd: dir.path, stdin: "/compact\n" },
+    { code: 4, stdin: "/compact\n" },
   );
-  assert.equal(r.code, 4, r.stderr);
   assert.equal(
     r.stderr,
     "Compaction not run: Request refused: it could exceed the session's cost cap of 10000000 micro-cents. Nothing changed; raise [chat].max_cost_microcents to allow it.\n",
   );
   assert.deepEqual(signature(parseEvents(r.stdout)), ["session:cancelled"]);
-  assert.deepEqual((await show(id, env, dir.path)).boundaries, []);
+  assert.deepEqual((await s.show(id)).boundaries, []);
 });
 
 Deno.test("chat: /trim without a bound names [chat].max_messages and /compact; with one it drops whole turns", async () => {
-  await using dir = await tempDir();
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  await write(
-    `${dir.path}/c.json`,
-    cassette([call("A1."), call("A2."), call("A3.")]),
-  );
-  const bare = await runCli(["chat", "--json", "--fixture", "c.json"], {
-    env,
-    cwd: dir.path,
+  await using s = await scenario();
+  await s.file("c.json", cassette([call("A1."), call("A2."), call("A3.")]));
+  const bare = await s.run(["chat", "--json", "--fixture", "c.json"], {
+    code: 4,
     stdin: "Q1\n/trim\n/trim 0\n/trim two\n/trim 1 2\n",
   });
-  assert.equal(bare.code, 4, bare.stderr);
   assert.equal(
     bare.stderr,
     "/trim needs a bound: /trim <n> keeps about the last n messages, or set [chat].max_messages in your config for a bare /trim; or /compact to summarise earlier turns instead of dropping them. Nothing changed.\n" +
@@ -286,16 +245,11 @@ Deno.test("chat: /trim without a bound names [chat].max_messages and /compact; w
   assert.ok(!bare.stdout.includes("session:trimmed"));
 
   // [chat].max_messages is the bound of a bare /trim.
-  await write(
-    `${dir.path}/.relavium/project.toml`,
-    "[chat]\nmax_messages = 2\n",
-  );
-  const r = await runCli(["chat", "--json", "--fixture", "c.json"], {
-    env,
-    cwd: dir.path,
+  await s.project("[chat]\nmax_messages = 2\n");
+  const r = await s.run(["chat", "--json", "--fixture", "c.json"], {
+    code: 4,
     stdin: "Q1\nQ2\n/trim 10\nQ3\n/trim\n/trim\n",
   });
-  assert.equal(r.code, 4, r.stderr);
   assert.equal(
     r.stderr,
     "Nothing to trim: the context is already within the 10-message limit (4 messages).\n" +
@@ -313,7 +267,7 @@ Deno.test("chat: /trim without a bound names [chat].max_messages and /compact; w
       keptTurnCount: 1,
     }],
   );
-  const shown = await show(list[0]?.sessionId ?? "", env, dir.path);
+  const shown = await s.show(list[0]?.sessionId ?? "");
   const [b] = shown.boundaries as Array<Record<string, unknown>>;
   assert.deepEqual(
     [b?.reason, b?.droppedFromSequence, b?.droppedThroughSequence],
@@ -323,10 +277,7 @@ Deno.test("chat: /trim without a bound names [chat].max_messages and /compact; w
     { first: 1, last: 2 },
     null,
   ]);
-  const plain = await runCli(["chat-show", list[0]?.sessionId ?? ""], {
-    env,
-    cwd: dir.path,
-  });
+  const plain = await s.run(["chat-show", list[0]?.sessionId ?? ""]);
   assert.match(
     plain.stdout,
     /assistant: A2\.\n\n=== trim boundary \([^)]+\): turns 1–2, stored messages #0–#3, are no longer sent to the model; dropped without a summary ===\n\n--- turn 3/,
@@ -336,15 +287,10 @@ Deno.test("chat: /trim without a bound names [chat].max_messages and /compact; w
 Deno.test("chat: a compact_threshold outside (0, 1] is a config error naming file, line and key; nothing is written", async (t) => {
   for (const value of ["0", "1.5", "-0.2"]) {
     await t.step(value, async () => {
-      await using dir = await tempDir();
-      await write(`${dir.path}/c.json`, textCassette("anthropic", ["x"]));
-      await write(
-        `${dir.path}/.relavium/project.toml`,
-        `# limits\n[chat]\ncompact_threshold = ${value}\n`,
-      );
-      const r = await runCli(["chat", "--json", "--fixture", "c.json"], {
-        env: { RELAVIUM_HOME: `${dir.path}/home` },
-        cwd: dir.path,
+      await using s = await scenario();
+      await s.file("c.json", textCassette("anthropic", ["x"]));
+      await s.project(`# limits\n[chat]\ncompact_threshold = ${value}\n`);
+      const r = await s.run(["chat", "--json", "--fixture", "c.json"], {
         stdin: "hi\n",
       });
       assert.equal(r.code, 2);
@@ -353,12 +299,12 @@ Deno.test("chat: a compact_threshold outside (0, 1] is a config error naming fil
       assert.equal(e.code, "invalid_config");
       assert.ok(
         e.message.includes(
-          `${dir.path}/.relavium/project.toml:3: chat.compact_threshold: must be`,
+          `${s.dir}/.relavium/project.toml:3: chat.compact_threshold: must be`,
         ),
         e.message,
       );
       await assert.rejects(
-        () => Deno.stat(`${dir.path}/home`),
+        () => Deno.stat(`${s.dir}/home`),
         Deno.errors.NotFound,
       );
     });
@@ -369,18 +315,12 @@ const MINI =
   "id: mini\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: Be terse.\n";
 
 Deno.test("agent run: a cost cap refuses the turn before egress (budget_exceeded, exit 1)", async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/mini.agent.yaml`, MINI);
-  await write(
-    `${dir.path}/.relavium/project.toml`,
-    '[chat]\nmax_cost_microcents = 1\non_exceed = "fail"\n',
-  );
-  await write(`${dir.path}/c.json`, textCassette("openai", ["never sent"]));
+  await using s = await scenario();
+  await s.file("mini.agent.yaml", MINI);
+  await s.project('[chat]\nmax_cost_microcents = 1\non_exceed = "fail"\n');
+  await s.file("c.json", textCassette("openai", ["never sent"]));
   const argv = ["agent", "run", "mini.agent.yaml", "--fixture", "c.json"];
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  const r = await runCli([...argv, "--json"], {
-    env,
-    cwd: dir.path,
+  const r = await s.run([...argv, "--json"], {
     stdin: "hello\n",
   });
   assert.equal(r.code, 1);
@@ -398,7 +338,7 @@ Deno.test("agent run: a cost cap refuses the turn before egress (budget_exceeded
   assert.match(done?.error?.message ?? "", /cap of 1 micro-cents/);
   assert.deepEqual(done?.tokensUsed, { input: 0, output: 0 });
 
-  const plain = await runCli(argv, { env, cwd: dir.path, stdin: "hello\n" });
+  const plain = await s.run(argv, { stdin: "hello\n" });
   assert.equal(plain.code, 1);
   assert.match(
     plain.stderr,
@@ -407,16 +347,11 @@ Deno.test("agent run: a cost cap refuses the turn before egress (budget_exceeded
   );
 
   // on_exceed = "warn": the turn runs, one warning on stderr.
-  await write(
-    `${dir.path}/.relavium/project.toml`,
-    '[chat]\nmax_cost_microcents = 1\non_exceed = "warn"\n',
-  );
-  const warned = await runCli([...argv, "--json"], {
-    env,
-    cwd: dir.path,
+  await s.project('[chat]\nmax_cost_microcents = 1\non_exceed = "warn"\n');
+  const warned = await s.run([...argv, "--json"], {
+    code: 0,
     stdin: "hello\n",
   });
-  assert.equal(warned.code, 0, warned.stderr);
   assert.equal(
     warned.stderr,
     "warning: The session may exceed its cost cap of 1 micro-cents; continuing (on_exceed = warn)\n",
@@ -428,50 +363,39 @@ Deno.test("agent run: a cost cap refuses the turn before egress (budget_exceeded
 });
 
 Deno.test("chat: the cap survives resume, and an unpriced model gets one notice only under a positive cap", async () => {
-  await using dir = await tempDir();
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
+  await using s = await scenario();
   // The cap admits one attempt's worst case on gpt-5.4-mini (~1.9M µ¢:
   // mostly the 4096-token output reservation), but not on top of the
   // first turn's reported spend (1M input tokens ≈ 75M µ¢).
-  await write(
-    `${dir.path}/.relavium/project.toml`,
+  await s.project(
     '[chat]\nmax_cost_microcents = 10000000\non_exceed = "fail"\n',
   );
-  await write(
-    `${dir.path}/c.json`,
-    cassette([call("One.", 1_000_000)], "openai"),
-  );
-  const first = await runCli([
+  await s.file("c.json", cassette([call("One.", 1_000_000)], "openai"));
+  const first = await s.run([
     "chat",
     "--model",
     "gpt-5.4-mini",
     "--fixture",
     "c.json",
     "--json",
-  ], { env, cwd: dir.path, stdin: "hi\n/cost\n" });
-  assert.equal(first.code, 4, first.stderr);
+  ], { code: 4, stdin: "hi\n/cost\n" });
   assert.match(
     first.stderr,
     /^Cost: \$0\.75\d+ \(1000000 input, 2 output tokens\)\n {2}gpt-5\.4-mini {2}\$0\.75\d+ {2}1 call, 1000000 input, 2 output tokens\n$/,
   );
   const id = parseEvents(first.stdout)[0]?.sessionId ?? "";
-  const resumed = await runCli(
+  const resumed = await s.run(
     ["chat-resume", id, "--fixture", "c.json", "--json"],
-    { env, cwd: dir.path, stdin: "again\n" },
+    { code: 4, stdin: "again\n" },
   );
-  assert.equal(resumed.code, 4, resumed.stderr);
   const done = find(parseEvents(resumed.stdout), "session:turn_completed");
   assert.equal(done?.error?.code, "budget_exceeded", "spend carried over");
 
   // A declared endpoint's model has no price: one notice, then allowed.
-  await write(
-    `${dir.path}/.relavium/project.toml`,
+  await s.project(
     '[chat]\nmax_cost_microcents = 5\n\n[[providers]]\nid = "local"\nkind = "openai-compatible"\nbase_url = "http://127.0.0.1:9/v1"\nallow_local = true\n',
   );
-  await write(
-    `${dir.path}/l.json`,
-    textCassette("local", ["L1.", "L2."]),
-  );
+  await s.file("l.json", textCassette("local", ["L1.", "L2."]));
   const local = [
     "chat",
     "--model",
@@ -481,26 +405,21 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
     "--fixture",
     "l.json",
   ];
-  const unpriced = await runCli([...local, "--json"], {
-    env,
-    cwd: dir.path,
+  const unpriced = await s.run([...local, "--json"], {
+    code: 4,
     stdin: "a\nb\n",
   });
-  assert.equal(unpriced.code, 4, unpriced.stderr);
   assert.equal(
     unpriced.stderr,
     "notice: llama3 has no price, so the session cost cap does not apply to it (strict_cost_cap = true refuses it instead)\n",
   );
-  await write(
-    `${dir.path}/.relavium/project.toml`,
+  await s.project(
     '[[providers]]\nid = "local"\nkind = "openai-compatible"\nbase_url = "http://127.0.0.1:9/v1"\nallow_local = true\n',
   );
-  const uncapped = await runCli([...local, "--json"], {
-    env,
-    cwd: dir.path,
+  const uncapped = await s.run([...local, "--json"], {
+    code: 4,
     stdin: "a\n/cost\n",
   });
-  assert.equal(uncapped.code, 4, uncapped.stderr);
   assert.match(
     uncapped.stderr,
     /^Cost: price unknown \(10 input, 2 output tokens\)\n {2}llama3 {2}price unknown {2}1 call/,
@@ -509,11 +428,11 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
 });
 
 Deno.test("chat: Ctrl-C during /compact in the REPL stops it with nothing installed; the chat goes on", async () => {
-  await using dir = await tempDir();
+  await using s = await scenario();
   // Strict, three turns: a summariser request would take A3 and leave
   // the third turn without a call (a fault).
-  await write(
-    `${dir.path}/c.json`,
+  await s.file(
+    "c.json",
     JSON.stringify({
       schema_version: "1.1",
       strict: true,
@@ -526,8 +445,8 @@ Deno.test("chat: Ctrl-C during /compact in the REPL stops it with nothing instal
     }),
   );
   const b = createBufferedIo({
-    env: { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" },
-    cwd: dir.path,
+    env: s.env,
+    cwd: s.dir,
     stdin: "Q1\nQ2\n/compact\nQ3\n",
     stdinIsTerminal: true,
     stdoutIsTerminal: true,
@@ -549,20 +468,19 @@ Deno.test("chat: Ctrl-C during /compact in the REPL stops it with nothing instal
     /> Compacting the conversation… \(the model's context window is unknown: each summary pass is limited to 16,384 estimated tokens\)\nCompaction stopped\. Nothing changed\.\n> \[10 in/,
   );
   const id = /^Session (\S+)/.exec(stderr)?.[1] ?? "";
-  const shown = await show(id, { RELAVIUM_HOME: `${dir.path}/home` }, dir.path);
+  const shown = await s.show(id);
   assert.deepEqual(shown.boundaries, []);
   assert.equal(b.stdoutText(), "A1.\nA2.\nA3.\n", "the session went on");
 });
 
 Deno.test("contextDeps() maps [chat] and [defaults] onto the session deps", async () => {
-  await using dir = await tempDir();
-  await write(
-    `${dir.path}/.relavium/project.toml`,
+  await using s = await scenario();
+  await s.project(
     '[defaults]\nmax_tokens_estimate = 2048\n\n[chat]\nmax_messages = 40\nauto_compact = false\ncompact_threshold = 0.5\nmax_cost_microcents = 900\non_exceed = "warn"\nstrict_cost_cap = true\n',
   );
   const cfg = await loadCliConfig({
-    cwd: dir.path,
-    env: (n) => n === "RELAVIUM_HOME" ? `${dir.path}/home` : undefined,
+    cwd: s.dir,
+    env: (n) => n === "RELAVIUM_HOME" ? `${s.dir}/home` : undefined,
   });
   assert.ok(cfg.ok);
   if (!cfg.ok) return;
@@ -604,23 +522,19 @@ Deno.test("turnFailureHint() names only the remedies the memory policy allows", 
 });
 
 Deno.test("the hard cap counts the session's whole life: [chat] max_turns = 3, two turns, /compact, exit, chat-resume with two lines runs exactly one more turn, then turn_limit", async () => {
-  await using dir = await tempDir();
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  await write(`${dir.path}/home/config.toml`, "[chat]\nmax_turns = 3\n");
-  const first = await twoTurnsThenCompact(dir.path, env);
+  await using s = await scenario();
+  await s.file("home/config.toml", "[chat]\nmax_turns = 3\n");
+  const first = await twoTurnsThenCompact(s);
   const events = parseEvents(first.stdout);
   assert.ok(find(events, "session:compacted"), "the chat compacted");
   const id = events[0]?.sessionId ?? "";
-  const before = await show(id, env, dir.path);
+  const before = await s.show(id);
   assert.deepEqual([before["turnsUsed"], before["maxTurns"]], [2, 3]);
 
-  await write(
-    `${dir.path}/c2.json`,
-    cassette([call("Rome."), call("never sent")]),
-  );
-  const resumed = await runCli(
+  await s.file("c2.json", cassette([call("Rome."), call("never sent")]));
+  const resumed = await s.run(
     ["chat-resume", id, "--json", "--fixture", "c2.json"],
-    { env, cwd: dir.path, stdin: "And Italy?\nAnd Portugal?\n" },
+    { stdin: "And Italy?\nAnd Portugal?\n" },
   );
   const ends = parseEvents(resumed.stdout).filter((
     e,
@@ -632,8 +546,8 @@ Deno.test("the hard cap counts the session's whole life: [chat] max_turns = 3, t
     [["stop", null], ["error", "turn_limit"]],
     "one more turn, then the cap binds",
   );
-  const after = await show(id, env, dir.path);
+  const after = await s.show(id);
   assert.deepEqual([after["turnsUsed"], after["maxTurns"]], [3, 3]);
-  const plain = await runCli(["chat-show", id], { env, cwd: dir.path });
+  const plain = await s.run(["chat-show", id]);
   assert.match(plain.stdout, /\nTurns used: 3 of 3 \(the hard cap/);
 });

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { cliRunArgs } from "../_child.ts";
-import { authErrorCassette, runCli, tempDir, write } from "../_helpers.ts";
+import { authErrorCassette } from "../_helpers.ts";
+import { scenario } from "../_kit/scenario.ts";
 
 const AGENT =
   "id: mini\nname: Mini\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: Be terse.\n";
@@ -31,26 +32,22 @@ function oneCall(provider: string, asked: string, answer: string): string {
 }
 
 Deno.test('agent run "prompt" with no agent: the built-in chat agent answers the argument', async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/c.json`, oneCall("anthropic", "What is 2+2?", "4."));
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  const r = await runCli(
+  await using s = await scenario();
+  await s.file("c.json", oneCall("anthropic", "What is 2+2?", "4."));
+  const r = await s.run(
     ["agent", "run", "What is 2+2?", "--fixture", "c.json"],
-    { env, cwd: dir.path },
+    { code: 0 },
   );
-  assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, "4.\n");
 });
 
 Deno.test("agent run --output json prints exactly one final record on stdout", async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/c.json`, oneCall("anthropic", "What is 2+2?", "4."));
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  const r = await runCli(
+  await using s = await scenario();
+  await s.file("c.json", oneCall("anthropic", "What is 2+2?", "4."));
+  const r = await s.run(
     ["agent", "run", "What is 2+2?", "--fixture", "c.json", "--output", "json"],
-    { env, cwd: dir.path },
+    { code: 0 },
   );
-  assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.split("\n");
   assert.deepEqual([lines.length, lines[1]], [2, ""], r.stdout);
   const record = JSON.parse(lines[0] ?? "");
@@ -98,13 +95,12 @@ Deno.test("agent run --output json prints exactly one final record on stdout", a
 });
 
 Deno.test("agent run <agent> <prompt> with piped stdin: stdin follows the prompt after a blank line", async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/mini.agent.yaml`, AGENT);
-  await write(
-    `${dir.path}/c.json`,
+  await using s = await scenario();
+  await s.file("mini.agent.yaml", AGENT);
+  await s.file(
+    "c.json",
     oneCall("openai", "Summarise this:\n\nline one\nline two", "Two lines."),
   );
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
   const argv = [
     "agent",
     "run",
@@ -113,39 +109,30 @@ Deno.test("agent run <agent> <prompt> with piped stdin: stdin follows the prompt
     "--fixture",
     "c.json",
   ];
-  const piped = await runCli(argv, {
-    env,
-    cwd: dir.path,
-    stdin: "line one\nline two\n",
-  });
-  assert.equal(piped.code, 0, piped.stderr);
+  const piped = await s.run(argv, { code: 0, stdin: "line one\nline two\n" });
   assert.equal(piped.stdout, "Two lines.\n");
 
   // On a terminal stdin is not read: the prompt is the argument alone, so
   // the cassette's expectation (which needs the stdin text) is not met.
-  const tty = await runCli(argv, {
-    env,
-    cwd: dir.path,
+  const tty = await s.run(argv, {
+    code: 1,
     stdin: "line one\nline two\n",
     tty: true,
   });
-  assert.equal(tty.code, 1, tty.stderr);
   assert.match(tty.stderr, /expect\.lastUserIncludes/);
 });
 
 Deno.test("agent run <agent> alone still reads the prompt from stdin; an empty prompt is exit 2", async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/mini.agent.yaml`, AGENT);
-  await write(`${dir.path}/c.json`, oneCall("openai", "from stdin", "ok"));
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  const r = await runCli(
+  await using s = await scenario();
+  await s.file("mini.agent.yaml", AGENT);
+  await s.file("c.json", oneCall("openai", "from stdin", "ok"));
+  const r = await s.run(
     ["agent", "run", "mini.agent.yaml", "--fixture", "c.json"],
-    { env, cwd: dir.path, stdin: "from stdin\n" },
+    { code: 0, stdin: "from stdin\n" },
   );
-  assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, "ok\n");
 
-  const empty = await runCli(
+  const empty = await s.run(
     [
       "agent",
       "run",
@@ -155,7 +142,7 @@ Deno.test("agent run <agent> alone still reads the prompt from stdin; an empty p
       "--output",
       "json",
     ],
-    { env, cwd: dir.path, stdin: "\n" },
+    { stdin: "\n" },
   );
   assert.equal(empty.code, 2);
   assert.equal(empty.stdout, "");
@@ -166,13 +153,9 @@ Deno.test("agent run <agent> alone still reads the prompt from stdin; an empty p
 });
 
 Deno.test("agent run --output json on a failed turn: one record with the error, exit 1", async () => {
-  await using dir = await tempDir();
-  await write(
-    `${dir.path}/fail.json`,
-    authErrorCassette("anthropic"),
-  );
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  const r = await runCli(
+  await using s = await scenario();
+  await s.file("fail.json", authErrorCassette("anthropic"));
+  const r = await s.run(
     [
       "agent",
       "run",
@@ -182,9 +165,8 @@ Deno.test("agent run --output json on a failed turn: one record with the error, 
       "--output",
       "json",
     ],
-    { env, cwd: dir.path },
+    { code: 1 },
   );
-  assert.equal(r.code, 1, r.stderr);
   const lines = r.stdout.trimEnd().split("\n");
   assert.equal(lines.length, 1, r.stdout);
   const record = JSON.parse(lines[0] ?? "");
@@ -198,11 +180,8 @@ Deno.test("agent run --output json on a failed turn: one record with the error, 
 });
 
 Deno.test("agent run <word>: a lone kebab-case word is an agent id; when none exists the error says where a one-word prompt goes", async () => {
-  await using dir = await tempDir();
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  const r = await runCli(["agent", "run", "hello"], {
-    env,
-    cwd: dir.path,
+  await using s = await scenario();
+  const r = await s.run(["agent", "run", "hello"], {
     stdin: "",
   });
   assert.equal(r.code, 2);
@@ -214,8 +193,8 @@ Deno.test("agent run <word>: a lone kebab-case word is an agent id; when none ex
 });
 
 Deno.test('the real CLI: agent run "prompt" --output json writes one line to stdout', async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/c.json`, oneCall("anthropic", "Why?", "Because."));
+  await using s = await scenario();
+  await s.file("c.json", oneCall("anthropic", "Why?", "Because."));
   const out = await new Deno.Command(Deno.execPath(), {
     args: cliRunArgs([
       "agent",
@@ -226,9 +205,9 @@ Deno.test('the real CLI: agent run "prompt" --output json writes one line to std
       "--output",
       "json",
     ]),
-    cwd: dir.path,
+    cwd: s.dir,
     clearEnv: true,
-    env: { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" },
+    env: { RELAVIUM_HOME: `${s.dir}/home`, NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

@@ -4,7 +4,12 @@
  * and are recorded), binds 127.0.0.1 on a free port, and is closed by the
  * test. No sleeps: tests wait on explicit promises, bounded by `within`.
  */
-import type { StreamChunk } from "../../../llm/mod.ts";
+import type {
+  LlmError,
+  LlmProvider,
+  LlmRequest,
+  StreamChunk,
+} from "../../../llm/mod.ts";
 import { streamChunkSchema } from "../../../llm/_chunk_schema.ts";
 import assert from "node:assert/strict";
 
@@ -116,6 +121,19 @@ export function http(
   const { status, headers, body } = parseHttp(bytes);
   for (const [k, v] of Object.entries(override)) headers.set(k, v);
   return () => new Response(body, { status, headers });
+}
+
+/** Replies with `body` as JSON under `status` (an API's error response). */
+export function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Reply {
+  return () =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { "content-type": "application/json", ...headers },
+    });
 }
 
 /**
@@ -317,4 +335,40 @@ export function ask(model: string, text = "Hi"): {
     model,
     messages: [{ role: "user", content: [{ type: "text", text }] }],
   };
+}
+
+/**
+ * One call of `provider(url)` against a server answering `reply`: the
+ * chunks and the requests the server saw.
+ */
+export async function callOnce(
+  provider: (url: string) => LlmProvider,
+  reply: Reply,
+  req: LlmRequest,
+  key: string,
+): Promise<{ chunks: StreamChunk[]; requests: Recorded[] }> {
+  const server = serve([reply]);
+  try {
+    const chunks = await collect(provider(server.url).stream(req, key));
+    return { chunks, requests: server.requests };
+  } finally {
+    await server.close();
+  }
+}
+
+/**
+ * The error of one call of `provider(url)` against a server answering
+ * `reply`, checked to be the only chunk.
+ */
+export async function refusal(
+  provider: (url: string) => LlmProvider,
+  reply: Reply,
+  req: LlmRequest,
+  key: string,
+): Promise<LlmError> {
+  const { chunks } = await callOnce(provider, reply, req, key);
+  const last = terminal(chunks);
+  assert.equal(chunks.length, 1);
+  assert.ok(last.type === "error");
+  return last.error;
 }

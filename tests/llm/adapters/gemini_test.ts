@@ -17,6 +17,7 @@ import {
   argsOf,
   ask,
   collect,
+  json,
   type Reply,
   serve,
   sse,
@@ -63,24 +64,12 @@ async function run(
   }
 }
 
-function errorReply(
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Reply {
-  return () =>
-    new Response(JSON.stringify(body), {
-      status,
-      headers: { "content-type": "application/json", ...headers },
-    });
-}
-
 async function failure(
   status: number,
   body: unknown,
   extra: Partial<GeminiProviderOptions> = {},
 ) {
-  const { chunks } = await run(errorReply(status, body), ask(MODEL), extra);
+  const { chunks } = await run(json(status, body), ask(MODEL), extra);
   const last = terminal(chunks);
   assert.equal(chunks.length, 1);
   assert.ok(last.type === "error");
@@ -523,7 +512,7 @@ Deno.test("createGeminiProvider() classifies 400, 403, 429, 500 and 503 bodies",
     },
   );
   await t.step("429 with a retry-after header: the header wins", async () => {
-    const { chunks } = await run(errorReply(429, {
+    const { chunks } = await run(json(429, {
       error: {
         code: 429,
         message: "Quota",

@@ -10,7 +10,15 @@ import assert from "node:assert/strict";
 import type { LlmMessage, LlmRequest } from "../../../llm/mod.ts";
 import { createOpenAiResponsesProvider } from "../../../llm/openai_responses/provider.ts";
 import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
-import { argsOf, ask, collect, serve, terminal, textOf } from "./_server.ts";
+import {
+  argsOf,
+  ask,
+  callOnce,
+  collect,
+  serve,
+  terminal,
+  textOf,
+} from "./_server.ts";
 import type { Reply } from "./_server.ts";
 import { CALL, completed, created, stream, TEXT } from "./_responses_wire.ts";
 
@@ -143,14 +151,8 @@ function official(url: string) {
   });
 }
 
-async function run(reply: Reply, req: LlmRequest = ask("gpt-5.4")) {
-  const server = serve([reply]);
-  try {
-    const chunks = await collect(official(server.url).stream(req, KEY));
-    return { chunks, requests: server.requests };
-  } finally {
-    await server.close();
-  }
+function run(reply: Reply, req: LlmRequest = ask("gpt-5.4")) {
+  return callOnce(official, reply, req, KEY);
 }
 
 Deno.test("Responses conformance: each documented stream ⇒ chunks, usage, stop reason, error kind", async (t) => {

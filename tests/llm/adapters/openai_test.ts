@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { LlmRequest, StreamChunk } from "../../../llm/mod.ts";
+import type { LlmRequest } from "../../../llm/mod.ts";
 import {
   createOpenAiProvider,
   type OpenAiProviderOptions,
@@ -7,20 +7,18 @@ import {
 import {
   argsOf,
   ask,
+  callOnce,
   collect,
-  cutServer,
   fixture,
-  held,
   http,
+  refusal,
   serve,
   sse,
   terminal,
   textOf,
-  within,
 } from "./_server.ts";
 
 const KEY = "sk-proj-PLANTEDkey0123456789abcdefghijXYZ";
-const LOCAL_KEY = "local-planted-secret-42";
 const fx = (name: string): Uint8Array => fixture("openai", name);
 
 /** An OpenAI provider on a loopback server, treated as the official endpoint. */
@@ -34,36 +32,21 @@ function official(url: string, extra: Partial<OpenAiProviderOptions> = {}) {
   });
 }
 
-async function once(
+function once(
   name: string,
   req: LlmRequest = ask("gpt-5.4-mini"),
   extra: Partial<OpenAiProviderOptions> = {},
 ) {
-  const server = serve([sse(fx(name))]);
-  try {
-    const chunks = await collect(official(server.url, extra).stream(req, KEY));
-    return { chunks, requests: server.requests };
-  } finally {
-    await server.close();
-  }
+  return callOnce((url) => official(url, extra), sse(fx(name)), req, KEY);
 }
 
-async function failure(
-  name: string,
-  extra: Partial<OpenAiProviderOptions> = {},
-) {
-  const server = serve([http(fx(name))]);
-  try {
-    const chunks = await collect(
-      official(server.url, extra).stream(ask("gpt-5.4-mini"), KEY),
-    );
-    const last = terminal(chunks);
-    assert.equal(chunks.length, 1);
-    assert.ok(last.type === "error");
-    return last.error;
-  } finally {
-    await server.close();
-  }
+function failure(name: string, extra: Partial<OpenAiProviderOptions> = {}) {
+  return refusal(
+    (url) => official(url, extra),
+    http(fx(name)),
+    ask("gpt-5.4-mini"),
+    KEY,
+  );
 }
 
 Deno.test("createOpenAiProvider() streams plain text and sends the documented request", async () => {
@@ -126,25 +109,6 @@ Deno.test("createOpenAiProvider() sends max_tokens on compatible servers and as 
   } finally {
     await server.close();
   }
-});
-
-Deno.test("createOpenAiProvider() joins split tool arguments", async () => {
-  const { chunks } = await once("tool_split_args.sse");
-  const id = "call_DdmO9pD3xa9XTPNJ32zg2hcA";
-  assert.deepEqual(
-    chunks.filter((c) => c.type !== "tool_call_delta").map((c) => c.type),
-    ["tool_call_start", "tool_call_end", "stop"],
-  );
-  assert.deepEqual(chunks[0], {
-    type: "tool_call_start",
-    id,
-    name: "get_weather",
-  });
-  assert.deepEqual(JSON.parse(argsOf(chunks, id)), {
-    location: "San Francisco, CA",
-  });
-  const last = terminal(chunks);
-  assert.ok(last.type === "stop" && last.stopReason === "tool_use");
 });
 
 Deno.test("createOpenAiProvider() accumulates parallel tool calls by index", async () => {
@@ -340,27 +304,6 @@ Deno.test("createOpenAiProvider() treats a stream without finish_reason as trunc
   }
 });
 
-Deno.test("createOpenAiProvider() classifies error responses", async (t) => {
-  const cases: [string, string, number, string][] = [
-    ["error_401.http", "auth", 401, "invalid_api_key"],
-    ["error_429.http", "rate_limit", 429, "rate_limit_exceeded"],
-    ["error_429_quota.http", "auth", 429, "insufficient_quota"],
-    ["error_503.http", "overloaded", 503, "server_error"],
-    ["error_400_bad.http", "bad_request", 400, "unsupported_parameter"],
-  ];
-  for (const [name, kind, status, code] of cases) {
-    await t.step(name, async () => {
-      const e = await failure(name);
-      assert.equal(e.kind, kind);
-      assert.equal(e.status, status);
-      assert.equal(e.code, code);
-    });
-  }
-  await t.step("retry-after becomes retryAfterMs", async () => {
-    assert.equal((await failure("error_429.http")).retryAfterMs, 3000);
-  });
-});
-
 Deno.test("createOpenAiProvider() classifies overflow per dialect and downgrades it on custom endpoints", async (t) => {
   await t.step("OpenAI: code context_length_exceeded", async () => {
     assert.equal(
@@ -392,129 +335,6 @@ Deno.test("createOpenAiProvider() classifies overflow per dialect and downgrades
     const plain = await failure("error_400_bad.http", { customEndpoint: true });
     assert.equal(plain.code, "unsupported_parameter");
   });
-});
-
-Deno.test("createOpenAiProvider() turns a mid-stream error payload into an error chunk", async () => {
-  const { chunks } = await once("error_midstream.sse");
-  assert.equal(textOf(chunks), "Starting");
-  const last = terminal(chunks);
-  assert.ok(last.type === "error");
-  assert.equal(last.error.kind, "overloaded");
-  assert.equal(last.error.code, "server_error");
-});
-
-Deno.test("createOpenAiProvider() reports a connection cut mid-stream as transport, never a clean stop", async () => {
-  const bytes = fx("tool_split_args.sse");
-  const cut = cutServer(bytes.slice(0, Math.floor(bytes.length * 0.7)));
-  const chunks = await collect(
-    official(cut.url).stream(ask("gpt-5.4-mini"), KEY),
-  );
-  await within(cut.done, 5000, "the cut server");
-  assert.equal(chunks[0]?.type, "tool_call_start");
-  const last = terminal(chunks);
-  assert.ok(last.type === "error" && last.error.kind === "transport");
-});
-
-Deno.test("createOpenAiProvider() ignores stray SSE lines and refuses malformed chunk data", async () => {
-  const ok = await once("malformed_line.sse");
-  assert.equal(textOf(ok.chunks), "Fine");
-  assert.equal(terminal(ok.chunks).type, "stop");
-  const bad = await once("malformed_data.sse");
-  assert.equal(textOf(bad.chunks), "Half");
-  const last = terminal(bad.chunks);
-  assert.ok(last.type === "error" && last.error.kind === "transport");
-});
-
-Deno.test("createOpenAiProvider() stops reading at abort and the server sees the connection close", async () => {
-  const bytes = fx("text.sse");
-  const text = new TextDecoder().decode(bytes);
-  const hold = held(
-    new TextEncoder().encode(
-      text.slice(0, text.indexOf('"finish_reason":"stop"') - 200),
-    ),
-  );
-  const server = serve([hold.reply]);
-  try {
-    const controller = new AbortController();
-    const seen: StreamChunk[] = [];
-    for await (
-      const c of official(server.url).stream({
-        ...ask("gpt-5.4-mini"),
-        signal: controller.signal,
-      }, KEY)
-    ) {
-      seen.push(c);
-      if (c.type === "text_delta") controller.abort();
-      if (seen.length > 50) break;
-    }
-    assert.deepEqual(seen.map((c) => c.type), ["text_delta", "error"]);
-    const last = terminal(seen);
-    assert.ok(last.type === "error" && last.error.kind === "cancelled");
-    await within(hold.closed, 5000, "the server to see the connection close");
-  } finally {
-    await server.close();
-  }
-});
-
-Deno.test("createOpenAiProvider() never follows a redirect", async () => {
-  const target = serve([sse(fx("text.sse"))]);
-  const server = serve([
-    () =>
-      new Response(null, {
-        status: 302,
-        headers: { location: `${target.url}/chat/completions` },
-      }),
-  ]);
-  try {
-    const last = terminal(
-      await collect(official(server.url).stream(ask("gpt-5.4-mini"), KEY)),
-    );
-    assert.ok(last.type === "error" && last.error.kind === "bad_request");
-    assert.equal(last.error.code, "redirect_refused");
-    assert.equal(target.requests.length, 0);
-  } finally {
-    await server.close();
-    await target.close();
-  }
-});
-
-Deno.test("createOpenAiProvider() keeps a planted key out of every chunk and error", async () => {
-  for (const key of [KEY, LOCAL_KEY]) {
-    const echo =
-      `{"error":{"message":"Incorrect API key provided: ${key}. Header was Authorization: Bearer ${key}","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`;
-    const stream =
-      `data: {"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":null}]}\n\n` +
-      `data: {"error":{"message":"key ${key} revoked","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}\n\n`;
-    const server = serve([
-      () => new Response(echo, { status: 401 }),
-      sse(new TextEncoder().encode(stream)),
-    ]);
-    try {
-      const provider = createOpenAiProvider({
-        id: "local",
-        fetch,
-        baseUrl: server.url,
-      });
-      for (let i = 0; i < 2; i++) {
-        const chunks = await collect(provider.stream(ask("m"), key));
-        assert.ok(terminal(chunks).type === "error");
-        assert.ok(
-          !JSON.stringify(chunks).includes(key),
-          JSON.stringify(chunks),
-        );
-        assert.ok(
-          !JSON.stringify(chunks).includes("PLANTED") &&
-            !JSON.stringify(chunks).includes("planted"),
-        );
-      }
-      for (const r of server.requests) {
-        assert.ok(!r.body.includes(key));
-        assert.equal(r.headers.get("authorization"), `Bearer ${key}`);
-      }
-    } finally {
-      await server.close();
-    }
-  }
 });
 
 Deno.test("createOpenAiProvider() sends reasoning effort per model family", async () => {

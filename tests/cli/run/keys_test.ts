@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import type { ResolvedProvider } from "../../../cli/config/resolve.ts";
+import { keyVariables, lookupKey, readKey } from "../../../cli/run/keys.ts";
+
+const builtIn = (id: string): ResolvedProvider => ({
+  id,
+  kind: id === "anthropic" ? "anthropic" : "openai-compatible",
+  builtIn: true,
+  allowLocal: false,
+  source: "built-in",
+});
+const PROVIDERS: ResolvedProvider[] = [
+  builtIn("anthropic"),
+  builtIn("openai"),
+  builtIn("deepseek"),
+  builtIn("gemini"),
+  {
+    id: "ollama-box",
+    kind: "openai-compatible",
+    builtIn: false,
+    baseUrl: "http://localhost:11434/v1",
+    allowLocal: true,
+    source: "project",
+  },
+  {
+    id: "corp",
+    kind: "openai-compatible",
+    builtIn: false,
+    baseUrl: "https://llm.corp.example/v1",
+    apiKeyEnv: "CORP_LLM_TOKEN",
+    allowLocal: false,
+    source: "global",
+  },
+];
+
+Deno.test("keyVariables() lists RELAVIUM_<P>_API_KEY, then the vendor variable", () => {
+  assert.deepEqual(keyVariables("anthropic", PROVIDERS), [
+    "RELAVIUM_ANTHROPIC_API_KEY",
+    "ANTHROPIC_API_KEY",
+  ]);
+  assert.deepEqual(keyVariables("openai", PROVIDERS), [
+    "RELAVIUM_OPENAI_API_KEY",
+    "OPENAI_API_KEY",
+  ]);
+  assert.deepEqual(keyVariables("deepseek", PROVIDERS), [
+    "RELAVIUM_DEEPSEEK_API_KEY",
+    "DEEPSEEK_API_KEY",
+  ]);
+  assert.deepEqual(keyVariables("gemini", PROVIDERS), [
+    "RELAVIUM_GEMINI_API_KEY",
+    "GEMINI_API_KEY",
+  ]);
+  assert.deepEqual(keyVariables("ollama-box", PROVIDERS), [
+    "RELAVIUM_OLLAMA_BOX_API_KEY",
+  ]);
+  assert.deepEqual(keyVariables("corp", PROVIDERS), ["CORP_LLM_TOKEN"]);
+});
+
+Deno.test("lookupKey() reports the variable, never the value", () => {
+  const env: Record<string, string> = {
+    RELAVIUM_ANTHROPIC_API_KEY: "sk-ant-secret",
+    ANTHROPIC_API_KEY: "other",
+    OPENAI_API_KEY: "sk-openai",
+  };
+  const get = (n: string): string | undefined => env[n];
+  const a = lookupKey("anthropic", { providers: PROVIDERS, env: get });
+  assert.deepEqual(a, {
+    status: "found",
+    variable: "RELAVIUM_ANTHROPIC_API_KEY",
+  });
+  assert.ok(!JSON.stringify(a).includes("secret"));
+  assert.deepEqual(lookupKey("openai", { providers: PROVIDERS, env: get }), {
+    status: "found",
+    variable: "OPENAI_API_KEY",
+  });
+  assert.deepEqual(
+    lookupKey("ollama-box", { providers: PROVIDERS, env: get }),
+    { status: "no-auth", tried: ["RELAVIUM_OLLAMA_BOX_API_KEY"] },
+  );
+  assert.deepEqual(lookupKey("corp", { providers: PROVIDERS, env: get }), {
+    status: "missing",
+    tried: ["CORP_LLM_TOKEN"],
+  });
+});
+
+Deno.test("readKey() returns the value for keyFor, or a provider_auth fault naming the variables", () => {
+  const env = (n: string): string | undefined =>
+    n === "DEEPSEEK_API_KEY" ? "ds" : undefined;
+  assert.deepEqual(readKey("deepseek", { providers: PROVIDERS, env }), {
+    ok: true,
+    value: "ds",
+  });
+  assert.deepEqual(readKey("ollama-box", { providers: PROVIDERS, env }), {
+    ok: true,
+    value: "",
+  });
+  assert.deepEqual(readKey("openai", { providers: PROVIDERS, env }), {
+    ok: false,
+    error: {
+      code: "provider_auth",
+      message:
+        "No API key for provider openai: set RELAVIUM_OPENAI_API_KEY or OPENAI_API_KEY",
+    },
+  });
+});

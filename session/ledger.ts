@@ -19,7 +19,7 @@ import { type BudgetGovernor, createBudgetGovernor } from "./budget.ts";
 import { reservationOf } from "./measure.ts";
 import type { SessionDeps } from "./deps.ts";
 import { sessionError } from "./turn_errors.ts";
-import type { CostEntry } from "../store/store.ts";
+import type { CostEntry } from "../schema/turn.ts";
 
 /**
  * The deps a {@linkcode SpendLedger} reads.

@@ -19,7 +19,7 @@ import type { ContextState, WindowEnv } from "./window_env.ts";
 import { applyTrim, compactWith } from "./window_ops.ts";
 import { flatDeps, type SessionDeps } from "./deps.ts";
 import type { FinishedWork } from "./finished_work.ts";
-import type { CostEntry } from "../store/store.ts";
+import type { CostEntry } from "../schema/turn.ts";
 import { SessionStateError } from "./errors.ts";
 import { SpendLedger } from "./ledger.ts";
 import { summariserBound } from "./measure.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import type { AttemptReport } from "../llm/chain.ts";
-import type { CostEntry, ToolRound, TurnCommit } from "../store/store.ts";
+import type { CostEntry, ToolRound, TurnCommit } from "../schema/turn.ts";
 
 /**
  * The running account of one turn.

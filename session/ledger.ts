@@ -16,7 +16,7 @@ import { estimateTokens } from "../llm/estimate.ts";
 import type { LlmRequest } from "../llm/provider.ts";
 import type { Usage } from "../llm/chunk.ts";
 import { type BudgetGovernor, createBudgetGovernor } from "./budget.ts";
-import { reservationOf } from "./measure.ts";
+import { reservationOf } from "./window/measure.ts";
 import type { SessionDeps } from "./deps.ts";
 import { sessionError } from "./turn_errors.ts";
 import type { CostEntry } from "../schema/turn.ts";

@@ -6,7 +6,7 @@
  */
 import type { AgentMemory } from "../schema/agent.ts";
 import type { CompactionReason } from "../schema/event.ts";
-import type { CompactionOutcome } from "./compaction_run.ts";
+import type { CompactWithOutcome } from "./window/window.ts";
 
 /**
  * A refusal by the memory policy; the message is fixed and secret-free.
@@ -117,7 +117,7 @@ export function automaticCompactionFor(
  * @returns The manual result.
  */
 export function toCompactionResult(
-  out: CompactionOutcome | { kind: "skipped" },
+  out: CompactWithOutcome,
 ): CompactionResult {
   switch (out.kind) {
     case "compacted":
@@ -140,12 +140,11 @@ export function toCompactionResult(
     case "failed":
       return { kind: "failed", message: out.error.message };
     case "aborted":
-    case "cancelled":
       return { kind: "cancelled" };
     case "skipped":
       return { kind: "failed", message: NO_STREAMING };
     case "nothing_to_compact":
-      return out;
+      return { kind: "nothing_to_compact" };
   }
 }
 

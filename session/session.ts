@@ -7,22 +7,17 @@
  */
 import { type Agent, type AgentMemory, parseAgent } from "../schema/agent.ts";
 import { parseSessionContext, type SessionContext } from "../schema/context.ts";
-import type { SessionEventDraft } from "../schema/event.ts";
 import { renderIssues } from "../schema/issues.ts";
 import type { Result } from "../schema/result.ts";
 import type { ResumeState } from "../schema/resume.ts";
 import type { PlanEntry } from "../llm/chain.ts";
 import { resolvePlan } from "../llm/plan.ts";
-import type { ToolDef } from "../llm/provider.ts";
 import type { TurnPolicy, UserCommandOutcome } from "../tools/registry.ts";
-import type { ContextState, WindowEnv } from "./window_env.ts";
-import { applyTrim, compactWith } from "./window_ops.ts";
 import { flatDeps, type SessionDeps } from "./deps.ts";
 import type { FinishedWork } from "./finished_work.ts";
 import type { CostEntry } from "../schema/turn.ts";
 import { SessionStateError } from "./errors.ts";
 import { SpendLedger } from "./ledger.ts";
-import { summariserBound } from "./measure.ts";
 import {
   automaticCompactionFor,
   compactionRefusalFor,
@@ -50,6 +45,11 @@ import { toTurnResult, type TurnResult } from "./turn_result.ts";
 import { TurnContext } from "./turn_context.ts";
 import { TurnTally } from "./turn_tally.ts";
 import { runUserCommandFlow } from "./user_command.ts";
+import type { Summariser } from "./window/compact.ts";
+import { summariserBound } from "./window/measure.ts";
+import type { ContextState, WindowStep } from "./window/state.ts";
+import { trimSteps } from "./window/trim.ts";
+import { compactWith } from "./window/window.ts";
 
 export {
   type AgentSessionParams,
@@ -309,51 +309,41 @@ export class AgentSession {
   }
 
   /**
-   * The sink of context management: a compaction or trim boundary is
-   * handed over as a value (with the summariser spend since the moment
-   * opened) before its event is published.
+   * Takes the steps of a window decision, the one place a compaction or
+   * trim changes the session: install the state, hand the boundary or the
+   * summariser spend over as a value, then publish the event. A cancelled
+   * session takes none (its `session:cancelled` closes any open moment and
+   * `cancel()` handed the spend over).
    */
-  #emitWindow(draft: SessionEventDraft): void {
-    switch (draft.type) {
-      case "session:compacted":
-        this.#commit({
-          kind: "boundary",
-          marker: {
-            summary: draft.summary,
-            keptTurnCount: draft.keptTurnCount,
-            tokensUsed: {
-              input: draft.tokensUsed.input,
-              output: draft.tokensUsed.output,
-            },
-            costs: this.#takeMomentCosts(),
-          },
-          turnsUsed: this.#turnCount,
-        });
-        break;
-      case "session:compaction_failed": {
-        const costs = this.#takeMomentCosts();
-        if (costs.length > 0) {
-          this.#commit({ kind: "spend", costs, turnsUsed: this.#turnCount });
+  #applyWindow(steps: readonly WindowStep[]): void {
+    for (const step of steps) {
+      if (this.#cancelled) return;
+      if (step.state !== undefined) this.#ctx = step.state;
+      if (step.handover !== undefined) {
+        if (step.handover.kind === "boundary") {
+          this.#commit({
+            kind: "boundary",
+            marker: step.handover.marker,
+            turnsUsed: this.#turnCount,
+          });
+        } else {
+          this.#commit({
+            kind: "spend",
+            costs: step.handover.costs,
+            turnsUsed: this.#turnCount,
+          });
         }
-        break;
+        this.#momentCosts = [];
       }
-      case "session:trimmed":
-        this.#commit({
-          kind: "boundary",
-          marker: { keptTurnCount: draft.keptTurnCount },
-          turnsUsed: this.#turnCount,
-        });
-        break;
-      default:
-        break;
+      this.#deps.emit(step.event);
     }
-    this.#deps.emit(draft);
   }
 
-  #takeMomentCosts(): CostEntry[] {
-    const costs = this.#momentCosts;
-    this.#momentCosts = [];
-    return costs;
+  /** The summariser's inputs; its spend list is the open moment's. */
+  #summariser(signal: AbortSignal): Summariser {
+    const spend: CostEntry[] = [];
+    this.#momentCosts = spend;
+    return { signal, ledger: this.#ledger, spend };
   }
 
   /** Rethrows the commit hook's first error of this call, once. */
@@ -511,10 +501,21 @@ export class AgentSession {
     try {
       const tools =
         this.#deps.tools?.advertise(this.#granted(), this.#policy) ?? [];
-      const env = this.#env(plan.value, tools, controller.signal);
-      return toCompactionResult(
-        await compactWith(env, "manual", { manual: true }),
-      );
+      const out = await compactWith({
+        agent: this.#agent,
+        system: this.#system,
+        deps: this.#deps,
+        threshold: this.#threshold,
+        plan: plan.value,
+        tools,
+      }, {
+        state: this.#ctx,
+        reason: "manual",
+        summariser: this.#summariser(controller.signal),
+        manual: true,
+      });
+      this.#applyWindow(out.steps);
+      return toCompactionResult(out);
     } finally {
       this.#toIdle();
       this.#rethrowCommitError();
@@ -537,17 +538,8 @@ export class AgentSession {
     const refusal = this.trimRefusal;
     if (refusal !== undefined) return refusal;
     this.#commitError = undefined;
-    const out = applyTrim(
-      {
-        read: () => this.#ctx,
-        install: (s) => {
-          this.#ctx = s;
-        },
-        emit: (d) => this.#emitWindow(d),
-      },
-      n,
-      "manual",
-    );
+    const { steps, ...out } = trimSteps(this.#ctx, n, "manual");
+    this.#applyWindow(steps);
     this.#rethrowCommitError();
     return out;
   }
@@ -566,32 +558,6 @@ export class AgentSession {
     );
   }
 
-  #env(
-    plan: readonly PlanEntry[],
-    tools: readonly ToolDef[],
-    signal: AbortSignal,
-  ): WindowEnv {
-    return {
-      agent: this.#agent,
-      system: this.#system,
-      deps: this.#deps,
-      threshold: this.#threshold,
-      plan,
-      tools,
-      read: () => this.#ctx,
-      install: (state) => {
-        this.#ctx = state;
-      },
-      signal,
-      isCancelled: () => this.#cancelled,
-      emit: (d) => this.#emitWindow(d),
-      admit: (entry, request) =>
-        this.#ledger.admit("summary", plan, entry, request),
-      onAttempt: (report) =>
-        this.#ledger.record(report, (spent) => this.#momentCosts.push(spent)),
-    };
-  }
-
   #turn(
     plan: PlanEntry[],
     policy: TurnPolicy | undefined,
@@ -602,12 +568,18 @@ export class AgentSession {
       new TurnContext({
         tally,
         agent: this.#agent,
+        system: this.#system,
+        deps: this.#deps,
+        threshold: this.#threshold,
         agentRef: this.agentRef,
         plan,
         policy,
         controller,
         ledger: this.#ledger,
-        env: (tools, signal) => this.#env(plan, tools, signal),
+        state: () => this.#ctx,
+        apply: (steps) => this.#applyWindow(steps),
+        summariser: (signal) => this.#summariser(signal),
+        isCancelled: () => this.#cancelled,
         granted: this.#granted(),
         automatic: this.automaticCompactionAllowed,
         trimAllowed: this.trimRefusal === undefined,

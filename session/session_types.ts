@@ -17,7 +17,7 @@ import type {
   SessionHooks,
   SessionSettings,
 } from "./deps.ts";
-import { checkCompactThreshold } from "./measure.ts";
+import { checkCompactThreshold } from "./window/measure.ts";
 import { sessionError } from "./turn_errors.ts";
 
 /** Default hard cap of provider-engaged turns. */

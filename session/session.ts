@@ -17,7 +17,7 @@ import { flatDeps, type SessionDeps } from "./deps.ts";
 import type { FinishedWork } from "./finished_work.ts";
 import type { CostEntry } from "../schema/turn.ts";
 import { SessionStateError } from "./errors.ts";
-import { SpendLedger } from "./ledger.ts";
+import { type SpendFigures, SpendLedger } from "./ledger.ts";
 import {
   automaticCompactionFor,
   compactionRefusalFor,
@@ -41,7 +41,7 @@ import {
 import type { TurnCoreResult } from "./turn_result.ts";
 import { sessionError } from "./turn_errors.ts";
 import { runTurnFlow, terminalDraft } from "./turn_flow.ts";
-import { toTurnResult, type TurnResult } from "./turn_result.ts";
+import { spendBetween, toTurnResult, type TurnResult } from "./turn_result.ts";
 import { TurnContext } from "./turn_context.ts";
 import { TurnTally } from "./turn_tally.ts";
 import { runUserCommandFlow } from "./user_command.ts";
@@ -122,7 +122,7 @@ export class AgentSession {
     | undefined;
   #localTurnKey = 0;
   #terminal = false;
-  #outcome: { result: TurnCoreResult; cost: number } | undefined;
+  #outcome: { result: TurnCoreResult; spend: SpendFigures } | undefined;
   #tally: TurnTally | undefined;
   // Summariser spend not yet handed over (a compaction still open).
   #momentCosts: CostEntry[] = [];
@@ -381,7 +381,7 @@ export class AgentSession {
     this.#terminal = false;
     this.#outcome = undefined;
     this.#commitError = undefined;
-    const spentBefore = this.#ledger.spent;
+    const before = this.#ledger.figures;
     const tally = new TurnTally(text, () => {
       this.#turnCount += 1;
     });
@@ -426,11 +426,11 @@ export class AgentSession {
     this.#rethrowCommitError();
     // Set by #finish during the turn (through callbacks).
     const outcome = this.#outcome as
-      | { result: TurnCoreResult; cost: number }
+      | { result: TurnCoreResult; spend: SpendFigures }
       | undefined;
     return this.#cancelled || outcome === undefined
-      ? toTurnResult(undefined, this.#ledger.spent - spentBefore)
-      : toTurnResult(outcome.result, outcome.cost - spentBefore);
+      ? toTurnResult(undefined, spendBetween(before, this.#ledger.figures))
+      : toTurnResult(outcome.result, spendBetween(before, outcome.spend));
   }
 
   /**
@@ -597,7 +597,7 @@ export class AgentSession {
   #finish(result: TurnCoreResult, idle: boolean): void {
     if (result.kind === "cancelled" || this.#cancelled) return;
     this.#terminal = true;
-    this.#outcome = { result, cost: this.#ledger.spent };
+    this.#outcome = { result, spend: this.#ledger.figures };
     const tally = this.#tally;
     const costs = tally?.costs ?? [];
     // The tally is done with here: its rows are handed over, not copied.

@@ -20,6 +20,7 @@ import type { SessionDeps } from "./deps.ts";
 import type { SpendLedger } from "./ledger.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
 import type { TurnTally } from "./turn_tally.ts";
+import type { SessionWindow } from "./session_window.ts";
 import type { Summariser } from "./window/compact.ts";
 import { authoritativeWindow } from "./window/measure.ts";
 import { frozenText, projectHistory } from "./window/projection.ts";
@@ -51,12 +52,10 @@ export interface TurnParts {
   ledger: SpendLedger;
   /** The turn's running account (its `userText` is the pending message). */
   tally: TurnTally;
-  /** The session's current context state. */
-  state(): ContextState;
-  /** Takes a window decision's steps (install, hand over, publish). */
-  apply(steps: readonly WindowStep[]): void;
-  /** The summariser's inputs over a signal (a fresh spend list). */
-  summariser(signal: AbortSignal): Summariser;
+  /** The session's working state and its handover to the host. */
+  window: SessionWindow;
+  /** The session's provider-engaged turns (what a handover records). */
+  turnsUsed(): number;
   /** Whether `cancel()` was called. */
   isCancelled(): boolean;
   /** The session's granted tools (after narrowing). */
@@ -186,7 +185,7 @@ export class TurnContext {
 
   /** The session's current context state. */
   state(): ContextState {
-    return this.#parts.state();
+    return this.#parts.window.state;
   }
 
   /**
@@ -195,7 +194,9 @@ export class TurnContext {
    * @param steps The steps, in order.
    */
   apply(steps: readonly WindowStep[]): void {
-    if (steps.length > 0) this.#parts.apply(steps);
+    if (steps.length > 0) {
+      this.#parts.window.apply(steps, this.#parts.turnsUsed());
+    }
   }
 
   /**
@@ -205,7 +206,7 @@ export class TurnContext {
    * @returns Signal, ledger and a fresh spend list.
    */
   summariser(signal: AbortSignal = this.signal): Summariser {
-    return this.#parts.summariser(signal);
+    return this.#parts.window.summariser(signal, this.#parts.ledger);
   }
 
   /** The host's budget-commitment flush, when wired. */
@@ -220,7 +221,7 @@ export class TurnContext {
    * by the memory policy, ending with the pending user message.
    */
   projectedMessages(): LlmMessage[] {
-    const state = this.#parts.state();
+    const state = this.#parts.window.state;
     const memory = this.view.agent.memory;
     return projectHistory({
       ...(memory === undefined ? {} : { memory }),
@@ -233,7 +234,7 @@ export class TurnContext {
 
   /** Appends the pending user and the reply, and records the span. */
   installReply(reply: string): void {
-    const { messages, spans } = this.#parts.state();
+    const { messages, spans } = this.#parts.window.state;
     const start = messages.length;
     messages.push(frozenText("user", this.pending));
     if (reply !== "") messages.push(frozenText("assistant", reply));

@@ -7,6 +7,10 @@
  * that nothing imports yet is checked too. Tests, benches and tooling are
  * left out: they sit on top of the package and nothing imports them.
  *
+ * It also fails when a folder imports one it must never know: the engine
+ * (`session/`) hands values over and never imports `store/`, `host/`,
+ * `serve/` or `cli/`.
+ *
  * Run: `deno run --allow-read --allow-run _tools/check_cycles.ts`
  *
  * @module
@@ -118,6 +122,36 @@ function cycles(edges: Map<string, Set<string>>): string[][] {
   return found;
 }
 
+/** Folders a folder must never import, type imports included. */
+const FORBIDDEN: Record<string, readonly string[]> = {
+  "session/": ["store/", "host/", "serve/", "cli/"],
+};
+
+/** Every edge from a folder into one it must never import. */
+function forbiddenEdges(
+  edges: Map<string, Set<string>>,
+  rel: (s: string) => string,
+): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of edges) {
+    const source = rel(from);
+    for (const [folder, banned] of Object.entries(FORBIDDEN)) {
+      if (!source.startsWith(folder)) continue;
+      for (const to of targets) {
+        const target = rel(to);
+        if (banned.some((b) => target.startsWith(b))) {
+          found.push(
+            `${source} imports ${target} (${folder} never imports ${
+              banned.join(", ")
+            })`,
+          );
+        }
+      }
+    }
+  }
+  return found.sort();
+}
+
 async function main(): Promise<number> {
   const config = JSON.parse(
     await Deno.readTextFile(new URL("deno.json", ROOT)),
@@ -131,6 +165,13 @@ async function main(): Promise<number> {
   }
   const found = cycles(edges);
   const rel = (s: string) => s.slice(ROOT.href.length);
+  const banned = forbiddenEdges(edges, rel);
+  for (const edge of banned) {
+    // deno-lint-ignore no-console
+    console.error(
+      `forbidden import: ${edge}`,
+    );
+  }
   for (const component of found) {
     // deno-lint-ignore no-console
     console.error(
@@ -139,9 +180,11 @@ async function main(): Promise<number> {
       }`,
     );
   }
-  if (found.length > 0) return 1;
+  if (found.length > 0 || banned.length > 0) return 1;
   // deno-lint-ignore no-console
-  console.log(`no import cycle in ${edges.size} modules`);
+  console.log(
+    `no import cycle and no forbidden import in ${edges.size} modules`,
+  );
   return 0;
 }
 

@@ -20,10 +20,13 @@ import {
   COMPACTION_SYSTEM_PROMPT,
   planPass,
   splitForCompaction,
-} from "../session/compaction.ts";
-import type { ContextState, WindowEnv } from "../session/window_env.ts";
-import { measureNext } from "../session/window_ops.ts";
-import { compactionTrigger, summariserBound } from "../session/measure.ts";
+} from "../session/window/compaction.ts";
+import type { ContextState, WindowView } from "../session/window/state.ts";
+import {
+  compactionTrigger,
+  measureNext,
+  summariserBound,
+} from "../session/window/measure.ts";
 import { AgentSession } from "../session/session.ts";
 import { instantProvider } from "./_bench_util.ts";
 
@@ -76,7 +79,7 @@ const provider: LlmProvider = {
 
 const STATE = history();
 const PLAN = [{ provider, model: AGENT.model, maxAttempts: 3 }];
-const ENV: WindowEnv = {
+const VIEW: WindowView = {
   agent: AGENT,
   system: AGENT.system_prompt,
   deps: {
@@ -90,19 +93,12 @@ const ENV: WindowEnv = {
   threshold: 0.8,
   plan: PLAN,
   tools: [],
-  read: () => STATE,
-  install: () => {},
-  signal: new AbortController().signal,
-  isCancelled: () => false,
-  emit: () => {},
-  admit: () => ({ allow: true }),
-  onAttempt: () => {},
 };
 const RUNNING_SUMMARY = text("running summary", 4000);
 
 /** The measured trigger over the whole history plus a pending message. */
 function measure(): boolean {
-  const m = measureNext(ENV, "What next?");
+  const m = measureNext(VIEW, STATE, "What next?");
   if (m === undefined) throw new Error("window not authoritative");
   return compactionTrigger(m) !== undefined;
 }
@@ -145,7 +141,7 @@ function resumed(): AgentSession {
     agentRef: AGENT.id,
     agent: AGENT,
     context: { workingDir: "/work", fsScopeTier: "sandboxed" },
-    ...split(ENV.deps),
+    ...split(VIEW.deps),
   }, RESUME);
 }
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { BoundaryMarker, CostEntry, TurnCommit } from "../store/store.ts";
+import type { BoundaryMarker, CostEntry, TurnCommit } from "../schema/turn.ts";
 
 /**
  * One finished piece of work, discriminated on `kind`:

@@ -16,10 +16,10 @@ import { estimateTokens } from "../llm/estimate.ts";
 import type { LlmRequest } from "../llm/provider.ts";
 import type { Usage } from "../llm/chunk.ts";
 import { type BudgetGovernor, createBudgetGovernor } from "./budget.ts";
-import { reservationOf } from "./measure.ts";
+import { reservationOf } from "./window/measure.ts";
 import type { SessionDeps } from "./deps.ts";
 import { sessionError } from "./turn_errors.ts";
-import type { CostEntry } from "../store/store.ts";
+import type { CostEntry } from "../schema/turn.ts";
 
 /**
  * The deps a {@linkcode SpendLedger} reads.
@@ -36,6 +36,23 @@ export type LedgerDeps = Pick<
   | "invocationStarted"
   | "invocationSettled"
 >;
+
+/**
+ * Running totals of priced attempts: spend, prompt-cache tokens, and how
+ * many attempts had no price or no reported usage.
+ */
+export interface SpendFigures {
+  /** Realised spend in micro-cents. */
+  costMicrocents: number;
+  /** Input tokens read from the prompt cache. */
+  cacheReadTokens: number;
+  /** Input tokens written to the prompt cache. */
+  cacheWriteTokens: number;
+  /** Attempts whose model had no price. */
+  unpricedCalls: number;
+  /** Attempts whose provider reported no usage (cost estimated). */
+  usageUnknownCalls: number;
+}
 
 /** An admitted attempt: what its estimate is computed from. */
 interface Admitted {
@@ -75,6 +92,13 @@ export class SpendLedger {
    */
   #admitted: Admitted | undefined;
   #unaccounted = 0;
+  #figures: SpendFigures = {
+    costMicrocents: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    unpricedCalls: 0,
+    usageUnknownCalls: 0,
+  };
 
   /**
    * Builds the ledger; a positive `budget` cap creates the governor.
@@ -105,6 +129,15 @@ export class SpendLedger {
   /** Session-wide realised spend in micro-cents. */
   get spent(): number {
     return this.#spent;
+  }
+
+  /**
+   * Running figures of the attempts priced by this ledger (not restored
+   * ones): a copy, so a caller can take the difference over a piece of
+   * work.
+   */
+  get figures(): SpendFigures {
+    return { ...this.#figures };
   }
 
   /**
@@ -310,6 +343,12 @@ export class SpendLedger {
     );
     if (this.#isCancelled()) return;
     this.#spent += price.costMicrocents;
+    const f = this.#figures;
+    f.costMicrocents += price.costMicrocents;
+    f.cacheReadTokens += usage.cacheReadTokens ?? 0;
+    f.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
+    if (!price.priced) f.unpricedCalls++;
+    if (unknown) f.usageUnknownCalls++;
     const details = {
       ...(nonZero(usage.cacheReadTokens)
         ? { cacheReadTokens: usage.cacheReadTokens }

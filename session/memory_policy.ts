@@ -6,7 +6,11 @@
  */
 import type { AgentMemory } from "../schema/agent.ts";
 import type { CompactionReason } from "../schema/event.ts";
-import type { CompactionOutcome } from "./compaction_run.ts";
+import type { PlanEntry } from "../llm/chain.ts";
+import type { Result } from "../schema/result.ts";
+import type { TurnSpan } from "../schema/resume.ts";
+import { summariserBound } from "./window/measure.ts";
+import type { CompactWithOutcome } from "./window/window.ts";
 
 /**
  * A refusal by the memory policy; the message is fixed and secret-free.
@@ -117,7 +121,7 @@ export function automaticCompactionFor(
  * @returns The manual result.
  */
 export function toCompactionResult(
-  out: CompactionOutcome | { kind: "skipped" },
+  out: CompactWithOutcome,
 ): CompactionResult {
   switch (out.kind) {
     case "compacted":
@@ -140,12 +144,11 @@ export function toCompactionResult(
     case "failed":
       return { kind: "failed", message: out.error.message };
     case "aborted":
-    case "cancelled":
       return { kind: "cancelled" };
     case "skipped":
       return { kind: "failed", message: NO_STREAMING };
     case "nothing_to_compact":
-      return out;
+      return { kind: "nothing_to_compact" };
   }
 }
 
@@ -154,3 +157,31 @@ export function toCompactionResult(
  */
 export const NO_STREAMING: string =
   "Cannot compact: no model in the plan can stream";
+
+/**
+ * The checks of a manual `compact()` before anything runs: the memory
+ * policy, something to fold (a completed turn after the first), a plan,
+ * and a plan entry that can stream.
+ *
+ * @param refusal The memory policy's refusal, if any.
+ * @param spans The completed spans of the working transcript.
+ * @param plan Resolves the plan (only when the earlier checks pass).
+ * @returns The result to return at once, or `go` with the plan.
+ */
+export function manualCompactionCheck(
+  refusal: MemoryPolicyRefusal | undefined,
+  spans: readonly TurnSpan[],
+  plan: () => Result<PlanEntry[], { message: string }>,
+): CompactionResult | { kind: "go"; plan: PlanEntry[] } {
+  if (refusal !== undefined) return refusal;
+  const latest = spans[spans.length - 1];
+  if (latest === undefined || latest.start === 0) {
+    return { kind: "nothing_to_compact" };
+  }
+  const resolved = plan();
+  if (!resolved.ok) return { kind: "failed", message: resolved.error.message };
+  if (summariserBound(resolved.value, true) === undefined) {
+    return { kind: "failed", message: NO_STREAMING };
+  }
+  return { kind: "go", plan: resolved.value };
+}

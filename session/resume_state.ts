@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ContextState } from "./window/state.ts";
 import type { ResumeState } from "../schema/resume.ts";
 
 function isSafeNat(n: unknown): n is number {
@@ -49,4 +50,21 @@ export function isValidResumeState(state: ResumeState): boolean {
     isSafeNat(state.conservativeCostMicrocents) &&
     (state.compactionSummary === undefined ||
       typeof state.compactionSummary === "string");
+}
+
+/**
+ * The working state a resumed session starts from: deep copies of the
+ * transcript and spans, and the summary when there is one.
+ *
+ * @param state The validated resume state.
+ * @returns The context state.
+ */
+export function contextOf(state: ResumeState): ContextState {
+  return {
+    messages: structuredClone(state.messages),
+    spans: structuredClone(state.completedTurnSpans),
+    ...(state.compactionSummary === undefined
+      ? {}
+      : { summary: state.compactionSummary }),
+  };
 }

@@ -7,67 +7,53 @@
  */
 import { type Agent, type AgentMemory, parseAgent } from "../schema/agent.ts";
 import { parseSessionContext, type SessionContext } from "../schema/context.ts";
-import type { SessionEventDraft } from "../schema/event.ts";
-import { renderIssues } from "../schema/issues.ts";
 import type { Result } from "../schema/result.ts";
 import type { ResumeState } from "../schema/resume.ts";
 import type { PlanEntry } from "../llm/chain.ts";
 import { resolvePlan } from "../llm/plan.ts";
-import type { ToolDef } from "../llm/provider.ts";
 import type { TurnPolicy, UserCommandOutcome } from "../tools/registry.ts";
-import type { ContextState, WindowEnv } from "./window_env.ts";
-import { applyTrim, compactWith } from "./window_ops.ts";
 import { flatDeps, type SessionDeps } from "./deps.ts";
-import type { FinishedWork } from "./finished_work.ts";
-import type { CostEntry } from "../store/store.ts";
 import { SessionStateError } from "./errors.ts";
-import { SpendLedger } from "./ledger.ts";
-import { summariserBound } from "./measure.ts";
+import { type SpendFigures, SpendLedger } from "./ledger.ts";
 import {
   automaticCompactionFor,
   compactionRefusalFor,
   type CompactionResult,
+  manualCompactionCheck,
   type MemoryPolicyRefusal,
-  NO_STREAMING,
-  toCompactionResult,
   trimRefusalFor,
   type TrimResult,
 } from "./memory_policy.ts";
 import { requireSystemPrompt } from "./prompt.ts";
-import { isValidResumeState } from "./resume_state.ts";
+import { contextOf, isValidResumeState } from "./resume_state.ts";
 import {
   type AgentSessionParams,
   checkContextDeps,
+  checked,
   copyTranscript,
+  grantedTools,
+  refusedTurn,
   type SessionState,
   type Transcript,
   turnGate,
 } from "./session_types.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
-import { sessionError } from "./turn_errors.ts";
 import { runTurnFlow, terminalDraft } from "./turn_flow.ts";
-import { toTurnResult, type TurnResult } from "./turn_result.ts";
+import { spendBetween, toTurnResult, type TurnResult } from "./turn_result.ts";
 import { TurnContext } from "./turn_context.ts";
 import { TurnTally } from "./turn_tally.ts";
 import { runUserCommandFlow } from "./user_command.ts";
+import { SessionWindow } from "./session_window.ts";
+
+type PlanResult = Result<PlanEntry[], { providerId: string; message: string }>;
+// A turn's final result and the ledger's figures at its terminal.
+type TurnOutcome = { result: TurnCoreResult; spend: SpendFigures };
 
 export {
   type AgentSessionParams,
   DEFAULT_MAX_TURNS,
   type SessionState,
 } from "./session_types.ts";
-
-function checked<T>(
-  what: "agent" | "context",
-  parsed: Result<T, { issues: Parameters<typeof renderIssues>[1] }>,
-): T {
-  if (parsed.ok) return parsed.value;
-  throw new TypeError(
-    `Invalid ${what}:\n${renderIssues(what, parsed.error.issues)}`,
-  );
-}
-
-const NO_USAGE = { input: 0, output: 0 } as const;
 
 /**
  * One multi-turn conversation with one agent.
@@ -111,23 +97,17 @@ export class AgentSession {
   #threshold: number;
   #ledger: SpendLedger;
   #state: SessionState = "created";
-  #ctx: ContextState = { messages: [], spans: [] };
+  #window: SessionWindow;
   #turnCount = 0;
   #conservative = 0;
   #policy: TurnPolicy | undefined;
   #controller: AbortController | undefined;
   #cancelled = false;
-  #plan:
-    | Result<PlanEntry[], { providerId: string; message: string }>
-    | undefined;
+  #plan: PlanResult | undefined;
   #localTurnKey = 0;
   #terminal = false;
-  #outcome: { result: TurnCoreResult; cost: number } | undefined;
+  #outcome: TurnOutcome | undefined;
   #tally: TurnTally | undefined;
-  // Summariser spend not yet handed over (a compaction still open).
-  #momentCosts: CostEntry[] = [];
-  // The first error a commit hook threw during the current call.
-  #commitError: { error: unknown } | undefined;
 
   /**
    * Builds a session in state `created`.
@@ -152,6 +132,7 @@ export class AgentSession {
     const deps = flatDeps(params.effects, params.settings, params.hooks);
     this.#threshold = checkContextDeps(deps);
     this.#deps = deps;
+    this.#window = new SessionWindow(deps, () => this.#cancelled);
     this.#ledger = new SpendLedger({
       deps: this.#deps,
       nodeId: params.agentRef,
@@ -176,13 +157,7 @@ export class AgentSession {
       throw new SessionStateError("invalid_resume_state");
     }
     const s = new AgentSession(params);
-    s.#ctx = {
-      messages: structuredClone(state.messages),
-      spans: structuredClone(state.completedTurnSpans),
-      ...(state.compactionSummary === undefined
-        ? {}
-        : { summary: state.compactionSummary }),
-    };
+    s.#window.state = contextOf(state);
     s.#turnCount = Math.max(state.turnCount, state.turnsUsed ?? 0);
     s.#ledger.restore(
       state.cumulativeCostMicrocents,
@@ -246,7 +221,7 @@ export class AgentSession {
 
   /** A deep copy of the working transcript, its spans and summary. */
   get transcript(): Transcript {
-    return copyTranscript(this.#ctx);
+    return copyTranscript(this.#window.state);
   }
 
   /**
@@ -290,77 +265,17 @@ export class AgentSession {
     this.#cancelled = true;
     this.#state = "cancelled";
     this.#controller?.abort();
-    const left = [...(this.#tally?.costs ?? []), ...this.#momentCosts];
+    const left = [
+      ...(this.#tally?.costs ?? []),
+      ...this.#window.takeMomentCosts(),
+    ];
     this.#tally = undefined;
-    this.#momentCosts = [];
-    this.#commit({ kind: "ended", costs: left, turnsUsed: this.#turnCount });
+    this.#window.commit({
+      kind: "ended",
+      costs: left,
+      turnsUsed: this.#turnCount,
+    });
     this.#deps.emit({ type: "session:cancelled" });
-  }
-
-  /** Hands finished work to the host; a throw is kept for the caller. */
-  #commit(work: FinishedWork): void {
-    const hook = this.#deps.commit;
-    if (hook === undefined) return;
-    try {
-      hook(work);
-    } catch (error) {
-      this.#commitError ??= { error };
-    }
-  }
-
-  /**
-   * The sink of context management: a compaction or trim boundary is
-   * handed over as a value (with the summariser spend since the moment
-   * opened) before its event is published.
-   */
-  #emitWindow(draft: SessionEventDraft): void {
-    switch (draft.type) {
-      case "session:compacted":
-        this.#commit({
-          kind: "boundary",
-          marker: {
-            summary: draft.summary,
-            keptTurnCount: draft.keptTurnCount,
-            tokensUsed: {
-              input: draft.tokensUsed.input,
-              output: draft.tokensUsed.output,
-            },
-            costs: this.#takeMomentCosts(),
-          },
-          turnsUsed: this.#turnCount,
-        });
-        break;
-      case "session:compaction_failed": {
-        const costs = this.#takeMomentCosts();
-        if (costs.length > 0) {
-          this.#commit({ kind: "spend", costs, turnsUsed: this.#turnCount });
-        }
-        break;
-      }
-      case "session:trimmed":
-        this.#commit({
-          kind: "boundary",
-          marker: { keptTurnCount: draft.keptTurnCount },
-          turnsUsed: this.#turnCount,
-        });
-        break;
-      default:
-        break;
-    }
-    this.#deps.emit(draft);
-  }
-
-  #takeMomentCosts(): CostEntry[] {
-    const costs = this.#momentCosts;
-    this.#momentCosts = [];
-    return costs;
-  }
-
-  /** Rethrows the commit hook's first error of this call, once. */
-  #rethrowCommitError(): void {
-    const kept = this.#commitError;
-    this.#commitError = undefined;
-    if (kept !== undefined) throw kept.error;
   }
 
   #checkIdle(): void {
@@ -390,8 +305,8 @@ export class AgentSession {
     const controller = this.#begin();
     this.#terminal = false;
     this.#outcome = undefined;
-    this.#commitError = undefined;
-    const spentBefore = this.#ledger.spent;
+    this.#window.resetCommitError();
+    const before = this.#ledger.figures;
     const tally = new TurnTally(text, () => {
       this.#turnCount += 1;
     });
@@ -402,13 +317,8 @@ export class AgentSession {
       if (!this.#cancelled) {
         const plan = this.#resolvePlan();
         const gate = turnGate(this.#turnCount, this.#deps.maxTurns, plan);
-        if (gate !== undefined || !plan.ok) {
-          this.#finish({
-            kind: "error",
-            error: gate ?? sessionError("internal"),
-            usage: NO_USAGE,
-            engaged: false,
-          }, true);
+        if (!plan.ok || gate !== undefined) {
+          this.#finish(refusedTurn(gate), true);
         } else await this.#turn(plan.value, this.#policy, controller, tally);
       }
     } catch (error) {
@@ -419,13 +329,7 @@ export class AgentSession {
     // engaged and used.
     if (!this.#cancelled && !this.#terminal) {
       try {
-        this.#finish({
-          kind: "error",
-          error: sessionError("internal"),
-          usage: { ...tally.usage },
-          engaged: tally.engaged,
-          ...(tally.model === undefined ? {} : { model: tally.model }),
-        }, true);
+        this.#finish(tally.internalError(), true);
       } catch (error) {
         thrown ??= { error };
       }
@@ -433,14 +337,12 @@ export class AgentSession {
     if (this.#tally === tally) this.#tally = undefined;
     this.#toIdle();
     if (thrown !== undefined) throw thrown.error;
-    this.#rethrowCommitError();
+    this.#window.rethrowCommitError();
     // Set by #finish during the turn (through callbacks).
-    const outcome = this.#outcome as
-      | { result: TurnCoreResult; cost: number }
-      | undefined;
+    const outcome = this.#outcome as TurnOutcome | undefined;
     return this.#cancelled || outcome === undefined
-      ? toTurnResult(undefined, this.#ledger.spent - spentBefore)
-      : toTurnResult(outcome.result, outcome.cost - spentBefore);
+      ? toTurnResult(undefined, spendBetween(before, this.#ledger.figures))
+      : toTurnResult(outcome.result, spendBetween(before, outcome.spend));
   }
 
   /**
@@ -476,10 +378,9 @@ export class AgentSession {
   }
 
   #toIdle(): void {
-    if (!this.#cancelled) {
-      this.#state = "idle";
-      this.#controller = undefined;
-    }
+    if (this.#cancelled) return;
+    this.#state = "idle";
+    this.#controller = undefined;
   }
 
   /**
@@ -494,30 +395,35 @@ export class AgentSession {
    */
   async compact(): Promise<CompactionResult> {
     this.#checkIdle();
-    const refusal = this.compactionRefusal;
-    if (refusal !== undefined) return refusal;
-    const { spans } = this.#ctx;
-    const latest = spans[spans.length - 1];
-    if (latest === undefined || latest.start === 0) {
-      return { kind: "nothing_to_compact" };
-    }
-    const plan = this.#resolvePlan();
-    if (!plan.ok) return { kind: "failed", message: plan.error.message };
-    if (summariserBound(plan.value, true) === undefined) {
-      return { kind: "failed", message: NO_STREAMING };
-    }
+    const refused = manualCompactionCheck(
+      this.compactionRefusal,
+      this.#window.state.spans,
+      () => this.#resolvePlan(),
+    );
+    if (refused.kind !== "go") return refused;
+    const plan = refused.plan;
     const controller = this.#begin();
-    this.#commitError = undefined;
+    this.#window.resetCommitError();
     try {
-      const tools =
-        this.#deps.tools?.advertise(this.#granted(), this.#policy) ?? [];
-      const env = this.#env(plan.value, tools, controller.signal);
-      return toCompactionResult(
-        await compactWith(env, "manual", { manual: true }),
-      );
+      const tools = this.#deps.tools?.advertise(
+        grantedTools(this.#agent, this.#deps.toolNarrowing),
+        this.#policy,
+      ) ?? [];
+      return await this.#window.compact({
+        agent: this.#agent,
+        system: this.#system,
+        deps: this.#deps,
+        threshold: this.#threshold,
+        plan,
+        tools,
+      }, {
+        signal: controller.signal,
+        ledger: this.#ledger,
+        turnsUsed: this.#turnCount,
+      });
     } finally {
       this.#toIdle();
-      this.#rethrowCommitError();
+      this.#window.rethrowCommitError();
     }
   }
 
@@ -536,60 +442,17 @@ export class AgentSession {
     this.#checkIdle();
     const refusal = this.trimRefusal;
     if (refusal !== undefined) return refusal;
-    this.#commitError = undefined;
-    const out = applyTrim(
-      {
-        read: () => this.#ctx,
-        install: (s) => {
-          this.#ctx = s;
-        },
-        emit: (d) => this.#emitWindow(d),
-      },
-      n,
-      "manual",
-    );
-    this.#rethrowCommitError();
+    this.#window.resetCommitError();
+    const out = this.#window.trim(n, this.#turnCount);
+    this.#window.rethrowCommitError();
     return out;
   }
 
-  #resolvePlan(): Result<PlanEntry[], { providerId: string; message: string }> {
+  #resolvePlan(): PlanResult {
     return this.#plan ??= resolvePlan(
       this.#agent,
       (id) => this.#deps.resolveProvider(id),
     );
-  }
-
-  #granted(): string[] {
-    const narrowing = this.#deps.toolNarrowing;
-    return (this.#agent.tools ?? []).filter((t) =>
-      narrowing === undefined || narrowing.includes(t)
-    );
-  }
-
-  #env(
-    plan: readonly PlanEntry[],
-    tools: readonly ToolDef[],
-    signal: AbortSignal,
-  ): WindowEnv {
-    return {
-      agent: this.#agent,
-      system: this.#system,
-      deps: this.#deps,
-      threshold: this.#threshold,
-      plan,
-      tools,
-      read: () => this.#ctx,
-      install: (state) => {
-        this.#ctx = state;
-      },
-      signal,
-      isCancelled: () => this.#cancelled,
-      emit: (d) => this.#emitWindow(d),
-      admit: (entry, request) =>
-        this.#ledger.admit("summary", plan, entry, request),
-      onAttempt: (report) =>
-        this.#ledger.record(report, (spent) => this.#momentCosts.push(spent)),
-    };
   }
 
   #turn(
@@ -602,21 +465,22 @@ export class AgentSession {
       new TurnContext({
         tally,
         agent: this.#agent,
+        system: this.#system,
+        deps: this.#deps,
+        threshold: this.#threshold,
         agentRef: this.agentRef,
         plan,
         policy,
         controller,
         ledger: this.#ledger,
-        env: (tools, signal) => this.#env(plan, tools, signal),
-        granted: this.#granted(),
+        window: this.#window,
+        turnsUsed: () => this.#turnCount,
+        isCancelled: () => this.#cancelled,
+        granted: grantedTools(this.#agent, this.#deps.toolNarrowing),
         automatic: this.automaticCompactionAllowed,
         trimAllowed: this.trimRefusal === undefined,
         finish: (result, idle) => this.#finish(result, idle),
-        renewSignal: () => {
-          const c = new AbortController();
-          this.#controller = c;
-          return c.signal;
-        },
+        renewSignal: () => (this.#controller = new AbortController()).signal,
         nextLocalTurnKey: () => ++this.#localTurnKey,
       }),
     );
@@ -625,17 +489,9 @@ export class AgentSession {
   #finish(result: TurnCoreResult, idle: boolean): void {
     if (result.kind === "cancelled" || this.#cancelled) return;
     this.#terminal = true;
-    this.#outcome = { result, cost: this.#ledger.spent };
-    const tally = this.#tally;
-    const costs = tally?.costs ?? [];
-    // The tally is done with here: its rows are handed over, not copied.
-    if (result.kind === "success" && tally !== undefined) {
-      const turn = tally.completed(result);
-      this.#commit({ kind: "turn", turn, turnsUsed: this.#turnCount });
-    } else if (costs.length > 0 || result.engaged) {
-      // An engaged turn that failed still took its slot: hand it over.
-      this.#commit({ kind: "spend", costs, turnsUsed: this.#turnCount });
-    }
+    this.#outcome = { result, spend: this.#ledger.figures };
+    const work = this.#tally?.handover(result, this.#turnCount);
+    if (work !== undefined) this.#window.commit(work);
     // Handed over: a later cancel has nothing of this turn left to record.
     this.#tally = undefined;
     if (idle) this.#toIdle();

@@ -8,6 +8,7 @@ import type { PlanEntry } from "../llm/chain.ts";
 import type { Agent } from "../schema/agent.ts";
 import type { SessionContext } from "../schema/context.ts";
 import type { SessionError } from "../schema/event.ts";
+import { renderIssues } from "../schema/issues.ts";
 import type { Result } from "../schema/result.ts";
 import type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
 import { checkBudgetPolicy } from "./budget.ts";
@@ -17,8 +18,9 @@ import type {
   SessionHooks,
   SessionSettings,
 } from "./deps.ts";
-import { checkCompactThreshold } from "./measure.ts";
+import { checkCompactThreshold } from "./window/measure.ts";
 import { sessionError } from "./turn_errors.ts";
+import type { TurnCoreResult } from "./turn_result.ts";
 
 /** Default hard cap of provider-engaged turns. */
 export const DEFAULT_MAX_TURNS: number = 50;
@@ -130,4 +132,53 @@ export function turnGate(
     );
   }
   return undefined;
+}
+
+/**
+ * The parsed value, or the construction error naming each key path.
+ *
+ * @param what Which parameter was parsed.
+ * @param parsed Its parse result.
+ * @returns The parsed value.
+ * @throws {TypeError} When the parameter does not validate.
+ */
+export function checked<T>(
+  what: "agent" | "context",
+  parsed: Result<T, { issues: Parameters<typeof renderIssues>[1] }>,
+): T {
+  if (parsed.ok) return parsed.value;
+  throw new TypeError(
+    `Invalid ${what}:\n${renderIssues(what, parsed.error.issues)}`,
+  );
+}
+
+/**
+ * The result a turn refused before it engaged anything ends with.
+ *
+ * @param gate The gate's error (`undefined` ⇒ `internal`).
+ * @returns The error result, with no usage.
+ */
+export function refusedTurn(gate: SessionError | undefined): TurnCoreResult {
+  return {
+    kind: "error",
+    error: gate ?? sessionError("internal"),
+    usage: { input: 0, output: 0 },
+    engaged: false,
+  };
+}
+
+/**
+ * The agent's tools the session grants: all, or those the host narrowed to.
+ *
+ * @param agent The agent.
+ * @param narrowing `SessionDeps.toolNarrowing`, if any.
+ * @returns The granted tool ids.
+ */
+export function grantedTools(
+  agent: Agent,
+  narrowing: readonly string[] | undefined,
+): string[] {
+  return (agent.tools ?? []).filter((t) =>
+    narrowing === undefined || narrowing.includes(t)
+  );
 }

@@ -18,20 +18,28 @@ import type {
 } from "../tools/registry.ts";
 import type { SessionDeps } from "./deps.ts";
 import type { SpendLedger } from "./ledger.ts";
-import { authoritativeWindow } from "./measure.ts";
-import { frozenText, projectHistory } from "./projection.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
 import type { TurnTally } from "./turn_tally.ts";
-import type { WindowEnv } from "./window_env.ts";
+import type { SessionWindow } from "./session_window.ts";
+import type { Summariser } from "./window/compact.ts";
+import { authoritativeWindow } from "./window/measure.ts";
+import { frozenText, projectHistory } from "./window/projection.ts";
+import type { ContextState, WindowStep, WindowView } from "./window/state.ts";
 
 /**
- * What the session gives a turn: its parts, and the three things only the
- * session can do (publish the terminal, renew the abort signal, mint a
- * local turn key).
+ * What the session gives a turn: its parts, and what only the session can
+ * do (read and change its state, publish the terminal, renew the abort
+ * signal, mint a local turn key).
  */
 export interface TurnParts {
   /** The agent. */
   agent: Agent;
+  /** The resolved system prompt. */
+  system: string;
+  /** The session's deps. */
+  deps: SessionDeps;
+  /** `compactThreshold`. */
+  threshold: number;
   /** The agent ref (`nodeId`). */
   agentRef: string;
   /** The plan. */
@@ -44,8 +52,12 @@ export interface TurnParts {
   ledger: SpendLedger;
   /** The turn's running account (its `userText` is the pending message). */
   tally: TurnTally;
-  /** Builds the context environment over the advertised tools and a signal. */
-  env(tools: readonly ToolDef[], signal: AbortSignal): WindowEnv;
+  /** The session's working state and its handover to the host. */
+  window: SessionWindow;
+  /** The session's provider-engaged turns (what a handover records). */
+  turnsUsed(): number;
+  /** Whether `cancel()` was called. */
+  isCancelled(): boolean;
   /** The session's granted tools (after narrowing). */
   granted: string[];
   /** Whether automatic compaction is permitted. */
@@ -64,8 +76,10 @@ export interface TurnParts {
  * The context of one turn.
  */
 export class TurnContext {
-  /** The context environment (state, plan, tools, sink, admission). */
-  readonly env: WindowEnv;
+  /** What the next request is made of, besides the state. */
+  readonly view: WindowView;
+  /** The session's deps. */
+  readonly deps: SessionDeps;
   /** The running account. */
   readonly tally: TurnTally;
   /** The pending user text. */
@@ -112,11 +126,11 @@ export class TurnContext {
     this.granted = parts.granted;
     this.automatic = parts.automatic;
     this.trimAllowed = parts.trimAllowed;
-    const probe = parts.env([], this.signal);
-    const deps = probe.deps;
+    const deps = parts.deps;
+    this.deps = deps;
     const base: Omit<LlmRequest, "messages" | "signal" | "tools"> = {
       model: plan[0]?.model ?? agent.model,
-      system: [probe.system, parts.policy?.instruction ?? ""]
+      system: [parts.system, parts.policy?.instruction ?? ""]
         .filter((t) => t !== "").join("\n\n"),
     };
     if (agent.temperature !== undefined) base.temperature = agent.temperature;
@@ -126,7 +140,14 @@ export class TurnContext {
     }
     this.base = base;
     this.tools = deps.tools?.advertise(parts.granted, parts.policy) ?? [];
-    this.env = parts.env(this.tools, this.signal);
+    this.view = {
+      agent,
+      system: parts.system,
+      deps,
+      threshold: parts.threshold,
+      plan,
+      tools: this.tools,
+    };
     this.afterTurnEnabled = deps.afterTurnCompaction !== false;
     const tally = parts.tally;
     this.chain = createChain({
@@ -142,34 +163,55 @@ export class TurnContext {
     });
   }
 
-  /** The session's deps. */
-  get deps(): SessionDeps {
-    return this.env.deps;
-  }
-
   /** The tool seam (absent ⇒ every call is an unknown tool). */
   get registry(): ToolRegistry | undefined {
-    return this.env.deps.tools;
+    return this.deps.tools;
   }
 
   /** Whether a person can answer prompts. */
   get interactive(): boolean {
-    return this.env.deps.interactive ?? false;
+    return this.deps.interactive ?? false;
   }
 
   /** Whether `cancel()` was called. */
   isCancelled(): boolean {
-    return this.env.isCancelled();
+    return this.#parts.isCancelled();
   }
 
   /** The event sink. */
   emit(draft: SessionEventDraft): void {
-    this.env.emit(draft);
+    this.deps.emit(draft);
+  }
+
+  /** The session's current context state. */
+  state(): ContextState {
+    return this.#parts.window.state;
+  }
+
+  /**
+   * Has the session take a window decision's steps.
+   *
+   * @param steps The steps, in order.
+   */
+  apply(steps: readonly WindowStep[]): void {
+    if (steps.length > 0) {
+      this.#parts.window.apply(steps, this.#parts.turnsUsed());
+    }
+  }
+
+  /**
+   * The summariser's inputs for a compaction of this turn.
+   *
+   * @param signal The work's signal (the turn's unless renewed).
+   * @returns Signal, ledger and a fresh spend list.
+   */
+  summariser(signal: AbortSignal = this.signal): Summariser {
+    return this.#parts.window.summariser(signal, this.#parts.ledger);
   }
 
   /** The host's budget-commitment flush, when wired. */
   get flush(): (() => Promise<void>) | undefined {
-    const deps = this.env.deps;
+    const deps = this.deps;
     const flush = deps.flushBudgetCommitments;
     return flush === undefined ? undefined : () => flush.call(deps);
   }
@@ -179,8 +221,8 @@ export class TurnContext {
    * by the memory policy, ending with the pending user message.
    */
   projectedMessages(): LlmMessage[] {
-    const state = this.env.read();
-    const memory = this.env.agent.memory;
+    const state = this.#parts.window.state;
+    const memory = this.view.agent.memory;
     return projectHistory({
       ...(memory === undefined ? {} : { memory }),
       messages: state.messages,
@@ -192,7 +234,7 @@ export class TurnContext {
 
   /** Appends the pending user and the reply, and records the span. */
   installReply(reply: string): void {
-    const { messages, spans } = this.env.read();
+    const { messages, spans } = this.#parts.window.state;
     const start = messages.length;
     messages.push(frozenText("user", this.pending));
     if (reply !== "") messages.push(frozenText("assistant", reply));
@@ -211,7 +253,7 @@ export class TurnContext {
 
   /** Admission right before each tool effect. */
   admitTool(toolId: string): EgressDecision {
-    return this.env.deps.preEgress?.({ kind: "tool", toolId }) ??
+    return this.deps.preEgress?.({ kind: "tool", toolId }) ??
       { allow: true };
   }
 
@@ -220,7 +262,7 @@ export class TurnContext {
    * first call (a throw fails the dispatch closed).
    */
   nextToolCallId(): string {
-    const key = this.#turnKey ??= this.env.deps.reserveEffectTurnKey?.() ??
+    const key = this.#turnKey ??= this.deps.reserveEffectTurnKey?.() ??
       this.#parts.nextLocalTurnKey();
     if (!Number.isSafeInteger(key) || key < 1) {
       throw new RangeError("Invalid turn key");

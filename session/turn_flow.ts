@@ -11,7 +11,12 @@ import { sessionError } from "./turn_errors.ts";
 import { runTurnCore } from "./turn.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
 import type { TurnContext } from "./turn_context.ts";
-import { afterTurn, afterTurnDue, compactWith, preSend } from "./window_ops.ts";
+import {
+  afterTurn,
+  afterTurnDue,
+  compactWith,
+  preSend,
+} from "./window/window.ts";
 
 const NOTHING = { input: 0, output: 0 };
 
@@ -37,10 +42,14 @@ function withUsage(
  * @returns Resolves when the turn (and any after-turn work) has ended.
  */
 export async function runTurnFlow(turn: TurnContext): Promise<void> {
-  const pre = await preSend(turn.env, turn.pending, turn.automatic);
+  const pre = await preSend(turn.view, {
+    state: turn.state(),
+    pending: turn.pending,
+    automatic: turn.automatic,
+    summariser: turn.summariser(),
+  });
+  turn.apply(pre.steps);
   switch (pre.kind) {
-    case "cancelled":
-      return;
     case "aborted":
       return finish(turn, { kind: "aborted", usage: NOTHING, engaged: false });
     case "refused":
@@ -85,20 +94,30 @@ export async function runTurnFlow(turn: TurnContext): Promise<void> {
   if (turn.isCancelled()) return;
   turn.installReply(result.text);
   const due = turn.afterTurnEnabled && turn.automatic &&
-    afterTurnDue(turn.env);
+    afterTurnDue(turn.view, turn.state());
   turn.finish(result, !due);
   if (!due || turn.isCancelled()) return;
   const signal = turn.renewSignal();
-  await afterTurn({ ...turn.env, signal }, turn.trimAllowed);
+  turn.apply(
+    await afterTurn(turn.view, {
+      state: turn.state(),
+      trimAllowed: turn.trimAllowed,
+      summariser: turn.summariser(signal),
+    }),
+  );
 }
 
 async function recover(
   turn: TurnContext,
   first: Extract<TurnCoreResult, { kind: "error" }>,
 ): Promise<TurnCoreResult> {
-  const out = await compactWith(turn.env, "overflow-recovery", {
+  const out = await compactWith(turn.view, {
+    state: turn.state(),
+    reason: "overflow-recovery",
+    summariser: turn.summariser(),
     pending: turn.pending,
   });
+  turn.apply(out.steps);
   const ended = (error: typeof first.error): TurnCoreResult => ({
     kind: "error",
     error,
@@ -107,8 +126,6 @@ async function recover(
     ...(first.model === undefined ? {} : { model: first.model }),
   });
   switch (out.kind) {
-    case "cancelled":
-      return { kind: "cancelled" };
     case "aborted":
       return { kind: "aborted", usage: first.usage, engaged: first.engaged };
     case "budget_refused":

@@ -9,6 +9,7 @@ import type {
   ToolHistoryEntry,
   TurnStopReason,
 } from "../schema/event.ts";
+import type { SpendFigures } from "./ledger.ts";
 
 /**
  * Outcome of the turn core. `engaged` says whether the provider was engaged
@@ -50,10 +51,21 @@ export type TurnCoreResult =
  *
  * - `completed`: the model answered; `stopReason` says why it stopped.
  * - `failed`: the turn ended in error; `error` is the classified,
- *   user-safe error of its `session:turn_completed` event.
+ *   user-safe error of its `session:turn_completed` event (the same
+ *   value, provider secrets already redacted).
  * - `aborted`: `abort()` stopped the turn.
  * - `cancelled`: `cancel()` ended the session during the turn (no
  *   terminal event was published).
+ *
+ * Every kind carries the turn's figures. They cover the same attempts as
+ * `costMicrocents`: every provider attempt priced from the turn's start to
+ * its terminal (its own rounds, and the summariser passes of a pre-send or
+ * recovery compaction), as their `cost:updated` events report them:
+ * `cacheReadTokens` and `cacheWriteTokens` (prompt cache, summed),
+ * `priced` (`false` when any attempt's model had no price, so the cost is
+ * not from a known price; `true` when nothing was priced) and
+ * `usageUnknown` (`true` when any provider reported no usage, so its
+ * tokens are unknown and its cost is the cost cap's estimate).
  */
 export type TurnResult =
   | {
@@ -67,6 +79,14 @@ export type TurnResult =
     usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
+    /** Input tokens the turn's attempts read from the prompt cache. */
+    cacheReadTokens: number;
+    /** Input tokens the turn's attempts wrote to the prompt cache. */
+    cacheWriteTokens: number;
+    /** `false` when any attempt's model had no price. */
+    priced: boolean;
+    /** `true` when any attempt's provider reported no usage. */
+    usageUnknown: boolean;
     /** The model that answered last, when one did. */
     model?: string;
   }
@@ -75,7 +95,7 @@ export type TurnResult =
     kind: "failed";
     /** Always `"error"`. */
     stopReason: "error";
-    /** The classified, user-safe error. */
+    /** The classified, user-safe error of the terminal event. */
     error: SessionError;
     /** The final assistant text (`""` unless the turn completed). */
     text: string;
@@ -83,6 +103,14 @@ export type TurnResult =
     usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
+    /** Input tokens the turn's attempts read from the prompt cache. */
+    cacheReadTokens: number;
+    /** Input tokens the turn's attempts wrote to the prompt cache. */
+    cacheWriteTokens: number;
+    /** `false` when any attempt's model had no price. */
+    priced: boolean;
+    /** `true` when any attempt's provider reported no usage. */
+    usageUnknown: boolean;
     /** The model that answered last, when one did. */
     model?: string;
   }
@@ -97,6 +125,14 @@ export type TurnResult =
     usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
+    /** Input tokens the turn's attempts read from the prompt cache. */
+    cacheReadTokens: number;
+    /** Input tokens the turn's attempts wrote to the prompt cache. */
+    cacheWriteTokens: number;
+    /** `false` when any attempt's model had no price. */
+    priced: boolean;
+    /** `true` when any attempt's provider reported no usage. */
+    usageUnknown: boolean;
     /** The model that answered last, when one did. */
     model?: string;
   }
@@ -109,6 +145,14 @@ export type TurnResult =
     usage: TokensUsed;
     /** What the turn's attempts cost, in micro-cents (0 when unpriced). */
     costMicrocents: number;
+    /** Input tokens the turn's attempts read from the prompt cache. */
+    cacheReadTokens: number;
+    /** Input tokens the turn's attempts wrote to the prompt cache. */
+    cacheWriteTokens: number;
+    /** `false` when any attempt's model had no price. */
+    priced: boolean;
+    /** `true` when any attempt's provider reported no usage. */
+    usageUnknown: boolean;
     /** The model that answered last, when one did. */
     model?: string;
   };
@@ -117,24 +161,31 @@ export type TurnResult =
  * The turn result of a core result.
  *
  * @param result The flow's final result (`undefined` ⇒ cancelled).
- * @param costMicrocents What the turn's attempts cost.
+ * @param spend The spend figures of the turn's attempts.
  * @returns The public turn result.
  */
 export function toTurnResult(
   result: TurnCoreResult | undefined,
-  costMicrocents: number,
+  spend: SpendFigures,
 ): TurnResult {
+  const figures = {
+    costMicrocents: spend.costMicrocents,
+    cacheReadTokens: spend.cacheReadTokens,
+    cacheWriteTokens: spend.cacheWriteTokens,
+    priced: spend.unpricedCalls === 0,
+    usageUnknown: spend.usageUnknownCalls > 0,
+  };
   if (result === undefined || result.kind === "cancelled") {
     return {
       kind: "cancelled",
       text: "",
       usage: { input: 0, output: 0 },
-      costMicrocents,
+      ...figures,
     };
   }
   const base = {
     usage: { input: result.usage.input, output: result.usage.output },
-    costMicrocents,
+    ...figures,
     ...(result.model === undefined ? {} : { model: result.model }),
   };
   switch (result.kind) {
@@ -156,4 +207,24 @@ export function toTurnResult(
         ...base,
       };
   }
+}
+
+/**
+ * The difference of two ledger snapshots: what was priced between them.
+ *
+ * @param before The snapshot at the start.
+ * @param after The snapshot at the end.
+ * @returns The figures of the attempts priced in between.
+ */
+export function spendBetween(
+  before: SpendFigures,
+  after: SpendFigures,
+): SpendFigures {
+  return {
+    costMicrocents: after.costMicrocents - before.costMicrocents,
+    cacheReadTokens: after.cacheReadTokens - before.cacheReadTokens,
+    cacheWriteTokens: after.cacheWriteTokens - before.cacheWriteTokens,
+    unpricedCalls: after.unpricedCalls - before.unpricedCalls,
+    usageUnknownCalls: after.usageUnknownCalls - before.usageUnknownCalls,
+  };
 }

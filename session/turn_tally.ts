@@ -7,7 +7,10 @@
  * @module
  */
 import type { AttemptReport } from "../llm/chain.ts";
-import type { CostEntry, ToolRound, TurnCommit } from "../store/store.ts";
+import type { CostEntry, ToolRound, TurnCommit } from "../schema/turn.ts";
+import type { FinishedWork } from "./finished_work.ts";
+import { sessionError } from "./turn_errors.ts";
+import type { TurnCoreResult } from "./turn_result.ts";
 
 /**
  * The running account of one turn.
@@ -72,6 +75,45 @@ export class TurnTally {
       ...(result.model === undefined ? {} : { modelId: result.model }),
       tokensUsed: { input: result.usage.input, output: result.usage.output },
       costs: this.costs,
+    };
+  }
+
+  /**
+   * What the host is handed when the turn ends with `result`: the
+   * completed turn, or the spend of one that failed or was aborted (an
+   * engaged turn still took its slot); nothing when it engaged and spent
+   * nothing. The rows are handed over, not copied.
+   *
+   * @param result The turn's final, non-cancelled result.
+   * @param turnsUsed The session's provider-engaged turns.
+   * @returns The finished work, if any.
+   */
+  handover(
+    result: Exclude<TurnCoreResult, { kind: "cancelled" }>,
+    turnsUsed: number,
+  ): FinishedWork | undefined {
+    if (result.kind === "success") {
+      return { kind: "turn", turn: this.completed(result), turnsUsed };
+    }
+    if (this.costs.length > 0 || result.engaged) {
+      return { kind: "spend", costs: this.costs, turnsUsed };
+    }
+    return undefined;
+  }
+
+  /**
+   * The `internal` failure a turn ends with when a callback threw: what it
+   * had engaged and used so far.
+   *
+   * @returns The error result.
+   */
+  internalError(): TurnCoreResult {
+    return {
+      kind: "error",
+      error: sessionError("internal"),
+      usage: { ...this.usage },
+      engaged: this.engaged,
+      ...(this.model === undefined ? {} : { model: this.model }),
     };
   }
 

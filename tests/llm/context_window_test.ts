@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createOpenAiProvider } from "../../llm/openai/provider.ts";
 import { createAnthropicProvider } from "../../llm/anthropic/provider.ts";
-import { authoritativeWindow } from "../../session/measure.ts";
+import { authoritativeWindow } from "../../session/window/measure.ts";
 import { runCli, tempDir, write } from "../cli/_helpers.ts";
 
 const offline = () => Promise.reject(new Error("offline test"));

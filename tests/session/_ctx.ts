@@ -5,7 +5,7 @@ import type { ModelCatalog, ModelInfo } from "../../llm/catalog.ts";
 import { estimateTokens } from "../../llm/estimate.ts";
 import type { LlmProvider, LlmRequest } from "../../llm/provider.ts";
 import type { SessionEvent } from "../../schema/event.ts";
-import { COMPACTION_SYSTEM_PROMPT } from "../../session/compaction.ts";
+import { COMPACTION_SYSTEM_PROMPT } from "../../session/window/compaction.ts";
 
 /** One scripted answer: chunks, or a promise of them (to hang a call). */
 export type Answer =

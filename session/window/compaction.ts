@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
+import type { TurnSpan, WorkingMessage } from "../../schema/resume.ts";
 
 /**
  * Fixed limits of the compaction primitive.

@@ -1,20 +1,20 @@
 import assert from "node:assert/strict";
-import { estimateTokens } from "../../llm/estimate.ts";
-import type { ToolDef } from "../../llm/provider.ts";
-import type { AgentMemory } from "../../schema/agent.ts";
-import type { TurnSpan, WorkingMessage } from "../../schema/resume.ts";
-import { createScriptedProvider } from "../../llm/scripted_provider.ts";
+import { estimateTokens } from "../../../llm/estimate.ts";
+import type { ToolDef } from "../../../llm/provider.ts";
+import type { AgentMemory } from "../../../schema/agent.ts";
+import type { TurnSpan, WorkingMessage } from "../../../schema/resume.ts";
+import { createScriptedProvider } from "../../../llm/scripted_provider.ts";
 import {
   attemptableEntries,
   authoritativeWindow,
   compactionTrigger,
   outputReservation,
   summariserBound,
-} from "../../session/measure.ts";
+} from "../../../session/window/measure.ts";
 import {
   estimateProjection,
   projectHistory,
-} from "../../session/projection.ts";
+} from "../../../session/window/projection.ts";
 
 /** A deterministic pseudo-random sequence. */
 function rng(seed: number): () => number {

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { AgentMemory } from "../schema/agent.ts";
-import type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
-import type { LlmMessage, ToolDef } from "../llm/provider.ts";
+import type { AgentMemory } from "../../schema/agent.ts";
+import type { TurnSpan, WorkingMessage } from "../../schema/resume.ts";
+import type { LlmMessage, ToolDef } from "../../llm/provider.ts";
 
 /** The sentence every projected summary block ends with (then `\n\n`). */
 export const SUMMARY_CLOSING_SENTENCE = "The user\u2019s message follows.";

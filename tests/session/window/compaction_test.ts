@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
-import { SessionStateError } from "../../session/errors.ts";
+import { SessionStateError } from "../../../session/errors.ts";
 import {
   COMPACTION_SYSTEM_PROMPT,
   cutHeadAndTail,
   omittedMarker,
   planPass,
   splitForCompaction,
-} from "../../session/compaction.ts";
-import { SUMMARY_CLOSING_SENTENCE } from "../../session/projection.ts";
-import type { SessionEvent } from "../../schema/event.ts";
-import { AGENT, harness } from "./_harness.ts";
+} from "../../../session/window/compaction.ts";
+import { SUMMARY_CLOSING_SENTENCE } from "../../../session/window/projection.ts";
+import type { SessionEvent } from "../../../schema/event.ts";
+import { AGENT, harness } from "../_harness.ts";
 import {
   type Answer,
   estimateOf,
@@ -20,7 +20,7 @@ import {
   routedProvider,
   summaryReply,
   textOfMessage,
-} from "./_ctx.ts";
+} from "../_ctx.ts";
 
 /** Yields to the event loop's microtasks until `cond()` or a bound. */
 async function until(cond: () => boolean): Promise<void> {

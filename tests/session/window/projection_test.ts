@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import type { WorkingMessage } from "../../schema/resume.ts";
+import type { WorkingMessage } from "../../../schema/resume.ts";
 import {
   estimateProjection,
   frozenText,
   projectHistory,
   renderSummaryBlock,
-} from "../../session/projection.ts";
+} from "../../../session/window/projection.ts";
 
 const user = (text: string): WorkingMessage => ({
   role: "user",

@@ -1,14 +1,16 @@
 /**
  * Measured triggers: which window is
- * authoritative, the output reservation, and whether the next request
- * calls for a compaction. Pure.
+ * authoritative, the output reservation, the estimate of the next
+ * request, and whether it calls for a compaction. Pure.
  *
  * @module
  */
-import type { PlanEntry } from "../llm/chain.ts";
-import type { ModelCatalog } from "../llm/catalog.ts";
-import type { LlmProvider } from "../llm/provider.ts";
+import type { PlanEntry } from "../../llm/chain.ts";
+import type { ModelCatalog } from "../../llm/catalog.ts";
+import type { LlmProvider } from "../../llm/provider.ts";
 import { COMPACTION_LIMITS } from "./compaction.ts";
+import { estimateProjection } from "./projection.ts";
+import type { ContextState, WindowView } from "./state.ts";
 
 /** Default `compactThreshold`. */
 export const DEFAULT_COMPACT_THRESHOLD = 0.8;
@@ -187,4 +189,90 @@ export function checkCompactThreshold(value: number | undefined): number {
     );
   }
   return value;
+}
+
+/**
+ * Estimated input tokens of the request a state projects to.
+ *
+ * @param view The next request's system prompt, memory policy and tools.
+ * @param state Transcript, spans and summary.
+ * @param pending The pending user text, if any.
+ * @returns The estimate.
+ */
+export function measureState(
+  view: Pick<WindowView, "agent" | "system" | "tools">,
+  state: ContextState,
+  pending?: string,
+): number {
+  const memory = view.agent.memory;
+  return estimateProjection({
+    system: view.system,
+    ...(memory === undefined ? {} : { memory }),
+    messages: state.messages,
+    spans: state.spans,
+    ...(state.summary === undefined ? {} : { summary: state.summary }),
+    ...(pending === undefined ? {} : { pending }),
+    tools: view.tools,
+  });
+}
+
+/**
+ * Measures the next request against the first attemptable entry.
+ *
+ * @param view The next request's parts.
+ * @param state The current state.
+ * @param pending The pending user text (absent after a turn).
+ * @returns The measurement, or `undefined` when that entry's window is
+ * not authoritative.
+ */
+export function measureNext(
+  view: WindowView,
+  state: ContextState,
+  pending?: string,
+): Measurement | undefined {
+  const entry = attemptableEntries(view.plan, view.tools.length > 0)[0];
+  if (entry === undefined) return undefined;
+  const window = authoritativeWindow(entry.provider, entry.model);
+  if (window === undefined) return undefined;
+  return {
+    tokens: measureState(view, state, pending),
+    window,
+    reservation: reservationOf(
+      view.deps,
+      { kind: entry.provider.kind, model: entry.model },
+      view.agent.max_tokens,
+    ),
+    threshold: view.threshold,
+  };
+}
+
+/**
+ * Whether the smallest request a compaction can leave (the latest
+ * completed turn, a summary of the largest size, the pending user) plus
+ * the output reservation fits the window: if not, compacting cannot help.
+ *
+ * @param view The next request's parts.
+ * @param state The current state.
+ * @param m The measurement of the next request.
+ * @param pending The pending user text.
+ * @returns `true` when the floor fits.
+ */
+export function floorFits(
+  view: WindowView,
+  state: ContextState,
+  m: Measurement,
+  pending: string,
+): boolean {
+  const latest = state.spans[state.spans.length - 1];
+  const from = latest?.start ?? 0;
+  const worstSummary = "x".repeat(COMPACTION_LIMITS.summaryMaxTokens * 4);
+  const floor = measureState(view, {
+    messages: state.messages.slice(from),
+    spans: state.spans.filter((s) => s.start >= from).map((s) => ({
+      start: s.start - from,
+      end: s.end - from,
+    })),
+    summary: worstSummary,
+  }, pending);
+  return floor + m.reservation <= m.window;
 }

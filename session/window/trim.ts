@@ -1,11 +1,13 @@
 /**
  * Trim policy: a deterministic drop of whole turns from
- * the front of the working transcript, no model call. Pure.
+ * the front of the working transcript, no model call, and the step that
+ * installs it. Pure.
  *
  * @module
  */
-import type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
+import type { TurnSpan, WorkingMessage } from "../../schema/resume.ts";
 import { countSlots, rebaseSpans } from "./compaction.ts";
+import type { ContextState, WindowStep } from "./state.ts";
 
 /**
  * A planned trim.
@@ -69,5 +71,58 @@ export function planTrim(
     keptMessageCount: len - start,
     droppedMessageCount: start,
     keptTurnCount: countSlots(messages, spans, start),
+  };
+}
+
+/**
+ * A trim of the state, and the step that installs and announces it.
+ */
+export type TrimOutcome =
+  | {
+    kind: "trimmed";
+    keptMessageCount: number;
+    droppedMessageCount: number;
+    keptTurnCount: number;
+    steps: WindowStep[];
+  }
+  | { kind: "nothing_to_trim"; messageCount: number; steps: WindowStep[] };
+
+/**
+ * Trims a state: the new state, its boundary marker and `session:trimmed`
+ * as one step (none when nothing would be dropped); the summary stays.
+ *
+ * @param state The current state.
+ * @param n The bound, a positive integer.
+ * @param reason `manual` or `auto-fallback`.
+ * @returns The trim and its steps.
+ * @throws {RangeError} When `n` is not a positive safe integer.
+ */
+export function trimSteps(
+  state: ContextState,
+  n: number,
+  reason: "manual" | "auto-fallback",
+): TrimOutcome {
+  const plan = planTrim(state.messages, state.spans, n);
+  if (plan.kind === "nothing_to_trim") return { ...plan, steps: [] };
+  const counts = {
+    keptMessageCount: plan.keptMessageCount,
+    droppedMessageCount: plan.droppedMessageCount,
+    keptTurnCount: plan.keptTurnCount,
+  };
+  return {
+    kind: "trimmed",
+    ...counts,
+    steps: [{
+      state: {
+        messages: plan.messages,
+        spans: plan.spans,
+        ...(state.summary === undefined ? {} : { summary: state.summary }),
+      },
+      handover: {
+        kind: "boundary",
+        marker: { keptTurnCount: plan.keptTurnCount },
+      },
+      event: { type: "session:trimmed", reason, ...counts },
+    }],
   };
 }

@@ -1,14 +1,14 @@
-import { split } from "../_kit/session_parts.ts";
+import { split } from "../../_kit/session_parts.ts";
 import assert from "node:assert/strict";
-import type { SessionEvent } from "../../schema/event.ts";
-import type { ResumeState } from "../../schema/resume.ts";
-import { SessionStateError } from "../../session/errors.ts";
-import { createEventStamper } from "../../session/events.ts";
-import { AgentSession } from "../../session/session.ts";
-import { planTrim } from "../../session/trim.ts";
-import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
-import { AGENT, harness, reply } from "./_harness.ts";
-import { routedProvider } from "./_ctx.ts";
+import type { SessionEvent } from "../../../schema/event.ts";
+import type { ResumeState } from "../../../schema/resume.ts";
+import { SessionStateError } from "../../../session/errors.ts";
+import { createEventStamper } from "../../../session/events.ts";
+import { AgentSession } from "../../../session/session.ts";
+import { planTrim } from "../../../session/window/trim.ts";
+import { sequentialIds, steppingClock } from "../../_fakes/clock.ts";
+import { AGENT, harness, reply } from "../_harness.ts";
+import { routedProvider } from "../_ctx.ts";
 
 const t = (role: "user" | "assistant", text: string) => ({
   role,

@@ -1,34 +1,54 @@
 /**
  * Runs the compaction primitive: up to four summariser
  * passes through the session's plan, the moment (`session:compacting` →
- * observer → egress → exactly one close), and the all-or-nothing install.
- * The policy it follows lives in `compaction.ts`.
+ * observer → egress → exactly one close), and the all-or-nothing new
+ * state. It installs nothing: the outcome carries the steps (state,
+ * boundary or spend, closing event) that the session takes. The policy it
+ * follows lives in `compaction.ts`.
  *
  * @module
  */
-import { createChain } from "../llm/chain.ts";
-import type { LlmRequest } from "../llm/provider.ts";
-import type { CompactionReason, SessionError } from "../schema/event.ts";
+import { createChain } from "../../llm/chain.ts";
+import type { LlmRequest } from "../../llm/provider.ts";
+import type { CompactionReason, SessionError } from "../../schema/event.ts";
+import type { CostEntry } from "../../schema/turn.ts";
 import {
   COMPACTION_LIMITS,
   COMPACTION_SYSTEM_PROMPT,
   planPass,
   splitForCompaction,
 } from "./compaction.ts";
-import { attemptableEntries } from "./measure.ts";
-import {
-  type ContextState,
-  measureState,
-  type WindowEnv,
-} from "./window_env.ts";
-import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
+import type { SpendLedger } from "../ledger.ts";
+import { sessionError, sessionErrorFromLlm } from "../turn_errors.ts";
+import { attemptableEntries, measureState } from "./measure.ts";
+import type { ContextState, WindowStep, WindowView } from "./state.ts";
 
 /**
- * One run of the primitive: why, the summariser's request bound, whether
- * the window is unknown (disclosed on `session:compacting`), and the
- * pending user of the turn (pre-send, recovery).
+ * What summariser calls need: the abort signal, the ledger that admits
+ * and prices each attempt, and the list its spend rows settle into as
+ * attempts end (the session holds the same list, so a cancel mid-way
+ * still hands that spend over).
+ */
+export interface Summariser {
+  /** Aborts the work (a cancel aborts it too). */
+  signal: AbortSignal;
+  /** Admission (latch, then budget) and pricing of each attempt. */
+  ledger: SpendLedger;
+  /** Spend rows of this compaction, in settle order. */
+  spend: CostEntry[];
+}
+
+/**
+ * One run of the primitive: the state it folds, why, the summariser's
+ * request bound, whether the window is unknown (disclosed on
+ * `session:compacting`), the pending user of the turn (pre-send,
+ * recovery), and the summariser's inputs.
  */
 export interface CompactionRun {
+  /** The state to fold. */
+  state: ContextState;
+  /** Signal, ledger and spend list of the summariser calls. */
+  summariser: Summariser;
   /** Why it runs. */
   reason: CompactionReason;
   /** Largest summariser request estimate. */
@@ -41,9 +61,10 @@ export interface CompactionRun {
 
 /**
  * How a compaction ended. `momentOpened` says whether `session:compacting`
- * was emitted (and so closed by `session:compaction_failed`).
+ * was emitted (and so closed by `session:compaction_failed`). `aborted`
+ * also covers a cancelled session, which takes no step.
  */
-export type CompactionOutcome =
+export type CompactionEnd =
   | {
     kind: "compacted";
     summary: string;
@@ -61,8 +82,14 @@ export type CompactionOutcome =
     momentOpened: boolean;
     observer?: true;
   }
-  | { kind: "aborted"; momentOpened: boolean }
-  | { kind: "cancelled" };
+  | { kind: "aborted"; momentOpened: boolean };
+
+/**
+ * A compaction's end and the steps the session takes for it: the new
+ * state with its boundary and `session:compacted`, or the spend and
+ * `session:compaction_failed` that close an opened moment.
+ */
+export type CompactionOutcome = CompactionEnd & { steps: WindowStep[] };
 
 type PassResult =
   | { kind: "text"; text: string; usage: { input: number; output: number } }
@@ -132,61 +159,52 @@ async function runPass(
 /**
  * Runs one compaction. Nothing foldable ⇒ `nothing_to_compact` (no
  * events). Pass 1 is admitted before the moment opens; a refusal there
- * returns with no events. Then `session:compacting`, the awaited observer,
- * and the passes; each opened moment ends with exactly one
- * `session:compacted` or `session:compaction_failed` — or nothing, when
- * the session was cancelled (its `session:cancelled` closes it). The state
- * is installed only when every pass succeeded.
+ * returns with no events. Then `session:compacting` (published at once),
+ * the awaited observer, and the passes; each opened moment ends with
+ * exactly one `session:compacted` or `session:compaction_failed` step.
+ * The new state is in the steps only when every pass succeeded.
  *
- * @param env The session's environment (state, plan, sink, admission).
- * @param run Why, the request bound, disclosure and the pending user.
- * @returns The outcome.
+ * @param view The next request's parts (plan, tools, deps).
+ * @param run The state, why, the request bound, disclosure, the pending
+ * user and the summariser's inputs.
+ * @returns The outcome and its steps.
  */
 export async function runCompaction(
-  env: WindowEnv,
+  view: WindowView,
   run: CompactionRun,
 ): Promise<CompactionOutcome> {
-  const state = env.read();
-  const deps = env.deps;
+  const { state, reason, summariser } = run;
+  const { signal, ledger, spend } = summariser;
+  const deps = view.deps;
   const measure = (s: ContextState): number =>
-    measureState(env, s, run.pending);
+    measureState(view, s, run.pending);
   const split = splitForCompaction(state.messages, state.spans);
-  if (split === undefined) return { kind: "nothing_to_compact" };
-  const { reason } = run;
-  const signal = env.signal;
+  if (split === undefined) return { kind: "nothing_to_compact", steps: [] };
   let opened = false;
-  const close = (error: SessionError): void => {
-    if (opened) {
-      env.emit({ type: "session:compaction_failed", reason, error });
-    }
-  };
-  const failed = (error: SessionError): CompactionOutcome => {
-    close(error);
-    return { kind: "failed", error, momentOpened: opened };
-  };
-  const stop = (): CompactionOutcome => {
-    if (env.isCancelled()) return { kind: "cancelled" };
-    close(sessionError("cancelled", "The compaction was aborted"));
-    return { kind: "aborted", momentOpened: opened };
-  };
-  if (signal.aborted || env.isCancelled()) return stop();
+  const close = (error: SessionError): WindowStep[] =>
+    opened
+      ? [{
+        ...(spend.length > 0
+          ? { handover: { kind: "spend" as const, costs: spend } }
+          : {}),
+        event: { type: "session:compaction_failed", reason, error },
+      }]
+      : [];
+  const failed = (error: SessionError): CompactionOutcome => ({
+    kind: "failed",
+    error,
+    momentOpened: opened,
+    steps: close(error),
+  });
+  const stop = (): CompactionOutcome => ({
+    kind: "aborted",
+    momentOpened: opened,
+    steps: close(sessionError("cancelled", "The compaction was aborted")),
+  });
+  if (signal.aborted) return stop();
 
   const tokensBefore = measure(state);
-  let admitted = false;
-  const chain = createChain({
-    plan: env.plan,
-    keyFor: (id) => deps.keyFor(id),
-    sleep: (ms, s) => deps.sleep(ms, s),
-    now: () => deps.clock.now(),
-    admit: (entry, request) => {
-      if (admitted) {
-        admitted = false;
-        return { allow: true };
-      }
-      return env.admit(entry, request);
-    },
-    onAttempt: (report) => env.onAttempt(report),
-  });
+  const chain = summaryChain(view, ledger, spend);
   let prior = state.summary === "" ? undefined : state.summary;
   let remaining = split.foldable;
   const usage = { input: 0, output: 0 };
@@ -210,24 +228,32 @@ export async function runCompaction(
       maxTokens: COMPACTION_LIMITS.summaryMaxTokens,
     };
     if (pass === 1) {
-      const entry = attemptableEntries(env.plan, false)[0];
+      const entry = attemptableEntries(view.plan, false)[0];
       if (entry !== undefined) {
         const meta = { provider: entry.provider.id, model: entry.model };
-        const a = env.admit(meta, { ...request, model: entry.model });
+        const a = ledger.admit("summary", view.plan, meta, {
+          ...request,
+          model: entry.model,
+        });
         if (!a.allow) {
           return a.error.code === "budget_exceeded"
-            ? { kind: "budget_refused", error: a.error, momentOpened: false }
+            ? {
+              kind: "budget_refused",
+              error: a.error,
+              momentOpened: false,
+              steps: [],
+            }
             : failed(a.error);
         }
-        admitted = true;
+        chain.admitted = true;
       }
       opened = true;
-      env.emit({
+      deps.emit({
         type: "session:compacting",
         reason,
         ...(run.windowUnknown ? { windowUnknown: true } : {}),
       });
-      if (env.isCancelled()) return stop();
+      if (signal.aborted) return stop();
       const onStart = deps.onCompactionStart;
       if (onStart !== undefined) {
         const observed = Promise.resolve().then(() =>
@@ -238,26 +264,32 @@ export async function runCompaction(
           })
         ).then(() => true, () => false);
         const r = await Promise.race([observed, untilAborted(signal)]);
-        if (r === ABORTED || signal.aborted || env.isCancelled()) {
-          return stop();
-        }
+        if (r === ABORTED || signal.aborted) return stop();
         if (!r) {
           const error = sessionError(
             "internal",
             "The compaction observer failed",
           );
-          close(error);
-          return { kind: "failed", error, momentOpened: true, observer: true };
+          return {
+            kind: "failed",
+            error,
+            momentOpened: true,
+            observer: true,
+            steps: close(error),
+          };
         }
       }
     }
-    const r = await runPass(chain, request, signal);
-    if (env.isCancelled()) return { kind: "cancelled" };
+    const r = await runPass(chain.chain, request, signal);
     if (r.kind === "aborted" || signal.aborted) return stop();
     if (r.kind === "refused") {
       if (r.error.code !== "budget_exceeded") return failed(r.error);
-      close(r.error);
-      return { kind: "budget_refused", error: r.error, momentOpened: true };
+      return {
+        kind: "budget_refused",
+        error: r.error,
+        momentOpened: true,
+        steps: close(r.error),
+      };
     }
     if (r.kind === "failed") return failed(r.error);
     usage.input += r.usage.input;
@@ -284,26 +316,66 @@ export async function runCompaction(
     summary: prior,
   };
   const tokensAfter = measure(next);
-  env.install(next);
   const keptMessageCount = split.kept.length +
     (run.pending === undefined ? 0 : 1);
-  env.emit({
-    type: "session:compacted",
-    reason,
+  const done = {
     summary: prior,
     keptMessageCount,
     keptTurnCount: split.keptTurnCount,
     tokensBefore,
     tokensAfter,
-    tokensUsed: { ...usage },
-  });
+  };
   return {
     kind: "compacted",
-    summary: prior,
-    keptMessageCount,
-    keptTurnCount: split.keptTurnCount,
-    tokensBefore,
-    tokensAfter,
+    ...done,
     usage,
+    steps: [{
+      state: next,
+      handover: {
+        kind: "boundary",
+        marker: {
+          summary: prior,
+          keptTurnCount: split.keptTurnCount,
+          tokensUsed: { ...usage },
+          costs: spend,
+        },
+      },
+      event: {
+        type: "session:compacted",
+        reason,
+        ...done,
+        tokensUsed: { ...usage },
+      },
+    }],
   };
+}
+
+/**
+ * The summariser's chain: each attempt admitted by the ledger (except the
+ * one pass 1 admitted before the moment opened) and priced into `spend`.
+ */
+function summaryChain(
+  view: WindowView,
+  ledger: SpendLedger,
+  spend: CostEntry[],
+): { chain: ReturnType<typeof createChain>; admitted: boolean } {
+  const deps = view.deps;
+  const out = {
+    admitted: false,
+    chain: createChain({
+      plan: view.plan,
+      keyFor: (id) => deps.keyFor(id),
+      sleep: (ms, s) => deps.sleep(ms, s),
+      now: () => deps.clock.now(),
+      admit: (entry, request) => {
+        if (out.admitted) {
+          out.admitted = false;
+          return { allow: true };
+        }
+        return ledger.admit("summary", view.plan, entry, request);
+      },
+      onAttempt: (report) => ledger.record(report, (c) => spend.push(c)),
+    }),
+  };
+  return out;
 }

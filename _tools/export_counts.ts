@@ -66,7 +66,7 @@ async function main(args: readonly string[]): Promise<number> {
     problems.push(`all entry points name ${all.size} > ${TOTAL_LIMIT}`);
   }
   for (const problem of problems) {
-    console.error(`Export limit exceeded: ${problem}`);
+    say(`Export limit exceeded: ${problem}`, true);
   }
   return problems.length === 0 ? 0 : 1;
 }

@@ -8,4 +8,4 @@
 /**
  * The version `-V`/`--version` prints.
  */
-export const VERSION: string = "0.1.0";
+export const VERSION: string = "0.2.0";

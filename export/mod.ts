@@ -24,3 +24,31 @@ export type {
 export { parseWorkflow } from "./parse.ts";
 export { sessionToWorkflow } from "./workflow.ts";
 export { stringifyWorkflow } from "./yaml.ts";
+
+// The types the signatures above refer to, so this entry point documents
+// them too.
+export type {
+  Agent,
+  AgentMemory,
+  AgentRetry,
+  FallbackEntry,
+  McpServer,
+  ReasoningEffort,
+} from "../schema/agent.ts";
+export type { FsScopeTier, SessionContext } from "../schema/context.ts";
+export type { ValidationIssue } from "../schema/issues.ts";
+export type {
+  MediaHandle,
+  SessionContentPart,
+  SessionMediaPart,
+  SessionMessage,
+  SessionReasoningPart,
+  SessionRole,
+  SessionTextPart,
+  SessionToolCallPart,
+  SessionToolMedia,
+  SessionToolResultPart,
+  ToolResultOutcome,
+} from "../schema/message.ts";
+export type { Result } from "../schema/result.ts";
+export type { AgentSessionRecord, SessionStatus } from "../store/store.ts";

@@ -35,13 +35,113 @@ export {
 } from "./host.ts";
 export { EventChannel } from "./event_channel.ts";
 // The lease a refused resume names (also on `./store`).
-export type { SessionLease } from "../store/store.ts";
+export type {
+  AgentSessionRecord,
+  BoundaryMarker,
+  CostEntry,
+  LoadedSession,
+  ModelCostTotals,
+  NewSession,
+  SessionLease,
+  SessionStatus,
+  SessionStore,
+  ToolRound,
+  TurnCommit,
+} from "../store/store.ts";
 export { InvalidAgentError, InvalidFileError } from "./errors.ts";
 export { loadAgentFile } from "./agent_file.ts";
-export type { SessionSettings } from "../session/deps.ts";
+export type {
+  CompactionStart,
+  EgressAttempt,
+  SessionHooks,
+  SessionSettings,
+} from "../session/deps.ts";
 export {
   denoRuntime,
   type DenoRuntimeOptions,
   loadCassette,
   type SessionRuntime,
 } from "./runtime.ts";
+
+// The types the signatures above refer to, so this entry point documents
+// them too.
+export type { Cassette } from "../llm/cassette.ts";
+export type { ModelCatalog, ModelInfo } from "../llm/catalog.ts";
+export type {
+  LlmError,
+  LlmErrorKind,
+  StopReason,
+  StreamChunk,
+  Usage,
+} from "../llm/chunk.ts";
+export type { FetchFn } from "../llm/http.ts";
+export type { EnvReader } from "../llm/keys.ts";
+export type {
+  ContentPart,
+  LlmMessage,
+  LlmProvider,
+  LlmRequest,
+  ProviderSupports,
+  ToolDef,
+} from "../llm/provider.ts";
+export type {
+  Agent,
+  AgentMemory,
+  AgentRetry,
+  FallbackEntry,
+  McpServer,
+  ReasoningEffort,
+} from "../schema/agent.ts";
+export type { FsScopeTier, SessionContext } from "../schema/context.ts";
+export type {
+  CompactionReason,
+  ErrorCode,
+  GovernedAction,
+  SessionEnvelope,
+  SessionError,
+  SessionEvent,
+  SessionEventDraft,
+  TokensUsed,
+  ToolHistoryEntry,
+  TurnStopReason,
+} from "../schema/event.ts";
+export type { ValidationIssue } from "../schema/issues.ts";
+export type {
+  MediaHandle,
+  SessionContentPart,
+  SessionMediaPart,
+  SessionMessage,
+  SessionReasoningPart,
+  SessionRole,
+  SessionTextPart,
+  SessionToolCallPart,
+  SessionToolMedia,
+  SessionToolResultPart,
+  ToolResultOutcome,
+} from "../schema/message.ts";
+export type { Result } from "../schema/result.ts";
+export type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
+export type {
+  BudgetNotice,
+  BudgetPolicy,
+  OnExceed,
+} from "../session/budget.ts";
+export type { FinishedWork } from "../session/finished_work.ts";
+export type {
+  CompactionResult,
+  MemoryPolicyRefusal,
+  TrimResult,
+} from "../session/memory_policy.ts";
+export type { AgentSession } from "../session/session.ts";
+export type { SessionState, Transcript } from "../session/session_types.ts";
+export type { TurnResult } from "../session/turn_result.ts";
+export type {
+  ApprovalRequest,
+  EgressDecision,
+  ToolCall,
+  ToolDispatchContext,
+  ToolOutcome,
+  ToolRegistry,
+  TurnPolicy,
+  UserCommandOutcome,
+} from "../tools/registry.ts";

@@ -64,3 +64,7 @@ export {
 export type { ErrorCode, SessionError } from "../schema/event.ts";
 export type { Result } from "../schema/result.ts";
 export type { ValidationIssue } from "../schema/issues.ts";
+
+// The types the signatures above refer to, so this entry point documents
+// them too.
+export type { FetchFn } from "./http.ts";

@@ -42,7 +42,16 @@ export {
   type SessionState,
 } from "./session.ts";
 export type { Transcript } from "./session_types.ts";
-export type { EgressDecision, UserCommandOutcome } from "../tools/registry.ts";
+export type {
+  ApprovalRequest,
+  EgressDecision,
+  ToolCall,
+  ToolDispatchContext,
+  ToolOutcome,
+  ToolRegistry,
+  TurnPolicy,
+  UserCommandOutcome,
+} from "../tools/registry.ts";
 export type { TurnResult } from "./turn_result.ts";
 export type {
   EgressAttempt,
@@ -59,3 +68,55 @@ export type {
   MemoryPolicyRefusal,
   TrimResult,
 } from "./memory_policy.ts";
+
+// The types the signatures above refer to, so this entry point documents
+// them too.
+export type { ModelCatalog, ModelInfo } from "../llm/catalog.ts";
+export type {
+  LlmError,
+  LlmErrorKind,
+  StopReason,
+  StreamChunk,
+  Usage,
+} from "../llm/chunk.ts";
+export type {
+  ContentPart,
+  LlmMessage,
+  LlmProvider,
+  LlmRequest,
+  ProviderSupports,
+  ToolDef,
+} from "../llm/provider.ts";
+export type {
+  Agent,
+  AgentMemory,
+  AgentRetry,
+  FallbackEntry,
+  McpServer,
+  ReasoningEffort,
+} from "../schema/agent.ts";
+export type { FsScopeTier, SessionContext } from "../schema/context.ts";
+export type {
+  CompactionReason,
+  ErrorCode,
+  GovernedAction,
+  SessionError,
+  SessionEventDraft,
+  TokensUsed,
+  ToolHistoryEntry,
+  TurnStopReason,
+} from "../schema/event.ts";
+export type {
+  MediaHandle,
+  SessionToolCallPart,
+  SessionToolMedia,
+  SessionToolResultPart,
+  ToolResultOutcome,
+} from "../schema/message.ts";
+export type { TurnSpan, WorkingMessage } from "../schema/resume.ts";
+export type {
+  BoundaryMarker,
+  CostEntry,
+  ToolRound,
+  TurnCommit,
+} from "../store/store.ts";

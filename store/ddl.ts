@@ -242,17 +242,6 @@ const ADDED_ON_OPEN: ReadonlySet<string> = new Set([
  *
  * @param db An open database with {@linkcode STORE_DDL} applied.
  * @returns `table.column` entries that are missing.
- *
- * @example A fresh schema is complete
- * ```ts
- * import { missingColumns, STORE_DDL } from "./ddl.ts";
- * import { DatabaseSync } from "node:sqlite";
- * import assert from "node:assert/strict";
- * const db = new DatabaseSync(":memory:");
- * for (const sql of STORE_DDL) db.exec(sql);
- * assert.deepEqual(missingColumns(db), []);
- * db.close();
- * ```
  */
 export function missingColumns(db: DatabaseSync): string[] {
   const missing: string[] = [];
@@ -273,17 +262,6 @@ export function missingColumns(db: DatabaseSync): string[] {
  * @param db An open database.
  * @param key The referencing `table` and `column`.
  * @returns `true` when `PRAGMA foreign_key_list(table)` shows it.
- *
- * @example Our own schema has no catalog keys
- * ```ts
- * import { referencesModelCatalog, STORE_DDL } from "./ddl.ts";
- * import { DatabaseSync } from "node:sqlite";
- * import assert from "node:assert/strict";
- * const db = new DatabaseSync(":memory:");
- * for (const sql of STORE_DDL) db.exec(sql);
- * assert.equal(referencesModelCatalog(db, { table: "session_messages", column: "model_id" }), false);
- * db.close();
- * ```
  */
 export function referencesModelCatalog(
   db: DatabaseSync,
@@ -311,22 +289,6 @@ const KNOWN_USER_VERSION = 0;
  * @param db An open database, before {@linkcode STORE_DDL} is applied.
  * @returns One line per difference, naming the table and column; empty ⇒
  * the file is writable.
- *
- * @example An extra NOT NULL column is named
- * ```ts
- * import { schemaProblems, STORE_DDL } from "./ddl.ts";
- * import { DatabaseSync } from "node:sqlite";
- * import assert from "node:assert/strict";
- * const db = new DatabaseSync(":memory:");
- * for (const sql of STORE_DDL) db.exec(sql);
- * assert.deepEqual(schemaProblems(db), []);
- * db.exec("ALTER TABLE agent_sessions ADD COLUMN owner text NOT NULL DEFAULT 'x'");
- * db.exec("PRAGMA user_version = 7");
- * assert.deepEqual(schemaProblems(db), [
- *   "user_version is 7, newer than this version's 0",
- * ]);
- * db.close();
- * ```
  */
 export function schemaProblems(db: DatabaseSync): string[] {
   const problems: string[] = [];
@@ -363,18 +325,6 @@ export function schemaProblems(db: DatabaseSync): string[] {
  *
  * @param db An open database (read-only is fine).
  * @returns The missing `table.column` entries.
- *
- * @example A renamed column
- * ```ts
- * import { missingColumnsOfExisting, STORE_DDL } from "./ddl.ts";
- * import { DatabaseSync } from "node:sqlite";
- * import assert from "node:assert/strict";
- * const db = new DatabaseSync(":memory:");
- * for (const sql of STORE_DDL) db.exec(sql);
- * db.exec("ALTER TABLE agent_sessions RENAME COLUMN title TO name");
- * assert.deepEqual(missingColumnsOfExisting(db), ["agent_sessions.title"]);
- * db.close();
- * ```
  */
 export function missingColumnsOfExisting(db: DatabaseSync): string[] {
   const missing: string[] = [];
@@ -400,22 +350,6 @@ export function missingColumnsOfExisting(db: DatabaseSync): string[] {
  * a file without the old table is left as it is.
  *
  * @param db An open database with {@linkcode STORE_DDL} applied.
- *
- * @example An open call moves, a recorded one goes
- * ```ts
- * import { upgradeJournal, STORE_DDL } from "./ddl.ts";
- * import { DatabaseSync } from "node:sqlite";
- * import assert from "node:assert/strict";
- * const db = new DatabaseSync(":memory:");
- * for (const sql of STORE_DDL) db.exec(sql);
- * db.exec("INSERT INTO agent_sessions (id, agent_slug, created_at, updated_at) VALUES ('s', 'a', 0, 0)");
- * db.exec("CREATE TABLE relavium_invocations (id text PRIMARY KEY, session_id text, purpose text, provider text, model text, status text, coverage text, input_tokens integer, output_tokens integer, cost_microcents integer, recorded integer, started_at integer, settled_at integer)");
- * db.exec("INSERT INTO relavium_invocations VALUES ('a', 's', 'turn', 'p', 'm', 'pending', NULL, 0, 0, 0, 0, 5, NULL), ('b', 's', 'turn', 'p', 'm', 'settled', 'priced', 1, 1, 9, 1, 6, 7)");
- * upgradeJournal(db);
- * assert.deepEqual(db.prepare("SELECT id FROM relavium_open_invocations").all().map((r) => r["id"]), ["a"]);
- * assert.equal(db.prepare("SELECT name FROM sqlite_master WHERE name = 'relavium_invocations'").get(), undefined);
- * db.close();
- * ```
  */
 export function upgradeJournal(db: DatabaseSync): void {
   const columns = db.prepare("PRAGMA table_info(relavium_open_invocations)")

@@ -6,7 +6,7 @@
  * @module
  */
 import { isAbsolute } from "node:path";
-import { isSessionContext } from "./record_check.ts";
+import { checkNewSession } from "./record_check.ts";
 import type { SessionMessage } from "../schema/message.ts";
 import { SessionNotFoundError } from "./errors.ts";
 import { markerBoundary, markerContent } from "./markers.ts";
@@ -129,13 +129,7 @@ class MemorySessionStore implements SessionStore {
   }
 
   create(session: NewSession): AgentSessionRecord {
-    if (
-      typeof session.id !== "string" || session.id === "" ||
-      typeof session.agentSlug !== "string" || session.agentSlug === "" ||
-      !isSessionContext(session.context)
-    ) {
-      throw new TypeError("Cannot create session: invalid session fields");
-    }
+    checkNewSession(session);
     if (this.#sessions.has(session.id)) {
       throw new TypeError("Cannot create session: the id is taken");
     }

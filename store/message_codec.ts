@@ -75,14 +75,6 @@ export interface MessageRow {
  *
  * @param a The row values.
  * @returns The row as an object.
- *
- * @example From an array
- * ```ts
- * import { messageRowFromArray } from "./message_codec.ts";
- * import assert from "node:assert/strict";
- * const r = messageRowFromArray(["m", "s", 0, "user", null, "[]", null, null, null, null, null, 0, null]);
- * assert.equal(r.content_parts, "[]");
- * ```
  */
 export function messageRowFromArray(a: readonly unknown[]): MessageRow {
   return {
@@ -110,16 +102,6 @@ export function messageRowFromArray(a: readonly unknown[]): MessageRow {
  * @returns The message, typed.
  * @throws {SessionMessageBoundaryError} `invalid_message` when it is not a
  * valid {@linkcode SessionMessage}.
- *
- * @example Refuse raw arguments
- * ```ts
- * import { checkMessage } from "./message_codec.ts";
- * import assert from "node:assert/strict";
- * assert.throws(() => checkMessage({
- *   id: "m", sessionId: "s", sequenceNumber: 1, role: "assistant", timestamp: "2026-01-01T00:00:00.000Z",
- *   content: [{ type: "tool_call", id: "session-tool:1:0", name: "read_file", argsBytes: 2, args: {} }],
- * }), { code: "invalid_message" });
- * ```
  */
 export function checkMessage(
   candidate: unknown,
@@ -210,17 +192,6 @@ function decodeBody(
  * @param memo A memo shared by the rows of one read.
  * @returns The domain message (timestamps ISO-8601).
  * @throws {SessionMessageBoundaryError} As {@linkcode decodeMessageRow}.
- *
- * @example Same result as the object form
- * ```ts
- * import { decodeMessageArray } from "./message_codec.ts";
- * import assert from "node:assert/strict";
- * const m = decodeMessageArray(
- *   ["m", "s", 0, "user", "hi", '[{"type":"text","text":"hi"}]', null, null, null, null, null, 0, null],
- *   { epoch: Number.NaN, iso: "" },
- * );
- * assert.equal(m.timestamp, "1970-01-01T00:00:00.000Z");
- * ```
  */
 export function decodeMessageArray(
   a: readonly unknown[],
@@ -260,19 +231,6 @@ export function decodeMessageArray(
  * @returns The domain message (timestamps ISO-8601).
  * @throws {SessionMessageBoundaryError} `malformed_json` or
  * `invalid_message`, as {@linkcode decodeMessageRow}.
- *
- * @example A user row
- * ```ts
- * import { decodeLeanRow } from "./message_codec.ts";
- * import assert from "node:assert/strict";
- * const m = decodeLeanRow(
- *   ["m", 0, "user", '[{"type":"text","text":"hi"}]', null, 0],
- *   "s",
- *   { epoch: Number.NaN, iso: "" },
- * );
- * assert.equal(m.role, "user");
- * assert.equal(m.sessionId, "s");
- * ```
  */
 export function decodeLeanRow(
   a: readonly unknown[],
@@ -301,20 +259,6 @@ export function decodeLeanRow(
  * @throws {SessionMessageBoundaryError} With a fixed code on any
  * corruption: `malformed_json`, `invalid_message`, `invalid_metadata` or
  * `metadata_mismatch`.
- *
- * @example A content column that disagrees with the body
- * ```ts
- * import { decodeMessageRow } from "./message_codec.ts";
- * import assert from "node:assert/strict";
- * const row = {
- *   id: "m", session_id: "s", sequence_number: 0, role: "user", content: "other",
- *   content_parts: '[{"type":"text","text":"hi"}]', tool_calls: null, tool_call_id: null,
- *   name: null, finish_reason: null, model_id: null, created_at: 0,
- *   compaction_dropped_through_sequence: null,
- * };
- * assert.throws(() => decodeMessageRow(row), { code: "metadata_mismatch" });
- * assert.equal(decodeMessageRow({ ...row, content: "hi" }).timestamp, "1970-01-01T00:00:00.000Z");
- * ```
  */
 export function decodeMessageRow(
   row: MessageRow,
@@ -382,15 +326,6 @@ function checkToolCalls(
  * @param row The raw metadata columns.
  * @throws {SessionMessageBoundaryError} `invalid_metadata`,
  * `metadata_mismatch` or `malformed_json`.
- *
- * @example All-NULL metadata passes
- * ```ts
- * import { checkMetadata } from "./message_codec.ts";
- * checkMetadata(
- *   { id: "m", sessionId: "s", sequenceNumber: 0, role: "user", content: [], timestamp: "2026-01-01T00:00:00.000Z" },
- *   { content: null, tool_calls: null, tool_call_id: null, name: null, finish_reason: null },
- * );
- * ```
  */
 export function checkMetadata(
   message: SessionMessage,

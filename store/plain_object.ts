@@ -17,17 +17,6 @@
  * literal allocation site (see the module doc).
  *
  * @returns A fresh empty object.
- *
- * @example Same as a literal once filled
- * ```ts
- * import { plainObject } from "./plain_object.ts";
- * import assert from "node:assert/strict";
- * const o = plainObject();
- * o["type"] = "text";
- * o["text"] = "hi";
- * assert.deepStrictEqual(o, { type: "text", text: "hi" });
- * assert.deepEqual(Object.keys(o), ["type", "text"]);
- * ```
  */
 export function plainObject(): Record<string, unknown> {
   return Object.create(Object.prototype);

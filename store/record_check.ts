@@ -1,6 +1,6 @@
 /**
- * The session record's context, checked with its zod schema when a
- * session is created and when its row is read back.
+ * The session record's checks: a new session's fields when it is created,
+ * and its context (by its zod schema) also when its row is read back.
  *
  * @module
  */
@@ -8,6 +8,7 @@ import {
   type SessionContext,
   sessionContextSchema,
 } from "../schema/context.ts";
+import type { NewSession } from "./store.ts";
 
 /**
  * Whether `v` is a valid {@linkcode SessionContext}, by
@@ -21,4 +22,21 @@ export function isSessionContext(v: unknown): v is SessionContext {
   // path costs more than it saves, even over thousands of rows (same checks
   // either way).
   return sessionContextSchema.safeParse(v, { jitless: true }).success;
+}
+
+/**
+ * Refuses a session to create whose id or agent slug is empty or whose
+ * context is invalid.
+ *
+ * @param session The session a store is asked to create.
+ * @throws {TypeError} When a field is invalid.
+ */
+export function checkNewSession(session: NewSession): void {
+  if (
+    typeof session.id !== "string" || session.id === "" ||
+    typeof session.agentSlug !== "string" || session.agentSlug === "" ||
+    !isSessionContext(session.context)
+  ) {
+    throw new TypeError("Cannot create session: invalid session fields");
+  }
 }

@@ -83,13 +83,6 @@ function count(value: unknown, field?: string): number {
  * @param field The `table.column` named when it is invalid.
  * @returns The ISO string.
  * @throws {SessionRecordError} `invalid_record` when not a valid time.
- *
- * @example Epoch zero
- * ```ts
- * import { isoFromEpoch } from "./record_codec.ts";
- * import assert from "node:assert/strict";
- * assert.equal(isoFromEpoch(0), "1970-01-01T00:00:00.000Z");
- * ```
  */
 export function isoFromEpoch(value: unknown, field?: string): string {
   const d = new Date(count(value, field));
@@ -113,20 +106,6 @@ function optional(value: unknown, field: string): string | undefined {
  * @param row The raw row.
  * @returns The record.
  * @throws {SessionRecordError} `malformed_json` or `invalid_record`.
- *
- * @example Decode
- * ```ts
- * import { decodeSessionRow } from "./record_codec.ts";
- * import assert from "node:assert/strict";
- * const r = decodeSessionRow({
- *   id: "s", agent_id: null, agent_slug: "mini", agent_snapshot: null, title: null, model_id: null,
- *   status: "ended", context_json: '{"workingDir":"/w","fsScopeTier":"sandboxed"}',
- *   total_input_tokens: 1, total_output_tokens: 2, total_cost_microcents: 3, total_conservative_microcents: null,
- *   exported_workflow_path: null, deleted_at: null, created_at: 0, updated_at: 1,
- * });
- * assert.equal(r.updatedAt, "1970-01-01T00:00:00.001Z");
- * assert.equal(r.totalConservativeMicrocents, 0);
- * ```
  */
 export function decodeSessionRow(row: SessionRow): AgentSessionRecord {
   const context = parseJson(row.context_json, "agent_sessions.context_json");

@@ -77,14 +77,6 @@ const SQLITE_TEXTS: readonly (readonly [string, number])[] = [
  *
  * @param error Anything thrown.
  * @returns The primary code, or `undefined` for an error not from SQLite.
- *
- * @example A lock
- * ```ts
- * import { sqliteResultCode } from "./sqlite_file.ts";
- * import assert from "node:assert/strict";
- * assert.equal(sqliteResultCode(new Error("database is locked")), 5);
- * assert.equal(sqliteResultCode(new TypeError("x")), undefined);
- * ```
  */
 export function sqliteResultCode(error: unknown): number | undefined {
   if (!(error instanceof Error)) return undefined;
@@ -104,17 +96,6 @@ export function sqliteResultCode(error: unknown): number | undefined {
  *
  * @param error What the open threw.
  * @returns The cause, naming no stored value.
- *
- * @example A garbage file
- * ```ts
- * import { openDatabaseFile, storeOpenCause } from "./sqlite_file.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${dir}/h.db`, "garbage ".repeat(100));
- * assert.throws(() => openDatabaseFile(`${dir}/h.db`, 0), (e) =>
- *   storeOpenCause(e) === "not a SQLite database");
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export function storeOpenCause(error: unknown): string {
   if (error instanceof StoreOpenError) {
@@ -140,12 +121,6 @@ export function storeOpenCause(error: unknown): string {
  * Chmods `path`'s `-wal` and `-shm` sidecars 0600 when they exist.
  *
  * @param path The database file.
- *
- * @example No sidecars is fine
- * ```ts
- * import { secureSidecars } from "./sqlite_file.ts";
- * secureSidecars(`${await Deno.makeTempDir()}/none.db`);
- * ```
  */
 export function secureSidecars(path: string): void {
   for (const suffix of ["-wal", "-shm"]) {
@@ -165,18 +140,6 @@ export function secureSidecars(path: string): void {
  * @returns The read-only connection.
  * @throws {StoreOpenError} For a path that is not a regular file; whatever
  * SQLite throws for one it cannot read ({@linkcode storeOpenCause} names it).
- *
- * @example Read a store back
- * ```ts
- * import { openDatabaseFile, openDatabaseForRead } from "./sqlite_file.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * openDatabaseFile(`${dir}/h.db`, 0).close();
- * const db = openDatabaseForRead(`${dir}/h.db`, 0);
- * assert.equal(db.prepare("PRAGMA journal_mode").get()?.["journal_mode"], "wal");
- * db.close();
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export function openDatabaseForRead(
   path: string,
@@ -213,17 +176,6 @@ export function openDatabaseForRead(
  * @throws {StoreOpenError} For a path that is a symbolic link, a folder or
  * not a regular file (nothing is changed); whatever the file system or
  * SQLite throws otherwise ({@linkcode storeOpenCause} names it).
- *
- * @example Open a fresh file
- * ```ts
- * import { openDatabaseFile } from "./sqlite_file.ts";
- * import assert from "node:assert/strict";
- * const dir = await Deno.makeTempDir();
- * const db = openDatabaseFile(`${dir}/home/history.db`, 5000);
- * assert.equal(((await Deno.stat(`${dir}/home/history.db`)).mode ?? 0) & 0o777, 0o600);
- * db.close();
- * await Deno.remove(dir, { recursive: true });
- * ```
  */
 export function openDatabaseFile(
   path: string,

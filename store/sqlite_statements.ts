@@ -152,18 +152,6 @@ export const MESSAGE_PAGE_ROWS = 1000;
  * @param db The connection.
  * @param withCatalog Whether `model_catalog` lookups are needed.
  * @returns The statements.
- *
- * @example Prepare on a fresh schema
- * ```ts
- * import { prepareStatements } from "./sqlite_statements.ts";
- * import { STORE_DDL } from "./ddl.ts";
- * import { DatabaseSync } from "node:sqlite";
- * import assert from "node:assert/strict";
- * const db = new DatabaseSync(":memory:");
- * for (const sql of STORE_DDL) db.exec(sql);
- * assert.equal(prepareStatements(db, false).catalogByModel, undefined);
- * db.close();
- * ```
  */
 export function prepareStatements(
   db: DatabaseSync,

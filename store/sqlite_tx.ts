@@ -24,14 +24,6 @@ export const BACKOFF_STEP_MS: number = 25;
  *
  * @param error Anything thrown by `node:sqlite`.
  * @returns `true` for SQLITE_BUSY / SQLITE_LOCKED (any extended code).
- *
- * @example Recognise a lock
- * ```ts
- * import { isBusyError } from "./sqlite_tx.ts";
- * import assert from "node:assert/strict";
- * assert.equal(isBusyError(new Error("database is locked")), true);
- * assert.equal(isBusyError(new Error("UNIQUE constraint failed")), false);
- * ```
  */
 export function isBusyError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -50,12 +42,6 @@ export function isBusyError(error: unknown): boolean {
  * so the retry wait is too).
  *
  * @param ms Milliseconds to wait.
- *
- * @example Wait zero ms
- * ```ts
- * import { blockingSleep } from "./sqlite_tx.ts";
- * blockingSleep(0);
- * ```
  */
 export function blockingSleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -75,17 +61,6 @@ function rollback(db: DatabaseSync): void {
  * @returns What `work` returned, after `COMMIT`.
  * @throws The last busy/locked error after 5 attempts, or any other error
  * at once; the transaction is rolled back either way.
- *
- * @example Commit a write
- * ```ts
- * import { transaction } from "./sqlite_tx.ts";
- * import { DatabaseSync } from "node:sqlite";
- * import assert from "node:assert/strict";
- * const db = new DatabaseSync(":memory:");
- * db.exec("CREATE TABLE t (a)");
- * transaction(db, () => db.prepare("INSERT INTO t VALUES (1)").run(), { begin: "IMMEDIATE", sleep: () => {} });
- * assert.equal(db.prepare("SELECT a FROM t").get()?.["a"], 1);
- * ```
  */
 export function transaction<T>(
   db: DatabaseSync,

@@ -17,18 +17,6 @@ const KEY_OF_ID = /^session-tool:([1-9][0-9]*):(?:0|[1-9][0-9]*)$/;
  *
  * @param messages The session's validated rows.
  * @returns The seed (0 for an empty history).
- *
- * @example Seed from history
- * ```ts
- * import { seedTurnKey } from "./turn_key.ts";
- * import assert from "node:assert/strict";
- * const at = "2026-01-01T00:00:00.000Z";
- * assert.equal(seedTurnKey([
- *   { id: "a", sessionId: "s", sequenceNumber: 0, role: "assistant", timestamp: at,
- *     content: [{ type: "tool_call", id: "session-tool:7:0", name: "read_file", argsBytes: 2 }] },
- *   { id: "b", sessionId: "s", sequenceNumber: 1, role: "assistant", timestamp: at, content: [{ type: "text", text: "" }] },
- * ]), 7);
- * ```
  */
 export function seedTurnKey(messages: ReadonlyArray<SessionMessage>): number {
   let terminals = 0;
@@ -52,15 +40,6 @@ export function seedTurnKey(messages: ReadonlyArray<SessionMessage>): number {
  * @returns `mark + 1`.
  * @throws {SessionRecordError} `invalid_turn_key` when the mark is not a
  * non-negative safe integer or the next key would not be one.
- *
- * @example Advance and fail closed
- * ```ts
- * import { nextTurnKey } from "./turn_key.ts";
- * import assert from "node:assert/strict";
- * assert.equal(nextTurnKey(4), 5);
- * assert.throws(() => nextTurnKey(-1), { code: "invalid_turn_key" });
- * assert.throws(() => nextTurnKey(Number.MAX_SAFE_INTEGER), { code: "invalid_turn_key" });
- * ```
  */
 export function nextTurnKey(mark: unknown): number {
   if (

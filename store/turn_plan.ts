@@ -33,13 +33,6 @@ function isCount(n: unknown): boolean {
  * @param cost The entry.
  * @throws {RangeError} When the model is empty or a count is not a
  * non-negative safe integer.
- *
- * @example Refuse an empty model
- * ```ts
- * import { checkCost } from "./turn_plan.ts";
- * import assert from "node:assert/strict";
- * assert.throws(() => checkCost({ model: "", inputTokens: 0, outputTokens: 0, costMicrocents: 0, priced: true }), RangeError);
- * ```
  */
 export function checkCost(cost: CostEntry): void {
   if (
@@ -71,17 +64,6 @@ export function checkCost(cost: CostEntry): void {
  * invalid (e.g. carries raw `args`) or a round's results do not answer its
  * calls one by one in order.
  * @throws {RangeError} On invalid token counts or cost entries.
- *
- * @example A turn without tools
- * ```ts
- * import { planTurnRows } from "./turn_plan.ts";
- * import assert from "node:assert/strict";
- * let n = 0;
- * const rows = planTurnRows("s", {
- *   userText: "hi", rounds: [], finalText: "", tokensUsed: { input: 1, output: 1 }, costs: [],
- * }, { ids: () => `r${n++}`, timestamp: "2026-01-01T00:00:00.000Z" });
- * assert.deepEqual(rows.map((r) => r.role), ["user", "assistant"]);
- * ```
  */
 export function planTurnRows(
   sessionId: string,

@@ -102,13 +102,27 @@ export type { UserFileResult } from "./builtin/user_file.ts";
 export { allBuiltinTools } from "./builtin/all.ts";
 export type {
   ApprovalRequest,
+  EgressDecision,
   ToolCall,
   ToolDispatchContext,
   ToolOutcome,
   ToolRegistry,
   TurnPolicy,
+  UserCommandOutcome,
 } from "./registry.ts";
 export {
   createDenoPermissionQuery,
   createDenoToolEffects,
 } from "./deno/effects.ts";
+
+// The types the signatures above refer to, so this entry point documents
+// them too.
+export type { ToolDef } from "../llm/provider.ts";
+export type { FsScopeTier } from "../schema/context.ts";
+export type {
+  ErrorCode,
+  GovernedAction,
+  SessionError,
+} from "../schema/event.ts";
+export type { ValidationIssue } from "../schema/issues.ts";
+export type { Result } from "../schema/result.ts";

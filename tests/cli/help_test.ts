@@ -37,7 +37,7 @@ Deno.test("main() prints the bare version on stdout, even with --json", async ()
   for (const argv of [["-V"], ["--version", "--json"], ["chat", "--version"]]) {
     const r = await runCli(argv);
     assert.equal(r.code, 0);
-    assert.equal(r.stdout, "0.1.0\n");
+    assert.equal(r.stdout, "0.2.0\n");
     assert.equal(r.stderr, "");
   }
 });

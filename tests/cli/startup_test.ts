@@ -75,7 +75,7 @@ Deno.test("cli.ts runs --version in a real process", async () => {
     stderr: "piped",
   }).output();
   assert.equal(out.code, 0);
-  assert.equal(new TextDecoder().decode(out.stdout), "0.1.0\n");
+  assert.equal(new TextDecoder().decode(out.stdout), "0.2.0\n");
 });
 
 /**

@@ -1,0 +1,30 @@
+/** The record_codec.ts internals, case by case. */
+import assert from "node:assert/strict";
+import { decodeSessionRow, isoFromEpoch } from "../../store/record_codec.ts";
+
+Deno.test("isoFromEpoch() formats epoch zero", () => {
+  assert.equal(isoFromEpoch(0), "1970-01-01T00:00:00.000Z");
+});
+
+Deno.test("decodeSessionRow() decodes a stored row", () => {
+  const r = decodeSessionRow({
+    id: "s",
+    agent_id: null,
+    agent_slug: "mini",
+    agent_snapshot: null,
+    title: null,
+    model_id: null,
+    status: "ended",
+    context_json: '{"workingDir":"/w","fsScopeTier":"sandboxed"}',
+    total_input_tokens: 1,
+    total_output_tokens: 2,
+    total_cost_microcents: 3,
+    total_conservative_microcents: null,
+    exported_workflow_path: null,
+    deleted_at: null,
+    created_at: 0,
+    updated_at: 1,
+  });
+  assert.equal(r.updatedAt, "1970-01-01T00:00:00.001Z");
+  assert.equal(r.totalConservativeMicrocents, 0);
+});

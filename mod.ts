@@ -11,9 +11,9 @@
  * session arrives on one bounded channel, `events`.
  *
  * Subpaths hold the seams and the machinery: `./session` (engine),
- * `./llm` (writing a provider, chain, catalog, cassettes, the built-in and
- * scripted providers, key lookup), `./store` (writing a store), `./host`,
- * `./tools` (writing a tool), `./export` (session → workflow), `./schema`.
+ * `./llm` (writing a provider, chain, catalog, cassettes), `./store`
+ * (writing a store), `./host`, `./tools` (writing a tool), `./export`,
+ * `./schema`.
  *
  * @example Stream one turn, then read its result
  * ```ts
@@ -60,12 +60,7 @@ export {
 export { EventChannel } from "./host/event_channel.ts";
 export { InvalidAgentError, InvalidFileError } from "./host/errors.ts";
 export { loadAgentFile } from "./host/agent_file.ts";
-export type {
-  CompactionStart,
-  EgressAttempt,
-  SessionHooks,
-  SessionSettings,
-} from "./session/deps.ts";
+export type { SessionSettings } from "./session/deps.ts";
 export {
   denoRuntime,
   type DenoRuntimeOptions,
@@ -73,155 +68,48 @@ export {
   type SessionRuntime,
 } from "./host/runtime.ts";
 export { AgentSession, type SessionState } from "./session/session.ts";
-export {
-  SessionStateError,
-  type SessionStateErrorCode,
-} from "./session/errors.ts";
-export {
-  type Agent,
-  type AgentLoadError,
-  type AgentMemory,
-  type AgentRetry,
-  type FallbackEntry,
-  type McpServer,
-  parseAgent,
-  type ReasoningEffort,
-} from "./schema/agent.ts";
+export { SessionStateError } from "./session/errors.ts";
+export type { TurnResult } from "./session/turn_result.ts";
+export type { BudgetPolicy } from "./session/budget.ts";
+export type {
+  ErrorCode,
+  SessionError,
+  SessionEvent,
+  TokensUsed,
+  TurnStopReason,
+} from "./schema/event.ts";
+export { type Agent, type AgentLoadError, parseAgent } from "./schema/agent.ts";
 export {
   type FsScopeTier,
   parseSessionContext,
   type SessionContext,
 } from "./schema/context.ts";
-export type {
-  AgentSessionRecord,
-  BoundaryMarker,
-  CostEntry,
-  LoadedSession,
-  ModelCostTotals,
-  NewSession,
-  SessionLease,
-  SessionStatus,
-  SessionStore,
-  ToolRound,
-  TurnCommit,
-} from "./store/store.ts";
+export type { Result } from "./schema/result.ts";
+export type { ValidationIssue } from "./schema/issues.ts";
+export type { SessionLease, SessionStore } from "./store/store.ts";
 export {
   openSqliteStore,
   type SqliteStoreOptions,
 } from "./store/sqlite_store.ts";
-export {
-  createMemoryStore,
-  type MemoryStore,
-  type MemoryStoreOptions,
-} from "./store/memory_store.ts";
+export { createMemoryStore } from "./store/memory_store.ts";
 export { StoreOpenError } from "./store/errors.ts";
 export {
-  type Cassette,
-  type CassetteError,
-  parseCassette,
-} from "./llm/cassette.ts";
+  createProviderRegistry,
+  type ProviderEntry,
+} from "./llm/provider_registry.ts";
+export { createRecorder } from "./llm/record.ts";
+export { createScriptedProvider } from "./llm/scripted_provider.ts";
+export { type Cassette, parseCassette } from "./llm/cassette.ts";
+export type { LlmProvider } from "./llm/provider.ts";
+export type { FetchFn } from "./llm/http.ts";
+export type { ModelCatalog } from "./llm/catalog.ts";
+export { type EnvReader, MissingKeyError } from "./llm/keys.ts";
 export { allBuiltinTools } from "./tools/builtin/all.ts";
-export {
-  createToolRegistry,
-  type ScopedToolRegistry,
-  type ToolRegistryOptions,
-} from "./tools/registry_impl.ts";
+export { createToolRegistry } from "./tools/registry_impl.ts";
+export type { ToolRegistry } from "./tools/registry.ts";
 export {
   createDenoPermissionQuery,
   createDenoToolEffects,
 } from "./tools/deno/effects.ts";
-
-// The types the signatures above refer to, so this entry point documents
-// them too.
-export type { ModelCatalog, ModelInfo } from "./llm/catalog.ts";
-export type {
-  LlmError,
-  LlmErrorKind,
-  StopReason,
-  StreamChunk,
-  Usage,
-} from "./llm/chunk.ts";
-export type { FetchFn } from "./llm/http.ts";
-export type { EnvReader } from "./llm/keys.ts";
-export type {
-  ContentPart,
-  LlmMessage,
-  LlmProvider,
-  LlmRequest,
-  ProviderSupports,
-  ToolDef,
-} from "./llm/provider.ts";
-export type {
-  CompactionReason,
-  ErrorCode,
-  GovernedAction,
-  SessionEnvelope,
-  SessionError,
-  SessionEvent,
-  SessionEventDraft,
-  TokensUsed,
-  ToolHistoryEntry,
-  TurnStopReason,
-} from "./schema/event.ts";
-export type { ValidationIssue } from "./schema/issues.ts";
-export type {
-  MediaHandle,
-  SessionContentPart,
-  SessionMediaPart,
-  SessionMessage,
-  SessionReasoningPart,
-  SessionRole,
-  SessionTextPart,
-  SessionToolCallPart,
-  SessionToolMedia,
-  SessionToolResultPart,
-  ToolResultOutcome,
-} from "./schema/message.ts";
-export type { Result } from "./schema/result.ts";
-export type { TurnSpan, WorkingMessage } from "./schema/resume.ts";
-export type { BudgetNotice, BudgetPolicy, OnExceed } from "./session/budget.ts";
-export type { FinishedWork } from "./session/finished_work.ts";
-export type {
-  CompactionResult,
-  MemoryPolicyRefusal,
-  TrimResult,
-} from "./session/memory_policy.ts";
-export type { Transcript } from "./session/session_types.ts";
-export type { TurnResult } from "./session/turn_result.ts";
-export type { GateRequest } from "./tools/approval.ts";
-export type { UserFileResult } from "./tools/builtin/user_file.ts";
-export type {
-  DirEntryInfo,
-  FileStat,
-  HttpRequest,
-  HttpResponse,
-  SpawnRequest,
-  SpawnResult,
-  ToolEffects,
-} from "./tools/effects.ts";
-export type { ToolFailure } from "./tools/failure.ts";
-export type {
-  ApprovalRequest,
-  EgressDecision,
-  ToolCall,
-  ToolDispatchContext,
-  ToolOutcome,
-  ToolRegistry,
-  TurnPolicy,
-  UserCommandOutcome,
-} from "./tools/registry.ts";
-export type { FsAccess } from "./tools/sandbox/fs_access.ts";
-export type { FsScopeConfig, ScopePlan } from "./tools/sandbox/fs_scope.ts";
-export type { ToolLimits } from "./tools/sandbox/limits.ts";
-export type {
-  PermissionQuery,
-  ToolPermission,
-} from "./tools/sandbox/permission_query.ts";
-export type {
-  PolicyTarget,
-  ToolDefinition,
-  ToolGuardrails,
-  ToolPolicy,
-  ToolRunContext,
-  ToolRunResult,
-} from "./tools/tool.ts";
+export { sessionToWorkflow } from "./export/workflow.ts";
+export { stringifyWorkflow } from "./export/yaml.ts";

@@ -62,6 +62,12 @@ export {
   loadCassette,
   type SessionRuntime,
 } from "./runtime.ts";
+// The entries and settings `denoRuntime` takes (also on `./llm`).
+export type {
+  AdapterSettings,
+  ProviderEntry,
+} from "../llm/provider_registry.ts";
+export type { ProviderKind } from "../llm/provider_table.ts";
 
 // The types the signatures above refer to, so this entry point documents
 // them too.

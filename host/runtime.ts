@@ -13,13 +13,10 @@ import type { FetchFn } from "../llm/http.ts";
 import type { EnvReader } from "../llm/keys.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import {
-  type AdapterDeps,
+  type AdapterSettings,
   createProviderRegistry,
   type ProviderEntry,
-  type ProviderRegistry,
 } from "../llm/provider_registry.ts";
-import type { Recorder } from "../llm/record.ts";
-import type { Replay } from "../llm/replay_provider.ts";
 import { renderIssues } from "../schema/issues.ts";
 import { InvalidFileError, readFileText } from "./errors.ts";
 import { abortableSleep } from "./sleep.ts";
@@ -76,8 +73,9 @@ export interface SessionRuntime {
  */
 export interface DenoRuntimeOptions {
   /**
-   * Where keys are read (`Deno.env`, or a map of your own): see
-   * `providerKeyVariables`. Absent ⇒ no key is found (a cassette needs
+   * Where keys are read (`Deno.env`, or a map of your own):
+   * `RELAVIUM_<P>_API_KEY`, then the vendor's variable (`OPENAI_API_KEY`,
+   * …), or an entry's `apiKeyEnv`. Absent ⇒ no key is found (a cassette needs
    * none).
    */
   env?: EnvReader;
@@ -91,10 +89,11 @@ export interface DenoRuntimeOptions {
   /** Replay this cassette (see {@linkcode loadCassette}); no key needed. */
   cassette?: Cassette | undefined;
   /**
-   * Replay through this (see `createReplay`), whose faults you read when
-   * the session ends; no key needed.
+   * Providers of your own (a replay whose faults you read, a scripted
+   * provider), asked first; they carry their own credentials, so no key
+   * is read for any id when this is set.
    */
-  replay?: Replay | undefined;
+  resolveProvider?: ((id: string) => LlmProvider | undefined) | undefined;
   /** The default working folder; default `Deno.cwd()`. */
   workingDir?: string;
   /**
@@ -102,12 +101,15 @@ export interface DenoRuntimeOptions {
    * changes to the built-in ones; see `createProviderRegistry`.
    */
   providers?: readonly ProviderEntry[];
-  /** A registry built already (then `providers` is not read). */
-  registry?: ProviderRegistry;
   /** Prompt caching and stream bounds for every adapter. */
-  adapters?: Omit<AdapterDeps, "fetch" | "catalog" | "now">;
-  /** Records every real provider call (see `createRecorder`). */
-  recorder?: Recorder | undefined;
+  adapters?: AdapterSettings;
+  /**
+   * Wraps each adapter once it is made (e.g. a recorder's `wrap`, see
+   * `createRecorder`).
+   */
+  wrapProvider?:
+    | ((id: string, provider: LlmProvider) => LlmProvider)
+    | undefined;
   /** The backoff wait; default a timer that returns at once on abort. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -132,10 +134,9 @@ export interface DenoRuntimeOptions {
  */
 export function denoRuntime(options: DenoRuntimeOptions = {}): SessionRuntime {
   const env: EnvReader = options.env ?? { get: () => undefined };
-  const registry = options.registry ??
-    createProviderRegistry(options.providers);
-  const { cassette, replay, recorder } = options;
-  const offline = cassette !== undefined || replay !== undefined;
+  const registry = createProviderRegistry(options.providers);
+  const { cassette, resolveProvider: own, wrapProvider: wrap } = options;
+  const offline = cassette !== undefined || own !== undefined;
   const runtime: SessionRuntime = {
     clock: { now: () => Date.now() },
     ids: () => crypto.randomUUID(),
@@ -146,13 +147,12 @@ export function denoRuntime(options: DenoRuntimeOptions = {}): SessionRuntime {
     workingDir: options.workingDir ?? Deno.cwd(),
     process: thisProcess(),
   };
-  if (replay !== undefined) {
-    runtime.resolveProvider = (id) => replay.resolveProvider(id);
-  } else if (cassette !== undefined) runtime.cassette = cassette;
+  if (own !== undefined) runtime.resolveProvider = own;
+  else if (cassette !== undefined) runtime.cassette = cassette;
   else {
     // The registry's adapters, one per provider id, made on first use.
     const made = new Map<string, LlmProvider | undefined>();
-    const deps: AdapterDeps = {
+    const deps = {
       ...options.adapters,
       fetch: runtime.fetch,
       catalog: runtime.catalog,
@@ -163,9 +163,9 @@ export function denoRuntime(options: DenoRuntimeOptions = {}): SessionRuntime {
         const adapter = registry.create(id, deps);
         made.set(
           id,
-          adapter === undefined || recorder === undefined
+          adapter === undefined || wrap === undefined
             ? adapter
-            : recorder.wrap(id, adapter),
+            : wrap(id, adapter),
         );
       }
       return made.get(id);

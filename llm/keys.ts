@@ -22,14 +22,6 @@ export interface EnvReader {
  *
  * @param provider The provider id.
  * @returns The variable names.
- *
- * @example Names
- * ```ts
- * import { providerKeyVariables } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * assert.deepEqual(providerKeyVariables("openai"), ["RELAVIUM_OPENAI_API_KEY", "OPENAI_API_KEY"]);
- * assert.deepEqual(providerKeyVariables("my-llm"), ["RELAVIUM_MY_LLM_API_KEY"]);
- * ```
  */
 export function providerKeyVariables(provider: string): string[] {
   const own = `RELAVIUM_${provider.toUpperCase().replaceAll("-", "_")}_API_KEY`;
@@ -42,10 +34,10 @@ export function providerKeyVariables(provider: string): string[] {
  *
  * @example Catch it
  * ```ts
- * import { lookupProviderKey, MissingKeyError } from "@relavium/session/llm";
+ * import { createProviderRegistry, MissingKeyError } from "@relavium/session/llm";
  * import assert from "node:assert/strict";
  * assert.throws(
- *   () => lookupProviderKey("anthropic", { get: () => undefined }),
+ *   () => createProviderRegistry().keyFor("anthropic", { get: () => undefined }),
  *   (e) => e instanceof MissingKeyError && e.tried.length === 2,
  * );
  * ```
@@ -68,30 +60,4 @@ export class MissingKeyError extends Error {
     this.provider = provider;
     this.tried = [...tried];
   }
-}
-
-/**
- * Reads a provider's key: the first non-empty variable of
- * {@linkcode providerKeyVariables}.
- *
- * @param provider The provider id.
- * @param env The caller's environment (e.g. `Deno.env`).
- * @returns The key.
- * @throws {MissingKeyError} When every variable is unset or empty.
- *
- * @example The vendor variable when the own one is empty
- * ```ts
- * import { lookupProviderKey } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const vars: Record<string, string> = { RELAVIUM_OPENAI_API_KEY: "", OPENAI_API_KEY: "sk-test" };
- * assert.equal(lookupProviderKey("openai", { get: (n) => vars[n] }), "sk-test");
- * ```
- */
-export function lookupProviderKey(provider: string, env: EnvReader): string {
-  const tried = providerKeyVariables(provider);
-  for (const name of tried) {
-    const value = env.get(name);
-    if (value !== undefined && value !== "") return value;
-  }
-  throw new MissingKeyError(provider, tried);
 }

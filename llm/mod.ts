@@ -34,33 +34,14 @@ export {
   parseCassette,
 } from "./cassette.ts";
 export {
-  type BuiltinProviderOptions,
-  createBuiltinProvider,
-} from "./builtin_providers.ts";
-export {
-  type AdapterDeps,
+  type AdapterSettings,
   createProviderRegistry,
-  type KeyStatus,
   type ProviderEntry,
-  type ProviderModelPrice,
   type ProviderRegistry,
-  type ResolvedEntry,
 } from "./provider_registry.ts";
 export type { ProviderKind } from "./provider_table.ts";
-export type { Replay } from "./replay_provider.ts";
-export {
-  createRecorder,
-  type RecordedCall,
-  type RecordedCassette,
-  type Recorder,
-  type RecorderOptions,
-} from "./record.ts";
-export {
-  type EnvReader,
-  lookupProviderKey,
-  MissingKeyError,
-  providerKeyVariables,
-} from "./keys.ts";
+export { createRecorder, type Recorder } from "./record.ts";
+export { type EnvReader, MissingKeyError } from "./keys.ts";
 export type { ErrorCode, SessionError } from "../schema/event.ts";
 export type { Result } from "../schema/result.ts";
 export type { ValidationIssue } from "../schema/issues.ts";

@@ -28,21 +28,6 @@ import {
 import { streamLimits } from "./_watchdog.ts";
 
 /**
- * Prices of one model of a custom endpoint, in integer micro-cents per
- * million tokens (1 µ¢ = 1e-8 USD).
- */
-export interface ProviderModelPrice {
-  /** Input tokens. */
-  input: number;
-  /** Output tokens. */
-  output: number;
-  /** Cached input tokens (default 0). */
-  cache_read?: number;
-  /** Cache writes (default 0). */
-  cache_write?: number;
-}
-
-/**
  * A provider of the caller's own: an endpoint of one of the kinds (a
  * local server, a proxy, a compatible vendor), or a built-in id with
  * another base URL.
@@ -75,34 +60,49 @@ export interface ProviderEntry {
   idleTimeoutMs?: number;
   /** Most bytes of one response. */
   maxResponseBytes?: number;
-  /** Prices of its models (a model the bundled catalog prices keeps those). */
-  prices?: Readonly<Record<string, ProviderModelPrice>>;
+  /**
+   * Prices of its models in integer micro-cents per million tokens (1 µ¢
+   * = 1e-8 USD): input, output, cached input (`cache_read`, default 0) and
+   * cache writes (`cache_write`, default 0). A model the bundled catalog
+   * prices keeps those.
+   */
+  prices?: Readonly<
+    Record<
+      string,
+      {
+        input: number;
+        output: number;
+        cache_read?: number;
+        cache_write?: number;
+      }
+    >
+  >;
 }
 
 /**
- * What every adapter of a registry is built with.
+ * Settings every adapter of a registry is built with: prompt caching and
+ * the stream bounds of entries that set none of their own.
  */
-export interface AdapterDeps {
-  /** The transport. */
-  fetch: FetchFn;
-  /** The catalog (default: the registry's, bundled plus entry prices). */
-  catalog?: ModelCatalog;
-  /** Epoch ms, to read `retry-after` HTTP dates. */
-  now?: () => number;
+export interface AdapterSettings {
   /** Anthropic prompt caching (default on, 5 minutes). */
   promptCaching?: boolean | "5m" | "1h";
-  /** Stream bounds for entries that set none of their own. */
+  /** First-byte timeout, ms (default 60 000). */
   firstByteTimeoutMs?: number;
-  /** Idle-stream timeout, ms, for entries that set none. */
+  /** Idle-stream timeout, ms (default 300 000). */
   idleTimeoutMs?: number;
-  /** Most bytes of one response, for entries that set none. */
+  /** Most bytes of one response (default 64 MiB). */
   maxResponseBytes?: number;
 }
 
-/**
- * A key lookup's outcome, naming variables, never the key.
- */
-export type KeyStatus =
+/** What one adapter is built with. */
+type AdapterDeps = AdapterSettings & {
+  fetch: FetchFn;
+  catalog?: ModelCatalog;
+  now?: () => number;
+};
+
+/** A key lookup's outcome, naming variables, never the key. */
+type KeyStatus =
   | { status: "found"; variable: string }
   | { status: "no-auth"; tried: string[] }
   | { status: "missing"; tried: string[] };
@@ -113,14 +113,22 @@ export type KeyStatus =
 export interface ProviderRegistry {
   /** Every id: the built-ins, then the caller's new ones. */
   ids(): string[];
-  /** The resolved entry of an id (a built-in with its defaults filled). */
-  entry(id: string): Readonly<ResolvedEntry> | undefined;
   /** The provider of a model id, from the built-in rows. */
   inferProvider(model: string): string | undefined;
   /** The variables consulted for an id's key, in order. */
   keyVariables(id: string): string[];
-  /** Which variable holds an id's key, without revealing it. */
-  lookupKey(id: string, env: EnvReader): KeyStatus;
+  /**
+   * Which variable holds an id's key, without revealing it: found (which
+   * variable), not needed (an `allowLocal` entry without one), or missing
+   * (the variables tried).
+   */
+  lookupKey(
+    id: string,
+    env: EnvReader,
+  ):
+    | { status: "found"; variable: string }
+    | { status: "no-auth"; tried: string[] }
+    | { status: "missing"; tried: string[] };
   /**
    * An id's key; `""` for an `allowLocal` entry without one.
    *
@@ -140,7 +148,17 @@ export interface ProviderRegistry {
    * @throws {TypeError} For a bad base URL or transport.
    * @throws {RangeError} For a bad stream bound.
    */
-  create(id: string, deps: AdapterDeps): LlmProvider | undefined;
+  create(
+    id: string,
+    deps: AdapterSettings & {
+      /** The transport. */
+      fetch: FetchFn;
+      /** The catalog (default: the registry's). */
+      catalog?: ModelCatalog;
+      /** Epoch ms, to read `retry-after` HTTP dates. */
+      now?: () => number;
+    },
+  ): LlmProvider | undefined;
 }
 
 /**
@@ -276,7 +294,6 @@ export function createProviderRegistry(
   }
   return {
     ids: () => [...byId.keys()],
-    entry: (id) => byId.get(id),
     inferProvider,
     keyVariables,
     lookupKey,

@@ -23,7 +23,7 @@ const EXPECT_TEXT_MAX = 200;
 /**
  * One recorded call, as a v1.1 `{chunks, expect}` entry.
  */
-export interface RecordedCall {
+interface RecordedCall {
   /** The call's chunks, in order, ending with its terminal chunk. */
   chunks: StreamChunk[];
   /** What a strict replay checks the request against. */
@@ -33,7 +33,7 @@ export interface RecordedCall {
 /**
  * The v1.1 cassette a recording writes.
  */
-export interface RecordedCassette {
+interface RecordedCassette {
   /** The cassette format. */
   schema_version: "1.1";
   /** The agent's primary model (informational). */
@@ -51,8 +51,11 @@ export interface RecordedCassette {
 export interface Recorder {
   /** The provider, its `stream()` calls captured under `id`. */
   wrap(id: string, provider: LlmProvider): LlmProvider;
-  /** The cassette so far, keys scrubbed. */
-  cassette(): RecordedCassette;
+  /**
+   * The cassette so far, keys scrubbed, as the text of a cassette file
+   * (indented JSON and a final newline): `loadCassette` reads it back.
+   */
+  cassette(): string;
   /** The number of calls recorded so far. */
   calls(): number;
 }
@@ -107,18 +110,6 @@ async function* capture(
 }
 
 /**
- * Options of {@linkcode createRecorder}.
- */
-export interface RecorderOptions {
-  /** The agent's primary provider id (its queue comes first). */
-  primaryProvider: string;
-  /** The agent's primary model (informational). */
-  model: string;
-  /** Every configured key: scrubbed wherever it occurs. */
-  secrets?: readonly string[];
-}
-
-/**
  * Starts a recording. Pass it to `denoRuntime({ recorder })`, or wrap
  * providers yourself; write `JSON.stringify(recorder.cassette())` when the
  * session ends, and replay it with `loadCassette`.
@@ -137,10 +128,18 @@ export interface RecorderOptions {
  * const req = { model: "gpt-5.4-mini", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "hello" }] }], signal: new AbortController().signal };
  * for await (const _ of provider.stream(req, "")) continue;
  * assert.equal(recorder.calls(), 1);
- * assert.equal(recorder.cassette().providers.openai?.calls[0]?.expect.lastUserIncludes, "hello");
+ * const cassette = JSON.parse(recorder.cassette());
+ * assert.equal(cassette.providers.openai.calls[0].expect.lastUserIncludes, "hello");
  * ```
  */
-export function createRecorder(options: RecorderOptions): Recorder {
+export function createRecorder(options: {
+  /** The agent's primary provider id (its queue comes first). */
+  primaryProvider: string;
+  /** The agent's primary model (informational). */
+  model: string;
+  /** Every configured key: scrubbed wherever it occurs. */
+  secrets?: readonly string[];
+}): Recorder {
   const queues = new Map<string, RecordedCall[]>([[
     options.primaryProvider,
     [],
@@ -197,7 +196,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       }
       return wrapped;
     },
-    cassette,
+    cassette: () => `${JSON.stringify(cassette(), null, 2)}\n`,
     calls: () => [...queues.values()].reduce((n, q) => n + q.length, 0),
   };
 }

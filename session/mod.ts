@@ -119,4 +119,4 @@ export type {
   CostEntry,
   ToolRound,
   TurnCommit,
-} from "../store/store.ts";
+} from "../schema/turn.ts";

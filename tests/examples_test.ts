@@ -2,9 +2,12 @@
 import assert from "node:assert/strict";
 
 const root = new URL("../", import.meta.url);
+/** Examples that talk to an endpoint of their own, run against a loopback one. */
+const LIVE = ["custom_endpoint.ts"];
 const examples = [...Deno.readDirSync(new URL("examples/", root))]
   .filter((e) => e.isFile && e.name.endsWith(".ts"))
   .map((e) => e.name)
+  .filter((name) => !LIVE.includes(name))
   .sort();
 
 async function run(name: string): Promise<Deno.CommandOutput> {
@@ -60,6 +63,64 @@ for (const name of examples) {
     }
   });
 }
+
+Deno.test("examples/custom_endpoint.ts streams from a loopback OpenAI-compatible server", async () => {
+  const sse = [
+    { choices: [{ index: 0, delta: { role: "assistant", content: "Hello" } }] },
+    { choices: [{ index: 0, delta: { content: " there." } }] },
+    {
+      choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+      usage: { prompt_tokens: 12, completion_tokens: 3 },
+    },
+  ].map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n";
+  const seen: { path: string; auth: string | null; model: string }[] = [];
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    async (req) => {
+      const body = await req.json() as { model: string };
+      seen.push({
+        path: new URL(req.url).pathname,
+        auth: req.headers.get("authorization"),
+        model: body.model,
+      });
+      return new Response(sse, {
+        headers: { "content-type": "text/event-stream" },
+      });
+    },
+  );
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        "--allow-read",
+        "--allow-env",
+        "--allow-net=127.0.0.1",
+        "examples/custom_endpoint.ts",
+        `http://127.0.0.1:${server.addr.port}/v1`,
+      ],
+      cwd: root,
+      env: { RELAVIUM_LOCAL_API_KEY: "" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    assert.equal(stderr, "");
+    assert.equal(
+      new TextDecoder().decode(out.stdout),
+      "completed: Hello there.\n",
+    );
+    assert.deepEqual(seen, [{
+      path: "/v1/chat/completions",
+      auth: null,
+      model: "my-model",
+    }]);
+  } finally {
+    await server.shutdown();
+  }
+});
 
 Deno.test("the README's library section shows examples/quick_start.ts verbatim", () => {
   const readme = Deno.readTextFileSync(new URL("README.md", root));

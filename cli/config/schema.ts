@@ -9,7 +9,11 @@ import { z } from "../../schema/_zod.ts";
 import type { ReasoningEffort } from "../../schema/agent.ts";
 import { KEBAB_ID } from "../../schema/kebab.ts";
 import type { FsScopeTier } from "../../schema/context.ts";
-import { isBuiltInProvider } from "../../llm/provider_table.ts";
+import {
+  isBuiltInProvider,
+  PROVIDER_KINDS,
+  type ProviderKind,
+} from "../../llm/provider_table.ts";
 import { checkBaseUrl } from "./base_url.ts";
 import type { Holds, Same } from "../../schema/_type_equal.ts";
 
@@ -48,7 +52,7 @@ export interface ChatTable {
  */
 export interface ProviderEntry {
   id: string;
-  kind: "anthropic" | "openai-compatible" | "openai-responses" | "gemini";
+  kind: ProviderKind;
   base_url: string;
   api_key_env?: string;
   allow_local?: boolean;
@@ -206,6 +210,10 @@ const priceInferred = z.strictObject({
 
 const priceSchema: z.ZodMiniType<ModelPrice> = priceInferred;
 
+/** The kinds of the provider table, for the schema and its message. */
+const KINDS = Object.keys(PROVIDER_KINDS) as [ProviderKind, ...ProviderKind[]];
+const KINDS_TEXT = `${KINDS.slice(0, -1).join(", ")} or ${KINDS.at(-1)}`;
+
 function providerSchema(global: boolean): z.ZodMiniType<ProviderEntry> {
   return z.strictObject({
     id: kebab.check(
@@ -214,13 +222,7 @@ function providerSchema(global: boolean): z.ZodMiniType<ProviderEntry> {
         "must not shadow a built-in provider id",
       ),
     ),
-    kind: z.enum(
-      ["anthropic", "openai-compatible", "openai-responses", "gemini"],
-      {
-        error:
-          "must be anthropic, openai-compatible, openai-responses or gemini",
-      },
-    ),
+    kind: z.enum(KINDS, { error: `must be ${KINDS_TEXT}` }),
     base_url: nonEmpty,
     api_key_env: z.exactOptional(
       str.check(

@@ -8,14 +8,14 @@
  */
 import {
   createProviderRegistry,
-  type KeyStatus,
   type ProviderRegistry,
 } from "../../llm/mod.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
 import { type CliFault, fault } from "../fault.ts";
 
-export type { KeyStatus };
+/** A key lookup's outcome, naming variables, never the key. */
+export type KeyStatus = ReturnType<ProviderRegistry["lookupKey"]>;
 
 /** The resolved providers and the environment a lookup reads. */
 export interface KeySource {

@@ -63,8 +63,7 @@ export async function openRecorder(
     ...recorder,
     path: file,
     async write(): Promise<Result<void, CliFault>> {
-      const text = `${JSON.stringify(recorder.cassette(), null, 2)}\n`;
-      const r = await writeFileAtomic(file, text);
+      const r = await writeFileAtomic(file, recorder.cassette());
       if (r.ok) return ok(undefined);
       const why = r.error.cause instanceof Error
         ? r.error.cause.name

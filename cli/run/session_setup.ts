@@ -107,9 +107,13 @@ export function hostOptionsOf(
   const chat = config.resolved.chat;
   const runtime = denoRuntime({
     env: { get: (n) => ctx.io.env(n) },
-    registry: wiring.registry,
-    replay: wiring.replay,
-    recorder: wiring.recorder,
+    providers: config.resolved.providers,
+    resolveProvider: wiring.replay === undefined
+      ? undefined
+      : (id) => wiring.replay?.resolveProvider(id),
+    wrapProvider: wiring.recorder === undefined
+      ? undefined
+      : (id, p) => wiring.recorder?.wrap(id, p) ?? p,
     workingDir: ctx.cwd,
     adapters: {
       promptCaching: chat.promptCaching.value,

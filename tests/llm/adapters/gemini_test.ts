@@ -12,7 +12,7 @@ import {
   GEMINI_BASE_URL,
   type GeminiProviderOptions,
 } from "../../../llm/gemini/provider.ts";
-import { createBuiltinProvider } from "../../../llm/builtin_providers.ts";
+import { createProviderRegistry } from "../../../llm/provider_registry.ts";
 import {
   argsOf,
   ask,
@@ -747,14 +747,28 @@ Deno.test("createGeminiProvider() lowers history: ids Gemini gave go back, error
   ]);
 });
 
-Deno.test("createBuiltinProvider('gemini') loads the adapter on its first call and streams", async () => {
+/** The registry's `gemini` adapter, with another base URL when given. */
+function registryGemini(
+  options: {
+    fetch: typeof fetch;
+    baseUrl?: string;
+    firstByteTimeoutMs?: number;
+  },
+) {
+  const { baseUrl, ...deps } = options;
+  return createProviderRegistry(
+    baseUrl === undefined ? [] : [{ id: "gemini", baseUrl }],
+  ).create("gemini", deps);
+}
+
+Deno.test("createProviderRegistry().create('gemini') loads the adapter on its first call and streams", async () => {
   const server = serve([
     sse(
       wire([chunk([{ text: "Hi" }], { finishReason: "STOP", usage: USAGE })]),
     ),
   ]);
   try {
-    const p = createBuiltinProvider("gemini", {
+    const p = registryGemini({
       fetch,
       baseUrl: `${server.url}/v1beta`,
     });
@@ -762,7 +776,7 @@ Deno.test("createBuiltinProvider('gemini') loads the adapter on its first call a
     assert.equal(p.kind, "gemini");
     assert.equal(p.customEndpoint, true);
     assert.equal(p.contextLimit?.(MODEL), undefined, "custom: window unknown");
-    const official = createBuiltinProvider("gemini", { fetch });
+    const official = registryGemini({ fetch });
     assert.equal(official?.contextLimit?.(MODEL), 1_048_576);
     const chunks = await collect(p.stream(ask(MODEL), KEY));
     assert.equal(textOf(chunks), "Hi");
@@ -775,11 +789,11 @@ Deno.test("createBuiltinProvider('gemini') loads the adapter on its first call a
       "https://generativelanguage.googleapis.com/v1beta",
     );
     assert.throws(
-      () => createBuiltinProvider("gemini", { fetch, baseUrl: "not a url" }),
+      () => registryGemini({ fetch, baseUrl: "not a url" }),
       TypeError,
     );
     assert.throws(
-      () => createBuiltinProvider("gemini", { fetch, firstByteTimeoutMs: 0 }),
+      () => registryGemini({ fetch, firstByteTimeoutMs: 0 }),
       RangeError,
     );
   } finally {

@@ -23,10 +23,7 @@ import { openChat } from "../run/open_chat.ts";
 import { readAllText } from "../io/stdin.ts";
 import type { CliIo, TextSink } from "../io/io.ts";
 import type { TurnResult } from "../../session/turn_result.ts";
-import {
-  createOneShotObserver,
-  type OneShotRecord,
-} from "./agent_run_result.ts";
+import { oneShotRecord } from "./agent_run_result.ts";
 
 /**
  * The prompt from stdin: one trailing newline (`\n` or `\r\n`) removed.
@@ -121,9 +118,7 @@ export async function runAgentRun(
       "Empty prompt: give it as an argument or on stdin",
     );
   }
-  const oneShot = command.output === "json"
-    ? createOneShotObserver()
-    : undefined;
+  const oneShot = command.output === "json";
   const opened = openChat(ctx, {
     run,
     store: createMemoryStore(),
@@ -133,13 +128,10 @@ export async function runAgentRun(
     // final record; stderr's lines stay.
     printer: {
       hints: false,
-      ...(oneShot === undefined
-        ? {}
-        : { ctx: { ...ctx, io: withoutStdout(ctx.io) } }),
+      ...(oneShot ? { ctx: { ...ctx, io: withoutStdout(ctx.io) } } : {}),
     },
     // One turn: no after-turn compaction.
     settings: { afterTurnCompaction: false },
-    ...(oneShot === undefined ? {} : { observe: (e) => oneShot.observe(e) }),
     open: (host) => ({
       ok: true,
       value: openSession({ ...host, agent: run.agent, context: run.context }),
@@ -169,12 +161,8 @@ export async function runAgentRun(
   const faults = run.wiring.replay?.finalFaults() ?? [];
   for (const f of faults) ctx.io.stderr.write(`error: cassette: ${f}\n`);
   const recorded = await opened.value.finish();
-  if (oneShot !== undefined) {
-    const record: OneShotRecord = oneShot.record(
-      result,
-      live.sessionId,
-      run.wiring.secrets,
-    );
+  if (oneShot) {
+    const record = oneShotRecord(result, live.sessionId, run.wiring.secrets);
     ctx.io.stdout.write(`${JSON.stringify(record)}\n`);
   }
   if (signalCode !== undefined) return signalCode;

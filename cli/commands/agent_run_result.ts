@@ -8,7 +8,6 @@
  * @module
  */
 import { createSecretScreen, redactStrings } from "../../host/secrets.ts";
-import type { SessionError, SessionEvent } from "../../schema/event.ts";
 import type { TurnResult } from "../../session/turn_result.ts";
 
 /** Micro-cents in one US dollar. */
@@ -48,79 +47,50 @@ export interface OneShotRecord {
 /**
  * Collects, from the published events, what the record takes from them.
  */
-export interface OneShotObserver {
-  /** Sees one event. */
-  observe(event: SessionEvent): void;
-  /**
-   * The record of the turn.
-   *
-   * @param result The turn's result (absent when it never started).
-   * @param sessionId The session's id.
-   * @param secrets The configured keys, redacted from every string.
-   */
-  record(
-    result: TurnResult | undefined,
-    sessionId: string,
-    secrets: readonly string[],
-  ): OneShotRecord;
-}
-
 /**
- * Creates an observer for one turn.
+ * The `--output json` record of a one-shot turn: the turn's own value
+ * (`TurnResult`) mapped field by field, secrets redacted.
  *
- * @returns The observer.
+ * @param result The turn's result (`undefined` when it never ran).
+ * @param sessionId The session's id.
+ * @param secrets Every configured key.
+ * @returns The record.
  */
-export function createOneShotObserver(): OneShotObserver {
-  let cacheRead = 0;
-  let cacheWrite = 0;
-  let unknown = false;
-  let priced = true;
-  let lastModel: string | undefined;
-  let error: SessionError | undefined;
-  return {
-    observe(event) {
-      if (event.type === "cost:updated") {
-        cacheRead += event.cacheReadTokens ?? 0;
-        cacheWrite += event.cacheWriteTokens ?? 0;
-        if (event.usageUnknown === true) unknown = true;
-        if (!event.priced) priced = false;
-        lastModel = event.model;
-      } else if (event.type === "session:turn_completed") {
-        if (event.error !== undefined) error = event.error;
-      }
+export function oneShotRecord(
+  result: TurnResult | undefined,
+  sessionId: string,
+  secrets: readonly string[],
+): OneShotRecord {
+  const microcents = result?.costMicrocents ?? 0;
+  const error = result?.kind === "failed" ? result.error : undefined;
+  const unknown = result?.usageUnknown ?? false;
+  const out: OneShotRecord = {
+    type: "result",
+    isError: result === undefined || result.kind !== "completed",
+    answer: result?.kind === "completed" ? result.text : "",
+    stopReason: result === undefined || result.kind === "cancelled"
+      ? "cancelled"
+      : result.stopReason,
+    error: error === undefined ? null : {
+      code: error.code,
+      message: error.message,
+      retryable: error.retryable,
     },
-    record(result, sessionId, secrets) {
-      const failed = result === undefined || result.kind !== "completed";
-      const microcents = result?.costMicrocents ?? 0;
-      const out: OneShotRecord = {
-        type: "result",
-        isError: failed,
-        answer: result?.kind === "completed" ? result.text : "",
-        stopReason: result === undefined || result.kind === "cancelled"
-          ? "cancelled"
-          : result.stopReason,
-        error: error === undefined ? null : {
-          code: error.code,
-          message: error.message,
-          retryable: error.retryable,
-        },
-        usage: {
-          inputTokens: result?.usage.input ?? 0,
-          outputTokens: result?.usage.output ?? 0,
-          cacheReadTokens: cacheRead,
-          cacheWriteTokens: cacheWrite,
-          unknown,
-        },
-        cost: {
-          microcents,
-          usd: microcents / MICROCENTS_PER_USD,
-          priced,
-          estimated: unknown,
-        },
-        sessionId,
-        model: result?.model ?? lastModel ?? null,
-      };
-      return redactStrings(out, createSecretScreen(secrets).redact);
+    usage: {
+      inputTokens: result?.usage.input ?? 0,
+      outputTokens: result?.usage.output ?? 0,
+      cacheReadTokens: result?.cacheReadTokens ?? 0,
+      cacheWriteTokens: result?.cacheWriteTokens ?? 0,
+      unknown,
     },
+    cost: {
+      microcents,
+      usd: microcents / MICROCENTS_PER_USD,
+      priced: result?.priced ?? true,
+      estimated: unknown,
+    },
+    sessionId,
+    model: result?.model ?? null,
   };
+  return redactStrings(out, createSecretScreen(secrets).redact);
 }

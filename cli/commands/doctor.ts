@@ -17,7 +17,7 @@ import {
   type CommandResult,
   configRequestOf,
 } from "../command_env.ts";
-import { type KeyStatus, lookupKey } from "../run/keys.ts";
+import { type KeyStatus, registryOf } from "../run/keys.ts";
 import { resolveAgentRef } from "../run/agent_file.ts";
 import { stripControl } from "../io/control.ts";
 import { parseResolvConf } from "../../tools/sandbox/resolv_conf.ts";
@@ -99,7 +99,7 @@ export async function diagnose(
   }
   const keys = resolved.providers.map((p) => ({
     provider: p.id,
-    ...lookupKey(p.id, { providers: resolved.providers, env }),
+    ...registryOf(resolved.providers).lookupKey(p.id, { get: env }),
   }));
   const endpoints = resolved.providers.map((p): ProviderEndpoint => {
     const baseUrl = p.baseUrl ?? builtinRow(p.id)?.baseUrl ?? null;

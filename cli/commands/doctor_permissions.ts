@@ -17,7 +17,7 @@ import {
 } from "../../tools/permissions.ts";
 import type { ToolPermission } from "../../tools/sandbox/permission_query.ts";
 import type { LoadedConfig } from "../config/config.ts";
-import { keyVariables } from "../run/keys.ts";
+import { registryOf } from "../run/keys.ts";
 import { denyNetExcept } from "./deny_net.ts";
 import { buildToolRegistry } from "../run/tool_wiring.ts";
 import { allowlistEntryRisk } from "../../tools/sandbox/launchers.ts";
@@ -183,7 +183,7 @@ export function advisePermissions(
       : p.id === chat.defaultProvider?.value || p.baseUrl !== undefined;
     if (used && host !== undefined) netHosts.push(host);
     if (p.allowLocal && host !== undefined) localHosts.push(hostName(host));
-    envKeys.push(...keyVariables(p.id, resolved.providers));
+    envKeys.push(...registryOf(resolved.providers).keyVariables(p.id));
     envKeys.push(
       `RELAVIUM_${p.id.toUpperCase().replaceAll("-", "_")}_BASE_URL`,
     );

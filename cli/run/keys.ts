@@ -38,44 +38,6 @@ export function registryOf(
 }
 
 /**
- * The variables consulted for a provider, in order.
- *
- * @param providerId The provider id.
- * @param providers The resolved providers (for `api_key_env`).
- * @returns The variable names.
- */
-export function keyVariables(
-  providerId: string,
-  providers: readonly ResolvedProvider[],
-): string[] {
-  return registryOf(providers).keyVariables(providerId);
-}
-
-/**
- * Every configured key: the value of each variable any resolved provider
- * reads. The secrets the CLI redacts and refuses in tool arguments.
- *
- * @param options The resolved providers and the environment.
- * @returns The key values, without duplicates.
- */
-export function configuredKeys(options: KeySource): string[] {
-  return registryOf(options.providers).configuredKeys({ get: options.env });
-}
-
-/**
- * Looks a provider's key up without revealing it.
- *
- * @param providerId The provider id.
- * @param options The resolved providers and the environment.
- * @returns Which variable holds the key, or what was tried.
- */
-export function lookupKey(providerId: string, options: KeySource): KeyStatus {
-  return registryOf(options.providers).lookupKey(providerId, {
-    get: options.env,
-  });
-}
-
-/**
  * Reads a provider's key. A local (`allow_local`) provider without a key
  * yields `""`: the adapter then sends no auth header.
  *
@@ -87,7 +49,9 @@ export function readKey(
   providerId: string,
   options: KeySource,
 ): Result<string, CliFault> {
-  const status = lookupKey(providerId, options);
+  const status = registryOf(options.providers).lookupKey(providerId, {
+    get: options.env,
+  });
   if (status.status === "found") return ok(options.env(status.variable) ?? "");
   if (status.status === "no-auth") return ok("");
   return err(fault(

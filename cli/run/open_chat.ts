@@ -12,7 +12,7 @@ import type { SessionSettings } from "../../session/deps.ts";
 import type { SessionStore } from "../../store/store.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import type { GateHook } from "../../tools/approval.ts";
-import type { ModeController } from "../../tools/modes.ts";
+import { createModePolicy, type ModeController } from "../../tools/modes.ts";
 import type { ModeName } from "../args.ts";
 import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { openChatReader } from "../chat/chat_reader.ts";
@@ -25,8 +25,7 @@ import type { CommandEnv } from "../command_env.ts";
 import type { CliFault } from "../fault.ts";
 import type { EventPrinter } from "../io/output.ts";
 import type { LineReader } from "../io/stdin.ts";
-import { buildModes } from "./modes.ts";
-import { finishRecording } from "./record_exit.ts";
+import { finishRecording } from "./record.ts";
 import { hostOptionsOf, type PreparedRun } from "./session_setup.ts";
 import { printerFor, writeNotices } from "./session_io.ts";
 import { withBudgetNotices } from "./window_settings.ts";
@@ -161,11 +160,16 @@ export function openChat(
     terminal: interactive,
   });
   frame?.hooks.attach(printer);
-  const modes = buildModes(run.registry, {
+  // Without an approver (no terminal) governed actions are refused unless
+  // the mode allows them.
+  const approver = interactive && frame !== undefined
+    ? createApprover(ctx.io, frame.reader, frame.hooks.settle)
+    : undefined;
+  const modes = createModePolicy({
     mode: spec.mode ?? "ask",
-    ...(interactive && frame !== undefined
-      ? { approver: createApprover(ctx.io, frame.reader, frame.hooks.settle) }
-      : {}),
+    interactive: approver !== undefined,
+    isReadOnly: (id) => run.registry?.isReadOnly(id) ?? false,
+    ...(approver === undefined ? {} : { approver }),
   });
   const host = hostOptionsOf(ctx, run);
   const settings = withBudgetNotices(

@@ -19,11 +19,10 @@ import { contextDeps } from "./window_settings.ts";
 import { applyModelOverride, buildDefaultAgent } from "./default_agent.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
-import { configuredKeys } from "./keys.ts";
+import { registryOf } from "./keys.ts";
 import { rememberFaultSecrets } from "../io/fault_line.ts";
 import type { SessionSettings } from "../../session/deps.ts";
 import type { ScopedToolRegistry } from "../../tools/registry_impl.ts";
-import type { ToolScope } from "./tool_wiring.ts";
 import type { GateHook } from "../../tools/approval.ts";
 
 /**
@@ -81,9 +80,8 @@ export async function loadRunConfig(
   if (config.ok) {
     rememberFaultSecrets(
       ctx.io,
-      configuredKeys({
-        providers: config.value.resolved.providers,
-        env: (n) => ctx.io.env(n),
+      registryOf(config.value.resolved.providers).configuredKeys({
+        get: (n) => ctx.io.env(n),
       }),
     );
   }
@@ -169,44 +167,6 @@ export async function resolveRunAgent(
 }
 
 /**
- * The `[chat]` guardrails of the tools: `allowed_commands`,
- * `allowed_command_globs` and `allowed_domains` (empty ⇒ deny all).
- *
- * @param config The loaded config.
- * @returns The guardrails for `ToolScope.guardrails`.
- */
-export function chatGuardrails(
-  config: LoadedConfig,
-): NonNullable<ToolScope["guardrails"]> {
-  const chat = config.resolved.chat;
-  return {
-    allowedCommands: chat.allowedCommands.value,
-    allowedCommandGlobs: chat.allowedCommandGlobs.value,
-    allowedDomains: chat.allowedDomains.value,
-  };
-}
-
-/**
- * The tool registry of a session whose agent grants tools (or of an
- * interactive chat, `userTools`); `undefined` (and no tool module loaded)
- * otherwise.
- *
- * @param agent The session's agent.
- * @param scope Where the tools may work, guardrails and gate.
- * @param userTools Build it even when the agent grants no tool.
- * @returns The registry or `undefined`, or an `internal` fault.
- */
-export async function sessionTools(
-  agent: Agent,
-  scope: ToolScope,
-  userTools = false,
-): Promise<Result<ScopedToolRegistry | undefined, CliFault>> {
-  if ((agent.tools ?? []).length === 0 && !userTools) return ok(undefined);
-  const { buildToolRegistry } = await import("./tool_wiring.ts");
-  return buildToolRegistry(scope);
-}
-
-/**
  * Prepares a new session: config, agent, system-prompt variables,
  * providers (or cassette), context and deps.
  *
@@ -284,17 +244,30 @@ export async function prepareRun(
   });
   if (!wiring.ok) return wiring;
   const relaviumDir = config.paths.relaviumDir;
-  const registry = await sessionTools(wiring.value.agent, {
-    context,
-    ...(base.projectRoot === undefined
-      ? {}
-      : { projectRoot: base.projectRoot }),
-    ...(relaviumDir === undefined ? {} : { relaviumDir }),
-    guardrails: chatGuardrails(config),
-    commandTimeoutMs: config.resolved.chat.commandTimeoutMs.value,
-    secrets: wiring.value.secrets,
-    ...(req.gate === undefined ? {} : { gate: req.gate }),
-  }, req.userTools === true);
+  const chat = config.resolved.chat;
+  // Tools only when the agent grants some, or for an interactive chat's
+  // `@path` and `!cmd`; otherwise no tool module is loaded.
+  let registry: Result<ScopedToolRegistry | undefined, CliFault> = ok(
+    undefined,
+  );
+  if ((wiring.value.agent.tools ?? []).length > 0 || req.userTools === true) {
+    const { buildToolRegistry } = await import("./tool_wiring.ts");
+    registry = buildToolRegistry({
+      context,
+      ...(base.projectRoot === undefined
+        ? {}
+        : { projectRoot: base.projectRoot }),
+      ...(relaviumDir === undefined ? {} : { relaviumDir }),
+      guardrails: {
+        allowedCommands: chat.allowedCommands.value,
+        allowedCommandGlobs: chat.allowedCommandGlobs.value,
+        allowedDomains: chat.allowedDomains.value,
+      },
+      commandTimeoutMs: chat.commandTimeoutMs.value,
+      secrets: wiring.value.secrets,
+      ...(req.gate === undefined ? {} : { gate: req.gate }),
+    });
+  }
   if (!registry.ok) return registry;
   return ok({
     config,

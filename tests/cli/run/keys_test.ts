@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { ResolvedProvider } from "../../../cli/config/resolve.ts";
-import { keyVariables, lookupKey, readKey } from "../../../cli/run/keys.ts";
+import { readKey, registryOf } from "../../../cli/run/keys.ts";
 
 const builtIn = (id: string): ResolvedProvider => ({
   id,
@@ -33,51 +33,53 @@ const PROVIDERS: ResolvedProvider[] = [
   },
 ];
 
-Deno.test("keyVariables() lists RELAVIUM_<P>_API_KEY, then the vendor variable", () => {
-  assert.deepEqual(keyVariables("anthropic", PROVIDERS), [
+Deno.test("registryOf().keyVariables() lists RELAVIUM_<P>_API_KEY, then the vendor variable", () => {
+  assert.deepEqual(registryOf(PROVIDERS).keyVariables("anthropic"), [
     "RELAVIUM_ANTHROPIC_API_KEY",
     "ANTHROPIC_API_KEY",
   ]);
-  assert.deepEqual(keyVariables("openai", PROVIDERS), [
+  assert.deepEqual(registryOf(PROVIDERS).keyVariables("openai"), [
     "RELAVIUM_OPENAI_API_KEY",
     "OPENAI_API_KEY",
   ]);
-  assert.deepEqual(keyVariables("deepseek", PROVIDERS), [
+  assert.deepEqual(registryOf(PROVIDERS).keyVariables("deepseek"), [
     "RELAVIUM_DEEPSEEK_API_KEY",
     "DEEPSEEK_API_KEY",
   ]);
-  assert.deepEqual(keyVariables("gemini", PROVIDERS), [
+  assert.deepEqual(registryOf(PROVIDERS).keyVariables("gemini"), [
     "RELAVIUM_GEMINI_API_KEY",
     "GEMINI_API_KEY",
   ]);
-  assert.deepEqual(keyVariables("ollama-box", PROVIDERS), [
+  assert.deepEqual(registryOf(PROVIDERS).keyVariables("ollama-box"), [
     "RELAVIUM_OLLAMA_BOX_API_KEY",
   ]);
-  assert.deepEqual(keyVariables("corp", PROVIDERS), ["CORP_LLM_TOKEN"]);
+  assert.deepEqual(registryOf(PROVIDERS).keyVariables("corp"), [
+    "CORP_LLM_TOKEN",
+  ]);
 });
 
-Deno.test("lookupKey() reports the variable, never the value", () => {
+Deno.test("registryOf().lookupKey() reports the variable, never the value", () => {
   const env: Record<string, string> = {
     RELAVIUM_ANTHROPIC_API_KEY: "sk-ant-secret",
     ANTHROPIC_API_KEY: "other",
     OPENAI_API_KEY: "sk-openai",
   };
   const get = (n: string): string | undefined => env[n];
-  const a = lookupKey("anthropic", { providers: PROVIDERS, env: get });
+  const a = registryOf(PROVIDERS).lookupKey("anthropic", { get });
   assert.deepEqual(a, {
     status: "found",
     variable: "RELAVIUM_ANTHROPIC_API_KEY",
   });
   assert.ok(!JSON.stringify(a).includes("secret"));
-  assert.deepEqual(lookupKey("openai", { providers: PROVIDERS, env: get }), {
+  assert.deepEqual(registryOf(PROVIDERS).lookupKey("openai", { get }), {
     status: "found",
     variable: "OPENAI_API_KEY",
   });
   assert.deepEqual(
-    lookupKey("ollama-box", { providers: PROVIDERS, env: get }),
+    registryOf(PROVIDERS).lookupKey("ollama-box", { get }),
     { status: "no-auth", tried: ["RELAVIUM_OLLAMA_BOX_API_KEY"] },
   );
-  assert.deepEqual(lookupKey("corp", { providers: PROVIDERS, env: get }), {
+  assert.deepEqual(registryOf(PROVIDERS).lookupKey("corp", { get }), {
     status: "missing",
     tried: ["CORP_LLM_TOKEN"],
   });

@@ -7,14 +7,12 @@
  */
 import { openSession } from "../../host/mod.ts";
 import type { CliCommand } from "../args.ts";
-import { runChatLoop } from "../chat/loop.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { fault } from "../fault.ts";
 import { historyPath, openHistory } from "../run/history.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
 import { offerTrust } from "../chat/trust_prompt.ts";
-import { userLineHandler } from "../chat/user_input.ts";
-import { openChat, openChatFrame } from "../run/open_chat.ts";
+import { openChat, openChatFrame, runLineChat } from "../run/open_chat.ts";
 
 /**
  * Runs `chat`.
@@ -78,7 +76,7 @@ export async function runChat(
     store.close();
     return chat.error;
   }
-  const { live, printer, modes } = chat.value;
+  const { live } = chat.value;
   await live.events.settled();
   if (!ctx.globals.json && !ctx.globals.quiet) {
     ctx.io.stderr.write(
@@ -87,38 +85,11 @@ export async function runChat(
       }\n`,
     );
   }
-  let reseat: { model: string; provider: string } | undefined;
   try {
-    const code = await runChatLoop({
-      ctx,
-      live,
-      store,
-      printer,
-      modes,
-      reader,
-      interactive,
-      model: { model: run.agent.model, provider: run.agent.provider },
-      ...(interactive
-        ? {
-          onReseat: (to) => void (reseat = to),
-          prepareLine: userLineHandler(
-            ctx.io,
-            live.session,
-            modes,
-            run.registry,
-          ),
-        }
-        : {}),
-      ...(run.wiring.replay === undefined ? {} : { replay: run.wiring.replay }),
-      ...(run.config.resolved.chat.maxMessages === undefined
-        ? {}
-        : { maxMessages: run.config.resolved.chat.maxMessages.value }),
-    });
-    await chat.value.drained;
-    const recorded = await chat.value.finish();
-    if (reseat !== undefined && recorded) {
+    const end = await runLineChat(ctx, chat.value, { run, store, frame });
+    if (end.reseat !== undefined && end.recorded) {
       const { continueOn } = await import("./chat_resume.ts");
-      return await continueOn(ctx, live.sessionId, reseat, reader);
+      return await continueOn(ctx, live.sessionId, end.reseat, reader);
     }
     // A chat that never reached a provider keeps nothing worth resuming
     // (chat-list leaves it out).
@@ -131,7 +102,7 @@ export async function runChat(
         } chat-resume ${live.sessionId}\n`,
       );
     }
-    return recorded ? code : 1;
+    return end.recorded ? end.code : 1;
   } finally {
     store.close();
   }

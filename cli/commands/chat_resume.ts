@@ -8,7 +8,6 @@
  */
 import { resumeSession } from "../../host/mod.ts";
 import type { CliCommand } from "../args.ts";
-import { runChatLoop } from "../chat/loop.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { type CliFault, fault } from "../fault.ts";
 import {
@@ -23,11 +22,10 @@ import {
 } from "../../store/sqlite_list.ts";
 import type { LoadedSession } from "../../store/store.ts";
 import { loadRunConfig, prepareRun } from "../run/session_setup.ts";
-import { userLineHandler } from "../chat/user_input.ts";
 import { locateConfig } from "../config/config.ts";
 import type { LineReader } from "../io/stdin.ts";
 import { stripControl } from "../io/control.ts";
-import { openChat, openChatFrame } from "../run/open_chat.ts";
+import { openChat, openChatFrame, runLineChat } from "../run/open_chat.ts";
 import { shownFolder } from "./chat_list.ts";
 import { inProject, projectFolder, resolveSessionId } from "./session_ref.ts";
 
@@ -162,8 +160,7 @@ export async function runChatResume(
       },
     });
     if (!chat.ok) return chat.error;
-    const { live, printer, modes } = chat.value;
-    const maxMessages = config.value.resolved.chat.maxMessages?.value;
+    const { live, modes } = chat.value;
     if (!ctx.globals.json && !ctx.globals.quiet) {
       const n = live.session.turnCount;
       ctx.io.stderr.write(
@@ -175,39 +172,12 @@ export async function runChatResume(
       );
     }
     closeStore = false;
-    let next: { model: string; provider: string } | undefined;
     try {
-      const code = await runChatLoop({
-        ctx,
-        live,
-        store,
-        printer,
-        modes,
-        reader,
-        interactive,
-        ...(interactive
-          ? {
-            onReseat: (to) => void (next = to),
-            prepareLine: userLineHandler(
-              ctx.io,
-              live.session,
-              modes,
-              run.registry,
-            ),
-          }
-          : {}),
-        ...(run.wiring.replay === undefined
-          ? {}
-          : { replay: run.wiring.replay }),
-        ...(maxMessages === undefined ? {} : { maxMessages }),
-        model: { model: agent.model, provider: agent.provider },
-      });
-      await chat.value.drained;
-      const recorded = await chat.value.finish();
-      if (next !== undefined && recorded) {
-        return await continueOn(ctx, id, next, reader);
+      const end = await runLineChat(ctx, chat.value, { run, store, frame });
+      if (end.reseat !== undefined && end.recorded) {
+        return await continueOn(ctx, id, end.reseat, reader);
       }
-      return recorded ? code : 1;
+      return end.recorded ? end.code : 1;
     } finally {
       store.close();
     }

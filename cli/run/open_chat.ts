@@ -16,7 +16,8 @@ import { createModePolicy, type ModeController } from "../../tools/modes.ts";
 import type { ModeName } from "../args.ts";
 import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
 import { openChatReader } from "../chat/chat_reader.ts";
-import { isCi } from "../chat/loop.ts";
+import { isCi, runChatLoop } from "../chat/loop.ts";
+import { userLineHandler } from "../chat/user_input.ts";
 import {
   createTerminalHooks,
   type TerminalHooks,
@@ -211,4 +212,58 @@ export function openChat(
       finish: () => finishRecording(ctx, run.wiring.recorder),
     },
   };
+}
+
+/**
+ * How a line chat ended.
+ */
+export interface LineChatEnd {
+  /** The loop's exit code. */
+  code: number;
+  /** Whether the `--record` cassette was written (or there was none). */
+  recorded: boolean;
+  /** The model `/model` asked to go on with, if any. */
+  reseat?: { model: string; provider: string };
+}
+
+/**
+ * Runs the line loop of an opened chat (`chat` and `chat-resume`), then
+ * waits for its events and writes its recording.
+ *
+ * @param ctx The command context.
+ * @param chat The opened chat.
+ * @param spec The run, store and frame it was opened with.
+ * @returns The exit code, the recording's outcome and a `/model` reseat.
+ */
+export async function runLineChat(
+  ctx: CommandEnv,
+  chat: OpenedChat,
+  spec: Pick<OpenChatSpec, "run" | "store"> & { frame: ChatFrame },
+): Promise<LineChatEnd> {
+  const { live, printer, modes } = chat;
+  const { run, frame } = spec;
+  const { interactive } = frame;
+  const maxMessages = run.config.resolved.chat.maxMessages?.value;
+  let reseat: LineChatEnd["reseat"];
+  const code = await runChatLoop({
+    ctx,
+    live,
+    store: spec.store,
+    printer,
+    modes,
+    reader: frame.reader,
+    interactive,
+    model: { model: run.agent.model, provider: run.agent.provider },
+    ...(interactive
+      ? {
+        onReseat: (to) => void (reseat = to),
+        prepareLine: userLineHandler(ctx.io, live.session, modes, run.registry),
+      }
+      : {}),
+    ...(run.wiring.replay === undefined ? {} : { replay: run.wiring.replay }),
+    ...(maxMessages === undefined ? {} : { maxMessages }),
+  });
+  await chat.drained;
+  const recorded = await chat.finish();
+  return { code, recorded, ...(reseat === undefined ? {} : { reseat }) };
 }

@@ -7,7 +7,6 @@
  * @module
  */
 import type { Cassette } from "../llm/cassette.ts";
-import { parseCassette } from "../llm/cassette.ts";
 import type { ModelCatalog } from "../llm/catalog.ts";
 import type { FetchFn } from "../llm/http.ts";
 import type { EnvReader } from "../llm/keys.ts";
@@ -196,6 +195,8 @@ export function denoRuntime(options: DenoRuntimeOptions = {}): SessionRuntime {
  */
 export async function loadCassette(path: string): Promise<Cassette> {
   const text = await readFileText(path);
+  // The cassette schema loads only when a cassette is read.
+  const { parseCassette } = await import("../llm/cassette.ts");
   const parsed = parseCassette(text, path);
   if (!parsed.ok) {
     throw new InvalidFileError(

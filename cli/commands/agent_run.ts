@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { openSession } from "../../host/mod.ts";
-import { createMemoryStore } from "../../store/mod.ts";
+import { openSession } from "../../host/host.ts";
+import { createMemoryStore } from "../../store/memory_store.ts";
 import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { type CliFault, fault } from "../fault.ts";

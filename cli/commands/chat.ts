@@ -5,14 +5,15 @@
  *
  * @module
  */
-import { openSession } from "../../host/mod.ts";
+import { openSession } from "../../host/host.ts";
 import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { fault } from "../fault.ts";
 import { historyPath, openHistory } from "../run/history.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
 import { offerTrust } from "../chat/trust_prompt.ts";
-import { openChat, openChatFrame, runLineChat } from "../run/open_chat.ts";
+import { openChat } from "../run/open_chat.ts";
+import { openChatFrame, runLineChat } from "../run/line_chat.ts";
 
 /**
  * Runs `chat`.

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { resumeSession } from "../../host/mod.ts";
+import { resumeSession } from "../../host/host.ts";
 import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { type CliFault, fault } from "../fault.ts";
@@ -25,7 +25,8 @@ import { loadRunConfig, prepareRun } from "../run/session_setup.ts";
 import { locateConfig } from "../config/config.ts";
 import type { LineReader } from "../io/stdin.ts";
 import { stripControl } from "../io/control.ts";
-import { openChat, openChatFrame, runLineChat } from "../run/open_chat.ts";
+import { openChat } from "../run/open_chat.ts";
+import { openChatFrame, runLineChat } from "../run/line_chat.ts";
 import { shownFolder } from "./chat_list.ts";
 import { inProject, projectFolder, resolveSessionId } from "./session_ref.ts";
 

@@ -9,7 +9,7 @@
 import {
   createProviderRegistry,
   type ProviderRegistry,
-} from "../../llm/mod.ts";
+} from "../../llm/provider_registry.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
 import { type CliFault, fault } from "../fault.ts";

@@ -1,32 +1,30 @@
 /**
  * The CLI's one session opener, shared by `chat`, `chat-resume` and
  * `agent run`: from a prepared run to a live session with its printer,
- * modes, event pump and, when the command ends, its recording. Each command keeps only what differs: where the agent and
+ * modes, event pump and, when the command ends, its recording. It loads
+ * no chat module: a line chat's reader and prompts come in its frame
+ * (`line_chat.ts`). Each command keeps only what differs: where the agent and
  * the store come from, and what it does with the live session.
  *
  * @module
  */
-import type { HostOptions, PersistedSession } from "../../host/mod.ts";
+import type { HostOptions, PersistedSession } from "../../host/host.ts";
 import type { Result } from "../../schema/result.ts";
 import type { SessionSettings } from "../../session/deps.ts";
 import type { SessionStore } from "../../store/store.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import type { GateHook } from "../../tools/approval.ts";
+import type {
+  ApprovalDecision,
+  ApprovalRequest,
+} from "../../tools/registry.ts";
 import { createModePolicy, type ModeController } from "../../tools/modes.ts";
 import type { ModeName } from "../args.ts";
-import { createApprover, createGatePrompt } from "../chat/approval_prompt.ts";
-import { openChatReader } from "../chat/chat_reader.ts";
-import { isCi, runChatLoop } from "../chat/loop.ts";
-import { userLineHandler } from "../chat/user_input.ts";
-import {
-  createTerminalHooks,
-  type TerminalHooks,
-} from "../chat/terminal_hooks.ts";
+import type { TerminalHooks } from "../chat/terminal_hooks.ts";
 import type { CommandEnv } from "../command_env.ts";
 import type { CliFault } from "../fault.ts";
 import type { EventPrinter } from "../io/output.ts";
 import type { LineReader } from "../io/stdin.ts";
-import { finishRecording } from "./record.ts";
 import { hostOptionsOf, type PreparedRun } from "./session_setup.ts";
 import { printerFor, writeNotices } from "./session_io.ts";
 import { withBudgetNotices } from "./window_settings.ts";
@@ -44,51 +42,10 @@ export interface ChatFrame {
   hooks: TerminalHooks;
   /** The `git_commit` prompt of an interactive chat. */
   gate?: GateHook;
+  /** Asks the person about a governed action (an interactive chat). */
+  approver?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   /** Set once the session is open (prompts wait for its events). */
   current: { live?: PersistedSession };
-}
-
-/**
- * Whether a chat runs on a terminal: not under `--json`, both ends a
- * terminal, not in CI.
- *
- * @param ctx The command context.
- * @returns Whether the chat is interactive.
- */
-export function chatIsInteractive(ctx: CommandEnv): boolean {
-  return !ctx.globals.json && ctx.io.stdinIsTerminal &&
-    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
-}
-
-/**
- * Opens a chat's reader (or takes a carried one) and its prompt hooks.
- *
- * @param ctx The command context.
- * @param workspace The session's working folder (the editor's history).
- * @param carried A reader carried over from the chat before (`/model`).
- * @returns The frame.
- */
-export async function openChatFrame(
-  ctx: CommandEnv,
-  workspace: string,
-  carried?: LineReader,
-): Promise<ChatFrame> {
-  const interactive = chatIsInteractive(ctx);
-  const reader = carried ??
-    await openChatReader(ctx.io, { interactive, workspace });
-  const current: ChatFrame["current"] = {};
-  const hooks = createTerminalHooks(() =>
-    current.live?.events.settled() ?? Promise.resolve()
-  );
-  return {
-    interactive,
-    reader,
-    hooks,
-    current,
-    ...(interactive
-      ? { gate: createGatePrompt(ctx.io, reader, hooks.settle) }
-      : {}),
-  };
 }
 
 /**
@@ -163,9 +120,7 @@ export function openChat(
   frame?.hooks.attach(printer);
   // Without an approver (no terminal) governed actions are refused unless
   // the mode allows them.
-  const approver = interactive && frame !== undefined
-    ? createApprover(ctx.io, frame.reader, frame.hooks.settle)
-    : undefined;
+  const approver = frame?.approver;
   const modes = createModePolicy({
     mode: spec.mode ?? "ask",
     interactive: approver !== undefined,
@@ -209,61 +164,12 @@ export function openChat(
       printer,
       modes,
       drained,
-      finish: () => finishRecording(ctx, run.wiring.recorder),
+      async finish(): Promise<boolean> {
+        const recorder = run.wiring.recorder;
+        if (recorder === undefined) return true;
+        const { finishRecording } = await import("./record.ts");
+        return await finishRecording(ctx, recorder);
+      },
     },
   };
-}
-
-/**
- * How a line chat ended.
- */
-export interface LineChatEnd {
-  /** The loop's exit code. */
-  code: number;
-  /** Whether the `--record` cassette was written (or there was none). */
-  recorded: boolean;
-  /** The model `/model` asked to go on with, if any. */
-  reseat?: { model: string; provider: string };
-}
-
-/**
- * Runs the line loop of an opened chat (`chat` and `chat-resume`), then
- * waits for its events and writes its recording.
- *
- * @param ctx The command context.
- * @param chat The opened chat.
- * @param spec The run, store and frame it was opened with.
- * @returns The exit code, the recording's outcome and a `/model` reseat.
- */
-export async function runLineChat(
-  ctx: CommandEnv,
-  chat: OpenedChat,
-  spec: Pick<OpenChatSpec, "run" | "store"> & { frame: ChatFrame },
-): Promise<LineChatEnd> {
-  const { live, printer, modes } = chat;
-  const { run, frame } = spec;
-  const { interactive } = frame;
-  const maxMessages = run.config.resolved.chat.maxMessages?.value;
-  let reseat: LineChatEnd["reseat"];
-  const code = await runChatLoop({
-    ctx,
-    live,
-    store: spec.store,
-    printer,
-    modes,
-    reader: frame.reader,
-    interactive,
-    model: { model: run.agent.model, provider: run.agent.provider },
-    ...(interactive
-      ? {
-        onReseat: (to) => void (reseat = to),
-        prepareLine: userLineHandler(ctx.io, live.session, modes, run.registry),
-      }
-      : {}),
-    ...(run.wiring.replay === undefined ? {} : { replay: run.wiring.replay }),
-    ...(maxMessages === undefined ? {} : { maxMessages }),
-  });
-  await chat.drained;
-  const recorded = await chat.finish();
-  return { code, recorded, ...(reseat === undefined ? {} : { reseat }) };
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ProviderRegistry } from "../../llm/mod.ts";
+import type { ProviderRegistry } from "../../llm/provider_registry.ts";
 import type { Replay } from "../../llm/replay_provider.ts";
 import type { Agent } from "../../schema/agent.ts";
 import { err, ok, type Result } from "../../schema/result.ts";

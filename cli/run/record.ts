@@ -6,7 +6,7 @@
  * @module
  */
 import { dirname, resolve } from "node:path";
-import { createRecorder, type Recorder } from "../../llm/mod.ts";
+import { createRecorder, type Recorder } from "../../llm/record.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";
 import { type CliFault, fault } from "../fault.ts";

@@ -7,7 +7,8 @@
  * @module
  */
 import { streamLimitsOf } from "../config/resolve.ts";
-import { denoRuntime, type HostOptions } from "../../host/mod.ts";
+import type { HostOptions } from "../../host/host.ts";
+import { denoRuntime } from "../../host/runtime.ts";
 import type { Agent } from "../../schema/agent.ts";
 import type { SessionContext } from "../../schema/context.ts";
 import { err, ok, type Result } from "../../schema/result.ts";

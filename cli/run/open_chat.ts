@@ -27,7 +27,7 @@ import type { EventPrinter } from "../io/output.ts";
 import type { LineReader } from "../io/stdin.ts";
 import { hostOptionsOf, type PreparedRun } from "./session_setup.ts";
 import { printerFor, writeNotices } from "./session_io.ts";
-import { withBudgetNotices } from "./window_settings.ts";
+import type { BudgetNotice } from "../../session/budget.ts";
 
 /**
  * What a line chat needs before its session exists: the reader, and the
@@ -128,10 +128,17 @@ export function openChat(
     ...(approver === undefined ? {} : { approver }),
   });
   const host = hostOptionsOf(ctx, run);
-  const settings = withBudgetNotices(
-    { ...host.settings, ...spec.settings, interactive },
-    (t) => ctx.io.stderr.write(t),
-  );
+  const settings: SessionSettings = {
+    ...host.settings,
+    ...spec.settings,
+    interactive,
+  };
+  if (settings.budget !== undefined) {
+    settings.budget = {
+      ...settings.budget,
+      onNotice: (n) => ctx.io.stderr.write(`${budgetNoticeLine(n)}\n`),
+    };
+  }
   let tools = host.tools;
   if (frame !== undefined) {
     const seen = frame.hooks.observe({
@@ -172,4 +179,18 @@ export function openChat(
       },
     },
   };
+}
+
+/** The stderr line of a budget notice (the governor never writes events). */
+function budgetNoticeLine(notice: BudgetNotice): string {
+  switch (notice.kind) {
+    case "unpriced":
+      return `notice: ${notice.model} has no price, so the session cost cap does not apply to it (strict_cost_cap = true refuses it instead)`;
+    case "over_cap":
+      return `warning: ${notice.message}`;
+    default: {
+      const never: never = notice;
+      return never;
+    }
+  }
 }

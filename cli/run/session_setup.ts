@@ -16,7 +16,6 @@ import { resolveSystemPrompt } from "../../session/prompt.ts";
 import { resolveAgentRef } from "./agent_file.ts";
 import { loadCliConfig, type LoadedConfig } from "../config/config.ts";
 import { type CommandEnv, configRequestOf } from "../command_env.ts";
-import { contextDeps } from "./window_settings.ts";
 import { applyModelOverride, buildDefaultAgent } from "./default_agent.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
@@ -87,6 +86,52 @@ export async function loadRunConfig(
     );
   }
   return config;
+}
+
+/**
+ * Maps the config's context settings onto the session's: `[chat]`
+ * `max_messages`, `auto_compact`, `compact_threshold`, `[defaults]`
+ * `max_tokens_estimate`, and the cost cap (`max_cost_microcents`,
+ * `on_exceed`, `strict_cost_cap`) as `budget`, only when the cap is
+ * positive.
+ * The values were validated when the config loaded (a threshold outside
+ * (0, 1] never gets here). No positive cap ⇒ no `budget` (no governor, no
+ * unpriced-model notice).
+ *
+ * @param config The loaded config.
+ * @returns The deps to spread into the session's deps.
+ */
+export function contextDeps(
+  config: LoadedConfig,
+): Pick<
+  SessionSettings,
+  | "maxMessages"
+  | "autoCompact"
+  | "compactThreshold"
+  | "maxTokensEstimate"
+  | "budget"
+> {
+  const { chat, defaults } = config.resolved;
+  const cap = chat.maxCostMicrocents.value;
+  return {
+    ...(chat.maxMessages === undefined
+      ? {}
+      : { maxMessages: chat.maxMessages.value }),
+    autoCompact: chat.autoCompact.value,
+    compactThreshold: chat.compactThreshold.value,
+    ...(defaults.maxTokensEstimate === undefined
+      ? {}
+      : { maxTokensEstimate: defaults.maxTokensEstimate.value }),
+    ...(cap > 0
+      ? {
+        budget: {
+          maxCostMicrocents: cap,
+          onExceed: chat.onExceed.value,
+          strictCostCap: chat.strictCostCap.value,
+        },
+      }
+      : {}),
+  };
 }
 
 /**

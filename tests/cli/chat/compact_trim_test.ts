@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createBufferedIo } from "../../../cli/io/io.ts";
 import type { CliIo } from "../../../cli/io/io.ts";
 import { main } from "../../../cli/main.ts";
-import { contextDeps } from "../../../cli/run/window_settings.ts";
+import { contextDeps } from "../../../cli/run/session_setup.ts";
 import { turnFailureHint } from "../../../cli/chat/hints.ts";
 import type { SessionEvent } from "../../../schema/event.ts";
 import {

@@ -9,11 +9,10 @@ import { openSession } from "../../host/host.ts";
 import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { fault } from "../fault.ts";
-import { historyPath, openHistory } from "../run/history.ts";
+import { openRunHistory } from "../run/history.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
 import { offerTrust } from "../chat/trust_prompt.ts";
-import { openChat } from "../run/open_chat.ts";
-import { openChatFrame, runLineChat } from "../run/line_chat.ts";
+import { openChatFrame, openLineChat, runLineChat } from "../run/line_chat.ts";
 
 /**
  * Runs `chat`.
@@ -39,22 +38,14 @@ export async function runChat(
   });
   if (!prep.ok) return prep.error;
   const run = prep.value;
-  const path = historyPath(run.config.paths);
-  if (!path.ok) return path.error;
-  const opened = await openHistory(path.value, {
-    create: true,
-    notice: (text) => ctx.io.stderr.write(text),
-  });
+  const opened = await openRunHistory(ctx, run.config.paths, true);
   if (!opened.ok) return opened.error;
   const store = opened.value;
   if (store === undefined) return fault("internal", "History store missing");
-  const chat = openChat(ctx, {
-    run,
-    store,
-    frame,
-    mode: command.mode ?? "ask",
-    printer: { hints: true },
-    open(host) {
+  const chat = openLineChat(
+    ctx,
+    { run, store, frame, mode: command.mode },
+    (host) => {
       try {
         return {
           ok: true,
@@ -72,7 +63,7 @@ export async function runChat(
         };
       }
     },
-  });
+  );
   if (!chat.ok) {
     store.close();
     return chat.error;

@@ -14,7 +14,7 @@ import {
   damagedRowsNotice,
   damagedSessionFault,
   historyPath,
-  openHistory,
+  openRunHistory,
 } from "../run/history.ts";
 import {
   type DamagedSessionRow,
@@ -25,8 +25,7 @@ import { loadRunConfig, prepareRun } from "../run/session_setup.ts";
 import { locateConfig } from "../config/config.ts";
 import type { LineReader } from "../io/stdin.ts";
 import { stripControl } from "../io/control.ts";
-import { openChat } from "../run/open_chat.ts";
-import { openChatFrame, runLineChat } from "../run/line_chat.ts";
+import { openChatFrame, openLineChat, runLineChat } from "../run/line_chat.ts";
 import { shownFolder } from "./chat_list.ts";
 import { inProject, projectFolder, resolveSessionId } from "./session_ref.ts";
 
@@ -45,12 +44,7 @@ export async function runChatResume(
 ): Promise<CommandResult> {
   const config = await loadRunConfig(ctx);
   if (!config.ok) return config.error;
-  const path = historyPath(config.value.paths);
-  if (!path.ok) return path.error;
-  const opened = await openHistory(path.value, {
-    create: false,
-    notice: (text) => ctx.io.stderr.write(text),
-  });
+  const opened = await openRunHistory(ctx, config.value.paths, false);
   if (!opened.ok) return opened.error;
   const store = opened.value;
   const wanted = command.sessionId;
@@ -70,7 +64,8 @@ export async function runChatResume(
       // --last: the newest listed session of this project, else the newest
       // of any folder (said so); damaged rows are named.
       const damaged: DamagedSessionRow[] = [];
-      const listed = listSqliteSessions(path.value, { damaged })
+      const db = historyPath(config.value.paths);
+      const listed = (db.ok ? listSqliteSessions(db.value, { damaged }) : [])
         .filter((r) => r.engaged);
       ctx.io.stderr.write(damagedRowsNotice(damaged));
       const folder = await projectFolder(ctx);
@@ -134,13 +129,10 @@ export async function runChatResume(
     });
     if (!prep.ok) return prep.error;
     const run = prep.value;
-    const chat = openChat(ctx, {
-      run,
-      store,
-      frame,
-      mode: command.mode ?? "ask",
-      printer: { hints: true },
-      open(host) {
+    const chat = openLineChat(
+      ctx,
+      { run, store, frame, mode: command.mode },
+      (host) => {
         const resumed = resumeSession({
           ...host,
           sessionId: id,
@@ -159,7 +151,7 @@ export async function runChatResume(
           ),
         };
       },
-    });
+    );
     if (!chat.ok) return chat.error;
     const { live, modes } = chat.value;
     if (!ctx.globals.json && !ctx.globals.quiet) {

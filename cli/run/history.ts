@@ -37,6 +37,28 @@ export function historyPath(paths: ConfigPaths): Result<string, CliFault> {
     : ok(paths.historyDb);
 }
 
+/**
+ * Opens the `history.db` of a command's config for a session: its path,
+ * then the store, its notices on stderr.
+ *
+ * @param ctx The command context (stderr).
+ * @param paths The config's paths.
+ * @param create Create the file when missing (`chat`), or not (resume).
+ * @returns The store (`undefined`: no file and not created), or a fault.
+ */
+export async function openRunHistory(
+  ctx: CommandEnv,
+  paths: ConfigPaths,
+  create: boolean,
+): Promise<Result<SessionStore | undefined, CliFault>> {
+  const path = historyPath(paths);
+  if (!path.ok) return path;
+  return await openHistory(path.value, {
+    create,
+    notice: (text) => ctx.io.stderr.write(text),
+  });
+}
+
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.lstat(path);

@@ -11,19 +11,14 @@ import { createTerminalHooks } from "../chat/terminal_hooks.ts";
 import { userLineHandler } from "../chat/user_input.ts";
 import type { CommandEnv } from "../command_env.ts";
 import type { LineReader } from "../io/stdin.ts";
-import type { ChatFrame, OpenChatSpec, OpenedChat } from "./open_chat.ts";
-
-/**
- * Whether a chat runs on a terminal: not under `--json`, both ends a
- * terminal, not in CI.
- *
- * @param ctx The command context.
- * @returns Whether the chat is interactive.
- */
-export function chatIsInteractive(ctx: CommandEnv): boolean {
-  return !ctx.globals.json && ctx.io.stdinIsTerminal &&
-    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
-}
+import type { Result } from "../../schema/result.ts";
+import type { CliFault } from "../fault.ts";
+import {
+  type ChatFrame,
+  openChat,
+  type OpenChatSpec,
+  type OpenedChat,
+} from "./open_chat.ts";
 
 /**
  * Opens a chat's reader (or takes a carried one) and its prompt hooks.
@@ -38,7 +33,9 @@ export async function openChatFrame(
   workspace: string,
   carried?: LineReader,
 ): Promise<ChatFrame> {
-  const interactive = chatIsInteractive(ctx);
+  // On a terminal: not under `--json`, both ends a terminal, not in CI.
+  const interactive = !ctx.globals.json && ctx.io.stdinIsTerminal &&
+    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
   const reader = carried ??
     await openChatReader(ctx.io, { interactive, workspace });
   const current: ChatFrame["current"] = {};
@@ -111,4 +108,21 @@ export async function runLineChat(
   await chat.drained;
   const recorded = await chat.finish();
   return { code, recorded, ...(reseat === undefined ? {} : { reseat }) };
+}
+
+/**
+ * Opens a line chat's session: the opener with the chat's frame, its mode
+ * (default `ask`) and hints on.
+ *
+ * @param ctx The command context.
+ * @param spec The run, store, frame and mode.
+ * @param open Opens or resumes the session with the host's options.
+ * @returns The opened chat, or the opener's fault.
+ */
+export function openLineChat(
+  ctx: CommandEnv,
+  spec: Pick<OpenChatSpec, "run" | "store" | "mode"> & { frame: ChatFrame },
+  open: OpenChatSpec["open"],
+): Result<OpenedChat, CliFault> {
+  return openChat(ctx, { ...spec, printer: { hints: true }, open });
 }

@@ -12,7 +12,6 @@ import type { HostOptions, PersistedSession } from "../../host/host.ts";
 import type { Result } from "../../schema/result.ts";
 import type { SessionSettings } from "../../session/deps.ts";
 import type { SessionStore } from "../../store/store.ts";
-import type { SessionEvent } from "../../schema/event.ts";
 import type { GateHook } from "../../tools/approval.ts";
 import type {
   ApprovalDecision,
@@ -59,7 +58,7 @@ export interface OpenChatSpec {
   /** Opens or resumes the session with the host's options. */
   open(host: HostOptions): Result<PersistedSession, CliFault>;
   /** `--mode` (default `ask`). */
-  mode?: ModeName;
+  mode?: ModeName | undefined;
   /** A line chat's frame; absent for a one-shot. */
   frame?: ChatFrame;
   /** Printer options beyond the model. */
@@ -70,8 +69,6 @@ export interface OpenChatSpec {
   };
   /** Engine settings that differ from the config's. */
   settings?: SessionSettings;
-  /** Called with each event before it is printed. */
-  observe?: (event: SessionEvent) => void;
 }
 
 /**
@@ -159,10 +156,7 @@ export function openChat(
   const live = opened.value;
   if (frame !== undefined) frame.current.live = live;
   const drained = (async () => {
-    for await (const event of live.events) {
-      spec.observe?.(event);
-      printer.print(event);
-    }
+    for await (const event of live.events) printer.print(event);
   })();
   return {
     ok: true,

@@ -20,6 +20,7 @@ import type { LlmProvider } from "./provider.ts";
 import { lazyProvider } from "./_lazy_provider.ts";
 import {
   type AdapterOptions,
+  BUILTIN_PROVIDERS,
   builtinRow,
   inferProvider,
   PROVIDER_KINDS,
@@ -30,9 +31,9 @@ import { streamLimits } from "./_watchdog.ts";
 /**
  * A provider of the caller's own: an endpoint of one of the kinds (a
  * local server, a proxy, a compatible vendor), or a built-in id with
- * another base URL.
+ * another base URL. Its stream bounds, when set, win over the runtime's.
  */
-export interface ProviderEntry {
+export interface ProviderEntry extends Omit<AdapterSettings, "promptCaching"> {
   /** The provider id an agent names (`provider:`). */
   id: string;
   /** The wire API; default the built-in id's own (required for a new id). */
@@ -54,12 +55,6 @@ export interface ProviderEntry {
   maxTokensParam?: "max_tokens" | "max_completion_tokens";
   /** Chat Completions: the dialect. */
   dialect?: "openai" | "deepseek";
-  /** First-byte timeout, ms. */
-  firstByteTimeoutMs?: number;
-  /** Idle-stream timeout, ms. */
-  idleTimeoutMs?: number;
-  /** Most bytes of one response. */
-  maxResponseBytes?: number;
   /**
    * Prices of its models in integer micro-cents per million tokens (1 µ¢
    * = 1e-8 USD): input, output, cached input (`cache_read`, default 0) and
@@ -95,17 +90,10 @@ export interface AdapterSettings {
 }
 
 /** What one adapter is built with. */
-type AdapterDeps = AdapterSettings & {
-  fetch: FetchFn;
-  catalog?: ModelCatalog;
-  now?: () => number;
-};
+type AdapterDeps = Parameters<ProviderRegistry["create"]>[1];
 
 /** A key lookup's outcome, naming variables, never the key. */
-type KeyStatus =
-  | { status: "found"; variable: string }
-  | { status: "no-auth"; tried: string[] }
-  | { status: "missing"; tried: string[] };
+type KeyStatus = ReturnType<ProviderRegistry["lookupKey"]>;
 
 /**
  * The providers a session can route to.
@@ -175,9 +163,8 @@ function resolveEntries(
   entries: readonly ProviderEntry[],
 ): Map<string, ResolvedEntry> {
   const byId = new Map<string, ResolvedEntry>();
-  for (const id of ["anthropic", "openai", "gemini", "deepseek"]) {
-    const row = builtinRow(id);
-    if (row !== undefined) byId.set(id, { id, kind: row.kind, builtIn: true });
+  for (const [id, row] of Object.entries(BUILTIN_PROVIDERS)) {
+    byId.set(id, { id, kind: row.kind, builtIn: true });
   }
   for (const e of entries) {
     const row = builtinRow(e.id);

@@ -97,9 +97,10 @@ export async function diagnose(
       `Cannot infer the provider of the default model "${resolved.chat.defaultModel.value}": set [chat].default_provider`,
     );
   }
+  const registry = registryOf(resolved.providers);
   const keys = resolved.providers.map((p) => ({
     provider: p.id,
-    ...registryOf(resolved.providers).lookupKey(p.id, { get: env }),
+    ...registry.lookupKey(p.id, { get: env }),
   }));
   const endpoints = resolved.providers.map((p): ProviderEndpoint => {
     const baseUrl = p.baseUrl ?? builtinRow(p.id)?.baseUrl ?? null;

@@ -172,6 +172,7 @@ export function advisePermissions(
   const netHosts: string[] = [];
   const localHosts: string[] = [];
   const envKeys = [...CLI_ENV];
+  const providers = registryOf(resolved.providers);
   for (const p of resolved.providers) {
     const host = p.baseUrl !== undefined
       ? hostOf(p.baseUrl)
@@ -183,7 +184,7 @@ export function advisePermissions(
       : p.id === chat.defaultProvider?.value || p.baseUrl !== undefined;
     if (used && host !== undefined) netHosts.push(host);
     if (p.allowLocal && host !== undefined) localHosts.push(hostName(host));
-    envKeys.push(...registryOf(resolved.providers).keyVariables(p.id));
+    envKeys.push(...providers.keyVariables(p.id));
     envKeys.push(
       `RELAVIUM_${p.id.toUpperCase().replaceAll("-", "_")}_BASE_URL`,
     );

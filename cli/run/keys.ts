@@ -17,14 +17,6 @@ import { type CliFault, fault } from "../fault.ts";
 /** A key lookup's outcome, naming variables, never the key. */
 export type KeyStatus = ReturnType<ProviderRegistry["lookupKey"]>;
 
-/** The resolved providers and the environment a lookup reads. */
-export interface KeySource {
-  /** The resolved providers (for `api_key_env` and `allow_local`). */
-  providers: readonly ResolvedProvider[];
-  /** Reads an environment variable. */
-  env(name: string): string | undefined;
-}
-
 /**
  * The registry of the resolved providers.
  *
@@ -42,16 +34,17 @@ export function registryOf(
  * yields `""`: the adapter then sends no auth header.
  *
  * @param providerId The provider id.
- * @param options The resolved providers and the environment.
+ * @param options The registry and the environment.
  * @returns The key, or a `provider_auth` fault naming the variables tried.
  */
 export function readKey(
   providerId: string,
-  options: KeySource,
+  options: {
+    registry: ProviderRegistry;
+    env(name: string): string | undefined;
+  },
 ): Result<string, CliFault> {
-  const status = registryOf(options.providers).lookupKey(providerId, {
-    get: options.env,
-  });
+  const status = options.registry.lookupKey(providerId, { get: options.env });
   if (status.status === "found") return ok(options.env(status.variable) ?? "");
   if (status.status === "no-auth") return ok("");
   return err(fault(

@@ -8,6 +8,7 @@
  * @module
  */
 import type { ProviderRegistry } from "../../llm/provider_registry.ts";
+import { BUILTIN_PROVIDERS } from "../../llm/provider_table.ts";
 import type { Replay } from "../../llm/replay_provider.ts";
 import type { Agent } from "../../schema/agent.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
@@ -99,7 +100,9 @@ export async function wireProviders(
     if (providerOf(id) === undefined) {
       return err(fault(
         "provider_config",
-        `Unknown provider "${id}": use a built-in id (anthropic, openai, gemini, deepseek) or declare it in [[providers]]`,
+        `Unknown provider "${id}": use a built-in id (${
+          Object.keys(BUILTIN_PROVIDERS).join(", ")
+        }) or declare it in [[providers]]`,
       ));
     }
   }
@@ -132,8 +135,7 @@ export async function wireProviders(
       if (verdict.kind === "refused") return err(verdict.fault);
     }
   }
-  const keys = { providers: options.providers, env: options.env };
-  const primaryKey = readKey(agent.provider, keys);
+  const primaryKey = readKey(agent.provider, { registry, env: options.env });
   if (!primaryKey.ok) return primaryKey;
   for (const f of agent.fallback_chain ?? []) {
     const status = registry.lookupKey(f.provider, { get: options.env });

@@ -152,6 +152,8 @@ export function hostOptionsOf(
   const runtime = denoRuntime({
     env: { get: (n) => ctx.io.env(n) },
     providers: config.resolved.providers,
+    // The wiring's registry has priced the entries' models already.
+    catalog: wiring.registry.catalog(),
     resolveProvider: wiring.replay === undefined
       ? undefined
       : (id) => wiring.replay?.resolveProvider(id),

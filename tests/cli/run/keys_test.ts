@@ -88,20 +88,29 @@ Deno.test("registryOf().lookupKey() reports the variable, never the value", () =
 Deno.test("readKey() returns the value for keyFor, or a provider_auth fault naming the variables", () => {
   const env = (n: string): string | undefined =>
     n === "DEEPSEEK_API_KEY" ? "ds" : undefined;
-  assert.deepEqual(readKey("deepseek", { providers: PROVIDERS, env }), {
-    ok: true,
-    value: "ds",
-  });
-  assert.deepEqual(readKey("ollama-box", { providers: PROVIDERS, env }), {
-    ok: true,
-    value: "",
-  });
-  assert.deepEqual(readKey("openai", { providers: PROVIDERS, env }), {
-    ok: false,
-    error: {
-      code: "provider_auth",
-      message:
-        "No API key for provider openai: set RELAVIUM_OPENAI_API_KEY or OPENAI_API_KEY",
+  assert.deepEqual(
+    readKey("deepseek", { registry: registryOf(PROVIDERS), env }),
+    {
+      ok: true,
+      value: "ds",
     },
-  });
+  );
+  assert.deepEqual(
+    readKey("ollama-box", { registry: registryOf(PROVIDERS), env }),
+    {
+      ok: true,
+      value: "",
+    },
+  );
+  assert.deepEqual(
+    readKey("openai", { registry: registryOf(PROVIDERS), env }),
+    {
+      ok: false,
+      error: {
+        code: "provider_auth",
+        message:
+          "No API key for provider openai: set RELAVIUM_OPENAI_API_KEY or OPENAI_API_KEY",
+      },
+    },
+  );
 });

@@ -53,8 +53,9 @@
  *   pricing page, NOT the official page itself; their windows are the
  *   family's 1,050,000 / 128,000 (official for 6.2-sol and 5.6-luna).
  *   Tools on Chat Completions go only with effort `none` on GPT-5.6 and
- *   GPT-6 (a model page plus the provider's 400s); gpt-5.2/5.4/5.5 refuse
- *   tools together with an effort (the provider's 400s); 6.1-sol and
+ *   GPT-6 (a model page plus the provider's 400s); gpt-5.2/5.4/5.5 and
+ *   5.4-mini/5.4-nano refuse tools together with an effort (the
+ *   provider's 400s, as public reports show them); 6.1-sol and
  *   6.2-sol refuse `none`, so their tool calls need the Responses API.
  *   The GPT-5.4 and older rows are as before (gpt-5.4-mini pinned by an
  *   upstream fixture, the rest from reproductions of the pricing page,
@@ -66,8 +67,12 @@
  *   verified against the official page, nor re-checked for December 2026.
  * - Gemini windows, ceilings and thinking levels: the official model
  *   pages for gemini-3.8-flash (1,048,576 / 65,536, levels low / medium /
- *   high, `minimal` refused) and gemini-3.7-flash (deprecated, routed to
- *   3.8 Flash: an alias here); 2.5 Pro / Flash / Flash-Lite 1,048,576 /
+ *   high, `minimal` refused) and gemini-3.7-flash (deprecated; its own
+ *   page: 1,048,576 / 65,536, levels low / medium / high, default medium,
+ *   `minimal` refused). 3.7 Flash is its own row, never an alias: a model
+ *   id keeps its own thinking levels even while Google routes it to a
+ *   newer model; its price is 3.8 Flash's (the model that serves it), NOT
+ *   verified on the pricing page. 2.5 Pro / Flash / Flash-Lite 1,048,576 /
  *   65,536 from a stored copy of the API's model list. gemini-3.5-flash,
  *   gemini-3.5-flash-lite and gemini-3.1-pro-preview (1M / 65,536):
  *   third-party model pages, NOT the official ones; their levels (3.1 Pro
@@ -430,6 +435,7 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
       id: "gpt-5.4-mini",
       name: "GPT-5.4 mini",
       ...GPT5_SHAPE,
+      chatToolsNeedEffortNone: true,
       input: 0.75,
       output: 4.5,
       cached: 0.075,
@@ -438,6 +444,7 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
       id: "gpt-5.4-nano",
       name: "GPT-5.4 nano",
       ...GPT5_SHAPE,
+      chatToolsNeedEffortNone: true,
       input: 0.2,
       output: 1.25,
       cached: 0.02,
@@ -541,6 +548,12 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
       ...gemini(0.75, 3.75),
     },
     {
+      id: "gemini-3.7-flash",
+      name: "Gemini 3.7 Flash",
+      ...GEMINI_3,
+      ...gemini(0.75, 3.75),
+    },
+    {
       id: "gemini-3.5-flash",
       name: "Gemini 3.5 Flash",
       ...GEMINI_3,
@@ -600,6 +613,35 @@ export const BUILTIN_MODELS: readonly ModelInfo[] = [
 ];
 
 /**
+ * OpenAI's reasoning families (GPT-5 and later, the o-series), for an id
+ * no row lists; their search and audio variants are Chat Completions
+ * models.
+ */
+const OPENAI_REASONING_IDS =
+  /^(?:gpt-(?:[5-9]|[1-9]\d)|o\d)(?!.*(?:search|audio))/;
+
+/**
+ * The API the official OpenAI endpoint serves a model through: every
+ * reasoning model goes to the Responses API (Chat Completions refuses
+ * their function tools beside a reasoning effort, and some apply an
+ * effort by default), the others stay on Chat Completions. A listed
+ * model follows its row's `reasoning` flag; an id no row describes
+ * follows its family.
+ *
+ * @param model The model id.
+ * @param info The model's catalog entry (`undefined` = unknown).
+ * @returns `responses` or `chat`.
+ */
+export function openAiRoute(
+  model: string,
+  info: ModelInfo | undefined,
+): "responses" | "chat" {
+  const reasons = info?.reasoning ??
+    OPENAI_REASONING_IDS.test(model.toLowerCase());
+  return reasons ? "responses" : "chat";
+}
+
+/**
  * Dated snapshot and legacy ids that resolve to a bundled canonical id.
  */
 export const MODEL_ALIASES: Readonly<Record<string, string>> = {
@@ -617,5 +659,4 @@ export const MODEL_ALIASES: Readonly<Record<string, string>> = {
   "gpt-5-2025-08-07": "gpt-5",
   "o3-2025-04-16": "o3",
   "o4-mini-2025-04-16": "o4-mini",
-  "gemini-3.7-flash": "gemini-3.8-flash",
 };

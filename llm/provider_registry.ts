@@ -16,7 +16,9 @@ import {
   MissingKeyError,
   providerKeyVariables,
 } from "./keys.ts";
-import type { LlmProvider } from "./provider.ts";
+import type { LlmProvider, LlmRequest } from "./provider.ts";
+import { openAiRoute } from "./catalog_data.ts";
+import { chatReasoning } from "./openai/_reasoning.ts";
 import { lazyProvider } from "./_lazy_provider.ts";
 import {
   type AdapterOptions,
@@ -127,8 +129,25 @@ export interface ProviderRegistry {
   configuredKeys(env: EnvReader): string[];
   /** The bundled catalog plus the entries' prices. */
   catalog(): ModelCatalog;
-  /** One line per price the bundled catalog overrides (ignored). */
-  notices(): string[];
+  /**
+   * One line per price the bundled catalog overrides (ignored), and, for
+   * the calls a session plans, one line per reasoning effort an endpoint
+   * will not carry: a custom OpenAI-family endpoint not declared to
+   * reason, or a Chat Completions endpoint whose model takes function
+   * tools only with effort `none` (sent in its place). Each line once.
+   */
+  notices(
+    plan?: readonly {
+      /** The provider id. */
+      provider: string;
+      /** The model id. */
+      model: string;
+      /** The effort the session asks for. */
+      reasoningEffort?: LlmRequest["reasoningEffort"];
+      /** Whether its requests carry function tools. */
+      tools?: boolean;
+    }[],
+  ): string[];
   /**
    * Builds an id's adapter. Its module loads on its first call; bad
    * options throw here.
@@ -302,7 +321,16 @@ export function createProviderRegistry(
       return [...keys];
     },
     catalog: () => prices().catalog,
-    notices: () => [...prices().notices],
+    notices(plan = []) {
+      const lines = [...prices().notices];
+      for (const call of plan) {
+        const e = byId.get(call.provider);
+        if (e === undefined || call.reasoningEffort === undefined) continue;
+        const line = effortNotice(e, call, prices().catalog);
+        if (line !== undefined && !lines.includes(line)) lines.push(line);
+      }
+      return lines;
+    },
     create(id, deps) {
       const e = byId.get(id);
       if (e === undefined) return undefined;
@@ -365,4 +393,46 @@ function dialectOf(e: ResolvedEntry): { dialect?: "openai" | "deepseek" } {
   const dialect = e.dialect ??
     (e.builtIn ? builtinRow(e.id)?.dialect : undefined);
   return dialect === undefined ? {} : { dialect };
+}
+
+/**
+ * The notice for an effort `e` will not carry on a call, if any: a custom
+ * endpoint of a kind that is not assumed to reason drops it (unless the
+ * entry declares `reasoning`), and Chat Completions sends `none` in its
+ * place where the model takes function tools only with `none`.
+ */
+function effortNotice(
+  e: ResolvedEntry,
+  call: {
+    model: string;
+    reasoningEffort?: LlmRequest["reasoningEffort"];
+    tools?: boolean;
+  },
+  catalog: ModelCatalog,
+): string | undefined {
+  const custom = e.baseUrl !== undefined;
+  const effort = JSON.stringify(call.reasoningEffort);
+  const reasons = e.reasoning ??
+    PROVIDER_KINDS[e.kind].supports(custom).reasoning;
+  if (!reasons) {
+    return `${e.id}: reasoning effort ${effort} is not sent to ${call.model} (a custom endpoint is not assumed to reason; declare reasoning = true to send it)`;
+  }
+  if (e.kind !== "openai-compatible" || call.tools !== true) return undefined;
+  const dialect = dialectOf(e).dialect ?? "openai";
+  const info = catalog.lookup(call.model);
+  if (dialect !== "openai") return undefined;
+  if (!custom && e.builtIn && openAiRoute(call.model, info) === "responses") {
+    return undefined;
+  }
+  const wire = chatReasoning(dialect, {
+    model: call.model,
+    tools: [{ name: "tool", parameters: {} }],
+    ...(call.reasoningEffort === undefined
+      ? {}
+      : { reasoningEffort: call.reasoningEffort }),
+  }, info);
+  if (wire.kind !== "fields" || wire.dropped === undefined) return undefined;
+  return `${e.id}: ${call.model} takes function tools on Chat Completions only with reasoning effort "none", which is sent instead of ${
+    JSON.stringify(wire.dropped)
+  } (declare the endpoint with kind = "openai-responses" to carry the effort)`;
 }

@@ -124,6 +124,19 @@ export async function wireProviders(
     });
     return replay.ok ? ok({ ...wired, replay: replay.value }) : replay;
   }
+  // An effort an endpoint will not carry is said once, not dropped silently.
+  const tools = (agent.tools?.length ?? 0) > 0 ||
+    (agent.mcp_servers?.length ?? 0) > 0;
+  warnings.push(
+    ...registry.notices([agent, ...(agent.fallback_chain ?? [])].map((f) => ({
+      provider: f.provider,
+      model: f.model,
+      tools,
+      ...(agent.reasoning_effort === undefined
+        ? {}
+        : { reasoningEffort: agent.reasoning_effort }),
+    }))).filter((line) => !warnings.includes(line)),
+  );
   for (const id of ids) {
     const bad = gateBaseUrl(providerOf(id) as ResolvedProvider);
     if (bad !== undefined) return err(bad);

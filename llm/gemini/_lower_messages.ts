@@ -27,10 +27,19 @@ export interface GeminiContent {
 
 /**
  * The signature Gemini documents for a call it did not make (a fallback
- * provider's, or one whose signature was not kept): it skips the check
- * that would otherwise refuse the request.
+ * provider's, or one whose signature was dropped on the way through
+ * another provider): it skips the check that would otherwise refuse the
+ * request. Never sent for a call Gemini made and left unsigned.
  */
 export const SKIP_SIGNATURE = "skip_thought_signature_validator";
+
+/**
+ * The signature the mapper gives a call Gemini made without one (in a
+ * step of parallel calls only the first is signed): it tells Gemini's own
+ * unsigned call from another provider's, which carries none, and it is
+ * never sent. A change of provider strips it like any signature.
+ */
+export const UNSIGNED_CALL = "";
 
 /** Stands in for a missing first user turn. */
 const OPENING_USER_TEXT = "(conversation continues)";
@@ -57,7 +66,10 @@ function unsignedText(part: GeminiPart | undefined): part is { text: string } {
     part.thoughtSignature === undefined;
 }
 
-function modelParts(content: readonly ContentPart[]): GeminiPart[] {
+function modelParts(
+  content: readonly ContentPart[],
+  foreign: WeakSet<GeminiPart>,
+): GeminiPart[] {
   const out: GeminiPart[] = [];
   for (const part of content) {
     switch (part.type) {
@@ -77,16 +89,19 @@ function modelParts(content: readonly ContentPart[]): GeminiPart[] {
         out.push({ text: part.text, thought: true, ...signed(part.signature) });
         break;
       }
-      case "tool_call":
-        out.push({
+      case "tool_call": {
+        const call: GeminiPart = {
           functionCall: {
             name: part.name,
             args: isObject(part.args) ? part.args : {},
             ...wireId(part.id),
           },
           ...signed(part.signature),
-        });
+        };
+        if (part.signature === undefined) foreign.add(call);
+        out.push(call);
         break;
+      }
       case "tool_result":
         break;
     }
@@ -144,7 +159,8 @@ function responseParts(
  * sent back; the ones we made are not (Gemini pairs calls and responses
  * by order). A call of the current turn (after the last user text) that
  * has no signature — another provider's, after a fallback — carries
- * Gemini's documented skip value instead. Neighbouring contents of one role are merged, empty ones
+ * Gemini's documented skip value instead; a call Gemini made unsigned
+ * (signature {@linkcode UNSIGNED_CALL}) goes back unsigned. Neighbouring contents of one role are merged, empty ones
  * dropped, and a conversation that would open with the model gets a
  * short user turn first.
  *
@@ -155,11 +171,12 @@ export function lowerGeminiMessages(
   messages: readonly LlmMessage[],
 ): GeminiContent[] {
   const names = new Map<string, string>();
+  const foreign = new WeakSet<GeminiPart>();
   const out: GeminiContent[] = [];
   for (const m of messages) {
     noteCalls(m, names);
     const parts = m.role === "assistant"
-      ? modelParts(m.content)
+      ? modelParts(m.content, foreign)
       : m.role === "tool"
       ? responseParts(m.content, names)
       : userParts(m.content);
@@ -172,7 +189,7 @@ export function lowerGeminiMessages(
       out.push({ role, parts });
     }
   }
-  signCurrentTurn(out);
+  signCurrentTurn(out, foreign);
   if (out[0]?.role === "model") {
     out.unshift({ role: "user", parts: [{ text: OPENING_USER_TEXT }] });
   }
@@ -181,9 +198,14 @@ export function lowerGeminiMessages(
 
 /**
  * Gemini checks the signatures of the current turn's calls (those after
- * the last user text): an unsigned one there gets {@linkcode SKIP_SIGNATURE}.
+ * the last user text): a call there that came from another provider (no
+ * signature at all, not even {@linkcode UNSIGNED_CALL}) gets
+ * {@linkcode SKIP_SIGNATURE}; Gemini's own unsigned calls stay unsigned.
  */
-function signCurrentTurn(contents: GeminiContent[]): void {
+function signCurrentTurn(
+  contents: GeminiContent[],
+  foreign: WeakSet<GeminiPart>,
+): void {
   let start = 0;
   contents.forEach((c, i) => {
     if (c.role === "user" && c.parts.some((p) => "text" in p)) start = i + 1;
@@ -191,7 +213,7 @@ function signCurrentTurn(contents: GeminiContent[]): void {
   for (const c of contents.slice(start)) {
     if (c.role !== "model") continue;
     for (const part of c.parts) {
-      if ("functionCall" in part && part.thoughtSignature === undefined) {
+      if ("functionCall" in part && foreign.has(part)) {
         part.thoughtSignature = SKIP_SIGNATURE;
       }
     }

@@ -16,7 +16,7 @@ import {
   stringField,
 } from "../_wire_json.ts";
 import { mapGeminiFinishReason } from "./_finish_reason.ts";
-import { GENERATED_CALL_ID_PREFIX } from "./_lower_messages.ts";
+import { GENERATED_CALL_ID_PREFIX, UNSIGNED_CALL } from "./_lower_messages.ts";
 import { geminiUsage } from "./_usage.ts";
 
 function signatureOf(part: JsonObject): string | undefined {
@@ -30,7 +30,8 @@ function signatureOf(part: JsonObject): string | undefined {
  * block, `reasoning_delta`), a signed thought part closing its block
  * with the signature on `reasoning_end`; a `functionCall` part → one
  * whole call (`tool_call_start`, its `args` as one JSON
- * `tool_call_delta`, `tool_call_end` with the part's `thoughtSignature`),
+ * `tool_call_delta`, `tool_call_end` with the part's `thoughtSignature`,
+ * or an empty signature when Gemini gave none),
  * its id Gemini's or, without one, `gemini_call_<responseId>_<n>`
  * (`gemini_call_<n>` without a `responseId`); a text part →
  * `text_delta`, and its `thoughtSignature` (Gemini may put one on a
@@ -102,10 +103,12 @@ export function createGeminiMapper(
       id,
       argsJsonDelta: JSON.stringify(args),
     });
-    const end: StreamChunk = { type: "tool_call_end", id };
-    const signature = signatureOf(part);
-    if (signature !== undefined) end.signature = signature;
-    out.push(end);
+    // Gemini's own call keeps a signature, empty when it gave none.
+    out.push({
+      type: "tool_call_end",
+      id,
+      signature: signatureOf(part) ?? UNSIGNED_CALL,
+    });
   }
 
   function text(part: JsonObject, out: StreamChunk[]): void {

@@ -52,6 +52,11 @@ export type ChatReasoning =
     fields: Record<string, unknown>;
     /** Whether `temperature` may go with them. */
     sampling: boolean;
+    /**
+     * The effort asked for (as the wire spells it) that these fields do
+     * not carry: the endpoint took `none` in its place.
+     */
+    dropped?: string;
   }
   | {
     kind: "refused";
@@ -66,9 +71,11 @@ export type ChatReasoning =
  * - DeepSeek: `thinking: {type: "enabled" | "disabled"}` (on/off only);
  * - OpenAI: `reasoning_effort` by {@linkcode openAiEffort};
  * - with tools, a model that takes tools only with effort `none` gets
- *   `none` whatever was asked (the asked-for effort is dropped rather than
- *   the request refused), and a model that refuses `none` there too is
- *   refused locally: it needs the Responses API.
+ *   `none` whatever was asked (the asked-for effort is reported as
+ *   `dropped`, for the one notice a host prints; the official OpenAI
+ *   endpoint never gets here, its reasoning models go to the Responses
+ *   API), and a model that refuses `none` there too is refused locally:
+ *   it needs the Responses API.
  * `temperature` may go only with effort `none` (or thinking disabled), or
  * without an effort to a model the catalog does not list as reasoning.
  *
@@ -106,10 +113,14 @@ export function chatReasoning(
     };
   }
   if (tools && info?.chatToolsNeedEffortNone === true) {
+    const asked = effort === undefined
+      ? undefined
+      : openAiEffort(req.model, effort, info.effortTiers);
     return {
       kind: "fields",
       fields: { reasoning_effort: "none" },
       sampling: info.rejectsSampling !== true,
+      ...(asked === undefined || asked === "none" ? {} : { dropped: asked }),
     };
   }
   if (effort === undefined) {

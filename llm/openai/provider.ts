@@ -20,6 +20,7 @@ import { createOpenAiMapper } from "./_map_stream.ts";
 import { buildOpenAiBody } from "./_request_body.ts";
 import type { MaxTokensParam, OpenAiDialect } from "./types.ts";
 import { createLazyResponsesProvider } from "../openai_responses/_lazy.ts";
+import { openAiRoute } from "../catalog_data.ts";
 
 /**
  * The official OpenAI base URL (with the version).
@@ -52,7 +53,10 @@ export interface OpenAiProviderOptions extends HttpProviderOptions {
 }
 
 /**
- * Creates an OpenAI Chat Completions provider. Each `stream` call POSTs
+ * Creates an OpenAI Chat Completions provider. On the official OpenAI
+ * endpoint, a reasoning model's calls (GPT-5 and later, the o-series) go
+ * to the Responses API instead (`{base}/responses`), which carries their
+ * effort beside tools. Each other `stream` call POSTs
  * `{base}/chat/completions` with `Authorization: Bearer <key>` (omitted when
  * the key is empty, as for local servers) and
  * `stream_options.include_usage`, never following a redirect, and maps the
@@ -90,8 +94,9 @@ export function createOpenAiProvider(
     ...options.supports,
   };
 
-  // The official endpoint's models that take tool calls only through the
-  // Responses API go there (its adapter loads on the first such call).
+  // On the official endpoint every reasoning model goes to the Responses
+  // API (its adapter loads on the first such call): Chat Completions
+  // refuses their function tools beside an effort.
   const responses = dialect === "openai" && !custom
     ? createLazyResponsesProvider({ ...options, id, catalog, baseUrl: base })
     : undefined;
@@ -99,7 +104,7 @@ export function createOpenAiProvider(
   function stream(req: LlmRequest, key: string): AsyncIterable<StreamChunk> {
     if (
       responses !== undefined &&
-      catalog.lookup(req.model)?.needsResponsesApi === true
+      openAiRoute(req.model, catalog.lookup(req.model)) === "responses"
     ) {
       return responses.stream(req, key);
     }

@@ -100,7 +100,7 @@ Deno.test("createChain() waits the OpenAI retry-after, then succeeds", async () 
   try {
     const { events, waits } = await run([{
       provider: openai(server),
-      model: "gpt-5.4-mini",
+      model: "gpt-4.1",
       maxAttempts: 3,
     }]);
     assert.deepEqual(waits, [3000]);
@@ -119,7 +119,7 @@ Deno.test("createChain() retries a 529 with backoff, then falls back to the next
   try {
     const { events, waits, reports } = await run([
       { provider: anthropic(a), model: "claude-sonnet-4-6", maxAttempts: 2 },
-      { provider: openai(o), model: "gpt-5.4-mini", maxAttempts: 1 },
+      { provider: openai(o), model: "gpt-4.1", maxAttempts: 1 },
     ]);
     assert.deepEqual(
       waits,
@@ -129,7 +129,7 @@ Deno.test("createChain() retries a 529 with backoff, then falls back to the next
     const last = outcome(events);
     assert.ok(
       last?.type === "done" && last.provider === "openai" &&
-        last.model === "gpt-5.4-mini",
+        last.model === "gpt-4.1",
     );
     assert.deepEqual(reports.map((r) => `${r.provider}:${r.outcome}`), [
       "anthropic:failed",
@@ -147,7 +147,7 @@ Deno.test("createChain() falls back from an OpenAI 503 to Anthropic", async () =
   const a = serve([sse(fixture("anthropic", "text.sse"))]);
   try {
     const { events } = await run([
-      { provider: openai(o), model: "gpt-5.4-mini", maxAttempts: 1 },
+      { provider: openai(o), model: "gpt-4.1", maxAttempts: 1 },
       { provider: anthropic(a), model: "claude-sonnet-4-6", maxAttempts: 1 },
     ]);
     const last = outcome(events);
@@ -167,7 +167,7 @@ Deno.test("createChain() stops at a context overflow and after a committed strea
   try {
     const plan: PlanEntry[] = [
       { provider: anthropic(a), model: "claude-sonnet-4-6", maxAttempts: 3 },
-      { provider: openai(o), model: "gpt-5.4-mini", maxAttempts: 1 },
+      { provider: openai(o), model: "gpt-4.1", maxAttempts: 1 },
     ];
     const first = outcome((await run(plan)).events);
     assert.ok(

@@ -230,7 +230,9 @@ const ADAPTERS: readonly Adapter[] = [
   {
     name: "openai chat completions",
     id: "openai",
-    model: "gpt-5.4-mini",
+    // Not a reasoning model: the official endpoint serves it through Chat
+    // Completions.
+    model: "gpt-4.1",
     keys: [OPENAI_KEY, LOCAL_KEY],
     official: (url) =>
       createOpenAiProvider({

@@ -312,7 +312,8 @@ Deno.test("createGeminiProvider() conformance: documented streams ⇒ chunks, us
           chunks.flatMap((c) =>
             c.type === "tool_call_end" ? [[c.id, c.signature ?? null]] : []
           ),
-          [["fc-7", SIG_A], ["gemini_call_resp-1_1", null]],
+          // Gemini's own unsigned call: an empty signature, never none.
+          [["fc-7", SIG_A], ["gemini_call_resp-1_1", ""]],
         );
       },
     },

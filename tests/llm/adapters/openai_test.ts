@@ -19,6 +19,11 @@ import {
 } from "./_server.ts";
 
 const KEY = "sk-proj-PLANTEDkey0123456789abcdefghijXYZ";
+/**
+ * A model the official endpoint serves through Chat Completions (not a
+ * reasoning model: those go to the Responses API).
+ */
+const CHAT_MODEL = "gpt-4.1";
 const fx = (name: string): Uint8Array => fixture("openai", name);
 
 /** An OpenAI provider on a loopback server, treated as the official endpoint. */
@@ -34,7 +39,7 @@ function official(url: string, extra: Partial<OpenAiProviderOptions> = {}) {
 
 function once(
   name: string,
-  req: LlmRequest = ask("gpt-5.4-mini"),
+  req: LlmRequest = ask(CHAT_MODEL),
   extra: Partial<OpenAiProviderOptions> = {},
 ) {
   return callOnce((url) => official(url, extra), sse(fx(name)), req, KEY);
@@ -44,14 +49,14 @@ function failure(name: string, extra: Partial<OpenAiProviderOptions> = {}) {
   return refusal(
     (url) => official(url, extra),
     http(fx(name)),
-    ask("gpt-5.4-mini"),
+    ask(CHAT_MODEL),
     KEY,
   );
 }
 
 Deno.test("createOpenAiProvider() streams plain text and sends the documented request", async () => {
   const req: LlmRequest = {
-    ...ask("gpt-5.4-mini", "Salut"),
+    ...ask(CHAT_MODEL, "Salut"),
     system: "Be brief.",
     maxTokens: 300,
     temperature: 0.2,
@@ -70,13 +75,12 @@ Deno.test("createOpenAiProvider() streams plain text and sends the documented re
   assert.equal(r.headers.get("authorization"), `Bearer ${KEY}`);
   assert.equal(r.headers.get("content-type"), "application/json");
   assert.deepEqual(JSON.parse(r.body), {
-    model: "gpt-5.4-mini",
+    model: CHAT_MODEL,
     messages: [{ role: "system", content: "Be brief." }, {
       role: "user",
       content: "Salut",
     }],
-    // No temperature: a reasoning model without an effort reasons at its
-    // default, which takes no sampling parameter.
+    temperature: 0.2,
     stop: ["END"],
     max_completion_tokens: 300,
     stream: true,
@@ -224,7 +228,7 @@ Deno.test("createOpenAiProvider() replays DeepSeek reasoning with its tool calls
     id: "deepseek",
     dialect: "deepseek",
   });
-  const oa = await once("text.sse", { ...loop, model: "gpt-5.4-mini" });
+  const oa = await once("text.sse", { ...loop, model: CHAT_MODEL });
   const expected = {
     role: "assistant",
     content: null,
@@ -345,10 +349,11 @@ Deno.test("createOpenAiProvider() sends reasoning effort per model family", asyn
     ["gpt-4.1", "high", undefined],
   ];
   for (const [model, effort, wire] of cases) {
+    // A Chat Completions endpoint of its own, declared to reason.
     const { requests } = await once("text.sse", {
       ...ask(model),
       reasoningEffort: effort,
-    });
+    }, { customEndpoint: true, supports: { reasoning: true } });
     assert.equal(
       JSON.parse(requests[0]?.body ?? "{}").reasoning_effort,
       wire,
@@ -404,11 +409,11 @@ Deno.test("createOpenAiProvider() reads an HTTP-date retry-after with the inject
   try {
     const withClock = official(server.url, { now: () => at });
     const a = terminal(
-      await collect(withClock.stream(ask("gpt-5.4-mini"), KEY)),
+      await collect(withClock.stream(ask(CHAT_MODEL), KEY)),
     );
     assert.ok(a.type === "error" && a.error.retryAfterMs === 7000);
     const without = official(server.url);
-    const b = terminal(await collect(without.stream(ask("gpt-5.4-mini"), KEY)));
+    const b = terminal(await collect(without.stream(ask(CHAT_MODEL), KEY)));
     assert.ok(
       b.type === "error" && b.error.kind === "rate_limit" &&
         b.error.retryAfterMs === undefined,
@@ -425,7 +430,7 @@ Deno.test("createOpenAiProvider() reports an empty 200 body as truncated and a r
   ]);
   try {
     const last = terminal(
-      await collect(official(server.url).stream(ask("gpt-5.4-mini"), KEY)),
+      await collect(official(server.url).stream(ask(CHAT_MODEL), KEY)),
     );
     assert.ok(last.type === "error" && last.error.kind === "transport");
   } finally {
@@ -440,7 +445,7 @@ Deno.test("createOpenAiProvider() reports an empty 200 body as truncated and a r
         ),
       ),
   });
-  const chunks = await collect(refused.stream(ask("gpt-5.4-mini"), KEY));
+  const chunks = await collect(refused.stream(ask(CHAT_MODEL), KEY));
   const last = terminal(chunks);
   assert.ok(
     last.type === "error" && last.error.kind === "transport" &&

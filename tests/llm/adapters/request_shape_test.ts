@@ -18,8 +18,13 @@ const TOOLS = [{
 
 type Shape = Partial<LlmRequest> & { model: string };
 
+/**
+ * `openai` is the official endpoint (a reasoning model goes to the
+ * Responses API); `gateway` a Chat Completions endpoint of its own,
+ * declared to reason.
+ */
 async function sent(
-  kind: "anthropic" | "openai",
+  kind: "anthropic" | "openai" | "gateway",
   req: Shape,
 ): Promise<{ body?: Record<string, unknown>; chunks: StreamChunk[] }> {
   const server = serve([
@@ -33,7 +38,14 @@ async function sent(
     const common = { fetch, baseUrl: server.url, customEndpoint: false };
     const provider = kind === "anthropic"
       ? createAnthropicProvider(common)
-      : createOpenAiProvider({ id: "openai", ...common });
+      : kind === "openai"
+      ? createOpenAiProvider({ id: "openai", ...common })
+      : createOpenAiProvider({
+        id: "gateway",
+        ...common,
+        customEndpoint: true,
+        supports: { reasoning: true },
+      });
     const chunks = await collect(provider.stream({
       messages: [{ role: "user", content: [{ type: "text", text: "q" }] }],
       ...req,
@@ -98,13 +110,13 @@ Deno.test("request shape: the default max_tokens leaves room for the answer on t
 });
 
 Deno.test("request shape: Chat Completions never sends tools together with a reasoning effort the model refuses with them", async () => {
-  const withEffort = (await sent("openai", {
+  const withEffort = (await sent("gateway", {
     model: "gpt-5.4",
     reasoningEffort: "high",
     tools: TOOLS,
   })).body;
   assert.equal(withEffort?.["reasoning_effort"], "none");
-  const byDefault = (await sent("openai", {
+  const byDefault = (await sent("gateway", {
     model: "gpt-5.6-luna",
     tools: TOOLS,
   })).body;
@@ -140,14 +152,14 @@ Deno.test("request shape: on a Chat Completions endpoint of its own, a model who
 });
 
 Deno.test("request shape: temperature is not sent beside a reasoning effort other than none", async () => {
-  const high = (await sent("openai", {
+  const high = (await sent("gateway", {
     model: "gpt-5.4",
     reasoningEffort: "high",
     temperature: 0.3,
   })).body;
   assert.equal(high?.["temperature"], undefined);
   assert.equal(high?.["reasoning_effort"], "high");
-  const off = (await sent("openai", {
+  const off = (await sent("gateway", {
     model: "gpt-5.4",
     reasoningEffort: "off",
     temperature: 0.3,

@@ -102,7 +102,7 @@ async function anthropic(
   }
 }
 
-async function openai(body: Uint8Array, req: LlmRequest = ask("gpt-5.4-mini")) {
+async function openai(body: Uint8Array, req: LlmRequest = ask("gpt-4.1")) {
   const server = serve([sse(body)]);
   try {
     const provider = createOpenAiProvider({

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createCatalog, type ModelInfo } from "../../llm/mod.ts";
+import { geminiThinking } from "../../llm/gemini/_thinking.ts";
 
 Deno.test("createCatalog() ships the required providers' models", () => {
   const c = createCatalog();
@@ -83,4 +84,21 @@ Deno.test("createCatalog() returns copies", () => {
   assert.ok(m);
   m.inputPerMtokMicrocents = 1;
   assert.equal(c.lookup("gpt-4o")?.inputPerMtokMicrocents, 250_000_000);
+});
+
+Deno.test("B20: gemini-3.7-flash is its own model with its own thinking levels, never an alias of gemini-3.8-flash", () => {
+  const c = createCatalog();
+  const old = c.lookup("gemini-3.7-flash");
+  const next = c.lookup("gemini-3.8-flash");
+  assert.equal(old?.id, "gemini-3.7-flash");
+  assert.equal(old?.displayName, "Gemini 3.7 Flash");
+  assert.equal(next?.id, "gemini-3.8-flash");
+  // Each from its own model page: low, medium and high; minimal refused.
+  assert.deepEqual(old?.effortTiers, ["low", "medium", "high"]);
+  assert.deepEqual(next?.effortTiers, ["low", "medium", "high"]);
+  // The request names the model asked for and the level its row lists.
+  assert.deepEqual(geminiThinking("off", old), {
+    includeThoughts: true,
+    thinkingLevel: "LOW",
+  });
 });

@@ -126,6 +126,8 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinRow>> = {
     keyVariable: "ANTHROPIC_API_KEY",
     models: /^claude/,
   },
+  // Its reasoning models go to the Responses API (the catalog's
+  // `openAiRoute`); the others to Chat Completions.
   openai: {
     kind: "openai-compatible",
     baseUrl: "https://api.openai.com/v1",

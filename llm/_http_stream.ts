@@ -19,7 +19,6 @@ import { fetchError } from "./_http_errors.ts";
 import { cancelled, type HttpCall, openStream } from "./_http_open.ts";
 import {
   startWatchdog,
-  STOPPED,
   type StreamLimits,
   streamLimits,
   tooLarge,
@@ -97,9 +96,9 @@ export async function* singleChunk(
  * from which the dialect's mapper makes a chunk (text, reasoning, a tool
  * call's start, arguments or end, the stop with its usage, an error);
  * headers, SSE comment lines, `ping` events and events that carry nothing
- * yet do not count. Every read is raced with the abort signal and the
- * watchdog, so an abort or an expiry ends the stream at once; the body is
- * then cancelled and the request aborted, which closes the connection.
+ * yet do not count. An abort or an expiry cancels the body's reader, so a
+ * pending read settles and the stream ends at once; the request is then
+ * aborted, which closes the connection.
  *
  * @param input The call.
  * @returns The chunk stream.
@@ -121,6 +120,7 @@ export async function* streamHttp(
     // One generator from bytes to chunks: every nested `yield*` would add an
     // await per chunk on the hot path.
     reader = opened.value.getReader();
+    dog.watch(reader);
     const parser = createSseParser(input.sse);
     let bytes = 0;
     while (true) {
@@ -175,7 +175,11 @@ type ReadStep =
   | { type: "read"; read: ReadableStreamReadResult<Uint8Array> }
   | { type: "error"; error: LlmError };
 
-/** One read of the body, raced with the abort signal and the watchdog. */
+/**
+ * One read of the body. The watchdog cancels the reader when the call's
+ * signal aborts, so a pending read settles (done) at once; what stopped the
+ * call is then read from the watchdog, not from the read.
+ */
 async function readStep(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   dog: Watchdog,
@@ -184,16 +188,16 @@ async function readStep(
 ): Promise<ReadStep> {
   const before = dog.stopped();
   if (before !== undefined) return { type: "error", error: before };
-  let read: ReadableStreamReadResult<Uint8Array> | typeof STOPPED;
+  let read: ReadableStreamReadResult<Uint8Array>;
   try {
-    read = await dog.race(reader.read());
+    read = await reader.read();
   } catch (thrown) {
     const error = dog.stopped() ??
       fetchError(thrown, provider, dog.signal, redact);
     return { type: "error", error };
   }
   const stopped = dog.stopped();
-  if (read === STOPPED || stopped !== undefined) {
+  if (stopped !== undefined || (read.done && dog.signal.aborted)) {
     return { type: "error", error: stopped ?? cancelled(provider) };
   }
   return { type: "read", read };

@@ -1,7 +1,7 @@
 /**
  * The stream watchdog of one HTTP provider call: a first-byte timer, an
- * idle-stream timer, a response size bound, and a race of every pending
- * read with the abort signal.
+ * idle-stream deadline, a response size bound, and the abort signal bound
+ * to the body's reader.
  *
  * @module
  */
@@ -92,9 +92,6 @@ export function streamLimits(options: StreamLimitOptions): StreamLimits {
   };
 }
 
-/** What a raced read gives when the call was stopped instead. */
-export const STOPPED: unique symbol = Symbol("stopped");
-
 /**
  * The watchdog of one call. Its `signal` aborts when the caller's signal
  * does or when a timer expires; the call passes it to `fetch`, so an expiry
@@ -103,9 +100,14 @@ export const STOPPED: unique symbol = Symbol("stopped");
 export interface Watchdog {
   /** The call's signal: the caller's abort or the watchdog's expiry. */
   readonly signal: AbortSignal;
-  /** Races a pending read with `signal`: `STOPPED` once it aborts. */
-  race<T>(pending: Promise<T>): Promise<T | typeof STOPPED>;
-  /** Content arrived: the idle timer (re)starts in place of any other. */
+  /**
+   * Binds the body's reader: when the signal aborts, the reader is
+   * cancelled, so a pending read settles at once (done) even when the
+   * transport ignores the signal. One listener for the whole call; no read
+   * is raced.
+   */
+  watch(reader: ReadableStreamDefaultReader<Uint8Array>): void;
+  /** Content arrived: the idle deadline moves to now plus the idle timeout. */
   content(): void;
   /**
    * Why the call was stopped: `cancelled` when the caller aborted (that
@@ -121,12 +123,15 @@ function ignore(): void {}
 /**
  * Starts the watchdog of one call: the first-byte timer runs from now (the
  * request is about to be sent) until the first {@linkcode Watchdog.content};
- * from then on the idle timer restarts at each content. Either expiring
- * aborts the call with a `timeout` error (`code` `first_byte_timeout` or
- * `idle_timeout`), which is retryable: the chain retries and fails over
- * while nothing was forwarded, and ends the turn after. Each call has its
- * own timers, so nothing the chain's (possibly instant) `sleep` does
- * shortens or defeats them; `dispose` clears them.
+ * from then on the idle deadline is the last content plus the idle timeout.
+ * Either passing aborts the call with a `timeout` error (`code`
+ * `first_byte_timeout` or `idle_timeout`), which is retryable: the chain
+ * retries and fails over while nothing was forwarded, and ends the turn
+ * after. Content only records the time: one timer runs at a time, and when
+ * it fires early (content came since it was armed) it is armed once more
+ * for what is left, so the work per event is constant. Each call has its
+ * own timer, so nothing the chain's (possibly instant) `sleep` does
+ * shortens or defeats it; `dispose` clears it.
  *
  * @param provider The provider id, for errors.
  * @param caller The caller's abort signal, when it has one.
@@ -145,16 +150,21 @@ export function startWatchdog(
   let expired: LlmError | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let idle = false;
-  let stop = ignore;
-  const stopped = new Promise<typeof STOPPED>((resolve) => {
-    stop = () => resolve(STOPPED);
-  });
-  signal.addEventListener("abort", stop, { once: true });
-  if (signal.aborted) stop();
+  let deadline = performance.now() + limits.firstByteTimeoutMs;
+  let bound: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const onAbort = (): void => {
+    bound?.cancel(signal.reason).catch(ignore);
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
 
-  function expire(): void {
+  function check(): void {
     timer = undefined;
-    if (caller?.aborted === true) return;
+    if (caller?.aborted === true || signal.aborted) return;
+    const left = deadline - performance.now();
+    if (left > 0) {
+      timer = setTimeout(check, Math.ceil(left));
+      return;
+    }
     expired = idle
       ? makeLlmError(
         "timeout",
@@ -171,19 +181,25 @@ export function startWatchdog(
     own.abort(new DOMException(expired.message, "TimeoutError"));
   }
 
-  timer = setTimeout(expire, limits.firstByteTimeoutMs);
+  timer = setTimeout(check, limits.firstByteTimeoutMs);
   return {
     signal,
-    race<T>(pending: Promise<T>): Promise<T | typeof STOPPED> {
-      // The loser may still reject later (a cancelled read): handled here.
-      pending.catch(ignore);
-      return Promise.race([pending, stopped]);
+    watch(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+      bound = reader;
+      if (signal.aborted) onAbort();
     },
     content(): void {
-      if (expired !== undefined || signal.aborted) return;
-      idle = true;
-      clearTimeout(timer);
-      timer = setTimeout(expire, limits.idleTimeoutMs);
+      if (expired !== undefined) return;
+      deadline = performance.now() + limits.idleTimeoutMs;
+      if (!idle) {
+        // The first content: the idle timeout may be shorter than what is
+        // left of the first-byte one, so the timer is armed afresh once.
+        idle = true;
+        clearTimeout(timer);
+        timer = signal.aborted
+          ? undefined
+          : setTimeout(check, limits.idleTimeoutMs);
+      }
     },
     stopped(): LlmError | undefined {
       if (caller?.aborted === true) {
@@ -194,7 +210,7 @@ export function startWatchdog(
     dispose(abortRequest: boolean): void {
       clearTimeout(timer);
       timer = undefined;
-      signal.removeEventListener("abort", stop);
+      signal.removeEventListener("abort", onAbort);
       if (abortRequest && !own.signal.aborted) {
         own.abort(new DOMException("Call ended", "AbortError"));
       }

@@ -327,3 +327,95 @@ Deno.test("watchdog: an idle timeout after content ends the turn with the error,
     await server.close();
   }
 });
+
+/** A body that sends `TEXT` every `everyMs` for `count` times, then ends. */
+function steady(count: number, everyMs: number): Response {
+  let sent = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      start(controller): void {
+        controller.enqueue(enc.encode(START));
+        timer = setInterval(() => {
+          sent++;
+          try {
+            controller.enqueue(enc.encode(sent < count ? TEXT : TEXT + END));
+            if (sent >= count) {
+              clearInterval(timer);
+              controller.close();
+            }
+          } catch {
+            clearInterval(timer);
+          }
+        }, everyMs);
+      },
+      cancel(): void {
+        clearInterval(timer);
+      },
+    }),
+    { headers: { "content-type": "text/event-stream" } },
+  );
+}
+
+Deno.test("watchdog: content arriving more often than the idle timeout keeps the call alive well past it", async () => {
+  // 12 contents 40 ms apart span ~480 ms, four times the 120 ms idle timeout.
+  const server = serve([() => steady(12, 40)]);
+  try {
+    const chunks = await callEnds(server.url, {
+      idleTimeoutMs: 120,
+      firstByteTimeoutMs: 1_000,
+    });
+    const last = chunks[chunks.length - 1];
+    assert.equal(last?.type, "stop", JSON.stringify(last));
+    assert.equal(chunks.filter((c) => c.type === "text_delta").length, 12);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("watchdog: a transport that ignores the abort signal still ends at the idle timeout and on abort", async () => {
+  let cancels = 0;
+  // A fetch of our own that never looks at the signal: its body sends one
+  // content and then nothing, and only the reader's cancel ends it.
+  const deaf = (): Promise<Response> =>
+    Promise.resolve(
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller): void {
+            controller.enqueue(enc.encode(START + TEXT));
+          },
+          cancel(): void {
+            cancels++;
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      ),
+    );
+  const provider = createAnthropicProvider({
+    fetch: deaf,
+    baseUrl: "http://127.0.0.1:9",
+    customEndpoint: false,
+    idleTimeoutMs: 150,
+  });
+  const timedOut = await within(
+    collect(provider.stream(ask("claude-sonnet-4-6"), KEY)),
+    10_000,
+    "the idle timeout",
+  );
+  assert.equal(lastError(timedOut).code, "idle_timeout");
+  const abort = new AbortController();
+  const pending = within(
+    collect(
+      provider.stream(
+        { ...ask("claude-sonnet-4-6"), signal: abort.signal },
+        KEY,
+      ),
+    ),
+    10_000,
+    "the abort",
+  );
+  setTimeout(() => abort.abort(), 50);
+  const aborted = await pending;
+  assert.equal(lastError(aborted).kind, "cancelled");
+  assert.equal(cancels, 2, "each body was cancelled");
+});

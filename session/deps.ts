@@ -80,6 +80,19 @@ export interface SessionEffects {
 export interface SessionSettings {
   /** Whether a person can answer approval prompts. Default `false`. */
   interactive?: boolean;
+  /**
+   * The approval mode of the session's turns while no turn policy is set
+   * (`setTurnPolicy` replaces it), with nobody to ask: `auto` runs what the
+   * guardrails allow (a protected-path write still needs a person),
+   * `accept-edits` runs writes inside the jail, `plan` hides and refuses
+   * every governed action, `ask` refuses them. Absent (and no turn policy)
+   * ⇒ `ask` with no approver: read-only tools run, every governed action
+   * (a write, a command, a web request, a custom tool that is not
+   * `readOnly`) is refused `no_approval_hook`. Another value ⇒ the
+   * constructor throws a `TypeError`. (The names of `ChatMode`; the
+   * session hands the value to `createModePolicy`, which checks it.)
+   */
+  mode?: "ask" | "plan" | "accept-edits" | "auto";
   /** Session narrowing of the agent's tools (only removes). */
   toolNarrowing?: readonly string[];
   /** Hard cap of provider-engaged turns; absent or ≤ 0 ⇒ 50. */
@@ -210,6 +223,7 @@ export interface SessionDeps
 /** The keys of {@linkcode SessionSettings}. */
 export const SETTING_KEYS: readonly (keyof SessionSettings)[] = [
   "interactive",
+  "mode",
   "toolNarrowing",
   "maxTurns",
   "maxMessages",

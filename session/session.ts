@@ -32,6 +32,7 @@ import {
   checked,
   copyTranscript,
   grantedTools,
+  modeSettingPolicy,
   refusedTurn,
   type SessionState,
   type Transcript,
@@ -101,6 +102,8 @@ export class AgentSession {
   #turnCount = 0;
   #conservative = 0;
   #policy: TurnPolicy | undefined;
+  /** The policy of the `mode` setting; what clearing the turn policy restores. */
+  #modePolicy: TurnPolicy | undefined;
   #controller: AbortController | undefined;
   #cancelled = false;
   #plan: PlanResult | undefined;
@@ -118,7 +121,8 @@ export class AgentSession {
    * (the message names each key path, as `openSession` does), the system
    * prompt references a missing `{{ctx.*}}` variable, or a setting is out
    * of range (`compactThreshold` outside (0, 1], a non-positive
-   * `maxMessages` or `maxTokensEstimate`, an invalid `budget`).
+   * `maxMessages` or `maxTokensEstimate`, an invalid `budget`, a `mode`
+   * that is not a chat mode).
    */
   constructor(params: AgentSessionParams) {
     this.sessionId = params.sessionId;
@@ -131,6 +135,8 @@ export class AgentSession {
     );
     const deps = flatDeps(params.effects, params.settings, params.hooks);
     this.#threshold = checkContextDeps(deps);
+    this.#modePolicy = modeSettingPolicy(deps);
+    this.#policy = this.#modePolicy;
     this.#deps = deps;
     this.#window = new SessionWindow(deps, () => this.#cancelled);
     this.#ledger = new SpendLedger({
@@ -245,13 +251,15 @@ export class AgentSession {
 
   /**
    * Stores the turn policy, snapshotted at the next turn start. Inert
-   * after cancel.
+   * after cancel. Without one, the `mode` setting's policy applies, and
+   * without that a session is `ask` with no approver: read-only tools run
+   * and every governed action is refused `no_approval_hook`.
    *
-   * @param policy The policy, or `undefined` to clear it.
+   * @param policy The policy, or `undefined` to go back to the default.
    */
   setTurnPolicy(policy: TurnPolicy | undefined): void {
     if (this.#state === "cancelled") return;
-    this.#policy = policy;
+    this.#policy = policy ?? this.#modePolicy;
   }
 
   /** Aborts the in-flight turn or compaction; a no-op unless `running`. */

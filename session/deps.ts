@@ -71,6 +71,18 @@ export interface SessionEffects {
   tools?: ToolRegistry;
   /** Prices and windows; absent or unknown model ⇒ `priced: false`. */
   catalog?: ModelCatalog;
+  /**
+   * Makes the abort controller of each operation: a turn, a user command,
+   * a manual compaction, and the after-turn compaction that follows a
+   * turn. `abort()` and `cancel()` abort the one it made last. Absent ⇒
+   * `new AbortController()`. A throw, or a value that is not a
+   * controller, fails that operation before any egress: the turn ends
+   * `internal` (not counted), `compact()` and `runUserCommand()` return
+   * `failed`, the after-turn compaction is skipped (the turn stands). A
+   * controller already aborted ends the operation as aborted before any
+   * egress.
+   */
+  newAbortController?(): AbortController;
 }
 
 /**
@@ -273,6 +285,8 @@ export function flatDeps(
   };
   if (effects.tools !== undefined) deps.tools = effects.tools;
   if (effects.catalog !== undefined) deps.catalog = effects.catalog;
+  const make = effects.newAbortController;
+  if (make !== undefined) deps.newAbortController = () => make.call(effects);
   for (const key of SETTING_KEYS) {
     const value = settings?.[key];
     if (value === undefined) continue;

@@ -98,6 +98,8 @@ export async function runTurnFlow(turn: TurnContext): Promise<void> {
   turn.finish(result, !due);
   if (!due || turn.isCancelled()) return;
   const signal = turn.renewSignal();
+  // No controller for it: the after-turn step is skipped, the turn stands.
+  if (signal === undefined) return;
   turn.apply(
     await afterTurn(turn.view, {
       state: turn.state(),

@@ -143,6 +143,26 @@ export interface LlmProvider {
   /** `true` ⇒ never auto-compact. */
   managesOwnContext?(): boolean;
   /**
+   * Optional: the provider's own count of a request's input tokens (a
+   * tokenizer, a counting endpoint). When present, the session measures
+   * its next request against the window with it instead of the built-in
+   * heuristic (`ceil(chars / 4)`). It may answer later (a promise): the
+   * session races it with the turn's abort signal (passed here), and an
+   * abort or cancel while it counts ends the measurement as aborted,
+   * before any egress. A throw, a rejection or an answer that is not a
+   * finite number ≥ 0 falls back to the heuristic. The request it is
+   * shown is frozen like every request.
+   */
+  estimateTokens?(
+    input: {
+      model: string;
+      system: string;
+      messages: readonly LlmMessage[];
+      tools: readonly ToolDef[];
+    },
+    signal: AbortSignal,
+  ): number | Promise<number>;
+  /**
    * `true` when the endpoint's configuration declares its context window
    * (`contextLimit` then answers it): a custom endpoint's window counts for
    * measured compaction only then.

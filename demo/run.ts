@@ -5,7 +5,10 @@
  * `demo/workspace/`) with `demo/messages.txt` as stdin, persisted to
  * `demo/.relavium-demo/history.db`; then `chat-list` and `chat-show` of
  * that session. Offline: the cassette replaces the provider, so no key is
- * needed.
+ * needed. The chat runs in the CLI's default `ask` mode with no terminal
+ * to ask on: the agent's two tools are read-only, so they run; a write or
+ * a command would be refused (the CLI's `--mode auto`, or a library
+ * session's `settings: { mode: "auto" }`, is the explicit opt-in).
  *
  * It calls the CLI's `main(argv, io)` in-process with absolute paths
  * (`RELAVIUM_HOME` must be absolute). `--json` runs the

@@ -1,9 +1,12 @@
 // deno-lint-ignore-file no-console
 /**
- * A custom tool: declared once (description, a zod input schema, an execute
- * function), put in a registry of its own, and called by the model in a
- * persisted turn. `readOnly: true` lets it run without asking; without it
- * the tool is governed and waits for approval like a command.
+ * Custom tools: declared once (description, a zod input schema, an execute
+ * function), put in a registry of their own, and called by the model in a
+ * persisted turn. `readOnly: true` lets `word_count` run in every mode.
+ * `save_note` is not read-only, so it is governed like a command: a
+ * session opened with no turn policy and no mode is `ask` with nobody to
+ * ask, and refuses it (`no_approval_hook`). This script opts in to
+ * unattended use explicitly with `settings: { mode: "auto" }`.
  *
  * deno run -A examples/custom_tool.ts                                     # OpenAI; OPENAI_API_KEY
  * deno run -A examples/custom_tool.ts examples/custom_tool.cassette.json  # offline replay
@@ -30,10 +33,22 @@ const wordCount = tool({
   readOnly: true,
 });
 
+const notes: string[] = [];
+const saveNote = tool({
+  name: "save_note",
+  description: "Save a short note",
+  inputSchema: z.strictObject({ text: z.string().describe("The note") }),
+  execute: ({ text }) => {
+    notes.push(text);
+    return "saved";
+  },
+  // No `readOnly`: it changes something, so it needs an approval or a mode.
+});
+
 const cassette = Deno.args[0] ? await loadCassette(Deno.args[0]) : undefined;
 const runtime = denoRuntime({ env: Deno.env, cassette });
 const tools = createToolRegistry({
-  tools: [wordCount],
+  tools: [wordCount, saveNote],
   host: createDenoToolEffects(),
   context: { workingDir: runtime.workingDir, fsScopeTier: "sandboxed" },
   permissions: createDenoPermissionQuery(),
@@ -47,9 +62,11 @@ using live = openSession({
     id: "counter",
     model: "gpt-5.4-mini",
     provider: "openai",
-    system_prompt: "Use word_count to count words.",
-    tools: ["word_count"],
+    system_prompt: "Use word_count to count words; save the answer as a note.",
+    tools: ["word_count", "save_note"],
   },
+  // The explicit opt-in: without it `save_note` would be refused.
+  settings: { mode: "auto" },
 });
 
 const reader = (async () => {
@@ -65,6 +82,7 @@ const result = await live.session.sendMessage(
   "How many words are in 'the quick brown fox'?",
 );
 console.log(`${result.kind}: ${result.text}`);
+console.log(`notes: ${JSON.stringify(notes)}`);
 live.close();
 await reader;
 store.close();

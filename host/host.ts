@@ -252,6 +252,9 @@ function join(
     keyFor: (id) => runtime.keyFor(id),
     sleep: (ms, signal) => runtime.sleep(ms, signal),
     catalog: runtime.catalog,
+    ...(runtime.newAbortController === undefined
+      ? {}
+      : { newAbortController: runtime.newAbortController.bind(runtime) }),
     ...(options.tools === undefined ? {} : { tools: options.tools }),
   };
   const hooks: SessionHooks = {

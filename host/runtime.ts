@@ -31,6 +31,12 @@ export interface SessionRuntime {
   ids: () => string;
   /** The backoff wait; it must return at once when `signal` aborts. */
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /**
+   * Makes each operation's abort controller (see
+   * `SessionEffects.newAbortController` for its failure and cancel
+   * rules). Absent ⇒ `new AbortController()`.
+   */
+  newAbortController?(): AbortController;
   /** The transport of the shipped provider adapters. */
   fetch: FetchFn;
   /** Prices and windows: the cost of each attempt and the cost cap. */

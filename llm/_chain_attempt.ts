@@ -5,7 +5,11 @@
  * @module
  */
 import type { LlmError, StopReason, StreamChunk, Usage } from "./chunk.ts";
-import type { LlmProvider, LlmRequest } from "./provider.ts";
+import {
+  FROZEN_REQUEST_RULE,
+  type LlmProvider,
+  type LlmRequest,
+} from "./provider.ts";
 import type { ChainEvent } from "./chain_event.ts";
 import { LlmProviderError, makeLlmError } from "./errors.ts";
 
@@ -52,9 +56,18 @@ export function cancelledError(provider: string): LlmError {
   return makeLlmError("cancelled", provider, "Request aborted");
 }
 
+/** The engine's `TypeError` for a write to a frozen object or array. */
+function isFrozenWrite(thrown: unknown): boolean {
+  return thrown instanceof TypeError &&
+    /read[- ]only property|object is not extensible|Cannot delete property|frozen/i
+      .test(thrown.message);
+}
+
 /**
  * Classifies a value a provider threw: an {@linkcode LlmProviderError}
- * keeps its error, an aborted call is `cancelled`, anything else `unknown`.
+ * keeps its error, an aborted call is `cancelled`, a write to a frozen
+ * request part is `bad_request` naming the rule it broke (see
+ * {@linkcode FROZEN_REQUEST_RULE}), anything else `unknown`.
  *
  * @param thrown The thrown value.
  * @param provider The provider id.
@@ -71,6 +84,13 @@ export function errorFromThrow(
     return normaliseError(thrown.llmError, provider);
   }
   const detail = thrown instanceof Error ? thrown.message : String(thrown);
+  if (isFrozenWrite(thrown)) {
+    return makeLlmError(
+      "bad_request",
+      provider,
+      `Provider ${provider} wrote to its request: ${FROZEN_REQUEST_RULE} (${detail})`,
+    );
+  }
   return makeLlmError("unknown", provider, `Provider threw: ${detail}`);
 }
 

@@ -60,7 +60,19 @@ export interface LlmMessage {
 }
 
 /**
- * A provider request. `system` is top level; the adapter places it.
+ * The rule every provider keeps: a request is an immutable value. Each
+ * request has arrays of its own, but its messages and their parts (a tool
+ * call's arguments included) are deeply frozen and shared with the
+ * session's transcript, so nothing is copied per call. A provider that
+ * must edit a message copies it first; a write to a frozen part throws, and
+ * the call fails `bad_request` with a message naming this rule.
+ */
+export const FROZEN_REQUEST_RULE: string =
+  "a request's messages and parts are frozen and shared with the transcript; a provider that must edit them copies first";
+
+/**
+ * A provider request. `system` is top level; the adapter places it. Its
+ * messages and parts are frozen ({@linkcode FROZEN_REQUEST_RULE}).
  */
 export interface LlmRequest {
   /** Model id (set per plan entry by the chain). */
@@ -106,7 +118,9 @@ export interface ProviderSupports {
 /**
  * A stateless translator from {@linkcode LlmRequest} to a chunk stream. No
  * retries, no fallback, no pricing: policy sits above it. A failure is one
- * `error` chunk (callers also tolerate throws).
+ * `error` chunk (callers also tolerate throws). It never edits the request
+ * it is given: the request's messages and parts are frozen and shared
+ * ({@linkcode FROZEN_REQUEST_RULE}); a provider that must edit copies.
  */
 export interface LlmProvider {
   /** Provider id (`anthropic`, `openai`, a `[[providers]]` id). */
@@ -128,6 +142,26 @@ export interface LlmProvider {
   contextLimit?(model: string): number | undefined;
   /** `true` ⇒ never auto-compact. */
   managesOwnContext?(): boolean;
+  /**
+   * Optional: the provider's own count of a request's input tokens (a
+   * tokenizer, a counting endpoint). When present, the session measures
+   * its next request against the window with it instead of the built-in
+   * heuristic (`ceil(chars / 4)`). It may answer later (a promise): the
+   * session races it with the turn's abort signal (passed here), and an
+   * abort or cancel while it counts ends the measurement as aborted,
+   * before any egress. A throw, a rejection or an answer that is not a
+   * finite number ≥ 0 falls back to the heuristic. The request it is
+   * shown is frozen like every request.
+   */
+  estimateTokens?(
+    input: {
+      model: string;
+      system: string;
+      messages: readonly LlmMessage[];
+      tools: readonly ToolDef[];
+    },
+    signal: AbortSignal,
+  ): number | Promise<number>;
   /**
    * `true` when the endpoint's configuration declares its context window
    * (`contextLimit` then answers it): a custom endpoint's window counts for

@@ -71,6 +71,18 @@ export interface SessionEffects {
   tools?: ToolRegistry;
   /** Prices and windows; absent or unknown model ⇒ `priced: false`. */
   catalog?: ModelCatalog;
+  /**
+   * Makes the abort controller of each operation: a turn, a user command,
+   * a manual compaction, and the after-turn compaction that follows a
+   * turn. `abort()` and `cancel()` abort the one it made last. Absent ⇒
+   * `new AbortController()`. A throw, or a value that is not a
+   * controller, fails that operation before any egress: the turn ends
+   * `internal` (not counted), `compact()` and `runUserCommand()` return
+   * `failed`, the after-turn compaction is skipped (the turn stands). A
+   * controller already aborted ends the operation as aborted before any
+   * egress.
+   */
+  newAbortController?(): AbortController;
 }
 
 /**
@@ -80,6 +92,19 @@ export interface SessionEffects {
 export interface SessionSettings {
   /** Whether a person can answer approval prompts. Default `false`. */
   interactive?: boolean;
+  /**
+   * The approval mode of the session's turns while no turn policy is set
+   * (`setTurnPolicy` replaces it), with nobody to ask: `auto` runs what the
+   * guardrails allow (a protected-path write still needs a person),
+   * `accept-edits` runs writes inside the jail, `plan` hides and refuses
+   * every governed action, `ask` refuses them. Absent (and no turn policy)
+   * ⇒ `ask` with no approver: read-only tools run, every governed action
+   * (a write, a command, a web request, a custom tool that is not
+   * `readOnly`) is refused `no_approval_hook`. Another value ⇒ the
+   * constructor throws a `TypeError`. (The names of `ChatMode`; the
+   * session hands the value to `createModePolicy`, which checks it.)
+   */
+  mode?: "ask" | "plan" | "accept-edits" | "auto";
   /** Session narrowing of the agent's tools (only removes). */
   toolNarrowing?: readonly string[];
   /** Hard cap of provider-engaged turns; absent or ≤ 0 ⇒ 50. */
@@ -210,6 +235,7 @@ export interface SessionDeps
 /** The keys of {@linkcode SessionSettings}. */
 export const SETTING_KEYS: readonly (keyof SessionSettings)[] = [
   "interactive",
+  "mode",
   "toolNarrowing",
   "maxTurns",
   "maxMessages",
@@ -259,6 +285,8 @@ export function flatDeps(
   };
   if (effects.tools !== undefined) deps.tools = effects.tools;
   if (effects.catalog !== undefined) deps.catalog = effects.catalog;
+  const make = effects.newAbortController;
+  if (make !== undefined) deps.newAbortController = () => make.call(effects);
   for (const key of SETTING_KEYS) {
     const value = settings?.[key];
     if (value === undefined) continue;

@@ -13,6 +13,7 @@ import type { PlanEntry } from "../llm/chain.ts";
 import { resolvePlan } from "../llm/plan.ts";
 import type { TurnPolicy, UserCommandOutcome } from "../tools/registry.ts";
 import { flatDeps, type SessionDeps } from "./deps.ts";
+import { CONTROLLER_FAILED, newController } from "./controller.ts";
 import { SessionStateError } from "./errors.ts";
 import { type SpendFigures, SpendLedger } from "./ledger.ts";
 import {
@@ -32,6 +33,7 @@ import {
   checked,
   copyTranscript,
   grantedTools,
+  modeSettingPolicy,
   refusedTurn,
   type SessionState,
   type Transcript,
@@ -41,6 +43,7 @@ import type { TurnCoreResult } from "./turn_result.ts";
 import { runTurnFlow, terminalDraft } from "./turn_flow.ts";
 import { spendBetween, toTurnResult, type TurnResult } from "./turn_result.ts";
 import { TurnContext } from "./turn_context.ts";
+import { sessionError } from "./turn_errors.ts";
 import { TurnTally } from "./turn_tally.ts";
 import { runUserCommandFlow } from "./user_command.ts";
 import { SessionWindow } from "./session_window.ts";
@@ -101,6 +104,8 @@ export class AgentSession {
   #turnCount = 0;
   #conservative = 0;
   #policy: TurnPolicy | undefined;
+  /** The policy of the `mode` setting; what clearing the turn policy restores. */
+  #modePolicy: TurnPolicy | undefined;
   #controller: AbortController | undefined;
   #cancelled = false;
   #plan: PlanResult | undefined;
@@ -118,7 +123,8 @@ export class AgentSession {
    * (the message names each key path, as `openSession` does), the system
    * prompt references a missing `{{ctx.*}}` variable, or a setting is out
    * of range (`compactThreshold` outside (0, 1], a non-positive
-   * `maxMessages` or `maxTokensEstimate`, an invalid `budget`).
+   * `maxMessages` or `maxTokensEstimate`, an invalid `budget`, a `mode`
+   * that is not a chat mode).
    */
   constructor(params: AgentSessionParams) {
     this.sessionId = params.sessionId;
@@ -131,6 +137,8 @@ export class AgentSession {
     );
     const deps = flatDeps(params.effects, params.settings, params.hooks);
     this.#threshold = checkContextDeps(deps);
+    this.#modePolicy = modeSettingPolicy(deps);
+    this.#policy = this.#modePolicy;
     this.#deps = deps;
     this.#window = new SessionWindow(deps, () => this.#cancelled);
     this.#ledger = new SpendLedger({
@@ -245,13 +253,15 @@ export class AgentSession {
 
   /**
    * Stores the turn policy, snapshotted at the next turn start. Inert
-   * after cancel.
+   * after cancel. Without one, the `mode` setting's policy applies, and
+   * without that a session is `ask` with no approver: read-only tools run
+   * and every governed action is refused `no_approval_hook`.
    *
-   * @param policy The policy, or `undefined` to clear it.
+   * @param policy The policy, or `undefined` to go back to the default.
    */
   setTurnPolicy(policy: TurnPolicy | undefined): void {
     if (this.#state === "cancelled") return;
-    this.#policy = policy;
+    this.#policy = policy ?? this.#modePolicy;
   }
 
   /** Aborts the in-flight turn or compaction; a no-op unless `running`. */
@@ -283,10 +293,11 @@ export class AgentSession {
     if (this.#state !== "idle") throw new SessionStateError("not_active");
   }
 
-  #begin(): AbortController {
+  /** Idle → running, with a fresh controller unless the factory failed. */
+  #begin(): AbortController | undefined {
     this.#checkIdle();
     this.#state = "running";
-    return (this.#controller = new AbortController());
+    return (this.#controller = newController(this.#deps));
   }
 
   /**
@@ -302,6 +313,7 @@ export class AgentSession {
    * @throws {SessionStateError} `not_started` or `not_active` (as a rejection).
    */
   async sendMessage(text: string): Promise<TurnResult> {
+    // No controller (the factory failed): the turn ends `internal` at once.
     const controller = this.#begin();
     this.#terminal = false;
     this.#outcome = undefined;
@@ -316,8 +328,10 @@ export class AgentSession {
       this.#deps.emit({ type: "session:turn_started" });
       if (!this.#cancelled) {
         const plan = this.#resolvePlan();
-        const gate = turnGate(this.#turnCount, this.#deps.maxTurns, plan);
-        if (!plan.ok || gate !== undefined) {
+        const gate = controller === undefined
+          ? sessionError("internal", CONTROLLER_FAILED)
+          : turnGate(this.#turnCount, this.#deps.maxTurns, plan);
+        if (!plan.ok || gate !== undefined || controller === undefined) {
           this.#finish(refusedTurn(gate), true);
         } else await this.#turn(plan.value, this.#policy, controller, tally);
       }
@@ -362,6 +376,9 @@ export class AgentSession {
   ): Promise<UserCommandOutcome> {
     const controller = this.#begin();
     try {
+      if (controller === undefined) {
+        return { kind: "failed", message: CONTROLLER_FAILED };
+      }
       return await runUserCommandFlow({
         command: cmd,
         args,
@@ -405,6 +422,9 @@ export class AgentSession {
     const controller = this.#begin();
     this.#window.resetCommitError();
     try {
+      if (controller === undefined) {
+        return { kind: "failed", message: CONTROLLER_FAILED };
+      }
       const tools = this.#deps.tools?.advertise(
         grantedTools(this.#agent, this.#deps.toolNarrowing),
         this.#policy,
@@ -480,7 +500,8 @@ export class AgentSession {
         automatic: this.automaticCompactionAllowed,
         trimAllowed: this.trimRefusal === undefined,
         finish: (result, idle) => this.#finish(result, idle),
-        renewSignal: () => (this.#controller = new AbortController()).signal,
+        renewSignal: () =>
+          (this.#controller = newController(this.#deps))?.signal,
         nextLocalTurnKey: () => ++this.#localTurnKey,
       }),
     );

@@ -18,6 +18,8 @@ import type {
   SessionHooks,
   SessionSettings,
 } from "./deps.ts";
+import { CHAT_MODES, createModePolicy } from "../tools/modes.ts";
+import type { TurnPolicy } from "../tools/registry.ts";
 import { checkCompactThreshold } from "./window/measure.ts";
 import { sessionError } from "./turn_errors.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
@@ -99,6 +101,36 @@ export function checkContextDeps(
   }
   checkBudgetPolicy(deps.budget);
   return threshold;
+}
+
+/**
+ * The turn policy of the `mode` setting (nobody to ask), or `undefined`
+ * when it is unset (`ask` with no approver: the pipeline refuses every
+ * governed action).
+ *
+ * @param deps The session's `mode` and tools.
+ * @returns The policy, or `undefined`.
+ * @throws {TypeError} When `mode` is not a chat mode.
+ */
+export function modeSettingPolicy(
+  deps: Pick<SessionDeps, "mode" | "tools">,
+): TurnPolicy | undefined {
+  const { mode, tools } = deps;
+  if (mode === undefined) return undefined;
+  if (!CHAT_MODES.some((m) => m.mode === mode)) {
+    throw new TypeError(
+      `Invalid mode: expected one of ${
+        CHAT_MODES.map((m) => m.mode).join(", ")
+      }`,
+    );
+  }
+  return createModePolicy({
+    mode,
+    interactive: false,
+    ...(tools?.isReadOnly === undefined
+      ? {}
+      : { isReadOnly: (id: string) => tools.isReadOnly?.(id) ?? false }),
+  }).policy;
 }
 
 /**

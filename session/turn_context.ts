@@ -66,8 +66,8 @@ export interface TurnParts {
   trimAllowed: boolean;
   /** Publishes the terminal; `idle` lands the session in `idle` first. */
   finish(result: TurnCoreResult, idle: boolean): void;
-  /** A fresh signal for after-turn work. */
-  renewSignal(): AbortSignal;
+  /** A fresh signal for after-turn work; `undefined` when none can be made. */
+  renewSignal(): AbortSignal | undefined;
   /** The next in-memory turn key (no persister wired). */
   nextLocalTurnKey(): number;
 }
@@ -246,8 +246,11 @@ export class TurnContext {
     this.#parts.finish(result, idle);
   }
 
-  /** Gives the after-turn step a fresh abort signal. */
-  renewSignal(): AbortSignal {
+  /**
+   * Gives the after-turn step a fresh abort signal (`undefined` when the
+   * controller factory failed: the step is skipped).
+   */
+  renewSignal(): AbortSignal | undefined {
     return this.#parts.renewSignal();
   }
 

@@ -47,6 +47,7 @@ export async function runTurnFlow(turn: TurnContext): Promise<void> {
     pending: turn.pending,
     automatic: turn.automatic,
     summariser: turn.summariser(),
+    signal: turn.signal,
   });
   turn.apply(pre.steps);
   switch (pre.kind) {
@@ -93,11 +94,16 @@ export async function runTurnFlow(turn: TurnContext): Promise<void> {
   }
   if (turn.isCancelled()) return;
   turn.installReply(result.text);
-  const due = turn.afterTurnEnabled && turn.automatic &&
-    afterTurnDue(turn.view, turn.state());
+  const measured = turn.afterTurnEnabled && turn.automatic &&
+    afterTurnDue(turn.view, turn.state(), turn.signal);
+  // Awaited only while a provider counts tokens.
+  const due = measured instanceof Promise ? await measured : measured;
+  if (turn.isCancelled()) return;
   turn.finish(result, !due);
   if (!due || turn.isCancelled()) return;
   const signal = turn.renewSignal();
+  // No controller for it: the after-turn step is skipped, the turn stands.
+  if (signal === undefined) return;
   turn.apply(
     await afterTurn(turn.view, {
       state: turn.state(),

@@ -88,14 +88,29 @@ export class TurnRun {
   }
 }
 
+/** Freezes a parsed JSON value at every level (bounded by its depth). */
+function deepFreeze(value: unknown): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) {
+    return;
+  }
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}
+
 /**
- * Freezes a message, its part list and each part (one level each).
+ * Freezes a message at every level: its part list, each part, and a tool
+ * call's arguments and a tool result's value. Requests share it as it is
+ * (a provider that must edit copies).
  *
  * @param message The message.
  * @returns The same message, frozen.
  */
 export function frozen(message: LlmMessage): LlmMessage {
-  for (const part of message.content) Object.freeze(part);
+  for (const part of message.content) {
+    if (part.type === "tool_call") deepFreeze(part.args);
+    if (part.type === "tool_result") deepFreeze(part.result);
+    Object.freeze(part);
+  }
   Object.freeze(message.content);
   return Object.freeze(message);
 }

@@ -56,6 +56,10 @@ for (const name of examples) {
         /^A session store keeps every completed turn of a conversation, so it can be resumed exactly\.\n\[completed: 31 in, 17 out, \d+ µ¢\]\n$/,
       );
     }
+    if (name === "custom_tool.ts") {
+      assert.match(stdout, /^call save_note .*\nresult save_note: saved$/m);
+      assert.match(stdout, /^notes: \["'the quick brown fox' has 4 words"\]$/m);
+    }
     if (name === "resume_with_events.ts") {
       assert.match(stdout, /resumed \S+ after 1 turn\(s\)/);
       assert.match(stdout, /turn 2 \(gpt-5\.4\): Your name is Ada\./);

@@ -1,9 +1,11 @@
 /**
  * Pipeline steps 4 (the `git_commit`-style gate) and 5 (approval of
- * governed actions through the turn policy). Any turn policy
- * activates the regime: a policy verdict decides without a prompt; else
- * `agent:approval_requested` is emitted and `confirm` asks a person. All
- * denials are fatal `tool_denied`.
+ * governed actions through the turn policy). A policy verdict decides
+ * without a prompt; else `agent:approval_requested` is emitted and
+ * `confirm` asks a person. No turn policy is `ask` with no approver:
+ * every governed action is refused `no_approval_hook` (safe by default;
+ * unattended use is an explicit policy or mode). All denials are fatal
+ * `tool_denied`.
  *
  * @module
  */
@@ -240,12 +242,16 @@ export function approvalPreview(
   }
 }
 
+/** No turn policy: no verdict and nobody to ask, so governed actions are refused. */
+const NO_POLICY: TurnPolicy = Object.freeze({});
+
 interface GovernedInput {
   base: OutcomeBase;
   action: GovernedAction;
   target: PolicyTarget;
   protectedPath: boolean;
-  policy: TurnPolicy;
+  /** The turn policy; absent is `ask` with no approver. */
+  policy: TurnPolicy | undefined;
   ctx: Omit<ToolDispatchContext, "granted">;
   oneOff?: boolean;
   /** A person approved this very call at its gate: a pending ask is a yes. */
@@ -302,7 +308,8 @@ function approvalRequest(
 export async function approveGoverned(
   input: GovernedInput,
 ): Promise<ToolOutcome | undefined> {
-  const { base, action, policy, ctx } = input;
+  const { base, action, ctx } = input;
+  const policy: TurnPolicy = input.policy ?? NO_POLICY;
   let request = approvalRequest(input);
   const { protectedPath } = request;
   let verdict: PolicyVerdict | undefined;

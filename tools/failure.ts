@@ -10,13 +10,14 @@
  * never a path.
  *
  * - `escape`: the path leaves the filesystem scope (`tool_denied`, fed back
- *   in interactive sessions only).
+ *   to the model: nothing happened).
  * - `refused`: symlink, hard-link, protected, sensitive or policy refusal
  *   (`tool_denied`, fatal, never fed back: a probe oracle otherwise).
  * - `unavailable`: the capability or its Deno permission is missing
  *   (`tool_unavailable`, fatal).
- * - `failed`: the host failed (`tool_failed`; fed back in interactive
- *   sessions for non-governed reads, else fatal).
+ * - `failed`: the call could not be done (`tool_failed`): fed back to the
+ *   model when no effect started (a read, or a governed call that failed
+ *   before it wrote, created, ran or sent anything), else fatal.
  */
 export type ToolFailure =
   | { kind: "escape"; message: string }

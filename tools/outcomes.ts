@@ -116,22 +116,26 @@ export function invalidArgsOutcome(
 }
 
 /**
- * Maps a tool failure: scope escapes and (for non-governed
- * tools) host failures are fed back in interactive sessions only;
- * refusals and missing capabilities are always fatal.
+ * Maps a tool failure. What the model can fix goes back to it as an error
+ * result, in every session: a failure where no effect started (a path
+ * outside the scope, a missing file or parent folder, a directory where a
+ * file belongs, a size limit). The turn ends on a denial (`refused`: a
+ * floor, a symlink, a policy refusal), a missing capability, and a
+ * failure after an effect may have partly happened (`effectStarted`).
  */
 export function failureOutcome(
   base: OutcomeBase,
   failure: ToolFailure,
-  options: { interactive: boolean; governed: boolean },
+  options: { effectStarted: boolean },
 ): ToolOutcome {
   switch (failure.kind) {
-    case "escape": {
-      const message = `Tool call denied: ${failure.message}`;
-      return options.interactive
-        ? feedbackOutcome(base, "tool_denied", "denied", message)
-        : fatalOutcome(base, "tool_denied", message);
-    }
+    case "escape":
+      return feedbackOutcome(
+        base,
+        "tool_denied",
+        "denied",
+        `Tool call denied: ${failure.message}`,
+      );
     case "refused":
       return fatalOutcome(
         base,
@@ -146,9 +150,9 @@ export function failureOutcome(
       );
     case "failed": {
       const message = `${base.toolId} failed: ${failure.message}`;
-      return options.interactive && !options.governed
-        ? feedbackOutcome(base, "tool_failed", "error", message)
-        : fatalOutcome(base, "tool_failed", message);
+      return options.effectStarted
+        ? fatalOutcome(base, "tool_failed", message)
+        : feedbackOutcome(base, "tool_failed", "error", message);
     }
     default: {
       const never: never = failure;

@@ -8,10 +8,17 @@
  * secret-taint check ⇒ `invalid_args` feedback; 4. guardrails (lexical
  * jail and floors on the policy target, the command allowlist, the URL
  * and domain checks, the gate); 5. approval of governed
- * actions (a person is shown a write's target as it resolves: metadata
- * reads under a granted read permission, only when someone is asked);
+ * actions (no turn policy is `ask` with no approver: every governed
+ * action is refused `no_approval_hook`; a person is shown a write's
+ * target as it resolves: metadata reads under a granted read permission,
+ * only when someone is asked);
  * 6. Deno permissions; 7. `ctx.admit()`, then the host effect
  * under the abort signal; 8. bounding of the model copy.
+ *
+ * A failure where no effect started (a path outside the scope, a missing
+ * file or parent folder, a size limit, an unknown tool, bad arguments)
+ * goes back to the model as an error result, in every session; a denial
+ * and a failure after a governed effect started end the turn.
  *
  * A missing Deno permission (`prompt` or `denied`) is a fatal
  * `tool_unavailable` whose message names the flag to add and nothing else:
@@ -24,6 +31,7 @@
 import type { ValidationIssue } from "../schema/issues.ts";
 import { err, ok, type Result } from "../schema/result.ts";
 import { raceAbort } from "./_abort.ts";
+import { watchEffects } from "./_effect_watch.ts";
 import {
   approveGoverned,
   type GateHook,
@@ -183,7 +191,6 @@ async function steps(
   };
   const action = governedAction(tool.policy);
   const governed = action !== undefined || tool.policy.requiresGateApproval;
-  const failOptions = { interactive: ctx.interactive, governed };
   // 4: guardrails
   const target = tool.policyTarget?.(parsed.value) ?? {};
   let protectedPath = false;
@@ -191,7 +198,9 @@ async function steps(
   if (tool.policy.fsScoped && target.path !== undefined) {
     const intent = tool.policy.fsWrite === true ? "write" : "read";
     const lexical = checkLexicalPath(config.plan, target.path, intent);
-    if (!lexical.ok) return failureOutcome(shown, lexical.error, failOptions);
+    if (!lexical.ok) {
+      return failureOutcome(shown, lexical.error, { effectStarted: false });
+    }
     protectedPath = lexical.value.protectedPath;
     lexicalTarget = lexical.value;
   }
@@ -212,7 +221,7 @@ async function steps(
   }
   // 5: approval (the policy's verdict still applies to a gated call, but
   // a person who just passed it through its gate is not asked twice)
-  if (action !== undefined && ctx.policy !== undefined) {
+  if (action !== undefined) {
     const lexical = lexicalTarget;
     const denied = await approveGoverned({
       base: shown,
@@ -249,11 +258,23 @@ async function steps(
   if (!admission.allow) {
     return fatalOutcome(shown, admission.error.code, admission.error.message);
   }
-  const result = await runTool(config, tool, parsed.value, ctx);
+  const watched = watchEffects(config.host);
+  const result = await runTool(
+    { ...config, host: watched.host },
+    tool,
+    parsed.value,
+    ctx,
+  );
   if (result === "aborted" || ctx.signal.aborted) {
     return cancelledOutcome(shown);
   }
-  if (!result.ok) return failureOutcome(shown, result.error, failOptions);
+  if (!result.ok) {
+    // A governed tool's effect may have partly happened once it went
+    // through the host; an `os` tool (a custom tool) acts outside it, so
+    // any failure of one may follow an effect.
+    const effectStarted = governed && (watched.started || action === "os");
+    return failureOutcome(shown, result.error, { effectStarted });
+  }
   // 8: bound the model copy
   const bounded = boundModelText(resultText(result.value), {
     maxBytes: config.limits.resultBytes,

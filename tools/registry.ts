@@ -51,8 +51,9 @@ export interface ApprovalRequest {
 
 /**
  * The per-turn policy a host sets with `setTurnPolicy`: a best-effort
- * advertise filter and the authoritative confirm hook. Any policy activates
- * the approval regime (no `confirm` ⇒ governed actions denied).
+ * advertise filter and the authoritative confirm hook. Without a verdict
+ * and without `confirm`, a governed action is denied; so is every
+ * governed action when no policy is set at all.
  */
 export interface TurnPolicy {
   /** Best-effort filter of advertised tool ids (`false` hides a tool). */
@@ -116,7 +117,10 @@ export interface ToolDispatchContext {
   signal: AbortSignal;
   /** The session's effective grant (agent tools ∩ session narrowing). */
   granted: readonly string[];
-  /** The turn policy snapshotted at turn start, if any. */
+  /**
+   * The turn policy snapshotted at turn start. Absent ⇒ `ask` with no
+   * approver: every governed action is refused `no_approval_hook`.
+   */
   policy?: TurnPolicy;
   /** Whether a person can answer prompts (false: CI, `--json`, pipes). */
   interactive: boolean;
@@ -172,6 +176,12 @@ export interface ToolRegistry {
   ): ToolDef[];
   /** Runs one call through the whole pipeline; never throws. */
   dispatch(call: ToolCall, ctx: ToolDispatchContext): Promise<ToolOutcome>;
+  /**
+   * Optional: whether a tool is read-only (neither governed nor gated),
+   * for the `plan` mode's advertise filter. Absent ⇒ only the built-in
+   * readers count as read-only there.
+   */
+  isReadOnly?(toolId: string): boolean;
   /**
    * Optional: runs a user's `!` command (already tokenised: the program,
    * a name on the host PATH or a path, and its arguments, passed as-is

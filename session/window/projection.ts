@@ -88,7 +88,7 @@ class Folder implements Sink {
     const text = this.#more === undefined
       ? this.#first
       : this.#more.join("\n\n");
-    this.out.push({ role: this.#role, content: [{ type: "text", text }] });
+    this.out.push(frozenText(this.#role, text));
     this.#role = undefined;
     this.#more = undefined;
   }
@@ -238,9 +238,9 @@ function summaryBlock(input: ProjectionInput): string | undefined {
  * user, fold adjacent same-role messages with `\n\n`.
  *
  * @param input Transcript, spans, policy, summary and pending text.
- * @returns A fresh array, the request's own, of messages that are new or
- * frozen at every level (shared with the transcript and earlier requests):
- * never a mutable object of the transcript.
+ * @returns A fresh array, the request's own, of messages frozen at every
+ * level (new, or shared with the transcript and earlier requests): never a
+ * mutable object of the transcript.
  */
 export function projectHistory(input: ProjectionInput): LlmMessage[] {
   const { from, spans } = selection(input);
@@ -261,15 +261,16 @@ export function projectHistory(input: ProjectionInput): LlmMessage[] {
 }
 
 function userMessage(text: string): LlmMessage {
-  return { role: "user", content: [{ type: "text", text }] };
+  return frozenText("user", text);
 }
 
-/** A new message: `first` may be a shared, frozen one. */
+/** A new message, frozen: `first` may be a shared, frozen one. */
 function withBlock(block: string, first: LlmMessage): LlmMessage {
-  return {
+  const head = Object.freeze({ type: "text" as const, text: block });
+  return Object.freeze({
     role: "user",
-    content: [{ type: "text", text: block }, ...first.content],
-  };
+    content: Object.freeze([head, ...first.content]) as LlmMessage["content"],
+  });
 }
 
 // Past 16,384 messages a request's array (8-byte slots) is over 128 KB, a

@@ -16,11 +16,15 @@ import {
   type Summariser,
 } from "./compact.ts";
 import {
+  attemptableEntries,
   compactionTrigger,
   floorFits,
+  type Measurement,
   measureNext,
   summariserBound,
 } from "./measure.ts";
+import { projectHistory } from "./projection.ts";
+import type { PlanEntry } from "../../llm/chain.ts";
 import type { ContextState, WindowStep, WindowView } from "./state.ts";
 import { trimSteps } from "./trim.ts";
 
@@ -62,6 +66,83 @@ export function compactWith(
 }
 
 /**
+ * Measures the next request (see `measureNext`), in the count of the first
+ * attemptable entry's provider when it has `estimateTokens`: raced with
+ * `signal`, falling back to the heuristic when the count throws, rejects
+ * or is not a finite number ≥ 0.
+ *
+ * @returns The measurement, `undefined` when the window is not
+ * authoritative, or `aborted` when the signal aborted while it counted.
+ */
+function measureRequest(
+  view: WindowView,
+  state: ContextState,
+  options: { pending?: string; signal: AbortSignal },
+):
+  | Measurement
+  | undefined
+  | Promise<Measurement | undefined | "aborted"> {
+  const { pending, signal } = options;
+  const m = measureNext(view, state, pending);
+  const entry = attemptableEntries(view.plan, view.tools.length > 0)[0];
+  if (m === undefined || entry?.provider.estimateTokens === undefined) {
+    return m;
+  }
+  return providerCount(view, state, { m, entry, pending, signal });
+}
+
+/** `m` in the entry's provider's count (see {@linkcode measureRequest}). */
+async function providerCount(
+  view: WindowView,
+  state: ContextState,
+  options: {
+    m: Measurement;
+    entry: PlanEntry;
+    pending: string | undefined;
+    signal: AbortSignal;
+  },
+): Promise<Measurement | undefined | "aborted"> {
+  const { m, entry, pending, signal } = options;
+  const provider = entry.provider;
+  if (signal.aborted) return "aborted";
+  const memory = view.agent.memory;
+  const messages = projectHistory({
+    ...(memory === undefined ? {} : { memory }),
+    messages: state.messages,
+    spans: state.spans,
+    ...(state.summary === undefined ? {} : { summary: state.summary }),
+    ...(pending === undefined ? {} : { pending }),
+  });
+  let onAbort = (): void => {};
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    const counted = await Promise.race([
+      Promise.resolve().then(() =>
+        provider.estimateTokens?.({
+          model: entry.model,
+          system: view.system,
+          messages,
+          tools: view.tools,
+        }, signal)
+      ),
+      aborted,
+    ]);
+    if (counted === "aborted" || signal.aborted) return "aborted";
+    return typeof counted === "number" && Number.isFinite(counted) &&
+        counted >= 0
+      ? { ...m, tokens: Math.ceil(counted) }
+      : m;
+  } catch {
+    return signal.aborted ? "aborted" : m;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
  * How the pre-send step ended, with the steps the session takes first.
  * `recoverable` says whether an overflow may still start a recovery in
  * this turn.
@@ -92,6 +173,8 @@ export async function preSend(
     pending: string;
     automatic: boolean;
     summariser: Summariser;
+    /** The turn's signal: a provider's count is raced with it. */
+    signal: AbortSignal;
   },
 ): Promise<PreSendOutcome> {
   const { state, pending } = options;
@@ -101,10 +184,13 @@ export async function preSend(
     steps: [],
   });
   if (!options.automatic) return send(false);
-  const m = measureNext(view, state, pending);
-  if (m === undefined || summariserBound(view.plan, false) === undefined) {
-    return send(false);
-  }
+  if (summariserBound(view.plan, false) === undefined) return send(false);
+  const m = await measureRequest(view, state, {
+    pending,
+    signal: options.signal,
+  });
+  if (m === "aborted") return { kind: "aborted", steps: [] };
+  if (m === undefined) return send(false);
   if (compactionTrigger(m) === undefined) return send(true);
   if (!floorFits(view, state, m, pending)) return send(false);
   const out = await compactWith(view, {
@@ -135,12 +221,21 @@ export async function preSend(
  *
  * @param view The next request's parts.
  * @param state The state after the turn.
- * @returns `true` when the measured next request triggers.
+ * @param signal The turn's signal: a provider's count is raced with it.
+ * @returns `true` when the measured next request triggers (`false` when
+ * the signal aborted while it was measured); a promise only while a
+ * provider counts.
  */
-export function afterTurnDue(view: WindowView, state: ContextState): boolean {
+export function afterTurnDue(
+  view: WindowView,
+  state: ContextState,
+  signal: AbortSignal,
+): boolean | Promise<boolean> {
   if (summariserBound(view.plan, false) === undefined) return false;
-  const m = measureNext(view, state);
-  return m !== undefined && compactionTrigger(m) !== undefined;
+  const due = (m: Measurement | undefined | "aborted"): boolean =>
+    typeof m === "object" && compactionTrigger(m) !== undefined;
+  const m = measureRequest(view, state, { signal });
+  return m instanceof Promise ? m.then(due) : due(m);
 }
 
 /**

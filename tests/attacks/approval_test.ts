@@ -8,6 +8,9 @@
 import assert from "node:assert/strict";
 import { tempDir, write } from "../cli/_helpers.ts";
 import { interactiveChat, toolCall, writeScript } from "./_kit.ts";
+import { z } from "zod";
+import * as lib from "../../mod.ts";
+import { tool } from "../../tools/mod.ts";
 
 interface Row {
   name: string;
@@ -168,5 +171,123 @@ for (const row of ROWS) {
     for (const path of row.absent(ws)) {
       await assert.rejects(Deno.lstat(path), Deno.errors.NotFound, path);
     }
+  });
+}
+
+/**
+ * Attack table (safe by default): a library host that sets no turn policy
+ * and no mode. A model (or a prompt injected into what it read) asks for
+ * each governed action; every one is refused `no_approval_hook` before
+ * any effect: no write, no process, no lookup, no request, no custom
+ * tool's `execute`.
+ */
+interface NoPolicyRow {
+  name: string;
+  call: { name: string; args: unknown };
+}
+
+const NO_POLICY_ROWS: NoPolicyRow[] = [
+  {
+    name: "a write inside the jail",
+    call: { name: "write_file", args: { path: "pwned.txt", content: "x" } },
+  },
+  {
+    name: "an append",
+    call: {
+      name: "write_file",
+      args: { path: "seed.txt", content: "x", append: true },
+    },
+  },
+  {
+    name: "an allowlisted command",
+    call: { name: "run_command", args: { command: "touch", args: ["pwned"] } },
+  },
+  {
+    name: "a request to an allowed domain",
+    call: { name: "http_request", args: { url: "https://example.com/x" } },
+  },
+  {
+    name: "a custom tool that is not readOnly",
+    call: { name: "deploy", args: {} },
+  },
+];
+
+for (const row of NO_POLICY_ROWS) {
+  Deno.test(`no turn policy refuses ${row.name} (no_approval_hook)`, async () => {
+    await using dir = await tempDir();
+    const ws = dir.path;
+    await Deno.writeTextFile(`${ws}/seed.txt`, "seed");
+    const effects: string[] = [];
+    const real = lib.createDenoToolEffects();
+    const host = {
+      ...real,
+      spawn: (r: Parameters<typeof real.spawn>[0]) => {
+        effects.push("spawn");
+        return real.spawn(r);
+      },
+      mkdir: () => Promise.reject(effects.push("mkdir")),
+      writeFileAtomic: () => Promise.reject(effects.push("write")),
+      appendFile: () => Promise.reject(effects.push("append")),
+      resolveDns: () => Promise.reject(effects.push("dns")),
+      fetch: () => Promise.reject(effects.push("fetch")),
+    };
+    const deploy = tool({
+      name: "deploy",
+      description: "Deploys",
+      inputSchema: z.strictObject({}),
+      execute: () => effects.push("deploy"),
+    });
+    const provider = lib.createScriptedProvider({
+      id: "openai",
+      script: [[
+        { type: "tool_call_start", id: "c1", name: row.call.name },
+        {
+          type: "tool_call_delta",
+          id: "c1",
+          argsJsonDelta: JSON.stringify(row.call.args),
+        },
+        { type: "tool_call_end", id: "c1" },
+        {
+          type: "stop",
+          stopReason: "tool_use",
+          usage: { inputTokens: 1, outputTokens: 1 },
+        },
+      ]],
+    });
+    using live = lib.openSession({
+      store: lib.createMemoryStore(),
+      runtime: lib.denoRuntime({
+        resolveProvider: () => provider,
+        workingDir: ws,
+      }),
+      tools: lib.createToolRegistry({
+        tools: [...lib.allBuiltinTools(), deploy],
+        host,
+        context: { workingDir: ws, fsScopeTier: "sandboxed" },
+        permissions: () => "granted",
+        guardrails: {
+          allowedCommands: ["touch pwned"],
+          allowedDomains: ["example.com"],
+        },
+      }),
+      agent: {
+        id: "a",
+        model: "gpt-5.4-mini",
+        provider: "openai",
+        system_prompt: "x",
+        tools: [row.call.name],
+      },
+      context: { workingDir: ws, fsScopeTier: "sandboxed" },
+    });
+    const result = await live.session.sendMessage("do it");
+    assert.equal(result.kind, "failed");
+    if (result.kind === "failed") {
+      assert.equal(result.error.code, "tool_denied");
+      assert.match(result.error.message, /\(no_approval_hook\)/);
+    }
+    assert.deepEqual(effects, []);
+    assert.equal(await Deno.readTextFile(`${ws}/seed.txt`), "seed");
+    await assert.rejects(Deno.lstat(`${ws}/pwned`), Deno.errors.NotFound);
+    await assert.rejects(Deno.lstat(`${ws}/pwned.txt`), Deno.errors.NotFound);
   });
 }

@@ -341,9 +341,18 @@ for (const row of ROWS) {
     // What must not change: the outside folder, the fake HOME, `.git`.
     const watched = [r.outside, r.home, `${r.ws}/.git`];
     const before = await treeState(watched);
+    // A path outside the scope is refused before anything happens: the
+    // refusal goes back to the model, which answers; other refusals end
+    // the turn.
+    const fedBack = row.refusal === ESCAPE;
     await writeScript(r.root, {
       tools: [row.tool],
-      calls: [toolCall(row.tool, row.args(r))],
+      calls: [
+        toolCall(row.tool, row.args(r)),
+        ...(fedBack
+          ? [{ expect: { toolResultFor: "c1" }, chunks: replyChunks("No.") }]
+          : []),
+      ],
     });
     const run = await scriptedChat(r.root, {
       cwd: r.ws,
@@ -353,7 +362,11 @@ for (const row of ROWS) {
     assert.ok(result !== undefined, run.stdout + run.stderr);
     assert.equal(result.success, false, JSON.stringify(result));
     assert.match(result.outputSummary ?? "", row.refusal);
-    assert.equal(run.turnError, "tool_denied", run.stdout);
+    assert.equal(
+      run.turnError,
+      fedBack ? undefined : "tool_denied",
+      run.stdout,
+    );
     const all = run.stdout + run.stderr;
     for (const secret of [OUTSIDE_SECRET, ENV_SECRET]) {
       assert.ok(!all.includes(secret), `${secret} reached the output`);

@@ -213,8 +213,25 @@ Deno.test("a throw in execute is a tool_failed outcome with its message", async 
     { id: "c", name: "boom", args: {} },
     makeContext({ granted: ["boom"] }).ctx,
   );
-  assert.equal(batch.kind, "fatal");
+  assert.equal(batch.kind, "feedback", "in every session");
   assert.equal(messageOf(batch), "boom failed: the service is down");
+  // A tool that is not readOnly acts outside the host: its effect may
+  // have partly happened, so its throw ends the turn.
+  const acting = tool({
+    name: "acting",
+    description: "Fails after acting",
+    inputSchema: z.strictObject({}),
+    execute: () => {
+      throw new Error("half done");
+    },
+  });
+  const auto = { decide: () => ({ approve: true as const }) };
+  const ended = await registryOf(acting).registry.dispatch(
+    { id: "c", name: "acting", args: {} },
+    makeContext({ granted: ["acting"], policy: auto }).ctx,
+  );
+  assert.equal(ended.kind, "fatal");
+  assert.equal(messageOf(ended), "acting failed: half done");
 });
 
 Deno.test("a custom tool is not granted by being registered", async () => {

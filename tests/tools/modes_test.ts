@@ -383,7 +383,7 @@ Deno.test("the mode policy object is bound to its mode (snapshot semantics)", ()
 });
 
 Deno.test("approval failures are fatal tool_denied; abort cancels", async (t) => {
-  const { registry, granted } = setUp();
+  const { registry, granted, fakes } = setUp();
   const call = CALLS["fs_write"] as ToolCall;
   const rows: [string, TurnPolicy, RegExp][] = [
     ["no hook", { advertise: () => true }, /\(no_approval_hook\)/],
@@ -453,17 +453,26 @@ Deno.test("approval failures are fatal tool_denied; abort cancels", async (t) =>
     assert.equal(o.kind === "fatal" && o.outcome, "cancelled");
   });
   await t.step(
-    "no turn policy: the library trust path runs governed tools",
+    "no turn policy is ask with no approver: every governed action is refused",
     async () => {
-      const { outcome, approvals } = await run(
-        registry,
-        granted,
-        undefined,
-        call,
-        false,
-      );
-      assert.equal(outcome.kind, "ok");
-      assert.equal(approvals, 0);
+      const runs = () =>
+        Object.values(fakes).reduce((n, f) => n + f.runs.length, 0);
+      const before = runs();
+      for (const interactive of [false, true]) {
+        for (const [action, governed] of Object.entries(CALLS)) {
+          const { outcome, approvals } = await run(
+            registry,
+            granted,
+            undefined,
+            governed,
+            interactive,
+          );
+          assert.equal(outcome.kind, "fatal", action);
+          assert.match(messageOf(outcome), /\(no_approval_hook\)/, action);
+          assert.equal(approvals, 0, action);
+        }
+      }
+      assert.equal(runs(), before, "no governed effect ran");
     },
   );
 });

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
-import { builtinTools } from "../../tools/builtin/all.ts";
-import type { SpawnRequest, ToolEffects } from "../../tools/effects.ts";
+import { allBuiltinTools, builtinTools } from "../../tools/builtin/all.ts";
+import { createDenoToolEffects } from "../../tools/deno/effects.ts";
+import {
+  type SpawnRequest,
+  type ToolEffects,
+  ToolEffectsError,
+} from "../../tools/effects.ts";
 import type {
   PermissionQuery,
   ToolPermission,
@@ -236,7 +241,7 @@ Deno.test("dispatch() queries the real target's permission before any metadata c
   );
 });
 
-Deno.test("dispatch() feeds back idempotent read failures only when interactive", async () => {
+Deno.test("dispatch() feeds back read failures in every session", async () => {
   await using dir = await tempDir();
   for (const interactive of [true, false]) {
     const { host } = recordedDenoHost();
@@ -251,9 +256,9 @@ Deno.test("dispatch() feeds back idempotent read failures only when interactive"
       name: "read_file",
       args: { path: "missing.txt" },
     }, makeContext({ interactive }).ctx);
-    assert.equal(o.kind, interactive ? "feedback" : "fatal");
+    assert.equal(o.kind, "feedback", `interactive=${interactive}`);
     assert.equal(messageOf(o), "read_file failed: no such file or directory");
-    if (o.kind === "fatal") assert.equal(o.error.code, "tool_failed");
+    if (o.kind === "feedback") assert.equal(o.code, "tool_failed");
   }
 });
 
@@ -339,7 +344,7 @@ Deno.test("dispatch() bounds the model copy and the summary", async () => {
   assert.ok(o.summary.length <= 500);
 });
 
-Deno.test("dispatch() never throws: a throwing tool is an internal failure", async () => {
+Deno.test("dispatch() never throws: a throwing tool is a path-free failure", async () => {
   const boom: ToolDefinition<FakeArgs> = {
     ...fakeTool("boom", {}),
     dispatch: () => {
@@ -351,7 +356,7 @@ Deno.test("dispatch() never throws: a throwing tool is an internal failure", asy
     { id: "c", name: "boom", args: {} },
     makeContext({ granted: ["boom"] }).ctx,
   );
-  assert.equal(o.kind, "fatal");
+  assert.equal(o.kind, "feedback", "a read-only tool did nothing");
   assert.ok(!messageOf(o).includes("/secret/path"));
 });
 
@@ -428,4 +433,50 @@ Deno.test("createToolRegistry() reports the full-tier clamp", () => {
   });
   assert.equal(reg.plan.tier, "project");
   assert.equal(reg.notices.length, 1);
+});
+
+Deno.test("dispatch() ends the turn when a governed effect may have partly happened", async (t) => {
+  await using dir = await tempDir();
+  const auto = { decide: () => ({ approve: true as const }) };
+  const failing = (over: Partial<ToolEffects>) =>
+    createToolRegistry({
+      tools: allBuiltinTools(),
+      host: { ...createDenoToolEffects(), ...over },
+      context: { workingDir: dir.path, fsScopeTier: "sandboxed" },
+      permissions: grantAll,
+    });
+  const write = (args: Record<string, unknown>) => ({
+    id: "c",
+    name: "write_file",
+    args: { content: "x", ...args },
+  });
+  const ctx = () => makeContext({ granted: ["write_file"], policy: auto }).ctx;
+  await t.step("the write itself failed: fatal", async () => {
+    const reg = failing({
+      writeFileAtomic: () => Promise.reject(new ToolEffectsError("failed")),
+    });
+    const o = await reg.dispatch(write({ path: "a.txt" }), ctx());
+    assert.equal(o.kind, "fatal");
+    if (o.kind === "fatal") assert.equal(o.error.code, "tool_failed");
+  });
+  await t.step("a folder was made, then the write failed: fatal", async () => {
+    const reg = failing({
+      writeFileAtomic: () => Promise.reject(new ToolEffectsError("failed")),
+    });
+    const o = await reg.dispatch(
+      write({ path: "new/a.txt", createDirs: true }),
+      ctx(),
+    );
+    assert.equal(o.kind, "fatal");
+    await Deno.stat(`${dir.path}/new`);
+  });
+  await t.step(
+    "nothing started (parent missing): back to the model",
+    async () => {
+      const reg = failing({});
+      const o = await reg.dispatch(write({ path: "gone/a.txt" }), ctx());
+      assert.equal(o.kind, "feedback");
+      assert.match(messageOf(o), /parent directory does not exist/);
+    },
+  );
 });

@@ -108,7 +108,7 @@ async function steps(
     toolId: tool.id,
     displayInput: { command: target.command ?? request.command },
   };
-  if (action !== undefined && ctx.policy !== undefined) {
+  if (action !== undefined) {
     const denied = await approveGoverned({
       base,
       action,

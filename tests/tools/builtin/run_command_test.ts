@@ -253,13 +253,16 @@ Deno.test("run_command runs with a from-scratch env, capped output and signal de
       assert.equal(parsed(await r.run("sh", ["-c", "kill -9 $$"])).exitCode, 1);
     },
   );
-  await t.step("a program missing from PATH is a fatal failure", async () => {
-    const r = rig({ host, workingDir: dir.path, guardrails });
-    const o = await r.run("definitely-not-a-program-xyz");
-    assert.equal(o.kind, "fatal");
-    if (o.kind === "fatal") assert.equal(o.error.code, "tool_failed");
-    assert.match(messageOf(o), /not found/);
-  });
+  await t.step(
+    "a program missing from PATH goes back to the model",
+    async () => {
+      const r = rig({ host, workingDir: dir.path, guardrails });
+      const o = await r.run("definitely-not-a-program-xyz");
+      assert.equal(o.kind, "feedback");
+      if (o.kind === "feedback") assert.equal(o.code, "tool_failed");
+      assert.match(messageOf(o), /not found/);
+    },
+  );
 });
 
 Deno.test({

@@ -112,10 +112,10 @@ Deno.test("write_file writes, overwrites keeping the mode, appends, creates dirs
     assert.equal(await Deno.readTextFile(`${s.ws}/log.txt`), "1\n2\n");
   });
   await t.step(
-    "createDirs creates missing parents; without it nothing is created",
+    "createDirs creates missing parents; without it nothing is created and the model is told",
     async () => {
       const denied = await s.write({ path: "deep/er/x.txt", content: "x" });
-      assert.equal(denied.outcome.kind, "fatal");
+      assert.equal(denied.outcome.kind, "feedback");
       assert.match(messageOf(denied.outcome), /createDirs/);
       await assert.rejects(Deno.stat(`${s.ws}/deep`), Deno.errors.NotFound);
       const { outcome } = await s.write({
@@ -129,7 +129,7 @@ Deno.test("write_file writes, overwrites keeping the mode, appends, creates dirs
   );
 });
 
-Deno.test("write_file refusals: the host performs no effect", async (t) => {
+Deno.test("write_file refusals: the host performs no effect; only a denial ends the turn", async (t) => {
   const s = await setUp();
   await using _ = s.dir;
   const { ws, outside } = s;
@@ -198,7 +198,9 @@ Deno.test("write_file refusals: the host performs no effect", async (t) => {
     await t.step(name, async () => {
       s.calls.length = 0;
       const { outcome } = await s.write(args);
-      assert.equal(outcome.kind, "fatal", name);
+      // Nothing happened and nothing was denied: the model can fix it.
+      const fixable = /escapes|not a regular file/.test(why.source);
+      assert.equal(outcome.kind, fixable ? "feedback" : "fatal", name);
       assert.match(messageOf(outcome), why);
       assert.ok(
         !messageOf(outcome).includes(outside),
@@ -226,7 +228,7 @@ Deno.test("write_file appends refuse FIFOs without opening them", async () => {
     content: "x",
     append: true,
   });
-  assert.equal(outcome.kind, "fatal");
+  assert.equal(outcome.kind, "feedback");
   assert.match(messageOf(outcome), /not a regular file/);
   assert.deepEqual(effectsOf(s.calls), []);
 });

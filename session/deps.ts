@@ -101,8 +101,9 @@ export interface SessionSettings {
    * ⇒ `ask` with no approver: read-only tools run, every governed action
    * (a write, a command, a web request, a custom tool that is not
    * `readOnly`) is refused `no_approval_hook`. Another value ⇒ the
-   * constructor throws a `TypeError`. (The names of `ChatMode`; the
-   * session hands the value to `createModePolicy`, which checks it.)
+   * constructor throws a `TypeError`. (The one declaration of the mode
+   * names; the session hands the value to the mode policy, which checks
+   * it.)
    */
   mode?: "ask" | "plan" | "accept-edits" | "auto";
   /** Session narrowing of the agent's tools (only removes). */

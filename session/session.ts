@@ -61,32 +61,8 @@ export {
 /**
  * One multi-turn conversation with one agent.
  *
- * @example A scripted turn
- * ```ts
- * import { AgentSession } from "@relavium/session/session";
- * import { createScriptedProvider } from "@relavium/session/llm";
- * import assert from "node:assert/strict";
- * const provider = createScriptedProvider({ id: "openai", script: [[
- *   { type: "text_delta", text: "Hello" },
- *   { type: "stop", stopReason: "stop", usage: { inputTokens: 3, outputTokens: 1 } },
- * ]] });
- * const types: string[] = [];
- * const session = new AgentSession({
- *   sessionId: "s1", agentRef: "mini",
- *   agent: { id: "mini", model: "gpt-5.4-mini", provider: "openai", system_prompt: "Be terse." },
- *   context: { workingDir: "/tmp", fsScopeTier: "sandboxed" },
- *   effects: {
- *     clock: { now: () => 0 }, ids: () => "x", resolveProvider: () => provider,
- *     keyFor: () => "k", sleep: () => Promise.resolve(),
- *   },
- *   hooks: { emit: (d) => types.push(d.type) },
- * });
- * session.start();
- * const result = await session.sendMessage("Hi");
- * assert.deepEqual([result.kind, result.text], ["completed", "Hello"]);
- * assert.equal(types.at(-1), "session:turn_completed");
- * assert.equal(session.turnCount, 1);
- * ```
+ * One scripted turn, committed as a value, is the example of the
+ * `./session` entry.
  */
 export class AgentSession {
   /** The durable session id. */
@@ -275,16 +251,8 @@ export class AgentSession {
     this.#cancelled = true;
     this.#state = "cancelled";
     this.#controller?.abort();
-    const left = [
-      ...(this.#tally?.costs ?? []),
-      ...this.#window.takeMomentCosts(),
-    ];
+    this.#window.end(this.#tally?.costs ?? [], this.#turnCount);
     this.#tally = undefined;
-    this.#window.commit({
-      kind: "ended",
-      costs: left,
-      turnsUsed: this.#turnCount,
-    });
     this.#deps.emit({ type: "session:cancelled" });
   }
 

@@ -86,14 +86,16 @@ export class SessionWindow {
   }
 
   /**
-   * The open moment's spend, handed over by a cancel.
+   * A cancel's hand-over: the unfinished turn's spend and the open
+   * moment's spend, committed as the session's end (the moment closes).
    *
-   * @returns The spend rows (the moment is closed).
+   * @param turnCosts The spend the unfinished turn recorded.
+   * @param turnsUsed The session's provider-engaged turns.
    */
-  takeMomentCosts(): CostEntry[] {
-    const costs = this.#momentCosts;
+  end(turnCosts: readonly CostEntry[], turnsUsed: number): void {
+    const costs = [...turnCosts, ...this.#momentCosts];
     this.#momentCosts = [];
-    return costs;
+    this.commit({ kind: "ended", costs, turnsUsed });
   }
 
   /**

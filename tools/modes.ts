@@ -21,6 +21,7 @@
  *
  * @module
  */
+import type { SessionSettings } from "../session/deps.ts";
 import type {
   ApprovalDecision,
   ApprovalRequest,
@@ -29,9 +30,9 @@ import type {
 } from "./registry.ts";
 
 /**
- * A chat mode.
+ * A chat mode: the names a session's settings declare.
  */
-export type ChatMode = "ask" | "plan" | "accept-edits" | "auto";
+export type ChatMode = NonNullable<SessionSettings["mode"]>;
 
 /**
  * Every mode with its one-line description (for a bare `/mode`).

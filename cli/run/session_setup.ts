@@ -41,6 +41,8 @@ export interface PreparedRun {
   registry?: ScopedToolRegistry;
   /** Config notices and skipped-fallback warnings, for stderr. */
   notices: string[];
+  /** Ends what the run started (the MCP servers); absent ⇒ nothing. */
+  close?: () => Promise<void>;
 }
 
 /**
@@ -293,14 +295,19 @@ export async function prepareRun(
   if (!wiring.ok) return wiring;
   const relaviumDir = config.paths.relaviumDir;
   const chat = config.resolved.chat;
-  // Tools only when the agent grants some, or for an interactive chat's
-  // `@path` and `!cmd`; otherwise no tool module is loaded.
+  // Tools only when the agent grants some, names an MCP server, or for an
+  // interactive chat's `@path` and `!cmd`; otherwise no tool module is
+  // loaded (and the MCP modules only when the agent names a server).
   let registry: Result<ScopedToolRegistry | undefined, CliFault> = ok(
     undefined,
   );
-  if ((wiring.value.agent.tools ?? []).length > 0 || req.userTools === true) {
+  const agent = wiring.value.agent;
+  const mcp = (agent.mcp_servers ?? []).length > 0;
+  const mcpNotices: string[] = [];
+  let close: (() => Promise<void>) | undefined;
+  if ((agent.tools ?? []).length > 0 || req.userTools === true || mcp) {
     const { buildToolRegistry } = await import("./tool_wiring.ts");
-    registry = buildToolRegistry({
+    const scope = {
       context,
       ...(base.projectRoot === undefined
         ? {}
@@ -314,7 +321,30 @@ export async function prepareRun(
       commandTimeoutMs: chat.commandTimeoutMs.value,
       secrets: wiring.value.secrets,
       ...(req.gate === undefined ? {} : { gate: req.gate }),
-    });
+    };
+    registry = buildToolRegistry(scope);
+    if (registry.ok && mcp) {
+      const { wireMcp } = await import("./mcp_wiring.ts");
+      const joined = await wireMcp({
+        agent,
+        config,
+        workingDir: context.workingDir,
+        env: (n) => ctx.io.env(n),
+      }, {
+        build(extraTools) {
+          const built = buildToolRegistry({ ...scope, extraTools });
+          if (!built.ok) throw new Error(built.error.message);
+          return built.value;
+        },
+        ...(ctx.io.resolveDns === undefined
+          ? {}
+          : { resolveDns: ctx.io.resolveDns }),
+        ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
+        notice: (line) => void mcpNotices.push(line),
+      });
+      registry = ok(joined);
+      close = () => joined.close();
+    }
   }
   if (!registry.ok) return registry;
   return ok({
@@ -323,6 +353,7 @@ export async function prepareRun(
     context,
     wiring: wiring.value,
     ...(registry.value === undefined ? {} : { registry: registry.value }),
-    notices: [...base.notices, ...wiring.value.warnings],
+    notices: [...base.notices, ...wiring.value.warnings, ...mcpNotices],
+    ...(close === undefined ? {} : { close }),
   });
 }

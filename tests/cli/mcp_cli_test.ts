@@ -1,0 +1,157 @@
+/**
+ * MCP through the CLI: an agent naming a server of the global
+ * `[[mcp_servers]]` by `{ref}` gets its tools; a cassette model calls one.
+ */
+import assert from "node:assert/strict";
+import { textCall, toolCall } from "../attacks/_kit.ts";
+import { parseEvents, runCli, tempDir, write } from "./_helpers.ts";
+import { ROOT } from "./_module_graph.ts";
+
+function hostEnv(home: string): Record<string, string> {
+  return {
+    RELAVIUM_HOME: home,
+    NO_COLOR: "1",
+    PATH: Deno.env.get("PATH") ?? "",
+    HOME: Deno.env.get("HOME") ?? "",
+  };
+}
+
+async function setUp(dir: string, calls: unknown[]): Promise<void> {
+  await write(
+    `${dir}/home/config.toml`,
+    [
+      "[[mcp_servers]]",
+      'id = "calc"',
+      'transport = "stdio"',
+      `command = ${JSON.stringify(Deno.execPath())}`,
+      `args = ${
+        JSON.stringify([
+          "run",
+          "--no-prompt",
+          `--config=${ROOT}deno.json`,
+          `--allow-write=${dir}`,
+          `${ROOT}tests/tools/mcp/_server.ts`,
+          "stdio",
+          `${dir}/server.log`,
+        ])
+      }`,
+      "startup_timeout_ms = 30000",
+      "",
+    ].join("\n"),
+  );
+  await write(
+    `${dir}/ws/a.agent.yaml`,
+    "id: a\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nmcp_servers: [{ ref: calc }]\n",
+  );
+  await write(
+    `${dir}/ws/c.json`,
+    JSON.stringify({
+      schema_version: "1.1",
+      strict: true,
+      provider: "anthropic",
+      calls,
+    }),
+  );
+}
+
+Deno.test("agent run: an agent naming a global MCP server calls mcp_calc_add in auto mode", async () => {
+  await using dir = await tempDir();
+  await setUp(dir.path, [
+    {
+      ...(toolCall("mcp_calc_add", { a: 20, b: 22 }) as object),
+      expect: {
+        tools: [
+          "mcp_calc_add",
+          "mcp_calc_big",
+          "mcp_calc_env",
+          "mcp_calc_fail",
+          "mcp_calc_grow",
+          "mcp_calc_slow",
+          "mcp_calc_wipe",
+        ],
+      },
+    },
+    textCall("42."),
+  ]);
+  const r = await runCli(
+    [
+      "agent",
+      "run",
+      "a.agent.yaml",
+      "--json",
+      "--fixture",
+      "c.json",
+      "--mode",
+      "auto",
+      "add",
+    ],
+    { env: hostEnv(`${dir.path}/home`), cwd: `${dir.path}/ws` },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const result = parseEvents(r.stdout).find((e) =>
+    e.type === "agent:tool_result"
+  );
+  assert.ok(result?.type === "agent:tool_result");
+  assert.equal(result.toolId, "mcp_calc_add");
+  assert.equal(result.success, true);
+  assert.match(result.outputSummary, /^42\b/);
+});
+
+Deno.test("agent run: in ask mode without a terminal an MCP call is refused and never reaches the server", async () => {
+  await using dir = await tempDir();
+  await setUp(dir.path, [
+    toolCall("mcp_calc_slow", { ms: 1 }),
+  ]);
+  const r = await runCli(
+    ["agent", "run", "a.agent.yaml", "--json", "--fixture", "c.json", "slow"],
+    { env: hostEnv(`${dir.path}/home`), cwd: `${dir.path}/ws` },
+  );
+  assert.equal(r.code, 1, r.stderr);
+  const result = parseEvents(r.stdout).find((e) =>
+    e.type === "agent:tool_result"
+  );
+  assert.ok(result?.type === "agent:tool_result");
+  assert.equal(result.success, false);
+  // The CLI's ask mode answers for the missing approver, as for every
+  // governed built-in (the pipeline's own refusal is no_approval_hook).
+  assert.match(
+    r.stderr,
+    /Tool call denied: mcp_calc_slow needs approval in ask mode and there is no terminal to ask on/,
+  );
+  const log = await Deno.readTextFile(`${dir.path}/server.log`).catch(() => "");
+  assert.equal(log, "");
+});
+
+Deno.test("agent run: an MCP server that cannot start is one warning and the run goes on", async () => {
+  await using dir = await tempDir();
+  await write(
+    `${dir.path}/home/config.toml`,
+    '[[mcp_servers]]\nid = "calc"\ntransport = "stdio"\ncommand = "/nonexistent/mcp-server"\n',
+  );
+  await write(
+    `${dir.path}/ws/a.agent.yaml`,
+    "id: a\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nmcp_servers: [{ ref: calc }, { ref: nope }]\n",
+  );
+  await write(
+    `${dir.path}/ws/c.json`,
+    JSON.stringify({
+      schema_version: "1.1",
+      strict: true,
+      provider: "anthropic",
+      calls: [{ ...(textCall("hi") as object), expect: { tools: [] } }],
+    }),
+  );
+  const r = await runCli(
+    ["agent", "run", "a.agent.yaml", "--fixture", "c.json", "hello"],
+    { env: hostEnv(`${dir.path}/home`), cwd: `${dir.path}/ws` },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stderr,
+    /warning: MCP server calc failed, its tools are absent/,
+  );
+  assert.match(
+    r.stderr,
+    /warning: MCP server nope is not started: \[\[mcp_servers\]\] of the global config has no such id/,
+  );
+});

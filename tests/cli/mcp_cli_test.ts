@@ -115,7 +115,7 @@ Deno.test("agent run: in ask mode without a terminal an MCP call is refused and 
   // The CLI's ask mode answers for the missing approver, as for every
   // governed built-in (the pipeline's own refusal is no_approval_hook).
   assert.match(
-    r.stderr,
+    r.stdout,
     /Tool call denied: mcp_calc_slow needs approval in ask mode and there is no terminal to ask on/,
   );
   const log = await Deno.readTextFile(`${dir.path}/server.log`).catch(() => "");

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { textCall, toolCall } from "../attacks/_kit.ts";
 import { parseEvents, runCli, tempDir, write } from "./_helpers.ts";
 import { ROOT } from "./_module_graph.ts";
+import { SERVER_TOOL_IDS } from "../tools/mcp/_harness.ts";
 
 function hostEnv(home: string): Record<string, string> {
   return {
@@ -59,17 +60,7 @@ Deno.test("agent run: an agent naming a global MCP server calls mcp_calc_add in 
   await setUp(dir.path, [
     {
       ...(toolCall("mcp_calc_add", { a: 20, b: 22 }) as object),
-      expect: {
-        tools: [
-          "mcp_calc_add",
-          "mcp_calc_big",
-          "mcp_calc_env",
-          "mcp_calc_fail",
-          "mcp_calc_grow",
-          "mcp_calc_slow",
-          "mcp_calc_wipe",
-        ],
-      },
+      expect: { tools: SERVER_TOOL_IDS },
     },
     textCall("42."),
   ]);

@@ -27,6 +27,38 @@ export const ROOT: string = fileURLToPath(
   new URL("../../../", import.meta.url),
 );
 
+/** The tool ids of the test server (`_server.ts`), sorted. */
+export const SERVER_TOOL_IDS: readonly string[] = [
+  "mcp_calc_add",
+  "mcp_calc_big",
+  "mcp_calc_env",
+  "mcp_calc_fail",
+  "mcp_calc_grow",
+  "mcp_calc_slow",
+  "mcp_calc_wipe",
+];
+
+/**
+ * Runs `fn` with the test server connected over stdio in a fresh
+ * workspace; closes both after.
+ */
+export async function withStdioTools(
+  over: Parameters<typeof stdioSpec>[1],
+  fn: (tools: McpToolRegistry, dir: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const tools = await openTools(dir, [stdioSpec(dir, over)]);
+    try {
+      await fn(tools, dir);
+    } finally {
+      await tools.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 /** A stdio spec that runs the test server with `deno run`. */
 export function stdioSpec(
   dir: string,

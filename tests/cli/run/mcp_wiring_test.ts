@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import { loadCliConfig } from "../../../cli/config/config.ts";
+import { resolveMcpServers } from "../../../cli/run/mcp_wiring.ts";
+import { parseAgent } from "../../../schema/agent.ts";
+import { tempDir, write } from "../_helpers.ts";
+
+Deno.test("resolveMcpServers() joins the agent's servers to the global entries, narrowed by the project", async () => {
+  await using dir = await tempDir();
+  const home = `${dir.path}/home`;
+  const ws = `${dir.path}/ws`;
+  await write(
+    `${home}/config.toml`,
+    [
+      "[[mcp_servers]]",
+      'id = "calc"',
+      'transport = "stdio"',
+      'command = "calc-server"',
+      'env = { TOKEN = "{{secrets.CALC_TOKEN}}", MODE = "fast" }',
+      'disabled_tools = ["wipe"]',
+      "tool_timeout_ms = 500",
+      "[[mcp_servers]]",
+      'id = "web"',
+      'transport = "http"',
+      'url = "https://mcp.example.com/mcp"',
+      'bearer_token_env = "WEB_TOKEN"',
+      "[[mcp_servers]]",
+      'id = "off"',
+      'transport = "http"',
+      'url = "https://off.example.com/mcp"',
+      "[[mcp_servers]]",
+      'id = "away"',
+      'transport = "stdio"',
+      'command = "x"',
+      'cwd = "../elsewhere"',
+      "",
+    ].join("\n"),
+  );
+  await write(
+    `${ws}/.relavium/project.toml`,
+    '[[mcp_servers]]\nid = "calc"\ndisabled_tools = ["grow"]\n[[mcp_servers]]\nid = "off"\nenabled = false\n',
+  );
+  const env = (n: string): string | undefined =>
+    ({ RELAVIUM_HOME: home, CALC_TOKEN: "s3cret" } as Record<string, string>)[
+      n
+    ];
+  const config = await loadCliConfig({ cwd: ws, env });
+  assert.ok(config.ok, config.ok ? "" : config.error.message);
+  const agent = parseAgent({
+    id: "a",
+    model: "m",
+    provider: "openai",
+    system_prompt: "hi",
+    mcp_servers: [
+      { ref: "calc", tools_allowlist: ["add", "grow"] },
+      { ref: "web" },
+      { ref: "off" },
+      { ref: "away" },
+      { ref: "nope" },
+      { id: "local", transport: "stdio", command: "evil" },
+      { id: "remote", transport: "http", url: "https://r.example.com/mcp" },
+    ],
+  }, "a.agent.yaml");
+  assert.ok(agent.ok);
+  const { servers, notices } = resolveMcpServers({
+    agent: agent.value,
+    config: config.value,
+    workingDir: ws,
+    env,
+  });
+  assert.deepEqual(servers.map((s) => s.id), ["calc", "remote"]);
+  assert.deepEqual(servers[0], {
+    id: "calc",
+    endpoint: {
+      transport: "stdio",
+      command: "calc-server",
+      args: [],
+      env: { TOKEN: "s3cret", MODE: "fast" },
+      cwd: ws,
+    },
+    startupTimeoutMs: 10_000,
+    toolTimeoutMs: 500,
+    disabledTools: ["wipe", "grow"],
+    toolsAllowlist: ["add", "grow"],
+  });
+  assert.deepEqual(notices, [
+    "warning: MCP server web is not started: the environment variable WEB_TOKEN is not set",
+    "warning: MCP server off is not started: a project file turns it off",
+    "warning: MCP server away is not started: its cwd is outside the workspace",
+    "warning: MCP server nope is not started: [[mcp_servers]] of the global config has no such id",
+    "warning: MCP server local is not started: a stdio server written in the agent file a would run its command unasked; declare it in [[mcp_servers]] of the global config and name it with { ref: local }",
+  ]);
+});

@@ -56,6 +56,7 @@ function specOf(
   entry: McpServerEntry,
   input: McpResolveInput,
   narrow: { off: boolean; disabled: string[]; allowlist?: string[] },
+  secrets: string[],
 ): McpServerSpec | string {
   if (entry.enabled === false) return "it is disabled in the global config";
   if (narrow.off) return "a project file turns it off";
@@ -63,6 +64,7 @@ function specOf(
   const read = (name: string): string => {
     const v = input.env(name);
     if (v === undefined || v === "") missing.push(name);
+    else secrets.push(v);
     return v ?? "";
   };
   let endpoint: McpServerSpec["endpoint"];
@@ -120,14 +122,16 @@ function specOf(
 }
 
 /**
- * The servers an agent names, resolved, and a line for each one left out.
+ * The servers an agent names, resolved, a line for each one left out, and
+ * every value read from the environment (secrets, tokens, headers: the
+ * session screens them like its keys).
  *
  * @param input Agent, config, workspace, environment.
- * @returns The specs and the notices.
+ * @returns The specs, the notices and the secret values.
  */
 export function resolveMcpServers(
   input: McpResolveInput,
-): { servers: McpServerSpec[]; notices: string[] } {
+): { servers: McpServerSpec[]; notices: string[]; secrets: string[] } {
   const { layers } = input.config;
   const globals = layers.global?.data.mcp_servers ?? [];
   const narrowings = [
@@ -136,6 +140,7 @@ export function resolveMcpServers(
   ];
   const servers: McpServerSpec[] = [];
   const notices: string[] = [];
+  const secrets: string[] = [];
   for (const entry of input.agent.mcp_servers ?? []) {
     const id = "ref" in entry ? entry.ref : entry.id;
     const skip = (why: string): void =>
@@ -172,11 +177,11 @@ export function resolveMcpServers(
       ...("ref" in entry && entry.tools_allowlist !== undefined
         ? { allowlist: entry.tools_allowlist }
         : {}),
-    });
+    }, secrets);
     if (typeof spec === "string") skip(spec);
     else servers.push(spec);
   }
-  return { servers, notices };
+  return { servers, notices, secrets };
 }
 
 /** The stderr line of a server event, if it has one. */
@@ -192,15 +197,19 @@ export function mcpEventLine(e: McpServerEvent): string | undefined {
 }
 
 /**
- * Connects the agent's servers and joins their tools to the session's.
+ * Connects the servers and joins their tools to the session's.
  *
- * @param input Agent, config, workspace, environment.
+ * @param input The resolved servers (see {@linkcode resolveMcpServers}) and
+ *   the environment.
  * @param io How to build the registry, resolve names, fetch, and where
  *   notices go.
  * @returns The joined registry.
  */
 export async function wireMcp(
-  input: McpResolveInput,
+  input: {
+    servers: readonly McpServerSpec[];
+    env(name: string): string | undefined;
+  },
   io: {
     build(extra: readonly ToolDefinition<unknown>[]): ScopedToolRegistry;
     resolveDns?: (name: string) => Promise<readonly string[]>;
@@ -208,8 +217,7 @@ export async function wireMcp(
     notice(line: string): void;
   },
 ): Promise<McpToolRegistry> {
-  const { servers, notices } = resolveMcpServers(input);
-  for (const n of notices) io.notice(n);
+  const { servers } = input;
   const posix = Deno.build.os !== "windows";
   const own = io.fetch;
   const baseEnv: Record<string, string> = {};

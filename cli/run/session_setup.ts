@@ -304,9 +304,21 @@ export async function prepareRun(
   const agent = wiring.value.agent;
   const mcp = (agent.mcp_servers ?? []).length > 0;
   const mcpNotices: string[] = [];
+  let secrets = wiring.value.secrets;
   let close: (() => Promise<void>) | undefined;
   if ((agent.tools ?? []).length > 0 || req.userTools === true || mcp) {
     const { buildToolRegistry } = await import("./tool_wiring.ts");
+    // The MCP module resolves the servers first: the values it reads from
+    // the environment are screened like keys.
+    const mcpWiring = mcp ? await import("./mcp_wiring.ts") : undefined;
+    const resolvedMcp = mcpWiring?.resolveMcpServers({
+      agent,
+      config,
+      workingDir: context.workingDir,
+      env: (n) => ctx.io.env(n),
+    });
+    mcpNotices.push(...(resolvedMcp?.notices ?? []));
+    secrets = [...secrets, ...(resolvedMcp?.secrets ?? [])];
     const scope = {
       context,
       ...(base.projectRoot === undefined
@@ -319,16 +331,13 @@ export async function prepareRun(
         allowedDomains: chat.allowedDomains.value,
       },
       commandTimeoutMs: chat.commandTimeoutMs.value,
-      secrets: wiring.value.secrets,
+      secrets,
       ...(req.gate === undefined ? {} : { gate: req.gate }),
     };
     registry = buildToolRegistry(scope);
-    if (registry.ok && mcp) {
-      const { wireMcp } = await import("./mcp_wiring.ts");
-      const joined = await wireMcp({
-        agent,
-        config,
-        workingDir: context.workingDir,
+    if (registry.ok && mcpWiring !== undefined && resolvedMcp !== undefined) {
+      const joined = await mcpWiring.wireMcp({
+        servers: resolvedMcp.servers,
         env: (n) => ctx.io.env(n),
       }, {
         build(extraTools) {
@@ -351,7 +360,7 @@ export async function prepareRun(
     config,
     agent: wiring.value.agent,
     context,
-    wiring: wiring.value,
+    wiring: { ...wiring.value, secrets },
     ...(registry.value === undefined ? {} : { registry: registry.value }),
     notices: [...base.notices, ...wiring.value.warnings, ...mcpNotices],
     ...(close === undefined ? {} : { close }),

@@ -10,12 +10,15 @@ import { SERVER_TOOL_IDS } from "../tools/mcp/_harness.ts";
 
 function hostEnv(home: string): Record<string, string> {
   return {
+    CALC_SECRET: TOKEN,
     RELAVIUM_HOME: home,
     NO_COLOR: "1",
     PATH: Deno.env.get("PATH") ?? "",
     HOME: Deno.env.get("HOME") ?? "",
   };
 }
+
+const TOKEN = "mcp-secret-value-0123456789abcdef";
 
 async function setUp(dir: string, calls: unknown[]): Promise<void> {
   await write(
@@ -31,11 +34,13 @@ async function setUp(dir: string, calls: unknown[]): Promise<void> {
           "--no-prompt",
           `--config=${ROOT}deno.json`,
           `--allow-write=${dir}`,
+          "--allow-env",
           `${ROOT}tests/tools/mcp/_server.ts`,
           "stdio",
           `${dir}/server.log`,
         ])
       }`,
+      'env = { CALC_TOKEN = "{{secrets.CALC_SECRET}}" }',
       "startup_timeout_ms = 30000",
       "",
     ].join("\n"),
@@ -145,4 +150,31 @@ Deno.test("agent run: an MCP server that cannot start is one warning and the run
     r.stderr,
     /warning: MCP server nope is not started: \[\[mcp_servers\]\] of the global config has no such id/,
   );
+});
+
+Deno.test("agent run: a secret an MCP server was given is redacted from the events", async () => {
+  await using dir = await tempDir();
+  await setUp(dir.path, [toolCall("mcp_calc_env", {}), textCall("ok")]);
+  const r = await runCli(
+    [
+      "agent",
+      "run",
+      "a.agent.yaml",
+      "--json",
+      "--fixture",
+      "c.json",
+      "--mode",
+      "auto",
+      "env",
+    ],
+    { env: hostEnv(`${dir.path}/home`), cwd: `${dir.path}/ws` },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const result = parseEvents(r.stdout).find((e) =>
+    e.type === "agent:tool_result"
+  );
+  assert.ok(result?.type === "agent:tool_result" && result.success);
+  // The server had it (the name is there), the events never show it.
+  assert.match(result.outputSummary, /CALC_TOKEN/);
+  assert.ok(!r.stdout.includes(TOKEN));
 });

@@ -61,13 +61,15 @@ Deno.test("resolveMcpServers() joins the agent's servers to the global entries, 
     ],
   }, "a.agent.yaml");
   assert.ok(agent.ok);
-  const { servers, notices } = resolveMcpServers({
+  const { servers, notices, secrets } = resolveMcpServers({
     agent: agent.value,
     config: config.value,
     workingDir: ws,
     env,
   });
   assert.deepEqual(servers.map((s) => s.id), ["calc", "remote"]);
+  // Values read from the environment are screened like keys.
+  assert.deepEqual(secrets, ["s3cret"]);
   assert.deepEqual(servers[0], {
     id: "calc",
     endpoint: {

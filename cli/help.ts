@@ -194,6 +194,10 @@ narrow your settings: its allowlist entries, raised caps, looser modes,
 a SHA-256 of the file's bytes in <RELAVIUM_HOME>/trusted.json: any change
 to the file needs trust again.
 
+Given an agent file (*.yaml), approve the MCP stdio servers it writes
+inline: their exact command, arguments and environment names, recorded the
+same way. Until then they are not started.
+
 ${GLOBAL_FLAGS}`,
 };
 

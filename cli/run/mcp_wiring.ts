@@ -7,9 +7,11 @@
  * line and the session goes on without it. Loaded only when the agent
  * names a server: this module and the MCP SDK behind it.
  *
- * A stdio server written inline in an agent file is not started: the
- * file may come with the repository, and its command would run unasked.
- * Declare it in the global config and name it with `{ref}`.
+ * A stdio server written inline in an agent file is not started until the
+ * user approves its exact command, arguments and environment names
+ * (`relavium trust <agent file>`, recorded in the Relavium home beside the
+ * trusted project files): the file may come with the repository, and its
+ * command would otherwise run unasked.
  *
  * @module
  */
@@ -42,6 +44,10 @@ export interface McpResolveInput {
   workingDir: string;
   /** Reads the environment. */
   env(name: string): string | undefined;
+  /** The agent's file, when it came from one. */
+  agentFile?: string;
+  /** Ids of the file's inline stdio servers the user approved. */
+  approved?: ReadonlySet<string>;
 }
 
 const SECRET = /\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
@@ -162,10 +168,27 @@ export function resolveMcpServers(
           : { allow_local_endpoint: entry.allow_local_endpoint }),
       };
     } else if (entry.transport === "stdio") {
-      skip(
-        `a stdio server written in the agent file ${input.agent.id} would run its command unasked; declare it in [[mcp_servers]] of the global config and name it with { ref: ${id} }`,
-      );
-      continue;
+      if (
+        input.agentFile === undefined || input.approved?.has(id) !== true
+      ) {
+        const where = input.agentFile ?? `the agent ${input.agent.id}`;
+        const approve = input.agentFile === undefined
+          ? `declare it in [[mcp_servers]] of the global config and name it with { ref: ${id} }`
+          : `approve it with: relavium trust ${input.agentFile}`;
+        skip(
+          `${where} declares it to run ${
+            [entry.command ?? "", ...(entry.args ?? [])].join(" ")
+          }, which is not approved; ${approve}`,
+        );
+        continue;
+      }
+      global = {
+        id: entry.id,
+        transport: "stdio",
+        ...(entry.command === undefined ? {} : { command: entry.command }),
+        ...(entry.args === undefined ? {} : { args: entry.args }),
+        ...(entry.env === undefined ? {} : { env: entry.env }),
+      };
     } else {
       skip(`the ${entry.transport} transport is not supported`);
       continue;

@@ -189,12 +189,14 @@ export function hostOptionsOf(
  * @param ctx The command context.
  * @param config The loaded config.
  * @param req The agent and model flags.
+ * @param source Receives the agent's file, when it came from one.
  * @returns The agent, or a fault.
  */
 export async function resolveRunAgent(
   ctx: CommandEnv,
   config: LoadedConfig,
   req: RunRequest,
+  source: { file?: string } = {},
 ): Promise<Result<Agent, CliFault>> {
   const { resolved, paths } = config;
   const override = req.model === undefined ? undefined : {
@@ -211,6 +213,7 @@ export async function resolveRunAgent(
       : { projectRoot: paths.projectRoot }),
   });
   if (!found.ok) return found;
+  source.file = found.value.file;
   return override === undefined
     ? ok(found.value.agent)
     : applyModelOverride(found.value.agent, override, resolved.providers);
@@ -230,7 +233,8 @@ export async function prepareNewRun(
 ): Promise<Result<PreparedRun, CliFault>> {
   const config = await loadRunConfig(ctx);
   if (!config.ok) return config;
-  const agent = await resolveRunAgent(ctx, config.value, req);
+  const source: { file?: string } = {};
+  const agent = await resolveRunAgent(ctx, config.value, req, source);
   if (!agent.ok) return agent;
   const { resolved } = config.value;
   const variables: Record<string, string> = {};
@@ -257,6 +261,7 @@ export async function prepareNewRun(
     ...(paths.projectRoot === undefined
       ? {}
       : { projectRoot: paths.projectRoot }),
+    ...(source.file === undefined ? {} : { agentFile: source.file }),
     notices: resolved.notices,
   }, req);
 }
@@ -277,6 +282,8 @@ export async function prepareRun(
     agent: Agent;
     context: SessionContext;
     projectRoot?: string;
+    /** The agent's file (its inline MCP stdio servers need approval). */
+    agentFile?: string;
     notices: readonly string[];
   },
   req: Omit<RunRequest, "agent" | "model" | "provider">,
@@ -316,6 +323,14 @@ export async function prepareRun(
       config,
       workingDir: context.workingDir,
       env: (n) => ctx.io.env(n),
+      ...(base.agentFile === undefined ? {} : {
+        agentFile: base.agentFile,
+        approved: await (await import("./mcp_trust.ts")).approvedServers(
+          agent,
+          base.agentFile,
+          config,
+        ),
+      }),
     });
     mcpNotices.push(...(resolvedMcp?.notices ?? []));
     secrets = [...secrets, ...(resolvedMcp?.secrets ?? [])];

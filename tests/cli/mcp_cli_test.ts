@@ -178,3 +178,95 @@ Deno.test("agent run: a secret an MCP server was given is redacted from the even
   assert.match(result.outputSummary, /CALC_TOKEN/);
   assert.ok(!r.stdout.includes(TOKEN));
 });
+
+Deno.test("a stdio server written in an agent file is not spawned until approved with relavium trust", async () => {
+  await using dir = await tempDir();
+  const ws = `${dir.path}/ws`;
+  const marker = `${dir.path}/spawned`;
+  const args = [
+    "run",
+    "--no-prompt",
+    `--config=${ROOT}deno.json`,
+    `--allow-write=${dir.path}`,
+    `${ROOT}tests/tools/mcp/_server.ts`,
+    "stdio",
+    `${dir.path}/server.log`,
+    marker,
+  ];
+  await write(
+    `${ws}/a.agent.yaml`,
+    `id: a\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nmcp_servers:\n  - id: local\n    transport: stdio\n    command: ${
+      JSON.stringify(Deno.execPath())
+    }\n    args: ${JSON.stringify(args)}\n`,
+  );
+  const cassette = (calls: unknown[]) =>
+    write(
+      `${ws}/c.json`,
+      JSON.stringify({
+        schema_version: "1.1",
+        strict: true,
+        provider: "anthropic",
+        calls,
+      }),
+    );
+  const env = hostEnv(`${dir.path}/home`);
+  const run = () =>
+    runCli(
+      [
+        "agent",
+        "run",
+        "a.agent.yaml",
+        "--json",
+        "--fixture",
+        "c.json",
+        "--mode",
+        "auto",
+        "add",
+      ],
+      { env, cwd: ws },
+    );
+  await cassette([{
+    ...(textCall("no tools") as object),
+    expect: { tools: [] },
+  }]);
+  const before = await run();
+  assert.equal(before.code, 0, before.stderr);
+  assert.match(
+    before.stderr,
+    new RegExp(
+      `warning: MCP server local is not started: ${ws}/a.agent.yaml declares it to run .*, which is not approved; approve it with: relavium trust ${ws}/a.agent.yaml`,
+    ),
+  );
+  assert.equal(await Deno.stat(marker).then(() => true, () => false), false);
+  const trusted = await runCli(["trust", "a.agent.yaml"], { env, cwd: ws });
+  assert.equal(trusted.code, 0, trusted.stderr);
+  assert.match(
+    trusted.stdout,
+    new RegExp(`^Approved MCP server local of ${ws}/a\\.agent\\.yaml: `),
+  );
+  await cassette([toolCall("mcp_local_add", { a: 1, b: 2 }), textCall("3.")]);
+  const after = await run();
+  assert.equal(after.code, 0, after.stderr);
+  assert.equal(await Deno.stat(marker).then(() => true, () => false), true);
+  const result = parseEvents(after.stdout).find((e) =>
+    e.type === "agent:tool_result"
+  );
+  assert.ok(result?.type === "agent:tool_result" && result.success);
+  assert.match(result.outputSummary, /^3\b/);
+  // A changed argument needs approval again.
+  const agentText = await Deno.readTextFile(`${ws}/a.agent.yaml`);
+  await write(
+    `${ws}/a.agent.yaml`,
+    agentText.replace('"stdio",', '"stdio", "--extra",'),
+  );
+  await cassette([{
+    ...(textCall("no tools") as object),
+    expect: { tools: [] },
+  }]);
+  const changed = await run();
+  assert.equal(changed.code, 0, changed.stderr);
+  assert.match(
+    changed.stderr,
+    /MCP server local is not started: .*not approved/,
+  );
+});

@@ -89,6 +89,6 @@ Deno.test("resolveMcpServers() joins the agent's servers to the global entries, 
     "warning: MCP server off is not started: a project file turns it off",
     "warning: MCP server away is not started: its cwd is outside the workspace",
     "warning: MCP server nope is not started: [[mcp_servers]] of the global config has no such id",
-    "warning: MCP server local is not started: a stdio server written in the agent file a would run its command unasked; declare it in [[mcp_servers]] of the global config and name it with { ref: local }",
+    "warning: MCP server local is not started: the agent a declares it to run evil, which is not approved; declare it in [[mcp_servers]] of the global config and name it with { ref: local }",
   ]);
 });

@@ -1,6 +1,6 @@
 /**
  * A real MCP server written with the SDK, for the tests: over stdio when
- * run as `deno run _server.ts stdio [log]`, or served over streamable
+ * run as `deno run _server.ts stdio [log [marker]]`, or served over streamable
  * HTTP by {@linkcode serveHttp}. `log` (a file) receives one line per
  * cancellation the server sees.
  */
@@ -103,5 +103,7 @@ export async function serveHttp(
 }
 
 if (import.meta.main && Deno.args[0] === "stdio") {
+  // A marker that says the server was spawned at all.
+  if (Deno.args[2] !== undefined) Deno.writeTextFileSync(Deno.args[2], "up\n");
   await testServer(Deno.args[1]).connect(new StdioServerTransport());
 }

@@ -238,6 +238,8 @@ export async function wireMcp(
     resolveDns?: (name: string) => Promise<readonly string[]>;
     fetch?: (input: string, init: RequestInit) => Promise<Response>;
     notice(line: string): void;
+    /** The model's window (tokens), when known: a notice past 10 %. */
+    windowTokens?: number;
   },
 ): Promise<McpToolRegistry> {
   const { servers } = input;
@@ -248,7 +250,8 @@ export async function wireMcp(
     const v = input.env(k);
     if (v !== undefined) baseEnv[k] = v;
   }
-  return await openMcpTools({
+  let schemaTokens = 0;
+  const registry = await openMcpTools({
     servers,
     build: io.build,
     connect: {
@@ -261,8 +264,16 @@ export async function wireMcp(
       client: { name: "relavium", version: VERSION },
     },
     onEvent: (e) => {
+      if (e.state === "connected") schemaTokens += e.schemaTokens;
       const line = mcpEventLine(e);
       if (line !== undefined) io.notice(line);
     },
   });
+  const window = io.windowTokens;
+  if (window !== undefined && schemaTokens > window / 10) {
+    io.notice(
+      `notice: the MCP tools' schemas take about ${schemaTokens} tokens, more than 10 % of the model's ${window}-token window; narrow them with tools_allowlist, enabled_tools or disabled_tools`,
+    );
+  }
+  return registry;
 }

@@ -182,6 +182,13 @@ export function hostOptionsOf(
   };
 }
 
+/** The window of a known model, as the MCP wiring takes it. */
+function windowOf(
+  info: { contextWindowTokens: number } | undefined,
+): { windowTokens?: number } {
+  return info === undefined ? {} : { windowTokens: info.contextWindowTokens };
+}
+
 /**
  * Resolves the agent of a new session: a file or id, else the built-in
  * chat agent; then `--model`/`--provider`.
@@ -365,6 +372,7 @@ export async function prepareRun(
           : { resolveDns: ctx.io.resolveDns }),
         ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
         notice: (line) => void mcpNotices.push(line),
+        ...windowOf(wiring.value.registry.catalog().lookup(agent.model)),
       });
       registry = ok(joined);
       close = () => joined.close();

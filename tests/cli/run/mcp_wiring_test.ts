@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { loadCliConfig } from "../../../cli/config/config.ts";
-import { resolveMcpServers } from "../../../cli/run/mcp_wiring.ts";
+import { resolveMcpServers, wireMcp } from "../../../cli/run/mcp_wiring.ts";
+import { createToolRegistry } from "../../../tools/registry_impl.ts";
+import {
+  createDenoPermissionQuery,
+  createDenoToolEffects,
+} from "../../../tools/deno/effects.ts";
+import { stdioSpec } from "../../tools/mcp/_harness.ts";
 import { parseAgent } from "../../../schema/agent.ts";
 import { tempDir, write } from "../_helpers.ts";
 
@@ -91,4 +97,34 @@ Deno.test("resolveMcpServers() joins the agent's servers to the global entries, 
     "warning: MCP server nope is not started: [[mcp_servers]] of the global config has no such id",
     "warning: MCP server local is not started: the agent a declares it to run evil, which is not approved; declare it in [[mcp_servers]] of the global config and name it with { ref: local }",
   ]);
+});
+
+Deno.test("wireMcp() notices MCP schemas past 10 % of the model's window, once", async () => {
+  await using dir = await tempDir();
+  const notices: string[] = [];
+  const open = (windowTokens: number) =>
+    wireMcp({
+      servers: [stdioSpec(dir.path)],
+      env: (n) => Deno.env.get(n),
+    }, {
+      build: (extra) =>
+        createToolRegistry({
+          tools: extra,
+          host: createDenoToolEffects(),
+          context: { workingDir: dir.path, fsScopeTier: "sandboxed" },
+          permissions: createDenoPermissionQuery(),
+        }),
+      notice: (line) => void notices.push(line),
+      windowTokens,
+    });
+  const roomy = await open(1_000_000);
+  await roomy.close();
+  assert.deepEqual(notices, []);
+  const tight = await open(1000);
+  await tight.close();
+  assert.equal(notices.length, 1);
+  assert.match(
+    notices[0] ?? "",
+    /^notice: the MCP tools' schemas take about \d+ tokens, more than 10 % of the model's 1000-token window; narrow them/,
+  );
 });

@@ -34,6 +34,7 @@ Commands:
   config path|show    print config file locations / resolved values
   doctor              check config, provider keys (and --permissions)
   trust [<file>]      trust a project config file's exact content
+  mcp list            connect the MCP servers and list their tools
 
 ${GLOBAL_FLAGS}
 Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
@@ -183,6 +184,18 @@ Flags:
                       flags for this folder and config
   --agent <path|id>   the agent whose tools the flags cover (default: the
                       built-in chat agent)
+
+${GLOBAL_FLAGS}`,
+  mcp: `Usage: relavium mcp list [--agent <path|id>]
+
+Connect the MCP servers and list each one's state and tools (their
+mcp_<server>_<tool> ids). Without --agent: every enabled server of
+[[mcp_servers]] in the global config; with it, the servers that agent
+names, as a session would start them (an inline stdio server that is not
+approved is listed as such). Exit 1 when a server cannot be used.
+
+Flags:
+  --agent <path|id>   the agent whose servers to list
 
 ${GLOBAL_FLAGS}`,
   trust: `Usage: relavium trust [<file>]

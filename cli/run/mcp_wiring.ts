@@ -137,7 +137,12 @@ function specOf(
  */
 export function resolveMcpServers(
   input: McpResolveInput,
-): { servers: McpServerSpec[]; notices: string[]; secrets: string[] } {
+): {
+  servers: McpServerSpec[];
+  notices: string[];
+  skipped: { id: string; reason: string }[];
+  secrets: string[];
+} {
   const { layers } = input.config;
   const globals = layers.global?.data.mcp_servers ?? [];
   const narrowings = [
@@ -145,12 +150,11 @@ export function resolveMcpServers(
     ...(layers.project?.data.mcp_servers ?? []),
   ];
   const servers: McpServerSpec[] = [];
-  const notices: string[] = [];
+  const skipped: { id: string; reason: string }[] = [];
   const secrets: string[] = [];
   for (const entry of input.agent.mcp_servers ?? []) {
     const id = "ref" in entry ? entry.ref : entry.id;
-    const skip = (why: string): void =>
-      void notices.push(`warning: MCP server ${id} is not started: ${why}`);
+    const skip = (reason: string): void => void skipped.push({ id, reason });
     let global: McpServerEntry | undefined;
     if ("ref" in entry) {
       global = globals.find((g) => g.id === entry.ref);
@@ -204,7 +208,10 @@ export function resolveMcpServers(
     if (typeof spec === "string") skip(spec);
     else servers.push(spec);
   }
-  return { servers, notices, secrets };
+  const notices = skipped.map((s) =>
+    `warning: MCP server ${s.id} is not started: ${s.reason}`
+  );
+  return { servers, notices, skipped, secrets };
 }
 
 /** The stderr line of a server event, if it has one. */
@@ -240,6 +247,8 @@ export async function wireMcp(
     notice(line: string): void;
     /** The model's window (tokens), when known: a notice past 10 %. */
     windowTokens?: number;
+    /** Every server event, besides the notices. */
+    onEvent?(event: McpServerEvent): void;
   },
 ): Promise<McpToolRegistry> {
   const { servers } = input;
@@ -265,6 +274,7 @@ export async function wireMcp(
     },
     onEvent: (e) => {
       if (e.state === "connected") schemaTokens += e.schemaTokens;
+      io.onEvent?.(e);
       const line = mcpEventLine(e);
       if (line !== undefined) io.notice(line);
     },

@@ -270,3 +270,37 @@ Deno.test("a stdio server written in an agent file is not spawned until approved
     /MCP server local is not started: .*not approved/,
   );
 });
+
+Deno.test("mcp list connects the global servers and lists their state and tools", async () => {
+  await using dir = await tempDir();
+  await setUp(dir.path, []);
+  const config = await Deno.readTextFile(`${dir.path}/home/config.toml`);
+  await write(
+    `${dir.path}/home/config.toml`,
+    `${config}[[mcp_servers]]\nid = "gone"\ntransport = "stdio"\ncommand = "/nonexistent/mcp"\n`,
+  );
+  const env = hostEnv(`${dir.path}/home`);
+  const r = await runCli(["mcp", "list"], { env, cwd: `${dir.path}/ws` });
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(
+    r.stdout.split("\n").slice(0, 2).join("\n"),
+    "calc: connected, 7 tools\n  mcp_calc_add",
+  );
+  assert.match(r.stdout, /\ngone: failed: /);
+  const json = await runCli([
+    "mcp",
+    "list",
+    "--json",
+    "--agent",
+    "a.agent.yaml",
+  ], {
+    env,
+    cwd: `${dir.path}/ws`,
+  });
+  assert.equal(json.code, 0, json.stderr);
+  const listed = JSON.parse(json.stdout);
+  listed.servers[0].tools.sort();
+  assert.deepEqual(listed, {
+    servers: [{ id: "calc", state: "connected", tools: [...SERVER_TOOL_IDS] }],
+  });
+});

@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { textCall, toolCall } from "../attacks/_kit.ts";
+import type { SessionEvent } from "../../schema/event.ts";
 import { parseEvents, runCli, tempDir, write } from "./_helpers.ts";
-import { ROOT } from "./_module_graph.ts";
-import { SERVER_TOOL_IDS } from "../tools/mcp/_harness.ts";
+import { SERVER_TOOL_IDS, serverArgs } from "../tools/mcp/_harness.ts";
 
 function hostEnv(home: string): Record<string, string> {
   return {
@@ -20,35 +20,38 @@ function hostEnv(home: string): Record<string, string> {
 
 const TOKEN = "mcp-secret-value-0123456789abcdef";
 
-async function setUp(dir: string, calls: unknown[]): Promise<void> {
-  await write(
-    `${dir}/home/config.toml`,
+/** Runs `agent run a.agent.yaml` on the cassette, with its tool result. */
+async function runAgent(
+  dir: string,
+  prompt: string,
+  mode: string[] = ["--mode", "auto"],
+): Promise<
+  {
+    r: Awaited<ReturnType<typeof runCli>>;
+    result: SessionEvent | undefined;
+  }
+> {
+  const r = await runCli(
     [
-      "[[mcp_servers]]",
-      'id = "calc"',
-      'transport = "stdio"',
-      `command = ${JSON.stringify(Deno.execPath())}`,
-      `args = ${
-        JSON.stringify([
-          "run",
-          "--no-prompt",
-          `--config=${ROOT}deno.json`,
-          `--allow-write=${dir}`,
-          "--allow-env",
-          `${ROOT}tests/tools/mcp/_server.ts`,
-          "stdio",
-          `${dir}/server.log`,
-        ])
-      }`,
-      'env = { CALC_TOKEN = "{{secrets.CALC_SECRET}}" }',
-      "startup_timeout_ms = 30000",
-      "",
-    ].join("\n"),
+      "agent",
+      "run",
+      "a.agent.yaml",
+      "--json",
+      "--fixture",
+      "c.json",
+      ...mode,
+      prompt,
+    ],
+    { env: hostEnv(`${dir}/home`), cwd: `${dir}/ws` },
   );
-  await write(
-    `${dir}/ws/a.agent.yaml`,
-    "id: a\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nmcp_servers: [{ ref: calc }]\n",
+  const result = parseEvents(r.stdout).find((e) =>
+    e.type === "agent:tool_result"
   );
+  return { r, result };
+}
+
+/** Writes the strict cassette `ws/c.json` of `dir`. */
+async function writeCassette(dir: string, calls: unknown[]): Promise<void> {
   await write(
     `${dir}/ws/c.json`,
     JSON.stringify({
@@ -60,6 +63,27 @@ async function setUp(dir: string, calls: unknown[]): Promise<void> {
   );
 }
 
+async function setUp(dir: string, calls: unknown[]): Promise<void> {
+  await write(
+    `${dir}/home/config.toml`,
+    [
+      "[[mcp_servers]]",
+      'id = "calc"',
+      'transport = "stdio"',
+      `command = ${JSON.stringify(Deno.execPath())}`,
+      `args = ${JSON.stringify(serverArgs(dir))}`,
+      'env = { CALC_TOKEN = "{{secrets.CALC_SECRET}}" }',
+      "startup_timeout_ms = 30000",
+      "",
+    ].join("\n"),
+  );
+  await write(
+    `${dir}/ws/a.agent.yaml`,
+    "id: a\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nmcp_servers: [{ ref: calc }]\n",
+  );
+  await writeCassette(dir, calls);
+}
+
 Deno.test("agent run: an agent naming a global MCP server calls mcp_calc_add in auto mode", async () => {
   await using dir = await tempDir();
   await setUp(dir.path, [
@@ -69,24 +93,8 @@ Deno.test("agent run: an agent naming a global MCP server calls mcp_calc_add in 
     },
     textCall("42."),
   ]);
-  const r = await runCli(
-    [
-      "agent",
-      "run",
-      "a.agent.yaml",
-      "--json",
-      "--fixture",
-      "c.json",
-      "--mode",
-      "auto",
-      "add",
-    ],
-    { env: hostEnv(`${dir.path}/home`), cwd: `${dir.path}/ws` },
-  );
+  const { r, result } = await runAgent(dir.path, "add");
   assert.equal(r.code, 0, r.stderr);
-  const result = parseEvents(r.stdout).find((e) =>
-    e.type === "agent:tool_result"
-  );
   assert.ok(result?.type === "agent:tool_result");
   assert.equal(result.toolId, "mcp_calc_add");
   assert.equal(result.success, true);
@@ -98,14 +106,8 @@ Deno.test("agent run: in ask mode without a terminal an MCP call is refused and 
   await setUp(dir.path, [
     toolCall("mcp_calc_slow", { ms: 1 }),
   ]);
-  const r = await runCli(
-    ["agent", "run", "a.agent.yaml", "--json", "--fixture", "c.json", "slow"],
-    { env: hostEnv(`${dir.path}/home`), cwd: `${dir.path}/ws` },
-  );
+  const { r, result } = await runAgent(dir.path, "slow", []);
   assert.equal(r.code, 1, r.stderr);
-  const result = parseEvents(r.stdout).find((e) =>
-    e.type === "agent:tool_result"
-  );
   assert.ok(result?.type === "agent:tool_result");
   assert.equal(result.success, false);
   // The CLI's ask mode answers for the missing approver, as for every
@@ -155,24 +157,8 @@ Deno.test("agent run: an MCP server that cannot start is one warning and the run
 Deno.test("agent run: a secret an MCP server was given is redacted from the events", async () => {
   await using dir = await tempDir();
   await setUp(dir.path, [toolCall("mcp_calc_env", {}), textCall("ok")]);
-  const r = await runCli(
-    [
-      "agent",
-      "run",
-      "a.agent.yaml",
-      "--json",
-      "--fixture",
-      "c.json",
-      "--mode",
-      "auto",
-      "env",
-    ],
-    { env: hostEnv(`${dir.path}/home`), cwd: `${dir.path}/ws` },
-  );
+  const { r, result } = await runAgent(dir.path, "env");
   assert.equal(r.code, 0, r.stderr);
-  const result = parseEvents(r.stdout).find((e) =>
-    e.type === "agent:tool_result"
-  );
   assert.ok(result?.type === "agent:tool_result" && result.success);
   // The server had it (the name is there), the events never show it.
   assert.match(result.outputSummary, /CALC_TOKEN/);
@@ -183,48 +169,16 @@ Deno.test("a stdio server written in an agent file is not spawned until approved
   await using dir = await tempDir();
   const ws = `${dir.path}/ws`;
   const marker = `${dir.path}/spawned`;
-  const args = [
-    "run",
-    "--no-prompt",
-    `--config=${ROOT}deno.json`,
-    `--allow-write=${dir.path}`,
-    `${ROOT}tests/tools/mcp/_server.ts`,
-    "stdio",
-    `${dir.path}/server.log`,
-    marker,
-  ];
+  const args = serverArgs(dir.path, marker);
   await write(
     `${ws}/a.agent.yaml`,
     `id: a\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nmcp_servers:\n  - id: local\n    transport: stdio\n    command: ${
       JSON.stringify(Deno.execPath())
     }\n    args: ${JSON.stringify(args)}\n`,
   );
-  const cassette = (calls: unknown[]) =>
-    write(
-      `${ws}/c.json`,
-      JSON.stringify({
-        schema_version: "1.1",
-        strict: true,
-        provider: "anthropic",
-        calls,
-      }),
-    );
   const env = hostEnv(`${dir.path}/home`);
-  const run = () =>
-    runCli(
-      [
-        "agent",
-        "run",
-        "a.agent.yaml",
-        "--json",
-        "--fixture",
-        "c.json",
-        "--mode",
-        "auto",
-        "add",
-      ],
-      { env, cwd: ws },
-    );
+  const cassette = (calls: unknown[]) => writeCassette(dir.path, calls);
+  const run = async () => (await runAgent(dir.path, "add")).r;
   await cassette([{
     ...(textCall("no tools") as object),
     expect: { tools: [] },
@@ -245,12 +199,9 @@ Deno.test("a stdio server written in an agent file is not spawned until approved
     new RegExp(`^Approved MCP server local of ${ws}/a\\.agent\\.yaml: `),
   );
   await cassette([toolCall("mcp_local_add", { a: 1, b: 2 }), textCall("3.")]);
-  const after = await run();
+  const { r: after, result } = await runAgent(dir.path, "add");
   assert.equal(after.code, 0, after.stderr);
   assert.equal(await Deno.stat(marker).then(() => true, () => false), true);
-  const result = parseEvents(after.stdout).find((e) =>
-    e.type === "agent:tool_result"
-  );
   assert.ok(result?.type === "agent:tool_result" && result.success);
   assert.match(result.outputSummary, /^3\b/);
   // A changed argument needs approval again.

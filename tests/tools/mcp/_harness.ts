@@ -59,6 +59,24 @@ export async function withStdioTools(
   }
 }
 
+/**
+ * The `deno` arguments that run the test server over stdio, writing to
+ * `dir` (its log `server.log`, and `marker` once spawned).
+ */
+export function serverArgs(dir: string, marker?: string): string[] {
+  return [
+    "run",
+    "--no-prompt",
+    `--config=${ROOT}deno.json`,
+    `--allow-write=${dir}`,
+    "--allow-env",
+    `${ROOT}tests/tools/mcp/_server.ts`,
+    "stdio",
+    `${dir}/server.log`,
+    ...(marker === undefined ? [] : [marker]),
+  ];
+}
+
 /** A stdio spec that runs the test server with `deno run`. */
 export function stdioSpec(
   dir: string,
@@ -70,16 +88,7 @@ export function stdioSpec(
     endpoint: {
       transport: "stdio",
       command: Deno.execPath(),
-      args: [
-        "run",
-        "--no-prompt",
-        `--config=${ROOT}deno.json`,
-        `--allow-write=${dir}`,
-        "--allow-env",
-        `${ROOT}tests/tools/mcp/_server.ts`,
-        "stdio",
-        `${dir}/server.log`,
-      ],
+      args: serverArgs(dir),
       env: env ?? {},
       cwd: dir,
     },

@@ -33,11 +33,12 @@ Deno.test({
     });
     await t.start();
     assert.ok(
-      await eventually(() => Promise.resolve(/\d+/.test(t.stderrTail))),
+      await eventually(() => Promise.resolve(/^\d+\n$/.test(t.stderrTail))),
+      t.stderrTail,
     );
     const grandchild = Number(t.stderrTail.trim());
     const child = t.pid ?? 0;
-    assert.ok(await alive(grandchild));
+    assert.ok(await eventually(() => alive(grandchild)), `${grandchild}`);
     let closed = 0;
     t.onclose = () => void closed++;
     await t.close();

@@ -63,6 +63,7 @@ const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
     "config": [],
     "doctor": ["permissions", "agent"],
     "trust": [],
+    "mcp": ["agent"],
   };
 
 const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
@@ -76,6 +77,7 @@ const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
   "config": "config",
   "doctor": "doctor",
   "trust": "trust",
+  "mcp": "mcp",
 };
 
 interface Parsed {

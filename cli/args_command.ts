@@ -203,6 +203,16 @@ export function buildCommand(
       return extra(more, "trust") ??
         { name: "trust", ...(file === undefined ? {} : { file }) };
     }
+    case "mcp": {
+      const [sub, ...more] = args;
+      if (sub !== "list") {
+        return sub === undefined
+          ? "mcp needs a subcommand: list"
+          : `Unknown mcp subcommand: ${sub}`;
+      }
+      return extra(more, "mcp list") ??
+        { name: "mcp-list", ...defined({ agent: v.agent }) };
+    }
     case "doctor":
       return extra(args, "doctor") ?? {
         name: "doctor",

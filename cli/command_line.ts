@@ -78,7 +78,8 @@ export type CliCommand =
   | { name: "config-path" }
   | { name: "config-show" }
   | { name: "doctor"; permissions: boolean; agent?: string }
-  | { name: "trust"; file?: string };
+  | { name: "trust"; file?: string }
+  | { name: "mcp-list"; agent?: string };
 
 /**
  * Help pages: the overview and one per command.
@@ -94,7 +95,8 @@ export type HelpTopic =
   | "agent-run"
   | "config"
   | "doctor"
-  | "trust";
+  | "trust"
+  | "mcp";
 
 /**
  * What the command line asks for.

@@ -34,6 +34,7 @@ Commands:
   config path|show    print config file locations / resolved values
   doctor              check config, provider keys (and --permissions)
   trust [<file>]      trust a project config file's exact content
+  mcp list            connect the MCP servers and list their tools
 
 ${GLOBAL_FLAGS}
 Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
@@ -185,6 +186,18 @@ Flags:
                       built-in chat agent)
 
 ${GLOBAL_FLAGS}`,
+  mcp: `Usage: relavium mcp list [--agent <path|id>]
+
+Connect the MCP servers and list each one's state and tools (their
+mcp_<server>_<tool> ids). Without --agent: every enabled server of
+[[mcp_servers]] in the global config; with it, the servers that agent
+names, as a session would start them (an inline stdio server that is not
+approved is listed as such). Exit 1 when a server cannot be used.
+
+Flags:
+  --agent <path|id>   the agent whose servers to list
+
+${GLOBAL_FLAGS}`,
   trust: `Usage: relavium trust [<file>]
 
 Trust the exact content of a project config file (default: the project's
@@ -193,6 +206,10 @@ narrow your settings: its allowlist entries, raised caps, looser modes,
 [[providers]] and default model are ignored, with one notice. The trust is
 a SHA-256 of the file's bytes in <RELAVIUM_HOME>/trusted.json: any change
 to the file needs trust again.
+
+Given an agent file (*.yaml), approve the MCP stdio servers it writes
+inline: their exact command, arguments and environment names, recorded the
+same way. Until then they are not started.
 
 ${GLOBAL_FLAGS}`,
 };

@@ -59,6 +59,8 @@ async function dispatch(
       return (await import("./commands/doctor.ts")).runDoctor(command, ctx);
     case "trust":
       return (await import("./commands/trust.ts")).runTrust(command, ctx);
+    case "mcp-list":
+      return (await import("./commands/mcp.ts")).runMcpList(command, ctx);
     case "chat":
       return (await import("./commands/chat.ts")).runChat(command, ctx);
     case "chat-resume":

@@ -231,7 +231,11 @@ export function approvalPreview(
         : { command: visible(target.command) };
     case "egress": {
       const host = target.url === undefined ? "" : hostOf(target.url);
-      return host === "" ? {} : { host };
+      // An MCP call names its server, tool and arguments.
+      const command = target.command === undefined
+        ? {}
+        : { command: visible(target.command) };
+      return host === "" ? command : { host, ...command };
     }
     case "os":
       return {};
@@ -289,7 +293,8 @@ function approvalRequest(
       },
     }),
     ...(action === "egress" && url !== undefined ? { url: visible(url) } : {}),
-    cacheable: !blank && !protectedPath && input.oneOff !== true,
+    cacheable: !blank && !protectedPath && input.oneOff !== true &&
+      input.target.uncacheable !== true,
     protectedPath,
     ...(requested !== undefined && preview.path !== undefined &&
         requested !== preview.path

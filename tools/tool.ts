@@ -57,6 +57,8 @@ export interface PolicyTarget {
   path?: string;
   /** A write's new text and whether it appends (shown to the approver). */
   content?: { text: string; append: boolean };
+  /** Never cache an `always` answer for this call (a destructive tool). */
+  uncacheable?: boolean;
 }
 
 /**

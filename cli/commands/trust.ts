@@ -6,6 +6,11 @@
  * and `project.toml` found from the working directory. Any later change to
  * a file needs trust again.
  *
+ * With an agent file (`*.yaml`, `*.yml`): approves the exact command,
+ * arguments and environment names of each MCP stdio server written inline
+ * in it, so the server may start; a change to any of them needs approval
+ * again.
+ *
  * @module
  */
 import { basename, resolve } from "node:path";
@@ -41,6 +46,14 @@ export async function runTrust(
     return fault(
       "invalid_config",
       "Cannot record trust: no Relavium home (set HOME or RELAVIUM_HOME)",
+    );
+  }
+  if (command.file !== undefined && /\.ya?ml$/i.test(command.file)) {
+    const { trustAgentServers } = await import("./mcp.ts");
+    return await trustAgentServers(
+      ctx,
+      resolve(ctx.cwd, command.file),
+      paths.relaviumDir,
     );
   }
   const candidates = command.file !== undefined

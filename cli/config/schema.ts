@@ -16,6 +16,12 @@ import {
 } from "../../llm/provider_table.ts";
 import { checkBaseUrl } from "./base_url.ts";
 import type { Holds, Same } from "../../schema/_type_equal.ts";
+import {
+  mcpNarrowingsSchema,
+  type McpServerEntry,
+  type McpServerNarrowing,
+  mcpServersSchema,
+} from "./mcp_schema.ts";
 
 /**
  * The `[chat]` table as written.
@@ -112,6 +118,7 @@ export interface GlobalFile {
   catalog?: { auto_refresh?: boolean };
   chat?: ChatTable;
   providers?: ProviderEntry[];
+  mcp_servers?: McpServerEntry[];
 }
 
 /**
@@ -126,6 +133,7 @@ export interface ProjectFile {
   variables?: Record<string, string>;
   chat?: ChatTable;
   providers?: ProviderEntry[];
+  mcp_servers?: McpServerNarrowing[];
 }
 
 const str = z.string({ error: "must be a string" });
@@ -315,6 +323,7 @@ const globalFileInferred = z.strictObject({
   ),
   chat: z.exactOptional(chatSchema),
   providers: z.exactOptional(providersSchema(true)),
+  mcp_servers: z.exactOptional(mcpServersSchema),
 });
 
 /**
@@ -335,6 +344,7 @@ const projectFileInferred = z.strictObject({
   ),
   chat: z.exactOptional(chatSchema),
   providers: z.exactOptional(providersSchema(false)),
+  mcp_servers: z.exactOptional(mcpNarrowingsSchema),
 });
 
 /**
@@ -361,7 +371,7 @@ export const PROJECT_ONLY_KEYS: readonly string[] = ["defaults", "variables"];
  * Keys of later features, refused as "not supported in this version"
  * rather than silently ignored.
  */
-export const LATER_KEYS: readonly string[] = ["mcp_servers"];
+export const LATER_KEYS: readonly string[] = [];
 
 // Each written-out type equals what its schema infers.
 type _priceInferredCheck = Holds<

@@ -152,7 +152,10 @@ export function openChat(
     settings,
     ...(tools === undefined ? {} : { tools }),
   });
-  if (!opened.ok) return opened;
+  if (!opened.ok) {
+    void run.close?.();
+    return opened;
+  }
   const live = opened.value;
   if (frame !== undefined) frame.current.live = live;
   const drained = (async () => {
@@ -166,6 +169,7 @@ export function openChat(
       modes,
       drained,
       async finish(): Promise<boolean> {
+        await run.close?.();
         const recorder = run.wiring.recorder;
         if (recorder === undefined) return true;
         const { finishRecording } = await import("./record.ts");

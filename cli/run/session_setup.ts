@@ -41,6 +41,8 @@ export interface PreparedRun {
   registry?: ScopedToolRegistry;
   /** Config notices and skipped-fallback warnings, for stderr. */
   notices: string[];
+  /** Ends what the run started (the MCP servers); absent ⇒ nothing. */
+  close?: () => Promise<void>;
 }
 
 /**
@@ -180,6 +182,13 @@ export function hostOptionsOf(
   };
 }
 
+/** The window of a known model, as the MCP wiring takes it. */
+function windowOf(
+  info: { contextWindowTokens: number } | undefined,
+): { windowTokens?: number } {
+  return info === undefined ? {} : { windowTokens: info.contextWindowTokens };
+}
+
 /**
  * Resolves the agent of a new session: a file or id, else the built-in
  * chat agent; then `--model`/`--provider`.
@@ -187,12 +196,14 @@ export function hostOptionsOf(
  * @param ctx The command context.
  * @param config The loaded config.
  * @param req The agent and model flags.
+ * @param source Receives the agent's file, when it came from one.
  * @returns The agent, or a fault.
  */
 export async function resolveRunAgent(
   ctx: CommandEnv,
   config: LoadedConfig,
   req: RunRequest,
+  source: { file?: string } = {},
 ): Promise<Result<Agent, CliFault>> {
   const { resolved, paths } = config;
   const override = req.model === undefined ? undefined : {
@@ -209,6 +220,7 @@ export async function resolveRunAgent(
       : { projectRoot: paths.projectRoot }),
   });
   if (!found.ok) return found;
+  source.file = found.value.file;
   return override === undefined
     ? ok(found.value.agent)
     : applyModelOverride(found.value.agent, override, resolved.providers);
@@ -228,7 +240,8 @@ export async function prepareNewRun(
 ): Promise<Result<PreparedRun, CliFault>> {
   const config = await loadRunConfig(ctx);
   if (!config.ok) return config;
-  const agent = await resolveRunAgent(ctx, config.value, req);
+  const source: { file?: string } = {};
+  const agent = await resolveRunAgent(ctx, config.value, req, source);
   if (!agent.ok) return agent;
   const { resolved } = config.value;
   const variables: Record<string, string> = {};
@@ -255,6 +268,7 @@ export async function prepareNewRun(
     ...(paths.projectRoot === undefined
       ? {}
       : { projectRoot: paths.projectRoot }),
+    ...(source.file === undefined ? {} : { agentFile: source.file }),
     notices: resolved.notices,
   }, req);
 }
@@ -275,6 +289,8 @@ export async function prepareRun(
     agent: Agent;
     context: SessionContext;
     projectRoot?: string;
+    /** The agent's file (its inline MCP stdio servers need approval). */
+    agentFile?: string;
     notices: readonly string[];
   },
   req: Omit<RunRequest, "agent" | "model" | "provider">,
@@ -293,14 +309,39 @@ export async function prepareRun(
   if (!wiring.ok) return wiring;
   const relaviumDir = config.paths.relaviumDir;
   const chat = config.resolved.chat;
-  // Tools only when the agent grants some, or for an interactive chat's
-  // `@path` and `!cmd`; otherwise no tool module is loaded.
+  // Tools only when the agent grants some, names an MCP server, or for an
+  // interactive chat's `@path` and `!cmd`; otherwise no tool module is
+  // loaded (and the MCP modules only when the agent names a server).
   let registry: Result<ScopedToolRegistry | undefined, CliFault> = ok(
     undefined,
   );
-  if ((wiring.value.agent.tools ?? []).length > 0 || req.userTools === true) {
+  const agent = wiring.value.agent;
+  const mcp = (agent.mcp_servers ?? []).length > 0;
+  const mcpNotices: string[] = [];
+  let secrets = wiring.value.secrets;
+  let close: (() => Promise<void>) | undefined;
+  if ((agent.tools ?? []).length > 0 || req.userTools === true || mcp) {
     const { buildToolRegistry } = await import("./tool_wiring.ts");
-    registry = buildToolRegistry({
+    // The MCP module resolves the servers first: the values it reads from
+    // the environment are screened like keys.
+    const mcpWiring = mcp ? await import("./mcp_wiring.ts") : undefined;
+    const resolvedMcp = mcpWiring?.resolveMcpServers({
+      agent,
+      config,
+      workingDir: context.workingDir,
+      env: (n) => ctx.io.env(n),
+      ...(base.agentFile === undefined ? {} : {
+        agentFile: base.agentFile,
+        approved: await (await import("./mcp_trust.ts")).approvedServers(
+          agent,
+          base.agentFile,
+          config,
+        ),
+      }),
+    });
+    mcpNotices.push(...(resolvedMcp?.notices ?? []));
+    secrets = [...secrets, ...(resolvedMcp?.secrets ?? [])];
+    const scope = {
       context,
       ...(base.projectRoot === undefined
         ? {}
@@ -312,17 +353,39 @@ export async function prepareRun(
         allowedDomains: chat.allowedDomains.value,
       },
       commandTimeoutMs: chat.commandTimeoutMs.value,
-      secrets: wiring.value.secrets,
+      secrets,
       ...(req.gate === undefined ? {} : { gate: req.gate }),
-    });
+    };
+    registry = buildToolRegistry(scope);
+    if (registry.ok && mcpWiring !== undefined && resolvedMcp !== undefined) {
+      const joined = await mcpWiring.wireMcp({
+        servers: resolvedMcp.servers,
+        env: (n) => ctx.io.env(n),
+      }, {
+        build(extraTools) {
+          const built = buildToolRegistry({ ...scope, extraTools });
+          if (!built.ok) throw new Error(built.error.message);
+          return built.value;
+        },
+        ...(ctx.io.resolveDns === undefined
+          ? {}
+          : { resolveDns: ctx.io.resolveDns }),
+        ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
+        notice: (line) => void mcpNotices.push(line),
+        ...windowOf(wiring.value.registry.catalog().lookup(agent.model)),
+      });
+      registry = ok(joined);
+      close = () => joined.close();
+    }
   }
   if (!registry.ok) return registry;
   return ok({
     config,
     agent: wiring.value.agent,
     context,
-    wiring: wiring.value,
+    wiring: { ...wiring.value, secrets },
     ...(registry.value === undefined ? {} : { registry: registry.value }),
-    notices: [...base.notices, ...wiring.value.warnings],
+    notices: [...base.notices, ...wiring.value.warnings, ...mcpNotices],
+    ...(close === undefined ? {} : { close }),
   });
 }

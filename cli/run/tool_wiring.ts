@@ -13,7 +13,7 @@ import type { SessionContext } from "../../schema/context.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import type { GateHook } from "../../tools/approval.ts";
 import { allBuiltinTools } from "../../tools/builtin/all.ts";
-import type { ToolGuardrails } from "../../tools/tool.ts";
+import type { ToolDefinition, ToolGuardrails } from "../../tools/tool.ts";
 import {
   createDenoPermissionQuery,
   createDenoToolEffects,
@@ -55,6 +55,8 @@ export interface ToolScope {
    * like a provider key, is refused; absent ⇒ only the shapes.
    */
   secrets?: readonly string[];
+  /** Tools beside the built-ins (the MCP servers' tools). */
+  extraTools?: readonly ToolDefinition<unknown>[];
 }
 
 /**
@@ -71,7 +73,7 @@ export function buildToolRegistry(
   try {
     const g = scope.guardrails ?? {};
     return ok(createToolRegistry({
-      tools: allBuiltinTools(),
+      tools: [...allBuiltinTools(), ...(scope.extraTools ?? [])],
       host: createDenoToolEffects(),
       permissions: createDenoPermissionQuery(),
       isSecret: createSecretScreen(scope.secrets ?? []).isSecret,

@@ -46,3 +46,44 @@ export async function staticClosure(entry: string): Promise<string[]> {
   }
   return [...seen];
 }
+
+/**
+ * The npm packages a real `cli.ts` process loads, read off Deno's debug log
+ * ("Resolved package folder of <name>@<version>"), which names every package
+ * the run resolves, dynamic imports included.
+ */
+export async function loadedPackages(
+  args: string[],
+  home: string,
+  stdin = "",
+): Promise<{ code: number; stdout: string; packages: string[] }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "-A",
+      "--log-level=debug",
+      `${ROOT}cli.ts`,
+      ...args,
+    ],
+    cwd: home,
+    env: { RELAVIUM_HOME: home, NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(stdin));
+  await writer.close();
+  const out = await child.output();
+  const log = new TextDecoder().decode(out.stderr);
+  const packages = new Set<string>();
+  for (const m of log.matchAll(/Resolved package folder of (@?[^@\s]+)@/g)) {
+    packages.add(m[1] ?? "");
+  }
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    packages: [...packages].sort(),
+  };
+}

@@ -19,6 +19,7 @@ const TOPICS: Array<[HelpTopic, string[]]> = [
   ["config", ["config", "--help"]],
   ["doctor", ["doctor", "-h"]],
   ["trust", ["trust", "--help"]],
+  ["mcp", ["mcp", "list", "--help"]],
 ];
 
 Deno.test("main() prints each help page as its golden file", async (t) => {

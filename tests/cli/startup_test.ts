@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
 import { deps, newSession } from "../store/_harness.ts";
-import { ROOT, staticClosure } from "./_module_graph.ts";
+import { loadedPackages, ROOT, staticClosure } from "./_module_graph.ts";
 
 Deno.test("cli.ts statically loads no zod, YAML, TOML or SQLite", async () => {
   const modules = await staticClosure("cli.ts");
@@ -77,47 +77,6 @@ Deno.test("cli.ts runs --version in a real process", async () => {
   assert.equal(out.code, 0);
   assert.equal(new TextDecoder().decode(out.stdout), "0.2.0\n");
 });
-
-/**
- * The npm packages a real `cli.ts` process loads, read off Deno's debug log
- * ("Resolved package folder of <name>@<version>"), which names every package
- * the run resolves, dynamic imports included.
- */
-async function loadedPackages(
-  args: string[],
-  home: string,
-  stdin = "",
-): Promise<{ code: number; stdout: string; packages: string[] }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "-A",
-      "--log-level=debug",
-      `${ROOT}cli.ts`,
-      ...args,
-    ],
-    cwd: home,
-    env: { RELAVIUM_HOME: home, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const out = await child.output();
-  const log = new TextDecoder().decode(out.stderr);
-  const packages = new Set<string>();
-  for (const m of log.matchAll(/Resolved package folder of (@?[^@\s]+)@/g)) {
-    packages.add(m[1] ?? "");
-  }
-  return {
-    code: out.code,
-    stdout: new TextDecoder().decode(out.stdout),
-    packages: [...packages].sort(),
-  };
-}
 
 Deno.test("--version, --help and chat-list load no zod and no YAML library (their real module graph)", async () => {
   const home = await Deno.makeTempDir();

@@ -88,7 +88,7 @@ function canRunKill(): boolean {
  * SIGKILLs process group `pgid` (POSIX). Never throws: a group that is
  * already gone is the normal case after a clean exit.
  */
-async function killGroup(
+export async function killGroup(
   pgid: number,
   env: Readonly<Record<string, string>>,
 ): Promise<void> {

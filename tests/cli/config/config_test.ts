@@ -169,10 +169,22 @@ Deno.test("loadCliConfig() errors name the file, the line and the key path", asy
       "config.toml:1: defaults: belongs in .relavium/project.toml",
     ],
     [
-      "mcp servers",
+      "an mcp server with a misspelled key",
       "global",
-      '[[mcp_servers]]\nname = "x"\n',
-      "config.toml:1: mcp_servers: is not supported in this version",
+      '[[mcp_servers]]\nid = "x"\ntransport = "stdio"\ncommand = "x"\nname = "x"\n',
+      "config.toml:5: mcp_servers[0].name: unknown key",
+    ],
+    [
+      "a project file that turns an mcp server on",
+      "project",
+      '[[mcp_servers]]\nid = "x"\nenabled = true\n',
+      "project.toml:3: mcp_servers[0].enabled: a project file may only turn a server off (false)",
+    ],
+    [
+      "an mcp stdio server that sets PATH",
+      "global",
+      '[[mcp_servers]]\nid = "x"\ntransport = "stdio"\ncommand = "x"\nenv = { PATH = "/tmp" }\n',
+      "mcp_servers[0].env.PATH: this variable may not be set",
     ],
     [
       "a table given as a value",

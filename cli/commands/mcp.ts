@@ -1,0 +1,198 @@
+/**
+ * MCP from the command line: `relavium mcp list` connects the servers and
+ * lists their state and tools; `relavium trust <agent file>` approves the
+ * MCP stdio servers written inline in an agent file (their exact command,
+ * arguments and environment names), recorded in the Relavium home beside
+ * the trusted project files. The MCP SDK loads only for `mcp list`.
+ *
+ * @module
+ */
+import type { Agent } from "../../schema/agent.ts";
+import type { CliCommand } from "../args.ts";
+import { loadCliConfig } from "../config/config.ts";
+import { resolveAgentRef } from "../run/agent_file.ts";
+import { approvedServers, inlineStdioServers } from "../run/mcp_trust.ts";
+import { recordTrust, type TrustedFiles } from "../config/trust_store.ts";
+import { fault } from "../fault.ts";
+import { stripControl } from "../io/control.ts";
+import {
+  type CommandEnv,
+  type CommandResult,
+  configRequestOf,
+} from "../command_env.ts";
+
+/**
+ * Approves the inline MCP stdio servers of an agent file.
+ *
+ * @param ctx The command context.
+ * @param file The agent file (absolute).
+ * @param relaviumDir The Relavium home.
+ * @returns 0, or a fault: the agent file's own (`not_found`,
+ * `invalid_agent`), `not_found` when it declares no stdio server, or
+ * `internal` when the trust file cannot be written.
+ */
+export async function trustAgentServers(
+  ctx: CommandEnv,
+  file: string,
+  relaviumDir: string,
+): Promise<CommandResult> {
+  const found = await resolveAgentRef(file, { cwd: ctx.cwd });
+  if (!found.ok) return found.error;
+  const rows = await inlineStdioServers(found.value.agent, found.value.file);
+  if (rows.length === 0) {
+    return fault(
+      "not_found",
+      `Nothing to approve: ${
+        stripControl(file)
+      } declares no MCP stdio server inline`,
+    );
+  }
+  const entries: TrustedFiles = {};
+  for (const r of rows) entries[r.key] = r.hash;
+  const saved = await recordTrust(relaviumDir, entries);
+  if (!saved.ok) return saved.error;
+  if (ctx.globals.json) {
+    ctx.io.stdout.write(
+      `${
+        JSON.stringify({
+          approved: rows.map((r) => ({
+            server: r.server.id,
+            command: r.server.command,
+            args: r.server.args ?? [],
+            env: Object.keys(r.server.env ?? {}),
+          })),
+        })
+      }\n`,
+    );
+    return 0;
+  }
+  ctx.io.stdout.write(
+    rows.map((r) =>
+      `Approved MCP server ${r.server.id} of ${stripControl(file)}: ${
+        stripControl(
+          [r.server.command ?? "", ...(r.server.args ?? [])].join(" "),
+        )
+      }${
+        Object.keys(r.server.env ?? {}).length === 0
+          ? ""
+          : ` (env ${Object.keys(r.server.env ?? {}).join(", ")})`
+      }; a change to it needs approval again\n`
+    ).join(""),
+  );
+  return 0;
+}
+
+/** One server's line of `mcp list`. */
+interface ServerRow {
+  id: string;
+  state: "connected" | "failed" | "not_started";
+  tools?: string[];
+  reason?: string;
+}
+
+/**
+ * Runs `mcp list`: connects the servers (all enabled global ones, or the
+ * agent's) and prints each one's state and tool ids.
+ *
+ * @param command The parsed command.
+ * @param ctx The command context.
+ * @returns 0 when every server connected, 1 otherwise, or a fault (the
+ * config's or the agent file's).
+ */
+export async function runMcpList(
+  command: Extract<CliCommand, { name: "mcp-list" }>,
+  ctx: CommandEnv,
+): Promise<CommandResult> {
+  const config = await loadCliConfig(configRequestOf(ctx));
+  if (!config.ok) return config.error;
+  const { paths, layers } = config.value;
+  let agent: Agent;
+  let agentFile: string | undefined;
+  if (command.agent !== undefined) {
+    const found = await resolveAgentRef(command.agent, {
+      cwd: ctx.cwd,
+      ...(paths.projectRoot === undefined
+        ? {}
+        : { projectRoot: paths.projectRoot }),
+    });
+    if (!found.ok) return found.error;
+    agent = found.value.agent;
+    agentFile = found.value.file;
+  } else {
+    const globals = layers.global?.data.mcp_servers ?? [];
+    agent = {
+      id: "mcp-list",
+      model: "none",
+      provider: "none",
+      system_prompt: "none",
+      mcp_servers: globals.filter((g) => g.enabled !== false).map((g) => ({
+        ref: g.id,
+      })),
+    };
+  }
+  const wiring = await import("../run/mcp_wiring.ts");
+  const resolved = wiring.resolveMcpServers({
+    agent,
+    config: config.value,
+    workingDir: ctx.cwd,
+    env: (n) => ctx.io.env(n),
+    ...(agentFile === undefined ? {} : {
+      agentFile,
+      approved: await approvedServers(agent, agentFile, config.value),
+    }),
+  });
+  const rows = new Map<string, ServerRow>();
+  for (const s of resolved.skipped) {
+    rows.set(s.id, { id: s.id, state: "not_started", reason: s.reason });
+  }
+  const { createToolRegistry } = await import("../../tools/registry_impl.ts");
+  const effects = await import("../../tools/deno/effects.ts");
+  const registry = await wiring.wireMcp({
+    servers: resolved.servers,
+    env: (n) => ctx.io.env(n),
+  }, {
+    build: (extra) =>
+      createToolRegistry({
+        tools: extra,
+        host: effects.createDenoToolEffects(),
+        context: { workingDir: ctx.cwd, fsScopeTier: "sandboxed" },
+        permissions: effects.createDenoPermissionQuery(),
+      }),
+    ...(ctx.io.resolveDns === undefined
+      ? {}
+      : { resolveDns: ctx.io.resolveDns }),
+    ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
+    notice: () => {},
+    onEvent: (e) => {
+      if (e.state === "failed") {
+        rows.set(e.server, { id: e.server, state: "failed", reason: e.reason });
+      }
+    },
+  });
+  for (const s of registry.servers()) {
+    rows.set(s.id, { id: s.id, state: "connected", tools: s.tools });
+  }
+  await registry.close();
+  const order = (agent.mcp_servers ?? []).map((s) => "ref" in s ? s.ref : s.id);
+  const list = order.flatMap((id) => rows.get(id) ?? []);
+  if (ctx.globals.json) {
+    ctx.io.stdout.write(`${JSON.stringify({ servers: list })}\n`);
+  } else if (list.length === 0) {
+    ctx.io.stdout.write("No MCP server is configured\n");
+  } else {
+    ctx.io.stdout.write(list.map(rowText).join(""));
+  }
+  return list.every((r) => r.state === "connected") ? 0 : 1;
+}
+
+function rowText(r: ServerRow): string {
+  const id = stripControl(r.id);
+  if (r.state !== "connected") {
+    const state = r.state === "failed" ? "failed" : "not started";
+    return `${id}: ${state}: ${stripControl(r.reason ?? "")}\n`;
+  }
+  const tools = r.tools ?? [];
+  return `${id}: connected, ${tools.length} tool${
+    tools.length === 1 ? "" : "s"
+  }\n${tools.map((t) => `  ${t}\n`).join("")}`;
+}

@@ -270,9 +270,10 @@ async function steps(
   }
   if (!result.ok) {
     // A governed tool's effect may have partly happened once it went
-    // through the host; an `os` tool (a custom tool) acts outside it, so
-    // any failure of one may follow an effect.
-    const effectStarted = governed && (watched.started || action === "os");
+    // through the host; an `os` tool (a custom tool) and an MCP tool act
+    // outside it, so any failure of one may follow an effect.
+    const outside = action === "os" || tool.policy.egress === "mcp";
+    const effectStarted = governed && (watched.started || outside);
     return failureOutcome(shown, result.error, { effectStarted });
   }
   // 8: bound the model copy

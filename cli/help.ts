@@ -215,11 +215,18 @@ ${GLOBAL_FLAGS}`,
 };
 
 /**
- * The help page of a topic.
+ * The help page of a topic, naming the command as the person ran it.
  *
  * @param topic `main` or a command.
+ * @param program How the CLI was invoked (default `relavium`), e.g.
+ * `deno run -A cli.ts`: it replaces `relavium` in the usage lines, whose
+ * continuation lines keep their alignment.
  * @returns The page, ending with a newline.
  */
-export function helpText(topic: HelpTopic): string {
-  return PAGES[topic];
+export function helpText(topic: HelpTopic, program = "relavium"): string {
+  const page = PAGES[topic];
+  if (program === "relavium") return page;
+  const shift = " ".repeat(Math.max(0, program.length - "relavium".length));
+  return page.replace(/(?<![\w./~])relavium(?= [a-z<])/g, () => program)
+    .replace(/^( {15,}\[)/gm, `${shift}$1`);
 }

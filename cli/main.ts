@@ -101,7 +101,7 @@ export async function main(
     }
     if (only === "--help" || only === "-h") {
       const { helpText } = await import("./help.ts");
-      io.stdout.write(helpText("main"));
+      io.stdout.write(helpText("main", io.invocation?.()));
       return 0;
     }
   }
@@ -118,14 +118,16 @@ export async function main(
       const cmd = topic === "main"
         ? ""
         : `${topic === "agent-run" ? "agent run" : topic} `;
-      io.stderr.write(`Run 'relavium ${cmd}--help' for usage\n`);
+      io.stderr.write(
+        `Run '${io.invocation?.() ?? "relavium"} ${cmd}--help' for usage\n`,
+      );
     }
     return code;
   }
   const p = parsed.value;
   if (p.kind === "help") {
     const { helpText } = await import("./help.ts");
-    io.stdout.write(helpText(p.topic));
+    io.stdout.write(helpText(p.topic, io.invocation?.()));
     return 0;
   }
   if (p.kind === "version") {

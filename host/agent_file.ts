@@ -5,7 +5,8 @@
  */
 import type { Agent } from "../schema/agent.ts";
 import { parseAgentYaml } from "../schema/agent_file.ts";
-import { InvalidFileError, readFileText } from "./errors.ts";
+import { InvalidFileError } from "./errors.ts";
+import { describeFileProblem, readRegularFile } from "./regular_file.ts";
 
 /**
  * Reads an agent file (`*.agent.yaml`: one YAML mapping) and validates it
@@ -14,8 +15,9 @@ import { InvalidFileError, readFileText } from "./errors.ts";
  * @param path The agent file.
  * @param options Tool ids the agent may list (absent ⇒ not checked).
  * @returns The agent exactly as authored.
- * @throws {InvalidFileError} When the file cannot be read or does not
- * validate; the message names the file, the line and the key path of
+ * @throws {InvalidFileError} When the file cannot be read, is not a
+ * regular file of at most 1 MiB (a symlink to a device, a FIFO), or does
+ * not validate; the message names the file, the line and the key path of
  * each problem.
  *
  * @example A missing system_prompt names the file, line and key
@@ -35,7 +37,14 @@ export async function loadAgentFile(
   path: string,
   options: { knownTools?: readonly string[] } = {},
 ): Promise<Agent> {
-  const text = await readFileText(path);
+  const read = await readRegularFile(path);
+  if (!read.ok) {
+    throw new InvalidFileError(
+      path,
+      `${describeFileProblem(path, read.error)}`,
+    );
+  }
+  const text = new TextDecoder().decode(read.value);
   const parsed = parseAgentYaml(text, {
     file: path,
     ...(options.knownTools === undefined

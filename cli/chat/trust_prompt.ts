@@ -1,18 +1,16 @@
 /**
  * The first-use question on a terminal: a project or workspace file that
  * asks for more than the user granted is offered for trust once, before
- * the session starts. `y` records its exact content as trusted (as
- * `relavium trust <file>` does), so its settings apply from this session
- * on; anything else leaves it untrusted (its widening keys stay ignored,
- * with the usual notice).
+ * the session starts. `y` records the exact content the question was
+ * about as trusted (the SHA-256 of the bytes read, never a second read),
+ * so its settings apply from this session on; anything else leaves it
+ * untrusted (its widening keys stay ignored, with the usual notice).
  *
  * @module
  */
-import { basename } from "node:path";
 import type { CommandEnv } from "../command_env.ts";
 import { configRequestOf } from "../command_env.ts";
 import { loadCliConfig } from "../config/config.ts";
-import { loadConfigFile } from "../config/read.ts";
 import { recordTrust } from "../config/trust_store.ts";
 import { stripControl } from "../io/control.ts";
 import type { LineReader } from "../io/stdin.ts";
@@ -51,11 +49,9 @@ export async function offerTrust(
       },
     });
     if (yes !== true) continue;
-    const kind = basename(file.path) === "workspace.toml"
-      ? "workspace"
-      : "project";
-    const read = await loadConfigFile(kind, file.path);
-    const sha256 = read.ok ? read.value?.sha256 : undefined;
+    // The hash of the bytes the question showed: content swapped in while
+    // it waited stays untrusted.
+    const sha256 = file.sha256;
     if (sha256 === undefined) continue;
     const saved = await recordTrust(home, { [file.path]: sha256 });
     if (saved.ok) {

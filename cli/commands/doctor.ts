@@ -2,7 +2,10 @@
  * `doctor`: does the config load, which provider keys are
  * present (never their values), where each provider's requests go (its
  * effective base URL), where history lives. Exit 1 when something
- * needs fixing: an invalid config, or no key for the default provider.
+ * needs fixing: an invalid config, no key for a default model a config
+ * chose (or for the built-in default when no provider has a key), no key
+ * for the `--agent`'s provider. A missing key of the built-in default
+ * while another provider has one is a note, not a failure.
  *
  * @module
  */
@@ -25,6 +28,7 @@ import { builtinRow } from "../../llm/provider_table.ts";
 import type { ConfigSource } from "../config/resolve.ts";
 import type { UntrustedFile } from "../config/apply_trust.ts";
 import { untrustedLine } from "./config.ts";
+import { shellWord } from "../invocation.ts";
 
 /**
  * Where a provider's requests go: its effective base URL and where that
@@ -56,6 +60,8 @@ export interface DoctorReport {
   /** Project files not trusted, and the widening keys they lost. */
   untrusted: UntrustedFile[];
   problems: string[];
+  /** What is worth knowing but fails nothing (e.g. an unused default's key). */
+  notes: string[];
   /** With `--permissions` (and a valid config). */
   permissions?: PermissionAdvice;
 }
@@ -87,6 +93,7 @@ export async function diagnose(
       history: located.ok ? located.value.historyDb ?? null : null,
       untrusted: [],
       problems: [loaded.error.message],
+      notes: [],
     };
   }
   const { resolved, paths } = loaded.value;
@@ -115,12 +122,22 @@ export async function diagnose(
     };
   });
   const primary = keys.find((k) => k.provider === providerId);
+  const notes: string[] = [];
   if (primary?.status === "missing") {
-    problems.push(
+    const line =
       `No API key for ${primary.provider} (the default provider): set ${
         primary.tried.join(" or ")
-      }`,
-    );
+      }`;
+    // The built-in default model is a problem only when it is in use: a
+    // config chose it, or no provider has a key (nothing else could run).
+    const chosen = resolved.chat.defaultModel.source !== "built-in";
+    const anyKey = keys.some((k) => k.status !== "missing");
+    if (chosen || !anyKey) problems.push(line);
+    else {
+      notes.push(
+        `${line} to chat without --agent or --model (no config chooses it)`,
+      );
+    }
   }
   const report: DoctorReport = {
     ok: problems.length === 0,
@@ -132,6 +149,7 @@ export async function diagnose(
     history: paths.historyDb ?? null,
     untrusted: loaded.value.untrusted,
     problems,
+    notes,
   };
   if (options.permissions === true) {
     let tools: readonly string[] | undefined;
@@ -149,6 +167,15 @@ export async function diagnose(
         return report;
       }
       const agent = found.value.agent;
+      const key = keys.find((k) => k.provider === agent.provider);
+      if (key?.status === "missing") {
+        report.ok = false;
+        problems.push(
+          `No API key for ${key.provider} (the provider of ${
+            stripControl(options.agent)
+          }): set ${key.tried.join(" or ")}`,
+        );
+      }
       tools = agent.tools ?? [];
       providers = [
         agent.provider,
@@ -261,13 +288,7 @@ export async function runDoctor(
   for (const w of r.permissions?.warnings ?? []) {
     ctx.io.stderr.write(`warning: ${w}\n`);
   }
+  for (const n of r.notes) ctx.io.stderr.write(`note: ${n}\n`);
   for (const p of r.problems) ctx.io.stderr.write(`problem: ${p}\n`);
   return r.ok ? 0 : 1;
-}
-
-/** A path as one shell word: quoted when it holds anything but safe characters. */
-function shellWord(path: string): string {
-  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(path)
-    ? path
-    : `'${path.replaceAll("'", "'\\''")}'`;
 }

@@ -22,6 +22,11 @@ export interface UntrustedFile {
   kind: "workspace" | "project";
   /** The dropped widening keys (empty: everything in it narrows). */
   ignored: string[];
+  /**
+   * SHA-256 of the exact bytes these keys were read from: what a trust
+   * question about them records (never a later read of the file).
+   */
+  sha256?: string;
 }
 
 /** The layers as they apply, and what trust left out. */
@@ -87,7 +92,12 @@ export async function applyTrust(
     if (!base.ok) return base;
     const narrowed = narrowUntrusted(f.data, base.value);
     out[key] = { ...f, data: narrowed.data };
-    untrusted.push({ path: f.path, kind: f.kind, ignored: narrowed.ignored });
+    untrusted.push({
+      path: f.path,
+      kind: f.kind,
+      ignored: narrowed.ignored,
+      ...(hash === undefined ? {} : { sha256: hash }),
+    });
     if (narrowed.ignored.length > 0) {
       notices.push(
         `${f.path} is not trusted: ignoring ${

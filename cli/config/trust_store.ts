@@ -9,6 +9,10 @@
 import { join } from "node:path";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
+import {
+  describeFileProblem,
+  readRegularFile,
+} from "../../host/regular_file.ts";
 
 /** Trusted files: absolute path → lower-case hex SHA-256. */
 export type TrustedFiles = Record<string, string>;
@@ -68,18 +72,17 @@ export async function readTrusted(
   relaviumDir: string,
 ): Promise<{ files: TrustedFiles; notice?: string }> {
   const path = trustFilePath(relaviumDir);
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { files: {} };
+  const read = await readRegularFile(path);
+  if (!read.ok) {
+    if (read.error.kind === "missing") return { files: {} };
     return {
       files: {},
-      notice: `Cannot read ${path} (${
-        e instanceof Error ? e.name : "error"
-      }): no project file is trusted`,
+      notice: `Cannot use the trust file: ${
+        describeFileProblem(path, read.error)
+      }: no project file is trusted`,
     };
   }
+  const text = new TextDecoder().decode(read.value);
   const files = parseTrusted(text);
   return files === undefined
     ? {

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { processInvocation } from "../invocation.ts";
 
 /**
  * A synchronous text sink (stdout or stderr). Writes are complete when the
@@ -46,10 +47,10 @@ export interface CliIo {
   /** Whether stderr is a terminal (absent ⇒ not one). */
   readonly stderrIsTerminal?: boolean;
   /**
-   * How a person runs this CLI again, for hints that name a command: the
-   * compiled binary's name, or `deno run <permissions> <script>` for a
-   * source or bundle run (absent ⇒ `relavium`). Called only when a hint
-   * is printed.
+   * How a person runs this CLI again, for hints and usage errors that
+   * name a command: what they ran before the CLI's arguments (e.g.
+   * `deno run -A cli.ts`; `cli/invocation.ts`), absent ⇒ `relavium`.
+   * Called only when such a line is printed.
    */
   readonly invocation?: () => string;
   /** The clock, in epoch milliseconds (absent ⇒ `Date.now`). */
@@ -293,7 +294,7 @@ export function createDenoIo(): CliIo {
     stdinIsTerminal: Deno.stdin.isTerminal(),
     stdoutIsTerminal: Deno.stdout.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
-    invocation,
+    invocation: processInvocation,
     onSignal(signal, handler) {
       Deno.addSignalListener(signal, handler);
       return () => Deno.removeSignalListener(signal, handler);
@@ -302,19 +303,6 @@ export function createDenoIo(): CliIo {
     resolveDns: resolveHost,
     ...(Deno.stdin.isTerminal() ? { terminal: denoTerminal } : {}),
   };
-}
-
-/** The compiled binary's name, else `deno run <permissions> <script>`. */
-function invocation(): string {
-  try {
-    const exec = Deno.execPath().split(/[\\/]/).pop() ?? "";
-    if (exec !== "" && !/^deno(\.exe)?$/i.test(exec)) return exec;
-    const main = new URL(Deno.mainModule);
-    if (main.protocol !== "file:") return "relavium";
-    return `deno run <permissions> ${decodeURIComponent(main.pathname)}`;
-  } catch {
-    return "relavium";
-  }
 }
 
 const denoTerminal: TerminalControl = {

@@ -74,26 +74,33 @@ export async function parseAgentText(
  * Reads and validates an agent file.
  *
  * @param path The file path.
- * @returns The agent, or a fault: `not_found` or `invalid_agent`.
+ * @returns The agent, or a fault: `not_found`, `invalid_agent` (also a
+ * directory, a device, FIFO or socket, or a file over 1 MiB) or
+ * `internal` (unreadable).
  */
 export async function loadAgentFile(
   path: string,
 ): Promise<Result<Agent, CliFault>> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
+  const { describeFileProblem, readRegularFile } = await import(
+    "../../host/regular_file.ts"
+  );
+  const read = await readRegularFile(path);
+  if (!read.ok) {
+    const problem = read.error;
+    if (problem.kind === "missing") {
       return err(fault("not_found", `Agent file not found: ${path}`));
     }
-    if (e instanceof Deno.errors.IsADirectory) {
+    if (problem.kind === "unreadable") {
       return err(
-        fault("invalid_agent", `Invalid agent: ${path} is a directory`),
+        fault("internal", `Cannot read agent file ${path}: ${problem.why}`),
       );
     }
-    const why = e instanceof Error ? e.name : "unknown error";
-    return err(fault("internal", `Cannot read agent file ${path}: ${why}`));
+    return err(fault(
+      "invalid_agent",
+      `Invalid agent: ${describeFileProblem(path, problem)}`,
+    ));
   }
+  const text = new TextDecoder().decode(read.value);
   return await parseAgentText(text, path);
 }
 

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { withheldProviderFault } from "../config/withheld.ts";
 import { streamLimitsOf } from "../config/resolve.ts";
 import type { HostOptions } from "../../host/host.ts";
 import { denoRuntime } from "../../host/runtime.ts";
@@ -210,6 +211,14 @@ export async function resolveRunAgent(
     model: req.model,
     ...(req.provider === undefined ? {} : { provider: req.provider }),
   };
+  const withheld = override?.provider === undefined
+    ? undefined
+    : withheldProviderFault(
+      [override.provider],
+      config.untrusted,
+      ctx.io.invocation?.(),
+    );
+  if (withheld !== undefined) return err(withheld);
   if (req.agent === undefined) {
     return buildDefaultAgent(resolved.chat, resolved.providers, override);
   }
@@ -296,6 +305,15 @@ export async function prepareRun(
   req: Omit<RunRequest, "agent" | "model" | "provider">,
 ): Promise<Result<PreparedRun, CliFault>> {
   const { config, context } = base;
+  const withheld = withheldProviderFault(
+    [
+      base.agent.provider,
+      ...(base.agent.fallback_chain ?? []).map((f) => f.provider),
+    ],
+    config.untrusted,
+    ctx.io.invocation?.(),
+  );
+  if (withheld !== undefined) return err(withheld);
   const wiring = await wireProviders(base.agent, {
     providers: config.resolved.providers,
     env: (n) => ctx.io.env(n),

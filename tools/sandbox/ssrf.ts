@@ -15,7 +15,7 @@
  * IPv4 CIDR ranges and exact IPv6 addresses and is enforced on the
  * address actually connected to (verified with Deno 2.9.6), so running
  * with `--deny-net=` + {@linkcode SSRF_DENY_NET} blocks every IPv4 range
- * below and `::1`/`::`; the IPv6 ranges (`fe80::/10`, `fc00::/7`,
+ * below and `::1`/`::`; the IPv6 ranges (`fe80::/10`, `fec0::/10`, `fc00::/7`,
  * embedded forms) stay open there because Deno 2.9.6 rejects IPv6 CIDRs
  * in `--deny-net`.
  *

@@ -94,6 +94,7 @@ function v6Blocked(g: readonly number[], loopbackOk: boolean): boolean {
   if (g.every((x) => x === 0)) return true; // ::
   if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return !loopbackOk;
   if ((first & 0xffc0) === 0xfe80) return true; // fe80::/10
+  if ((first & 0xffc0) === 0xfec0) return true; // fec0::/10 (site-local)
   if ((first & 0xfe00) === 0xfc00) return true; // fc00::/7
   if ((first & 0xff00) === 0xff00) return true; // multicast
   if (first === 0x64 && g[1] === 0xff9b && g[2] === 1) return true; // NAT64 local
@@ -168,9 +169,9 @@ export function isMetadataHost(host: string): boolean {
  * Whether an address is blocked: the IPv4 ranges (plus
  * `224/4`, `240/4`, `198.18/15`, `192.0.0/24`), the cloud metadata and
  * platform addresses (`168.63.129.16`, …), IPv6 `::`, `::1`,
- * `fe80::/10`, `fc00::/7`, multicast, and the IPv4 embedded in
- * `::ffff:a.b.c.d`, `::a.b.c.d`, `64:ff9b::/96` and `2002::/16`. Anything
- * that is not an IP literal is blocked.
+ * `fe80::/10`, `fec0::/10` (site-local), `fc00::/7`, multicast, and the
+ * IPv4 embedded in `::ffff:a.b.c.d`, `::a.b.c.d`, `64:ff9b::/96` and
+ * `2002::/16`. Anything that is not an IP literal is blocked.
  *
  * @param address An IP literal in any notation.
  * @param options `allowLoopbackForTests` only.

@@ -30,7 +30,7 @@ import {
   passGate,
   resolveApprovalPath,
 } from "./approval.ts";
-import { boundModelText, resultText } from "./bound.ts";
+import { boundModelText, resultText, screenResultText } from "./bound.ts";
 import { createFsAccess, hostFailure } from "./sandbox/fs_access.ts";
 import {
   checkLexicalPath,
@@ -254,8 +254,9 @@ async function steps(
     return cancelledOutcome(shown);
   }
   if (!result.ok) return failureOutcome(shown, result.error, failOptions);
-  // 8: bound the model copy
-  const bounded = boundModelText(resultText(result.value), {
+  // 8: screen secrets out of the model copy, then bound it
+  const screened = screenResultText(resultText(result.value), config.isSecret);
+  const bounded = boundModelText(screened, {
     maxBytes: config.limits.resultBytes,
     maxLines: config.limits.resultLines,
   });

@@ -148,6 +148,12 @@ export async function main(
     });
     return typeof result === "number" ? result : printFault(io, result, out);
   } catch (e) {
+    // A store fault a person can act on (a full disk, a lost lease) is named.
+    const { storeFaultMessage } = await import("../store/sqlite_file.ts");
+    const named = storeFaultMessage(e);
+    if (named !== undefined) {
+      return printFault(io, { code: "internal", message: named }, out);
+    }
     const detail = globals.verbose && e instanceof Error
       ? `: ${e.name}: ${e.message}`
       : e instanceof Error

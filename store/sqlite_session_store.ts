@@ -15,6 +15,7 @@ import { decodeMessageRow, type MessageRow } from "./message_codec.ts";
 import { readMessages } from "./sqlite_read.ts";
 import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
 import { blockingSleep, transaction } from "./sqlite_tx.ts";
+import { storeWriteError } from "./sqlite_file.ts";
 import { prepareStatements, type Statements } from "./sqlite_statements.ts";
 import { markerContent } from "./markers.ts";
 import { insertMarkerRow } from "./sqlite_marker.ts";
@@ -163,19 +164,25 @@ export class SqliteSessionStore implements SessionStore {
 
   #write<T>(work: () => T, durability?: "process"): T {
     const settles = this.#settles;
-    const value = transaction(this.#db, () => {
-      // Settlements ride on the next write: the turn (or cost, marker,
-      // status) write that follows an attempt resolves it in the same
-      // transaction. Applied first, so that write can mark them recorded.
-      for (const s of settles) {
-        this.#journal.settle(s.sessionId, s.settlement, s.at);
-      }
-      return work();
-    }, {
-      begin: "IMMEDIATE",
-      sleep: this.#sleep,
-      ...(durability === undefined ? {} : { durability }),
-    });
+    let value: T;
+    try {
+      value = transaction(this.#db, () => {
+        // Settlements ride on the next write: the turn (or cost, marker,
+        // status) write that follows an attempt resolves it in the same
+        // transaction. Applied first, so that write can mark them recorded.
+        for (const s of settles) {
+          this.#journal.settle(s.sessionId, s.settlement, s.at);
+        }
+        return work();
+      }, {
+        begin: "IMMEDIATE",
+        sleep: this.#sleep,
+        ...(durability === undefined ? {} : { durability }),
+      });
+    } catch (error) {
+      // A full disk, a read-only file, an I/O error: named, not raw.
+      throw storeWriteError(error);
+    }
     if (settles.length > 0) this.#settles = [];
     return value;
   }

@@ -47,6 +47,11 @@ async function dispatch(
         command,
         ctx,
       );
+    case "chat-release":
+      return (await import("./commands/chat_release.ts")).runChatRelease(
+        command,
+        ctx,
+      );
     case "chat-export":
       return (await import("./commands/chat_export.ts")).runChatExport(
         command,

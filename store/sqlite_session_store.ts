@@ -26,6 +26,7 @@ import type {
   LoadedSession,
   ModelCostTotals,
   NewSession,
+  SessionLease,
   SessionStore,
   TurnCommit,
 } from "./store.ts";
@@ -477,6 +478,16 @@ export class SqliteSessionStore implements SessionStore {
     if (this.#held.get(sessionId)?.holderId === holderId) {
       this.#held.delete(sessionId);
     }
+  }
+
+  readLease(sessionId: string): SessionLease | undefined {
+    return this.#journal.lease(sessionId)?.lease;
+  }
+
+  clearLease(sessionId: string): SessionLease | undefined {
+    const removed = this.#write(() => this.#journal.clear(sessionId));
+    this.#held.delete(sessionId);
+    return removed;
   }
 
   close(): void {

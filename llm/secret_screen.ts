@@ -176,7 +176,21 @@ function redactWalk(
   if (proto !== Object.prototype && proto !== null) return v;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v)) {
-    out[k] = redactWalk((v as Record<string, unknown>)[k], redact, depth + 1);
+    const value = redactWalk(
+      (v as Record<string, unknown>)[k],
+      redact,
+      depth + 1,
+    );
+    // An own `__proto__` key (JSON.parse keeps one) stays a key: assigned,
+    // it would set the copy's prototype instead.
+    if (k === "__proto__") {
+      Object.defineProperty(out, k, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else out[k] = value;
   }
   return out;
 }

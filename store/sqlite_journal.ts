@@ -20,6 +20,7 @@ import {
   leaseDecision,
 } from "./lease_policy.ts";
 import type { CostEntry, SessionLease } from "./store.ts";
+import { isOutOfRange, readWide } from "./sqlite_big.ts";
 
 const SQL = {
   lease: `SELECT holder_id, pid, hostname, acquired_at, heartbeat_at
@@ -144,7 +145,14 @@ export class SqliteJournal {
   lease(
     sessionId: string,
   ): { lease: SessionLease; heartbeatAtMs: number } | undefined {
-    const row = this.#sql("lease").get(sessionId);
+    let row: Record<string, unknown> | undefined;
+    try {
+      row = this.#sql("lease").get(sessionId);
+    } catch (error) {
+      if (!isOutOfRange(error)) throw error;
+      // An integer at the 64-bit limits: a damaged row, named.
+      row = readWide(this.#sql("lease"), (s) => s.get(sessionId));
+    }
     return row === undefined ? undefined : decodeLeaseRow(row);
   }
 

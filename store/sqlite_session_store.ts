@@ -12,7 +12,10 @@ import { checkNewSession } from "./record_check.ts";
 import { referencesModelCatalog } from "./ddl.ts";
 import { SessionNotFoundError } from "./errors.ts";
 import { decodeMessageRow, type MessageRow } from "./message_codec.ts";
-import { readMessages } from "./sqlite_read.ts";
+import { decodeFullPage, readMessages } from "./sqlite_read.ts";
+import { isOutOfRange, readWide } from "./sqlite_big.ts";
+import type { DecodeMemo } from "./message_codec.ts";
+import type { SessionMessage } from "../schema/message.ts";
 import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
 import { blockingSleep, transaction } from "./sqlite_tx.ts";
 import { storeWriteError } from "./sqlite_file.ts";
@@ -404,14 +407,35 @@ export class SqliteSessionStore implements SessionStore {
     // page's raw SQLite values become garbage while young instead of all
     // 10k rows (and their duplicate text) staying live until decoded.
     return transaction(this.#db, () => {
-      const session = this.#sql.visibleSessionFull.get(sessionId);
-      if (session === undefined) return undefined;
-      const record = decodeSessionRow(session as unknown as SessionRow);
-      return {
-        record,
-        messages: readMessages(this.#sql, sessionId, record.id),
-      };
+      try {
+        const session = this.#sql.visibleSessionFull.get(sessionId);
+        if (session === undefined) return undefined;
+        const record = decodeSessionRow(session as unknown as SessionRow);
+        return {
+          record,
+          messages: readMessages(this.#sql, sessionId, record.id),
+        };
+      } catch (error) {
+        if (!isOutOfRange(error)) throw error;
+        // An integer at the 64-bit limits: read again, wide, so the
+        // codecs name the damaged column (and row).
+        return this.#loadWide(sessionId);
+      }
     }, { begin: "DEFERRED", sleep: this.#sleep });
+  }
+
+  #loadWide(sessionId: string): LoadedSession | undefined {
+    const session = readWide(
+      this.#sql.visibleSessionFull,
+      (s) => s.get(sessionId),
+    );
+    if (session === undefined) return undefined;
+    const record = decodeSessionRow(session as unknown as SessionRow);
+    const rows = readWide(this.#sql.messagesOf, (s) => s.all(sessionId));
+    const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
+    const messages: SessionMessage[] = [];
+    decodeFullPage(rows, memo, messages);
+    return { record, messages };
   }
 
   costs(sessionId: string): ModelCostTotals[] {

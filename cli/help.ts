@@ -28,6 +28,7 @@ Commands:
   chat-list           list stored sessions, newest first
   chat-show <id>      print a stored session's transcript and totals
   chat-delete <id>    delete a stored session (asks, or --yes)
+  chat-release <id>   release a session's stuck writer lease
   chat-export <id>    write a session as a .relavium.yaml workflow scaffold
   agent run [<agent>] [<prompt>]
                       run one turn (prompt as argument or on stdin)
@@ -114,6 +115,20 @@ listing the sessions it matches.
 
 Flags:
   --yes               delete without asking
+
+${GLOBAL_FLAGS}`,
+  "chat-release": `Usage: relavium chat-release <id> [--force]
+
+Release a session's writer lease that no chat will release: its holder is
+gone but the lease does not expire (a heartbeat dated in the future, a
+damaged lease row, a holder on another host). Prints what it released
+(process, host, since when). A lease that looks live (a running process
+of this host, or a heartbeat less than a minute old) is refused (exit 2)
+unless --force: that chat then can no longer write the session. <id> may
+be a unique prefix of the id (at least 4 characters).
+
+Flags:
+  --force             release a lease that looks live
 
 ${GLOBAL_FLAGS}`,
   "chat-export": `Usage: relavium chat-export <id> [--out <path>] [--force]

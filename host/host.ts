@@ -33,12 +33,7 @@ import { EventChannel } from "./event_channel.ts";
 import { InvalidAgentError } from "./errors.ts";
 import type { SessionRuntime } from "./runtime.ts";
 import { createTurnWriter } from "./turn_writer.ts";
-import {
-  coverageHooks,
-  type HeldLease,
-  holdLease,
-  leaseHeldMessage,
-} from "./lease.ts";
+import { coverageHooks, type HeldLease, holdLease } from "./lease.ts";
 
 /**
  * Options shared by {@linkcode openSession} and {@linkcode resumeSession}.
@@ -262,6 +257,11 @@ function join(
     emit,
     commit: (work) => writer.commit(redactStrings(work, redact)),
     preEgress(attempt: EgressAttempt): EgressDecision {
+      // Another writer took the session over: named, nothing more leaves.
+      const lost = held.lease.check();
+      if (lost !== undefined) {
+        return { allow: false, error: sessionError("internal", lost) };
+      }
       if (writer.latched) return latchedRefusal;
       return user.preEgress?.(attempt) ?? { allow: true };
     },
@@ -374,7 +374,7 @@ export function openSession(options: OpenSessionOptions): PersistedSession {
     context,
   });
   const held = holdLease(options.store, sessionId, runtime);
-  if (!held.ok) throw new Error(leaseHeldMessage(sessionId, held.heldBy));
+  if (!held.ok) throw new Error(held.message);
   const lease = { lease: held.lease };
   const live = join(
     options,
@@ -452,7 +452,7 @@ export function resumeSession(
   }
   const held = holdLease(options.store, sessionId, options.runtime);
   if (!held.ok) {
-    const message = leaseHeldMessage(sessionId, held.heldBy);
+    const { message } = held;
     return err({ kind: "held", sessionId, heldBy: held.heldBy, message });
   }
   const lease = { lease: held.lease };

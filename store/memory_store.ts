@@ -18,6 +18,7 @@ import type {
   LoadedSession,
   ModelCostTotals,
   NewSession,
+  SessionLease,
   SessionStore,
   TurnCommit,
 } from "./store.ts";
@@ -335,6 +336,14 @@ class MemorySessionStore implements SessionStore {
 
   releaseLease(sessionId: string, holderId: string): void {
     this.#journal.release(sessionId, holderId);
+  }
+
+  readLease(sessionId: string): SessionLease | undefined {
+    return this.#journal.lease(sessionId);
+  }
+
+  clearLease(sessionId: string): SessionLease | undefined {
+    return this.#journal.clear(sessionId);
   }
 
   close(): void {}

@@ -10,6 +10,7 @@ import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { fault } from "../fault.ts";
 import { openRunHistory } from "../run/history.ts";
+import { storeFaultMessage } from "../../store/sqlite_file.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
 import { offerTrust } from "../chat/trust_prompt.ts";
 import { openChatFrame, openLineChat, runLineChat } from "../run/line_chat.ts";
@@ -59,7 +60,10 @@ export async function runChat(
         const why = e instanceof Error ? e.name : "unknown error";
         return {
           ok: false,
-          error: fault("internal", `Cannot create the session: ${why}`),
+          error: fault(
+            "internal",
+            storeFaultMessage(e) ?? `Cannot create the session: ${why}`,
+          ),
         };
       }
     },

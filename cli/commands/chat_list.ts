@@ -98,9 +98,20 @@ export function relativeTime(iso: string, now: number): string {
 /** Characters of a shown id, at least (more when needed to be unique). */
 const SHORT_ID = 8;
 
+/** How many leading characters `a` and `b` share. */
+function sharedLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
 /**
  * The shortest prefix of each id, of at least {@linkcode SHORT_ID}
- * characters, that no other id a prefix may name starts with.
+ * characters, that no other id a prefix may name starts with. The ids
+ * are sorted once: the other id sharing the longest prefix with an id is
+ * one of its neighbours in that order, so a listing of many sessions
+ * costs O(n log n), not O(n²).
  *
  * @param ids The shown ids.
  * @param among Every id a prefix may name (default: the shown ones).
@@ -110,14 +121,18 @@ export function shortIds(
   ids: readonly string[],
   among: readonly string[] = ids,
 ): string[] {
+  const sorted = [...new Set([...among, ...ids])].sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0
+  );
+  const at = new Map(sorted.map((id, i) => [id, i]));
   return ids.map((id) => {
-    for (let n = SHORT_ID; n < id.length; n++) {
-      const head = id.slice(0, n);
-      if (!among.some((other) => other !== id && other.startsWith(head))) {
-        return head;
-      }
-    }
-    return id;
+    const i = at.get(id) ?? 0;
+    const before = i > 0 ? sharedLength(id, sorted[i - 1] ?? "") : 0;
+    const after = i + 1 < sorted.length
+      ? sharedLength(id, sorted[i + 1] ?? "")
+      : 0;
+    const n = Math.max(SHORT_ID, before + 1, after + 1);
+    return n >= id.length ? id : id.slice(0, n);
   });
 }
 

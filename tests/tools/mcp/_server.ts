@@ -60,7 +60,11 @@ export function testServer(log?: string): McpServer {
     description: "The server's environment",
     inputSchema: {},
   }, () => ({
-    content: [{ type: "text", text: JSON.stringify(Deno.env.toObject()) }],
+    // One name or value per line, so a screened value leaves its name.
+    content: [{
+      type: "text",
+      text: JSON.stringify(Deno.env.toObject(), null, 1),
+    }],
   }));
   server.registerTool("wipe", {
     description: "Deletes everything",

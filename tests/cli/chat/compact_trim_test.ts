@@ -18,6 +18,7 @@ import {
 } from "../_helpers.ts";
 import {
   find,
+  ONE_TURN_RUN,
   type Scenario,
   scenario,
   type ScenarioRun,
@@ -161,14 +162,7 @@ Deno.test("chat: /compact with nothing to fold, or refused by the memory policy,
       ) + "/compact takes no argument\n",
   );
   const list = parseEvents(r.stdout);
-  assert.deepEqual(signature(list), [
-    "session:started",
-    "session:turn_started",
-    "agent:token",
-    "cost:updated",
-    "session:turn_completed",
-    "session:cancelled",
-  ]);
+  assert.deepEqual(signature(list), ONE_TURN_RUN);
   const shown = await s.show(list[0]?.sessionId ?? "");
   assert.deepEqual(shown.boundaries, []);
 

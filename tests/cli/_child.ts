@@ -15,6 +15,22 @@ export interface ChildOutput {
   stderr: string;
 }
 
+/** Spawns `deno <args>` with every stream piped and only `env` for its environment. */
+function spawnDeno(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string> },
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: [...args],
+    cwd: options.cwd,
+    clearEnv: true,
+    env: options.env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
 /**
  * Runs `deno <args>` to its end: `stdin` written then closed, nothing of
  * the test's environment passed on but `env`.
@@ -27,15 +43,7 @@ export async function runDeno(
   args: readonly string[],
   options: { cwd: string; env: Record<string, string>; stdin?: string },
 ): Promise<ChildOutput> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [...args],
-    cwd: options.cwd,
-    clearEnv: true,
-    env: options.env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnDeno(args, options);
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(options.stdin ?? ""));
   await writer.close();
@@ -107,15 +115,7 @@ export function spawnCli(
   args: string[],
   options: { cwd: string; env: Record<string, string> },
 ): CliChild {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliRunArgs(args),
-    cwd: options.cwd,
-    clearEnv: true,
-    env: options.env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnDeno(cliRunArgs(args), options);
   const writer = child.stdin.getWriter();
   const reader = child.stdout.pipeThrough(new TextDecoderStream())
     .getReader();

@@ -184,6 +184,16 @@ export const ONE_TURN_RUN: readonly string[] = [
   "session:cancelled",
 ];
 
+/** The events of a turn's `read_file` round after `session:turn_started`. */
+export const READ_ROUND: readonly string[] = [
+  "cost:updated",
+  "agent:tool_call:read_file",
+  "agent:tool_result:read_file",
+  "agent:token",
+  "cost:updated",
+  "session:turn_completed",
+];
+
 /** The first event of `type` in `list`. */
 export function find<T extends SessionEvent["type"]>(
   list: readonly SessionEvent[],

@@ -3,15 +3,13 @@
  * in-process through `main(argv, io)` with cassettes and temp stores.
  */
 import assert from "node:assert/strict";
-import { createBufferedIo } from "../../../cli/io/io.ts";
-import { main } from "../../../cli/main.ts";
-import type { SessionEvent } from "../../../schema/event.ts";
 import {
   parseEvents,
   signature as eventSignature,
   textCassette,
   write,
 } from "../_helpers.ts";
+import { createBufferedIo } from "../../../cli/io/io.ts";
 import {
   callChunks,
   cassette,
@@ -19,7 +17,14 @@ import {
   strictCassette,
   textChunks,
 } from "../_kit/cassette.ts";
-import { type Scenario, scenario, TEXT_TURN } from "../_kit/scenario.ts";
+import { main } from "../../../cli/main.ts";
+import {
+  READ_ROUND,
+  type Scenario,
+  scenario,
+  TEXT_TURN,
+} from "../_kit/scenario.ts";
+import type { SessionEvent } from "../../../schema/event.ts";
 
 /** Strict NDJSON (see `parseEvents`), as loose records for field checks. */
 function events(stdout: string): Array<Record<string, unknown>> {
@@ -196,13 +201,18 @@ Deno.test("chat --agent <id> --model: the override replaces the primary and its 
   assert.deepEqual([list[0]?.agentRef, list[0]?.model], ["helper", "o3"]);
 });
 
-Deno.test("chat → chat-resume: prior turns carried, totals accumulate", async () => {
-  await using s = await withReplies("Paris.");
+/** A piped `chat --json` on `c.json` (exit 4); its session id. */
+async function chatOnce(s: Scenario, stdin: string): Promise<string> {
   const first = await s.run(["chat", "--json", "--fixture", "c.json"], {
-    stdin: "Capital of France?\n",
+    stdin,
     code: 4,
   });
-  const id = events(first.stdout)[0]?.sessionId as string;
+  return events(first.stdout)[0]?.sessionId as string;
+}
+
+Deno.test("chat → chat-resume: prior turns carried, totals accumulate", async () => {
+  await using s = await withReplies("Paris.");
+  const id = await chatOnce(s, "Capital of France?\n");
   await s.file(
     "c2.json",
     strictCassette([{
@@ -253,11 +263,7 @@ function expectCassette(expect: Record<string, unknown>, text: string): string {
 
 Deno.test("chat, then chat-resume in a new process: earlier turns reach the request (expect.messagesInclude)", async () => {
   await using s = await withReplies("Paris.", "Madrid.");
-  const first = await s.run(["chat", "--json", "--fixture", "c.json"], {
-    stdin: "Capital of France?\nAnd Spain?\n",
-    code: 4,
-  });
-  const id = events(first.stdout)[0]?.sessionId as string;
+  const id = await chatOnce(s, "Capital of France?\nAnd Spain?\n");
   await s.file(
     "c2.json",
     expectCassette({
@@ -329,17 +335,29 @@ function signallingStdin(
   }, { highWaterMark: 0 });
 }
 
+/** A buffered io in `s` whose stdin sends `hello`, then raises `signal`. */
+function signalledIo(
+  s: Scenario,
+  signal: "SIGINT" | "SIGTERM",
+  terminal: boolean,
+): ReturnType<typeof createBufferedIo> {
+  let raise = (): void => {};
+  const b = createBufferedIo({
+    env: s.env,
+    cwd: s.cwd,
+    stdin: signallingStdin("hello\n", () => raise()),
+    stdinIsTerminal: terminal,
+    stdoutIsTerminal: terminal,
+  });
+  raise = () => void b.raise(signal);
+  return b;
+}
+
 Deno.test("chat: SIGINT/SIGTERM outside the REPL cancel and exit 130/143", async (t) => {
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     await t.step(signal, async () => {
       await using s = await withReplies("Hi.");
-      let raise = (): void => {};
-      const b = createBufferedIo({
-        env: s.env,
-        cwd: s.cwd,
-        stdin: signallingStdin("hello\n", () => raise()),
-      });
-      raise = () => void b.raise(signal);
+      const b = signalledIo(s, signal, false);
       const exit = await main(["chat", "--json", "--fixture", "c.json"], b.io);
       assert.equal(exit, code);
       assert.deepEqual(signature(events(b.stdoutText())).slice(-2), [
@@ -352,15 +370,7 @@ Deno.test("chat: SIGINT/SIGTERM outside the REPL cancel and exit 130/143", async
 
 Deno.test("chat: Ctrl-C at the interactive prompt ends the chat (exit 4)", async () => {
   await using s = await withReplies("Hi.");
-  let raise = (): void => {};
-  const b = createBufferedIo({
-    env: s.env,
-    cwd: s.cwd,
-    stdin: signallingStdin("hello\n", () => raise()),
-    stdinIsTerminal: true,
-    stdoutIsTerminal: true,
-  });
-  raise = () => void b.raise("SIGINT");
+  const b = signalledIo(s, "SIGINT", true);
   assert.equal(await main(["chat", "--fixture", "c.json"], b.io), 4);
   assert.equal(b.stdoutText(), "Hi.\n");
   assert.match(
@@ -393,12 +403,7 @@ Deno.test("chat: a tool round reads a file through the jail (cassette v1.1 toolR
   assert.deepEqual(signature(events(r.stdout)), [
     "session:started",
     "session:turn_started",
-    "cost:updated",
-    "agent:tool_call:read_file",
-    "agent:tool_result:read_file",
-    "agent:token",
-    "cost:updated",
-    "session:turn_completed",
+    ...READ_ROUND,
     "session:cancelled",
   ]);
   const plain = await s.run(

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { signature } from "../_helpers.ts";
 import { readRound, strictCassette } from "../_kit/cassette.ts";
-import { scenario } from "../_kit/scenario.ts";
+import { READ_ROUND, scenario } from "../_kit/scenario.ts";
 
 Deno.test("a chat runs under the doctor --permissions flags alone", async () => {
   await using s = await scenario({
@@ -58,11 +58,7 @@ Deno.test("a chat runs under the doctor --permissions flags alone", async () => 
   assert.equal(out.stderr, "");
   const events = out.events;
   assert.deepEqual(signature(events).slice(-6), [
-    "agent:tool_call:read_file",
-    "agent:tool_result:read_file",
-    "agent:token",
-    "cost:updated",
-    "session:turn_completed",
+    ...READ_ROUND.slice(1),
     "session:cancelled",
   ]);
   const result = events.find((e) => e.type === "agent:tool_result");

@@ -7,9 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { createBufferedIo } from "../../../cli/io/io.ts";
+import {
+  READ_ROUND,
+  type Scenario,
+  scenario,
+  type ScenarioRun,
+} from "../_kit/scenario.ts";
 import { main } from "../../../cli/main.ts";
-import type { SessionEvent } from "../../../schema/event.ts";
-import { lineStdin, signature, trustProjectFiles } from "../_helpers.ts";
 import {
   callChunks,
   readRound,
@@ -17,7 +21,8 @@ import {
   strictCassette,
   textChunks,
 } from "../_kit/cassette.ts";
-import { type Scenario, scenario, type ScenarioRun } from "../_kit/scenario.ts";
+import type { SessionEvent } from "../../../schema/event.ts";
+import { lineStdin, signature, trustProjectFiles } from "../_helpers.ts";
 
 function agentYaml(tools: string[]): string {
   return `id: helper\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\ntools:\n${
@@ -89,14 +94,7 @@ Deno.test("a read_file result reaches the next request (expect.messagesInclude)"
   const events = cleanChat(
     await runRig(s, "What does notes.md say?", "chat", "--json"),
   );
-  assert.deepEqual(signature(events).slice(2, -1), [
-    "cost:updated",
-    "agent:tool_call:read_file",
-    "agent:tool_result:read_file",
-    "agent:token",
-    "cost:updated",
-    "session:turn_completed",
-  ]);
+  assert.deepEqual(signature(events).slice(2, -1), READ_ROUND);
   const done = completed(events)[0];
   assert.ok(done?.type === "session:turn_completed");
   assert.equal(done.stopReason, "stop");

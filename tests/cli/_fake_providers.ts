@@ -267,6 +267,27 @@ export interface ChainLink {
   replies: Reply[];
 }
 
+/** The fakes' ids, each with its kind and the path its base URL ends in. */
+const FAKES = {
+  "fake-anthropic": ["anthropic", ""],
+  "fake-openai": ["openai-compatible", "/v1"],
+  "fake-gemini": ["gemini", "/v1beta"],
+} as const;
+
+/** A chain link on the fake `id` (its usual kind and path), serving `replies`. */
+export function link(
+  id: keyof typeof FAKES,
+  model: string,
+  replies: Reply[],
+): ChainLink {
+  const [kind, path] = FAKES[id];
+  return {
+    entry: (url) => localEntry(id, kind, `${url}${path}`),
+    model,
+    replies,
+  };
+}
+
 /**
  * Serves each link, declares them, writes `a.agent.yaml` on the first
  * with the second as its fallback (and `tools`), and runs `argv` in `dir`

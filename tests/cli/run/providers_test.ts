@@ -17,6 +17,7 @@ import {
   fixture,
   http,
   keyEnv,
+  link,
   localEntry,
   loopbackFetch,
   openaiReadNotes,
@@ -179,17 +180,14 @@ Deno.test("fallback: the primary's 529 / 503 after its retries, then the next ch
     const { r, requests } = await runChain(
       dir.path,
       [
-        {
-          entry: (url) => localEntry("fake-anthropic", "anthropic", url),
-          model: "claude-sonnet-4-6",
-          replies: [overloaded, overloaded, overloaded],
-        },
-        {
-          entry: (url) =>
-            localEntry("fake-openai", "openai-compatible", `${url}/v1`),
-          model: "gpt-5.4-mini",
-          replies: [sse(fixture("openai", "text.sse"))],
-        },
+        link("fake-anthropic", "claude-sonnet-4-6", [
+          overloaded,
+          overloaded,
+          overloaded,
+        ]),
+        link("fake-openai", "gpt-5.4-mini", [
+          sse(fixture("openai", "text.sse")),
+        ]),
       ],
       ["agent", "run", "a.agent.yaml", "--json"],
       {
@@ -219,17 +217,14 @@ Deno.test("fallback: the primary's 529 / 503 after its retries, then the next ch
     const { r, requests } = await runChain(
       dir.path,
       [
-        {
-          entry: (url) =>
-            localEntry("fake-openai", "openai-compatible", `${url}/v1`),
-          model: "gpt-5.4-mini",
-          replies: [unavailable, unavailable, unavailable],
-        },
-        {
-          entry: (url) => localEntry("fake-anthropic", "anthropic", url),
-          model: "claude-haiku-4-5",
-          replies: [sse(fixture("anthropic", "text.sse"))],
-        },
+        link("fake-openai", "gpt-5.4-mini", [
+          unavailable,
+          unavailable,
+          unavailable,
+        ]),
+        link("fake-anthropic", "claude-haiku-4-5", [
+          sse(fixture("anthropic", "text.sse")),
+        ]),
       ],
       ["chat", "--agent", "a.agent.yaml"],
       {

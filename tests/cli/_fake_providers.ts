@@ -267,6 +267,34 @@ export interface ChainLink {
   replies: Reply[];
 }
 
+/**
+ * Serves `replies` as `fake-anthropic`, declares it and writes
+ * `a.agent.yaml` on it (`claude-sonnet-4-6`, with `fallback`), runs
+ * `body`, and closes the server however it ends.
+ */
+export async function withFakeAnthropic(
+  dir: string,
+  replies: Reply[],
+  body: (server: TestServer) => Promise<void>,
+  fallback?: Array<{ provider: string; model: string }>,
+): Promise<void> {
+  const server = serve(replies);
+  await withServers([server], async () => {
+    await declareProviders(dir, [
+      localEntry("fake-anthropic", "anthropic", server.url),
+    ]);
+    await write(
+      `${dir}/a.agent.yaml`,
+      agentYaml({
+        provider: "fake-anthropic",
+        model: "claude-sonnet-4-6",
+        ...(fallback === undefined ? {} : { fallback }),
+      }),
+    );
+    await body(server);
+  });
+}
+
 /** The fakes' ids, each with its kind and the path its base URL ends in. */
 const FAKES = {
   "fake-anthropic": ["anthropic", ""],

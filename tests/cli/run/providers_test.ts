@@ -27,6 +27,7 @@ import {
   serve,
   sse,
   type TestServer,
+  withFakeAnthropic,
   withServers,
 } from "../_fake_providers.ts";
 import type { Reply } from "../../llm/adapters/_server.ts";
@@ -176,15 +177,13 @@ Deno.test("chat: a tool round against a fake OpenAI-compatible server; the key n
 Deno.test("fallback: the primary's 529 / 503 after its retries, then the next chain entry serves", async (t) => {
   await t.step("agent run: Anthropic 529 → OpenAI-compatible", async () => {
     await using dir = await tempDir();
-    const overloaded = http(fixture("anthropic", "error_529.http"));
+    const overloaded = Array(3).fill(
+      http(fixture("anthropic", "error_529.http")),
+    );
     const { r, requests } = await runChain(
       dir.path,
       [
-        link("fake-anthropic", "claude-sonnet-4-6", [
-          overloaded,
-          overloaded,
-          overloaded,
-        ]),
+        link("fake-anthropic", "claude-sonnet-4-6", overloaded),
         link("fake-openai", "gpt-5.4-mini", [
           sse(fixture("openai", "text.sse")),
         ]),
@@ -213,15 +212,13 @@ Deno.test("fallback: the primary's 529 / 503 after its retries, then the next ch
   });
   await t.step("chat: OpenAI-compatible 503 → Anthropic", async () => {
     await using dir = await tempDir();
-    const unavailable = http(fixture("openai", "error_503.http"));
+    const unavailable = Array(3).fill(
+      http(fixture("openai", "error_503.http")),
+    );
     const { r, requests } = await runChain(
       dir.path,
       [
-        link("fake-openai", "gpt-5.4-mini", [
-          unavailable,
-          unavailable,
-          unavailable,
-        ]),
+        link("fake-openai", "gpt-5.4-mini", unavailable),
         link("fake-anthropic", "claude-haiku-4-5", [
           sse(fixture("anthropic", "text.sse")),
         ]),
@@ -241,19 +238,9 @@ Deno.test("fallback: the primary's 529 / 503 after its retries, then the next ch
 
 Deno.test("a fallback without a key: one warning before the session, the chain skips it", async () => {
   await using dir = await tempDir();
-  const server = serve([sse(fixture("anthropic", "text.sse"))]);
-  await withServers([server], async () => {
-    await declareProviders(dir.path, [
-      localEntry("fake-anthropic", "anthropic", server.url),
-    ]);
-    await write(
-      `${dir.path}/a.agent.yaml`,
-      agentYaml({
-        provider: "fake-anthropic",
-        model: "claude-sonnet-4-6",
-        fallback: [{ provider: "openai", model: "gpt-5.4-mini" }],
-      }),
-    );
+  const replies = [sse(fixture("anthropic", "text.sse"))];
+  const fallback = [{ provider: "openai", model: "gpt-5.4-mini" }];
+  await withFakeAnthropic(dir.path, replies, async (server) => {
     const net = loopbackFetch();
     // No key at all: the local primary sends no auth header.
     const r = await runCli(["agent", "run", "a.agent.yaml", "--json"], {
@@ -270,7 +257,7 @@ Deno.test("a fallback without a key: one warning before the session, the chain s
     assert.equal(parseEvents(r.stdout).at(-1)?.type, "session:cancelled");
     assert.equal(server.requests[0]?.headers.get("x-api-key"), null);
     assert.deepEqual(net.urls, [`${server.url}/v1/messages`]);
-  });
+  }, fallback);
 });
 
 Deno.test("bad input stops before any request: exit 2, a message naming the key or variable", async (t) => {

@@ -8,22 +8,18 @@ import { openRecorder } from "../../../cli/run/record.ts";
 import { createScriptedProvider } from "../../../llm/scripted_provider.ts";
 import { parseEvents, runCli, signature, tempDir, write } from "../_helpers.ts";
 import {
-  agentYaml,
   anthropicReadNotes,
   assertNoKey,
-  declareProviders,
   fixture,
   http,
   keyEnv,
   link,
-  localEntry,
   openaiReadNotes,
   PLANTED,
   runChain,
   runLoopback,
-  serve,
   sse,
-  withServers,
+  withFakeAnthropic,
 } from "../_fake_providers.ts";
 
 const PROMPT = "What is the secret word in notes.txt?";
@@ -116,17 +112,14 @@ Deno.test("agent run --record, then --fixture: a rate-limited primary, the fallb
 
 Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 4", async () => {
   await using dir = await tempDir();
-  const server = serve([
+  const replies = [
     sse(fixture("anthropic", "text.sse")),
     sse(anthropicReadNotes()),
     sse(fixture("anthropic", "text.sse")),
     sse(fixture("anthropic", "text.sse")),
-  ]);
+  ];
   const lines = "Hello\nNow read notes.txt, please.\n";
-  await withServers([server], async () => {
-    await declareProviders(dir.path, [
-      localEntry("fake-anthropic", "anthropic", server.url),
-    ]);
+  await withFakeAnthropic(dir.path, replies, async (server) => {
     await write(`${dir.path}/notes.txt`, "The secret word is kumquat.\n");
     const chatArgs = [
       "chat",
@@ -187,15 +180,8 @@ Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 
 
 Deno.test("a failed turn is recorded too: exit 1 live and on replay", async () => {
   await using dir = await tempDir();
-  const server = serve([http(fixture("anthropic", "error_401.http"))]);
-  await withServers([server], async () => {
-    await declareProviders(dir.path, [
-      localEntry("fake-anthropic", "anthropic", server.url),
-    ]);
-    await write(
-      `${dir.path}/a.agent.yaml`,
-      agentYaml({ provider: "fake-anthropic", model: "claude-sonnet-4-6" }),
-    );
+  const replies = [http(fixture("anthropic", "error_401.http"))];
+  await withFakeAnthropic(dir.path, replies, async () => {
     const live = await runLoopback(
       dir.path,
       ["agent", "run", "a.agent.yaml", "--record", "c.json"],

@@ -12,6 +12,7 @@ import {
   allFileText,
   anthropicReadNotes,
   assertNoKey,
+  type ChainLink,
   declareProviders,
   type FakeEntry,
   fixture,
@@ -174,25 +175,36 @@ Deno.test("chat: a tool round against a fake OpenAI-compatible server; the key n
   );
 });
 
+type FakeId = "fake-anthropic" | "fake-openai";
+
+/** The wire fixture folder of a fake and a file name in it. */
+function fake([id, , file]: [FakeId, string, string]): [string, string] {
+  return [id === "fake-anthropic" ? "anthropic" : "openai", file];
+}
+
 Deno.test("fallback: the primary's 529 / 503 after its retries, then the next chain entry serves", async (t) => {
+  /** The primary fails three times with `failure`, the fallback answers. */
+  const chainOf = (
+    failure: [FakeId, string, string],
+    answer: [FakeId, string, string],
+  ): [ChainLink, ChainLink] => [
+    link(
+      failure[0],
+      failure[1],
+      Array(3).fill(http(fixture(...fake(failure)))),
+    ),
+    link(answer[0], answer[1], [sse(fixture(...fake(answer)))]),
+  ];
   await t.step("agent run: Anthropic 529 → OpenAI-compatible", async () => {
     await using dir = await tempDir();
-    const overloaded = Array(3).fill(
-      http(fixture("anthropic", "error_529.http")),
-    );
     const { r, requests } = await runChain(
       dir.path,
-      [
-        link("fake-anthropic", "claude-sonnet-4-6", overloaded),
-        link("fake-openai", "gpt-5.4-mini", [
-          sse(fixture("openai", "text.sse")),
-        ]),
-      ],
+      chainOf(
+        ["fake-anthropic", "claude-sonnet-4-6", "error_529.http"],
+        ["fake-openai", "gpt-5.4-mini", "text.sse"],
+      ),
       ["agent", "run", "a.agent.yaml", "--json"],
-      {
-        env: keyEnv(dir.path),
-        stdin: "Hello",
-      },
+      { env: keyEnv(dir.path), stdin: "Hello" },
     );
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, "");
@@ -212,22 +224,14 @@ Deno.test("fallback: the primary's 529 / 503 after its retries, then the next ch
   });
   await t.step("chat: OpenAI-compatible 503 → Anthropic", async () => {
     await using dir = await tempDir();
-    const unavailable = Array(3).fill(
-      http(fixture("openai", "error_503.http")),
-    );
     const { r, requests } = await runChain(
       dir.path,
-      [
-        link("fake-openai", "gpt-5.4-mini", unavailable),
-        link("fake-anthropic", "claude-haiku-4-5", [
-          sse(fixture("anthropic", "text.sse")),
-        ]),
-      ],
+      chainOf(
+        ["fake-openai", "gpt-5.4-mini", "error_503.http"],
+        ["fake-anthropic", "claude-haiku-4-5", "text.sse"],
+      ),
       ["chat", "--agent", "a.agent.yaml"],
-      {
-        env: { ...keyEnv(dir.path), NO_COLOR: "1" },
-        stdin: "Hello\n",
-      },
+      { env: { ...keyEnv(dir.path), NO_COLOR: "1" }, stdin: "Hello\n" },
     );
     assert.equal(r.code, 4, r.stderr);
     assert.equal(r.stdout, "Bonjour ! Ça va très bien, merci 😊.\n");

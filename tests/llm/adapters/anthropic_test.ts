@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { anthropicAt } from "./_adapters.ts";
 import type { LlmMessage, LlmRequest, StreamChunk } from "../../../llm/mod.ts";
 import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
 import {
@@ -23,13 +24,7 @@ const fx = (name: string): Uint8Array => fixture("anthropic", name);
  * endpoint; without cache breakpoints, so the bodies below stay exact.
  */
 function official(url: string, extra: { id?: string } = {}) {
-  return createAnthropicProvider({
-    fetch,
-    baseUrl: url,
-    customEndpoint: false,
-    promptCaching: false,
-    ...extra,
-  });
+  return anthropicAt(url, { promptCaching: false, ...extra });
 }
 
 function once(name: string, req: LlmRequest = ask("claude-sonnet-4-6")) {

@@ -7,11 +7,12 @@
  * same for all.
  */
 import assert from "node:assert/strict";
+import { anthropicAt, geminiAt, openaiAt, responsesAt } from "./_adapters.ts";
 import type { LlmProvider, LlmRequest, StreamChunk } from "../../../llm/mod.ts";
-import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
+"../../../llm/anthropic/provider.ts";
 import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
-import { createOpenAiResponsesProvider } from "../../../llm/openai_responses/provider.ts";
-import { createGeminiProvider } from "../../../llm/gemini/provider.ts";
+"../../../llm/openai_responses/provider.ts";
+"../../../llm/gemini/provider.ts";
 import {
   argsOf,
   ask,
@@ -183,13 +184,7 @@ const ADAPTERS: readonly Adapter[] = [
     id: "anthropic",
     model: "claude-sonnet-4-6",
     keys: [ANTHROPIC_KEY],
-    official: (url) =>
-      createAnthropicProvider({
-        fetch,
-        baseUrl: url,
-        customEndpoint: false,
-        promptCaching: false,
-      }),
+    official: (url) => anthropicAt(url, { promptCaching: false }),
     path: "/v1/messages",
     auth: (key) => ["x-api-key", key],
     text: anthropicText,
@@ -232,13 +227,7 @@ const ADAPTERS: readonly Adapter[] = [
     id: "openai",
     model: "gpt-5.4-mini",
     keys: [OPENAI_KEY, LOCAL_KEY],
-    official: (url) =>
-      createOpenAiProvider({
-        id: "openai",
-        fetch,
-        baseUrl: url,
-        customEndpoint: false,
-      }),
+    official: (url) => openaiAt(url),
     leaky: (url) => createOpenAiProvider({ id: "local", fetch, baseUrl: url }),
     path: "/chat/completions",
     auth: (key) => ["authorization", `Bearer ${key}`],
@@ -278,12 +267,7 @@ const ADAPTERS: readonly Adapter[] = [
     id: "openai",
     model: "gpt-5.4",
     keys: [RESPONSES_KEY],
-    official: (url) =>
-      createOpenAiResponsesProvider({
-        fetch,
-        baseUrl: url,
-        customEndpoint: false,
-      }),
+    official: (url) => responsesAt(url),
     path: "/responses",
     auth: (key) => ["authorization", `Bearer ${key}`],
     text: responsesText,
@@ -376,12 +360,7 @@ const ADAPTERS: readonly Adapter[] = [
     id: "gemini",
     model: GEMINI_MODEL,
     keys: [GEMINI_KEY],
-    official: (url) =>
-      createGeminiProvider({
-        fetch,
-        baseUrl: `${url}/v1beta`,
-        customEndpoint: false,
-      }),
+    official: (url) => geminiAt(url),
     path: `/v1beta/models/${GEMINI_MODEL}:streamGenerateContent?alt=sse`,
     auth: (key) => ["x-goog-api-key", key],
     text: geminiText,

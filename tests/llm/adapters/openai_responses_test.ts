@@ -7,9 +7,8 @@
  * it.
  */
 import assert from "node:assert/strict";
+import { openaiAt, responsesAt } from "./_adapters.ts";
 import type { LlmMessage, LlmRequest } from "../../../llm/mod.ts";
-import { createOpenAiResponsesProvider } from "../../../llm/openai_responses/provider.ts";
-import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import {
   argsOf,
   ask,
@@ -143,13 +142,7 @@ const CASES: Array<[string, Reply | Array<Record<string, unknown>>, Expect]> = [
   ],
 ];
 
-function official(url: string) {
-  return createOpenAiResponsesProvider({
-    fetch,
-    baseUrl: url,
-    customEndpoint: false,
-  });
-}
+const official = (url: string) => responsesAt(url);
 
 function run(reply: Reply, req: LlmRequest = ask("gpt-5.4")) {
   return callOnce(official, reply, req, KEY);
@@ -348,12 +341,7 @@ Deno.test("the built-in openai provider sends a Responses-only model to /respons
       new Response(chat, { headers: { "content-type": "text/event-stream" } }),
   ]);
   try {
-    const provider = createOpenAiProvider({
-      id: "openai",
-      fetch,
-      baseUrl: server.url,
-      customEndpoint: false,
-    });
+    const provider = openaiAt(server.url);
     const tools = [{ name: "f", parameters: { type: "object" } }];
     const a = await collect(
       provider.stream({ ...ask("gpt-6.2-sol"), tools }, KEY),

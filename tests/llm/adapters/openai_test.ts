@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { openaiAt } from "./_adapters.ts";
 import type { LlmRequest } from "../../../llm/mod.ts";
 import {
   createOpenAiProvider,
@@ -22,15 +23,7 @@ const KEY = "sk-proj-PLANTEDkey0123456789abcdefghijXYZ";
 const fx = (name: string): Uint8Array => fixture("openai", name);
 
 /** An OpenAI provider on a loopback server, treated as the official endpoint. */
-function official(url: string, extra: Partial<OpenAiProviderOptions> = {}) {
-  return createOpenAiProvider({
-    id: "openai",
-    fetch,
-    baseUrl: url,
-    customEndpoint: false,
-    ...extra,
-  });
-}
+const official = openaiAt;
 
 function once(
   name: string,

@@ -4,9 +4,8 @@
  * would refuse the request).
  */
 import assert from "node:assert/strict";
+import { anthropicAt, openaiAt } from "./_adapters.ts";
 import type { LlmRequest, StreamChunk } from "../../../llm/mod.ts";
-import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
-import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import { collect, serve, sse } from "./_server.ts";
 
 const enc = new TextEncoder();
@@ -30,10 +29,9 @@ async function sent(
     )),
   ]);
   try {
-    const common = { fetch, baseUrl: server.url, customEndpoint: false };
     const provider = kind === "anthropic"
-      ? createAnthropicProvider(common)
-      : createOpenAiProvider({ id: "openai", ...common });
+      ? anthropicAt(server.url)
+      : openaiAt(server.url);
     const chunks = await collect(provider.stream({
       messages: [{ role: "user", content: [{ type: "text", text: "q" }] }],
       ...req,
@@ -114,10 +112,8 @@ Deno.test("request shape: Chat Completions never sends tools together with a rea
 Deno.test("request shape: on a Chat Completions endpoint of its own, a model whose tool calls need the Responses API is refused locally, nothing sent", async () => {
   const server = serve([sse(enc.encode("data: [DONE]\n\n"))]);
   try {
-    const provider = createOpenAiProvider({
+    const provider = openaiAt(server.url, {
       id: "gateway",
-      fetch,
-      baseUrl: server.url,
       customEndpoint: true,
     });
     const chunks = await collect(provider.stream({

@@ -8,11 +8,10 @@
  * timing claim).
  */
 import assert from "node:assert/strict";
+import { anthropicAt, openaiAt } from "./_adapters.ts";
 import type { LlmError, LlmProvider, StreamChunk } from "../../../llm/mod.ts";
 import { type AttemptReport, createChain } from "../../../llm/chain.ts";
 import type { ChainEvent } from "../../../llm/chain_event.ts";
-import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
-import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import { ask, collect, serve, silentServer, within } from "./_server.ts";
 
 const KEY = "sk-ant-api03-PLANTEDkey0123456789abcdefXYZ";
@@ -25,12 +24,7 @@ interface Limits {
 }
 
 function anthropic(url: string, limits: Limits) {
-  return createAnthropicProvider({
-    fetch,
-    baseUrl: url,
-    customEndpoint: false,
-    ...limits,
-  });
+  return anthropicAt(url, limits);
 }
 
 /** Streams one call and waits (bounded) until it ends: its chunks. */
@@ -197,13 +191,7 @@ Deno.test("watchdog: an endless response ends at the size bound, memory bounded"
 Deno.test("watchdog: the OpenAI adapter has the same first-byte timeout", async () => {
   const server = silentServer();
   try {
-    const provider = createOpenAiProvider({
-      id: "openai",
-      fetch,
-      baseUrl: server.url,
-      customEndpoint: false,
-      firstByteTimeoutMs: 200,
-    });
+    const provider = openaiAt(server.url, { firstByteTimeoutMs: 200 });
     const chunks = await within(
       collect(
         provider.stream(ask("gpt-5.4-mini"), "sk-PLANTEDopenai0123456789"),

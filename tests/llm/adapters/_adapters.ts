@@ -1,0 +1,41 @@
+/**
+ * The four adapters on a loopback server, treated as their official
+ * endpoints (`customEndpoint: false`), the way the conformance table and
+ * the per-adapter tests build them; `extra` adds or overrides options.
+ */
+import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
+import { createGeminiProvider } from "../../../llm/gemini/provider.ts";
+import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
+import { createOpenAiResponsesProvider } from "../../../llm/openai_responses/provider.ts";
+import type { LlmProvider } from "../../../llm/mod.ts";
+
+/** A loopback provider at a server's URL, with `extra` options laid over. */
+export type At<O> = (url: string, extra?: Partial<O>) => LlmProvider;
+
+/**
+ * The factory of `create` at `<url><path>` with the global `fetch`,
+ * `customEndpoint: false` and `fixed`.
+ */
+function at<O>(
+  create: (options: O) => LlmProvider,
+  fixed: Partial<O> = {},
+  path = "",
+): At<O> {
+  return (url, extra = {}) =>
+    create({
+      fetch,
+      customEndpoint: false,
+      ...fixed,
+      baseUrl: `${url}${path}`,
+      ...extra,
+    } as O);
+}
+
+/** Anthropic at `url` (prompt caching as the adapter's default unless `extra` says). */
+export const anthropicAt = at(createAnthropicProvider);
+/** OpenAI Chat Completions (id `openai`) at `url`. */
+export const openaiAt = at(createOpenAiProvider, { id: "openai" });
+/** OpenAI Responses at `url`. */
+export const responsesAt = at(createOpenAiResponsesProvider);
+/** Gemini at `<url>/v1beta`. */
+export const geminiAt = at(createGeminiProvider, {}, "/v1beta");

@@ -1,18 +1,12 @@
 import assert from "node:assert/strict";
-import { openaiAt } from "./_adapters.ts";
+import { openaiAt, wireKit } from "./_adapters.ts";
 import type { LlmRequest } from "../../../llm/mod.ts";
-import {
-  createOpenAiProvider,
-  type OpenAiProviderOptions,
-} from "../../../llm/openai/provider.ts";
+import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import {
   argsOf,
   ask,
-  callOnce,
   collect,
-  fixture,
   http,
-  refusal,
   serve,
   sse,
   terminal,
@@ -20,27 +14,9 @@ import {
 } from "./_server.ts";
 
 const KEY = "sk-proj-PLANTEDkey0123456789abcdefghijXYZ";
-const fx = (name: string): Uint8Array => fixture("openai", name);
-
 /** An OpenAI provider on a loopback server, treated as the official endpoint. */
 const official = openaiAt;
-
-function once(
-  name: string,
-  req: LlmRequest = ask("gpt-5.4-mini"),
-  extra: Partial<OpenAiProviderOptions> = {},
-) {
-  return callOnce((url) => official(url, extra), sse(fx(name)), req, KEY);
-}
-
-function failure(name: string, extra: Partial<OpenAiProviderOptions> = {}) {
-  return refusal(
-    (url) => official(url, extra),
-    http(fx(name)),
-    ask("gpt-5.4-mini"),
-    KEY,
-  );
-}
+const { fx, once, failure } = wireKit("openai", "gpt-5.4-mini", KEY, official);
 
 Deno.test("createOpenAiProvider() streams plain text and sends the documented request", async () => {
   const req: LlmRequest = {

@@ -8,20 +8,9 @@ import { ROOT, runDeno } from "./_child.ts";
 import { parseEvents, signature, textCassette } from "./_helpers.ts";
 import { ONE_TURN_RUN, scenario } from "./_kit/scenario.ts";
 
-async function bundleAvailable(): Promise<boolean> {
-  try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--help"],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return out.success;
-  } catch {
-    return false;
-  }
-}
-
-const AVAILABLE = await bundleAvailable();
+/** Whether this Deno has `deno bundle` (its help exits 0). */
+const AVAILABLE = await runDeno(["bundle", "--help"], { cwd: ROOT, env: {} })
+  .then((out) => out.code === 0, () => false);
 
 Deno.test("deno task bundle is `deno bundle` of cli.ts into dist/", async () => {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));

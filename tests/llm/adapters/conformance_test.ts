@@ -9,10 +9,7 @@
 import assert from "node:assert/strict";
 import { anthropicAt, geminiAt, openaiAt, responsesAt } from "./_adapters.ts";
 import type { LlmProvider, LlmRequest, StreamChunk } from "../../../llm/mod.ts";
-"../../../llm/anthropic/provider.ts";
 import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
-"../../../llm/openai_responses/provider.ts";
-"../../../llm/gemini/provider.ts";
 import {
   argsOf,
   ask,

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { openSqliteStore } from "../../../store/sqlite_store.ts";
 import { sequentialIds, steppingClock } from "../../_fakes/clock.ts";
 import { runCli, tempDir, write } from "../_helpers.ts";
+import { cost } from "../../store/_harness.ts";
 
 /** Three sessions: s-old (one turn), s-new (two turns, a tool), s-gone (deleted). */
 function seed(home: string): void {
@@ -23,13 +24,7 @@ function seed(home: string): void {
     finalText: "first answer",
     modelId: "gpt-5.4-mini",
     tokensUsed: { input: 10, output: 2 },
-    costs: [{
-      model: "gpt-5.4-mini",
-      inputTokens: 10,
-      outputTokens: 2,
-      costMicrocents: 1650,
-      priced: true,
-    }],
+    costs: [cost("gpt-5.4-mini", 1650)],
   });
   store.create({ id: "s-new", agentSlug: "reviewer", context: ctx });
   store.commitTurn("s-new", {

@@ -28,21 +28,12 @@ Deno.test({
   async fn() {
     await using s = await scenario({ env: { NO_COLOR: undefined } });
     const bundle = `${s.dir}/relavium.js`;
-    const built = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "bundle",
-        "--quiet",
-        "--platform",
-        "deno",
-        "--output",
-        bundle,
-        "cli.ts",
-      ],
+    const flags = ["--quiet", "--platform", "deno", "--output", bundle];
+    const built = await runDeno(["bundle", ...flags, "cli.ts"], {
       cwd: ROOT,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
+      env: Deno.env.toObject(), // the whole environment, as the task has
+    });
+    assert.equal(built.code, 0, built.stderr);
     await s.file(
       "mini.agent.yaml",
       "id: mini\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: Be terse.\n",

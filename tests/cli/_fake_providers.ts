@@ -352,3 +352,15 @@ export async function runChain(
     requests: [servers[0].requests.length, servers[1].requests.length],
   };
 }
+
+/**
+ * A project file declaring the loopback entry `compat` (of `kind`) at
+ * `<url>/v1`, then `rest` (more keys of the entry, or further tables).
+ */
+export function compatToml(
+  url: string,
+  rest = "",
+  kind = "openai-compatible",
+): string {
+  return `[[providers]]\nid = "compat"\nkind = "${kind}"\nbase_url = "${url}/v1"\nallow_local = true\n${rest}`;
+}

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { openaiAt, wireKit } from "./_adapters.ts";
 import type { LlmRequest } from "../../../llm/mod.ts";
-import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
+import {
+  createOpenAiProvider,
+  type OpenAiProviderOptions,
+} from "../../../llm/openai/provider.ts";
 import {
   argsOf,
   ask,
@@ -327,28 +330,18 @@ Deno.test("createOpenAiProvider() sends reasoning effort per model family", asyn
 });
 
 Deno.test("createOpenAiProvider() knows the window and capabilities only on official endpoints", () => {
-  const openai = createOpenAiProvider({ id: "openai", fetch });
+  const make = (id: string, extra: Partial<OpenAiProviderOptions> = {}) =>
+    createOpenAiProvider({ id, fetch, ...extra });
+  const openai = make("openai");
   assert.equal(openai.customEndpoint, false);
   assert.equal(openai.contextLimit?.("gpt-5.4-mini"), 400_000);
-  const deepseek = createOpenAiProvider({
-    id: "deepseek",
-    fetch,
-    dialect: "deepseek",
-  });
+  const deepseek = make("deepseek", { dialect: "deepseek" });
   assert.equal(deepseek.customEndpoint, false);
   assert.equal(deepseek.contextLimit?.("deepseek-chat"), 128_000);
-  const override = createOpenAiProvider({
-    id: "openai",
-    fetch,
-    baseUrl: "https://proxy.example.com/v1",
-  });
+  const override = make("openai", { baseUrl: "https://proxy.example.com/v1" });
   assert.equal(override.customEndpoint, true);
   assert.equal(override.contextLimit?.("gpt-5.4-mini"), undefined);
-  const ollama = createOpenAiProvider({
-    id: "ollama",
-    fetch,
-    baseUrl: "http://localhost:11434/v1",
-  });
+  const ollama = make("ollama", { baseUrl: "http://localhost:11434/v1" });
   assert.deepEqual(ollama.supports, {
     tools: true,
     streaming: true,

@@ -40,6 +40,18 @@ type Expect =
   }
   | { error: string; code?: string; retryAfterMs?: number };
 
+/** A `response.incomplete` event for `reason`, 5 input and `output` output tokens. */
+function incomplete(reason: string, output: number): Record<string, unknown> {
+  return {
+    type: "response.incomplete",
+    response: {
+      status: "incomplete",
+      incomplete_details: { reason },
+      usage: { input_tokens: 5, output_tokens: output },
+    },
+  };
+}
+
 const CASES: Array<[string, Reply | Array<Record<string, unknown>>, Expect]> = [
   ["text with reasoning", TEXT, {
     text: "Hello there.",
@@ -59,25 +71,11 @@ const CASES: Array<[string, Reply | Array<Record<string, unknown>>, Expect]> = [
   ["incomplete: max_output_tokens", [
     created,
     { type: "response.output_text.delta", item_id: "m", delta: "Cut" },
-    {
-      type: "response.incomplete",
-      response: {
-        status: "incomplete",
-        incomplete_details: { reason: "max_output_tokens" },
-        usage: { input_tokens: 5, output_tokens: 9 },
-      },
-    },
+    incomplete("max_output_tokens", 9),
   ], { text: "Cut", stop: "length" }],
   ["incomplete: content_filter", [
     created,
-    {
-      type: "response.incomplete",
-      response: {
-        status: "incomplete",
-        incomplete_details: { reason: "content_filter" },
-        usage: { input_tokens: 5, output_tokens: 0 },
-      },
-    },
+    incomplete("content_filter", 0),
   ], { text: "", stop: "content_filter" }],
   ["a refusal", [
     created,

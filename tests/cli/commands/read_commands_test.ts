@@ -172,12 +172,15 @@ Deno.test("chat-delete needs a terminal or --yes", async () => {
   const piped = await runCli(["chat-delete", "s-old"], { env, cwd: dir.path });
   assert.equal(piped.code, 2);
   assert.match(piped.stderr, /needs --yes/);
-  const declined = await runCli(["chat-delete", "s-old"], {
-    env,
-    cwd: dir.path,
-    tty: true,
-    stdin: "n\n",
-  });
+  /** `chat-delete s-old` on a terminal, answering `answer`. */
+  const deleteOld = (answer: string) =>
+    runCli(["chat-delete", "s-old"], {
+      env,
+      cwd: dir.path,
+      tty: true,
+      stdin: `${answer}\n`,
+    });
+  const declined = await deleteOld("n");
   assert.equal(declined.code, 0);
   assert.match(
     declined.stderr,
@@ -185,12 +188,7 @@ Deno.test("chat-delete needs a terminal or --yes", async () => {
   );
   const list1 = await runCli(["chat-list", "--json"], { env, cwd: dir.path });
   assert.equal(list1.stdout.trimEnd().split("\n").length, 2);
-  const confirmed = await runCli(["chat-delete", "s-old"], {
-    env,
-    cwd: dir.path,
-    tty: true,
-    stdin: "y\n",
-  });
+  const confirmed = await deleteOld("y");
   assert.equal(confirmed.code, 0);
   const yes = await runCli(["chat-delete", "s-new", "--yes", "--json"], {
     env,

@@ -46,6 +46,14 @@ function lastError(chunks: readonly StreamChunk[]): LlmError {
   return last.error;
 }
 
+/** The call's error, checked to be the timeout `code`. */
+function timedOut(chunks: readonly StreamChunk[], code: string): LlmError {
+  const error = lastError(chunks);
+  assert.equal(error.kind, "timeout");
+  assert.equal(error.code, code);
+  return error;
+}
+
 /** Waits (polling every 10 ms, at most `ms`) until `check` holds. */
 async function until(check: () => boolean, ms: number, label: string) {
   const deadline = Date.now() + ms;
@@ -113,9 +121,7 @@ Deno.test("watchdog: a server that never answers ends the call with a first-byte
   const server = silentServer();
   try {
     const chunks = await callEnds(server.url, { firstByteTimeoutMs: 200 });
-    const error = lastError(chunks);
-    assert.equal(error.kind, "timeout");
-    assert.equal(error.code, "first_byte_timeout");
+    const error = timedOut(chunks, "first_byte_timeout");
     assert.equal(error.retryable, true);
     await until(() => server.closed() === server.accepted(), 5_000, "close");
   } finally {
@@ -136,9 +142,7 @@ Deno.test("watchdog: a server that stalls after its headers ends the call with a
     )]);
   try {
     const chunks = await callEnds(server.url, { firstByteTimeoutMs: 200 });
-    const error = lastError(chunks);
-    assert.equal(error.kind, "timeout");
-    assert.equal(error.code, "first_byte_timeout");
+    timedOut(chunks, "first_byte_timeout");
     await until(() => cancelled, 5_000, "the body to be cancelled");
   } finally {
     await server.close();
@@ -150,9 +154,7 @@ Deno.test("watchdog: pings forever are not content: the first-byte timeout still
   try {
     const chunks = await callEnds(server.url, { firstByteTimeoutMs: 300 });
     assert.ok(chunks.every((c) => c.type !== "text_delta"));
-    const error = lastError(chunks);
-    assert.equal(error.kind, "timeout");
-    assert.equal(error.code, "first_byte_timeout");
+    timedOut(chunks, "first_byte_timeout");
   } finally {
     await server.close();
   }
@@ -163,9 +165,7 @@ Deno.test("watchdog: after content, pings forever end the call with an idle time
   try {
     const chunks = await callEnds(server.url, { idleTimeoutMs: 300 });
     assert.ok(chunks.some((c) => c.type === "text_delta"), "content came");
-    const error = lastError(chunks);
-    assert.equal(error.kind, "timeout");
-    assert.equal(error.code, "idle_timeout");
+    timedOut(chunks, "idle_timeout");
   } finally {
     await server.close();
   }
@@ -199,9 +199,7 @@ Deno.test("watchdog: the OpenAI adapter has the same first-byte timeout", async 
       10_000,
       "the call to end",
     );
-    const error = lastError(chunks);
-    assert.equal(error.kind, "timeout");
-    assert.equal(error.code, "first_byte_timeout");
+    timedOut(chunks, "first_byte_timeout");
   } finally {
     server.close();
   }

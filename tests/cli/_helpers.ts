@@ -242,3 +242,20 @@ export function toolCallChunks(
 ): Record<string, unknown>[] {
   return callChunks(id, name, JSON.stringify(args));
 }
+
+/** A streamed `agent:token` event of session `s` (for printer tests). */
+export function tokenEvent(
+  seq: number,
+  text: string,
+  model = "m",
+): SessionEvent {
+  return {
+    sessionId: "s",
+    timestamp: "2026-01-01T00:00:00.000Z",
+    sequenceNumber: seq,
+    type: "agent:token",
+    nodeId: "n",
+    token: text,
+    model,
+  };
+}

@@ -6,9 +6,10 @@ import { parseEvents, signature, tempDir } from "./_helpers.ts";
 
 Deno.test("runDemo() chats through the bundled cassette, then lists and shows the session", async () => {
   await using dir = await tempDir();
+  const home = `${dir.path}/home`;
   const out = createBufferedIo();
   const r = await runDemo({
-    home: `${dir.path}/home`,
+    home,
     stdout: out.io.stdout,
     stderr: out.io.stderr,
   });
@@ -36,7 +37,7 @@ Deno.test("runDemo() chats through the bundled cassette, then lists and shows th
   const stderr = out.stderrText();
   assert.match(stderr, /\[tool: list_directory\]\n\[tool: read_file\]\n/);
   assert.doesNotMatch(stderr, /error/);
-  assert.ok((await Deno.stat(`${dir.path}/home/history.db`)).isFile);
+  assert.ok((await Deno.stat(`${home}/history.db`)).isFile);
 });
 
 Deno.test("runDemo({ json: true }) prints the chat as a strict event stream", async () => {

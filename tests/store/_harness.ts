@@ -182,3 +182,28 @@ export function turn(
     costs: options.costs ?? [],
   };
 }
+
+/** A store file in `folder` holding session `s1` (opened with `options`), closed; its path. */
+export function fileWithSession(
+  folder: string,
+  options: SqliteStoreOptions = {},
+): string {
+  const path = `${folder}/history.db`;
+  const store = openSqliteStore(path, options);
+  store.create(newSession());
+  store.close();
+  return path;
+}
+
+/** Opens `path` with {@linkcode deps}, hands the store to `use`, closes it. */
+export async function withSqlite<T>(
+  path: string,
+  use: (store: SessionStore) => T | Promise<T>,
+): Promise<T> {
+  const store = openSqliteStore(path, deps());
+  try {
+    return await use(store);
+  } finally {
+    store.close();
+  }
+}

@@ -12,7 +12,14 @@ import {
   openSqliteStoreForRead,
 } from "../../store/sqlite_store.ts";
 import type { SessionStore } from "../../store/store.ts";
-import { cost, FACTORIES, newSession, tempDir, turn } from "./_harness.ts";
+import {
+  cost,
+  FACTORIES,
+  fileWithSession,
+  newSession,
+  tempDir,
+  turn,
+} from "./_harness.ts";
 
 type Journal = Required<
   Pick<SessionStore, "beginInvocation" | "settleInvocation" | "coverage">
@@ -290,15 +297,6 @@ Deno.test("sqlite: journal and lease tables are created in an older file, which 
     store.close();
   }
 });
-
-/** A store file in `folder` holding session `s1`, closed. */
-function fileWithSession(folder: string): string {
-  const path = `${folder}/history.db`;
-  const store = openSqliteStore(path);
-  store.create(newSession());
-  store.close();
-  return path;
-}
 
 Deno.test("sqlite: an older version's journal, which kept every call, is replaced and its open calls kept", async () => {
   await using dir = await tempDir();

@@ -37,7 +37,7 @@ Commands:
 
 ${GLOBAL_FLAGS}
 Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
-4 chat ended, 130/143 interrupted.
+4 interactive chat ended, 130/143 interrupted.
 `,
   chat:
     `Usage: relavium chat [--agent <path|id>] [--model <id> [--provider <id>]]
@@ -45,7 +45,9 @@ Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
                      [--mode <mode>]
 
 Start a persisted chat session. Each stdin line is one message; end of
-input, /exit or /cancel ends the chat (exit 4).
+input, /exit or /cancel ends the chat. On a terminal that exits 4; piped,
+in CI or under --json it exits 0 when every turn succeeded, 1 when any
+failed.
 
 Flags:
   --agent <path|id>   agent file (path, or *.yaml) or id in .relavium/agents/

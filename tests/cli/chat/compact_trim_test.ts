@@ -49,7 +49,7 @@ async function twoTurnsThenCompact(s: Scenario): Promise<ScenarioRun> {
     cassette([call("Paris."), call("Madrid."), call(SUMMARY, 80)]),
   );
   return await s.run(["chat", "--json", "--fixture", "c1.json"], {
-    code: 4,
+    code: 0,
     stdin: "Capital of France?\nAnd Spain?\n/compact\n",
   });
 }
@@ -122,7 +122,7 @@ Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume se
     }),
   );
   const resumed = await s.run(["chat-resume", id, "--fixture", "c2.json"], {
-    code: 4,
+    code: 0,
     stdin: "And Italy?\n",
   });
   assert.equal(resumed.stdout, "Rome.\n");
@@ -150,7 +150,7 @@ Deno.test("chat: /compact with nothing to fold, or refused by the memory policy,
   await using s = await scenario();
   await s.file("c.json", cassette([call("Hi.")]));
   const r = await s.run(["chat", "--json", "--fixture", "c.json"], {
-    code: 4,
+    code: 0,
     stdin: "/compact\nhello\n/compact\n/compact now\n",
   });
   assert.equal(
@@ -185,7 +185,7 @@ Deno.test("chat: /compact with nothing to fold, or refused by the memory policy,
     "--fixture",
     "n.json",
     "-q",
-  ], { code: 4, stdin: "one\ntwo\n/compact\n/trim 1\n/trim\n" });
+  ], { code: 0, stdin: "one\ntwo\n/compact\n/trim 1\n/trim\n" });
   assert.equal(
     none.stderr,
     "Compaction is not available: this agent's memory is none, so requests carry only the pending message.\n" +
@@ -209,7 +209,7 @@ Deno.test("chat-resume: /compact over the cost cap is refused before any request
     "--fixture",
     "c.json",
     "--json",
-  ], { code: 4, stdin: "a\nb\n" });
+  ], { code: 0, stdin: "a\nb\n" });
   const id = parseEvents(first.stdout)[0]?.sessionId ?? "";
   await s.project(
     '[chat]\nmax_cost_microcents = 10000000\non_exceed = "fail"\n',
@@ -218,7 +218,7 @@ Deno.test("chat-resume: /compact over the cost cap is refused before any request
   await s.file("none.json", cassette([], "openai"));
   const r = await s.run(
     ["chat-resume", id, "--fixture", "none.json", "--json"],
-    { code: 4, stdin: "/compact\n" },
+    { code: 0, stdin: "/compact\n" },
   );
   assert.equal(
     r.stderr,
@@ -232,7 +232,7 @@ Deno.test("chat: /trim without a bound names [chat].max_messages and /compact; w
   await using s = await scenario();
   await s.file("c.json", cassette([call("A1."), call("A2."), call("A3.")]));
   const bare = await s.run(["chat", "--json", "--fixture", "c.json"], {
-    code: 4,
+    code: 0,
     stdin: "Q1\n/trim\n/trim 0\n/trim two\n/trim 1 2\n",
   });
   assert.equal(
@@ -247,7 +247,7 @@ Deno.test("chat: /trim without a bound names [chat].max_messages and /compact; w
   // [chat].max_messages is the bound of a bare /trim.
   await s.project("[chat]\nmax_messages = 2\n");
   const r = await s.run(["chat", "--json", "--fixture", "c.json"], {
-    code: 4,
+    code: 0,
     stdin: "Q1\nQ2\n/trim 10\nQ3\n/trim\n/trim\n",
   });
   assert.equal(
@@ -378,7 +378,7 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
     "--fixture",
     "c.json",
     "--json",
-  ], { code: 4, stdin: "hi\n/cost\n" });
+  ], { code: 0, stdin: "hi\n/cost\n" });
   assert.match(
     first.stderr,
     /^Cost: \$0\.75\d+ \(1000000 input, 2 output tokens\)\n {2}gpt-5\.4-mini {2}\$0\.75\d+ {2}1 call, 1000000 input, 2 output tokens\n$/,
@@ -386,7 +386,7 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
   const id = parseEvents(first.stdout)[0]?.sessionId ?? "";
   const resumed = await s.run(
     ["chat-resume", id, "--fixture", "c.json", "--json"],
-    { code: 4, stdin: "again\n" },
+    { code: 1, stdin: "again\n" },
   );
   const done = find(parseEvents(resumed.stdout), "session:turn_completed");
   assert.equal(done?.error?.code, "budget_exceeded", "spend carried over");
@@ -406,7 +406,7 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
     "l.json",
   ];
   const unpriced = await s.run([...local, "--json"], {
-    code: 4,
+    code: 0,
     stdin: "a\nb\n",
   });
   assert.equal(
@@ -417,7 +417,7 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
     '[[providers]]\nid = "local"\nkind = "openai-compatible"\nbase_url = "http://127.0.0.1:9/v1"\nallow_local = true\n',
   );
   const uncapped = await s.run([...local, "--json"], {
-    code: 4,
+    code: 0,
     stdin: "a\n/cost\n",
   });
   assert.match(

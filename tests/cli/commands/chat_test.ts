@@ -39,7 +39,7 @@ Deno.test("chat: plain text turn streams model text to stdout, exit 4 on EOF", a
     cwd: dir.path,
     stdin: "hi\n",
   });
-  assert.equal(r.code, 4);
+  assert.equal(r.code, 0);
   assert.equal(r.stdout, "Hello there.\n");
   assert.equal(r.stderr, "");
 });
@@ -55,7 +55,7 @@ Deno.test("chat --json: pure NDJSON, gap-free, session:cancelled last, empty std
     cwd: dir.path,
     stdin: "first\n\n   \nsecond",
   });
-  assert.equal(r.code, 4);
+  assert.equal(r.code, 0);
   assert.equal(r.stderr, "");
   const list = events(r.stdout);
   assert.equal(list[0]?.sequenceNumber, 0);
@@ -225,7 +225,7 @@ Deno.test("chat --agent <id> --model: the override replaces the primary and its 
     cwd: `${dir.path}`,
     stdin: "hi\n",
   });
-  assert.equal(r.code, 4, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
   const list = events(r.stdout);
   assert.deepEqual([list[0]?.agentRef, list[0]?.model], ["helper", "o3"]);
 });
@@ -239,7 +239,7 @@ Deno.test("chat → chat-resume: prior turns carried, totals accumulate", async 
     cwd: dir.path,
     stdin: "Capital of France?\n",
   });
-  assert.equal(first.code, 4);
+  assert.equal(first.code, 0);
   const id = events(first.stdout)[0]?.sessionId as string;
   await write(
     `${dir.path}/c2.json`,
@@ -265,7 +265,7 @@ Deno.test("chat → chat-resume: prior turns carried, totals accumulate", async 
     cwd: dir.path,
     stdin: "And Spain?\n",
   });
-  assert.equal(resumed.code, 4, resumed.stderr);
+  assert.equal(resumed.code, 0, resumed.stderr);
   assert.equal(resumed.stdout, "Madrid.\n");
   assert.match(
     resumed.stderr,
@@ -292,7 +292,7 @@ Deno.test("chat → chat-resume: prior turns carried, totals accumulate", async 
     cwd: dir.path,
     stdin: "",
   });
-  assert.equal(last.code, 4);
+  assert.equal(last.code, 0);
   assert.equal(last.stderr, "");
   const only = events(last.stdout);
   assert.deepEqual([only.length, only[0]?.type, only[0]?.sessionId], [
@@ -334,7 +334,7 @@ Deno.test("chat, then chat-resume in a new process: earlier turns reach the requ
     cwd: dir.path,
     stdin: "Capital of France?\nAnd Spain?\n",
   });
-  assert.equal(first.code, 4, first.stderr);
+  assert.equal(first.code, 0, first.stderr);
   const id = events(first.stdout)[0]?.sessionId as string;
   await write(
     `${dir.path}/c2.json`,
@@ -374,7 +374,7 @@ Deno.test("chat, then chat-resume in a new process: earlier turns reach the requ
   await writer.close();
   const out = await child.output();
   const stderr = new TextDecoder().decode(out.stderr);
-  assert.equal(out.code, 4, stderr);
+  assert.equal(out.code, 0, stderr);
   assert.equal(stderr, "");
   const resumed = events(new TextDecoder().decode(out.stdout));
   assert.equal(resumed[0]?.sequenceNumber, 0);
@@ -533,7 +533,7 @@ Deno.test("chat: a tool round reads a file through the jail (cassette v1.1 toolR
     cwd: dir.path,
     stdin: "What is README.md?\n",
   });
-  assert.equal(r.code, 4, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, "");
   assert.deepEqual(signature(events(r.stdout)), [
     "session:started",
@@ -557,7 +557,7 @@ Deno.test("chat: a tool round reads a file through the jail (cassette v1.1 toolR
     cwd: dir.path,
     stdin: "What is README.md?\n",
   });
-  assert.equal(plain.code, 4);
+  assert.equal(plain.code, 0);
   assert.equal(plain.stdout, "It is a readme.\n");
   assert.equal(plain.stderr, "[tool: read_file]\n");
 });

@@ -185,14 +185,14 @@ Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 
       stdin: lines,
       fetch: loopbackFetch().fetch,
     });
-    assert.equal(live.code, 4, live.stderr);
+    assert.equal(live.code, 0, live.stderr);
     assert.equal(live.stderr, "");
     const replay = await runCli([...chatArgs, "--fixture", "chat.json"], {
       env: { RELAVIUM_HOME: env.RELAVIUM_HOME ?? "" },
       cwd: dir.path,
       stdin: lines,
     });
-    assert.equal(replay.code, 4, replay.stderr);
+    assert.equal(replay.code, 0, replay.stderr);
     assert.equal(replay.stderr, "");
     assert.deepEqual(
       signature(parseEvents(replay.stdout)),
@@ -216,7 +216,7 @@ Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 
         fetch: loopbackFetch().fetch,
       },
     );
-    assert.equal(resumeLive.code, 4, resumeLive.stderr);
+    assert.equal(resumeLive.code, 0, resumeLive.stderr);
     assert.equal(resumeLive.stderr, "");
     const resumeReplay = await runCli(
       ["chat-resume", "--last", "--fixture", "resume.json", "--json"],
@@ -226,7 +226,7 @@ Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 
         stdin: "And again?\n",
       },
     );
-    assert.equal(resumeReplay.code, 4, resumeReplay.stderr);
+    assert.equal(resumeReplay.code, 0, resumeReplay.stderr);
     assert.deepEqual(
       signature(parseEvents(resumeReplay.stdout)),
       signature(parseEvents(resumeLive.stdout)),

@@ -126,7 +126,7 @@ Deno.test("a read_file result reaches the next request (expect.messagesInclude)"
     ["chat", "--agent", "helper.agent.yaml", "--fixture", "c.json", "--json"],
     { env: env(dir.path), cwd: dir.path, stdin: "What does notes.md say?\n" },
   );
-  assert.equal(r.code, 4, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, "");
   const events = parseEvents(r.stdout);
   assert.deepEqual(signature(events).slice(2, -1), [
@@ -161,7 +161,7 @@ Deno.test("write_file: refused in ask without a terminal, performed under --mode
       ["chat", "--agent", "helper.agent.yaml", "--fixture", "c.json", "--json"],
       { env: env(dir.path), cwd: dir.path, stdin: "write it\n" },
     );
-    assert.equal(r.code, 4, r.stderr);
+    assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stderr, "");
     const events = parseEvents(r.stdout);
     const result = events.find((e) => e.type === "agent:tool_result");
@@ -200,7 +200,7 @@ Deno.test("write_file: refused in ask without a terminal, performed under --mode
       ],
       { env: env(dir.path), cwd: dir.path, stdin: "write it\n" },
     );
-    assert.equal(r.code, 4, r.stderr);
+    assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, "");
     const events = parseEvents(r.stdout);
     assert.equal(completed(events)[0]?.type, "session:turn_completed");
@@ -295,7 +295,7 @@ Deno.test("--mode auto --json: an allowlisted run_command runs, an unlisted one 
     ],
     { env: env(dir.path), cwd: dir.path, stdin: "say hello\n" },
   );
-  assert.equal(r.code, 4, r.stderr);
+  assert.equal(r.code, 1, r.stderr);
   assert.equal(r.stderr, "");
   const events = parseEvents(r.stdout);
   const results = events.filter((e) => e.type === "agent:tool_result");
@@ -334,7 +334,7 @@ Deno.test("invalid tool arguments go back to the model as a correctable error", 
     ["chat", "--agent", "helper.agent.yaml", "--fixture", "c.json", "--json"],
     { env: env(dir.path), cwd: dir.path, stdin: "read a.txt\n" },
   );
-  assert.equal(r.code, 4, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
   const events = parseEvents(r.stdout);
   const results = events.filter((e) => e.type === "agent:tool_result");
   assert.deepEqual(
@@ -443,7 +443,7 @@ Deno.test("plain and --json chats send ! and @ lines as literal text", async () 
       stdin: "!echo hello\nlook at @notes.md\n",
     },
   );
-  assert.equal(r.code, 4, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
   assert.ok(!r.stdout.includes("remember the milk"));
   assert.ok(!r.stdout.includes("<file"));
 });
@@ -472,7 +472,7 @@ Deno.test("git_commit: the per-call gate asks only in an interactive TTY", async
       ],
       { env: env(dir.path), cwd: dir.path, stdin: "commit\n" },
     );
-    assert.equal(r.code, 4, r.stderr);
+    assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stderr, "");
     const done = completed(parseEvents(r.stdout))[0];
     assert.ok(done?.type === "session:turn_completed");

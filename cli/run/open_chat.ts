@@ -127,7 +127,14 @@ export function openChat(
     isReadOnly: (id) => run.registry?.isReadOnly(id) ?? false,
     ...(approver === undefined ? {} : { approver }),
   });
-  const host = hostOptionsOf(ctx, run);
+  // A line chat observes the transport: a retry says what it retries.
+  const host = hostOptionsOf(
+    ctx,
+    run,
+    frame === undefined || ctx.io.fetch === undefined
+      ? ctx.io.fetch
+      : frame.hooks.observeFetch(ctx.io.fetch),
+  );
   const settings: SessionSettings = {
     ...host.settings,
     ...spec.settings,

@@ -59,7 +59,11 @@ export function recapText(
   const out = [paint("dim", head, color)];
   for (const t of shown) {
     const [first = "", ...rest] = bounded(t.user);
-    out.push(`> ${first}`, ...rest.map((l) => `  ${l}`));
+    // Not `> `: that is the prompt.
+    out.push(
+      `${paint("dim", "you:", color)} ${first}`,
+      ...rest.map((l) => `     ${l}`),
+    );
     out.push(...bounded(t.assistant));
     out.push("");
   }

@@ -64,7 +64,8 @@ function terminalParts(ctx: CommandEnv): TerminalParts {
   const now = io.now ?? ((): number => Date.now());
   const markdown = io.stdoutIsTerminal
     ? createLiveMarkdown({
-      width: io.terminal?.columns() ?? 80,
+      // Read as it streams: a resized terminal wraps at its new width.
+      width: () => io.terminal?.columns() ?? 80,
       color: ctx.color,
     })
     : undefined;

@@ -169,9 +169,9 @@ Deno.test("chat-resume on a terminal prints the last two exchanges, bounded, bef
     at,
   );
   const recapStart = at;
-  at = await resumed.waitFor("> question two", at);
+  at = await resumed.waitFor("you: question two", at);
   at = await resumed.waitFor("Second answer.", at);
-  at = await resumed.waitFor("> question three", at);
+  at = await resumed.waitFor("you: question three", at);
   at = await resumed.waitFor("Line 6. …", at);
   await resumed.waitFor("\n> ", at);
   const recap = resumed.text().slice(recapStart);

@@ -450,7 +450,7 @@ export function createLiveMarkdown(options: MarkdownOptions): MarkdownRenderer {
    * row-sized line is then drawn rendered, not first as it came).
    */
   function partial(text: string, ends: boolean): string {
-    let out = resized();
+    const out = resized();
     line += text;
     switch (mode) {
       case "row":

@@ -119,6 +119,7 @@ export function createVt(columns: number, rows: number): Vt {
       while (i < text.length) {
         const ch = text[i] ?? "";
         if (ch === "\x1b") {
+          // deno-lint-ignore no-control-regex
           const m = /^\x1b\[([0-9;?]*)[ -\/]*([@-~])/.exec(
             text.slice(i, i + 32),
           );
@@ -127,6 +128,7 @@ export function createVt(columns: number, rows: number): Vt {
             i += m[0].length;
             continue;
           }
+          // deno-lint-ignore no-control-regex
           const osc = /^\x1b\][^\x07]*\x07/.exec(text.slice(i));
           i += osc !== null ? osc[0].length : 2;
           continue;

@@ -6,39 +6,12 @@
 import assert from "node:assert/strict";
 import { createBufferedIo } from "../../../cli/io/io.ts";
 import { main } from "../../../cli/main.ts";
-import {
-  lineStdin,
-  runCli,
-  tempDir,
-  textCassette,
-  write,
-} from "../_helpers.ts";
+import { lineStdin, runCli, tempDir, write } from "../_helpers.ts";
+import { turnsCassette } from "./_turns_cassette.ts";
 
 /** Two calls: the first answers, the second fails with `auth`. */
 function okThenFail(): string {
-  return JSON.stringify({
-    schema_version: "1.0",
-    provider: "anthropic",
-    calls: [
-      [
-        { type: "text_delta", text: "Fine." },
-        {
-          type: "stop",
-          stopReason: "stop",
-          usage: { inputTokens: 10, outputTokens: 2 },
-        },
-      ],
-      [{
-        type: "error",
-        error: {
-          kind: "auth",
-          provider: "anthropic",
-          message: "bad key",
-          retryable: false,
-        },
-      }],
-    ],
-  });
+  return turnsCassette(["Fine.", null]);
 }
 
 const ROWS: Array<{
@@ -50,21 +23,21 @@ const ROWS: Array<{
 }> = [
   {
     name: "piped, every turn succeeded, end of input",
-    cassette: () => textCassette("anthropic", ["One.", "Two."]),
+    cassette: () => turnsCassette(["One.", "Two."]),
     stdin: "a\nb\n",
     json: false,
     code: 0,
   },
   {
     name: "--json, every turn succeeded, end of input",
-    cassette: () => textCassette("anthropic", ["One."]),
+    cassette: () => turnsCassette(["One."]),
     stdin: "a\n",
     json: true,
     code: 0,
   },
   {
     name: "piped, every turn succeeded, /exit",
-    cassette: () => textCassette("anthropic", ["One."]),
+    cassette: () => turnsCassette(["One."]),
     stdin: "a\n/exit\nnever sent\n",
     json: false,
     code: 0,
@@ -85,7 +58,7 @@ const ROWS: Array<{
   },
   {
     name: "piped, no turn at all",
-    cassette: () => textCassette("anthropic", []),
+    cassette: () => turnsCassette([]),
     stdin: "",
     json: false,
     code: 0,
@@ -126,7 +99,7 @@ Deno.test("chat exit code: an interactive chat ended by the person exits 4, even
 
 Deno.test("chat: /cancel says the chat was cancelled and the session kept", async () => {
   await using dir = await tempDir();
-  await write(`${dir.path}/c.json`, textCassette("anthropic", ["One."]));
+  await write(`${dir.path}/c.json`, turnsCassette(["One."]));
   const r = await runCli(["chat", "--fixture", "c.json"], {
     env: { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" },
     cwd: dir.path,

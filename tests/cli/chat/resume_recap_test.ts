@@ -18,40 +18,12 @@ import {
   textCassette,
   write,
 } from "../_helpers.ts";
-
-/** Calls: ok, auth failure, ok. */
-function okFailOk(): string {
-  const ok = (text: string) => [
-    { type: "text_delta", text },
-    {
-      type: "stop",
-      stopReason: "stop",
-      usage: { inputTokens: 10, outputTokens: 2 },
-    },
-  ];
-  return JSON.stringify({
-    schema_version: "1.0",
-    provider: "anthropic",
-    calls: [
-      ok("One."),
-      [{
-        type: "error",
-        error: {
-          kind: "auth",
-          provider: "anthropic",
-          message: "bad key",
-          retryable: false,
-        },
-      }],
-      ok("Three."),
-    ],
-  });
-}
+import { turnsCassette } from "./_turns_cassette.ts";
 
 Deno.test("chat-list, chat-show and the resume banner count the same turns (completed ones)", async () => {
   await using dir = await tempDir();
   const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  await write(`${dir.path}/c.json`, okFailOk());
+  await write(`${dir.path}/c.json`, turnsCassette(["One.", null, "Three."]));
   const chat = await runCli(["chat", "--fixture", "c.json"], {
     env,
     cwd: dir.path,

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnPty } from "../_pty.ts";
-import { chatProvider, chatSetup } from "../_pty_chat.ts";
+import { type Answer, chatProvider, chatSetup } from "../_pty_chat.ts";
 import { tempDir } from "../_helpers.ts";
 import { createVt } from "./_vt.ts";
 
@@ -43,20 +43,24 @@ function tokens(lines: readonly string[]): number[] {
 
 const ALL = Array.from({ length: 40 }, (_, i) => i + 1);
 
+/** A chat on a 60x20 terminal against `answer`, "talk" sent. */
+async function talk(dir: string, answer: Answer) {
+  const provider = chatProvider([answer]);
+  const { args, env } = await chatSetup(dir, `${dir}/home`, provider);
+  const chat = spawnPty(args, { cwd: dir, env, columns: 60, rows: 20 });
+  const at = await chat.waitFor("> ");
+  await chat.type("talk\r");
+  return { provider, chat, at };
+}
+
 Deno.test("chat on a 60x20 terminal: a paragraph taller than the screen is in the scrollback once", async () => {
   await using dir = await tempDir();
-  await using provider = chatProvider([{
+  const started = await talk(dir.path, {
     deltas: [...sentences(1, 40), "\n"],
-  }]);
-  const { args, env } = await chatSetup(dir.path, `${dir.path}/home`, provider);
-  await using chat = spawnPty(args, {
-    cwd: dir.path,
-    env,
-    columns: 60,
-    rows: 20,
   });
-  let at = await chat.waitFor("> ");
-  await chat.type("talk\r");
+  await using _provider = started.provider;
+  await using chat = started.chat;
+  let at = started.at;
   at = await chat.waitFor("S40x", at);
   await chat.waitFor("\n> ", at);
   const lines = seen(chat.raw(), [60, 20]);
@@ -67,22 +71,14 @@ Deno.test("chat on a 60x20 terminal: a paragraph taller than the screen is in th
 
 Deno.test("chat on a terminal resized while a paragraph streams: nothing garbled; the prompt is redrawn", async () => {
   await using dir = await tempDir();
-  await using provider = chatProvider([
-    {
-      deltas: sentences(1, 20),
-      hold: true,
-      rest: [...sentences(21, 40), "\n"],
-    },
-  ]);
-  const { args, env } = await chatSetup(dir.path, `${dir.path}/home`, provider);
-  await using chat = spawnPty(args, {
-    cwd: dir.path,
-    env,
-    columns: 60,
-    rows: 20,
+  const started = await talk(dir.path, {
+    deltas: sentences(1, 20),
+    hold: true,
+    rest: [...sentences(21, 40), "\n"],
   });
-  let at = await chat.waitFor("> ");
-  await chat.type("talk\r");
+  await using provider = started.provider;
+  await using chat = started.chat;
+  let at = started.at;
   // The host holds back the newest delta: S19x is the last one shown.
   at = await chat.waitFor("S19x", at);
   await chat.type("\x1b]pty-resize;40;20\x07");

@@ -42,7 +42,7 @@ function cassette(calls: unknown[][], provider = "anthropic"): string {
   return JSON.stringify({ schema_version: "1.0", provider, calls });
 }
 
-/** A piped chat of two turns and `/compact` (exit 4), on a cassette. */
+/** A piped chat of two turns and `/compact` (exit 0), on a cassette. */
 async function twoTurnsThenCompact(s: Scenario): Promise<ScenarioRun> {
   await s.file(
     "c1.json",

@@ -28,7 +28,7 @@ function signature(list: Array<Record<string, unknown>>): string[] {
   return eventSignature(list as unknown as SessionEvent[]);
 }
 
-Deno.test("chat: plain text turn streams model text to stdout, exit 4 on EOF", async () => {
+Deno.test("chat: plain text turn streams model text to stdout, exit 0 on EOF", async () => {
   await using dir = await tempDir();
   await write(
     `${dir.path}/c.json`,

@@ -153,7 +153,7 @@ Deno.test("agent run --record, then --fixture: a rate-limited primary, the fallb
   assert.deepEqual(signature(parseEvents(replay.stdout)), recorded);
 });
 
-Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 4", async () => {
+Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 0", async () => {
   await using dir = await tempDir();
   const server = serve([
     sse(fixture("anthropic", "text.sse")),

@@ -15,7 +15,7 @@ import {
 } from "../io/output.ts";
 import { createStatusLine, intervalTicker } from "../chat/status.ts";
 import { TOOL_LINES } from "../chat/tool_line.ts";
-import { createLiveMarkdown } from "../io/markdown.ts";
+import { createLiveMarkdown } from "../io/live_markdown.ts";
 
 /**
  * The printer for the context's output mode: NDJSON under `--json`, else

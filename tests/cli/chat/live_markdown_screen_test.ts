@@ -7,10 +7,8 @@
  * resize, every word is there once, in order.
  */
 import assert from "node:assert/strict";
-import {
-  createLiveMarkdown,
-  createMarkdownRenderer,
-} from "../../../cli/io/markdown.ts";
+import { createLiveMarkdown } from "../../../cli/io/live_markdown.ts";
+import { createMarkdownRenderer } from "../../../cli/io/markdown.ts";
 import { createVt } from "./_vt.ts";
 
 const DOC = [

@@ -1,9 +1,7 @@
 /** The terminal's markdown: structure rendered, prose wrapped, code kept. */
 import assert from "node:assert/strict";
-import {
-  createLiveMarkdown,
-  createMarkdownRenderer,
-} from "../../../cli/io/markdown.ts";
+import { createLiveMarkdown } from "../../../cli/io/live_markdown.ts";
+import { createMarkdownRenderer } from "../../../cli/io/markdown.ts";
 
 function render(text: string, width = 40, color = false): string {
   const r = createMarkdownRenderer({ width, color });

@@ -39,7 +39,7 @@ Commands:
 
 ${GLOBAL_FLAGS}
 Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
-4 chat ended, 130/143 interrupted.
+4 interactive chat ended, 130/143 interrupted.
 `,
   chat:
     `Usage: relavium chat [--agent <path|id>] [--model <id> [--provider <id>]]
@@ -47,7 +47,9 @@ Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
                      [--mode <mode>]
 
 Start a persisted chat session. Each stdin line is one message; end of
-input, /exit or /cancel ends the chat (exit 4).
+input, /exit or /cancel ends the chat. On a terminal that exits 4; piped,
+in CI or under --json it exits 0 when every turn succeeded, 1 when any
+failed.
 
 Flags:
   --agent <path|id>   agent file (path, or *.yaml) or id in .relavium/agents/
@@ -70,11 +72,13 @@ Resume a stored session with its stored agent and context. Only the text
 of earlier turns is carried over; earlier tool calls and file contents are
 not. <id> may be a unique prefix of the id (at least 4 characters); an
 ambiguous one exits 2 listing the sessions it matches. The banner names
-the folder the session works in.
+the folder the session works in and counts its completed turns; on a
+terminal the last two exchanges follow, shortened.
 
 Flags:
   --last              resume this project's most recently updated session
-                      (else the newest of any folder, said so)
+                      with a completed turn (else the newest of any folder,
+                      said so)
   --fixture <file>    replay a recorded cassette instead of calling a provider
   --record <file>     record every provider call as a v1.1 cassette that
                       --fixture replays offline (not with --fixture); it
@@ -87,8 +91,10 @@ ${GLOBAL_FLAGS}`,
 
 List stored sessions of every folder, newest first:
   <short id>  <when>  <N turns>  <folder>  <agent>  "<title>"
-The short id is a unique prefix every command accepts. Sessions that
-never reached a provider (no turn, nothing spent) are not listed.
+The short id is a unique prefix every command accepts. Turns are
+completed turns (an answer stored), as chat-show and chat-resume count
+them. Sessions that never reached a provider (no turn, nothing spent)
+are not listed; one whose turns all failed is listed with 0 turns.
 With --json, one record per line:
   {sessionId, agentSlug, title, status, modelId, createdAt, updatedAt,
    totalCostMicrocents, unaccountedCalls, folder, turns}

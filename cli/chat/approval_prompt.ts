@@ -22,6 +22,9 @@ import type {
   ApprovalRequest,
 } from "../../tools/registry.ts";
 import { stripControl } from "../io/control.ts";
+
+/** What a person approves shows each bidi control (the name used is the name shown). */
+const MARK = { markBidi: true } as const;
 import { writePreview } from "./approval_diff.ts";
 import type { CliIo } from "../io/io.ts";
 import type { LineReader } from "../io/stdin.ts";
@@ -52,11 +55,14 @@ function wrap(text: string, width: number): string[] {
 
 function previewText(request: ApprovalRequest): string {
   const p = request.preview;
-  const text = stripControl(p.path ?? p.command ?? request.url ?? p.host ?? "");
+  const text = stripControl(
+    p.path ?? p.command ?? request.url ?? p.host ?? "",
+    MARK,
+  );
   const notes: string[] = [];
   if (request.protectedPath) notes.push("protected path");
   if (request.requestedPath !== undefined) {
-    notes.push(`requested as ${stripControl(request.requestedPath)}`);
+    notes.push(`requested as ${stripControl(request.requestedPath, MARK)}`);
   }
   const note = notes.length === 0 ? "" : ` (${notes.join("; ")})`;
   if (text === "") return note;
@@ -170,7 +176,7 @@ function gateText(details: Readonly<Record<string, unknown>>): string {
     : [];
   // Shown whole, never cut: what is approved is what is committed.
   const clean = (t: string): string =>
-    stripControl(t).replace(/\s+/g, " ").trim();
+    stripControl(t, MARK).replace(/\s+/g, " ").trim();
   const list = files.length === 0
     ? "the staged changes"
     : files.map(clean).join(", ");

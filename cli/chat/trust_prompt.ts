@@ -36,7 +36,7 @@ export async function offerTrust(
     if (file.ignored.length === 0) continue;
     ctx.io.stderr.write(
       `${stripControl(file.path)} asks for more than your own config grants: ${
-        file.ignored.map(stripControl).join(", ")
+        file.ignored.map((k) => stripControl(k)).join(", ")
       }. Trust this file's exact content? [y] yes  [n] no `,
     );
     const yes = await readAnswer({ signal: new AbortController().signal }, {

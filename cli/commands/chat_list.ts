@@ -14,6 +14,7 @@ import { stripControl } from "../io/control.ts";
 import { damagedRowsNotice, listExistingHistory } from "../run/history.ts";
 import type { DamagedSessionRow } from "../../store/sqlite_list.ts";
 import { inProject, projectFolder } from "./session_ref.ts";
+import { withoutFrames } from "../chat/inject.ts";
 
 /**
  * One `chat-list --json` record; absent values are `null`.
@@ -36,6 +37,16 @@ export interface ChatListRecord {
 }
 
 /**
+ * A title as listed: without the frame of an `@` mention or a `!` command
+ * (a title is the start of the first message, frames included).
+ */
+function shownTitle(title: string | undefined): string | null {
+  if (title === undefined) return null;
+  const typed = withoutFrames(title);
+  return typed === "" ? null : typed;
+}
+
+/**
  * The fields `chat-list` and `chat-show` records share, in the documented
  * key order.
  *
@@ -48,7 +59,7 @@ export function sessionFields(
   return {
     sessionId: r.id,
     agentSlug: r.agentSlug,
-    title: r.title ?? null,
+    title: shownTitle(r.title),
     status: r.status,
     modelId: r.modelId ?? null,
     createdAt: r.createdAt,
@@ -188,7 +199,11 @@ export function formatListLines(
   return rows.map((r, i) => {
     const row = cells[i] ?? [];
     const padded = row.map((cell, c) => cell.padEnd(widths[c] ?? 0));
-    return `${padded.join("  ")}  ${JSON.stringify(r.title ?? "")}\n`;
+    // Quoted (controls escaped), then what quoting keeps (C1, bidi) neutralised.
+    const title = stripControl(JSON.stringify(shownTitle(r.title) ?? ""), {
+      markBidi: true,
+    });
+    return `${padded.join("  ")}  ${title}\n`;
   }).join("");
 }
 

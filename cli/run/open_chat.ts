@@ -10,6 +10,7 @@
  */
 import type { HostOptions, PersistedSession } from "../../host/host.ts";
 import type { Result } from "../../schema/result.ts";
+import type { SessionEvent } from "../../schema/event.ts";
 import type { SessionSettings } from "../../session/deps.ts";
 import type { SessionStore } from "../../store/store.ts";
 import type { GateHook } from "../../tools/approval.ts";
@@ -69,6 +70,8 @@ export interface OpenChatSpec {
   };
   /** Engine settings that differ from the config's. */
   settings?: SessionSettings;
+  /** Sees each event after the printer (e.g. the text of a one-shot). */
+  observe?(event: SessionEvent): void;
 }
 
 /**
@@ -124,7 +127,14 @@ export function openChat(
     isReadOnly: (id) => run.registry?.isReadOnly(id) ?? false,
     ...(approver === undefined ? {} : { approver }),
   });
-  const host = hostOptionsOf(ctx, run);
+  // A line chat observes the transport: a retry says what it retries.
+  const host = hostOptionsOf(
+    ctx,
+    run,
+    frame === undefined || ctx.io.fetch === undefined
+      ? ctx.io.fetch
+      : frame.hooks.observeFetch(ctx.io.fetch),
+  );
   const settings: SessionSettings = {
     ...host.settings,
     ...spec.settings,
@@ -159,7 +169,10 @@ export function openChat(
   const live = opened.value;
   if (frame !== undefined) frame.current.live = live;
   const drained = (async () => {
-    for await (const event of live.events) printer.print(event);
+    for await (const event of live.events) {
+      printer.print(event);
+      spec.observe?.(event);
+    }
   })();
   return {
     ok: true,

@@ -22,6 +22,7 @@ import { type CliFault, fault } from "../fault.ts";
 import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
 import { registryOf } from "./keys.ts";
 import { rememberFaultSecrets } from "../io/fault_line.ts";
+import type { CliIo } from "../io/io.ts";
 import type { SessionSettings } from "../../session/deps.ts";
 import type { ScopedToolRegistry } from "../../tools/registry_impl.ts";
 import type { GateHook } from "../../tools/approval.ts";
@@ -144,11 +145,13 @@ export function contextDeps(
  *
  * @param ctx The command context (cwd, env, fetch, sleep).
  * @param run The prepared run.
+ * @param fetch The provider transport, when not the io's (an observed one).
  * @returns The runtime, tools, settings and secrets for the opener.
  */
 export function hostOptionsOf(
   ctx: CommandEnv,
   run: PreparedRun,
+  fetch: CliIo["fetch"] = ctx.io.fetch,
 ): Omit<HostOptions, "store"> & { settings: SessionSettings } {
   const { config, wiring } = run;
   const chat = config.resolved.chat;
@@ -168,7 +171,7 @@ export function hostOptionsOf(
       promptCaching: chat.promptCaching.value,
       ...streamLimitsOf(chat),
     },
-    ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
+    ...(fetch === undefined ? {} : { fetch }),
     ...(ctx.io.sleep === undefined ? {} : { sleep: ctx.io.sleep }),
   });
   return {

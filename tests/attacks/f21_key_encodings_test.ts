@@ -134,7 +134,7 @@ for (const [name, form] of Object.entries(ENCODED)) {
         stdin: "go\n",
       },
     );
-    assert.equal(r.code, 4, r.stderr);
+    assert.equal(r.code, 0, r.stderr);
     const result = parseEvents(r.stdout).find((e) =>
       e.type === "agent:tool_result"
     );

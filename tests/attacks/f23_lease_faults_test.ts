@@ -125,7 +125,7 @@ const rows: Row[] = [
       "a chat whose lease was taken over names the new holder and how to go on",
     argv: [...resume, "--json"],
     stdin: takeoverStdin,
-    code: 4,
+    code: 1,
     after: (dir, r) => {
       const done = parseEvents(r.stdout).filter((e) =>
         e.type === "session:turn_completed"

@@ -92,7 +92,7 @@ for (const row of ARG_ROWS) {
       ["chat", ...scriptFlags(dir.path), "--mode", "auto", "--json"],
       { env: keyEnv(dir.path), cwd: ws, stdin: "go\n" },
     );
-    assert.equal(r.code, 4, r.stderr);
+    assert.equal(r.code, 0, r.stderr);
     assertNoSecret(r.stdout + r.stderr, "the output");
     const result = parseEvents(r.stdout).find((e) =>
       e.type === "agent:tool_result"
@@ -118,7 +118,7 @@ Deno.test("secrets attack: keys in model and user text are kept redacted (events
     cwd: dir.path,
     stdin: `my key is ${SESSION_KEY}\n`,
   });
-  assert.equal(r.code, 4, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
   assertNoSecret(r.stdout + r.stderr, "the NDJSON");
   assert.match(r.stdout, /Here: \[redacted\], \[redacted\] and \[redacted\]\./);
   const id = parseEvents(r.stdout)[0]?.sessionId;
@@ -284,7 +284,7 @@ for (
       cwd: dir.path,
       stdin: "show me\n",
     });
-    assert.equal(json.code, 4, json.stderr);
+    assert.equal(json.code, 0, json.stderr);
     const text = parseEvents(json.stdout).flatMap((e) =>
       e.type === "agent:token" ? [e.token] : []
     ).join("");
@@ -332,7 +332,7 @@ Deno.test("secrets attack: a key streamed split across reasoning deltas is redac
     cwd: dir.path,
     stdin: "think\n",
   });
-  assert.equal(r.code, 4, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
   const events = parseEvents(r.stdout);
   const thought = events.flatMap((e) =>
     e.type === "agent:reasoning" ? [e.text] : []

@@ -175,7 +175,7 @@ const ROWS: Row[] = [
         stdin: "hi\n",
       });
       clean(r);
-      assert.equal(r.code, 4, r.stderr);
+      assert.equal(r.code, 0, r.stderr);
       const started = parseEvents(r.stdout)[0];
       assert.ok(started?.type === "session:started");
       assert.equal(started.model, "claude-sonnet-4-6");
@@ -191,7 +191,7 @@ const ROWS: Row[] = [
         { stdin: "more\n" },
       );
       clean(resumed);
-      assert.equal(resumed.code, 4, resumed.stderr);
+      assert.equal(resumed.code, 0, resumed.stderr);
       assert.equal(notices(resumed.stderr).length, 1, resumed.stderr);
     },
   },

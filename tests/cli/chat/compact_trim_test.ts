@@ -43,14 +43,14 @@ function cassette(calls: unknown[][], provider = "anthropic"): string {
   return JSON.stringify({ schema_version: "1.0", provider, calls });
 }
 
-/** A piped chat of two turns and `/compact` (exit 4), on a cassette. */
+/** A piped chat of two turns and `/compact` (exit 0), on a cassette. */
 async function twoTurnsThenCompact(s: Scenario): Promise<ScenarioRun> {
   await s.file(
     "c1.json",
     cassette([call("Paris."), call("Madrid."), call(SUMMARY, 80)]),
   );
   return await s.run(["chat", "--json", "--fixture", "c1.json"], {
-    code: 4,
+    code: 0,
     stdin: "Capital of France?\nAnd Spain?\n/compact\n",
   });
 }
@@ -133,7 +133,7 @@ Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume se
     }),
   );
   const resumed = await s.run(["chat-resume", id, "--fixture", "c2.json"], {
-    code: 4,
+    code: 0,
     stdin: "And Italy?\n",
   });
   assert.equal(resumed.stdout, "Rome.\n");
@@ -161,7 +161,7 @@ Deno.test("chat: /compact with nothing to fold, or refused by the memory policy,
   await using s = await scenario();
   await s.file("c.json", cassette([call("Hi.")]));
   const r = await s.run(["chat", "--json", "--fixture", "c.json"], {
-    code: 4,
+    code: 0,
     stdin: "/compact\nhello\n/compact\n/compact now\n",
   });
   assert.equal(
@@ -189,7 +189,7 @@ Deno.test("chat: /compact with nothing to fold, or refused by the memory policy,
     "--fixture",
     "n.json",
     "-q",
-  ], { code: 4, stdin: "one\ntwo\n/compact\n/trim 1\n/trim\n" });
+  ], { code: 0, stdin: "one\ntwo\n/compact\n/trim 1\n/trim\n" });
   assert.equal(
     none.stderr,
     "Compaction is not available: this agent's memory is none, so requests carry only the pending message.\n" +
@@ -213,7 +213,7 @@ Deno.test("chat-resume: /compact over the cost cap is refused before any request
     "--fixture",
     "c.json",
     "--json",
-  ], { code: 4, stdin: "a\nb\n" });
+  ], { code: 0, stdin: "a\nb\n" });
   const id = parseEvents(first.stdout)[0]?.sessionId ?? "";
   await s.project(
     '[chat]\nmax_cost_microcents = 10000000\non_exceed = "fail"\n',
@@ -222,7 +222,7 @@ Deno.test("chat-resume: /compact over the cost cap is refused before any request
   await s.file("none.json", cassette([], "openai"));
   const r = await s.run(
     ["chat-resume", id, "--fixture", "none.json", "--json"],
-    { code: 4, stdin: "/compact\n" },
+    { code: 0, stdin: "/compact\n" },
   );
   assert.equal(
     r.stderr,
@@ -237,7 +237,7 @@ Deno.test("chat: /trim without a bound names [chat].max_messages and /compact; w
   await s.file("c.json", cassette([call("A1."), call("A2."), call("A3.")]));
   /** A piped `chat --json` on c.json of `lines` (exit 4). */
   const chat = (lines: string) =>
-    s.run(["chat", "--json", "--fixture", "c.json"], { code: 4, stdin: lines });
+    s.run(["chat", "--json", "--fixture", "c.json"], { code: 0, stdin: lines });
   const bare = await chat("Q1\n/trim\n/trim 0\n/trim two\n/trim 1 2\n");
   assert.equal(
     bare.stderr,
@@ -373,7 +373,7 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
   );
   await s.file("c.json", cassette([call("One.", 1_000_000)], "openai"));
   const first = await s.run(modelChat("gpt-5.4-mini", "c.json"), {
-    code: 4,
+    code: 0,
     stdin: "hi\n/cost\n",
   });
   assert.match(
@@ -383,7 +383,7 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
   const id = parseEvents(first.stdout)[0]?.sessionId ?? "";
   const resumed = await s.run(
     ["chat-resume", id, "--fixture", "c.json", "--json"],
-    { code: 4, stdin: "again\n" },
+    { code: 1, stdin: "again\n" },
   );
   const done = find(parseEvents(resumed.stdout), "session:turn_completed");
   assert.equal(done?.error?.code, "budget_exceeded", "spend carried over");
@@ -395,7 +395,7 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
   await s.file("l.json", textCassette("local", ["L1.", "L2."]));
   const local = modelChat("llama3", "l.json", "local");
   const unpriced = await s.run(local, {
-    code: 4,
+    code: 0,
     stdin: "a\nb\n",
   });
   assert.equal(
@@ -404,7 +404,7 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
   );
   await s.project(entry);
   const uncapped = await s.run(local, {
-    code: 4,
+    code: 0,
     stdin: "a\n/cost\n",
   });
   assert.match(

@@ -46,7 +46,7 @@ Deno.test("chat: plain text turn streams model text to stdout, exit 4 on EOF", a
   await using s = await withReplies("Hello \x1b[31mthere.");
   const r = await s.run(["chat", "--fixture", "c.json", "-q"], {
     stdin: "hi\n",
-    code: 4,
+    code: 0,
   });
   assert.equal(r.stdout, "Hello there.\n");
   assert.equal(r.stderr, "");
@@ -56,7 +56,7 @@ Deno.test("chat --json: pure NDJSON, gap-free, session:cancelled last, empty std
   await using s = await withReplies("One.", "Two.");
   const r = await s.run(["--json", "chat", "--fixture", "c.json"], {
     stdin: "first\n\n   \nsecond",
-    code: 4,
+    code: 0,
   });
   assert.equal(r.stderr, "");
   const list = events(r.stdout);
@@ -195,7 +195,7 @@ Deno.test("chat --agent <id> --model: the override replaces the primary and its 
   const r = await s.run([...argv, "--fixture", "c.json", "--json"], {
     env: { ...s.env, HOME: `${s.dir}/h` },
     stdin: "hi\n",
-    code: 4,
+    code: 0,
   });
   const list = events(r.stdout);
   assert.deepEqual([list[0]?.agentRef, list[0]?.model], ["helper", "o3"]);
@@ -205,7 +205,7 @@ Deno.test("chat --agent <id> --model: the override replaces the primary and its 
 async function chatOnce(s: Scenario, stdin: string): Promise<string> {
   const first = await s.run(["chat", "--json", "--fixture", "c.json"], {
     stdin,
-    code: 4,
+    code: 0,
   });
   return events(first.stdout)[0]?.sessionId as string;
 }
@@ -222,7 +222,7 @@ Deno.test("chat → chat-resume: prior turns carried, totals accumulate", async 
   );
   const resumed = await s.run(["chat-resume", id, "--fixture", "c2.json"], {
     stdin: "And Spain?\n",
-    code: 4,
+    code: 0,
   });
   assert.equal(resumed.stdout, "Madrid.\n");
   assert.match(
@@ -242,7 +242,7 @@ Deno.test("chat → chat-resume: prior turns carried, totals accumulate", async 
   assert.equal(shown.totalInputTokens, 50);
   const last = await s.run(
     ["chat-resume", "--last", "--json", "--fixture", "c.json"],
-    { stdin: "", code: 4 },
+    { stdin: "", code: 0 },
   );
   assert.equal(last.stderr, "");
   const only = events(last.stdout);
@@ -278,7 +278,7 @@ Deno.test("chat, then chat-resume in a new process: earlier turns reach the requ
   );
   const out = await s.child(
     ["chat-resume", id, "--fixture", "c2.json", "--json"],
-    { stdin: "And Italy?\n", code: 4 },
+    { stdin: "And Italy?\n", code: 0 },
   );
   assert.equal(out.stderr, "");
   const resumed = events(out.stdout);
@@ -397,7 +397,7 @@ Deno.test("chat: a tool round reads a file through the jail (cassette v1.1 toolR
   );
   const r = await s.run(["chat", "--json", "--fixture", "c.json"], {
     stdin: "What is README.md?\n",
-    code: 4,
+    code: 0,
   });
   assert.equal(r.stderr, "");
   assert.deepEqual(signature(events(r.stdout)), [
@@ -408,7 +408,7 @@ Deno.test("chat: a tool round reads a file through the jail (cassette v1.1 toolR
   ]);
   const plain = await s.run(
     ["chat", "--fixture", "c.json", "--no-color", "-q"],
-    { stdin: "What is README.md?\n", code: 4 },
+    { stdin: "What is README.md?\n", code: 0 },
   );
   assert.equal(plain.stdout, "It is a readme.\n");
   assert.equal(plain.stderr, "[tool: read_file]\n");

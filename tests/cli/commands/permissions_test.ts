@@ -52,7 +52,7 @@ Deno.test("a chat runs under the doctor --permissions flags alone", async () => 
       // No HOME: Deno would look for its module cache under it.
       env: { RELAVIUM_HOME: s.home },
       stdin: "What does notes.md say?\n",
-      code: 4,
+      code: 0,
     },
   );
   assert.equal(out.stderr, "");

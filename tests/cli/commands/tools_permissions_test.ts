@@ -15,8 +15,16 @@ import {
 } from "../_kit/cassette.ts";
 import { type Scenario, scenario } from "../_kit/scenario.ts";
 
-/** `chat` with the helper agent on `fixture` in auto mode, as a child under `flags`. */
-function chatChild(s: Scenario, flags: string[], fixture: string) {
+/**
+ * `chat` with the helper agent on `fixture` in auto mode, as a child under
+ * `flags`; `code` is its exit (0: every turn succeeded, 1: one failed).
+ */
+function chatChild(
+  s: Scenario,
+  flags: string[],
+  fixture: string,
+  code: 0 | 1 = 0,
+) {
   return s.child(
     [
       "chat",
@@ -34,7 +42,7 @@ function chatChild(s: Scenario, flags: string[], fixture: string) {
       // no HOME (Deno would look for its module cache under it).
       env: { RELAVIUM_HOME: s.home, PATH: "/usr/bin:/bin" },
       stdin: "Read notes and say hello\n",
-      code: 4,
+      code,
     },
   );
 }
@@ -140,7 +148,7 @@ Deno.test("the CLI runs under exactly the doctor --permissions flags; a narrower
       const narrowFlags = flags.map((f) =>
         f === readFlag ? `--allow-read=${narrow.join(",")}` : f
       );
-      const r = await chatChild(s, narrowFlags, "c2.json");
+      const r = await chatChild(s, narrowFlags, "c2.json", 1);
       assert.equal(r.stderr, "");
       const events = r.events;
       const done = turnOf(events);

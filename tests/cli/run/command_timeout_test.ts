@@ -90,7 +90,7 @@ Deno.test({
       cwd: dir.path,
       stdin: "run it\n",
     });
-    assert.equal(r.code, 4, r.stderr);
+    assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stderr, "");
     const events = parseEvents(r.stdout);
     const results = events.filter((e) => e.type === "agent:tool_result");

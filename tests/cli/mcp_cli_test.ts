@@ -110,11 +110,11 @@ Deno.test("agent run: in ask mode without a terminal an MCP call is refused and 
   assert.equal(r.code, 1, r.stderr);
   assert.ok(result?.type === "agent:tool_result");
   assert.equal(result.success, false);
-  // The CLI's ask mode answers for the missing approver, as for every
-  // governed built-in (the pipeline's own refusal is no_approval_hook).
+  // Refused no_approval_hook, as for every governed built-in, with the
+  // reason nobody could be asked.
   assert.match(
     r.stdout,
-    /Tool call denied: mcp_calc_slow needs approval in ask mode and there is no terminal to ask on/,
+    /Tool call denied \(no_approval_hook\): mcp_calc_slow needs approval in ask mode and there is no terminal to ask on/,
   );
   const log = await Deno.readTextFile(`${dir.path}/server.log`).catch(() => "");
   assert.equal(log, "");

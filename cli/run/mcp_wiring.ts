@@ -16,6 +16,7 @@
  * @module
  */
 import { resolve, sep } from "node:path";
+import type { PersistedSession } from "../../host/host.ts";
 import type { Agent } from "../../schema/agent.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import type { McpServerEntry } from "../config/mcp_schema.ts";
@@ -209,7 +210,7 @@ export function resolveMcpServers(
     else servers.push(spec);
   }
   const notices = skipped.map((s) =>
-    `warning: MCP server ${s.id} is not started: ${s.reason}`
+    `MCP server ${s.id} is not started: ${s.reason}`
   );
   return { servers, notices, skipped, secrets };
 }
@@ -218,9 +219,9 @@ export function resolveMcpServers(
 export function mcpEventLine(e: McpServerEvent): string | undefined {
   switch (e.state) {
     case "failed":
-      return `warning: MCP server ${e.server} failed, its tools are absent: ${e.reason}`;
+      return `MCP server ${e.server} failed, its tools are absent: ${e.reason}`;
     case "skipped_tool":
-      return `warning: MCP server ${e.server}: tool ${e.tool} is left out: ${e.reason}`;
+      return `MCP server ${e.server}: tool ${e.tool} is left out: ${e.reason}`;
     default:
       return undefined;
   }
@@ -282,8 +283,90 @@ export async function wireMcp(
   const window = io.windowTokens;
   if (window !== undefined && schemaTokens > window / 10) {
     io.notice(
-      `notice: the MCP tools' schemas take about ${schemaTokens} tokens, more than 10 % of the model's ${window}-token window; narrow them with tools_allowlist, enabled_tools or disabled_tools`,
+      `the MCP tools' schemas take about ${schemaTokens} tokens, more than 10 % of the model's ${window}-token window; narrow them with tools_allowlist, enabled_tools or disabled_tools`,
     );
   }
   return registry;
+}
+
+/**
+ * Carries a run's server events to its session: those of connecting
+ * (which happens before the session opens) wait, and are published as
+ * `session:mcp_server` once it is open; later ones (a `closed`) go at
+ * once while the session's channel is open.
+ */
+export interface McpEventRelay {
+  /** Takes a server event (the `onEvent` of {@linkcode wireMcp}). */
+  onEvent(event: McpServerEvent): void;
+  /**
+   * Publishes what waited on the open session and what follows. Its
+   * `close()` then first closes the servers (each `closed` precedes
+   * `session:cancelled`).
+   *
+   * @param live The open session.
+   * @param closeServers Starts closing the servers (idempotent).
+   */
+  attach(live: PersistedSession, closeServers: () => Promise<void>): void;
+}
+
+/**
+ * A relay for one run.
+ *
+ * @returns The relay.
+ */
+export function mcpEventRelay(): McpEventRelay {
+  const waiting: McpServerEvent[] = [];
+  let session: PersistedSession | undefined;
+  function publish(live: PersistedSession, e: McpServerEvent): void {
+    if (live.events.closed || live.session.state === "cancelled") return;
+    switch (e.state) {
+      case "connecting":
+      case "closed":
+        live.emitMcpServer({
+          type: "session:mcp_server",
+          server: e.server,
+          state: e.state,
+        });
+        return;
+      case "connected":
+        live.emitMcpServer({
+          type: "session:mcp_server",
+          server: e.server,
+          state: "connected",
+          tools: e.tools,
+          schemaTokens: e.schemaTokens,
+        });
+        return;
+      case "failed":
+        live.emitMcpServer({
+          type: "session:mcp_server",
+          server: e.server,
+          state: "failed",
+          reason: e.reason,
+        });
+        return;
+      case "skipped_tool":
+        // A stderr notice only.
+        return;
+      default: {
+        const never: never = e;
+        return never;
+      }
+    }
+  }
+  return {
+    onEvent(e): void {
+      if (session === undefined) waiting.push(e);
+      else publish(session, e);
+    },
+    attach(live, closeServers): void {
+      session = live;
+      for (const e of waiting.splice(0)) publish(live, e);
+      const close = live.close;
+      live.close = (): void => {
+        void closeServers();
+        close();
+      };
+    },
+  };
 }

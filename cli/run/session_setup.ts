@@ -8,7 +8,7 @@
  */
 import { withheldProviderFault } from "../config/withheld.ts";
 import { streamLimitsOf } from "../config/resolve.ts";
-import type { HostOptions } from "../../host/host.ts";
+import type { HostOptions, PersistedSession } from "../../host/host.ts";
 import { denoRuntime } from "../../host/runtime.ts";
 import type { Agent } from "../../schema/agent.ts";
 import type { SessionContext } from "../../schema/context.ts";
@@ -44,6 +44,11 @@ export interface PreparedRun {
   notices: string[];
   /** Ends what the run started (the MCP servers); absent ⇒ nothing. */
   close?: () => Promise<void>;
+  /**
+   * Joins what the run started to its open session (the MCP servers'
+   * `session:mcp_server` events); absent ⇒ nothing.
+   */
+  attach?: (live: PersistedSession) => void;
 }
 
 /**
@@ -338,6 +343,7 @@ export async function prepareRun(
   const mcpNotices: string[] = [];
   let secrets = wiring.value.secrets;
   let close: (() => Promise<void>) | undefined;
+  let attach: ((live: PersistedSession) => void) | undefined;
   if ((agent.tools ?? []).length > 0 || req.userTools === true || mcp) {
     const { buildToolRegistry } = await import("./tool_wiring.ts");
     // The MCP module resolves the servers first: the values it reads from
@@ -376,6 +382,7 @@ export async function prepareRun(
     };
     registry = buildToolRegistry(scope);
     if (registry.ok && mcpWiring !== undefined && resolvedMcp !== undefined) {
+      const relay = mcpWiring.mcpEventRelay();
       const joined = await mcpWiring.wireMcp({
         servers: resolvedMcp.servers,
         env: (n) => ctx.io.env(n),
@@ -390,10 +397,12 @@ export async function prepareRun(
           : { resolveDns: ctx.io.resolveDns }),
         ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
         notice: (line) => void mcpNotices.push(line),
+        onEvent: (e) => relay.onEvent(e),
         ...windowOf(wiring.value.registry.catalog().lookup(agent.model)),
       });
       registry = ok(joined);
       close = () => joined.close();
+      attach = (live) => relay.attach(live, () => joined.close());
     }
   }
   if (!registry.ok) return registry;
@@ -405,5 +414,6 @@ export async function prepareRun(
     ...(registry.value === undefined ? {} : { registry: registry.value }),
     notices: [...base.notices, ...wiring.value.warnings, ...mcpNotices],
     ...(close === undefined ? {} : { close }),
+    ...(attach === undefined ? {} : { attach }),
   });
 }

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { textCall, toolCall } from "../attacks/_kit.ts";
-import type { SessionEvent } from "../../schema/event.ts";
+import { parseSessionEvent, type SessionEvent } from "../../schema/event.ts";
 import { parseEvents, runCli, tempDir, write } from "./_helpers.ts";
 import { SERVER_TOOL_IDS, serverArgs } from "../tools/mcp/_harness.ts";
 
@@ -146,11 +146,11 @@ Deno.test("agent run: an MCP server that cannot start is one warning and the run
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stderr,
-    /warning: MCP server calc failed, its tools are absent/,
+    /^notice: MCP server calc failed, its tools are absent/m,
   );
   assert.match(
     r.stderr,
-    /warning: MCP server nope is not started: \[\[mcp_servers\]\] of the global config has no such id/,
+    /^notice: MCP server nope is not started: \[\[mcp_servers\]\] of the global config has no such id/m,
   );
 });
 
@@ -188,7 +188,7 @@ Deno.test("a stdio server written in an agent file is not spawned until approved
   assert.match(
     before.stderr,
     new RegExp(
-      `warning: MCP server local is not started: ${ws}/a.agent.yaml declares it to run .*, which is not approved; approve it with: relavium trust ${ws}/a.agent.yaml`,
+      `notice: MCP server local is not started: ${ws}/a.agent.yaml declares it to run .*, which is not approved; approve it with: relavium trust ${ws}/a.agent.yaml`,
     ),
   );
   assert.equal(await Deno.stat(marker).then(() => true, () => false), false);
@@ -254,4 +254,49 @@ Deno.test("mcp list connects the global servers and lists their state and tools"
   assert.deepEqual(listed, {
     servers: [{ id: "calc", state: "connected", tools: [...SERVER_TOOL_IDS] }],
   });
+});
+
+Deno.test("agent run --json: session:mcp_server events say each server's state", async () => {
+  await using dir = await tempDir();
+  await setUp(dir.path, [
+    toolCall("mcp_calc_add", { a: 1, b: 1 }),
+    textCall("2."),
+  ]);
+  const config = await Deno.readTextFile(`${dir.path}/home/config.toml`);
+  await write(
+    `${dir.path}/home/config.toml`,
+    `${config}[[mcp_servers]]\nid = "gone"\ntransport = "stdio"\ncommand = "/nonexistent/mcp"\n`,
+  );
+  await write(
+    `${dir.path}/ws/a.agent.yaml`,
+    "id: a\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nmcp_servers: [{ ref: calc }, { ref: gone }]\n",
+  );
+  const { r, result } = await runAgent(dir.path, "add");
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(result?.type === "agent:tool_result" && result.success);
+  const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  for (const line of lines) {
+    assert.ok(parseSessionEvent(line).ok, JSON.stringify(line));
+  }
+  const events = parseEvents(r.stdout);
+  const mcp = events.flatMap((e) =>
+    e.type === "session:mcp_server" ? [{ ...e, at: events.indexOf(e) }] : []
+  );
+  const of = (server: string) =>
+    mcp.filter((e) => e.server === server).map((e) => e.state);
+  assert.deepEqual(of("calc"), ["connecting", "connected", "closed"]);
+  assert.deepEqual(of("gone"), ["connecting", "failed"]);
+  const connected = mcp.find((e) => e.state === "connected");
+  assert.ok(connected?.state === "connected");
+  assert.equal(connected.tools, SERVER_TOOL_IDS.length);
+  assert.ok(connected.schemaTokens > 0);
+  const failed = mcp.find((e) => e.state === "failed");
+  assert.ok(failed?.state === "failed");
+  assert.match(failed.reason, /\S/);
+  // Published on the session's channel: after session:started, and the
+  // closing before session:cancelled.
+  const started = events.findIndex((e) => e.type === "session:started");
+  const cancelled = events.findIndex((e) => e.type === "session:cancelled");
+  assert.ok(mcp.every((e) => e.at > started && e.at < cancelled));
+  assert.match(r.stderr, /MCP server gone failed, its tools are absent/);
 });

@@ -7,7 +7,8 @@
  * server (its `tools:` need not list it) and governed `egress`. The set
  * advertised at a turn's start stays the turn's: a re-listing after
  * `list_changed` applies at the next `advertise`. `close()` ends every
- * connection (stdio servers' process groups are killed).
+ * connection (stdio servers' process groups are killed), reporting each
+ * `closed` as it starts.
  *
  * This file, and everything that imports the MCP SDK, loads only when an
  * agent names a server.
@@ -198,10 +199,13 @@ export async function openMcpTools(
       await Promise.all(connections.map((c) => c.settled()));
     },
     close(): Promise<void> {
-      closing ??= Promise.all(connections.map(async (c) => {
-        await c.close();
-        emit({ server: c.id, state: "closed" });
-      })).then(() => undefined);
+      if (closing === undefined) {
+        // Reported as closing starts, while the session can still say so.
+        for (const c of connections) emit({ server: c.id, state: "closed" });
+        closing = Promise.all(connections.map((c) => c.close())).then(
+          () => undefined,
+        );
+      }
       return closing;
     },
   };

@@ -240,6 +240,8 @@ export async function wireMcp(
   input: {
     servers: readonly McpServerSpec[];
     env(name: string): string | undefined;
+    /** Ids of the agent's servers that were not started. */
+    absent?: readonly string[];
   },
   io: {
     build(extra: readonly ToolDefinition<unknown>[]): ScopedToolRegistry;
@@ -263,6 +265,7 @@ export async function wireMcp(
   let schemaTokens = 0;
   const registry = await openMcpTools({
     servers,
+    ...(input.absent === undefined ? {} : { absent: input.absent }),
     build: io.build,
     connect: {
       baseEnv,

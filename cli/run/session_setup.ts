@@ -386,6 +386,7 @@ export async function prepareRun(
       const joined = await mcpWiring.wireMcp({
         servers: resolvedMcp.servers,
         env: (n) => ctx.io.env(n),
+        absent: resolvedMcp.skipped.map((s) => s.id),
       }, {
         build(extraTools) {
           const built = buildToolRegistry({ ...scope, extraTools });

@@ -300,3 +300,42 @@ Deno.test("agent run --json: session:mcp_server events say each server's state",
   assert.ok(mcp.every((e) => e.at > started && e.at < cancelled));
   assert.match(r.stderr, /MCP server gone failed, its tools are absent/);
 });
+
+Deno.test("agent run: a recorded MCP call whose server is absent ends tool_unavailable naming the server", async (t) => {
+  await using dir = await tempDir();
+  for (
+    const [name, entry] of [
+      ["failed to start", 'command = "/nonexistent/mcp-server"'],
+      ["not configured", undefined],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      await write(
+        `${dir.path}/home/config.toml`,
+        entry === undefined
+          ? ""
+          : `[[mcp_servers]]\nid = "calc"\ntransport = "stdio"\n${entry}\n`,
+      );
+      await write(
+        `${dir.path}/ws/a.agent.yaml`,
+        "id: a\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nmcp_servers: [{ ref: calc }]\n",
+      );
+      await writeCassette(dir.path, [
+        toolCall("mcp_calc_add", { a: 1, b: 2 }),
+        textCall("3."),
+      ]);
+      const { r, result } = await runAgent(dir.path, "add");
+      assert.equal(r.code, 1, r.stderr);
+      assert.ok(result?.type === "agent:tool_result" && !result.success);
+      const done = parseEvents(r.stdout).find((e) =>
+        e.type === "session:turn_completed"
+      );
+      assert.ok(done?.type === "session:turn_completed");
+      assert.equal(done.error?.code, "tool_unavailable");
+      assert.equal(
+        done.error?.message,
+        "Tool unavailable: mcp_calc_add is a tool of the MCP server calc, which is not connected in this session",
+      );
+    });
+  }
+});

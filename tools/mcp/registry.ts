@@ -24,6 +24,7 @@ import {
   type McpConnection,
 } from "./connection.ts";
 import { mcpToolId } from "./names.ts";
+import { fatalOutcome } from "../outcomes.ts";
 import type { McpServerSpec } from "./spec.ts";
 import { mcpToolDefinition, modelSchema } from "./tool_def.ts";
 
@@ -55,6 +56,13 @@ export interface McpToolsOptions {
   connect: ConnectDeps;
   /** Each server's state changes. */
   onEvent?(event: McpServerEvent): void;
+  /**
+   * Ids of servers the agent names that were not started (not
+   * configured, not approved): a call to one of their tools is refused
+   * `tool_unavailable` naming the server, like one of a server that
+   * failed.
+   */
+  absent?: readonly string[];
 }
 
 /** The session's registry with its MCP servers. */
@@ -100,6 +108,10 @@ export async function openMcpTools(
     connections.push(c.connection);
     specs.set(c.connection.id, c.spec);
   }
+  const down = [
+    ...options.servers.map((s) => s.id).filter((id) => !specs.has(id)),
+    ...(options.absent ?? []),
+  ];
   const builtinIds = new Set(options.build([]).toolIds);
   // Ids stay stable across re-listings.
   const ids = new Map<string, string>();
@@ -152,6 +164,18 @@ export async function openMcpTools(
     }
     return out;
   }
+  /** The server not connected whose tool `name` would be, if any. */
+  function downServer(name: string): string | undefined {
+    let best: string | undefined;
+    for (const id of down) {
+      const prefix = mcpToolId(id, "", new Set());
+      if (
+        name.startsWith(prefix) && name.length > prefix.length &&
+        (best === undefined || id.length > best.length)
+      ) best = id;
+    }
+    return best;
+  }
   let dirty = false;
   let active = options.build(definitions(true));
   let mcpIds = new Set([...byServer.values()].flat());
@@ -184,6 +208,15 @@ export async function openMcpTools(
       return current().advertise([...granted, ...mcpIds], policy);
     },
     dispatch(call, ctx) {
+      const gone = mcpIds.has(call.name) ? undefined : downServer(call.name);
+      if (gone !== undefined) {
+        // A recorded call (a cassette) to a server this run does not have.
+        return Promise.resolve(fatalOutcome(
+          { toolId: call.name, displayInput: {} },
+          "tool_unavailable",
+          `Tool unavailable: ${call.name} is a tool of the MCP server ${gone}, which is not connected in this session`,
+        ));
+      }
       return current().dispatch(
         call,
         mcpIds.has(call.name)

@@ -72,6 +72,15 @@ export interface RunRequest {
   userTools?: boolean;
   /** The `git_commit` gate of an interactive TTY (absent ⇒ denied). */
   gate?: GateHook;
+  /**
+   * Approves the agent file's inline MCP stdio servers (a terminal asks);
+   * absent ⇒ only those approved before start.
+   */
+  approveMcp?: (input: {
+    agent: Agent;
+    agentFile: string;
+    config: LoadedConfig;
+  }) => Promise<Set<string>>;
 }
 
 /**
@@ -356,11 +365,13 @@ export async function prepareRun(
       env: (n) => ctx.io.env(n),
       ...(base.agentFile === undefined ? {} : {
         agentFile: base.agentFile,
-        approved: await (await import("./mcp_trust.ts")).approvedServers(
-          agent,
-          base.agentFile,
-          config,
-        ),
+        approved: req.approveMcp === undefined
+          ? await (await import("./mcp_trust.ts")).approvedServers(
+            agent,
+            base.agentFile,
+            config,
+          )
+          : await req.approveMcp({ agent, agentFile: base.agentFile, config }),
       }),
     });
     mcpNotices.push(...(resolvedMcp?.notices ?? []));

@@ -9,8 +9,9 @@
  *
  * A stdio server written inline in an agent file is not started until the
  * user approves its exact command, arguments and environment names
- * (`relavium trust <agent file>`, recorded in the Relavium home beside the
- * trusted project files): the file may come with the repository, and its
+ * (`relavium trust <agent file>`, or the question a chat on a terminal
+ * asks at start; recorded in the Relavium home beside the trusted project
+ * files): the file may come with the repository, and its
  * command would otherwise run unasked.
  *
  * @module

@@ -22,6 +22,7 @@ import type { Agent } from "../../schema/agent.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import type { McpServerEntry } from "../config/mcp_schema.ts";
 import {
+  mcpServerDraft,
   type McpServerEvent,
   type McpToolRegistry,
   openMcpTools,
@@ -30,8 +31,9 @@ import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
   type McpServerSpec,
+  resolveSecretRefs,
 } from "../../tools/mcp/spec.ts";
-import type { ScopedToolRegistry } from "../../tools/registry_impl.ts";
+import type { ScopedToolRegistry } from "../../tools/scoped_registry.ts";
 import type { ToolDefinition } from "../../tools/tool.ts";
 import { baseEnvKeys } from "../../tools/sandbox/child_env.ts";
 import { VERSION } from "../version.ts";
@@ -51,8 +53,6 @@ export interface McpResolveInput {
   /** Ids of the file's inline stdio servers the user approved. */
   approved?: ReadonlySet<string>;
 }
-
-const SECRET = /\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 function within(root: string, path: string): boolean {
   return path === root ||
@@ -79,7 +79,7 @@ function specOf(
   if (entry.transport === "stdio") {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(entry.env ?? {})) {
-      env[k] = v.replace(SECRET, (_, name: string) => read(name));
+      env[k] = resolveSecretRefs(v, read);
     }
     const cwd = resolve(input.workingDir, entry.cwd ?? ".");
     if (!within(input.workingDir, cwd)) {
@@ -323,40 +323,8 @@ export function mcpEventRelay(): McpEventRelay {
   let session: PersistedSession | undefined;
   function publish(live: PersistedSession, e: McpServerEvent): void {
     if (live.events.closed || live.session.state === "cancelled") return;
-    switch (e.state) {
-      case "connecting":
-      case "closed":
-        live.emitMcpServer({
-          type: "session:mcp_server",
-          server: e.server,
-          state: e.state,
-        });
-        return;
-      case "connected":
-        live.emitMcpServer({
-          type: "session:mcp_server",
-          server: e.server,
-          state: "connected",
-          tools: e.tools,
-          schemaTokens: e.schemaTokens,
-        });
-        return;
-      case "failed":
-        live.emitMcpServer({
-          type: "session:mcp_server",
-          server: e.server,
-          state: "failed",
-          reason: e.reason,
-        });
-        return;
-      case "skipped_tool":
-        // A stderr notice only.
-        return;
-      default: {
-        const never: never = e;
-        return never;
-      }
-    }
+    const draft = mcpServerDraft(e);
+    if (draft !== undefined) live.emitMcpServer(draft);
   }
   return {
     onEvent(e): void {

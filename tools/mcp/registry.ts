@@ -16,7 +16,8 @@
  * @module
  */
 import type { ToolDef } from "../../llm/provider.ts";
-import type { ScopedToolRegistry } from "../registry_impl.ts";
+import type { SessionEventDraft } from "../../schema/event.ts";
+import type { ScopedToolRegistry } from "../scoped_registry.ts";
 import type { ToolDefinition } from "../tool.ts";
 import {
   type ConnectDeps,
@@ -42,6 +43,43 @@ export type McpServerEvent =
   | { server: string; state: "failed"; reason: string }
   | { server: string; state: "skipped_tool"; tool: string; reason: string }
   | { server: string; state: "closed" };
+
+/** A server event as the session publishes it. */
+export type McpServerDraft = Extract<
+  SessionEventDraft,
+  { type: "session:mcp_server" }
+>;
+
+/**
+ * The `session:mcp_server` event of a server event (`undefined` for a
+ * left-out tool, which is a notice only).
+ *
+ * @param e The server event.
+ * @returns The event draft, if any.
+ */
+export function mcpServerDraft(e: McpServerEvent): McpServerDraft | undefined {
+  const base = { type: "session:mcp_server" as const, server: e.server };
+  switch (e.state) {
+    case "connecting":
+    case "closed":
+      return { ...base, state: e.state };
+    case "connected":
+      return {
+        ...base,
+        state: "connected",
+        tools: e.tools,
+        schemaTokens: e.schemaTokens,
+      };
+    case "failed":
+      return { ...base, state: "failed", reason: e.reason };
+    case "skipped_tool":
+      return undefined;
+    default: {
+      const never: never = e;
+      return never;
+    }
+  }
+}
 
 /** Options of {@linkcode openMcpTools}. */
 export interface McpToolsOptions {
@@ -226,6 +264,12 @@ export async function openMcpTools(
     },
     runUserCommand: (request, ctx) => current().runUserCommand(request, ctx),
     readUserFile: (path, signal) => current().readUserFile(path, signal),
+    withMcpServers: () =>
+      Promise.reject(
+        new TypeError(
+          "Cannot join MCP servers twice: give every server in one call",
+        ),
+      ),
     servers: () =>
       connections.map((c) => ({ id: c.id, tools: byServer.get(c.id) ?? [] })),
     async settled(): Promise<void> {

@@ -204,6 +204,17 @@ function windowOf(
   return info === undefined ? {} : { windowTokens: info.contextWindowTokens };
 }
 
+/** A cassette's declared window for the agent's model, if any. */
+function replayWindow(
+  wiring: ProviderWiring,
+  agent: Agent,
+): { contextWindowTokens: number } | undefined {
+  const w = wiring.replay?.resolveProvider(agent.provider)?.contextLimit?.(
+    agent.model,
+  );
+  return w === undefined ? undefined : { contextWindowTokens: w };
+}
+
 /**
  * Resolves the agent of a new session: a file or id, else the built-in
  * chat agent; then `--model`/`--provider`.
@@ -410,7 +421,12 @@ export async function prepareRun(
         ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
         notice: (line) => void mcpNotices.push(line),
         onEvent: (e) => relay.onEvent(e),
-        ...windowOf(wiring.value.registry.catalog().lookup(agent.model)),
+        // The window the session measures against: a cassette's own
+        // (v1.1 `context_window`), else the catalog's.
+        ...windowOf(
+          replayWindow(wiring.value, agent) ??
+            wiring.value.registry.catalog().lookup(agent.model),
+        ),
       });
       registry = ok(joined);
       close = () => joined.close();

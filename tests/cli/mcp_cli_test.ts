@@ -339,3 +339,28 @@ Deno.test("agent run: a recorded MCP call whose server is absent ends tool_unava
     });
   }
 });
+
+Deno.test("agent run: the notice of MCP schemas past 10 % of the window shows once on stderr, under --json too", async () => {
+  await using dir = await tempDir();
+  await setUp(dir.path, []);
+  await write(
+    `${dir.path}/ws/c.json`,
+    JSON.stringify({
+      schema_version: "1.1",
+      provider: "anthropic",
+      // The calc tools' schemas are about 115 tokens: past 10 % of this.
+      context_window: 1000,
+      calls: [textCall("ok")],
+    }),
+  );
+  const { r } = await runAgent(dir.path, "hi");
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stderr.split("\n").filter((l) =>
+    /MCP tools' schemas/.test(l)
+  );
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(
+    lines[0] ?? "",
+    /^notice: the MCP tools' schemas take about \d+ tokens, more than 10 % of the model's 1000-token window; narrow them with tools_allowlist, enabled_tools or disabled_tools$/,
+  );
+});

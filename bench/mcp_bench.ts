@@ -32,7 +32,9 @@ const { childEnv, baseEnvKeys } = await import("../tools/sandbox/child_env.ts");
 const { createToolRegistry } = await import("../tools/registry_impl.ts");
 const effects = await import("../tools/deno/effects.ts");
 const { serveHttp } = await import("../tests/tools/mcp/_server.ts");
-const { serverArgs } = await import("../tests/tools/mcp/_harness.ts");
+const { serverArgs, stdioSpec: harnessSpec } = await import(
+  "../tests/tools/mcp/_harness.ts"
+);
 
 const rounds = Number(Deno.args[0] ?? 2000);
 const startRounds = 15;
@@ -45,18 +47,7 @@ for (const k of baseEnvKeys("posix")) {
 const approve: TurnPolicy = { decide: () => ({ approve: true }) };
 
 function stdioSpec(): McpServerSpec {
-  return {
-    id: "calc",
-    endpoint: {
-      transport: "stdio",
-      command: Deno.execPath(),
-      args: serverArgs(dir),
-      env: {},
-      cwd: dir,
-    },
-    startupTimeoutMs: 30_000,
-    toolTimeoutMs: 30_000,
-  };
+  return harnessSpec(dir);
 }
 
 function httpSpec(url: string): McpServerSpec {

@@ -160,20 +160,24 @@ export async function diagnose(
     problems,
     notes,
   };
-  let agent: { agent: Agent; file: string } | undefined;
-  if (options.agent !== undefined) {
-    const found = await resolveAgentRef(options.agent, {
+  const found = options.agent === undefined
+    ? undefined
+    : await resolveAgentRef(options.agent, {
       cwd: ctx.cwd,
       ...(paths.projectRoot === undefined
         ? {}
         : { projectRoot: paths.projectRoot }),
     });
-    if (found.ok) agent = found.value;
-  }
+  const agent: { agent: Agent; file: string } | undefined = found?.ok === true
+    ? found.value
+    : undefined;
+  const anyGlobal = (loaded.value.layers.global?.data.mcp_servers ?? []).some(
+    (g) => g.enabled !== false,
+  );
   // Each MCP server is started, listed and closed; the SDK loads only
   // when one is configured.
   const mcpAgent = agent?.agent ??
-    (options.agent === undefined
+    (options.agent === undefined && anyGlobal
       ? (await import("./mcp.ts")).globalServersAgent(loaded.value)
       : undefined);
   if ((mcpAgent?.mcp_servers?.length ?? 0) > 0 && mcpAgent !== undefined) {
@@ -198,13 +202,7 @@ export async function diagnose(
   if (options.permissions === true) {
     let tools: readonly string[] | undefined;
     let providers: readonly string[] | undefined;
-    if (options.agent !== undefined) {
-      const found = await resolveAgentRef(options.agent, {
-        cwd: ctx.cwd,
-        ...(paths.projectRoot === undefined
-          ? {}
-          : { projectRoot: paths.projectRoot }),
-      });
+    if (options.agent !== undefined && found !== undefined) {
       if (!found.ok) {
         report.ok = false;
         problems.push(found.error.message);

@@ -8,7 +8,7 @@
  * @module
  */
 import type { Agent } from "../../schema/agent.ts";
-import { readAnswer } from "../chat/approval_prompt.ts";
+import { readYesNo } from "../chat/approval_prompt.ts";
 import type { CommandEnv } from "../command_env.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import { readTrusted, recordTrust } from "../config/trust_store.ts";
@@ -54,15 +54,7 @@ export async function askMcpApproval(
         env.length === 0 ? "" : ` (env ${stripControl(env.join(", "))})`
       }. Start it, now and in later sessions while it stays the same? [y] yes  [n] no `,
     );
-    const yes = await readAnswer({ signal: new AbortController().signal }, {
-      io: ctx.io,
-      reader,
-      again: "Please answer y (yes) or n (no): ",
-      recognise(a): boolean | undefined {
-        if (a === "y" || a === "yes") return true;
-        return a === "n" || a === "no" ? false : undefined;
-      },
-    });
+    const yes = await readYesNo(ctx.io, reader);
     if (yes !== true) continue;
     // The hash of what the question showed.
     const saved = await recordTrust(home, { [r.key]: r.hash });

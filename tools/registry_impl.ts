@@ -7,11 +7,7 @@
  */
 import type { JsonSchema, ToolDef } from "../llm/provider.ts";
 import type { GateRequest } from "./approval.ts";
-import {
-  type FsScopeConfig,
-  planFsScope,
-  type ScopePlan,
-} from "./sandbox/fs_scope.ts";
+import { type FsScopeConfig, planFsScope } from "./sandbox/fs_scope.ts";
 import type { ToolEffects } from "./effects.ts";
 import { resolveToolLimits, type ToolLimits } from "./sandbox/limits.ts";
 import { type PipelineConfig, runPipeline } from "./pipeline.ts";
@@ -24,18 +20,10 @@ import {
   isReadOnlyPolicy,
   staticPermissions,
 } from "./policy.ts";
-import type {
-  ToolDispatchContext,
-  ToolRegistry,
-  UserCommandOutcome,
-} from "./registry.ts";
 import type { ToolDefinition, ToolGuardrails } from "./tool.ts";
 import type { ScopedToolRegistry } from "./scoped_registry.ts";
 import { runUserCommandPipeline } from "./builtin/user_command.ts";
-import {
-  readUserFilePipeline,
-  type UserFileResult,
-} from "./builtin/user_file.ts";
+import { readUserFilePipeline } from "./builtin/user_file.ts";
 
 /**
  * Options of {@linkcode createToolRegistry}.

@@ -197,14 +197,16 @@ ${GLOBAL_FLAGS}`,
   doctor: `Usage: relavium doctor [--permissions [--agent <path|id>]]
 
 Check that the config loads, which provider keys are present (never
-their values) and where each provider's requests go (its base URL). Exit 1
-when something needs fixing.
+their values), where each provider's requests go (its base URL) and that
+each MCP server connects (its stderr tail when it does not). Exit 1 when
+something needs fixing.
 
 Flags:
   --permissions       also print least-privilege deno run / deno compile
-                      flags for this folder and config
-  --agent <path|id>   the agent whose tools the flags cover (default: the
-                      built-in chat agent)
+                      flags for this folder, config and MCP servers
+  --agent <path|id>   the agent whose tools and MCP servers are checked
+                      (default: the built-in chat agent's tools and every
+                      enabled server of the global config)
 
 ${GLOBAL_FLAGS}`,
   mcp: `Usage: relavium mcp list [--agent <path|id>]

@@ -9,7 +9,7 @@ import { createReplay } from "../llm/replay_provider.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { type Agent, parseAgent } from "../schema/agent.ts";
 import type { SessionContext } from "../schema/context.ts";
-import type { SessionEvent } from "../schema/event.ts";
+import type { SessionEvent, SessionEventDraft } from "../schema/event.ts";
 import { err, ok, type Result } from "../schema/result.ts";
 import type {
   EgressAttempt,
@@ -129,6 +129,16 @@ export interface PersistedSession extends Disposable {
    * @throws {TypeError} When the session is cancelled (its channel ended).
    */
   emitExported(workflowPath: string): void;
+  /**
+   * Publishes a `session:mcp_server` event on this session's channel,
+   * stamped like every other event: the session's MCP servers connect
+   * before it opens and close when it ends.
+   *
+   * @throws {TypeError} When the session is cancelled (its channel ended).
+   */
+  emitMcpServer(
+    event: Extract<SessionEventDraft, { type: "session:mcp_server" }>,
+  ): void;
 }
 
 /**
@@ -312,6 +322,14 @@ function join(
         );
       }
       emit({ type: "session:exported", workflowPath });
+    },
+    emitMcpServer(event): void {
+      if (events.closed || live.state === "cancelled") {
+        throw new TypeError(
+          "Cannot emit session:mcp_server: the session is cancelled",
+        );
+      }
+      emit(event);
     },
   };
 }

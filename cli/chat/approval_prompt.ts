@@ -80,6 +80,26 @@ function shownAnswer(answer: string): string {
 }
 
 /**
+ * Reads a yes or no (`y`/`yes`, `n`/`no`; `undefined` at end of input,
+ * on abort, or after too many other answers).
+ */
+export function readYesNo(
+  io: CliIo,
+  reader: LineReader,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<boolean | undefined> {
+  return readAnswer({ signal }, {
+    io,
+    reader,
+    again: "Please answer y (yes) or n (no): ",
+    recognise(a): boolean | undefined {
+      if (a === "y" || a === "yes") return true;
+      return a === "n" || a === "no" ? false : undefined;
+    },
+  });
+}
+
+/**
  * Reads answers until one is recognised (`undefined`: end of input,
  * Ctrl-C, or too many unrecognised answers, which it says).
  */
@@ -207,15 +227,6 @@ export function createGatePrompt(
         request.toolId === "git_commit" ? "Commit" : `Run ${request.toolId}`
       } ${gateText(request.details)}? [y] yes  [n] no `,
     );
-    const answer = await readAnswer(request, {
-      io,
-      reader,
-      again: "Please answer y (yes) or n (no): ",
-      recognise(a): boolean | undefined {
-        if (a === "y" || a === "yes") return true;
-        return a === "n" || a === "no" ? false : undefined;
-      },
-    });
-    return answer === true;
+    return await readYesNo(io, reader, request.signal) === true;
   };
 }

@@ -36,6 +36,17 @@ export async function runChat(
     ...command,
     ...(interactive ? { userTools: true } : {}),
     ...(frame.gate === undefined ? {} : { gate: frame.gate }),
+    // An agent file's own MCP stdio servers are offered for approval.
+    ...(interactive
+      ? {
+        approveMcp: async (input) =>
+          await (await import("../run/mcp_approve.ts")).askMcpApproval(
+            ctx,
+            reader,
+            input,
+          ),
+      }
+      : {}),
   });
   if (!prep.ok) return prep.error;
   const run = prep.value;

@@ -331,6 +331,9 @@ export function createPlainPrinter(
         case "session:exported":
           info(`Exported to ${event.workflowPath}`);
           return;
+        // An MCP server's failure is a stderr notice already.
+        case "session:mcp_server":
+          return;
         case "session:compacting":
           info(
             event.windowUnknown === true

@@ -167,6 +167,7 @@ export function openChat(
     return opened;
   }
   const live = opened.value;
+  run.attach?.(live);
   if (frame !== undefined) frame.current.live = live;
   const drained = (async () => {
     for await (const event of live.events) {

@@ -159,7 +159,7 @@ Deno.test("mode matrix: decisions per mode × action × interactivity", async (t
             } else if (refusedHere) {
               assert.equal(
                 messageOf(outcome),
-                `Tool call denied: ${call.name} needs approval in ${mode} mode and there is no terminal to ask on`,
+                `Tool call denied (no_approval_hook): ${call.name} needs approval in ${mode} mode and there is no terminal to ask on`,
               );
               assert.deepEqual([approvals, asked.length, ran], [0, 0, 0]);
             } else if (asks) {

@@ -29,7 +29,7 @@ const ROWS: Array<[ErrorCode, string, RegExp]> = [
   ],
   [
     "tool_denied",
-    "Tool call denied: write_file needs approval in ask mode and there is no terminal to ask on",
+    "Tool call denied (no_approval_hook): write_file needs approval in ask mode and there is no terminal to ask on",
     /run the chat on a terminal .*--mode accept-edits/,
   ],
   [

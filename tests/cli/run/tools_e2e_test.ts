@@ -137,7 +137,7 @@ Deno.test("write_file: refused in ask without a terminal, performed under --mode
     assert.equal(done.error?.code, "tool_denied");
     assert.match(
       done.error?.message ?? "",
-      /write_file needs approval in ask mode and there is no terminal to ask on/,
+      /Tool call denied \(no_approval_hook\): write_file needs approval in ask mode and there is no terminal to ask on/,
     );
     assert.equal(
       events.some((e) => e.type === "agent:approval_requested"),

@@ -111,3 +111,37 @@ if (import.meta.main && Deno.args[0] === "stdio") {
   if (Deno.args[2] !== undefined) Deno.writeTextFileSync(Deno.args[2], "up\n");
   await testServer(Deno.args[1]).connect(new StdioServerTransport());
 }
+
+if (import.meta.main && Deno.args[0] === "http") {
+  // Serves until killed, one MCP session per client (benchmarks start
+  // many); its URL goes to the file named.
+  const sessions = new Map<
+    string,
+    WebStandardStreamableHTTPServerTransport
+  >();
+  const http = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (req) => {
+      const id = req.headers.get("mcp-session-id");
+      let transport = id === null ? undefined : sessions.get(id);
+      if (transport === undefined) {
+        const fresh = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: () => crypto.randomUUID(),
+          onsessioninitialized: (sid: string) => void sessions.set(sid, fresh),
+        });
+        fresh.onclose = () => {
+          if (fresh.sessionId !== undefined) sessions.delete(fresh.sessionId);
+        };
+        await testServer().connect(fresh);
+        transport = fresh;
+      }
+      return await transport.handleRequest(req);
+    },
+  );
+  if (Deno.args[1] !== undefined) {
+    Deno.writeTextFileSync(
+      Deno.args[1],
+      `http://127.0.0.1:${http.addr.port}/mcp`,
+    );
+  }
+}

@@ -233,15 +233,19 @@ function join(
       latchError = e;
     },
   });
-  const publish = createEventRedactor(options.secrets ?? [], (event) => {
-    events.publish(event);
-    if (event.type === "session:cancelled") events.close();
-  });
-  const emit = createEventStamper({
-    sessionId,
-    clock: runtime.clock,
-    deliver: publish,
-  });
+  // Drafts are redacted, then stamped: a delta's carried tail goes out as
+  // a delta of its own, numbered in order.
+  const emit = createEventRedactor(
+    options.secrets ?? [],
+    createEventStamper({
+      sessionId,
+      clock: runtime.clock,
+      deliver: (event) => {
+        events.publish(event);
+        if (event.type === "session:cancelled") events.close();
+      },
+    }),
+  );
   const latchedRefusal: EgressDecision = {
     allow: false,
     error: sessionError(

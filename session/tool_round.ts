@@ -65,7 +65,7 @@ export async function runToolRound(
   for (const call of step.calls) {
     let id: string;
     try {
-      id = turn.nextToolCallId();
+      id = run.nextToolCallId();
     } catch {
       return end(run.fail(sessionError(
         "internal",

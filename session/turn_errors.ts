@@ -4,9 +4,11 @@
  *
  * @module
  */
+import type { PlanEntry } from "../llm/chain.ts";
 import type { LlmError } from "../llm/chunk.ts";
 import { safeErrorMessage, toSessionError } from "../llm/errors.ts";
 import type { ErrorCode, SessionError } from "../schema/event.ts";
+import { authoritativeWindow } from "./window/measure.ts";
 
 const ENGINE_MESSAGE: Partial<Record<ErrorCode, string>> = {
   tool_denied: "A tool call was denied",
@@ -41,28 +43,53 @@ export function sessionError(code: ErrorCode, message?: string): SessionError {
 }
 
 /**
- * Maps a classified provider error to the turn's session error: the
- * provider's own text, scrubbed and bounded, after the code's fixed
- * sentence; an overflow is worded by the engine (model and window).
+ * Maps a classified provider error to a session error: the provider's own
+ * text, scrubbed and bounded, after the code's fixed sentence; an
+ * overflow is worded by the engine (see {@linkcode overflowError}).
  *
  * @param error The classified error (not `cancelled`).
- * @param detail Context for the overflow wording.
+ * @param detail The model and whether a tool had run, for an overflow.
  * @returns The session error.
  */
 export function sessionErrorFromLlm(
   error: LlmError,
-  detail: { model: string | undefined; window?: number; toolsRan: boolean },
+  detail: { model: string | undefined; toolsRan: boolean },
 ): SessionError {
   const mapped = toSessionError(error);
-  if (mapped.code !== "context_overflow") return mapped;
-  const size = detail.window !== undefined
-    ? `its window of ${detail.window} tokens`
+  return mapped.code === "context_overflow"
+    ? overflowError([], detail.model, detail.toolsRan)
+    : mapped;
+}
+
+/**
+ * The engine's wording of a context overflow: the model and its
+ * authoritative window (looked up in the plan) when known, and whether a
+ * tool had already run in the turn. Provider text never reaches it.
+ *
+ * @param plan The plan the request went through.
+ * @param model The model that overflowed, if known.
+ * @param toolsRan Whether a tool had run in the turn.
+ * @returns The `context_overflow` session error.
+ */
+export function overflowError(
+  plan: readonly PlanEntry[],
+  model: string | undefined,
+  toolsRan: boolean,
+): SessionError {
+  const entry = model === undefined
+    ? undefined
+    : plan.find((p) => p.model === model);
+  const window = entry === undefined
+    ? undefined
+    : authoritativeWindow(entry.provider, entry.model);
+  const size = window !== undefined
+    ? `its window of ${window} tokens`
     : "its context window (size unknown)";
-  const tools = detail.toolsRan
+  const tools = toolsRan
     ? "tools had already run in this turn"
     : "no tool had run in this turn";
   return sessionError(
     "context_overflow",
-    `The request for ${detail.model ?? "the model"} exceeds ${size}; ${tools}`,
+    `The request for ${model ?? "the model"} exceeds ${size}; ${tools}`,
   );
 }

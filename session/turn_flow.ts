@@ -1,39 +1,22 @@
 /**
- * One turn around the turn core:
- * pre-send measurement, the main request, at most one overflow recovery,
- * the flush, the terminal, and the after-turn trigger. Exactly one
- * terminal, whatever compaction and recovery do.
+ * One turn around the turn core, in the order of a turn: the window's
+ * pre-send decision, the main request, at most one overflow recovery
+ * (the window's decision, then the retry), the flush, the reply's
+ * install, the terminal, and the after-turn step. Exactly one terminal,
+ * whatever compaction and recovery do.
  *
  * @module
  */
 import type { SessionEventDraft, TokensUsed } from "../schema/event.ts";
-import { sessionError } from "./turn_errors.ts";
 import { runTurnCore } from "./turn.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
 import type { TurnContext } from "./turn_context.ts";
 import {
   afterTurn,
   afterTurnDue,
-  compactWith,
   preSend,
+  recoverOverflow,
 } from "./window/window.ts";
-
-const NOTHING = { input: 0, output: 0 };
-
-function withUsage(
-  result: TurnCoreResult,
-  prior: { input: number; output: number },
-  priorEngaged: boolean,
-): TurnCoreResult {
-  if (result.kind === "cancelled") return result;
-  const usage = {
-    input: result.usage.input + prior.input,
-    output: result.usage.output + prior.output,
-  };
-  return result.kind === "success"
-    ? { ...result, usage }
-    : { ...result, usage, engaged: result.engaged || priorEngaged };
-}
 
 /**
  * Runs the turn after the cap and plan checks.
@@ -50,56 +33,33 @@ export async function runTurnFlow(turn: TurnContext): Promise<void> {
     signal: turn.signal,
   });
   turn.apply(pre.steps);
-  switch (pre.kind) {
-    case "aborted":
-      return finish(turn, { kind: "aborted", usage: NOTHING, engaged: false });
-    case "refused":
-      return finish(turn, {
-        kind: "error",
-        error: pre.error,
-        usage: NOTHING,
-        engaged: false,
-      });
-    case "internal":
-      return finish(turn, {
-        kind: "error",
-        error: sessionError("internal"),
-        usage: NOTHING,
-        engaged: false,
-      });
-    case "send":
-      break;
-  }
-  let result = await runTurnCore(turn);
+  if (pre.kind === "stop") return turn.end(turn.run.halt(pre.error));
+  let result = await runTurnCore(turn, pre.messages);
   if (
     result.kind === "error" && result.overflowRecoverable === true &&
     pre.recoverable && !turn.isCancelled()
   ) {
-    result = await recover(turn, result);
-  }
-  if (result.kind !== "success") return finish(turn, result);
-  if (turn.flush !== undefined) {
-    try {
-      await turn.flush();
-    } catch {
-      if (turn.isCancelled()) return;
-      turn.finish({
-        kind: "error",
-        error: sessionError("internal"),
-        usage: result.usage,
-        engaged: true,
-      }, true);
-      return;
+    const out = await recoverOverflow(turn.view, {
+      state: turn.state(),
+      summariser: turn.summariser(),
+      pending: turn.pending,
+    });
+    turn.apply(out.steps);
+    if (out.kind === "stop") result = turn.run.halt(out.error);
+    else if (out.kind === "send") {
+      result = await runTurnCore(turn, out.messages);
     }
   }
-  if (turn.isCancelled()) return;
-  turn.installReply(result.text);
+  const settled = await turn.settle(result);
+  if (settled === undefined) return;
+  if (settled.kind !== "success") return turn.finish(settled, true);
+  turn.installReply(settled.text);
   const measured = turn.afterTurnEnabled && turn.automatic &&
     afterTurnDue(turn.view, turn.state(), turn.signal);
   // Awaited only while a provider counts tokens.
   const due = measured instanceof Promise ? await measured : measured;
   if (turn.isCancelled()) return;
-  turn.finish(result, !due);
+  turn.finish(settled, !due);
   if (!due || turn.isCancelled()) return;
   const signal = turn.renewSignal();
   // No controller for it: the after-turn step is skipped, the turn stands.
@@ -111,56 +71,6 @@ export async function runTurnFlow(turn: TurnContext): Promise<void> {
       summariser: turn.summariser(signal),
     }),
   );
-}
-
-async function recover(
-  turn: TurnContext,
-  first: Extract<TurnCoreResult, { kind: "error" }>,
-): Promise<TurnCoreResult> {
-  const out = await compactWith(turn.view, {
-    state: turn.state(),
-    reason: "overflow-recovery",
-    summariser: turn.summariser(),
-    pending: turn.pending,
-  });
-  turn.apply(out.steps);
-  const ended = (error: typeof first.error): TurnCoreResult => ({
-    kind: "error",
-    error,
-    usage: first.usage,
-    engaged: first.engaged,
-    ...(first.model === undefined ? {} : { model: first.model }),
-  });
-  switch (out.kind) {
-    case "aborted":
-      return { kind: "aborted", usage: first.usage, engaged: first.engaged };
-    case "budget_refused":
-      return ended(out.error);
-    case "failed":
-      return out.observer === true ? ended(sessionError("internal")) : first;
-    case "compacted": {
-      const retry = await runTurnCore(turn);
-      return withUsage(retry, first.usage, first.engaged);
-    }
-    default:
-      return first;
-  }
-}
-
-async function finish(
-  turn: TurnContext,
-  result: TurnCoreResult,
-): Promise<void> {
-  if (result.kind === "cancelled" || turn.isCancelled()) return;
-  if (turn.flush !== undefined) {
-    try {
-      await turn.flush();
-    } catch {
-      // The terminal below already reports the turn's failure.
-    }
-    if (turn.isCancelled()) return;
-  }
-  turn.finish(result, true);
 }
 
 /**

@@ -9,7 +9,11 @@ import type { LlmMessage, LlmRequest } from "../llm/provider.ts";
 import type { TurnStopReason } from "../schema/event.ts";
 import { ResponseCollector } from "./tool_calls.ts";
 import type { TurnContext } from "./turn_context.ts";
-import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
+import {
+  overflowError,
+  sessionError,
+  sessionErrorFromLlm,
+} from "./turn_errors.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
 import type { TurnRun } from "./turn_run.ts";
 
@@ -88,7 +92,9 @@ export async function streamRound(
         run.usage.input += ev.usage.inputTokens;
         run.usage.output += ev.usage.outputTokens;
         if (ev.contextExceeded === true) {
-          return end(run.fail(run.overflow(ev.provider, ev.model)));
+          return end(
+            run.fail(overflowError(turn.view.plan, ev.model, run.toolsRan)),
+          );
         }
         stopReason = ev.stopReason === "error" ? "stop" : ev.stopReason;
         break;
@@ -103,7 +109,11 @@ export async function streamRound(
         }
         if (ev.error.kind === "context_overflow") {
           const r = run.fail(
-            run.overflow(ev.error.provider, run.attemptModel ?? run.model),
+            overflowError(
+              turn.view.plan,
+              run.attemptModel ?? run.model,
+              run.toolsRan,
+            ),
           );
           const fresh = round === 0 && !forwarded && !run.toolsRan;
           return end(

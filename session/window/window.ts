@@ -9,7 +9,9 @@
  *
  * @module
  */
+import type { LlmMessage } from "../../llm/provider.ts";
 import type { CompactionReason, SessionError } from "../../schema/event.ts";
+import { sessionError } from "../turn_errors.ts";
 import {
   type CompactionOutcome,
   runCompaction,
@@ -143,16 +145,40 @@ async function providerCount(
 }
 
 /**
- * How the pre-send step ended, with the steps the session takes first.
- * `recoverable` says whether an overflow may still start a recovery in
- * this turn.
+ * The history the next request sends: `state` projected by the memory
+ * policy, ending with the pending user message.
+ *
+ * @param view The next request's parts (the memory policy).
+ * @param state The state to project.
+ * @param pending The pending user text.
+ * @returns A fresh projection the request owns.
+ */
+export function requestHistory(
+  view: WindowView,
+  state: ContextState,
+  pending: string,
+): LlmMessage[] {
+  const memory = view.agent.memory;
+  return projectHistory({
+    ...(memory === undefined ? {} : { memory }),
+    messages: state.messages,
+    spans: state.spans,
+    ...(state.summary === undefined ? {} : { summary: state.summary }),
+    pending,
+  });
+}
+
+/**
+ * What the turn does next after a window decision, with the steps the
+ * session takes first: send the request of `messages` (the projection of
+ * the state those steps leave), or stop (aborted without an error, else
+ * failed with it). `recoverable` says whether an overflow may still start
+ * a recovery in this turn.
  */
 export type PreSendOutcome =
   & (
-    | { kind: "send"; recoverable: boolean }
-    | { kind: "refused"; error: SessionError }
-    | { kind: "aborted" }
-    | { kind: "internal" }
+    | { kind: "send"; recoverable: boolean; messages: LlmMessage[] }
+    | { kind: "stop"; error?: SessionError }
   )
   & { steps: WindowStep[] };
 
@@ -178,10 +204,14 @@ export async function preSend(
   },
 ): Promise<PreSendOutcome> {
   const { state, pending } = options;
-  const send = (recoverable: boolean): PreSendOutcome => ({
+  const send = (
+    recoverable: boolean,
+    steps: WindowStep[] = [],
+  ): PreSendOutcome => ({
     kind: "send",
     recoverable,
-    steps: [],
+    messages: requestHistory(view, stateAfter(state, steps), pending),
+    steps,
   });
   if (!options.automatic) return send(false);
   if (summariserBound(view.plan, false) === undefined) return send(false);
@@ -189,7 +219,7 @@ export async function preSend(
     pending,
     signal: options.signal,
   });
-  if (m === "aborted") return { kind: "aborted", steps: [] };
+  if (m === "aborted") return { kind: "stop", steps: [] };
   if (m === undefined) return send(false);
   if (compactionTrigger(m) === undefined) return send(true);
   if (!floorFits(view, state, m, pending)) return send(false);
@@ -202,18 +232,81 @@ export async function preSend(
   const steps = out.steps;
   switch (out.kind) {
     case "compacted":
-      return { kind: "send", recoverable: true, steps };
+      return send(true, steps);
     case "budget_refused":
-      return { kind: "refused", error: out.error, steps };
+      return { kind: "stop", error: out.error, steps };
     case "aborted":
-      return { kind: "aborted", steps };
+      return { kind: "stop", steps };
     case "failed":
       return out.observer === true
-        ? { kind: "internal", steps }
-        : { kind: "send", recoverable: false, steps };
+        ? { kind: "stop", error: sessionError("internal"), steps }
+        : send(false, steps);
     default:
-      return { kind: "send", recoverable: false, steps };
+      return send(false, steps);
   }
+}
+
+/**
+ * What the turn does after an overflow recovery: send the retry's
+ * request, stop, or `keep` the overflow as the turn's error.
+ */
+export type RecoveryOutcome =
+  | PreSendOutcome
+  | { kind: "keep"; steps: WindowStep[] };
+
+/**
+ * The overflow recovery: compact (`overflow-recovery`) and, when it
+ * compacted, retry once on the new state.
+ *
+ * @param view The next request's parts.
+ * @param options The state, the pending user text, and the summariser's
+ * inputs.
+ * @returns What the turn does next.
+ */
+export async function recoverOverflow(
+  view: WindowView,
+  options: { state: ContextState; pending: string; summariser: Summariser },
+): Promise<RecoveryOutcome> {
+  const out = await compactWith(view, {
+    state: options.state,
+    reason: "overflow-recovery",
+    summariser: options.summariser,
+    pending: options.pending,
+  });
+  const steps = out.steps;
+  switch (out.kind) {
+    case "compacted":
+      return {
+        kind: "send",
+        recoverable: false,
+        messages: requestHistory(
+          view,
+          stateAfter(options.state, steps),
+          options.pending,
+        ),
+        steps,
+      };
+    case "aborted":
+      return { kind: "stop", steps };
+    case "budget_refused":
+      return { kind: "stop", error: out.error, steps };
+    case "failed":
+      return out.observer === true
+        ? { kind: "stop", error: sessionError("internal"), steps }
+        : { kind: "keep", steps };
+    default:
+      return { kind: "keep", steps };
+  }
+}
+
+/** The state `steps` leave (the last one installed, else `state`). */
+function stateAfter(
+  state: ContextState,
+  steps: readonly WindowStep[],
+): ContextState {
+  let out = state;
+  for (const step of steps) out = step.state ?? out;
+  return out;
 }
 
 /**

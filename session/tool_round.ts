@@ -90,7 +90,10 @@ export async function runToolRound(
               preview: req.preview,
               attemptNumber,
             }),
-          admit: () => turn.admitTool(call.name),
+          // Admission right before the effect.
+          admit: () =>
+            turn.deps.preEgress?.({ kind: "tool", toolId: call.name }) ??
+              { allow: true },
         },
       );
     run.toolsRan = true;

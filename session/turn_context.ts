@@ -11,11 +11,7 @@ import { createChain } from "../llm/chain.ts";
 import type { LlmRequest, ToolDef } from "../llm/provider.ts";
 import type { Agent } from "../schema/agent.ts";
 import type { SessionEventDraft } from "../schema/event.ts";
-import type {
-  EgressDecision,
-  ToolRegistry,
-  TurnPolicy,
-} from "../tools/registry.ts";
+import type { ToolRegistry, TurnPolicy } from "../tools/registry.ts";
 import type { SessionDeps } from "./deps.ts";
 import type { SpendLedger } from "./ledger.ts";
 import { sessionError } from "./turn_errors.ts";
@@ -274,11 +270,5 @@ export class TurnContext {
    */
   renewSignal(): AbortSignal | undefined {
     return this.#parts.renewSignal();
-  }
-
-  /** Admission right before each tool effect. */
-  admitTool(toolId: string): EgressDecision {
-    return this.deps.preEgress?.({ kind: "tool", toolId }) ??
-      { allow: true };
   }
 }

@@ -64,13 +64,12 @@ export async function runTurnFlow(turn: TurnContext): Promise<void> {
   const signal = turn.renewSignal();
   // No controller for it: the after-turn step is skipped, the turn stands.
   if (signal === undefined) return;
-  turn.apply(
-    await afterTurn(turn.view, {
-      state: turn.state(),
-      trimAllowed: turn.trimAllowed,
-      summariser: turn.summariser(signal),
-    }),
-  );
+  const steps = await afterTurn(turn.view, {
+    state: turn.state(),
+    trimAllowed: turn.trimAllowed,
+    summariser: turn.summariser(signal),
+  });
+  turn.apply(steps);
 }
 
 /**

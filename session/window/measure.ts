@@ -10,6 +10,7 @@ import type { ModelCatalog } from "../../llm/catalog.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
 import { COMPACTION_LIMITS } from "./compaction.ts";
 import { estimateProjection } from "./projection.ts";
+import { rebaseSpans } from "./spans.ts";
 import type { ContextState, WindowView } from "./state.ts";
 
 /** Default `compactThreshold`. */
@@ -268,10 +269,7 @@ export function floorFits(
   const worstSummary = "x".repeat(COMPACTION_LIMITS.summaryMaxTokens * 4);
   const floor = measureState(view, {
     messages: state.messages.slice(from),
-    spans: state.spans.filter((s) => s.start >= from).map((s) => ({
-      start: s.start - from,
-      end: s.end - from,
-    })),
+    spans: rebaseSpans(state.spans, from),
     summary: worstSummary,
   }, pending);
   return floor + m.reservation <= m.window;

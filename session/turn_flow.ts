@@ -7,16 +7,16 @@
  *
  * @module
  */
-import type { SessionEventDraft, TokensUsed } from "../schema/event.ts";
+import type {
+  SessionError,
+  SessionEventDraft,
+  TokensUsed,
+} from "../schema/event.ts";
 import { runTurnCore } from "./turn.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
 import type { TurnContext } from "./turn_context.ts";
-import {
-  afterTurn,
-  afterTurnDue,
-  preSend,
-  recoverOverflow,
-} from "./window/window.ts";
+import { afterTurnDue } from "./window/measure.ts";
+import { afterTurn, nextRequest } from "./window/window.ts";
 
 /**
  * Runs the turn after the cap and plan checks.
@@ -25,30 +25,30 @@ import {
  * @returns Resolves when the turn (and any after-turn work) has ended.
  */
 export async function runTurnFlow(turn: TurnContext): Promise<void> {
-  const pre = await preSend(turn.view, {
-    state: turn.state(),
-    pending: turn.pending,
-    automatic: turn.automatic,
-    summariser: turn.summariser(),
-    signal: turn.signal,
-  });
-  turn.apply(pre.steps);
-  if (pre.kind === "stop") return turn.end(turn.run.halt(pre.error));
-  let result = await runTurnCore(turn, pre.messages);
-  if (
-    result.kind === "error" && result.overflowRecoverable === true &&
-    pre.recoverable && !turn.isCancelled()
-  ) {
-    const out = await recoverOverflow(turn.view, {
+  // The window decides each request; an overflow the request may recover
+  // from asks it once more (the retry is never recoverable).
+  let result: TurnCoreResult;
+  let overflow: SessionError | undefined;
+  for (;;) {
+    const next = await nextRequest(turn.view, {
       state: turn.state(),
-      summariser: turn.summariser(),
       pending: turn.pending,
+      automatic: turn.automatic,
+      summariser: turn.summariser(),
+      signal: turn.signal,
+      ...(overflow === undefined ? {} : { overflow }),
     });
-    turn.apply(out.steps);
-    if (out.kind === "stop") result = turn.run.halt(out.error);
-    else if (out.kind === "send") {
-      result = await runTurnCore(turn, out.messages);
+    turn.apply(next.steps);
+    if (next.kind === "stop") {
+      result = turn.run.halt(next.error);
+      break;
     }
+    result = await runTurnCore(turn, next.messages);
+    if (
+      result.kind !== "error" || result.overflowRecoverable !== true ||
+      !next.recoverable || turn.isCancelled()
+    ) break;
+    overflow = result.error;
   }
   const settled = await turn.settle(result);
   if (settled === undefined) return;
@@ -64,10 +64,11 @@ export async function runTurnFlow(turn: TurnContext): Promise<void> {
   const signal = turn.renewSignal();
   // No controller for it: the after-turn step is skipped, the turn stands.
   if (signal === undefined) return;
+  const summariser = turn.summariser(signal);
   const steps = await afterTurn(turn.view, {
     state: turn.state(),
     trimAllowed: turn.trimAllowed,
-    summariser: turn.summariser(signal),
+    summariser,
   });
   turn.apply(steps);
 }

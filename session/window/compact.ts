@@ -20,7 +20,8 @@ import {
 } from "./compaction.ts";
 import type { SpendLedger } from "../ledger.ts";
 import { sessionError, sessionErrorFromLlm } from "../turn_errors.ts";
-import { attemptableEntries, measureState } from "./measure.ts";
+import { attemptableEntries } from "./measure.ts";
+import { estimateState } from "./projection.ts";
 import type { ContextState, WindowStep, WindowView } from "./state.ts";
 
 /**
@@ -67,6 +68,8 @@ export interface CompactionRun {
 export type CompactionEnd =
   | {
     kind: "compacted";
+    /** The new state (also in the steps). */
+    state: ContextState;
     summary: string;
     keptMessageCount: number;
     keptTurnCount: number;
@@ -177,7 +180,7 @@ export async function runCompaction(
   const { signal, ledger, spend } = summariser;
   const deps = view.deps;
   const measure = (s: ContextState): number =>
-    measureState(view, s, run.pending);
+    estimateState(view, s, run.pending);
   const split = splitForCompaction(state.messages, state.spans);
   if (split === undefined) return { kind: "nothing_to_compact", steps: [] };
   let opened = false;
@@ -327,6 +330,7 @@ export async function runCompaction(
   };
   return {
     kind: "compacted",
+    state: next,
     ...done,
     usage,
     steps: [{

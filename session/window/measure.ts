@@ -1,7 +1,8 @@
 /**
- * Measured triggers: which window is
- * authoritative, the output reservation, the estimate of the next
- * request, and whether it calls for a compaction. Pure.
+ * Measured triggers: which window is authoritative, the output
+ * reservation, the next request measured (in the provider's count when it
+ * has one), and whether it calls for a compaction. Pure but for the
+ * provider's count.
  *
  * @module
  */
@@ -9,7 +10,7 @@ import type { PlanEntry } from "../../llm/chain.ts";
 import type { ModelCatalog } from "../../llm/catalog.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
 import { COMPACTION_LIMITS } from "./compaction.ts";
-import { estimateProjection } from "./projection.ts";
+import { estimateState, requestHistory } from "./projection.ts";
 import { rebaseSpans } from "./spans.ts";
 import type { ContextState, WindowView } from "./state.ts";
 
@@ -192,33 +193,25 @@ export function checkCompactThreshold(value: number | undefined): number {
   return value;
 }
 
-/**
- * Estimated input tokens of the request a state projects to.
- *
- * @param view The next request's system prompt, memory policy and tools.
- * @param state Transcript, spans and summary.
- * @param pending The pending user text, if any.
- * @returns The estimate.
- */
-export function measureState(
-  view: Pick<WindowView, "agent" | "system" | "tools">,
-  state: ContextState,
-  pending?: string,
-): number {
-  const memory = view.agent.memory;
-  return estimateProjection({
-    system: view.system,
-    ...(memory === undefined ? {} : { memory }),
-    messages: state.messages,
-    spans: state.spans,
-    ...(state.summary === undefined ? {} : { summary: state.summary }),
-    ...(pending === undefined ? {} : { pending }),
-    tools: view.tools,
-  });
+/** The entry a request is measured against, its window and reservation. */
+function target(
+  view: WindowView,
+): { entry: PlanEntry; window: number; reservation: number } | undefined {
+  const entry = attemptableEntries(view.plan, view.tools.length > 0)[0];
+  if (entry === undefined) return undefined;
+  const window = authoritativeWindow(entry.provider, entry.model);
+  if (window === undefined) return undefined;
+  const reservation = reservationOf(
+    view.deps,
+    { kind: entry.provider.kind, model: entry.model },
+    view.agent.max_tokens,
+  );
+  return { entry, window, reservation };
 }
 
 /**
- * Measures the next request against the first attemptable entry.
+ * Measures the next request against the first attemptable entry, by the
+ * heuristic estimate.
  *
  * @param view The next request's parts.
  * @param state The current state.
@@ -231,20 +224,152 @@ export function measureNext(
   state: ContextState,
   pending?: string,
 ): Measurement | undefined {
-  const entry = attemptableEntries(view.plan, view.tools.length > 0)[0];
-  if (entry === undefined) return undefined;
-  const window = authoritativeWindow(entry.provider, entry.model);
-  if (window === undefined) return undefined;
-  return {
-    tokens: measureState(view, state, pending),
+  const t = target(view);
+  if (t === undefined) return undefined;
+  const { window, reservation } = t;
+  const tokens = estimateState(view, state, pending);
+  return { tokens, window, reservation, threshold: view.threshold };
+}
+
+/**
+ * Measures the next request (see {@linkcode measureNext}), in the count
+ * of the first attemptable entry's provider when it has `estimateTokens`:
+ * raced with `signal`, falling back to the heuristic when the count
+ * throws, rejects or is not a finite number ≥ 0.
+ *
+ * @returns The measurement, `undefined` when the window is not
+ * authoritative, or `aborted` when the signal aborted while it counted.
+ */
+function measureRequest(
+  view: WindowView,
+  state: ContextState,
+  options: { pending?: string; signal: AbortSignal },
+):
+  | Measurement
+  | undefined
+  | Promise<Measurement | undefined | "aborted"> {
+  const t = target(view);
+  if (t === undefined) return undefined;
+  if (t.entry.provider.estimateTokens !== undefined) {
+    return providerCount(view, state, { ...t, ...options });
+  }
+  const { window, reservation } = t;
+  const tokens = estimateState(view, state, options.pending);
+  return { tokens, window, reservation, threshold: view.threshold };
+}
+
+/** The request in the entry's provider's count (see {@linkcode measureRequest}). */
+async function providerCount(
+  view: WindowView,
+  state: ContextState,
+  options: {
+    entry: PlanEntry;
+    window: number;
+    reservation: number;
+    pending?: string;
+    signal: AbortSignal;
+  },
+): Promise<Measurement | undefined | "aborted"> {
+  const { entry, window, reservation, pending, signal } = options;
+  const provider = entry.provider;
+  if (signal.aborted) return "aborted";
+  const messages = requestHistory(view, state, pending);
+  const m = {
+    tokens: estimateState(view, state, pending),
     window,
-    reservation: reservationOf(
-      view.deps,
-      { kind: entry.provider.kind, model: entry.model },
-      view.agent.max_tokens,
-    ),
+    reservation,
     threshold: view.threshold,
   };
+  let onAbort = (): void => {};
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    const counted = await Promise.race([
+      Promise.resolve().then(() =>
+        provider.estimateTokens?.({
+          model: entry.model,
+          system: view.system,
+          messages,
+          tools: view.tools,
+        }, signal)
+      ),
+      aborted,
+    ]);
+    if (counted === "aborted" || signal.aborted) return "aborted";
+    return typeof counted === "number" && Number.isFinite(counted) &&
+        counted >= 0
+      ? { ...m, tokens: Math.ceil(counted) }
+      : m;
+  } catch {
+    return signal.aborted ? "aborted" : m;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * What measuring the next request says the turn does before it sends:
+ * send as it is (`recoverable` says whether an overflow may still start
+ * a recovery), stop (the signal aborted while a provider counted), or
+ * compact within the summariser's bound.
+ */
+export type RequestCheck =
+  | { kind: "send"; recoverable: boolean }
+  | { kind: "aborted" }
+  | { kind: "compact"; bound: number; windowUnknown: boolean };
+
+/**
+ * The pre-send check: measure the actual next request; when it triggers
+ * and the floor fits, compact. No bound, no authoritative window, or a
+ * floor that does not fit sends the request and forbids recovery.
+ *
+ * @param view The next request's parts.
+ * @param state The current state.
+ * @param options The pending user text, and the turn's signal (a
+ * provider's count is raced with it).
+ * @returns What the turn does next.
+ */
+export async function checkRequest(
+  view: WindowView,
+  state: ContextState,
+  options: { pending: string; signal: AbortSignal },
+): Promise<RequestCheck> {
+  const bound = summariserBound(view.plan, false);
+  if (bound === undefined) return { kind: "send", recoverable: false };
+  const m = await measureRequest(view, state, options);
+  if (m === "aborted") return { kind: "aborted" };
+  if (m === undefined) return { kind: "send", recoverable: false };
+  if (compactionTrigger(m) === undefined) {
+    return { kind: "send", recoverable: true };
+  }
+  if (!floorFits(view, state, m, options.pending)) {
+    return { kind: "send", recoverable: false };
+  }
+  return { kind: "compact", ...bound };
+}
+
+/**
+ * Whether the after-turn step would compact now.
+ *
+ * @param view The next request's parts.
+ * @param state The state after the turn.
+ * @param signal The turn's signal: a provider's count is raced with it.
+ * @returns `true` when the measured next request triggers (`false` when
+ * the signal aborted while it was measured); a promise only while a
+ * provider counts.
+ */
+export function afterTurnDue(
+  view: WindowView,
+  state: ContextState,
+  signal: AbortSignal,
+): boolean | Promise<boolean> {
+  if (summariserBound(view.plan, false) === undefined) return false;
+  const due = (m: Measurement | undefined | "aborted"): boolean =>
+    typeof m === "object" && compactionTrigger(m) !== undefined;
+  const m = measureRequest(view, state, { signal });
+  return m instanceof Promise ? m.then(due) : due(m);
 }
 
 /**
@@ -267,7 +392,7 @@ export function floorFits(
   const latest = state.spans[state.spans.length - 1];
   const from = latest?.start ?? 0;
   const worstSummary = "x".repeat(COMPACTION_LIMITS.summaryMaxTokens * 4);
-  const floor = measureState(view, {
+  const floor = estimateState(view, {
     messages: state.messages.slice(from),
     spans: rebaseSpans(state.spans, from),
     summary: worstSummary,

@@ -1,11 +1,11 @@
 /**
  * The entry points of context management, as decisions that return what
- * the session does next: the pre-send step, the after-turn step, a
- * compaction for any reason, and whether the after-turn step is due. Each
- * returns its outcome with the steps (state, handover, event) that the
- * session takes in one place; nothing here installs, commits or publishes
- * (except `session:compacting` and the ledger's `cost:updated`, published
- * as they happen).
+ * the session does next: the request a turn sends (after the pre-send
+ * check, or after an overflow, the recovery), the after-turn step, and a
+ * compaction for any reason. Each returns its outcome with the steps
+ * (state, handover, event) that the session takes in one place; nothing
+ * here installs, commits or publishes (except `session:compacting` and
+ * the ledger's `cost:updated`, published as they happen).
  *
  * @module
  */
@@ -17,16 +17,8 @@ import {
   runCompaction,
   type Summariser,
 } from "./compact.ts";
-import {
-  attemptableEntries,
-  compactionTrigger,
-  floorFits,
-  type Measurement,
-  measureNext,
-  summariserBound,
-} from "./measure.ts";
-import { projectHistory } from "./projection.ts";
-import type { PlanEntry } from "../../llm/chain.ts";
+import { checkRequest, type RequestCheck, summariserBound } from "./measure.ts";
+import { requestHistory } from "./projection.ts";
 import type { ContextState, WindowStep, WindowView } from "./state.ts";
 import { trimSteps } from "./trim.ts";
 
@@ -68,114 +60,13 @@ export function compactWith(
 }
 
 /**
- * Measures the next request (see `measureNext`), in the count of the first
- * attemptable entry's provider when it has `estimateTokens`: raced with
- * `signal`, falling back to the heuristic when the count throws, rejects
- * or is not a finite number ≥ 0.
- *
- * @returns The measurement, `undefined` when the window is not
- * authoritative, or `aborted` when the signal aborted while it counted.
+ * What the turn does next, with the steps the session takes first: send
+ * the request of `messages` (the projection of the state those steps
+ * leave), or stop (aborted without an error, else failed with it).
+ * `recoverable` says whether an overflow may still start a recovery in
+ * this turn.
  */
-function measureRequest(
-  view: WindowView,
-  state: ContextState,
-  options: { pending?: string; signal: AbortSignal },
-):
-  | Measurement
-  | undefined
-  | Promise<Measurement | undefined | "aborted"> {
-  const { pending, signal } = options;
-  const m = measureNext(view, state, pending);
-  const entry = attemptableEntries(view.plan, view.tools.length > 0)[0];
-  if (m === undefined || entry?.provider.estimateTokens === undefined) {
-    return m;
-  }
-  return providerCount(view, state, { m, entry, pending, signal });
-}
-
-/** `m` in the entry's provider's count (see {@linkcode measureRequest}). */
-async function providerCount(
-  view: WindowView,
-  state: ContextState,
-  options: {
-    m: Measurement;
-    entry: PlanEntry;
-    pending: string | undefined;
-    signal: AbortSignal;
-  },
-): Promise<Measurement | undefined | "aborted"> {
-  const { m, entry, pending, signal } = options;
-  const provider = entry.provider;
-  if (signal.aborted) return "aborted";
-  const memory = view.agent.memory;
-  const messages = projectHistory({
-    ...(memory === undefined ? {} : { memory }),
-    messages: state.messages,
-    spans: state.spans,
-    ...(state.summary === undefined ? {} : { summary: state.summary }),
-    ...(pending === undefined ? {} : { pending }),
-  });
-  let onAbort = (): void => {};
-  const aborted = new Promise<"aborted">((resolve) => {
-    onAbort = () => resolve("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    const counted = await Promise.race([
-      Promise.resolve().then(() =>
-        provider.estimateTokens?.({
-          model: entry.model,
-          system: view.system,
-          messages,
-          tools: view.tools,
-        }, signal)
-      ),
-      aborted,
-    ]);
-    if (counted === "aborted" || signal.aborted) return "aborted";
-    return typeof counted === "number" && Number.isFinite(counted) &&
-        counted >= 0
-      ? { ...m, tokens: Math.ceil(counted) }
-      : m;
-  } catch {
-    return signal.aborted ? "aborted" : m;
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
-}
-
-/**
- * The history the next request sends: `state` projected by the memory
- * policy, ending with the pending user message.
- *
- * @param view The next request's parts (the memory policy).
- * @param state The state to project.
- * @param pending The pending user text.
- * @returns A fresh projection the request owns.
- */
-export function requestHistory(
-  view: WindowView,
-  state: ContextState,
-  pending: string,
-): LlmMessage[] {
-  const memory = view.agent.memory;
-  return projectHistory({
-    ...(memory === undefined ? {} : { memory }),
-    messages: state.messages,
-    spans: state.spans,
-    ...(state.summary === undefined ? {} : { summary: state.summary }),
-    pending,
-  });
-}
-
-/**
- * What the turn does next after a window decision, with the steps the
- * session takes first: send the request of `messages` (the projection of
- * the state those steps leave), or stop (aborted without an error, else
- * failed with it). `recoverable` says whether an overflow may still start
- * a recovery in this turn.
- */
-export type PreSendOutcome =
+export type NextRequest =
   & (
     | { kind: "send"; recoverable: boolean; messages: LlmMessage[] }
     | { kind: "stop"; error?: SessionError }
@@ -183,152 +74,75 @@ export type PreSendOutcome =
   & { steps: WindowStep[] };
 
 /**
- * The pre-send step: measure the actual next request;
- * when it triggers and the floor fits, compact (`pre-send`). A failure or
- * skip sends the original request and forbids recovery.
+ * The request a turn sends next. Before the first request, the pre-send
+ * check: when the measured request triggers and the floor fits, compact
+ * (`pre-send`); a failure or skip sends the original request and forbids
+ * recovery. After an overflow it may recover from (`overflow`), compact
+ * (`overflow-recovery`) and resend once; when that cannot compact, the
+ * overflow ends the turn.
  *
  * @param view The next request's parts.
  * @param options The state, the pending user text, whether automatic
- * compaction is permitted, and the summariser's inputs.
+ * compaction is permitted, the summariser's inputs, the turn's signal (a
+ * provider's count is raced with it), and the overflow being recovered.
  * @returns What the turn does next.
  */
-export async function preSend(
+export async function nextRequest(
   view: WindowView,
   options: {
     state: ContextState;
     pending: string;
     automatic: boolean;
     summariser: Summariser;
-    /** The turn's signal: a provider's count is raced with it. */
     signal: AbortSignal;
+    overflow?: SessionError;
   },
-): Promise<PreSendOutcome> {
-  const { state, pending } = options;
-  const send = (
-    recoverable: boolean,
-    steps: WindowStep[] = [],
-  ): PreSendOutcome => ({
-    kind: "send",
-    recoverable,
-    messages: requestHistory(view, stateAfter(state, steps), pending),
-    steps,
-  });
-  if (!options.automatic) return send(false);
-  if (summariserBound(view.plan, false) === undefined) return send(false);
-  const m = await measureRequest(view, state, {
-    pending,
-    signal: options.signal,
-  });
-  if (m === "aborted") return { kind: "stop", steps: [] };
-  if (m === undefined) return send(false);
-  if (compactionTrigger(m) === undefined) return send(true);
-  if (!floorFits(view, state, m, pending)) return send(false);
-  const out = await compactWith(view, {
-    state,
-    reason: "pre-send",
-    summariser: options.summariser,
-    pending,
-  });
-  const steps = out.steps;
-  switch (out.kind) {
-    case "compacted":
-      return send(true, steps);
-    case "budget_refused":
-      return { kind: "stop", error: out.error, steps };
-    case "aborted":
-      return { kind: "stop", steps };
-    case "failed":
-      return out.observer === true
-        ? { kind: "stop", error: sessionError("internal"), steps }
-        : send(false, steps);
-    default:
-      return send(false, steps);
+): Promise<NextRequest> {
+  const { state, pending, overflow } = options;
+  let check: RequestCheck = { kind: "send", recoverable: false };
+  if (overflow !== undefined) {
+    const bound = summariserBound(view.plan, false);
+    if (bound !== undefined) check = { kind: "compact", ...bound };
+  } else if (options.automatic) {
+    check = await checkRequest(view, state, options);
   }
-}
-
-/**
- * What the turn does after an overflow recovery: send the retry's
- * request, stop, or `keep` the overflow as the turn's error.
- */
-export type RecoveryOutcome =
-  | PreSendOutcome
-  | { kind: "keep"; steps: WindowStep[] };
-
-/**
- * The overflow recovery: compact (`overflow-recovery`) and, when it
- * compacted, retry once on the new state.
- *
- * @param view The next request's parts.
- * @param options The state, the pending user text, and the summariser's
- * inputs.
- * @returns What the turn does next.
- */
-export async function recoverOverflow(
-  view: WindowView,
-  options: { state: ContextState; pending: string; summariser: Summariser },
-): Promise<RecoveryOutcome> {
-  const out = await compactWith(view, {
-    state: options.state,
-    reason: "overflow-recovery",
-    summariser: options.summariser,
-    pending: options.pending,
-  });
-  const steps = out.steps;
-  switch (out.kind) {
+  if (check.kind === "aborted") return { kind: "stop", steps: [] };
+  let out: CompactionOutcome | undefined;
+  if (check.kind === "compact") {
+    out = await runCompaction(view, {
+      state,
+      summariser: options.summariser,
+      reason: overflow === undefined ? "pre-send" : "overflow-recovery",
+      bound: check.bound,
+      windowUnknown: check.windowUnknown,
+      pending,
+    });
+  }
+  const steps = out?.steps ?? [];
+  switch (out?.kind) {
     case "compacted":
       return {
         kind: "send",
-        recoverable: false,
-        messages: requestHistory(
-          view,
-          stateAfter(options.state, steps),
-          options.pending,
-        ),
+        recoverable: overflow === undefined,
+        messages: requestHistory(view, out.state, pending),
         steps,
       };
-    case "aborted":
-      return { kind: "stop", steps };
     case "budget_refused":
       return { kind: "stop", error: out.error, steps };
+    case "aborted":
+      return { kind: "stop", steps };
     case "failed":
-      return out.observer === true
-        ? { kind: "stop", error: sessionError("internal"), steps }
-        : { kind: "keep", steps };
-    default:
-      return { kind: "keep", steps };
+      if (out.observer === true) {
+        return { kind: "stop", error: sessionError("internal"), steps };
+      }
   }
-}
-
-/** The state `steps` leave (the last one installed, else `state`). */
-function stateAfter(
-  state: ContextState,
-  steps: readonly WindowStep[],
-): ContextState {
-  let out = state;
-  for (const step of steps) out = step.state ?? out;
-  return out;
-}
-
-/**
- * Whether the after-turn step would compact now.
- *
- * @param view The next request's parts.
- * @param state The state after the turn.
- * @param signal The turn's signal: a provider's count is raced with it.
- * @returns `true` when the measured next request triggers (`false` when
- * the signal aborted while it was measured); a promise only while a
- * provider counts.
- */
-export function afterTurnDue(
-  view: WindowView,
-  state: ContextState,
-  signal: AbortSignal,
-): boolean | Promise<boolean> {
-  if (summariserBound(view.plan, false) === undefined) return false;
-  const due = (m: Measurement | undefined | "aborted"): boolean =>
-    typeof m === "object" && compactionTrigger(m) !== undefined;
-  const m = measureRequest(view, state, { signal });
-  return m instanceof Promise ? m.then(due) : due(m);
+  // Nothing compacted: the request goes as it is, or the overflow stands.
+  return overflow !== undefined ? { kind: "stop", error: overflow, steps } : {
+    kind: "send",
+    recoverable: check.kind === "send" && check.recoverable,
+    messages: requestHistory(view, state, pending),
+    steps,
+  };
 }
 
 /**

@@ -54,13 +54,14 @@ export async function runTurnFlow(turn: TurnContext): Promise<void> {
   if (settled === undefined) return;
   if (settled.kind !== "success") return turn.finish(settled, true);
   turn.installReply(settled.text);
-  const measured = turn.afterTurnEnabled && turn.automatic &&
-    afterTurnDue(turn.view, turn.state(), turn.signal);
+  const measured = turn.afterTurnEnabled && turn.automatic
+    ? afterTurnDue(turn.view, turn.state(), turn.signal)
+    : undefined;
   // Awaited only while a provider counts tokens.
   const due = measured instanceof Promise ? await measured : measured;
   if (turn.isCancelled()) return;
-  turn.finish(settled, !due);
-  if (!due || turn.isCancelled()) return;
+  turn.finish(settled, due === undefined);
+  if (due === undefined || turn.isCancelled()) return;
   const signal = turn.renewSignal();
   // No controller for it: the after-turn step is skipped, the turn stands.
   if (signal === undefined) return;
@@ -69,6 +70,7 @@ export async function runTurnFlow(turn: TurnContext): Promise<void> {
     state: turn.state(),
     trimAllowed: turn.trimAllowed,
     summariser,
+    due,
   });
   turn.apply(steps);
 }

@@ -148,6 +148,27 @@ export function summariserBound(
 }
 
 /**
+ * Where a compaction's summariser runs: its bound (see
+ * {@linkcode summariserBound}) and the first attemptable entry, on which
+ * pass 1 is admitted before the moment opens.
+ *
+ * @param plan The resolved plan.
+ * @param manual Whether unknown windows are allowed (with disclosure).
+ * @returns The bound, the disclosure and the entry, or `undefined` when
+ * no bound can be set.
+ */
+export function summaryTarget(
+  plan: readonly PlanEntry[],
+  manual: boolean,
+): { bound: number; windowUnknown: boolean; entry: PlanEntry } | undefined {
+  const bound = summariserBound(plan, manual);
+  const entry = attemptableEntries(plan, false)[0];
+  return bound === undefined || entry === undefined
+    ? undefined
+    : { ...bound, entry };
+}
+
+/**
  * A measurement of the next request against its window.
  */
 export interface Measurement {
@@ -245,9 +266,9 @@ function measureRequest(
   state: ContextState,
   options: { pending?: string; signal: AbortSignal },
 ):
-  | Measurement
+  | Counted
   | undefined
-  | Promise<Measurement | undefined | "aborted"> {
+  | Promise<Counted | undefined | "aborted"> {
   const t = target(view);
   if (t === undefined) return undefined;
   if (t.entry.provider.estimateTokens !== undefined) {
@@ -255,8 +276,17 @@ function measureRequest(
   }
   const { window, reservation } = t;
   const tokens = estimateState(view, state, options.pending);
-  return { tokens, window, reservation, threshold: view.threshold };
+  return {
+    tokens,
+    window,
+    reservation,
+    threshold: view.threshold,
+    estimate: tokens,
+  };
 }
+
+/** A measurement, with the heuristic estimate it may have replaced. */
+type Counted = Measurement & { estimate: number };
 
 /** The request in the entry's provider's count (see {@linkcode measureRequest}). */
 async function providerCount(
@@ -269,16 +299,18 @@ async function providerCount(
     pending?: string;
     signal: AbortSignal;
   },
-): Promise<Measurement | undefined | "aborted"> {
+): Promise<Counted | undefined | "aborted"> {
   const { entry, window, reservation, pending, signal } = options;
   const provider = entry.provider;
   if (signal.aborted) return "aborted";
   const messages = requestHistory(view, state, pending);
+  const estimate = estimateState(view, state, pending);
   const m = {
-    tokens: estimateState(view, state, pending),
+    tokens: estimate,
     window,
     reservation,
     threshold: view.threshold,
+    estimate,
   };
   let onAbort = (): void => {};
   const aborted = new Promise<"aborted">((resolve) => {
@@ -313,61 +345,89 @@ async function providerCount(
  * What measuring the next request says the turn does before it sends:
  * send as it is (`recoverable` says whether an overflow may still start
  * a recovery), stop (the signal aborted while a provider counted), or
- * compact within the summariser's bound.
+ * compact where the summariser runs (`tokensBefore`: the heuristic
+ * estimate of the request, when it was measured).
  */
 export type RequestCheck =
   | { kind: "send"; recoverable: boolean }
   | { kind: "aborted" }
-  | { kind: "compact"; bound: number; windowUnknown: boolean };
+  | CompactCheck;
+
+/** A check that calls for a compaction, and where its summariser runs. */
+export interface CompactCheck {
+  /** Compact. */
+  kind: "compact";
+  /** The summariser's request bound. */
+  bound: number;
+  /** Whether a window is unknown (disclosed). */
+  windowUnknown: boolean;
+  /** The first attemptable entry (pass 1 is admitted on it first). */
+  entry: PlanEntry;
+  /** The heuristic estimate of the request (the compaction's before). */
+  tokensBefore: number;
+}
 
 /**
- * The pre-send check: measure the actual next request; when it triggers
- * and the floor fits, compact. No bound, no authoritative window, or a
- * floor that does not fit sends the request and forbids recovery.
+ * The check before a request. Before the first, measure the actual next
+ * request: when it triggers and the floor fits, compact; no bound, no
+ * authoritative window, or a floor that does not fit sends the request
+ * and forbids recovery. After an overflow (`recovery`), compact whenever
+ * a bound can be set.
  *
  * @param view The next request's parts.
  * @param state The current state.
- * @param options The pending user text, and the turn's signal (a
- * provider's count is raced with it).
+ * @param options The pending user text, the turn's signal (a provider's
+ * count is raced with it), and whether an overflow is being recovered.
  * @returns What the turn does next.
  */
 export async function checkRequest(
   view: WindowView,
   state: ContextState,
-  options: { pending: string; signal: AbortSignal },
+  options: { pending: string; signal: AbortSignal; recovery: boolean },
 ): Promise<RequestCheck> {
-  const bound = summariserBound(view.plan, false);
-  if (bound === undefined) return { kind: "send", recoverable: false };
-  const m = await measureRequest(view, state, options);
-  if (m === "aborted") return { kind: "aborted" };
-  if (m === undefined) return { kind: "send", recoverable: false };
-  if (compactionTrigger(m) === undefined) {
-    return { kind: "send", recoverable: true };
+  const { pending } = options;
+  const target = summaryTarget(view.plan, false);
+  if (target === undefined) return { kind: "send", recoverable: false };
+  if (!options.recovery) {
+    const m = await measureRequest(view, state, options);
+    if (m === "aborted") return { kind: "aborted" };
+    if (m === undefined) return { kind: "send", recoverable: false };
+    if (compactionTrigger(m) === undefined) {
+      return { kind: "send", recoverable: true };
+    }
+    if (!floorFits(view, state, m, pending)) {
+      return { kind: "send", recoverable: false };
+    }
+    return { kind: "compact", ...target, tokensBefore: m.estimate };
   }
-  if (!floorFits(view, state, m, options.pending)) {
-    return { kind: "send", recoverable: false };
-  }
-  return { kind: "compact", ...bound };
+  const tokensBefore = estimateState(view, state, pending);
+  return { kind: "compact", ...target, tokensBefore };
 }
 
 /**
- * Whether the after-turn step would compact now.
+ * Whether the after-turn step compacts now: the measured next request
+ * (no pending user) triggers.
  *
  * @param view The next request's parts.
  * @param state The state after the turn.
  * @param signal The turn's signal: a provider's count is raced with it.
- * @returns `true` when the measured next request triggers (`false` when
- * the signal aborted while it was measured); a promise only while a
- * provider counts.
+ * @returns Where the summariser runs when it is due, else `undefined`
+ * (also when the signal aborted while it was measured); a promise only
+ * while a provider counts.
  */
 export function afterTurnDue(
   view: WindowView,
   state: ContextState,
   signal: AbortSignal,
-): boolean | Promise<boolean> {
-  if (summariserBound(view.plan, false) === undefined) return false;
-  const due = (m: Measurement | undefined | "aborted"): boolean =>
-    typeof m === "object" && compactionTrigger(m) !== undefined;
+): CompactCheck | undefined | Promise<CompactCheck | undefined> {
+  const target = summaryTarget(view.plan, false);
+  if (target === undefined) return undefined;
+  const due = (
+    m: Counted | undefined | "aborted",
+  ): CompactCheck | undefined =>
+    typeof m === "object" && compactionTrigger(m) !== undefined
+      ? { kind: "compact", ...target, tokensBefore: m.estimate }
+      : undefined;
   const m = measureRequest(view, state, { signal });
   return m instanceof Promise ? m.then(due) : due(m);
 }

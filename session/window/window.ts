@@ -17,8 +17,13 @@ import {
   runCompaction,
   type Summariser,
 } from "./compact.ts";
-import { checkRequest, type RequestCheck, summariserBound } from "./measure.ts";
-import { requestHistory } from "./projection.ts";
+import {
+  checkRequest,
+  type CompactCheck,
+  type RequestCheck,
+  summaryTarget,
+} from "./measure.ts";
+import { estimateState, requestHistory } from "./projection.ts";
 import type { ContextState, WindowStep, WindowView } from "./state.ts";
 import { trimSteps } from "./trim.ts";
 
@@ -45,16 +50,18 @@ export function compactWith(
     manual?: boolean;
   },
 ): Promise<CompactWithOutcome> {
-  const bound = summariserBound(view.plan, options.manual === true);
-  if (bound === undefined) {
+  const target = summaryTarget(view.plan, options.manual === true);
+  if (target === undefined) {
     return Promise.resolve({ kind: "skipped", steps: [] });
   }
   return runCompaction(view, {
     state: options.state,
     summariser: options.summariser,
     reason: options.reason,
-    bound: bound.bound,
-    windowUnknown: bound.windowUnknown,
+    bound: target.bound,
+    windowUnknown: target.windowUnknown,
+    entry: target.entry,
+    tokensBefore: estimateState(view, options.state, options.pending),
     ...(options.pending === undefined ? {} : { pending: options.pending }),
   });
 }
@@ -98,23 +105,22 @@ export async function nextRequest(
     overflow?: SessionError;
   },
 ): Promise<NextRequest> {
-  const { state, pending, overflow } = options;
-  let check: RequestCheck = { kind: "send", recoverable: false };
-  if (overflow !== undefined) {
-    const bound = summariserBound(view.plan, false);
-    if (bound !== undefined) check = { kind: "compact", ...bound };
-  } else if (options.automatic) {
-    check = await checkRequest(view, state, options);
-  }
+  const { state, pending, signal, overflow } = options;
+  const recovery = overflow !== undefined;
+  const check: RequestCheck = recovery || options.automatic
+    ? await checkRequest(view, state, { pending, signal, recovery })
+    : { kind: "send", recoverable: false };
   if (check.kind === "aborted") return { kind: "stop", steps: [] };
   let out: CompactionOutcome | undefined;
   if (check.kind === "compact") {
     out = await runCompaction(view, {
       state,
       summariser: options.summariser,
-      reason: overflow === undefined ? "pre-send" : "overflow-recovery",
+      reason: recovery ? "overflow-recovery" : "pre-send",
       bound: check.bound,
       windowUnknown: check.windowUnknown,
+      entry: check.entry,
+      tokensBefore: check.tokensBefore,
       pending,
     });
   }
@@ -123,7 +129,7 @@ export async function nextRequest(
     case "compacted":
       return {
         kind: "send",
-        recoverable: overflow === undefined,
+        recoverable: !recovery,
         messages: requestHistory(view, out.state, pending),
         steps,
       };
@@ -161,12 +167,19 @@ export async function afterTurn(
     state: ContextState;
     trimAllowed: boolean;
     summariser: Summariser;
+    /** The due check: where the summariser runs. */
+    due: CompactCheck;
   },
 ): Promise<WindowStep[]> {
-  const out = await compactWith(view, {
+  const { due } = options;
+  const out = await runCompaction(view, {
     state: options.state,
     reason: "auto-threshold",
     summariser: options.summariser,
+    bound: due.bound,
+    windowUnknown: due.windowUnknown,
+    entry: due.entry,
+    tokensBefore: due.tokensBefore,
   });
   if (out.kind === "budget_refused" && !out.momentOpened) {
     return [...out.steps, {

@@ -1,8 +1,10 @@
 /**
- * One turn's context: everything the turn flow and the turn core read and
- * do, built once by the session at the turn's start (the request base, the
- * advertised tools, the turn's chain and its admission, the effect ids,
- * the running tally). The flow and the core take this one object.
+ * One turn's context: everything the turn flow and the turn core read,
+ * built once by the session at the turn's start (the request base, the
+ * advertised tools, the turn's chain and its admission, the run's account
+ * with its effect ids, the running tally), and what only the session does
+ * (its state, the window's steps, the flush, the terminal), which the
+ * flow alone calls.
  *
  * @module
  */
@@ -251,17 +253,6 @@ export class TurnContext {
       }
     }
     return this.isCancelled() ? undefined : result;
-  }
-
-  /**
-   * Ends the turn with `result`: settles it and publishes its terminal,
-   * landing the session in `idle`.
-   *
-   * @param result The turn's result.
-   */
-  async end(result: TurnCoreResult): Promise<void> {
-    const settled = await this.settle(result);
-    if (settled !== undefined) this.finish(settled, true);
   }
 
   /**

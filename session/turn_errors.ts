@@ -1,14 +1,13 @@
 /**
- * Fixed, user-safe session errors for the turn core. Provider text never
- * reaches an event, a row or a terminal.
+ * The engine's own session errors: a code's fixed sentence, and the
+ * wording of a context overflow. A provider's error maps through
+ * `toSessionError` (its text scrubbed and bounded after the code's
+ * sentence).
  *
  * @module
  */
-import type { PlanEntry } from "../llm/chain.ts";
-import type { LlmError } from "../llm/chunk.ts";
-import { safeErrorMessage, toSessionError } from "../llm/errors.ts";
+import { safeErrorMessage } from "../llm/errors.ts";
 import type { ErrorCode, SessionError } from "../schema/event.ts";
-import { authoritativeWindow } from "./window/measure.ts";
 
 const ENGINE_MESSAGE: Partial<Record<ErrorCode, string>> = {
   tool_denied: "A tool call was denied",
@@ -43,45 +42,20 @@ export function sessionError(code: ErrorCode, message?: string): SessionError {
 }
 
 /**
- * Maps a classified provider error to a session error: the provider's own
- * text, scrubbed and bounded, after the code's fixed sentence; an
- * overflow is worded by the engine (see {@linkcode overflowError}).
- *
- * @param error The classified error (not `cancelled`).
- * @param detail The model and whether a tool had run, for an overflow.
- * @returns The session error.
- */
-export function sessionErrorFromLlm(
-  error: LlmError,
-  detail: { model: string | undefined; toolsRan: boolean },
-): SessionError {
-  const mapped = toSessionError(error);
-  return mapped.code === "context_overflow"
-    ? overflowError([], detail.model, detail.toolsRan)
-    : mapped;
-}
-
-/**
  * The engine's wording of a context overflow: the model and its
- * authoritative window (looked up in the plan) when known, and whether a
- * tool had already run in the turn. Provider text never reaches it.
+ * authoritative window when known, and whether a tool had already run in
+ * the turn. Provider text never reaches it.
  *
- * @param plan The plan the request went through.
  * @param model The model that overflowed, if known.
+ * @param window Its authoritative window, if known.
  * @param toolsRan Whether a tool had run in the turn.
  * @returns The `context_overflow` session error.
  */
 export function overflowError(
-  plan: readonly PlanEntry[],
   model: string | undefined,
+  window: number | undefined,
   toolsRan: boolean,
 ): SessionError {
-  const entry = model === undefined
-    ? undefined
-    : plan.find((p) => p.model === model);
-  const window = entry === undefined
-    ? undefined
-    : authoritativeWindow(entry.provider, entry.model);
   const size = window !== undefined
     ? `its window of ${window} tokens`
     : "its context window (size unknown)";

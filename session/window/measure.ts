@@ -42,6 +42,26 @@ export function authoritativeWindow(
 }
 
 /**
+ * The authoritative window of a plan's model (see
+ * {@linkcode authoritativeWindow}), for the wording of an overflow.
+ *
+ * @param plan The plan the request went through.
+ * @param model The model, if known.
+ * @returns The window in tokens, or `undefined`.
+ */
+export function planWindow(
+  plan: readonly PlanEntry[],
+  model: string | undefined,
+): number | undefined {
+  const entry = model === undefined
+    ? undefined
+    : plan.find((p) => p.model === model);
+  return entry === undefined
+    ? undefined
+    : authoritativeWindow(entry.provider, entry.model);
+}
+
+/**
  * What decides an attempt's output reservation.
  */
 export interface ReservationInput {

@@ -8,7 +8,8 @@
 import type { createChain } from "../../llm/chain.ts";
 import type { LlmRequest } from "../../llm/provider.ts";
 import type { SessionError } from "../../schema/event.ts";
-import { sessionError, sessionErrorFromLlm } from "../turn_errors.ts";
+import { toSessionError } from "../../llm/errors.ts";
+import { overflowError, sessionError } from "../turn_errors.ts";
 
 /** How one summariser pass ended. */
 export type SummaryPass =
@@ -61,10 +62,9 @@ export async function runSummaryPass(
       }
       return {
         kind: "failed",
-        error: sessionErrorFromLlm(ev.error, {
-          model: undefined,
-          toolsRan: false,
-        }),
+        error: ev.error.kind === "context_overflow"
+          ? overflowError(undefined, undefined, false)
+          : toSessionError(ev.error),
       };
     }
   }

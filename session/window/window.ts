@@ -33,11 +33,12 @@ export type CompactWithOutcome =
   | { kind: "skipped"; steps: WindowStep[] };
 
 /**
- * Runs the primitive for one entry point.
+ * Runs the primitive where no check called for it (a manual `compact()`):
+ * it finds where the summariser runs and estimates the state itself.
  *
  * @param view The next request's parts.
- * @param options The state, why, the summariser's inputs, the pending
- * user; `manual` allows unknown windows.
+ * @param options The state, why, and the summariser's inputs; `manual`
+ * allows unknown windows.
  * @returns The outcome, or `skipped` when no bound can be set.
  */
 export function compactWith(
@@ -46,7 +47,6 @@ export function compactWith(
     state: ContextState;
     reason: CompactionReason;
     summariser: Summariser;
-    pending?: string;
     manual?: boolean;
   },
 ): Promise<CompactWithOutcome> {
@@ -61,8 +61,7 @@ export function compactWith(
     bound: target.bound,
     windowUnknown: target.windowUnknown,
     entry: target.entry,
-    tokensBefore: estimateState(view, options.state, options.pending),
-    ...(options.pending === undefined ? {} : { pending: options.pending }),
+    tokensBefore: estimateState(view, options.state),
   });
 }
 

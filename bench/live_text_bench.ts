@@ -141,6 +141,6 @@ for (
       median(ok).toFixed(1)
     } ms, max ${Math.max(...ok).toFixed(1)} ms (${
       lat.map((x) => x.toFixed(0)).join(", ")
-    })`,
+    })\n`,
   );
 }

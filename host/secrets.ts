@@ -126,7 +126,9 @@ export function createDeltaRedactor(keys: readonly string[]): DeltaRedactor {
       const kept = Math.min(hold, fresh.length);
       carry = fresh.slice(fresh.length - kept);
       // The key in progress began in the context: that part stays context.
-      context = hold > kept ? whole.slice(whole.length - hold, -kept || undefined) : "";
+      context = hold > kept
+        ? whole.slice(whole.length - hold, -kept || undefined)
+        : "";
       return fresh.slice(0, fresh.length - kept);
     },
     release(): string {

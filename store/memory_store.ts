@@ -184,6 +184,7 @@ class MemorySessionStore implements SessionStore {
     r.totalInputTokens += turn.tokensUsed.input;
     r.totalOutputTokens += turn.tokensUsed.output;
     r.status = "active";
+    if (turn.modelId !== undefined) r.modelId = turn.modelId;
     if (r.title === undefined) {
       const title = deriveTitle(turn.userText);
       if (title !== undefined) r.title = title;

@@ -270,6 +270,7 @@ export class SqliteSessionStore implements SessionStore {
         turn.tokensUsed.output,
         costOf(turn.costs),
         title,
+        this.#modelRef(turn.modelId, this.#catalog.sessions),
         now,
         sessionId,
       );

@@ -37,7 +37,11 @@ export interface AgentSessionRecord {
   agentSnapshot?: Agent;
   /** Derived from the first completed turn. */
   title?: string;
-  /** The stored `model_id` as is (a raw model or a catalog row id). */
+  /**
+   * The stored `model_id` as is (a raw model or a catalog row id): the
+   * model that answered the last committed turn, the configured primary
+   * before one (a chat continued on another model lists that model).
+   */
   modelId?: string;
   /** The authoritative session context (`context_json`). */
   context: SessionContext;

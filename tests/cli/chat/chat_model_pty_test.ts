@@ -44,6 +44,8 @@ Deno.test("chat on a terminal: /model shows the model, /model <id> <provider> co
   const rows = list.stdout.trim().split("\n").map((l) => JSON.parse(l));
   assert.equal(rows.length, 1, "one session, continued");
   assert.equal(rows[0].turns, 2);
+  // The listing names the model the session last ran on.
+  assert.equal(rows[0].modelId, "llama3.3:70b");
 });
 
 Deno.test("chat piped: /model names the model, /model <id> needs a terminal", async () => {

@@ -94,7 +94,8 @@ Deno.test("chat-list prints newest first, deleted excluded, human and JSON", asy
     "folder",
     "turns",
   ]);
-  assert.equal(records[0].modelId, null);
+  // Created with no model; its last turn that named one ran on haiku.
+  assert.equal(records[0].modelId, "claude-haiku-4-5");
   assert.equal(records[1].totalCostMicrocents, 1650);
   assert.equal(records[1].unaccountedCalls, 0);
 });

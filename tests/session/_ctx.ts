@@ -1,11 +1,13 @@
 /** Fakes for context-management tests: a provider that declares its window
  * and answers turns and summariser passes from separate scripts. */
+import assert from "node:assert/strict";
 import type { StreamChunk } from "../../llm/chunk.ts";
 import type { ModelCatalog, ModelInfo } from "../../llm/catalog.ts";
 import { estimateTokens } from "../../llm/estimate.ts";
 import type { LlmProvider, LlmRequest } from "../../llm/provider.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import { COMPACTION_SYSTEM_PROMPT } from "../../session/window/compaction.ts";
+import { type Harness, harness, reply } from "./_harness.ts";
 
 /** One scripted answer: chunks, or a promise of them (to hang a call). */
 export type Answer =
@@ -25,20 +27,48 @@ export interface RoutedProvider extends LlmProvider {
   readonly log: string[];
 }
 
-/** A summary reply. */
+/** A summary reply: a text reply with a summariser's usage by default. */
 export function summaryReply(
   text: string,
   input = 100,
   output = 20,
 ): StreamChunk[] {
-  return [
-    ...(text === "" ? [] : [{ type: "text_delta" as const, text }]),
-    {
-      type: "stop",
-      stopReason: "stop",
-      usage: { inputTokens: input, outputTokens: output },
+  return reply(text, input, output);
+}
+
+/** Yields to the event loop's microtasks until `cond()` or a bound. */
+export async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !cond(); i++) await Promise.resolve();
+  assert.ok(cond(), "condition never became true");
+}
+
+/** What an aborted provider call reports. */
+export const CANCELLED: StreamChunk = {
+  type: "error",
+  error: {
+    kind: "cancelled",
+    retryable: false,
+    provider: "openai",
+    message: "aborted",
+  },
+};
+
+/** The fixed fields of a fake `openai` provider (no stream). */
+export function fakeProvider(
+  parallelToolCalls = false,
+): Omit<LlmProvider, "stream"> {
+  return {
+    id: "openai",
+    kind: "openai-compatible",
+    customEndpoint: false,
+    supports: {
+      tools: true,
+      streaming: true,
+      parallelToolCalls,
+      reasoning: false,
+      promptCache: false,
     },
-  ];
+  };
 }
 
 /** A provider error chunk list. */
@@ -65,16 +95,7 @@ export function hang(
   signal: AbortSignal | undefined,
 ): Promise<StreamChunk[]> {
   return new Promise((resolve) => {
-    const done = () =>
-      resolve([{
-        type: "error",
-        error: {
-          kind: "cancelled",
-          retryable: false,
-          provider: "openai",
-          message: "aborted",
-        },
-      }]);
+    const done = () => resolve([CANCELLED]);
     if (signal?.aborted) done();
     else signal?.addEventListener("abort", done, { once: true });
   });
@@ -102,16 +123,9 @@ export function routedProvider(options: {
   const turnScript = [...(options.turns ?? [])];
   const summaryScript = [...(options.summaries ?? [])];
   const provider: RoutedProvider = {
+    ...fakeProvider(),
     id: options.id ?? "openai",
-    kind: "openai-compatible",
     customEndpoint: options.customEndpoint ?? false,
-    supports: {
-      tools: true,
-      streaming: true,
-      parallelToolCalls: false,
-      reasoning: false,
-      promptCache: false,
-    },
     all,
     turns,
     summaries,
@@ -152,6 +166,15 @@ export function routedProvider(options: {
   return provider;
 }
 
+/** A started harness over a routed provider built from `options`. */
+export function routedHarness(
+  options: Parameters<typeof routedProvider>[0],
+  rest: Omit<Parameters<typeof harness>[0], "script" | "provider"> = {},
+): { p: RoutedProvider; h: Harness } {
+  const p = routedProvider(options);
+  return { p, h: harness({ script: [], provider: p, ...rest }) };
+}
+
 /** Estimated tokens of a recorded request. */
 export function estimateOf(req: LlmRequest | undefined): number {
   if (req === undefined) return 0;
@@ -168,6 +191,13 @@ export function textOfMessage(req: LlmRequest | undefined, i: number): string {
   return (m?.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join(
     "",
   );
+}
+
+/** The last event, asserted to be the turn's terminal. */
+export function terminal(events: readonly SessionEvent[]) {
+  const e = events.at(-1);
+  assert.ok(e?.type === "session:turn_completed", "ends with a terminal");
+  return e;
 }
 
 /** Event types, without streaming noise. */

@@ -1,6 +1,7 @@
 /** Shared set-up for engine tests: a session wired to fakes. */
 import { split } from "../_kit/session_parts.ts";
 import type { Agent } from "../../schema/agent.ts";
+import type { ResumeState } from "../../schema/resume.ts";
 import type { SessionEvent, SessionEventDraft } from "../../schema/event.ts";
 import type { StreamChunk } from "../../llm/chunk.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
@@ -20,6 +21,49 @@ export const AGENT: Agent = {
   system_prompt: "You help.",
   tools: ["read_file", "list_directory"],
 };
+
+/** A resumed history with no messages, turns or spend. */
+export const EMPTY_RESUME: ResumeState = {
+  messages: [],
+  completedTurnSpans: [],
+  turnCount: 0,
+  cumulativeCostMicrocents: 0,
+  conservativeCostMicrocents: 0,
+};
+
+/**
+ * A session resumed over fakes: `deps` over quiet defaults (no provider,
+ * no sleep), `state` over an empty history. Unless `deps.emit` is given,
+ * stamped events land in `events`.
+ */
+export function resumedSession(options: {
+  agent?: Agent;
+  deps?: Partial<SessionDeps>;
+  state?: Partial<ResumeState>;
+} = {}): { session: AgentSession; events: SessionEvent[] } {
+  const events: SessionEvent[] = [];
+  const agent = options.agent ?? AGENT;
+  const session = AgentSession.resume({
+    sessionId: "s1",
+    agentRef: agent.id,
+    agent,
+    context: { workingDir: "/w", fsScopeTier: "sandboxed" },
+    ...split({
+      clock: steppingClock(),
+      ids: sequentialIds(),
+      resolveProvider: () => undefined,
+      keyFor: () => "k",
+      sleep: () => Promise.resolve(),
+      emit: createEventStamper({
+        sessionId: "s1",
+        clock: steppingClock(),
+        deliver: (e) => events.push(e),
+      }),
+      ...options.deps,
+    }),
+  }, { ...EMPTY_RESUME, ...options.state });
+  return { session, events };
+}
 
 /** A text reply chunk list. */
 export function reply(text: string, input = 10, output = 2): StreamChunk[] {

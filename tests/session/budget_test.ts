@@ -1,4 +1,3 @@
-import { split } from "../_kit/session_parts.ts";
 import assert from "node:assert/strict";
 import type { ModelCatalog } from "../../llm/catalog.ts";
 import type { SessionEvent } from "../../schema/event.ts";
@@ -9,18 +8,17 @@ import {
   projectedSpend,
 } from "../../session/budget.ts";
 import type { SessionDeps } from "../../session/deps.ts";
-import { createEventStamper } from "../../session/events.ts";
-import { AgentSession } from "../../session/session.ts";
-import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
-import { AGENT, harness } from "./_harness.ts";
+import { AGENT, harness, resumedSession } from "./_harness.ts";
 import {
   type Answer,
   filler,
   kinds,
   pricedCatalog,
   providerError,
+  routedHarness,
   routedProvider,
   summaryReply,
+  terminal,
 } from "./_ctx.ts";
 
 /** 1 µ¢ per input token, 1,000 µ¢ per output token. */
@@ -39,7 +37,7 @@ function session(options: {
   maxTokens?: number;
 }) {
   const notices: BudgetNotice[] = [];
-  const p = routedProvider({
+  const { p, h } = routedHarness({
     window: options.window ?? 10_000,
     ...(options.turns === undefined ? {} : { turns: options.turns }),
     ...(options.summaries === undefined
@@ -48,10 +46,7 @@ function session(options: {
     ...(options.defaultTurn === undefined
       ? {}
       : { defaultTurn: options.defaultTurn }),
-  });
-  const h = harness({
-    script: [],
-    provider: p,
+  }, {
     agent: { ...AGENT, max_tokens: options.maxTokens ?? 100 },
     deps: {
       catalog: options.catalog ?? CATALOG,
@@ -69,12 +64,6 @@ function session(options: {
     },
   });
   return { p, h, notices };
-}
-
-function terminal(events: SessionEvent[]) {
-  const e = events.at(-1);
-  assert.ok(e?.type === "session:turn_completed", "ends with a terminal");
-  return e;
 }
 
 function refusedEvent(events: SessionEvent[]) {
@@ -154,36 +143,18 @@ Deno.test("budget: an unpriced model is allowed with one notice unless strict", 
 
 Deno.test("budget: spend survives resume", async () => {
   const p = routedProvider({ window: 10_000 });
-  const events: SessionEvent[] = [];
   let told = -1;
-  const resumed = AgentSession.resume({
-    sessionId: "s1",
-    agentRef: "helper",
+  const { session: resumed, events } = resumedSession({
     agent: { ...AGENT, max_tokens: 100 },
-    context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-    ...split({
-      clock: steppingClock(),
-      ids: sequentialIds(),
+    deps: {
       resolveProvider: () => p,
-      keyFor: () => "k",
-      sleep: () => Promise.resolve(),
-      emit: createEventStamper({
-        sessionId: "s1",
-        clock: steppingClock(),
-        deliver: (e) => events.push(e),
-      }),
       catalog: CATALOG,
       budget: { maxCostMicrocents: 1_000_000, onExceed: "fail" },
       updateCost: (c) => {
         told = c;
       },
-    }),
-  }, {
-    messages: [],
-    completedTurnSpans: [],
-    turnCount: 0,
-    cumulativeCostMicrocents: 950_000,
-    conservativeCostMicrocents: 0,
+    },
+    state: { cumulativeCostMicrocents: 950_000 },
   });
   assert.equal(told, 950_000);
   await resumed.sendMessage("hi");

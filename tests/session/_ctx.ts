@@ -193,6 +193,14 @@ export function textOfMessage(req: LlmRequest | undefined, i: number): string {
   );
 }
 
+/** A compaction that failed inside a turn, which then ended. */
+export const FAILED_IN_TURN: readonly string[] = [
+  "session:turn_started",
+  "session:compacting",
+  "session:compaction_failed",
+  "session:turn_completed",
+];
+
 /** The last event, asserted to be the turn's terminal. */
 export function terminal(events: readonly SessionEvent[]) {
   const e = events.at(-1);

@@ -267,19 +267,37 @@ function expectLaterPassRefusal(events: SessionEvent[], start: number): void {
   assert.match(failed.error.message, /cap of 10000000 micro-cents/);
 }
 
+/** A 10M µ¢ cap whose first pass is `EXPENSIVE_PASS`, after two 4,000-token turns and a small one. */
+async function pass2Session(
+  options: Omit<Parameters<typeof session>[0], "cap" | "summaries">,
+) {
+  const { p, h } = session({
+    cap: 10_000_000,
+    summaries: [EXPENSIVE_PASS],
+    ...options,
+  });
+  await h.session.sendMessage(filler("a", 16_000));
+  await h.session.sendMessage(filler("b", 16_000));
+  await h.session.sendMessage("c");
+  return { p, h, start: h.events.length };
+}
+
+/** A pre-send compaction refused in pass 2 ends the turn before any request. */
+const REFUSED_IN_TURN = [
+  "session:turn_started",
+  "session:compacting",
+  "cost:updated",
+  "session:compaction_failed",
+  "session:turn_completed",
+];
+
 Deno.test("budget refusal matrix, pass 2 (pass 1's spend exhausts the cap)", async (t) => {
   await t.step(
     "manual: compaction_failed, budget_refused with the moment opened",
     async () => {
-      const { p, h } = session({
-        cap: 10_000_000,
-        summaries: [EXPENSIVE_PASS],
+      const { p, h, start } = await pass2Session({
         deps: { autoCompact: false },
       });
-      await h.session.sendMessage(filler("a", 16_000));
-      await h.session.sendMessage(filler("b", 16_000));
-      await h.session.sendMessage("c");
-      const start = h.events.length;
       const r = await h.session.compact();
       assert.ok(r.kind === "budget_refused" && r.momentOpened);
       assert.deepEqual(kinds(h.events, start), [
@@ -320,23 +338,11 @@ Deno.test("budget refusal matrix, pass 2 (pass 1's spend exhausts the cap)", asy
   await t.step(
     "pre-send: compaction_failed, terminal budget_exceeded",
     async () => {
-      const { p, h } = session({
-        cap: 10_000_000,
-        summaries: [EXPENSIVE_PASS],
+      const { p, h, start } = await pass2Session({
         deps: { compactThreshold: 1, afterTurnCompaction: false },
       });
-      await h.session.sendMessage(filler("a", 16_000));
-      await h.session.sendMessage(filler("b", 16_000));
-      await h.session.sendMessage("c");
-      const start = h.events.length;
       await h.session.sendMessage(filler("d", 8_000));
-      assert.deepEqual(kinds(h.events, start), [
-        "session:turn_started",
-        "session:compacting",
-        "cost:updated",
-        "session:compaction_failed",
-        "session:turn_completed",
-      ]);
+      assert.deepEqual(kinds(h.events, start), REFUSED_IN_TURN);
       expectLaterPassRefusal(h.events, start);
       const done = terminal(h.events);
       assert.equal(done.error?.code, "budget_exceeded");
@@ -347,9 +353,7 @@ Deno.test("budget refusal matrix, pass 2 (pass 1's spend exhausts the cap)", asy
   await t.step(
     "recovery: compaction_failed, terminal budget_exceeded",
     async () => {
-      const { p, h } = session({
-        cap: 10_000_000,
-        summaries: [EXPENSIVE_PASS],
+      const { p, h, start } = await pass2Session({
         turns: [
           summaryReply("r1", 10, 2),
           summaryReply("r2", 10, 2),
@@ -358,18 +362,8 @@ Deno.test("budget refusal matrix, pass 2 (pass 1's spend exhausts the cap)", asy
         ],
         deps: { compactThreshold: 1, afterTurnCompaction: false },
       });
-      await h.session.sendMessage(filler("a", 16_000));
-      await h.session.sendMessage(filler("b", 16_000));
-      await h.session.sendMessage("c");
-      const start = h.events.length;
       await h.session.sendMessage("d");
-      assert.deepEqual(kinds(h.events, start), [
-        "session:turn_started",
-        "session:compacting",
-        "cost:updated",
-        "session:compaction_failed",
-        "session:turn_completed",
-      ]);
+      assert.deepEqual(kinds(h.events, start), REFUSED_IN_TURN);
       expectLaterPassRefusal(h.events, start);
       assert.equal(terminal(h.events).error?.code, "budget_exceeded");
       assert.equal(p.turns.length, 4, "no retry");

@@ -16,9 +16,9 @@ import { allBuiltinTools } from "../../tools/builtin/all.ts";
 import { createDenoToolEffects } from "../../tools/deno/effects.ts";
 import { createModePolicy } from "../../tools/modes.ts";
 import { createToolRegistry } from "../../tools/registry_impl.ts";
-import { tempDir, write } from "../cli/_helpers.ts";
+import { tempDir } from "../cli/_helpers.ts";
 import { grantAll, makeContext, messageOf } from "../tools/_helpers.ts";
-import { scriptedChat, toolCall, writeScript } from "./_kit.ts";
+import { refusedRequest } from "./_kit.ts";
 
 /** A TCP listener on 127.0.0.1 counting the connections it accepts. */
 function counter(): { port: number; hits: () => number } & AsyncDisposable {
@@ -107,23 +107,7 @@ ROWS.push(
 /** Runs one `http_request` call through the CLI; returns the refusal. */
 async function viaCli(url: string, allow: string[]): Promise<string> {
   await using dir = await tempDir();
-  await write(
-    `${dir.path}/home/config.toml`,
-    `[chat]\nallowed_domains = [${
-      allow.map((d) => JSON.stringify(d)).join(", ")
-    }]\n`,
-  );
-  await writeScript(dir.path, {
-    tools: ["http_request"],
-    calls: [toolCall("http_request", { url })],
-  });
-  const run = await scriptedChat(dir.path, {
-    cwd: dir.path,
-    env: { RELAVIUM_HOME: `${dir.path}/home` },
-  });
-  const result = run.results[0];
-  assert.ok(result !== undefined, run.stdout + run.stderr);
-  assert.equal(result.success, false, JSON.stringify(result));
+  const { run, result } = await refusedRequest(dir.path, url, allow);
   assert.equal(run.turnError, "tool_denied", run.stdout);
   return result.outputSummary ?? "";
 }

@@ -6,14 +6,18 @@
  * through the recorder the CLI wires).
  */
 import assert from "node:assert/strict";
-import { openRecorder } from "../../cli/run/record.ts";
 import { denoRuntime, openSession } from "../../host/mod.ts";
 import { createSecretScreen } from "../../host/secrets.ts";
 import { parseCassette } from "../../llm/cassette.ts";
-import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import { createMemoryStore } from "../../store/memory_store.ts";
 import { parseEvents, runCli, tempDir, write } from "../cli/_helpers.ts";
-import { scriptFlags, textCall, toolCall, writeScript } from "./_kit.ts";
+import {
+  recordOneTurn,
+  scriptFlags,
+  textCall,
+  toolCall,
+  writeScript,
+} from "./_kit.ts";
 
 /** The session's own key (anthropic): not shaped like a provider key. */
 const SESSION_KEY = "relavium-test-key-7f3a9c2b1e";
@@ -142,42 +146,13 @@ Deno.test("secrets attack: keys in model and user text are kept redacted (events
 
 Deno.test("secrets attack: --record redacts every configured key, not only the session's", async () => {
   await using dir = await tempDir();
-  const r = await openRecorder("c.json", {
-    cwd: dir.path,
-    primaryProvider: "anthropic",
-    model: "claude-haiku-4-5",
+  const cassette = await recordOneTurn(dir.path, {
     secrets: [SESSION_KEY, OTHER_KEY],
+    key: SESSION_KEY,
+    userText: `use ${OTHER_KEY}`,
+    said: SAID,
   });
-  assert.ok(r.ok);
-  const provider = r.value.wrap(
-    "anthropic",
-    createScriptedProvider({
-      id: "anthropic",
-      script: [[
-        { type: "text_delta", text: SAID },
-        {
-          type: "stop",
-          stopReason: "stop",
-          usage: { inputTokens: 1, outputTokens: 1 },
-        },
-      ]],
-    }),
-  );
-  const messages = [{
-    role: "user" as const,
-    content: [{ type: "text" as const, text: `use ${OTHER_KEY}` }],
-  }];
-  for await (
-    const _ of provider.stream(
-      { model: "claude-haiku-4-5", messages },
-      SESSION_KEY,
-    )
-  ) {
-    // consume
-  }
-  const written = await r.value.write();
-  assert.ok(written.ok);
-  assertNoSecret(await Deno.readTextFile(`${dir.path}/c.json`), "the cassette");
+  assertNoSecret(cassette, "the cassette");
 });
 
 const FAULT_ROWS: { name: string; argv: string[] }[] = [

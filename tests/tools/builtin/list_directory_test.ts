@@ -1,28 +1,20 @@
 import assert from "node:assert/strict";
 import { builtinTools } from "../../../tools/builtin/all.ts";
-import { createDenoToolEffects } from "../../../tools/deno/effects.ts";
 import type { ToolLimits } from "../../../tools/sandbox/limits.ts";
 import type { ListDirectoryResult } from "../../../tools/builtin/list_directory.ts";
-import { createToolRegistry } from "../../../tools/registry_impl.ts";
 import type { ToolOutcome } from "../../../tools/registry.ts";
-import { grantAll, makeContext, messageOf, tempDir } from "../_helpers.ts";
+import { messageOf, runBuiltin, tempDir } from "../_helpers.ts";
 
 async function list(
   ws: string,
   args: Record<string, unknown>,
   limits: Partial<ToolLimits> = {},
 ): Promise<ToolOutcome> {
-  const registry = createToolRegistry({
+  return await runBuiltin("list_directory", args, {
+    workingDir: ws,
     tools: builtinTools(),
-    host: createDenoToolEffects(),
-    context: { workingDir: ws, fsScopeTier: "sandboxed" },
-    permissions: grantAll,
     limits,
   });
-  return await registry.dispatch(
-    { id: "c", name: "list_directory", args },
-    makeContext({ interactive: true }).ctx,
-  );
 }
 
 function namesOf(

@@ -63,6 +63,15 @@ function registryOf(...extra: ToolDefinition<unknown>[]) {
   return { registry, calls };
 }
 
+/** An interactive context granting `save_note` whose approver answers `decision`. */
+function answering(decision: "reject" | "once") {
+  return makeContext({
+    granted: ["save_note"],
+    interactive: true,
+    policy: { confirm: () => Promise.resolve(decision) },
+  });
+}
+
 Deno.test("a custom tool is advertised with the JSON Schema of its zod schema", () => {
   const { add, note } = tools();
   const { registry } = registryOf(add, note);
@@ -138,11 +147,7 @@ Deno.test("a custom tool that is not read-only waits for approval", async (t) =>
   assert.equal(registry.isReadOnly("save_note"), false);
 
   await t.step("rejected: denied, never run", async () => {
-    const c = makeContext({
-      granted: ["save_note"],
-      interactive: true,
-      policy: { confirm: () => Promise.resolve("reject") },
-    });
+    const c = answering("reject");
     const o = await registry.dispatch(call, c.ctx);
     assert.equal(o.kind, "fatal");
     assert.match(messageOf(o), /rejected by the user/);
@@ -180,11 +185,7 @@ Deno.test("a custom tool that is not read-only waits for approval", async (t) =>
   );
 
   await t.step("approved once: runs", async () => {
-    const c = makeContext({
-      granted: ["save_note"],
-      interactive: true,
-      policy: { confirm: () => Promise.resolve("once") },
-    });
+    const c = answering("once");
     const o = await registry.dispatch(call, c.ctx);
     assert.equal(o.kind, "ok");
     assert.equal(messageOf(o), "saved");

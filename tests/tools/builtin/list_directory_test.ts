@@ -52,33 +52,21 @@ Deno.test("list_directory lists direct entries with metadata", async () => {
 Deno.test("list_directory walks recursively with relative names and globs", async () => {
   await using dir = await tempDir();
   await tree(dir.path);
-  assert.deepEqual(
-    namesOf(await list(dir.path, { path: ".", recursive: true })).names,
-    [
+  const rows: [Record<string, unknown>, string[]][] = [
+    [{ path: "." }, [
       "README.md:file",
       "src:directory",
       "src/a.ts:file",
       "src/deep:directory",
       "src/deep/b.ts:file",
-    ],
-  );
-  assert.deepEqual(
-    namesOf(
-      await list(dir.path, { path: "src", recursive: true, glob: "*.ts" }),
-    ).names,
-    [
-      "a.ts:file",
-      "deep/b.ts:file",
-    ],
-  );
-  assert.deepEqual(
-    namesOf(
-      await list(dir.path, { path: ".", recursive: true, glob: "src/*/*.ts" }),
-    ).names,
-    [
-      "src/deep/b.ts:file",
-    ],
-  );
+    ]],
+    [{ path: "src", glob: "*.ts" }, ["a.ts:file", "deep/b.ts:file"]],
+    [{ path: ".", glob: "src/*/*.ts" }, ["src/deep/b.ts:file"]],
+  ];
+  for (const [args, names] of rows) {
+    const listed = await list(dir.path, { ...args, recursive: true });
+    assert.deepEqual(namesOf(listed).names, names, JSON.stringify(args));
+  }
 });
 
 Deno.test("list_directory caps entries and reports truncation", async () => {

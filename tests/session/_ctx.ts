@@ -7,7 +7,7 @@ import { estimateTokens } from "../../llm/estimate.ts";
 import type { LlmProvider, LlmRequest } from "../../llm/provider.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import { COMPACTION_SYSTEM_PROMPT } from "../../session/window/compaction.ts";
-import { type Harness, harness, reply } from "./_harness.ts";
+import { failure, type Harness, harness, reply } from "./_harness.ts";
 
 /** One scripted answer: chunks, or a promise of them (to hang a call). */
 export type Answer =
@@ -42,16 +42,27 @@ export async function until(cond: () => boolean): Promise<void> {
   assert.ok(cond(), "condition never became true");
 }
 
+/**
+ * Waits until the first summariser call is in flight, then ends it the
+ * way a person would (`abort` = Esc, `cancel` = Ctrl-C), and awaits the
+ * turn.
+ */
+export async function interruptSummary(
+  p: RoutedProvider,
+  h: Harness,
+  turn: Promise<unknown>,
+  how: "abort" | "cancel",
+): Promise<void> {
+  await until(() => p.summaries.length === 1);
+  h.session[how]();
+  await turn;
+}
+
 /** What an aborted provider call reports. */
-export const CANCELLED: StreamChunk = {
-  type: "error",
-  error: {
-    kind: "cancelled",
-    retryable: false,
-    provider: "openai",
-    message: "aborted",
-  },
-};
+export const CANCELLED: StreamChunk = failure({
+  kind: "cancelled",
+  message: "aborted",
+})[0] as StreamChunk;
 
 /** The fixed fields of a fake `openai` provider (no stream). */
 export function fakeProvider(
@@ -76,17 +87,12 @@ export function providerError(
   kind: "context_overflow" | "bad_request" | "overloaded",
   code?: string,
 ): StreamChunk[] {
-  return [{
-    type: "error",
-    error: {
-      kind,
-      retryable: kind === "overloaded",
-      provider: "openai",
-      message:
-        "the provider's own words; key sk-ant-api03-0123456789abcdefghij",
-      ...(code === undefined ? {} : { code }),
-    },
-  }];
+  return failure({
+    kind,
+    retryable: kind === "overloaded",
+    message: "the provider's own words; key sk-ant-api03-0123456789abcdefghij",
+    ...(code === undefined ? {} : { code }),
+  });
 }
 
 /** Waits until the signal aborts (a hung call), then reports cancellation. */
@@ -109,11 +115,11 @@ export function hang(
 export function routedProvider(options: {
   id?: string;
   window?: number | undefined;
-  customEndpoint?: boolean;
+  customEndpoint?: boolean | undefined;
   managesOwnContext?: boolean;
-  turns?: Answer[];
-  summaries?: Answer[];
-  defaultTurn?: (req: LlmRequest, n: number) => StreamChunk[];
+  turns?: Answer[] | undefined;
+  summaries?: Answer[] | undefined;
+  defaultTurn?: ((req: LlmRequest, n: number) => StreamChunk[]) | undefined;
   defaultSummary?: (req: LlmRequest, n: number) => StreamChunk[];
 }): RoutedProvider {
   const all: LlmRequest[] = [];

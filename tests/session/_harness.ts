@@ -3,7 +3,7 @@ import { split } from "../_kit/session_parts.ts";
 import type { Agent } from "../../schema/agent.ts";
 import type { ResumeState } from "../../schema/resume.ts";
 import type { SessionEvent, SessionEventDraft } from "../../schema/event.ts";
-import type { StreamChunk } from "../../llm/chunk.ts";
+import type { LlmError, StreamChunk } from "../../llm/chunk.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
 import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import type { SessionDeps } from "../../session/deps.ts";
@@ -75,6 +75,16 @@ export function reply(text: string, input = 10, output = 2): StreamChunk[] {
       usage: { inputTokens: input, outputTokens: output },
     },
   ];
+}
+
+/** A provider error answer from `openai` (not retryable unless said). */
+export function failure(
+  error: Pick<LlmError, "kind" | "message"> & Partial<LlmError>,
+): StreamChunk[] {
+  return [{
+    type: "error",
+    error: { retryable: false, provider: "openai", ...error },
+  }];
 }
 
 /** A tool-call response. */

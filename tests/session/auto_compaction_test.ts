@@ -6,6 +6,7 @@ import {
   FAILED_IN_TURN,
   filler,
   hang,
+  interruptSummary,
   kinds,
   providerError,
   routedHarness,
@@ -265,9 +266,7 @@ Deno.test("after-turn: cancel during the compaction emits only session:cancelled
   });
   await h.session.sendMessage(filler("one", 12_000));
   const turn = h.session.sendMessage(filler("two", 12_000));
-  await until(() => p.summaries.length === 1);
-  h.session.cancel();
-  await turn;
+  await interruptSummary(p, h, turn, "cancel");
   assert.deepEqual(h.types().slice(-2), [
     "session:compacting",
     "session:cancelled",
@@ -326,9 +325,7 @@ Deno.test("pre-send: Esc during the compaction ends the turn aborted with nothin
     "small",
     false,
   );
-  await until(() => p.summaries.length === 1);
-  h.session.abort();
-  await turn;
+  await interruptSummary(p, h, turn, "abort");
   assert.deepEqual(kinds(h.events, start), FAILED_IN_TURN);
   const done = terminal(h.events);
   assert.equal(done.stopReason, "aborted");
@@ -345,9 +342,7 @@ Deno.test("pre-send: cancel during the compaction emits only session:cancelled",
     "small",
     false,
   );
-  await until(() => p.summaries.length === 1);
-  h.session.cancel();
-  await turn;
+  await interruptSummary(p, h, turn, "cancel");
   assert.deepEqual(kinds(h.events).slice(-3), [
     "session:turn_started",
     "session:compacting",

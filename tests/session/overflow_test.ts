@@ -6,13 +6,13 @@ import {
   type Answer,
   FAILED_IN_TURN,
   hang,
+  interruptSummary,
   kinds,
   providerError,
   routedHarness,
   summaryReply,
   terminal,
   textOfMessage,
-  until,
 } from "./_ctx.ts";
 
 const OVERFLOW = providerError("context_overflow");
@@ -34,12 +34,8 @@ async function overflowSession(
       summaryReply("reply 2", 10, 2),
       ...third,
     ],
-    ...(options.summaries === undefined
-      ? {}
-      : { summaries: options.summaries }),
-    ...(options.customEndpoint === undefined
-      ? {}
-      : { customEndpoint: options.customEndpoint }),
+    summaries: options.summaries,
+    customEndpoint: options.customEndpoint,
   }, {
     ...(options.tools === true
       ? { tools: createFakeRegistry({ read_file: () => "body" }) }
@@ -157,9 +153,7 @@ Deno.test("overflow: Esc during the recovery ends the turn aborted", async () =>
     summaries: [hang],
     run: false,
   });
-  await until(() => p.summaries.length === 1);
-  h.session.abort();
-  await turn;
+  await interruptSummary(p, h, turn, "abort");
   const tail = kinds(h.events).slice(-2);
   assert.deepEqual(tail, [
     "session:compaction_failed",
@@ -176,9 +170,7 @@ Deno.test("overflow: cancel during the recovery emits only session:cancelled", a
     summaries: [hang],
     run: false,
   });
-  await until(() => p.summaries.length === 1);
-  h.session.cancel();
-  await turn;
+  await interruptSummary(p, h, turn, "cancel");
   assert.deepEqual(kinds(h.events).slice(-2), [
     "session:compacting",
     "session:cancelled",

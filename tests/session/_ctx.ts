@@ -115,11 +115,11 @@ export function hang(
 export function routedProvider(options: {
   id?: string;
   window?: number | undefined;
-  customEndpoint?: boolean | undefined;
+  customEndpoint?: boolean;
   managesOwnContext?: boolean;
-  turns?: Answer[] | undefined;
-  summaries?: Answer[] | undefined;
-  defaultTurn?: ((req: LlmRequest, n: number) => StreamChunk[]) | undefined;
+  turns?: Answer[];
+  summaries?: Answer[];
+  defaultTurn?: (req: LlmRequest, n: number) => StreamChunk[];
   defaultSummary?: (req: LlmRequest, n: number) => StreamChunk[];
 }): RoutedProvider {
   const all: LlmRequest[] = [];

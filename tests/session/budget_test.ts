@@ -39,9 +39,13 @@ function session(options: {
   const notices: BudgetNotice[] = [];
   const { p, h } = routedHarness({
     window: options.window ?? 10_000,
-    turns: options.turns,
-    summaries: options.summaries,
-    defaultTurn: options.defaultTurn,
+    ...(options.turns === undefined ? {} : { turns: options.turns }),
+    ...(options.summaries === undefined
+      ? {}
+      : { summaries: options.summaries }),
+    ...(options.defaultTurn === undefined
+      ? {}
+      : { defaultTurn: options.defaultTurn }),
   }, {
     agent: { ...AGENT, max_tokens: options.maxTokens ?? 100 },
     deps: {

@@ -34,8 +34,12 @@ async function overflowSession(
       summaryReply("reply 2", 10, 2),
       ...third,
     ],
-    summaries: options.summaries,
-    customEndpoint: options.customEndpoint,
+    ...(options.summaries === undefined
+      ? {}
+      : { summaries: options.summaries }),
+    ...(options.customEndpoint === undefined
+      ? {}
+      : { customEndpoint: options.customEndpoint }),
   }, {
     ...(options.tools === true
       ? { tools: createFakeRegistry({ read_file: () => "body" }) }

@@ -12,6 +12,7 @@ import type {
   TurnCommit,
 } from "../../store/store.ts";
 import { steppingClock } from "../_fakes/clock.ts";
+import { toolRounds } from "./_rounds.ts";
 
 /** The vendored upstream fixture folder (copy files out, never open in place). */
 export const UPSTREAM_DIR = new URL(
@@ -151,28 +152,12 @@ export function turn(
     costs?: CostEntry[];
   } = {},
 ): TurnCommit {
-  const rounds: TurnCommit["rounds"] = [];
-  let slot = 0;
-  for (let r = 0; r < (options.rounds ?? 0); r++) {
-    const ids: string[] = [];
-    for (let c = 0; c < (options.callsPerRound ?? 1); c++) {
-      ids.push(`session-tool:${options.turnKey ?? 1}:${slot++}`);
-    }
-    rounds.push({
-      calls: ids.map((id) => ({
-        type: "tool_call",
-        id,
-        name: "read_file",
-        argsBytes: 18,
-      })),
-      results: ids.map((id) => ({
-        type: "tool_result",
-        toolCallId: id,
-        resultBytes: 140,
-        outcome: "ok",
-      })),
-    });
-  }
+  const rounds = toolRounds(options.turnKey ?? 1, {
+    rounds: options.rounds ?? 0,
+    calls: options.callsPerRound ?? 1,
+    argsBytes: 18,
+    resultBytes: 140,
+  });
   return {
     userText,
     rounds,

@@ -1,4 +1,5 @@
 /** Shared store-test helpers: temp dirs, store factories, turn builders. */
+import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { createMemoryStore } from "../../store/memory_store.ts";
 import {
@@ -191,4 +192,22 @@ export async function withSqlite<T>(
   } finally {
     store.close();
   }
+}
+
+/**
+ * `store`'s optional methods `keys`, asserted present (`what` names them
+ * in the failure) and bound to it.
+ */
+export function methodsOf<K extends keyof SessionStore>(
+  store: SessionStore,
+  keys: readonly K[],
+  what: string,
+): Required<Pick<SessionStore, K>> {
+  const out: Partial<Record<K, unknown>> = {};
+  for (const k of keys) {
+    const f: unknown = store[k];
+    assert.ok(typeof f === "function", what);
+    out[k] = f.bind(store);
+  }
+  return out as Required<Pick<SessionStore, K>>;
 }

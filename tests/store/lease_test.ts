@@ -14,7 +14,7 @@ import {
 import { SessionNotFoundError } from "../../store/errors.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { LEASE_STALE_MS } from "../../store/lease_policy.ts";
-import { newSession, tempDir, turn } from "./_harness.ts";
+import { methodsOf, newSession, tempDir, turn } from "./_harness.ts";
 
 /** A clock the test moves. */
 function manualClock(): { now(): number; set(ms: number): void } {
@@ -91,13 +91,8 @@ const OPENERS: Array<{
 function lease(store: SessionStore): Required<
   Pick<SessionStore, "acquireLease" | "renewLease" | "releaseLease">
 > {
-  const { acquireLease, renewLease, releaseLease } = store;
-  assert.ok(acquireLease && renewLease && releaseLease, "lease methods");
-  return {
-    acquireLease: acquireLease.bind(store),
-    renewLease: renewLease.bind(store),
-    releaseLease: releaseLease.bind(store),
-  };
+  const keys = ["acquireLease", "renewLease", "releaseLease"] as const;
+  return methodsOf(store, keys, "lease methods");
 }
 
 for (const opener of OPENERS) {

@@ -34,6 +34,20 @@ function keyEnv(dir: string): Record<string, string> {
   };
 }
 
+/** `chat --json` over the script of `dir`, both keys set, one user line; asserts it ended 4. */
+async function chatJson(
+  dir: string,
+  line: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await runCli(["chat", ...scriptFlags(dir), "--json"], {
+    env: keyEnv(dir),
+    cwd: dir,
+    stdin: `${line}\n`,
+  });
+  assert.equal(r.code, 4, r.stderr);
+  return r;
+}
+
 function assertNoSecret(text: string, where: string): void {
   for (const key of [SESSION_KEY, OTHER_KEY, SHAPED_KEY]) {
     assert.ok(!text.includes(key), `a key reached ${where}:\n${text}`);
@@ -117,12 +131,7 @@ Deno.test("secrets attack: keys in model and user text are kept redacted (events
   await using dir = await tempDir();
   await writeScript(dir.path, { tools: [], calls: [textCall(SAID)] });
   const env = keyEnv(dir.path);
-  const r = await runCli(["chat", ...scriptFlags(dir.path), "--json"], {
-    env,
-    cwd: dir.path,
-    stdin: `my key is ${SESSION_KEY}\n`,
-  });
-  assert.equal(r.code, 4, r.stderr);
+  const r = await chatJson(dir.path, `my key is ${SESSION_KEY}`);
   assertNoSecret(r.stdout + r.stderr, "the NDJSON");
   assert.match(r.stdout, /Here: \[redacted\], \[redacted\] and \[redacted\]\./);
   const id = parseEvents(r.stdout)[0]?.sessionId;
@@ -254,12 +263,7 @@ for (
         ],
       }],
     });
-    const json = await runCli(["chat", ...scriptFlags(dir.path), "--json"], {
-      env: keyEnv(dir.path),
-      cwd: dir.path,
-      stdin: "show me\n",
-    });
-    assert.equal(json.code, 4, json.stderr);
+    const json = await chatJson(dir.path, "show me");
     const text = parseEvents(json.stdout).flatMap((e) =>
       e.type === "agent:token" ? [e.token] : []
     ).join("");
@@ -302,12 +306,7 @@ Deno.test("secrets attack: a key streamed split across reasoning deltas is redac
       ],
     }],
   });
-  const r = await runCli(["chat", ...scriptFlags(dir.path), "--json"], {
-    env: keyEnv(dir.path),
-    cwd: dir.path,
-    stdin: "think\n",
-  });
-  assert.equal(r.code, 4, r.stderr);
+  const r = await chatJson(dir.path, "think");
   const events = parseEvents(r.stdout);
   const thought = events.flatMap((e) =>
     e.type === "agent:reasoning" ? [e.text] : []

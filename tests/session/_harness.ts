@@ -13,6 +13,17 @@ import type { FinishedWork } from "../../session/finished_work.ts";
 import type { TurnCommit } from "../../store/store.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
+import {
+  allBuiltinTools,
+  createDenoPermissionQuery,
+  createDenoToolEffects,
+  createToolRegistry,
+} from "../../mod.ts";
+import type {
+  ScopedToolRegistry,
+  ToolDefinition,
+  ToolRegistryOptions,
+} from "../../tools/mod.ts";
 
 export const AGENT: Agent = {
   id: "helper",
@@ -175,4 +186,27 @@ export function harness(options: {
     types: () => events.map((e) => e.type),
     provider,
   };
+}
+
+/**
+ * The built-in tools (and `extra`) on the real Deno effects and
+ * permissions, sandboxed in `ws`: a registry as a library script wires
+ * it, through the package's entry points.
+ */
+export function denoTools(
+  ws: string,
+  options: {
+    extra?: readonly ToolDefinition<unknown>[];
+    guardrails?: ToolRegistryOptions["guardrails"];
+  } = {},
+): ScopedToolRegistry {
+  return createToolRegistry({
+    tools: [...allBuiltinTools(), ...(options.extra ?? [])],
+    host: createDenoToolEffects(),
+    context: { workingDir: ws, fsScopeTier: "sandboxed" },
+    permissions: createDenoPermissionQuery(),
+    ...(options.guardrails === undefined
+      ? {}
+      : { guardrails: options.guardrails }),
+  });
 }

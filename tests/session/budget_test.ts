@@ -162,14 +162,18 @@ Deno.test("budget: spend survives resume", async () => {
   assert.equal(p.all.length, 0);
 });
 
+/** A 1M µ¢ cap: pass 1's 4,096-token reservation alone exceeds it. */
+function pass1Session(
+  options: Omit<Parameters<typeof session>[0], "cap">,
+) {
+  return session({ cap: 1_000_000, ...options });
+}
+
 Deno.test("budget refusal matrix, pass 1 (the summariser's 4,096-token reservation does not fit)", async (t) => {
   await t.step(
     "manual: budget_refused, moment not opened, no events",
     async () => {
-      const { p, h } = session({
-        cap: 1_000_000,
-        deps: { autoCompact: false },
-      });
+      const { p, h } = pass1Session({ deps: { autoCompact: false } });
       await h.session.sendMessage("a");
       await h.session.sendMessage("b");
       const start = h.events.length;
@@ -185,8 +189,7 @@ Deno.test("budget refusal matrix, pass 1 (the summariser's 4,096-token reservati
     },
   );
   await t.step("after-turn: a side notice, no trim", async () => {
-    const { p, h } = session({
-      cap: 1_000_000,
+    const { p, h } = pass1Session({
       defaultTurn: (_r, n) => summaryReply(filler(`reply ${n}`, 12_000), 10, 2),
       deps: { maxMessages: 2 },
     });
@@ -208,10 +211,7 @@ Deno.test("budget refusal matrix, pass 1 (the summariser's 4,096-token reservati
   await t.step(
     "pre-send: no main request, terminal budget_exceeded",
     async () => {
-      const { p, h } = session({
-        cap: 1_000_000,
-        deps: { afterTurnCompaction: false },
-      });
+      const { p, h } = pass1Session({ deps: { afterTurnCompaction: false } });
       await h.session.sendMessage(filler("one", 16_000));
       await h.session.sendMessage("two");
       const start = h.events.length;
@@ -228,8 +228,7 @@ Deno.test("budget refusal matrix, pass 1 (the summariser's 4,096-token reservati
     },
   );
   await t.step("recovery: no retry, terminal budget_exceeded", async () => {
-    const { p, h } = session({
-      cap: 1_000_000,
+    const { p, h } = pass1Session({
       turns: [
         summaryReply("r1", 10, 2),
         summaryReply("r2", 10, 2),

@@ -199,6 +199,21 @@ export function textOfMessage(req: LlmRequest | undefined, i: number): string {
   );
 }
 
+/**
+ * The last event is the terminal of a turn that ended `stop` having used
+ * `input` and `output` tokens of gpt-5.4-mini; returns it.
+ */
+export function stoppedWith(
+  events: readonly SessionEvent[],
+  input: number,
+  output: number,
+) {
+  const done = terminal(events);
+  assert.equal(done.stopReason, "stop");
+  assert.deepEqual(done.tokensUsed, { input, output, model: "gpt-5.4-mini" });
+  return done;
+}
+
 /** A compaction that failed inside a turn, which then ended. */
 export const FAILED_IN_TURN: readonly string[] = [
   "session:turn_started",

@@ -10,6 +10,7 @@ import {
   kinds,
   providerError,
   routedHarness,
+  stoppedWith,
   summaryReply,
   terminal,
   textOfMessage,
@@ -70,13 +71,7 @@ Deno.test("overflow: one recovery compacts and retries once in the same turn, co
   assert.ok(compacted?.type === "session:compacted");
   assert.equal(compacted.reason, "overflow-recovery");
   assert.equal(compacted.keptMessageCount, 3);
-  const done = terminal(h.events);
-  assert.equal(done.stopReason, "stop");
-  assert.deepEqual(done.tokensUsed, {
-    input: 11,
-    output: 5,
-    model: "gpt-5.4-mini",
-  });
+  const done = stoppedWith(h.events, 11, 5);
   assert.equal(h.session.turnCount, 3, "the recovered turn counts once");
   const retry = p.turns[3];
   assert.match(textOfMessage(retry, 0), /summary 1/);

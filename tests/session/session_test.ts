@@ -4,7 +4,7 @@ import type { LlmProvider, LlmRequest } from "../../llm/provider.ts";
 import type { StreamChunk } from "../../llm/chunk.ts";
 import { createFakeRegistry } from "../_fakes/tools.ts";
 import { AGENT, harness, reply, resumedSession, toolCall } from "./_harness.ts";
-import { CANCELLED, fakeProvider, terminal } from "./_ctx.ts";
+import { CANCELLED, fakeProvider, stoppedWith, terminal } from "./_ctx.ts";
 
 function lastUserText(req: LlmRequest | undefined): string {
   const m = req?.messages.filter((x) => x.role === "user").at(-1);
@@ -133,13 +133,7 @@ Deno.test("sendMessage() streams tokens and completes with usage", async () => {
     "cost:updated",
     "session:turn_completed",
   ]);
-  const done = terminal(h.events);
-  assert.equal(done.stopReason, "stop");
-  assert.deepEqual(done.tokensUsed, {
-    input: 12,
-    output: 4,
-    model: "gpt-5.4-mini",
-  });
+  const done = stoppedWith(h.events, 12, 4);
   assert.equal(done.toolHistory, undefined);
   assert.equal(h.provider.requests[0]?.system, "You help.");
 });

@@ -17,7 +17,12 @@ import { createDenoToolEffects } from "../../tools/deno/effects.ts";
 import { createModePolicy } from "../../tools/modes.ts";
 import { createToolRegistry } from "../../tools/registry_impl.ts";
 import { tempDir } from "../cli/_helpers.ts";
-import { grantAll, makeContext, messageOf } from "../tools/_helpers.ts";
+import {
+  grantAll,
+  makeContext,
+  messageOf,
+  testTls,
+} from "../tools/_helpers.ts";
 import { refusedRequest } from "./_kit.ts";
 
 /** A TCP listener on 127.0.0.1 counting the connections it accepts. */
@@ -121,7 +126,7 @@ for (const row of ROWS) {
   });
 }
 
-const tls = new URL("../tools/fixtures/tls/", import.meta.url);
+const { ca, cert, key } = await testTls();
 
 /**
  * An HTTPS server on 127.0.0.1 that answers every request with a 302 to
@@ -137,8 +142,6 @@ async function redirectPair(
     location: string;
   } & AsyncDisposable
 > {
-  const cert = await Deno.readTextFile(new URL("cert.pem", tls));
-  const key = await Deno.readTextFile(new URL("key.pem", tls));
   const target = counter();
   const where = location(target.port);
   let served = 0;
@@ -176,7 +179,6 @@ Deno.test("net attack: an allowed URL that redirects to a loopback server is ref
 
 Deno.test("net attack: a 302 to a loopback address comes back unfollowed (library registry, test-only loopback switch)", async () => {
   await using pair = await redirectPair(TO_LOOPBACK);
-  const ca = await Deno.readTextFile(new URL("ca.pem", tls));
   const registry = createToolRegistry({
     tools: allBuiltinTools(),
     host: createDenoToolEffects({ caCerts: [ca] }),

@@ -303,3 +303,16 @@ export function governedFakes(): {
     notify: fakeTool("fake_notify", { os: true }),
   };
 }
+
+/** The test TLS material: a CA, and a certificate and key for 127.0.0.1 signed by it. */
+export async function testTls(): Promise<
+  { ca: string; cert: string; key: string }
+> {
+  const tls = new URL("./fixtures/tls/", import.meta.url);
+  const read = (name: string) => Deno.readTextFile(new URL(name, tls));
+  return {
+    ca: await read("ca.pem"),
+    cert: await read("cert.pem"),
+    key: await read("key.pem"),
+  };
+}

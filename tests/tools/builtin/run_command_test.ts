@@ -12,6 +12,9 @@ import { createModePolicy } from "../../../tools/modes.ts";
 import type { ToolOutcome } from "../../../tools/registry.ts";
 import { builtinRig, makeContext, messageOf, tempDir } from "../_helpers.ts";
 
+/** The variables a child gets from the parent on POSIX (besides declared ones). */
+const BASE_ENV = "PATH HOME LANG LC_ALL LC_CTYPE TZ TMPDIR TERM".split(" ");
+
 interface Rig {
   host?: ToolEffects;
   workingDir?: string;
@@ -203,17 +206,7 @@ Deno.test("run_command runs with a from-scratch env, capped output and signal de
       });
       const out = parsed(await r.run("env"));
       const keys = out.stdout.trim().split("\n").map((l) => l.split("=")[0]);
-      const allowed = [
-        "PATH",
-        "HOME",
-        "LANG",
-        "LC_ALL",
-        "LC_CTYPE",
-        "TZ",
-        "TMPDIR",
-        "TERM",
-        "CI",
-      ];
+      const allowed = [...BASE_ENV, "CI"];
       assert.ok(keys.includes("CI"));
       assert.deepEqual(keys.filter((k) => !allowed.includes(k ?? "")), []);
       assert.equal(out.durationMs, 21);

@@ -132,7 +132,7 @@ const { ca, cert, key } = await testTls();
  * An HTTPS server on 127.0.0.1 that answers every request with a 302 to
  * `location(targetPort)`, and a plain HTTP target that counts its hits.
  */
-async function redirectPair(
+function redirectPair(
   location: (port: number) => string,
 ): Promise<
   {
@@ -152,7 +152,7 @@ async function redirectPair(
       return new Response(null, { status: 302, headers: { location: where } });
     },
   );
-  return {
+  return Promise.resolve({
     base: `https://127.0.0.1:${server.addr.port}`,
     served: () => served,
     targetHits: target.hits,
@@ -161,7 +161,7 @@ async function redirectPair(
       await server.shutdown();
       await target[Symbol.asyncDispose]();
     },
-  };
+  });
 }
 
 const TO_LOOPBACK = (port: number) => `http://127.0.0.1:${port}/`;

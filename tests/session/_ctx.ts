@@ -207,12 +207,18 @@ export function stoppedWith(
   events: readonly SessionEvent[],
   input: number,
   output: number,
-) {
+): TurnCompleted {
   const done = terminal(events);
   assert.equal(done.stopReason, "stop");
   assert.deepEqual(done.tokensUsed, { input, output, model: "gpt-5.4-mini" });
   return done;
 }
+
+/** A turn's terminal event. */
+export type TurnCompleted = Extract<
+  SessionEvent,
+  { type: "session:turn_completed" }
+>;
 
 /** A compaction that failed inside a turn, which then ended. */
 export const FAILED_IN_TURN: readonly string[] = [
@@ -223,7 +229,7 @@ export const FAILED_IN_TURN: readonly string[] = [
 ];
 
 /** The last event, asserted to be the turn's terminal. */
-export function terminal(events: readonly SessionEvent[]) {
+export function terminal(events: readonly SessionEvent[]): TurnCompleted {
   const e = events.at(-1);
   assert.ok(e?.type === "session:turn_completed", "ends with a terminal");
   return e;

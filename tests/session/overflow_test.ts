@@ -71,7 +71,7 @@ Deno.test("overflow: one recovery compacts and retries once in the same turn, co
   assert.ok(compacted?.type === "session:compacted");
   assert.equal(compacted.reason, "overflow-recovery");
   assert.equal(compacted.keptMessageCount, 3);
-  const done = stoppedWith(h.events, 11, 5);
+  stoppedWith(h.events, 11, 5);
   assert.equal(h.session.turnCount, 3, "the recovered turn counts once");
   const retry = p.turns[3];
   assert.match(textOfMessage(retry, 0), /summary 1/);

@@ -7,8 +7,6 @@
  * recordings keep none of them.
  */
 import assert from "node:assert/strict";
-import { openRecorder } from "../../cli/run/record.ts";
-import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import {
   agentRunOnFakeAnthropic,
   anthropicReadNotes,
@@ -17,7 +15,13 @@ import {
   sse,
 } from "../cli/_fake_providers.ts";
 import { parseEvents, runCli, tempDir, write } from "../cli/_helpers.ts";
-import { scriptFlags, textCall, toolCall, writeScript } from "./_kit.ts";
+import {
+  recordOneTurn,
+  scriptFlags,
+  textCall,
+  toolCall,
+  writeScript,
+} from "./_kit.ts";
 
 /** The session's own key: not shaped like a provider key. */
 const KEY = "relavium-test-key-7f3a9c2b1e";
@@ -152,40 +156,12 @@ for (const [name, form] of Object.entries(ENCODED)) {
 
 Deno.test("F21 attack: --record keeps no encoding of a configured key", async () => {
   await using dir = await tempDir();
-  const said = Object.values(ENCODED).join(" ");
-  const r = await openRecorder("c.json", {
-    cwd: dir.path,
-    primaryProvider: "anthropic",
-    model: "claude-haiku-4-5",
+  const cassette = await recordOneTurn(dir.path, {
     secrets: [KEY],
+    key: KEY,
+    userText: `use ${ENCODED.hex}`,
+    said: Object.values(ENCODED).join(" "),
   });
-  assert.ok(r.ok);
-  const provider = r.value.wrap(
-    "anthropic",
-    createScriptedProvider({
-      id: "anthropic",
-      script: [[
-        { type: "text_delta", text: said },
-        {
-          type: "stop",
-          stopReason: "stop",
-          usage: { inputTokens: 1, outputTokens: 1 },
-        },
-      ]],
-    }),
-  );
-  const messages = [{
-    role: "user" as const,
-    content: [{ type: "text" as const, text: `use ${ENCODED.hex}` }],
-  }];
-  for await (
-    const _ of provider.stream({ model: "claude-haiku-4-5", messages }, KEY)
-  ) {
-    // consume
-  }
-  const written = await r.value.write();
-  assert.ok(written.ok);
-  const cassette = await Deno.readTextFile(`${dir.path}/c.json`);
   assert.match(cassette, /\[redacted\]/);
   assertNoKey(cassette, "the cassette");
 });

@@ -9,7 +9,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { thisProcess } from "../../host/process_identity.ts";
-import { openSqliteStore } from "../../store/sqlite_store.ts";
 import {
   parseEvents,
   runCli,
@@ -17,19 +16,9 @@ import {
   textCassette,
   write,
 } from "../cli/_helpers.ts";
-import { deps, newSession, turn } from "../store/_harness.ts";
-import { assertNoCrash } from "./_kit.ts";
+import { assertNoCrash, seedHistory } from "./_kit.ts";
 
 const ISO = "20\\d\\d-\\d\\d-\\d\\dT[\\d:.]+Z";
-
-/** `home/history.db` with session `s1` (one turn, agent on openai). */
-async function seed(dir: string): Promise<void> {
-  await Deno.mkdir(`${dir}/home`, { recursive: true });
-  const store = openSqliteStore(`${dir}/home/history.db`, deps());
-  store.create(newSession("s1"));
-  store.commitTurn("s1", turn("first question"));
-  store.close();
-}
 
 /** Plants `s1`'s lease row as given (CHECK constraints off). */
 function plantLease(
@@ -228,7 +217,7 @@ Deno.test("F23 attack: writer-lease faults", async (t) => {
   for (const row of rows) {
     await t.step(row.name, async () => {
       await using dir = await tempDir();
-      await seed(dir.path);
+      await seedHistory(dir.path);
       await write(
         `${dir.path}/c.json`,
         textCassette("openai", ["Again.", "Never."]),

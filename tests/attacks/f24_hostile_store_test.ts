@@ -12,19 +12,14 @@ import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
 import { runCli, tempDir, textCassette, write } from "../cli/_helpers.ts";
-import { deps, newSession, turn } from "../store/_harness.ts";
-import { assertNoCrash } from "./_kit.ts";
+import { deps } from "../store/_harness.ts";
+import { assertNoCrash, seedHistory } from "./_kit.ts";
 
 /** `home/history.db` with `s1` and `s2` (one turn each), then `tamper`. */
 async function seed(dir: string, tamper: string): Promise<void> {
-  await Deno.mkdir(`${dir}/home`, { recursive: true });
-  const store = openSqliteStore(`${dir}/home/history.db`, deps());
-  store.create(newSession("s1"));
-  store.commitTurn("s1", turn("first question"));
-  store.create(newSession("s2"));
-  store.commitTurn("s2", turn("second question"));
-  store.close();
-  const db = new DatabaseSync(`${dir}/home/history.db`);
+  const db = new DatabaseSync(
+    await seedHistory(dir, ["first question", "second question"]),
+  );
   try {
     db.exec("PRAGMA ignore_check_constraints = ON");
     db.exec(tamper);

@@ -9,9 +9,7 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { runCli, tempDir, textCassette, write } from "../cli/_helpers.ts";
-import { openSqliteStore } from "../../store/sqlite_store.ts";
-import { deps, newSession, turn } from "../store/_harness.ts";
-import { assertNoCrash } from "./_kit.ts";
+import { assertNoCrash, seedHistory } from "./_kit.ts";
 
 /** Runs `fn` with every new connection capped at its file's current size. */
 async function onFullDisk<T>(fn: () => Promise<T>): Promise<T> {
@@ -31,18 +29,10 @@ async function onFullDisk<T>(fn: () => Promise<T>): Promise<T> {
 
 /** `home/history.db` with session `s1` (one turn), no room to spare. */
 async function seed(dir: string): Promise<void> {
-  await Deno.mkdir(`${dir}/home`, { recursive: true });
-  let now = 1_000;
-  const store = openSqliteStore(`${dir}/home/history.db`, {
-    ...deps(),
-    clock: { now: () => now++ },
-  });
-  store.create(newSession("s1"));
-  store.commitTurn("s1", turn("first question"));
-  store.close();
+  const path = await seedHistory(dir, ["first question"], { ticking: true });
   // The lease table's one page nearly full: the next lease row needs
   // another page.
-  const db = new DatabaseSync(`${dir}/home/history.db`);
+  const db = new DatabaseSync(path);
   db.exec("PRAGMA foreign_keys = OFF");
   db.prepare(
     "INSERT INTO relavium_session_leases VALUES ('gone', 'h', 1, ?, 1, 1)",

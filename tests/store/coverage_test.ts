@@ -16,6 +16,7 @@ import {
   cost,
   FACTORIES,
   fileWithSession,
+  methodsOf,
   newSession,
   tempDir,
   turn,
@@ -26,13 +27,8 @@ type Journal = Required<
 >;
 
 function journal(store: SessionStore): Journal {
-  const { beginInvocation, settleInvocation, coverage } = store;
-  assert.ok(beginInvocation && settleInvocation && coverage, "journal");
-  return {
-    beginInvocation: beginInvocation.bind(store),
-    settleInvocation: settleInvocation.bind(store),
-    coverage: coverage.bind(store),
-  };
+  const keys = ["beginInvocation", "settleInvocation", "coverage"] as const;
+  return methodsOf(store, keys, "journal");
 }
 
 const call = (model = "m") => ({

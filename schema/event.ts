@@ -16,7 +16,7 @@ import {
   type SessionToolResultPart,
   TOOL_NAME,
 } from "./message.ts";
-import type { Flat, Holds, Same } from "./_type_equal.ts";
+import type { Flat, Holds, Same } from "./type_equal.ts";
 
 /**
  * Session error codes. A closed enum: adding one is not

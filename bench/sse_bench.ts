@@ -395,8 +395,36 @@ function ratios(a: number[], b: number[]): number[] {
   return a.map((x, i) => x / (b[i] ?? NaN)).sort((x, y) => x - y);
 }
 
-if (import.meta.main) {
-  const runs = Number(Deno.args[Deno.args.indexOf("--runs") + 1]) || 15;
+/** `--profile <wire> <stage>`: runs one stage only, for `--cpu-prof`. */
+async function profileOne(name: string, stage: string, runs: number) {
+  const w = WIRES.find((x) => x.name === name);
+  if (w === undefined) throw new Error(`no wire API named ${name}`);
+  const live = SESSIONS.get(w.name)!;
+  const stages: Record<string, () => Promise<number>> = {
+    floor: () => readParse(w.fetch, w.sep),
+    adapter: () => drain(w.provider, w.model),
+    chain: () => chainDrain(w.provider, w.model),
+    session: () => live.run(),
+  };
+  const fn = stages[stage];
+  if (fn === undefined) throw new Error(`no stage named ${stage}`);
+  for (let i = 0; i < runs; i++) await fn();
+}
+
+const flag = (name: string): string | undefined => {
+  const at = Deno.args.indexOf(name);
+  return at < 0 ? undefined : Deno.args[at + 1];
+};
+
+if (import.meta.main && flag("--profile") !== undefined) {
+  const at = Deno.args.indexOf("--profile");
+  await profileOne(
+    Deno.args[at + 1] ?? "",
+    Deno.args[at + 2] ?? "",
+    Number(flag("--runs")) || 50,
+  );
+} else if (import.meta.main) {
+  const runs = Number(flag("--runs")) || 15;
   const rows: string[] = [
     `${TOKENS} tokens per stream, 16 KiB reads; medians of ${runs} round-robin runs (min–max of the per-run ratio)`,
     "",

@@ -170,7 +170,8 @@ async function readParse(
   sep: string,
 ): Promise<number> {
   const response = await fetch("http://127.0.0.1/", {});
-  const reader = response.body!.getReader();
+  if (response.body === null) throw new Error("no body");
+  const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = "";
   let n = 0;
@@ -324,12 +325,16 @@ async function chainDrain(
   return n;
 }
 
+function fail(name: string): never {
+  throw new Error(`no session for ${name}`);
+}
+
 const SESSIONS = new Map(
   WIRES.map((w) => [w.name, session(w.provider, w.model)]),
 );
 
 for (const w of WIRES) {
-  const live = SESSIONS.get(w.name)!;
+  const live = SESSIONS.get(w.name) ?? fail(w.name);
   Deno.bench({
     name: `${w.name}: read + parse floor (${w.bytes.length} bytes)`,
     group: w.name,
@@ -399,7 +404,7 @@ function ratios(a: number[], b: number[]): number[] {
 async function profileOne(name: string, stage: string, runs: number) {
   const w = WIRES.find((x) => x.name === name);
   if (w === undefined) throw new Error(`no wire API named ${name}`);
-  const live = SESSIONS.get(w.name)!;
+  const live = SESSIONS.get(w.name) ?? fail(w.name);
   const stages: Record<string, () => Promise<number>> = {
     floor: () => readParse(w.fetch, w.sep),
     adapter: () => drain(w.provider, w.model),
@@ -432,7 +437,7 @@ if (import.meta.main && flag("--profile") !== undefined) {
     "| --- | --- | --- | --- | --- | --- | --- | --- |",
   ];
   for (const w of WIRES) {
-    const live = SESSIONS.get(w.name)!;
+    const live = SESSIONS.get(w.name) ?? fail(w.name);
     if ((await readParse(w.fetch, w.sep)) < TOKENS) {
       throw new Error(`${w.name}: the floor lost events`);
     }

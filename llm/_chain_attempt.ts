@@ -12,6 +12,7 @@ import {
 } from "./provider.ts";
 import type { ChainEvent } from "./chain_event.ts";
 import { LlmProviderError, makeLlmError } from "./errors.ts";
+import { endsOnAbort } from "./_ends_on_abort.ts";
 
 /**
  * How one attempt ended: a clean `stop`, or an error and whether any chunk
@@ -144,83 +145,113 @@ function closeQuietly(iterator: AsyncIterator<StreamChunk>): void {
 }
 
 /**
- * Runs one attempt: yields a `chunk` event per non-terminal chunk and
- * returns how the stream ended. An abort wins over whatever the transport
- * said and stops reading at once (a pending read is abandoned); a stream
- * that ends without `stop`/`error` is a `transport` error (truncated).
- *
- * @param input Provider, prepared request, key, signal, attempt number.
- * @returns The outcome, after the forwarded chunk events.
+ * One attempt, stepped by the chain: each {@linkcode Attempt.step} gives
+ * the next `chunk` event, or `undefined` once the stream ended, its
+ * {@linkcode Attempt.outcome} then set. An abort wins over whatever the
+ * transport said and stops reading at once (a pending read is abandoned,
+ * unless the provider's iterator promises to end on the request's signal
+ * by itself: then its reads are awaited as they are, with no race per
+ * chunk); a stream that ends without `stop`/`error` is a `transport` error
+ * (truncated). The provider's iterator is closed when the attempt ends or
+ * is closed.
  */
-export async function* runAttempt(
-  input: AttemptInput,
-): AsyncGenerator<ChainEvent, AttemptOutcome> {
-  const { provider, request, key, signal, attemptNumber } = input;
-  const pid = provider.id;
-  if (signal.aborted) {
-    return { type: "error", error: cancelledError(pid), committed: false };
+export class Attempt {
+  /** How the stream ended, once `step` gave `undefined`. */
+  outcome: AttemptOutcome | undefined;
+  readonly #input: AttemptInput;
+  #iterator: AsyncIterator<StreamChunk> | undefined;
+  #reads: ReturnType<typeof abortableReads> | undefined;
+  #committed = false;
+
+  /**
+   * Prepares the attempt; nothing is sent until the first `step`.
+   *
+   * @param input Provider, prepared request, key, signal, attempt number.
+   */
+  constructor(input: AttemptInput) {
+    this.#input = input;
   }
-  let iterator: AsyncIterator<StreamChunk>;
-  try {
-    iterator = provider.stream(request, key)[Symbol.asyncIterator]();
-  } catch (thrown) {
-    const error = errorFromThrow(thrown, pid, signal);
-    return { type: "error", error, committed: false };
-  }
-  let committed = false;
-  const reads = abortableReads(signal);
-  try {
-    while (true) {
-      if (signal.aborted) {
-        return { type: "error", error: cancelledError(pid), committed };
-      }
-      let step: IteratorResult<StreamChunk> | typeof ABORTED;
+
+  /**
+   * The next forwarded chunk event, or `undefined` when the attempt ended.
+   *
+   * @returns The event, or `undefined` (see `outcome`).
+   */
+  async step(): Promise<ChainEvent | undefined> {
+    if (this.outcome !== undefined) return undefined;
+    const { provider, request, key, signal, attemptNumber } = this.#input;
+    const pid = provider.id;
+    let iterator = this.#iterator;
+    if (iterator === undefined) {
+      if (signal.aborted) return this.#end(this.#error(cancelledError(pid)));
       try {
-        step = await reads.next(iterator);
+        iterator = provider.stream(request, key)[Symbol.asyncIterator]();
       } catch (thrown) {
-        return {
-          type: "error",
-          error: errorFromThrow(thrown, pid, signal),
-          committed,
-        };
+        return this.#end(this.#error(errorFromThrow(thrown, pid, signal)));
       }
-      if (step === ABORTED || signal.aborted) {
-        return { type: "error", error: cancelledError(pid), committed };
-      }
-      if (step.done === true) {
-        const error = makeLlmError(
-          "transport",
-          pid,
-          "Stream ended before a terminal chunk: truncated",
-        );
-        return { type: "error", error, committed };
-      }
-      const chunk = step.value;
-      if (chunk.type === "stop") {
-        const outcome: AttemptOutcome = {
-          type: "stop",
-          stopReason: chunk.stopReason,
-          usage: { ...chunk.usage },
-        };
-        if (chunk.contextExceeded === true) outcome.contextExceeded = true;
-        if (chunk.usageUnknown === true) outcome.usageUnknown = true;
-        return outcome;
-      }
-      if (chunk.type === "error") {
-        const error = normaliseError(chunk.error, pid);
-        return { type: "error", error, committed };
-      }
-      committed = true;
-      yield {
-        type: "chunk",
-        attemptNumber,
-        provider: pid,
-        model: request.model,
-        chunk,
-      };
+      this.#iterator = iterator;
+      if (!endsOnAbort(iterator)) this.#reads = abortableReads(signal);
     }
-  } finally {
-    reads.dispose();
-    closeQuietly(iterator);
+    if (signal.aborted) return this.#end(this.#error(cancelledError(pid)));
+    let step: IteratorResult<StreamChunk> | typeof ABORTED;
+    try {
+      step = this.#reads === undefined
+        ? await iterator.next()
+        : await this.#reads.next(iterator);
+    } catch (thrown) {
+      return this.#end(this.#error(errorFromThrow(thrown, pid, signal)));
+    }
+    if (step === ABORTED || signal.aborted) {
+      return this.#end(this.#error(cancelledError(pid)));
+    }
+    if (step.done === true) {
+      const error = makeLlmError(
+        "transport",
+        pid,
+        "Stream ended before a terminal chunk: truncated",
+      );
+      return this.#end(this.#error(error));
+    }
+    const chunk = step.value;
+    if (chunk.type === "stop") {
+      const outcome: AttemptOutcome = {
+        type: "stop",
+        stopReason: chunk.stopReason,
+        usage: { ...chunk.usage },
+      };
+      if (chunk.contextExceeded === true) outcome.contextExceeded = true;
+      if (chunk.usageUnknown === true) outcome.usageUnknown = true;
+      return this.#end(outcome);
+    }
+    if (chunk.type === "error") {
+      return this.#end(this.#error(normaliseError(chunk.error, pid)));
+    }
+    this.#committed = true;
+    return {
+      type: "chunk",
+      attemptNumber,
+      provider: pid,
+      model: request.model,
+      chunk,
+    };
+  }
+
+  /** Stops reading: the provider's iterator is closed (idempotent). */
+  close(): void {
+    this.#reads?.dispose();
+    this.#reads = undefined;
+    const iterator = this.#iterator;
+    this.#iterator = undefined;
+    if (iterator !== undefined) closeQuietly(iterator);
+  }
+
+  #error(error: LlmError): AttemptOutcome {
+    return { type: "error", error, committed: this.#committed };
+  }
+
+  #end(outcome: AttemptOutcome): undefined {
+    this.outcome = outcome;
+    this.close();
+    return undefined;
   }
 }

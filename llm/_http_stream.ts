@@ -16,6 +16,7 @@ import {
   type SseParserOptions,
 } from "./sse.ts";
 import { makeLlmError } from "./errors.ts";
+import { ENDS_ON_ABORT } from "./_ends_on_abort.ts";
 import { fetchError } from "./_http_errors.ts";
 import { cancelled, type HttpCall, openStream } from "./_http_open.ts";
 import {
@@ -141,6 +142,8 @@ class HttpChunkStream implements AsyncIterableIterator<StreamChunk> {
   /** Nothing more is handed out; the call is released. */
   #closed = false;
   #pending: Promise<IteratorResult<StreamChunk>> | undefined;
+  /** The watchdog cancels the body's reader on abort: a read settles. */
+  readonly [ENDS_ON_ABORT] = true;
 
   constructor(input: HttpStreamInput) {
     this.#input = input;

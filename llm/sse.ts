@@ -55,6 +55,23 @@ export interface SseParser {
 const DEFAULT_MAX_LINE = 1 << 20;
 const DEFAULT_MAX_EVENT = 8 << 20;
 const LF = 10;
+const COLON = 58;
+const STREAM: TextDecodeOptions = { stream: true };
+
+/**
+ * Whether the line `chunk[start, end)` is the field `name`: the whole line,
+ * or the name followed by a colon.
+ */
+function isField(
+  chunk: string,
+  start: number,
+  end: number,
+  name: string,
+): boolean {
+  const after = start + name.length;
+  return after <= end && chunk.startsWith(name, start) &&
+    (after === end || chunk.charCodeAt(after) === COLON);
+}
 
 /**
  * Creates an incremental SSE parser. UTF-8 is decoded across reads (a
@@ -86,9 +103,18 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
     return { ok: false, error };
   }
 
-  /** Applies one line; returns an error when the event grows too large. */
-  function line(text: string, out: SseEvent[]): SseLimitError | undefined {
-    if (text === "") {
+  /**
+   * Applies the line `chunk[start, end)` (its terminator excluded); returns
+   * an error when the event grows too large. Fields are matched in place:
+   * only a value that is kept is sliced out.
+   */
+  function line(
+    chunk: string,
+    start: number,
+    end: number,
+    out: SseEvent[],
+  ): SseLimitError | undefined {
+    if (start === end) {
       if (hasData) {
         const ev: SseEvent = { event: eventName || "message", data };
         if (lastId !== undefined) ev.id = lastId;
@@ -99,20 +125,26 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
       hasData = false;
       return undefined;
     }
-    if (text.charCodeAt(0) === 58) return undefined; // ':' comment
-    const colon = text.indexOf(":");
-    const field = colon < 0 ? text : text.slice(0, colon);
-    let value = colon < 0 ? "" : text.slice(colon + 1);
-    if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === "data") {
+    // The character after a field name that ends before `end` is the
+    // line's own; at `end` it is the terminator, which no name contains.
+    const field = isField(chunk, start, end, "data")
+      ? 1
+      : isField(chunk, start, end, "event")
+      ? 2
+      : isField(chunk, start, end, "id")
+      ? 3
+      : 0;
+    if (field === 0) return undefined; // a comment, `retry` or unknown
+    let at = start + (field === 1 ? 5 : field === 2 ? 6 : 3);
+    if (at < end && chunk.charCodeAt(at) === 32) at++;
+    const value = at >= end ? "" : chunk.slice(at, end);
+    if (field === 1) {
       data = hasData ? data + "\n" + value : value;
       hasData = true;
-    } else if (field === "event") {
+    } else if (field === 2) {
       eventName = value;
-    } else if (field === "id") {
-      if (!value.includes("\u0000")) lastId = value;
-      return undefined;
     } else {
+      if (!value.includes("\u0000")) lastId = value;
       return undefined;
     }
     if (data.length + eventName.length > maxEvent) {
@@ -146,7 +178,7 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
       if (at - start > maxLine) {
         return fail({ kind: "line_too_long", limit: maxLine });
       }
-      const problem = line(chunk.slice(start, at), out);
+      const problem = line(chunk, start, at, out);
       if (problem !== undefined) return fail(problem);
       i = at + 1;
       if (at === cr) {
@@ -171,7 +203,7 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
   return {
     push(bytes: Uint8Array): Result<SseEvent[], SseLimitError> {
       if (failed !== undefined) return { ok: false, error: failed };
-      return feed(decoder.decode(bytes, { stream: true }));
+      return feed(decoder.decode(bytes, STREAM));
     },
     end(): Result<SseEvent[], SseLimitError> {
       if (failed !== undefined) return { ok: false, error: failed };

@@ -94,6 +94,7 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
   let skipLf = false;
   let failed: SseLimitError | undefined;
   let eventName = "";
+  let lastName = "";
   let data = "";
   let hasData = false;
   let lastId: string | undefined;
@@ -137,12 +138,20 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
     if (field === 0) return undefined; // a comment, `retry` or unknown
     let at = start + (field === 1 ? 5 : field === 2 ? 6 : 3);
     if (at < end && chunk.charCodeAt(at) === 32) at++;
+    if (field === 2) {
+      // Most streams repeat a few names: the last one is kept, not sliced.
+      if (end - at !== lastName.length || !chunk.startsWith(lastName, at)) {
+        lastName = at >= end ? "" : chunk.slice(at, end);
+      }
+      eventName = lastName;
+      return data.length + eventName.length > maxEvent
+        ? { kind: "event_too_large", limit: maxEvent }
+        : undefined;
+    }
     const value = at >= end ? "" : chunk.slice(at, end);
     if (field === 1) {
       data = hasData ? data + "\n" + value : value;
       hasData = true;
-    } else if (field === 2) {
-      eventName = value;
     } else {
       if (!value.includes("\u0000")) lastId = value;
       return undefined;

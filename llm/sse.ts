@@ -56,6 +56,9 @@ const DEFAULT_MAX_LINE = 1 << 20;
 const DEFAULT_MAX_EVENT = 8 << 20;
 const LF = 10;
 const COLON = 58;
+const D = 100; // "d"
+const E = 101; // "e"
+const I = 105; // "i"
 const STREAM: TextDecodeOptions = { stream: true };
 
 /**
@@ -128,11 +131,12 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
     }
     // The character after a field name that ends before `end` is the
     // line's own; at `end` it is the terminator, which no name contains.
-    const field = isField(chunk, start, end, "data")
+    const first = chunk.charCodeAt(start);
+    const field = first === D && isField(chunk, start, end, "data")
       ? 1
-      : isField(chunk, start, end, "event")
+      : first === E && isField(chunk, start, end, "event")
       ? 2
-      : isField(chunk, start, end, "id")
+      : first === I && isField(chunk, start, end, "id")
       ? 3
       : 0;
     if (field === 0) return undefined; // a comment, `retry` or unknown

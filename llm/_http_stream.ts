@@ -15,7 +15,7 @@ import {
   type SseParserOptions,
 } from "./sse.ts";
 import { makeLlmError } from "./errors.ts";
-import { ENDS_ON_ABORT } from "./_ends_on_abort.ts";
+import { type BatchedChunks, CHUNK_BATCHES } from "./_chunk_batches.ts";
 import { fetchError } from "./_http_errors.ts";
 import { cancelled, type HttpCall, openStream } from "./_http_open.ts";
 import {
@@ -101,13 +101,14 @@ export async function* singleChunk(
  * yet do not count; it is recorded once per read of the body. An abort or
  * an expiry cancels the body's reader, so a pending read settles and the
  * stream ends at once; the request is then aborted, which closes the
- * connection. The stream carries {@linkcode ENDS_ON_ABORT}.
+ * connection. The stream carries {@linkcode CHUNK_BATCHES}: the chain
+ * reads it one list of chunks per read of the body.
  *
- * One generator from bytes to chunks (every nested `yield*` would add an
- * await per chunk); each read is mapped at once into one reused list. A
- * hand-written iterator that kept the call in an object measured a little
- * faster but held each turn's garbage longer: a 1,000-turn loopback chat
- * peaked at 168 MiB against 134 MiB (BENCHMARKS.md).
+ * One generator from bytes to lists of chunks (every nested `yield*` would
+ * add an await per chunk). A hand-written iterator that kept the call in an
+ * object measured a little faster but held each turn's garbage longer: a
+ * 1,000-turn loopback chat peaked at 168 MiB against 134 MiB
+ * (BENCHMARKS.md).
  *
  * @param input The call.
  * @returns The chunk stream.
@@ -115,17 +116,43 @@ export async function* singleChunk(
 export function streamHttp(
   input: HttpStreamInput,
 ): AsyncIterableIterator<StreamChunk> {
-  const chunks = httpChunks(input) as AsyncGenerator<StreamChunk> & {
-    [ENDS_ON_ABORT]?: true;
-  };
-  // The watchdog cancels the body's reader on abort: a read settles.
-  chunks[ENDS_ON_ABORT] = true;
+  let lists: AsyncGenerator<StreamChunk[]> | undefined;
+  const open = (): AsyncGenerator<StreamChunk[]> =>
+    lists ??= httpChunkLists(input);
+  const chunks = oneByOne(open, input) as
+    & AsyncGenerator<StreamChunk>
+    & Partial<BatchedChunks>;
+  chunks[CHUNK_BATCHES] = open;
   return chunks;
 }
 
-async function* httpChunks(
+/**
+ * The stream chunk by chunk. An abort of the caller's signal ends it at the
+ * next chunk (`cancelled`), not only at the next read.
+ */
+async function* oneByOne(
+  open: () => AsyncGenerator<StreamChunk[]>,
   input: HttpStreamInput,
 ): AsyncGenerator<StreamChunk> {
+  for await (const list of open()) {
+    for (const chunk of list) {
+      if (input.signal?.aborted === true) {
+        yield errorChunk(cancelled(input.provider));
+        return;
+      }
+      yield chunk;
+    }
+  }
+}
+
+/**
+ * The call's chunks, one list per read of the body: the lists end with the
+ * stream's one terminal chunk. The watchdog's verdict is checked before
+ * each list is handed out.
+ */
+async function* httpChunkLists(
+  input: HttpStreamInput,
+): AsyncGenerator<StreamChunk[]> {
   const { provider, mapper } = input;
   const limits = input.limits ?? streamLimits({});
   const dog = startWatchdog(provider, input.signal, limits);
@@ -134,25 +161,24 @@ async function* httpChunks(
   try {
     const opened = await openStream({ ...input, signal: dog.signal });
     if (!opened.ok) {
-      yield errorChunk(dog.stopped() ?? opened.error);
+      yield [errorChunk(dog.stopped() ?? opened.error)];
       return;
     }
     reader = opened.value.getReader();
     dog.watch(reader);
     const parser = createSseParser(input.sse);
-    const queue: StreamChunk[] = [];
     let bytes = 0;
     while (true) {
       const step = await readStep(reader, dog, provider, input.redact);
       if (step.type === "error") {
-        yield errorChunk(step.error);
+        yield [errorChunk(step.error)];
         return;
       }
       const { read } = step;
       if (!read.done) {
         bytes += read.value.byteLength;
         if (bytes > limits.maxResponseBytes) {
-          yield errorChunk(tooLarge(provider, limits.maxResponseBytes));
+          yield [errorChunk(tooLarge(provider, limits.maxResponseBytes))];
           return;
         }
       }
@@ -162,28 +188,42 @@ async function* httpChunks(
         const message = `Stream refused: SSE ${
           kind.replaceAll("_", " ")
         } (limit ${limit})`;
-        yield errorChunk(makeLlmError("transport", provider, message));
+        yield [errorChunk(makeLlmError("transport", provider, message))];
         return;
       }
-      queue.length = 0;
-      for (const ev of parsed.value) mapper.event(ev, queue);
-      if (queue.length > 0) dog.content();
-      for (const chunk of queue) {
+      const list: StreamChunk[] = [];
+      let terminal = false;
+      for (const ev of parsed.value) {
+        const from = list.length;
+        mapper.event(ev, list);
+        // A terminal chunk ends the stream: what follows it is not read.
+        for (let i = from; i < list.length && !terminal; i++) {
+          if (isTerminal(list[i] as StreamChunk)) {
+            list.length = i + 1;
+            terminal = true;
+          }
+        }
+        if (terminal) break;
+      }
+      if (list.length > 0) {
+        dog.content();
         const stopped = dog.stopped();
         if (stopped !== undefined) {
-          yield errorChunk(stopped);
+          yield [errorChunk(stopped)];
           return;
         }
-        yield chunk;
-        if (isTerminal(chunk)) return;
+      }
+      if (terminal) {
+        yield list;
+        return;
       }
       if (read.done) {
         finished = true;
-        queue.length = 0;
-        mapper.end(queue);
-        yield* queue;
+        mapper.end(list);
+        yield list;
         return;
       }
+      if (list.length > 0) yield list;
     }
   } finally {
     dog.dispose(!finished);

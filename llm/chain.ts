@@ -179,7 +179,14 @@ class ChainStream implements AsyncIterableIterator<ChainEvent> {
     return this;
   }
 
-  async next(): Promise<IteratorResult<ChainEvent>> {
+  next(): Promise<IteratorResult<ChainEvent>> {
+    // A chunk already read goes out without an await.
+    const now = this.#attempt?.stepNow();
+    if (now !== undefined) return Promise.resolve({ done: false, value: now });
+    return this.#next();
+  }
+
+  async #next(): Promise<IteratorResult<ChainEvent>> {
     let outcome: AttemptOutcome | undefined;
     while (true) {
       const attempt = this.#attempt;

@@ -12,4 +12,6 @@ import { DatabaseSync } from "node:sqlite";
 const db = new DatabaseSync(":memory:");
 const row = db.prepare("SELECT 1 AS one").get() as { one: number };
 db.close();
-console.log(row.one === 1 ? "ok" : "wrong");
+Deno.stdout.writeSync(
+  new TextEncoder().encode(row.one === 1 ? "ok\n" : "wrong\n"),
+);

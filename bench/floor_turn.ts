@@ -40,4 +40,6 @@ insert.run("user", "hello");
 insert.run("assistant", text);
 db.exec("COMMIT");
 db.close();
-console.log(text.length > 0 ? "ok" : "empty");
+Deno.stdout.writeSync(
+  new TextEncoder().encode(text.length > 0 ? "ok\n" : "empty\n"),
+);

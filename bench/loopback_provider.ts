@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { flag } from "./_bench_util.ts";
+import { flag, out } from "./_bench_util.ts";
 
 const enc = new TextEncoder();
 const head =
@@ -46,7 +46,7 @@ export function serveLoopback(port = 0): Deno.HttpServer<Deno.NetAddr> {
 
 if (import.meta.main) {
   const server = serveLoopback(Number(flag("--port", "0")));
-  console.log(`port ${server.addr.port}`);
+  out(`port ${server.addr.port}\n`);
   const seconds = Number(flag("--seconds", "600"));
   setTimeout(() => server.shutdown(), seconds * 1000);
   await server.finished;

@@ -1,16 +1,21 @@
 /**
- * Provider streaming overhead: SSE parsing throughput, and the per-token
- * cost from response bytes to chunks (adapter) and to the session's
- * `agent:token` event (adapter + chain + turn), over an in-memory `fetch`
- * that serves a large recorded-format stream in 16 KiB reads.
+ * Provider streaming overhead, for the four wire APIs (Chat Completions,
+ * Responses, Anthropic Messages, Gemini): the per-token cost from response
+ * bytes to chunks (adapter), to chain events, and to the session's
+ * `agent:token` event (adapter + chain + turn), against the read-and-parse
+ * floor (read the same body from the same in-memory `fetch`, decode, split
+ * on blank lines, `JSON.parse` each event's data). The `fetch` serves a
+ * large recorded-format stream in 16 KiB reads.
  *
  *   deno bench bench/sse_bench.ts
- *   deno run bench/sse_bench.ts      # warm-up + timed runs, medians
+ *   deno run bench/sse_bench.ts      # warm-up + timed runs, one table
  */
 import { split } from "../tests/_kit/session_parts.ts";
 import { createSseParser } from "../llm/sse.ts";
 import { createAnthropicProvider } from "../llm/anthropic/provider.ts";
 import { createOpenAiProvider } from "../llm/openai/provider.ts";
+import { createOpenAiResponsesProvider } from "../llm/openai_responses/provider.ts";
+import { createGeminiProvider } from "../llm/gemini/provider.ts";
 import type { FetchFn } from "../llm/http.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { AgentSession } from "../session/session.ts";
@@ -69,8 +74,61 @@ function openAiStream(): Uint8Array {
   return enc.encode(parts.join(""));
 }
 
+/** A Responses API stream of TOKENS `response.output_text.delta` events. */
+function responsesStream(): Uint8Array {
+  const item = "msg_0d1e2f3a4b5c6d7e8f90a1b2c3d4e5f6";
+  const response =
+    `{"id":"resp_0a1b2c3d","object":"response","created_at":1770933892,"status":"in_progress","model":"gpt-5.4-mini","output":[]`;
+  const parts: string[] = [
+    `event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":${response}}}\n\n`,
+    `event: response.output_item.added\ndata: {"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"id":"${item}","type":"message","status":"in_progress","content":[],"role":"assistant"}}\n\n`,
+    `event: response.content_part.added\ndata: {"type":"response.content_part.added","sequence_number":2,"item_id":"${item}","output_index":0,"content_index":0,"part":{"type":"output_text","annotations":[],"logprobs":[],"text":""}}\n\n`,
+  ];
+  for (let i = 0; i < TOKENS; i++) {
+    parts.push(
+      `event: response.output_text.delta\ndata: {"type":"response.output_text.delta","sequence_number":${
+        i + 3
+      },"item_id":"${item}","output_index":0,"content_index":0,"delta":${
+        JSON.stringify(words(i))
+      },"logprobs":[],"obfuscation":"x1Y2z3"}\n\n`,
+    );
+  }
+  parts.push(
+    `event: response.completed\ndata: {"type":"response.completed","sequence_number":${
+      TOKENS + 3
+    },"response":{"id":"resp_0a1b2c3d","object":"response","status":"completed","model":"gpt-5.4-mini","output":[],"usage":{"input_tokens":24,"input_tokens_details":{"cached_tokens":0},"output_tokens":${TOKENS},"output_tokens_details":{"reasoning_tokens":0},"total_tokens":${
+      TOKENS + 24
+    }}}}\n\n`,
+  );
+  return enc.encode(parts.join(""));
+}
+
+/** A Gemini `streamGenerateContent?alt=sse` stream of TOKENS text parts. */
+function geminiStream(): Uint8Array {
+  const parts: string[] = [];
+  const tail = (n: number, finish: string): string =>
+    `"role":"model"},${finish}"index":0}],"usageMetadata":{"promptTokenCount":24,"candidatesTokenCount":${n},"totalTokenCount":${
+      n + 24
+    }},"modelVersion":"gemini-2.5-flash","responseId":"mOfqaNbXLuW3nvgPk7v2oAk"}`;
+  for (let i = 0; i < TOKENS; i++) {
+    parts.push(
+      `data: {"candidates":[{"content":{"parts":[{"text":${
+        JSON.stringify(words(i))
+      }}],${tail(i + 1, "")}\r\n\r\n`,
+    );
+  }
+  parts.push(
+    `data: {"candidates":[{"content":{"parts":[{"text":""}],${
+      tail(TOKENS, '"finishReason":"STOP",')
+    }\r\n\r\n`,
+  );
+  return enc.encode(parts.join(""));
+}
+
 const ANTHROPIC = anthropicStream();
 const OPENAI = openAiStream();
+const RESPONSES = responsesStream();
+const GEMINI = geminiStream();
 
 /** A fetch that serves `bytes` in READ-sized reads. */
 function memoryFetch(bytes: Uint8Array): FetchFn {
@@ -103,31 +161,92 @@ function parseAll(bytes: Uint8Array): number {
   return end.ok ? events + end.value.length : events;
 }
 
-/** The irreducible part: decode, split on blank lines, JSON.parse each. */
-function bareParse(bytes: Uint8Array): number {
+/**
+ * The floor: read the same body from the same `fetch`, decode, split on
+ * blank lines (`sep`), `JSON.parse` each event's data. Returns the events.
+ */
+async function readParse(
+  fetch: FetchFn,
+  sep: string,
+): Promise<number> {
+  const response = await fetch("http://127.0.0.1/", {});
+  if (response.body === null) throw new Error("no body");
+  const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let text = "";
   let n = 0;
-  for (let at = 0; at < bytes.length; at += READ) {
-    text += decoder.decode(bytes.subarray(at, at + READ), { stream: true });
-    let cut = text.indexOf("\n\n");
+  while (true) {
+    const read = await reader.read();
+    if (read.done) break;
+    text += decoder.decode(read.value, { stream: true });
+    let from = 0;
+    let cut = text.indexOf(sep, from);
     while (cut >= 0) {
-      const block = text.slice(0, cut);
-      text = text.slice(cut + 2);
-      const data = block.slice(block.indexOf("data: ") + 6);
+      const at = text.indexOf("data: ", from) + 6;
+      const data = text.slice(at, cut);
       if (data !== "[DONE]") JSON.parse(data);
       n++;
-      cut = text.indexOf("\n\n");
+      from = cut + sep.length;
+      cut = text.indexOf(sep, from);
     }
+    text = text.slice(from);
   }
   return n;
 }
 
-const anthropic = createAnthropicProvider({ fetch: memoryFetch(ANTHROPIC) });
-const openai = createOpenAiProvider({
-  id: "openai",
-  fetch: memoryFetch(OPENAI),
-});
+interface Wire {
+  name: string;
+  bytes: Uint8Array;
+  sep: string;
+  fetch: FetchFn;
+  provider: LlmProvider;
+  model: string;
+}
+
+function wire(
+  name: string,
+  bytes: Uint8Array,
+  model: string,
+  make: (fetch: FetchFn) => LlmProvider,
+): Wire {
+  const fetch = memoryFetch(bytes);
+  const sep = name === "Gemini" ? "\r\n\r\n" : "\n\n";
+  return { name, bytes, sep, fetch, provider: make(fetch), model };
+}
+
+const WIRES: Wire[] = [
+  // A custom base URL keeps gpt-5.4-mini on Chat Completions (the official
+  // endpoint routes reasoning models to the Responses API).
+  wire(
+    "Chat Completions",
+    OPENAI,
+    "gpt-5.4-mini",
+    (fetch) =>
+      createOpenAiProvider({
+        id: "openai",
+        baseUrl: "https://compatible.example/v1",
+        fetch,
+      }),
+  ),
+  wire(
+    "Responses",
+    RESPONSES,
+    "gpt-5.4-mini",
+    (fetch) => createOpenAiResponsesProvider({ fetch }),
+  ),
+  wire(
+    "Anthropic",
+    ANTHROPIC,
+    "claude-sonnet-4-6",
+    (fetch) => createAnthropicProvider({ fetch }),
+  ),
+  wire(
+    "Gemini",
+    GEMINI,
+    "gemini-2.5-flash",
+    (fetch) => createGeminiProvider({ fetch }),
+  ),
+];
 
 async function drain(provider: LlmProvider, model: string): Promise<number> {
   let n = 0;
@@ -183,91 +302,6 @@ function session(
   };
 }
 
-const anthropicSession = session(anthropic, "claude-sonnet-4-6");
-const openAiSession = session(openai, "gpt-5.4-mini");
-
-Deno.bench({
-  name: `SSE parse, Anthropic stream (${ANTHROPIC.length} bytes)`,
-  group: "parse",
-  baseline: true,
-  fn(): void {
-    parseAll(ANTHROPIC);
-  },
-});
-Deno.bench({
-  name: `SSE parse, OpenAI stream (${OPENAI.length} bytes)`,
-  group: "parse",
-  fn(): void {
-    parseAll(OPENAI);
-  },
-});
-Deno.bench({
-  name: `bare split + JSON.parse, Anthropic stream`,
-  group: "parse",
-  fn(): void {
-    bareParse(ANTHROPIC);
-  },
-});
-Deno.bench({
-  name: `Anthropic adapter, bytes → chunks (${TOKENS} tokens)`,
-  group: "anthropic",
-  baseline: true,
-  async fn(): Promise<void> {
-    await drain(anthropic, "claude-sonnet-4-6");
-  },
-});
-Deno.bench({
-  name: `Anthropic session, bytes → agent:token (${TOKENS} tokens)`,
-  group: "anthropic",
-  async fn(): Promise<void> {
-    await anthropicSession.run();
-  },
-});
-Deno.bench({
-  name: `Anthropic chain, bytes → chain events (${TOKENS} tokens)`,
-  group: "anthropic",
-  async fn(): Promise<void> {
-    await chainDrain(anthropic, "claude-sonnet-4-6");
-  },
-});
-Deno.bench({
-  name: `OpenAI adapter, bytes → chunks (${TOKENS} tokens)`,
-  group: "openai",
-  baseline: true,
-  async fn(): Promise<void> {
-    await drain(openai, "gpt-5.4-mini");
-  },
-});
-Deno.bench({
-  name: `OpenAI session, bytes → agent:token (${TOKENS} tokens)`,
-  group: "openai",
-  async fn(): Promise<void> {
-    await openAiSession.run();
-  },
-});
-
-/** Runs the stages round-robin (fair under a noisy machine); medians in ms. */
-async function medians(
-  stages: Record<string, () => unknown>,
-  warm = 5,
-  runs = 15,
-): Promise<Record<string, number>> {
-  const times: Record<string, number[]> = {};
-  for (let r = 0; r < warm + runs; r++) {
-    for (const [name, fn] of Object.entries(stages)) {
-      const start = performance.now();
-      await fn();
-      if (r >= warm) (times[name] ??= []).push(performance.now() - start);
-    }
-  }
-  const out: Record<string, number> = {};
-  for (const [name, list] of Object.entries(times)) {
-    list.sort((a, b) => a - b);
-    out[name] = list[Math.floor(list.length / 2)] ?? NaN;
-  }
-  return out;
-}
-
 async function chainDrain(
   provider: LlmProvider,
   model: string,
@@ -291,55 +325,157 @@ async function chainDrain(
   return n;
 }
 
-if (import.meta.main) {
-  const out: string[] = [];
-  const mbps = (bytes: number, ms: number): string =>
-    `${(bytes / 1e6 / (ms / 1000)).toFixed(0)} MB/s`;
-  const us = (ms: number | undefined): string =>
-    `${(((ms ?? NaN) * 1000) / TOKENS).toFixed(2)} µs/token`;
-  for (
-    const [name, bytes, provider, model, live] of [
-      [
-        "Anthropic",
-        ANTHROPIC,
-        anthropic,
-        "claude-sonnet-4-6",
-        anthropicSession,
-      ],
-      ["OpenAI", OPENAI, openai, "gpt-5.4-mini", openAiSession],
-    ] as const
-  ) {
-    if ((await drain(provider, model)) !== TOKENS) {
-      throw new Error("lost tokens");
+function fail(name: string): never {
+  throw new Error(`no session for ${name}`);
+}
+
+const SESSIONS = new Map(
+  WIRES.map((w) => [w.name, session(w.provider, w.model)]),
+);
+
+for (const w of WIRES) {
+  const live = SESSIONS.get(w.name) ?? fail(w.name);
+  Deno.bench({
+    name: `${w.name}: read + parse floor (${w.bytes.length} bytes)`,
+    group: w.name,
+    baseline: true,
+    async fn(): Promise<void> {
+      await readParse(w.fetch, w.sep);
+    },
+  });
+  Deno.bench({
+    name: `${w.name} adapter, bytes → chunks (${TOKENS} tokens)`,
+    group: w.name,
+    async fn(): Promise<void> {
+      await drain(w.provider, w.model);
+    },
+  });
+  Deno.bench({
+    name: `${w.name} chain, bytes → chain events (${TOKENS} tokens)`,
+    group: w.name,
+    async fn(): Promise<void> {
+      await chainDrain(w.provider, w.model);
+    },
+  });
+  Deno.bench({
+    name: `${w.name} session, bytes → agent:token (${TOKENS} tokens)`,
+    group: w.name,
+    async fn(): Promise<void> {
+      await live.run();
+    },
+  });
+}
+Deno.bench({
+  name: `SSE parser alone, Anthropic stream (${ANTHROPIC.length} bytes)`,
+  group: "parser",
+  fn(): void {
+    parseAll(ANTHROPIC);
+  },
+});
+
+/** Runs the stages round-robin (fair under a noisy machine). */
+async function timings(
+  stages: Record<string, () => unknown>,
+  warm: number,
+  runs: number,
+): Promise<Record<string, number[]>> {
+  const times: Record<string, number[]> = {};
+  for (let r = 0; r < warm + runs; r++) {
+    for (const [name, fn] of Object.entries(stages)) {
+      const start = performance.now();
+      await fn();
+      if (r >= warm) (times[name] ??= []).push(performance.now() - start);
     }
-    if ((await chainDrain(provider, model)) !== TOKENS) {
-      throw new Error("lost chunks");
+  }
+  for (const list of Object.values(times)) list.sort((a, b) => a - b);
+  return times;
+}
+
+function median(list: number[] | undefined): number {
+  return list === undefined ? NaN : list[Math.floor(list.length / 2)] ?? NaN;
+}
+
+/** Per-run ratios of `a` to `b` (same round), sorted. */
+function ratios(a: number[], b: number[]): number[] {
+  return a.map((x, i) => x / (b[i] ?? NaN)).sort((x, y) => x - y);
+}
+
+/** `--profile <wire> <stage>`: runs one stage only, for `--cpu-prof`. */
+async function profileOne(name: string, stage: string, runs: number) {
+  const w = WIRES.find((x) => x.name === name);
+  if (w === undefined) throw new Error(`no wire API named ${name}`);
+  const live = SESSIONS.get(w.name) ?? fail(w.name);
+  const stages: Record<string, () => Promise<number>> = {
+    floor: () => readParse(w.fetch, w.sep),
+    adapter: () => drain(w.provider, w.model),
+    chain: () => chainDrain(w.provider, w.model),
+    session: () => live.run(),
+  };
+  const fn = stages[stage];
+  if (fn === undefined) throw new Error(`no stage named ${stage}`);
+  for (let i = 0; i < runs; i++) await fn();
+}
+
+const flag = (name: string): string | undefined => {
+  const at = Deno.args.indexOf(name);
+  return at < 0 ? undefined : Deno.args[at + 1];
+};
+
+if (import.meta.main && flag("--profile") !== undefined) {
+  const at = Deno.args.indexOf("--profile");
+  await profileOne(
+    Deno.args[at + 1] ?? "",
+    Deno.args[at + 2] ?? "",
+    Number(flag("--runs")) || 50,
+  );
+} else if (import.meta.main) {
+  const runs = Number(flag("--runs")) || 15;
+  const rows: string[] = [
+    `${TOKENS} tokens per stream, 16 KiB reads; medians of ${runs} round-robin runs (min–max of the per-run ratio)`,
+    "",
+    "| wire API | bytes | floor | adapter | chain | session | session / floor | adapter / floor |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+  ];
+  for (const w of WIRES) {
+    const live = SESSIONS.get(w.name) ?? fail(w.name);
+    if ((await readParse(w.fetch, w.sep)) < TOKENS) {
+      throw new Error(`${w.name}: the floor lost events`);
+    }
+    if ((await drain(w.provider, w.model)) !== TOKENS) {
+      throw new Error(`${w.name}: lost tokens`);
+    }
+    if ((await chainDrain(w.provider, w.model)) !== TOKENS) {
+      throw new Error(`${w.name}: lost chunks`);
     }
     if ((await live.run()) !== TOKENS) {
-      throw new Error("lost agent:token events");
+      throw new Error(`${w.name}: lost agent:token events`);
     }
-    const m = await medians({
-      parse: () => parseAll(bytes),
-      bare: () => bareParse(bytes),
-      adapter: () => drain(provider, model),
-      chain: () => chainDrain(provider, model),
-      session: () => live.run(),
-    });
-    const ms = (k: string): string => `${(m[k] ?? NaN).toFixed(1)} ms`;
-    const engine = (m.session ?? NaN) - (m.adapter ?? NaN);
-    out.push(
-      `${name}: ${bytes.length} bytes, ${TOKENS} tokens (medians of 15, round-robin)\n` +
-        `  SSE parse                 ${ms("parse")}  ${
-          mbps(bytes.length, m.parse ?? NaN)
-        }\n` +
-        `  bare split + JSON.parse   ${ms("bare")}  ${
-          mbps(bytes.length, m.bare ?? NaN)
-        }\n` +
-        `  adapter: bytes → chunks   ${ms("adapter")}  ${us(m.adapter)}\n` +
-        `  + chain: → chain events   ${ms("chain")}  ${us(m.chain)}\n` +
-        `  + session: → agent:token  ${ms("session")}  ${us(m.session)}\n` +
-        `  engine (chain + turn) above the adapter: ${us(engine)}\n`,
+    // Unrecorded runs per stage, then timed runs; the per-run ratio pairs
+    // each stage with the floor of the same round.
+    const t = await timings(
+      {
+        floor: () => readParse(w.fetch, w.sep),
+        adapter: () => drain(w.provider, w.model),
+        chain: () => chainDrain(w.provider, w.model),
+        session: () => live.run(),
+      },
+      5,
+      runs,
+    );
+    const floor = t.floor ?? [];
+    const ms = (k: string): string => `${median(t[k]).toFixed(1)} ms`;
+    const ratio = (k: string): string => {
+      const r = ratios(t[k] ?? [], floor);
+      return `**${median(r).toFixed(2)}×** (${(r[0] ?? NaN).toFixed(2)}–${
+        (r[r.length - 1] ?? NaN).toFixed(2)
+      })`;
+    };
+    rows.push(
+      `| ${w.name} | ${w.bytes.length} | ${ms("floor")} | ${ms("adapter")} | ${
+        ms("chain")
+      } | ${ms("session")} | ${ratio("session")} | ${ratio("adapter")} |`,
     );
   }
-  Deno.stdout.writeSync(enc.encode(out.join("")));
+  rows.push("");
+  Deno.stdout.writeSync(enc.encode(rows.join("\n")));
 }

@@ -12,6 +12,7 @@ import {
 } from "./provider.ts";
 import type { ChainEvent } from "./chain_event.ts";
 import { LlmProviderError, makeLlmError } from "./errors.ts";
+import { chunkBatches } from "./_chunk_batches.ts";
 
 /**
  * How one attempt ended: a clean `stop`, or an error and whether any chunk
@@ -134,7 +135,7 @@ function abortableReads(signal: AbortSignal): {
   };
 }
 
-function closeQuietly(iterator: AsyncIterator<StreamChunk>): void {
+function closeQuietly(iterator: AsyncIterator<unknown>): void {
   try {
     const closing = iterator.return?.();
     if (closing !== undefined) closing.catch(() => undefined);
@@ -144,83 +145,170 @@ function closeQuietly(iterator: AsyncIterator<StreamChunk>): void {
 }
 
 /**
- * Runs one attempt: yields a `chunk` event per non-terminal chunk and
- * returns how the stream ended. An abort wins over whatever the transport
- * said and stops reading at once (a pending read is abandoned); a stream
- * that ends without `stop`/`error` is a `transport` error (truncated).
- *
- * @param input Provider, prepared request, key, signal, attempt number.
- * @returns The outcome, after the forwarded chunk events.
+ * One attempt, stepped by the chain: each {@linkcode Attempt.step} gives
+ * the next `chunk` event, or `undefined` once the stream ended, its
+ * {@linkcode Attempt.outcome} then set. An abort wins over whatever the
+ * transport said and stops reading at once (a pending read is abandoned);
+ * a stream that ends without `stop`/`error` is a `transport` error
+ * (truncated). A stream that carries `CHUNK_BATCHES` (the HTTP adapters')
+ * is read one list of chunks at a time, its reads not raced with the
+ * signal (they end on the abort by themselves), and a list's chunks are
+ * handed out by {@linkcode Attempt.stepNow} with no await. The provider's
+ * iterator is closed when the attempt ends or is closed.
  */
-export async function* runAttempt(
-  input: AttemptInput,
-): AsyncGenerator<ChainEvent, AttemptOutcome> {
-  const { provider, request, key, signal, attemptNumber } = input;
-  const pid = provider.id;
-  if (signal.aborted) {
-    return { type: "error", error: cancelledError(pid), committed: false };
+export class Attempt {
+  /** How the stream ended, once `step` gave `undefined`. */
+  outcome: AttemptOutcome | undefined;
+  readonly #input: AttemptInput;
+  #iterator: AsyncIterator<StreamChunk> | undefined;
+  #lists: AsyncIterator<StreamChunk[]> | undefined;
+  #list: StreamChunk[] = [];
+  #at = 0;
+  #reads: ReturnType<typeof abortableReads> | undefined;
+  #committed = false;
+
+  /**
+   * Prepares the attempt; nothing is sent until the first `step`.
+   *
+   * @param input Provider, prepared request, key, signal, attempt number.
+   */
+  constructor(input: AttemptInput) {
+    this.#input = input;
   }
-  let iterator: AsyncIterator<StreamChunk>;
-  try {
-    iterator = provider.stream(request, key)[Symbol.asyncIterator]();
-  } catch (thrown) {
-    const error = errorFromThrow(thrown, pid, signal);
-    return { type: "error", error, committed: false };
+
+  /**
+   * The next chunk event when one is at hand and forwarding it needs no
+   * decision (not a terminal chunk, no abort): else `undefined`, and the
+   * caller awaits {@linkcode Attempt.step}.
+   *
+   * @returns The event, or `undefined`.
+   */
+  stepNow(): ChainEvent | undefined {
+    const chunk = this.#list[this.#at];
+    if (
+      chunk === undefined || chunk.type === "stop" ||
+      chunk.type === "error" || this.#input.signal.aborted
+    ) {
+      return undefined;
+    }
+    this.#at++;
+    return this.#forward(chunk);
   }
-  let committed = false;
-  const reads = abortableReads(signal);
-  try {
-    while (true) {
-      if (signal.aborted) {
-        return { type: "error", error: cancelledError(pid), committed };
-      }
-      let step: IteratorResult<StreamChunk> | typeof ABORTED;
+
+  /**
+   * The next forwarded chunk event, or `undefined` when the attempt ended.
+   *
+   * @returns The event, or `undefined` (see `outcome`).
+   */
+  async step(): Promise<ChainEvent | undefined> {
+    if (this.outcome !== undefined) return undefined;
+    const { provider, request, key, signal } = this.#input;
+    const pid = provider.id;
+    let iterator = this.#iterator;
+    if (iterator === undefined) {
+      if (signal.aborted) return this.#end(this.#error(cancelledError(pid)));
       try {
-        step = await reads.next(iterator);
+        iterator = provider.stream(request, key)[Symbol.asyncIterator]();
       } catch (thrown) {
-        return {
-          type: "error",
-          error: errorFromThrow(thrown, pid, signal),
-          committed,
-        };
+        return this.#end(this.#error(errorFromThrow(thrown, pid, signal)));
       }
-      if (step === ABORTED || signal.aborted) {
-        return { type: "error", error: cancelledError(pid), committed };
+      this.#iterator = iterator;
+      this.#lists = chunkBatches(iterator);
+      if (this.#lists === undefined) this.#reads = abortableReads(signal);
+    }
+    let chunk: StreamChunk;
+    try {
+      const next = await this.#next(iterator);
+      if (next === ABORTED || signal.aborted) {
+        return this.#end(this.#error(cancelledError(pid)));
       }
-      if (step.done === true) {
+      if (next === undefined) {
         const error = makeLlmError(
           "transport",
           pid,
           "Stream ended before a terminal chunk: truncated",
         );
-        return { type: "error", error, committed };
+        return this.#end(this.#error(error));
       }
-      const chunk = step.value;
-      if (chunk.type === "stop") {
-        const outcome: AttemptOutcome = {
-          type: "stop",
-          stopReason: chunk.stopReason,
-          usage: { ...chunk.usage },
-        };
-        if (chunk.contextExceeded === true) outcome.contextExceeded = true;
-        if (chunk.usageUnknown === true) outcome.usageUnknown = true;
-        return outcome;
-      }
-      if (chunk.type === "error") {
-        const error = normaliseError(chunk.error, pid);
-        return { type: "error", error, committed };
-      }
-      committed = true;
-      yield {
-        type: "chunk",
-        attemptNumber,
-        provider: pid,
-        model: request.model,
-        chunk,
-      };
+      chunk = next;
+    } catch (thrown) {
+      return this.#end(this.#error(errorFromThrow(thrown, pid, signal)));
     }
-  } finally {
-    reads.dispose();
-    closeQuietly(iterator);
+    if (chunk.type === "stop") {
+      const outcome: AttemptOutcome = {
+        type: "stop",
+        stopReason: chunk.stopReason,
+        usage: { ...chunk.usage },
+      };
+      if (chunk.contextExceeded === true) outcome.contextExceeded = true;
+      if (chunk.usageUnknown === true) outcome.usageUnknown = true;
+      return this.#end(outcome);
+    }
+    if (chunk.type === "error") {
+      return this.#end(this.#error(normaliseError(chunk.error, pid)));
+    }
+    return this.#forward(chunk);
+  }
+
+  /** The next chunk, `undefined` at the end, or `ABORTED`. */
+  async #next(
+    iterator: AsyncIterator<StreamChunk>,
+  ): Promise<StreamChunk | undefined | typeof ABORTED> {
+    const lists = this.#lists;
+    if (lists === undefined) {
+      if (this.#input.signal.aborted) return ABORTED;
+      const step = await (this.#reads as ReturnType<typeof abortableReads>)
+        .next(iterator);
+      return step === ABORTED
+        ? ABORTED
+        : step.done === true
+        ? undefined
+        : step.value;
+    }
+    while (this.#at >= this.#list.length) {
+      if (this.#input.signal.aborted) return ABORTED;
+      const step = await lists.next();
+      if (step.done === true) return undefined;
+      this.#list = step.value;
+      this.#at = 0;
+    }
+    return this.#list[this.#at++];
+  }
+
+  #forward(
+    chunk: Exclude<StreamChunk, { type: "stop" } | { type: "error" }>,
+  ): ChainEvent {
+    this.#committed = true;
+    const { provider, request, attemptNumber } = this.#input;
+    return {
+      type: "chunk",
+      attemptNumber,
+      provider: provider.id,
+      model: request.model,
+      chunk,
+    };
+  }
+
+  /** Stops reading: the provider's iterator is closed (idempotent). */
+  close(): void {
+    this.#reads?.dispose();
+    this.#reads = undefined;
+    this.#list = [];
+    const lists = this.#lists;
+    this.#lists = undefined;
+    if (lists !== undefined) closeQuietly(lists);
+    const iterator = this.#iterator;
+    this.#iterator = undefined;
+    if (iterator !== undefined) closeQuietly(iterator);
+  }
+
+  #error(error: LlmError): AttemptOutcome {
+    return { type: "error", error, committed: this.#committed };
+  }
+
+  #end(outcome: AttemptOutcome): undefined {
+    this.outcome = outcome;
+    this.close();
+    return undefined;
   }
 }

@@ -8,7 +8,11 @@ import type { LlmError, Usage } from "./chunk.ts";
 import type { LlmProvider, LlmRequest } from "./provider.ts";
 import type { SessionError } from "../schema/event.ts";
 import { makeLlmError } from "./errors.ts";
-import { cancelledError, runAttempt } from "./_chain_attempt.ts";
+import {
+  Attempt,
+  type AttemptOutcome,
+  cancelledError,
+} from "./_chain_attempt.ts";
 import type { ChainEvent } from "./chain_event.ts";
 import { stripReasoning } from "./_strip_reasoning.ts";
 
@@ -139,9 +143,76 @@ export function createChain(options: ChainOptions): Chain {
       request: LlmRequest,
       signal: AbortSignal,
     ): AsyncIterable<ChainEvent> {
-      return walkPlan(options, state, request, signal);
+      return new ChainStream(walkPlan(options, state, request, signal));
     },
   };
+}
+
+/** The plan's walk: events and attempts out, each attempt's outcome in. */
+type PlanStep = AsyncGenerator<
+  ChainEvent | Attempt,
+  unknown,
+  AttemptOutcome | undefined
+>;
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({
+  done: true,
+  value: undefined,
+});
+
+/**
+ * The events of one chain call. The plan's walk (a generator: retries,
+ * failover, reports) hands each attempt over as an {@linkcode Attempt};
+ * its chunk events are then stepped straight from the provider's stream,
+ * with no generator resumed per chunk, and its outcome goes back into the
+ * walk.
+ */
+class ChainStream implements AsyncIterableIterator<ChainEvent> {
+  readonly #plan: PlanStep;
+  #attempt: Attempt | undefined;
+
+  constructor(plan: PlanStep) {
+    this.#plan = plan;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<ChainEvent>> {
+    // A chunk already read goes out without an await.
+    const now = this.#attempt?.stepNow();
+    if (now !== undefined) return Promise.resolve({ done: false, value: now });
+    return this.#next();
+  }
+
+  async #next(): Promise<IteratorResult<ChainEvent>> {
+    let outcome: AttemptOutcome | undefined;
+    while (true) {
+      const attempt = this.#attempt;
+      if (attempt !== undefined) {
+        const event = await attempt.step();
+        if (event !== undefined) return { done: false, value: event };
+        this.#attempt = undefined;
+        outcome = attempt.outcome;
+      }
+      const r = await this.#plan.next(outcome);
+      outcome = undefined;
+      if (r.done === true) return DONE;
+      if (r.value instanceof Attempt) {
+        this.#attempt = r.value;
+        continue;
+      }
+      return { done: false, value: r.value };
+    }
+  }
+
+  async return(): Promise<IteratorResult<ChainEvent>> {
+    this.#attempt?.close();
+    this.#attempt = undefined;
+    await this.#plan.return(undefined);
+    return DONE;
+  }
 }
 
 function inCooldown(o: ChainOptions, s: ChainState, pid: string): boolean {
@@ -199,6 +270,10 @@ function backoffMs(i: number, now: number): number {
   return Math.round(base / 2 + (base / 2) * jitter);
 }
 
+function cancelledOutcome(pid: string): AttemptOutcome {
+  return { type: "error", error: cancelledError(pid), committed: false };
+}
+
 async function waitOrAbort(
   o: ChainOptions,
   ms: number,
@@ -217,7 +292,7 @@ async function* walkPlan(
   s: ChainState,
   request: LlmRequest,
   signal: AbortSignal,
-): AsyncGenerator<ChainEvent> {
+): PlanStep {
   if (s.busy) {
     throw new TypeError(
       "Cannot stream: the chain is single-flight and a call is in progress",
@@ -280,7 +355,9 @@ async function* walkPlan(
         engaged = true;
         yield { type: "attempt_start", attemptNumber, ...meta };
         const input = { provider: entry.provider, request: req, key, signal };
-        const outcome = yield* runAttempt({ ...input, attemptNumber });
+        // The caller steps the attempt and sends its outcome back.
+        const outcome = (yield new Attempt({ ...input, attemptNumber })) ??
+          cancelledOutcome(pid);
         if (outcome.type === "stop") {
           const usage = outcome.usage;
           o.onAttempt?.({

@@ -55,6 +55,26 @@ export interface SseParser {
 const DEFAULT_MAX_LINE = 1 << 20;
 const DEFAULT_MAX_EVENT = 8 << 20;
 const LF = 10;
+const COLON = 58;
+const D = 100; // "d"
+const E = 101; // "e"
+const I = 105; // "i"
+const STREAM: TextDecodeOptions = { stream: true };
+
+/**
+ * Whether the line `chunk[start, end)` is the field `name`: the whole line,
+ * or the name followed by a colon.
+ */
+function isField(
+  chunk: string,
+  start: number,
+  end: number,
+  name: string,
+): boolean {
+  const after = start + name.length;
+  return after <= end && chunk.startsWith(name, start) &&
+    (after === end || chunk.charCodeAt(after) === COLON);
+}
 
 /**
  * Creates an incremental SSE parser. UTF-8 is decoded across reads (a
@@ -77,6 +97,7 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
   let skipLf = false;
   let failed: SseLimitError | undefined;
   let eventName = "";
+  let lastName = "";
   let data = "";
   let hasData = false;
   let lastId: string | undefined;
@@ -86,9 +107,18 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
     return { ok: false, error };
   }
 
-  /** Applies one line; returns an error when the event grows too large. */
-  function line(text: string, out: SseEvent[]): SseLimitError | undefined {
-    if (text === "") {
+  /**
+   * Applies the line `chunk[start, end)` (its terminator excluded); returns
+   * an error when the event grows too large. Fields are matched in place:
+   * only a value that is kept is sliced out.
+   */
+  function line(
+    chunk: string,
+    start: number,
+    end: number,
+    out: SseEvent[],
+  ): SseLimitError | undefined {
+    if (start === end) {
       if (hasData) {
         const ev: SseEvent = { event: eventName || "message", data };
         if (lastId !== undefined) ev.id = lastId;
@@ -99,20 +129,35 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
       hasData = false;
       return undefined;
     }
-    if (text.charCodeAt(0) === 58) return undefined; // ':' comment
-    const colon = text.indexOf(":");
-    const field = colon < 0 ? text : text.slice(0, colon);
-    let value = colon < 0 ? "" : text.slice(colon + 1);
-    if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === "data") {
+    // The character after a field name that ends before `end` is the
+    // line's own; at `end` it is the terminator, which no name contains.
+    const first = chunk.charCodeAt(start);
+    const field = first === D && isField(chunk, start, end, "data")
+      ? 1
+      : first === E && isField(chunk, start, end, "event")
+      ? 2
+      : first === I && isField(chunk, start, end, "id")
+      ? 3
+      : 0;
+    if (field === 0) return undefined; // a comment, `retry` or unknown
+    let at = start + (field === 1 ? 5 : field === 2 ? 6 : 3);
+    if (at < end && chunk.charCodeAt(at) === 32) at++;
+    if (field === 2) {
+      // Most streams repeat a few names: the last one is kept, not sliced.
+      if (end - at !== lastName.length || !chunk.startsWith(lastName, at)) {
+        lastName = at >= end ? "" : chunk.slice(at, end);
+      }
+      eventName = lastName;
+      return data.length + eventName.length > maxEvent
+        ? { kind: "event_too_large", limit: maxEvent }
+        : undefined;
+    }
+    const value = at >= end ? "" : chunk.slice(at, end);
+    if (field === 1) {
       data = hasData ? data + "\n" + value : value;
       hasData = true;
-    } else if (field === "event") {
-      eventName = value;
-    } else if (field === "id") {
-      if (!value.includes("\u0000")) lastId = value;
-      return undefined;
     } else {
+      if (!value.includes("\u0000")) lastId = value;
       return undefined;
     }
     if (data.length + eventName.length > maxEvent) {
@@ -146,7 +191,7 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
       if (at - start > maxLine) {
         return fail({ kind: "line_too_long", limit: maxLine });
       }
-      const problem = line(chunk.slice(start, at), out);
+      const problem = line(chunk, start, at, out);
       if (problem !== undefined) return fail(problem);
       i = at + 1;
       if (at === cr) {
@@ -171,7 +216,7 @@ export function createSseParser(options: SseParserOptions = {}): SseParser {
   return {
     push(bytes: Uint8Array): Result<SseEvent[], SseLimitError> {
       if (failed !== undefined) return { ok: false, error: failed };
-      return feed(decoder.decode(bytes, { stream: true }));
+      return feed(decoder.decode(bytes, STREAM));
     },
     end(): Result<SseEvent[], SseLimitError> {
       if (failed !== undefined) return { ok: false, error: failed };

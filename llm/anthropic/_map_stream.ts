@@ -78,7 +78,7 @@ export function createAnthropicMapper(
     }
   }
 
-  function stop(out: StreamChunk[]): StreamChunk[] {
+  function stop(out: StreamChunk[]): void {
     for (const index of [...blocks.keys()].sort((a, b) => a - b)) {
       close(index, out);
     }
@@ -91,7 +91,6 @@ export function createAnthropicMapper(
     if (mapped.contextExceeded) chunk.contextExceeded = true;
     if (!counters.seen) chunk.usageUnknown = true;
     out.push(chunk);
-    return out;
   }
 
   function start(index: number, cb: unknown, out: StreamChunk[]): void {
@@ -155,19 +154,20 @@ export function createAnthropicMapper(
     }
   }
 
-  function messageStart(message: unknown): StreamChunk[] {
+  function messageStart(message: unknown, out: StreamChunk[]): void {
     const id = stringField(message, "id") || undefined;
     const repeat = started && id !== undefined && id === messageId;
     if (started && !repeat) {
       if (contentSeen || sawDelta) {
-        return [{
+        out.push({
           type: "error",
           error: makeLlmError(
             "transport",
             provider,
             "Stream refused: a second message_start began a new message mid-message",
           ),
-        }];
+        });
+        return;
       }
       counters = anthropicCounters();
       blocks.clear();
@@ -175,63 +175,65 @@ export function createAnthropicMapper(
     started = true;
     messageId = id;
     mergeAnthropicUsage(counters, objectField(message, "usage"));
-    return [];
   }
 
   return {
-    event(ev: SseEvent): StreamChunk[] {
+    event(ev: SseEvent, out: StreamChunk[]): void {
       const data = parseJson(ev.data);
       if (!isObject(data)) {
-        if (ev.event === "ping") return [];
-        return [{
+        if (ev.event === "ping") return;
+        out.push({
           type: "error",
           error: makeLlmError(
             "transport",
             provider,
             `Stream refused: malformed data in a ${ev.event} event`,
           ),
-        }];
+        });
+        return;
       }
-      const out: StreamChunk[] = [];
       const index = countField(data, "index") ?? -1;
       switch (stringField(data, "type") ?? ev.event) {
         case "message_start":
-          return messageStart(data.message);
+          messageStart(data.message, out);
+          return;
         case "content_block_start":
           start(index, data.content_block, out);
-          return out;
+          return;
         case "content_block_delta":
           delta(index, data.delta, out);
-          return out;
+          return;
         case "content_block_stop":
           close(index, out);
-          return out;
+          return;
         case "message_delta":
           sawDelta = true;
           stopReason = stringField(data.delta, "stop_reason") ?? stopReason;
           mergeAnthropicUsage(counters, data.usage);
-          return out;
+          return;
         case "message_stop":
-          return stop(out);
+          stop(out);
+          return;
         case "error":
-          return [{
-            type: "error",
-            error: streamError(data, ev.data),
-          }];
+          out.push({ type: "error", error: streamError(data, ev.data) });
+          return;
         default:
-          return out;
+          return;
       }
     },
-    end(): StreamChunk[] {
-      if (sawDelta) return stop([]);
-      return [{
+    end(out: StreamChunk[]): void {
+      if (sawDelta) {
+        stop(out);
+        return;
+      }
+      out.push({
         type: "error",
         error: makeLlmError(
           "transport",
           provider,
           "Stream ended before message_delta: truncated",
         ),
-      }];
+      });
     },
   };
 }

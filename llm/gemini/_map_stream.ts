@@ -159,50 +159,50 @@ export function createGeminiMapper(
   }
 
   return {
-    event(ev: SseEvent): StreamChunk[] {
+    event(ev: SseEvent, out: StreamChunk[]): void {
       const data = parseJson(ev.data);
       if (!isObject(data)) {
-        return [{
+        out.push({
           type: "error",
           error: makeLlmError(
             "transport",
             provider,
             "Stream refused: malformed chunk data",
           ),
-        }];
+        });
+        return;
       }
       if (data["error"] !== undefined && data["error"] !== null) {
-        return [{ type: "error", error: streamError(data, ev.data) }];
+        out.push({ type: "error", error: streamError(data, ev.data) });
+        return;
       }
-      const out: StreamChunk[] = [];
-      const candidates = Array.isArray(data["candidates"])
-        ? data["candidates"]
-        : [];
-      const first = candidates.find((c) => (countField(c, "index") ?? 0) === 0);
-      const responseId = stringField(data, "responseId") || undefined;
-      if (first !== undefined && finish === undefined) {
-        candidate(first, responseId, out);
+      const candidates = data["candidates"];
+      if (Array.isArray(candidates) && finish === undefined) {
+        const first = candidates.length === 1 &&
+            (countField(candidates[0], "index") ?? 0) === 0
+          ? candidates[0]
+          : candidates.find((c) => (countField(c, "index") ?? 0) === 0);
+        const responseId = stringField(data, "responseId") || undefined;
+        if (first !== undefined) candidate(first, responseId, out);
       }
       const feedback = objectField(data, "promptFeedback");
       if (stringField(feedback, "blockReason") !== undefined) blocked = true;
       usage = geminiUsage(data["usageMetadata"]) ?? usage;
-      return out;
     },
-    end(): StreamChunk[] {
+    end(out: StreamChunk[]): void {
       if (finish === undefined && !blocked) {
-        return [{
+        out.push({
           type: "error",
           error: makeLlmError(
             "transport",
             provider,
             "Stream ended before a finishReason: truncated",
           ),
-        }];
+        });
+        return;
       }
-      const out: StreamChunk[] = [];
       closeReasoning(out);
       out.push(stop());
-      return out;
     },
   };
 }

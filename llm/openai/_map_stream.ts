@@ -250,33 +250,41 @@ export function createOpenAiMapper(
   }
 
   return {
-    event(ev: SseEvent): StreamChunk[] {
+    event(ev: SseEvent, out: StreamChunk[]): void {
       if (ev.data.trim() === "[DONE]") {
-        return [finish === undefined ? truncated() : stop()];
+        out.push(finish === undefined ? truncated() : stop());
+        return;
       }
       const data = parseJson(ev.data);
       if (!isObject(data)) {
-        return [{
+        out.push({
           type: "error",
           error: makeLlmError(
             "transport",
             provider,
             "Stream refused: malformed chunk data",
           ),
-        }];
+        });
+        return;
       }
       if (data.error !== undefined && data.error !== null) {
-        return [{ type: "error", error: streamError(data, ev.data) }];
+        out.push({ type: "error", error: streamError(data, ev.data) });
+        return;
       }
-      const out: StreamChunk[] = [];
-      const choices = Array.isArray(data.choices) ? data.choices : [];
-      const first = choices.find((c) => (countField(c, "index") ?? 0) === 0);
-      if (first !== undefined && finish === undefined) choice(first, out);
-      usage = openAiUsage(data.usage) ?? usage;
-      return out;
+      const choices = data.choices;
+      if (Array.isArray(choices) && finish === undefined) {
+        const first = choices.length === 1 &&
+            (countField(choices[0], "index") ?? 0) === 0
+          ? choices[0]
+          : choices.find((c) => (countField(c, "index") ?? 0) === 0);
+        if (first !== undefined) choice(first, out);
+      }
+      if (data.usage !== undefined && data.usage !== null) {
+        usage = openAiUsage(data.usage) ?? usage;
+      }
     },
-    end(): StreamChunk[] {
-      return [finish === undefined ? truncated() : stop()];
+    end(out: StreamChunk[]): void {
+      out.push(finish === undefined ? truncated() : stop());
     },
   };
 }

@@ -186,16 +186,16 @@ export function createResponsesMapper(
   }
 
   return {
-    event(ev: SseEvent): StreamChunk[] {
-      if (done) return [];
+    event(ev: SseEvent, out: StreamChunk[]): void {
+      if (done) return;
       const data = parseJson(ev.data);
       if (!isObject(data)) {
-        return [
+        out.push(
           transport("Stream refused: an event's data is not a JSON object"),
-        ];
+        );
+        return;
       }
       const type = stringField(data, "type") ?? ev.event;
-      const out: StreamChunk[] = [];
       switch (type) {
         case "response.output_item.added":
           itemAdded(data["item"], out);
@@ -266,13 +266,12 @@ export function createResponsesMapper(
         default:
           break;
       }
-      return out;
     },
-    end(): StreamChunk[] {
-      if (done) return [];
-      return [
+    end(out: StreamChunk[]): void {
+      if (done) return;
+      out.push(
         transport("The stream ended before the response completed (truncated)"),
-      ];
+      );
     },
   };
 }

@@ -238,3 +238,49 @@ Deno.test("AgentSession with the Anthropic adapter emits tokens and never an eve
     await server.close();
   }
 });
+
+Deno.test("createChain() stops at once on an abort between two chunks of one read of the body", async () => {
+  // Many text deltas in one read: the chain hands them out from one list,
+  // and an abort after the first must still end the stream before the next.
+  const events: string[] = [];
+  events.push(
+    'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":3,"output_tokens":1}}}\n\n',
+    'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n',
+  );
+  for (let i = 0; i < 20; i++) {
+    events.push(
+      `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"w${i} "}}\n\n`,
+    );
+  }
+  events.push(
+    'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n',
+    'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":20}}\n\n',
+    'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+  );
+  const bytes = new TextEncoder().encode(events.join(""));
+  const server = serve([sse(bytes, bytes.length)]);
+  const chain = createChain({
+    plan: [{
+      provider: anthropic(server),
+      model: "claude-sonnet-4-6",
+      maxAttempts: 1,
+    }],
+    keyFor: () => KEY,
+    sleep: () => Promise.resolve(),
+  });
+  const controller = new AbortController();
+  const seen: ChainEvent[] = [];
+  try {
+    for await (const e of chain.stream(ask(""), controller.signal)) {
+      seen.push(e);
+      if (e.type === "chunk") controller.abort();
+      if (seen.length > 100) throw new Error("chain did not end");
+    }
+  } finally {
+    await server.close();
+  }
+  assert.equal(seen.filter((e) => e.type === "chunk").length, 1);
+  const last = outcome(seen);
+  assert.ok(last?.type === "failed");
+  assert.equal(last.error?.kind, "cancelled");
+});

@@ -18,13 +18,8 @@ import { makeLlmError } from "./errors.ts";
 import { type BatchedChunks, CHUNK_BATCHES } from "./_chunk_batches.ts";
 import { fetchError } from "./_http_errors.ts";
 import { cancelled, type HttpCall, openStream } from "./_http_open.ts";
-import {
-  startWatchdog,
-  type StreamLimits,
-  streamLimits,
-  tooLarge,
-  type Watchdog,
-} from "./_watchdog.ts";
+import { startWatchdog, tooLarge, type Watchdog } from "./_watchdog.ts";
+import { type StreamLimits, streamLimits } from "./stream_limits.ts";
 
 /**
  * Turns one dialect's SSE events into chunks, appended to `out`. `event`

@@ -28,7 +28,7 @@ import {
   PROVIDER_KINDS,
   type ProviderKind,
 } from "./provider_table.ts";
-import { streamLimits } from "./_watchdog.ts";
+import { streamLimits } from "./stream_limits.ts";
 
 /**
  * A provider of the caller's own: an endpoint of one of the kinds (a

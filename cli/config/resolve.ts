@@ -26,7 +26,7 @@ import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   type StreamLimitOptions,
-} from "../../llm/_watchdog.ts";
+} from "../../llm/stream_limits.ts";
 
 export type { ResolvedProvider } from "./provider_registry.ts";
 import type { ConfigLayers, ConfigSource } from "./layers.ts";

@@ -14,7 +14,7 @@ import { makeLlmError } from "../errors.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
 import { singleChunk, streamHttp, transportOf } from "../_http_stream.ts";
-import { streamLimits } from "../_watchdog.ts";
+import { streamLimits } from "../stream_limits.ts";
 import { classifyAnthropicError } from "./_errors.ts";
 import { createAnthropicMapper } from "./_map_stream.ts";
 import { buildAnthropicBody } from "./_request_body.ts";

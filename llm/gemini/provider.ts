@@ -13,7 +13,7 @@ import { createCatalog } from "../create_catalog.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
 import { streamHttp, transportOf } from "../_http_stream.ts";
-import { streamLimits } from "../_watchdog.ts";
+import { streamLimits } from "../stream_limits.ts";
 import { classifyGeminiError } from "./_errors.ts";
 import { createGeminiMapper } from "./_map_stream.ts";
 import { buildGeminiBody } from "./_request_body.ts";

@@ -12,7 +12,7 @@ import { createCatalog } from "../create_catalog.ts";
 import { finishError } from "../_http_errors.ts";
 import { keyRedactor } from "../_http_open.ts";
 import { singleChunk, streamHttp, transportOf } from "../_http_stream.ts";
-import { streamLimits } from "../_watchdog.ts";
+import { streamLimits } from "../stream_limits.ts";
 import { makeLlmError } from "../errors.ts";
 import { endpointFace, httpSupports, resolveEndpoint } from "../_endpoint.ts";
 import { classifyOpenAiError } from "./_errors.ts";

@@ -9,7 +9,7 @@ import type { LlmProvider } from "../provider.ts";
 import { endpointFace, httpSupports, resolveEndpoint } from "../_endpoint.ts";
 import { lazyProvider } from "../_lazy_provider.ts";
 import { createCatalog } from "../create_catalog.ts";
-import { streamLimits } from "../_watchdog.ts";
+import { streamLimits } from "../stream_limits.ts";
 import type { OpenAiResponsesProviderOptions } from "./provider.ts";
 import { RESPONSES_BASE_URL } from "./_base.ts";
 

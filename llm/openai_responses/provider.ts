@@ -13,7 +13,7 @@ import { endpointFace, httpSupports, resolveEndpoint } from "../_endpoint.ts";
 import { createCatalog } from "../create_catalog.ts";
 import { keyRedactor } from "../_http_open.ts";
 import { streamHttp, transportOf } from "../_http_stream.ts";
-import { streamLimits } from "../_watchdog.ts";
+import { streamLimits } from "../stream_limits.ts";
 import { classifyOpenAiError } from "../openai/_errors.ts";
 import { buildResponsesBody } from "./_request_body.ts";
 import { createResponsesMapper } from "./_map_stream.ts";

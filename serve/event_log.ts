@@ -107,14 +107,31 @@ export class EventLog {
     if (dot < 1 || stream !== this.stream || !/^\d{1,15}$/.test(seqText)) {
       return { kind: "resync" };
     }
-    const seq = Number(seqText);
-    if (seq >= this.#next) return { kind: "resync" };
+    const events = this.since(Number(seqText));
+    return events === undefined
+      ? { kind: "resync" }
+      : { kind: "replay", events };
+  }
+
+  /** The sequence of the last appended event (0 before any). */
+  get lastSeq(): number {
+    return this.#next - 1;
+  }
+
+  /**
+   * The events after a sequence number, at most `limit` of them.
+   *
+   * @param seq The last sequence the client has.
+   * @param limit The most events to return.
+   * @returns The events, or `undefined` when `seq` lies ahead of the log
+   * or fell out of its buffer.
+   */
+  since(seq: number, limit = Infinity): LoggedEvent[] | undefined {
+    if (seq >= this.#next) return undefined;
     const oldest = this.#ring[0]?.seq ?? this.#next;
-    if (seq + 1 < oldest) return { kind: "resync" };
-    return {
-      kind: "replay",
-      events: this.#ring.slice(seq + 1 - oldest),
-    };
+    if (seq + 1 < oldest) return undefined;
+    const from = seq + 1 - oldest;
+    return this.#ring.slice(from, from + Math.min(limit, this.#ring.length));
   }
 
   /**

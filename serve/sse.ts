@@ -1,11 +1,15 @@
 /**
  * One client's server-sent event stream over a session's log: `retry:`
- * first, then the replay (or one `server:resync` snapshot), then live
- * events, each framed `id:`/`event:`/`data:`. Each client has its own
- * bounded queue: one that falls behind is dropped (its stream errors) and
- * resumes from the last id it got; it never holds up the log or the other
- * clients. What the server wrote says nothing of what the client got, so
- * resumption trusts only the client's id.
+ * first, then the missed events (or one `server:resync` snapshot), then
+ * live events, each framed `id:`/`event:`/`data:`.
+ *
+ * A client catching up reads from the log's buffer at its own pace (a
+ * cursor, no copy); once caught up it gets live events in its own bounded
+ * queue. One that falls behind (its queue full, or its cursor out of the
+ * buffer) is dropped: its stream errors and it resumes from the last id it
+ * got. It never holds up the log or the other clients. What the server
+ * wrote says nothing of what the client got, so resumption trusts only the
+ * client's id.
  *
  * @module
  */
@@ -19,7 +23,7 @@ export interface EventStreamOptions {
   start: ReplayPlan | { kind: "live" };
   /** The `server:resync` event, built when the plan is a resync. */
   resync(): { type: string };
-  /** End after the first `server:idle` (or at once when idle after the replay). */
+  /** End after the first `server:idle` (or at once when idle after catching up). */
   untilIdle: boolean;
   /** Whether a turn runs now (`untilIdle` waits for it). */
   running(): boolean;
@@ -60,6 +64,9 @@ export function frameOf(stream: string, event: LoggedEvent): Uint8Array {
   return bytes;
 }
 
+/** Events read from the buffer per pull while catching up. */
+const CATCH_UP_BATCH = 64;
+
 /**
  * Opens one client's stream.
  *
@@ -70,6 +77,8 @@ export function openEventStream(options: EventStreamOptions): EventStream {
   const { log } = options;
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let ended = false;
+  let live = false;
+  let cursor = log.lastSeq;
   let unsubscribe = (): void => {};
   const finish = (reason: "done" | "slow" | "gone" | "shutdown"): void => {
     if (ended) return;
@@ -77,51 +86,65 @@ export function openEventStream(options: EventStreamOptions): EventStream {
     unsubscribe();
     options.onEnd(reason);
   };
-  const push = (bytes: Uint8Array): boolean => {
-    if (ended || controller === undefined) return false;
-    controller.enqueue(bytes);
-    if ((controller.desiredSize ?? 0) < 0) {
-      // Fallen behind: drop it now (queued frames are discarded; the
-      // client resumes from the last id it got).
-      controller.error(new Error("Client too slow"));
-      finish("slow");
-      return false;
-    }
-    return true;
+  const drop = (): void => {
+    if (ended) return;
+    // Queued frames are discarded; the client resumes from its last id.
+    controller?.error(new Error("Client too slow"));
+    finish("slow");
   };
   const close = (reason: "done" | "shutdown"): void => {
     if (ended) return;
     controller?.close();
     finish(reason);
   };
-  const deliver = (event: LoggedEvent): void => {
-    if (!push(frameOf(log.stream, event))) return;
+  const send = (event: LoggedEvent): void => {
+    controller?.enqueue(frameOf(log.stream, event));
+    cursor = event.seq;
     if (options.untilIdle && event.type === "server:idle") close("done");
+  };
+  const caughtUp = (): void => {
+    live = true;
+    if (options.untilIdle && !options.running()) close("done");
+  };
+  const catchUp = (): void => {
+    while (!ended && !live && (controller?.desiredSize ?? 0) > 0) {
+      const batch = log.since(cursor, CATCH_UP_BATCH);
+      if (batch === undefined) return drop();
+      if (batch.length === 0) return caughtUp();
+      for (const e of batch) {
+        send(e);
+        if (ended) return;
+      }
+    }
   };
   const body = new ReadableStream<Uint8Array>({
     start(c): void {
       controller = c;
-      push(encoder.encode(`retry: ${options.retryMs}\n\n`));
+      c.enqueue(encoder.encode(`retry: ${options.retryMs}\n\n`));
       const start = options.start;
       if (start.kind === "resync") {
         const snapshot = options.resync();
-        push(encoder.encode(
+        c.enqueue(encoder.encode(
           `id: ${log.lastId}\nevent: ${snapshot.type}\ndata: ${
             JSON.stringify(snapshot)
           }\n\n`,
         ));
+        cursor = log.lastSeq;
       } else if (start.kind === "replay") {
-        for (const e of start.events) {
-          deliver(e);
-          if (ended) return;
-        }
+        cursor = (start.events[0]?.seq ?? log.lastSeq + 1) - 1;
       }
-      if (ended) return;
-      if (options.untilIdle && !options.running()) {
-        close("done");
-        return;
-      }
-      unsubscribe = log.subscribe({ deliver });
+      unsubscribe = log.subscribe({
+        deliver(event): void {
+          // While catching up, new events are read from the buffer.
+          if (ended || !live) return;
+          send(event);
+          if (!ended && (controller?.desiredSize ?? 0) < 0) drop();
+        },
+      });
+      catchUp();
+    },
+    pull(): void {
+      catchUp();
     },
     cancel(): void {
       finish("gone");

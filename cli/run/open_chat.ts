@@ -135,7 +135,8 @@ export function openChat(
   const settings: SessionSettings = {
     ...host.settings,
     ...spec.settings,
-    interactive,
+    // A person answers: at the terminal, or through `serve`'s approver.
+    interactive: interactive || approver !== undefined,
   };
   if (settings.budget !== undefined) {
     settings.budget = {

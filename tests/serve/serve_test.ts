@@ -71,3 +71,139 @@ Deno.test("serve streams a turn with strictly increasing ids and resumes by Last
   assert.equal(stopped.code, 0, stopped.stderr);
   await Deno.remove(dir, { recursive: true });
 });
+
+async function session(
+  server: { url: string; token: string },
+  body: Record<string, unknown> = { agent: "a.agent.yaml" },
+): Promise<{ id: string; lastEventId: string }> {
+  const created = await call(server, "POST", "/v1/sessions", body);
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return {
+    id: String(created.body.sessionId),
+    lastEventId: String(created.body.lastEventId),
+  };
+}
+
+Deno.test("serve answers an id from before a restart with one server:resync, then goes on live", async () => {
+  await using provider = fakeProvider();
+  const dir = await Deno.makeTempDir({ prefix: "serve-" });
+  const folder = await prepareFolder(dir, provider.url);
+  const first = await startServe(folder);
+  const { id, lastEventId } = await session(first);
+  provider.push({ tokens: ["one ", "turn"] });
+  const watch = await openSse(first, id, { lastEventId });
+  assert.equal(
+    (await call(first, "POST", `/v1/sessions/${id}/messages`, { text: "hi" }))
+      .status,
+    202,
+  );
+  const idle = await watch.until((f) => f.event === "server:idle");
+  await watch.close();
+  assert.equal((await first.stop("SIGINT")).code, 0);
+  await using second = await startServe(folder);
+  const again = await openSse(second, id, { lastEventId: idle?.id ?? "" });
+  const resync = await again.until((f) => f.event === "server:resync");
+  const state = JSON.parse(resync?.data ?? "{}").state;
+  assert.equal(state.running, false);
+  assert.deepEqual(
+    state.session.turns.map((t: { assistant: string }) => t.assistant),
+    ["one turn"],
+  );
+  // Live afterwards: a new turn on the restarted server streams to it.
+  provider.push({ tokens: ["two"] });
+  assert.equal(
+    (await call(second, "POST", `/v1/sessions/${id}/messages`, {
+      text: "more",
+    }))
+      .status,
+    202,
+  );
+  await again.until((f) => f.event === "server:idle");
+  assert.deepEqual(tokensOf(again.frames), ["two"]);
+  assert.equal(
+    again.frames.filter((f) => f.event === "server:resync").length,
+    1,
+  );
+  await again.close();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("serve drops a reader that stops reading; it resumes with nothing lost or repeated", async () => {
+  await using provider = fakeProvider();
+  const dir = await Deno.makeTempDir({ prefix: "serve-" });
+  const folder = await prepareFolder(dir, provider.url);
+  await using server = await startServe(folder);
+  const { id, lastEventId } = await session(server);
+  // About 6 MB of tokens: more than the socket buffers and a client's queue.
+  const big = Array.from(
+    { length: 400 },
+    (_, i) => `${String(i).padStart(4, "0")}${"x".repeat(16_000)} `,
+  );
+  provider.push({ tokens: big });
+  const watcher = await openSse(server, id, { lastEventId });
+  const slow = await openSse(server, id, { lastEventId });
+  await call(server, "POST", `/v1/sessions/${id}/messages`, { text: "hi" });
+  await watcher.until((f) => f.event === "server:idle");
+  // The slow reader now reads what reached it, then finds its stream cut.
+  await slow.until(() => false);
+  assert.ok(slow.ended());
+  assert.equal(
+    slow.frames.some((f) => f.event === "server:idle"),
+    false,
+    "the slow reader was dropped before the end",
+  );
+  const last = slow.frames.filter((f) => f.id !== undefined).at(-1)?.id;
+  const resumed = await openSse(server, id, {
+    lastEventId: last ?? lastEventId,
+    query: "?until=idle",
+  });
+  await resumed.until(() => false);
+  const ids = (frames: typeof slow.frames) =>
+    frames.filter((f) => f.id !== undefined && f.event !== "server:heartbeat")
+      .map((f) => f.id);
+  assert.deepEqual(
+    [...ids(slow.frames), ...ids(resumed.frames)],
+    ids(watcher.frames),
+  );
+  assert.equal(tokensOf(watcher.frames).join(""), big.join(""));
+  await watcher.close();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("serve: in accept-edits a protected write waits for its approval, the POST answers it, the tool runs", async () => {
+  await using provider = fakeProvider();
+  const dir = await Deno.makeTempDir({ prefix: "serve-" });
+  const folder = await prepareFolder(dir, provider.url);
+  await using server = await startServe(folder);
+  const { id, lastEventId } = await session(server, {
+    agent: "a.agent.yaml",
+    mode: "accept-edits",
+  });
+  provider.push({
+    tool: { name: "write_file", args: { path: ".profile", content: "ok\n" } },
+  });
+  provider.push({ tokens: ["written"] });
+  const watch = await openSse(server, id, { lastEventId });
+  await call(server, "POST", `/v1/sessions/${id}/messages`, { text: "go" });
+  const asked = await watch.until((f) =>
+    f.event === "server:approval_requested"
+  );
+  const approval = JSON.parse(asked?.data ?? "{}").approval;
+  assert.equal(approval.toolId, "write_file");
+  const pending = await call(server, "GET", `/v1/sessions/${id}`);
+  assert.equal(pending.body.running, true);
+  assert.equal((pending.body.pendingApprovals as unknown[]).length, 1);
+  const answered = await call(
+    server,
+    "POST",
+    `/v1/sessions/${id}/approvals/${approval.requestId}`,
+    { decision: "once" },
+  );
+  assert.equal(answered.status, 200);
+  await watch.until((f) => f.event === "server:idle");
+  const result = watch.frames.find((f) => f.event === "agent:tool_result");
+  assert.equal(JSON.parse(result?.data ?? "{}").success, true);
+  assert.equal(await Deno.readTextFile(`${dir}/proj/.profile`), "ok\n");
+  await watch.close();
+  await Deno.remove(dir, { recursive: true });
+});

@@ -129,6 +129,10 @@ export async function prepareFolder(
   await Deno.writeTextFile(
     `${dir}/home/config.toml`,
     [
+      "[preferences]",
+      'default_model = "fake-model"',
+      'default_provider = "fake"',
+      "",
       "[[providers]]",
       'id = "fake"',
       'kind = "openai-compatible"',

@@ -186,3 +186,23 @@ Deno.test("serve answers 423 naming the holder when a chat in another process ha
   await chat.status;
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("doctor --permissions names what serve needs", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "serve-" });
+  const folder = await prepareFolder(dir, "http://127.0.0.1:9/v1", [
+    "port = 4999",
+    'token_env = "MY_SERVE_TOKEN"',
+  ]);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: cliRunArgs(["doctor", "--permissions"]),
+    cwd: `${dir}/proj`,
+    clearEnv: true,
+    env: folder.env,
+    stdin: "null",
+  }).output();
+  assert.match(
+    new TextDecoder().decode(out.stdout),
+    /relavium serve also needs --allow-net=127\.0\.0\.1:4999 \(to listen\) and --allow-env=MY_SERVE_TOKEN/,
+  );
+  await Deno.remove(dir, { recursive: true });
+});

@@ -207,3 +207,67 @@ Deno.test("serve: in accept-edits a protected write waits for its approval, the 
   await watch.close();
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("serve: idempotent messages, abort, list, export, cancel, delete and the OpenAPI document", async () => {
+  await using provider = fakeProvider();
+  const dir = await Deno.makeTempDir({ prefix: "serve-" });
+  const folder = await prepareFolder(dir, provider.url);
+  await using server = await startServe(folder);
+  const openapi = await call(server, "GET", "/openapi.json");
+  assert.equal(openapi.status, 200);
+  assert.ok(
+    Object.keys(openapi.body.paths as object).includes(
+      "/v1/sessions/{id}/events",
+    ),
+  );
+  const { id, lastEventId } = await session(server);
+  const gate = Promise.withResolvers<void>();
+  provider.push({
+    tokens: ["a ", "b ", "c "],
+    gate: { after: 1, open: gate.promise },
+  });
+  const watch = await openSse(server, id, { lastEventId });
+  const first = await call(server, "POST", `/v1/sessions/${id}/messages`, {
+    text: "hi",
+    idempotencyKey: "k1",
+  });
+  const repeat = await call(server, "POST", `/v1/sessions/${id}/messages`, {
+    text: "hi",
+    idempotencyKey: "k1",
+  });
+  assert.equal(repeat.status, 202);
+  assert.deepEqual(repeat.body, first.body);
+  await watch.until((f) => f.event === "session:turn_started");
+  const aborted = await call(server, "POST", `/v1/sessions/${id}/abort`);
+  assert.equal(aborted.body.aborted, true);
+  const idle = await watch.until((f) => f.event === "server:idle");
+  assert.equal(JSON.parse(idle?.data ?? "{}").outcome, "aborted");
+  gate.resolve();
+  provider.push({ tokens: ["done"] });
+  await call(server, "POST", `/v1/sessions/${id}/messages`, { text: "again" });
+  await watch.until((f) => f.event === "server:idle" && f !== idle);
+  const listed = await call(server, "GET", "/v1/sessions");
+  assert.deepEqual(
+    (listed.body.sessions as Array<{ sessionId: string }>).map((s) =>
+      s.sessionId
+    ),
+    [id],
+  );
+  const exported = await fetch(`${server.url}/v1/sessions/${id}/export`, {
+    headers: { authorization: `Bearer ${server.token}` },
+  });
+  assert.equal(exported.status, 200);
+  assert.match(await exported.text(), /done/);
+  assert.equal(
+    (await call(server, "POST", `/v1/sessions/${id}/cancel`)).body.cancelled,
+    true,
+  );
+  await watch.until((f) => f.event === "session:cancelled");
+  assert.equal(
+    (await call(server, "DELETE", `/v1/sessions/${id}`)).status,
+    200,
+  );
+  assert.equal((await call(server, "GET", `/v1/sessions/${id}`)).status, 404);
+  await watch.close();
+  await Deno.remove(dir, { recursive: true });
+});

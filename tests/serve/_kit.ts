@@ -175,6 +175,8 @@ export interface ServeChild extends AsyncDisposable {
   url: string;
   /** The generated token. */
   token: string;
+  /** Its process id. */
+  pid: number;
   /** Sends a signal and waits for the exit; returns code and stderr. */
   stop(signal?: Deno.Signal): Promise<{ code: number; stderr: string }>;
 }
@@ -238,6 +240,7 @@ export async function startServe(
   return {
     url,
     token,
+    pid: child.pid,
     stop,
     async [Symbol.asyncDispose](): Promise<void> {
       await stop("SIGKILL");
@@ -343,8 +346,11 @@ export async function openSse(
     status: r.status,
     frames,
     async until(done) {
+      let checked = 0;
       for (let i = 0; i < 100_000; i++) {
-        const found = frames.find(done);
+        // Only the frames not looked at yet (a long stream stays linear).
+        const found = frames.slice(checked).find(done);
+        checked = frames.length;
         if (found !== undefined || ended || reader === undefined) return found;
         let got;
         try {
@@ -362,7 +368,7 @@ export async function openSse(
         buffer = blocks.pop() ?? "";
         for (const b of blocks) parse(b);
       }
-      return frames.find(done);
+      return frames.slice(checked).find(done);
     },
     async close() {
       abort.abort();

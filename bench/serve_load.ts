@@ -195,4 +195,4 @@ out.push(
 
 await server.stop();
 await Deno.remove(dir, { recursive: true });
-for (const line of out) console.log(line);
+await Deno.stdout.write(new TextEncoder().encode(`${out.join("\n")}\n`));

@@ -246,8 +246,9 @@ export class SessionHub {
       (r) => r.kind,
       () => "failed" as const,
     ).then(async (outcome) => {
-      // The idle marker follows every event of the turn.
-      await Promise.resolve();
+      // The idle marker follows every event of the turn: wait until the
+      // sink has taken each one published so far.
+      await live.events.settled();
       e.running = false;
       this.#serverEvent(e, { type: "server:idle", outcome });
     });

@@ -140,7 +140,9 @@ export async function prepareFolder(
       "allow_local = true",
       "",
       "[serve]",
-      "heartbeat_ms = 60000",
+      ...(serve.some((l) => l.startsWith("heartbeat_ms"))
+        ? []
+        : ["heartbeat_ms = 60000"]),
       ...serve,
       "",
     ].join("\n"),

@@ -271,3 +271,75 @@ Deno.test("serve: idempotent messages, abort, list, export, cancel, delete and t
   await watch.close();
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("serve [serve] settings: an unanswered approval is rejected, heartbeats are events, CORS only for listed origins, a client cap", async () => {
+  await using provider = fakeProvider();
+  const dir = await Deno.makeTempDir({ prefix: "serve-" });
+  const folder = await prepareFolder(dir, provider.url, [
+    "approval_timeout_ms = 300",
+    "heartbeat_ms = 100",
+    'cors_origins = ["https://app.example"]',
+    "max_clients_per_session = 2",
+  ]);
+  await using server = await startServe(folder);
+  const { id, lastEventId } = await session(server, {
+    agent: "a.agent.yaml",
+    mode: "accept-edits",
+  });
+  provider.push({
+    tool: { name: "write_file", args: { path: ".profile", content: "no\n" } },
+  });
+  const watch = await openSse(server, id, { lastEventId });
+  await call(server, "POST", `/v1/sessions/${id}/messages`, { text: "go" });
+  const resolved = await watch.until((f) =>
+    f.event === "server:approval_resolved"
+  );
+  assert.deepEqual(
+    [
+      JSON.parse(resolved?.data ?? "{}").by,
+      JSON.parse(resolved?.data ?? "{}").decision,
+    ],
+    ["timeout", "reject"],
+  );
+  await watch.until((f) => f.event === "server:idle");
+  const result = watch.frames.find((f) => f.event === "agent:tool_result");
+  assert.equal(JSON.parse(result?.data ?? "{}").success, false);
+  await assert.rejects(Deno.stat(`${dir}/proj/.profile`));
+  const beat = await watch.until((f) => f.event === "server:heartbeat");
+  assert.match(beat?.id ?? "", /^[0-9a-f]+\.\d+$/);
+  // A third stream of the session is refused.
+  const second = await openSse(server, id);
+  const third = await openSse(server, id);
+  assert.equal(third.status, 429);
+  await third.close();
+  await second.close();
+  await watch.close();
+  // CORS: the listed origin gets its headers; no other origin does.
+  const pre = await fetch(`${server.url}/v1/sessions`, {
+    method: "OPTIONS",
+    headers: { origin: "https://app.example" },
+  });
+  await pre.body?.cancel();
+  assert.equal(pre.status, 204);
+  assert.equal(
+    pre.headers.get("access-control-allow-origin"),
+    "https://app.example",
+  );
+  const listed = await fetch(`${server.url}/v1/sessions`, {
+    headers: {
+      origin: "https://app.example",
+      authorization: `Bearer ${server.token}`,
+    },
+  });
+  await listed.body?.cancel();
+  assert.equal(
+    listed.headers.get("access-control-allow-origin"),
+    "https://app.example",
+  );
+  const same = await fetch(`${server.url}/v1/sessions`, {
+    headers: { authorization: `Bearer ${server.token}` },
+  });
+  await same.body?.cancel();
+  assert.equal(same.headers.get("access-control-allow-origin"), null);
+  await Deno.remove(dir, { recursive: true });
+});

@@ -217,7 +217,13 @@ export class SessionHub {
       );
     }
     const opened = await this.#live(e);
-    if (!opened.ok) return opened;
+    if (!opened.ok) {
+      // An unknown id leaves nothing behind.
+      if (opened.error.status === 404 && e.log.clients === 0) {
+        this.#entries.delete(sessionId);
+      }
+      return opened;
+    }
     if (e.running) {
       return err(
         fault(409, "session_busy", `Session ${sessionId} is running a turn`),
@@ -335,7 +341,11 @@ export class SessionHub {
    * @returns The state, or a fault (404 when unknown).
    */
   async state(sessionId: string): Promise<Result<SessionState, ServeFault>> {
-    const shown = await this.#o.backend.show(sessionId);
+    // The record and the cursor are read together (the store reads
+    // synchronously), so the snapshot holds exactly the events up to it.
+    const reading = this.#o.backend.show(sessionId);
+    const lastEventId = this.#entries.get(sessionId)?.log.lastId;
+    const shown = await reading;
     if (!shown.ok) return shown;
     const e = this.#entries.get(sessionId);
     if (shown.value === undefined && e?.opened === undefined) {
@@ -346,7 +356,7 @@ export class SessionHub {
       session: (shown.value ?? null) as Record<string, unknown> | null,
       running: e?.running === true,
       pendingApprovals: [...(e?.waiting.values() ?? [])].map((w) => w.approval),
-      lastEventId: this.log(sessionId).lastId,
+      lastEventId: lastEventId ?? this.log(sessionId).lastId,
     });
   }
 

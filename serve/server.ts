@@ -177,6 +177,8 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
     if (!authed && (ticket === null || !tickets.redeem(ticket, id))) {
       return errorResponse(401, "unauthorized", "Missing or spent credentials");
     }
+    const state = await hub.state(id);
+    if (!state.ok) return faultResponse(state.error);
     const log = hub.log(id);
     if (log.clients >= o.maxClientsPerSession) {
       return errorResponse(
@@ -190,17 +192,18 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
     const start = cursor === null || cursor === ""
       ? { kind: "live" as const }
       : log.after(cursor);
-    const state = await hub.state(id);
-    if (!state.ok) return faultResponse(state.error);
     const untilIdle = url.searchParams.get("until") === "idle";
     const stream: EventStream = openEventStream({
       log,
       start,
       resync: () => ({
-        type: "server:resync",
-        sessionId: id,
-        timestamp: new Date().toISOString(),
-        state: state.value,
+        event: {
+          type: "server:resync",
+          sessionId: id,
+          timestamp: new Date().toISOString(),
+          state: state.value,
+        },
+        seq: Number(state.value.lastEventId.split(".").at(-1)),
       }),
       untilIdle,
       running: () => hub.running(id),

@@ -21,8 +21,11 @@ export interface EventStreamOptions {
   log: EventLog;
   /** Where the client starts: after a cursor (replay or resync) or live. */
   start: ReplayPlan | { kind: "live" };
-  /** The `server:resync` event, built when the plan is a resync. */
-  resync(): { type: string };
+  /**
+   * The `server:resync` event, built when the plan is a resync, and the
+   * sequence its snapshot reaches (the client goes on after it).
+   */
+  resync(): { event: { type: string }; seq: number };
   /** End after the first `server:idle` (or at once when idle after catching up). */
   untilIdle: boolean;
   /** Whether a turn runs now (`untilIdle` waits for it). */
@@ -123,13 +126,13 @@ export function openEventStream(options: EventStreamOptions): EventStream {
       c.enqueue(encoder.encode(`retry: ${options.retryMs}\n\n`));
       const start = options.start;
       if (start.kind === "resync") {
-        const snapshot = options.resync();
+        const { event, seq } = options.resync();
         c.enqueue(encoder.encode(
-          `id: ${log.lastId}\nevent: ${snapshot.type}\ndata: ${
-            JSON.stringify(snapshot)
+          `id: ${log.stream}.${seq}\nevent: ${event.type}\ndata: ${
+            JSON.stringify(event)
           }\n\n`,
         ));
-        cursor = log.lastSeq;
+        cursor = seq;
       } else if (start.kind === "replay") {
         cursor = (start.events[0]?.seq ?? log.lastSeq + 1) - 1;
       }

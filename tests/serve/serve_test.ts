@@ -98,8 +98,22 @@ Deno.test("serve answers an id from before a restart with one server:resync, the
     202,
   );
   const idle = await watch.until((f) => f.event === "server:idle");
-  await watch.close();
-  assert.equal((await first.stop("SIGINT")).code, 0);
+  // A turn still runs when the server is told to stop: it ends as a chat's
+  // does on a signal, and the server exits 0.
+  const never = Promise.withResolvers<void>();
+  provider.push({
+    tokens: ["x ", "y ", "z"],
+    gate: { after: 2, open: never.promise },
+  });
+  await call(first, "POST", `/v1/sessions/${id}/messages`, { text: "hang" });
+  await watch.until((f) =>
+    f.event === "agent:token" && f.data?.includes('"x "') === true
+  );
+  const stopped = await first.stop("SIGINT");
+  assert.equal(stopped.code, 0, stopped.stderr);
+  await watch.until(() => false);
+  assert.ok(watch.frames.some((f) => f.event === "session:cancelled"));
+  never.resolve();
   await using second = await startServe(folder);
   const again = await openSse(second, id, { lastEventId: idle?.id ?? "" });
   const resync = await again.until((f) => f.event === "server:resync");

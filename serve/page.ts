@@ -19,7 +19,7 @@ header b{font-size:1.1em}#conn{margin-left:auto;font-size:.9em}
 section{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:.8em;margin-bottom:1em}
 button{cursor:pointer}input,select,textarea{font:inherit}
 #sessions li{cursor:pointer;margin:.2em 0}#sessions li:hover{text-decoration:underline}
-.turn{border-top:1px solid #eaeef2;padding:.4em 0}.user{font-weight:600;white-space:pre-wrap}
+.turn{border-top:1px solid #eaeef2;padding:.4em 0}.turn:first-child{border-top:0}.user{font-weight:600;white-space:pre-wrap}
 .answer{white-space:pre-wrap}.tool{font-family:monospace;color:#57606a}
 .cost{color:#57606a;font-size:.85em}.approval{background:#fff8c5;padding:.5em;margin:.4em 0}
 #compose{display:flex;gap:.5em}#compose textarea{flex:1;height:3.2em}
@@ -100,13 +100,18 @@ function currentTurn() {
   if (!state.turn) { const d = el("div", "turn"); const a = el("div", "answer"); d.append(a); $("transcript").append(d); state.turn = { div: d, answer: a, input: 0, output: 0, cost: 0 }; }
   return state.turn;
 }
+function toolLine(text) {
+  // Text after a tool line goes below it, in a new answer block.
+  const t = currentTurn(); t.div.append(el("div", "tool", text));
+  t.answer = el("div", "answer"); t.div.append(t.answer);
+}
 function onEvent(type, e) {
   switch (type) {
     case "server:resync": state.turn = null; renderTranscript(e.state); break;
-    case "session:turn_started": state.turn = null; currentTurn(); break;
+    case "session:turn_started": currentTurn(); break;
     case "agent:token": currentTurn().answer.append(e.token); break;
-    case "agent:tool_call": currentTurn().div.append(el("div", "tool", "→ " + e.toolId + " " + JSON.stringify(e.toolInput))); break;
-    case "agent:tool_result": currentTurn().div.append(el("div", "tool", (e.success ? "✓ " : "✗ ") + e.toolId + ": " + e.outputSummary)); break;
+    case "agent:tool_call": toolLine("→ " + e.toolId + " " + JSON.stringify(e.toolInput)); break;
+    case "agent:tool_result": toolLine((e.success ? "✓ " : "✗ ") + e.toolId + ": " + e.outputSummary); break;
     case "cost:updated": { const t = currentTurn(); t.input += e.inputTokens; t.output += e.outputTokens; t.cost += e.costMicrocents; break; }
     case "session:turn_completed": { const t = currentTurn(); t.div.append(el("div", "cost", t.input + " in · " + t.output + " out · $" + (t.cost / 1e8).toFixed(6) + (e.error ? " · " + e.error.message : ""))); state.turns.push({ input: t.input, output: t.output, cost: t.cost }); drawChart(); break; }
     case "server:approval_requested": showApproval(e.approval); break;

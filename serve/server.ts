@@ -5,8 +5,15 @@
  *
  * @module
  */
-import type { z } from "zod";
-import type { ServeBackend, ServeFault } from "./backend.ts";
+import type { ServeBackend } from "./backend.ts";
+import {
+  BodyError,
+  errorResponse,
+  faultResponse,
+  JSON_HEADERS,
+  jsonResponse,
+  parsed,
+} from "./http.ts";
 import {
   allowedHosts,
   bearerOk,
@@ -21,7 +28,6 @@ import { pageResponse } from "./page.ts";
 import {
   approvalBody,
   createSessionBody,
-  type ErrorBody,
   messageBody,
   ticketBody,
 } from "./wire.ts";
@@ -62,81 +68,6 @@ export interface RunningServer {
   port: number;
   /** Stops accepting, ends turns and streams, closes sessions. */
   stop(): Promise<void>;
-}
-
-const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
-
-function errorResponse(
-  status: number,
-  code: string,
-  message: string,
-): Response {
-  const body: ErrorBody = { type: "error", code, message };
-  return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
-}
-
-function faultResponse(f: ServeFault): Response {
-  return errorResponse(f.status, f.code, f.message);
-}
-
-function jsonResponse(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
-}
-
-class BodyError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
-
-async function readBody(req: Request, cap: number): Promise<string> {
-  const length = Number(req.headers.get("content-length") ?? "0");
-  if (length > cap) throw new BodyError(413, `Request body over ${cap} bytes`);
-  if (req.body === null) return "";
-  const reader = req.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      await reader.cancel();
-      throw new BodyError(413, `Request body over ${cap} bytes`);
-    }
-    parts.push(value);
-  }
-  const all = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.byteLength;
-  }
-  return new TextDecoder().decode(all);
-}
-
-async function parsed<T>(
-  req: Request,
-  cap: number,
-  schema: z.ZodType<T>,
-): Promise<T> {
-  const text = await readBody(req, cap);
-  let value: unknown;
-  try {
-    value = text === "" ? {} : JSON.parse(text);
-  } catch {
-    throw new BodyError(400, "Invalid JSON body");
-  }
-  const r = schema.safeParse(value);
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    const where = issue?.path.join(".") || "body";
-    throw new BodyError(
-      400,
-      `Invalid ${where}: ${issue?.message ?? "invalid"}`,
-    );
-  }
-  return r.data;
 }
 
 /**

@@ -29,7 +29,8 @@ button{cursor:pointer}input,select,textarea{font:inherit}
 const SCRIPT = `
 "use strict";
 const $ = (id) => document.getElementById(id);
-const state = { token: sessionStorage.getItem("relavium.token") || "", sid: "", lastId: "", es: null, turns: [], turn: null, stopped: false };
+const state = { token: sessionStorage.getItem("relavium.token") || "", sid: "", lastId: "", es: null, turns: [], turn: null, stopped: false, history: 0, past: null };
+const seqOf = (id) => Number(String(id).split(".").pop());
 const TYPES = ["session:started","session:turn_started","session:turn_completed","session:cancelled","session:compacting","session:compacted","session:trimmed","agent:token","agent:reasoning","agent:tool_call","agent:tool_result","agent:approval_requested","cost:updated","server:heartbeat","server:resync","server:approval_requested","server:approval_resolved","server:idle"];
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 async function api(method, path, body) {
@@ -79,7 +80,10 @@ async function openSession(sid) {
   $("title").textContent = "Session " + sid;
   const st = await api("GET", "/v1/sessions/" + encodeURIComponent(sid));
   renderTranscript(st);
-  state.lastId = st.lastEventId;
+  // The transcript comes from the record; the buffered events before it
+  // (this server's run) are replayed only to chart their turns.
+  state.history = seqOf(st.lastEventId);
+  state.lastId = st.lastEventId.split(".")[0] + ".0";
   connect();
 }
 async function connect() {
@@ -94,7 +98,12 @@ async function connect() {
   state.es = es;
   es.onopen = () => conn("live", false);
   es.onerror = () => { if (state.es !== es) return; es.close(); state.es = null; conn("reconnecting…", true); setTimeout(connect, 300); };
-  for (const type of TYPES) es.addEventListener(type, (m) => { if (state.es !== es) return; state.lastId = m.lastEventId; onEvent(type, JSON.parse(m.data)); });
+  for (const type of TYPES) es.addEventListener(type, (m) => {
+    if (state.es !== es) return;
+    state.lastId = m.lastEventId;
+    const e = JSON.parse(m.data);
+    if (type !== "server:resync" && seqOf(m.lastEventId) <= state.history) chartOnly(type, e); else onEvent(type, e);
+  });
 }
 function currentTurn() {
   if (!state.turn) { const d = el("div", "turn"); const a = el("div", "answer"); d.append(a); $("transcript").append(d); state.turn = { div: d, answer: a, input: 0, output: 0, cost: 0 }; }
@@ -105,9 +114,14 @@ function toolLine(text) {
   const t = currentTurn(); t.div.append(el("div", "tool", text));
   t.answer = el("div", "answer"); t.div.append(t.answer);
 }
+function chartOnly(type, e) {
+  if (type === "session:turn_started") state.past = { input: 0, output: 0, cost: 0 };
+  if (type === "cost:updated" && state.past) { state.past.input += e.inputTokens; state.past.output += e.outputTokens; state.past.cost += e.costMicrocents; }
+  if (type === "session:turn_completed" && state.past) { state.turns.push(state.past); state.past = null; drawChart(); }
+}
 function onEvent(type, e) {
   switch (type) {
-    case "server:resync": state.turn = null; renderTranscript(e.state); break;
+    case "server:resync": state.turn = null; state.history = 0; renderTranscript(e.state); break;
     case "session:turn_started": currentTurn(); break;
     case "agent:token": currentTurn().answer.append(e.token); break;
     case "agent:tool_call": toolLine("→ " + e.toolId + " " + JSON.stringify(e.toolInput)); break;

@@ -94,6 +94,11 @@ Deno.test({
       `(${answer}) === ${JSON.stringify(tokens.join(""))}`,
       "the transcript after a reload",
     );
+    // The chart of the turn comes back too (from the server's buffer).
+    await page.waitFor(
+      "document.querySelectorAll('#chart rect').length === 2",
+      "the chart after a reload",
+    );
     await Deno.remove(dir, { recursive: true });
   },
 });

@@ -103,23 +103,35 @@ export class Tickets {
 }
 
 /**
- * The `Host` values a server bound to `host:port` answers: that name, and
- * for a loopback bind the other loopback spellings.
+ * Which `Host` values a server bound to `host:port` answers: that name
+ * (for a loopback bind, any loopback spelling). A wildcard bind
+ * (`0.0.0.0`, `::`) has no one name, so it answers IP literals and
+ * `localhost` only: a DNS name, the tool of a rebinding attack, is
+ * refused.
  *
  * @param host The bound host.
  * @param port The bound port.
- * @returns The accepted `Host` header values (lower case).
+ * @returns Whether a `Host` header (lower case) is accepted.
  */
-export function allowedHosts(host: string, port: number): Set<string> {
-  const names = new Set([host.toLowerCase()]);
+export function hostCheck(
+  host: string,
+  port: number,
+): (value: string) => boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  const names = new Set([bare.includes(":") ? `[${bare}]` : bare]);
   if (isLoopback(host)) {
     for (const n of ["127.0.0.1", "localhost", "[::1]"]) names.add(n);
   }
-  const bracketed = host.includes(":") && !host.startsWith("[")
-    ? `[${host}]`
-    : host;
-  names.add(bracketed.toLowerCase());
-  return new Set([...names].map((n) => `${n}:${port}`));
+  const wildcard = bare === "0.0.0.0" || bare === "::";
+  return (value) => {
+    const m = /^(\[[0-9a-f:.]+\]|[^:]+):(\d+)$/.exec(value);
+    if (m === null || Number(m[2]) !== port) return false;
+    const name = m[1] ?? "";
+    if (names.has(name)) return true;
+    return wildcard &&
+      (name === "localhost" || /^\d{1,3}(\.\d{1,3}){3}$/.test(name) ||
+        name.startsWith("["));
+  };
 }
 
 /**
@@ -139,17 +151,17 @@ export function isLoopback(host: string): boolean {
  * the listed CORS origins.
  *
  * @param headers The request's headers.
- * @param hosts The accepted `Host` values.
+ * @param hostOk Whether a `Host` value is accepted.
  * @param origins The listed CORS origins.
  * @returns `undefined` when allowed, else why not.
  */
 export function checkHostAndOrigin(
   headers: Headers,
-  hosts: ReadonlySet<string>,
+  hostOk: (value: string) => boolean,
   origins: readonly string[],
 ): string | undefined {
   const host = (headers.get("host") ?? "").toLowerCase();
-  if (!hosts.has(host)) return "Forbidden: unexpected Host header";
+  if (!hostOk(host)) return "Forbidden: unexpected Host header";
   const origin = headers.get("origin");
   if (origin === null) return undefined;
   if (origin === `http://${host}` || origins.includes(origin)) {

@@ -15,9 +15,9 @@ import {
   parsed,
 } from "./http.ts";
 import {
-  allowedHosts,
   bearerOk,
   checkHostAndOrigin,
+  hostCheck,
   TICKET_TTL_MS,
   Tickets,
 } from "./auth.ts";
@@ -86,7 +86,7 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
   const streams = new Set<EventStream>();
   const cap = o.maxBodyBytes ?? 1024 * 1024;
   const openapi = JSON.stringify(openApiDocument(o.version));
-  let hosts = new Set<string>();
+  let hostOk = (_: string): boolean => false;
   let stopping = false;
 
   function cors(req: Request, res: Response): Response {
@@ -273,7 +273,7 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
   }
 
   async function handle(req: Request): Promise<Response> {
-    const refused = checkHostAndOrigin(req.headers, hosts, o.corsOrigins);
+    const refused = checkHostAndOrigin(req.headers, hostOk, o.corsOrigins);
     if (refused !== undefined) return errorResponse(403, "forbidden", refused);
     if (req.method === "OPTIONS") {
       const origin = req.headers.get("origin");
@@ -317,7 +317,7 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
       hostname: o.hostname,
       port: o.port,
       onListen: (addr) => {
-        hosts = allowedHosts(o.hostname, addr.port);
+        hostOk = hostCheck(o.hostname, addr.port);
         resolve({
           hostname: o.hostname,
           port: addr.port,

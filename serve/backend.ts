@@ -53,10 +53,14 @@ export interface ServeBackend {
     body: CreateSessionBody,
     hooks: OpenHooks,
   ): Promise<Result<OpenedSession, ServeFault>>;
-  /** Resumes a stored session (423 while another process holds it). */
+  /**
+   * Resumes a stored session in a mode (`ask` for one this server did not
+   * start); 423 while another process holds it.
+   */
   resume(
     sessionId: string,
     hooks: OpenHooks,
+    mode: CreateSessionBody["mode"],
   ): Promise<Result<OpenedSession, ServeFault>>;
   /** A stored session's workflow YAML. */
   exportYaml(sessionId: string): Promise<Result<string, ServeFault>>;

@@ -47,6 +47,8 @@ interface Entry {
   running: boolean;
   waiting: Map<string, Waiting>;
   answered: Map<string, { eventId: string; after: string }>;
+  /** The mode it was started in here (a resume keeps it). */
+  mode: CreateSessionBody["mode"];
   heartbeat: ReturnType<typeof setInterval> | undefined;
 }
 
@@ -87,6 +89,7 @@ export class SessionHub {
         opening: undefined,
         heartbeat: undefined,
         running: false,
+        mode: "ask",
         waiting: new Map(),
         answered: new Map(),
       };
@@ -173,6 +176,7 @@ export class SessionHub {
     if (!opened.ok) return opened;
     const e = this.#entry(opened.value.live.sessionId);
     held.entry = e;
+    e.mode = body.mode;
     for (const event of early) e.log.append(event);
     e.opened = opened.value;
     opened.value.live.session.setTurnPolicy(opened.value.modes.policy);
@@ -181,7 +185,11 @@ export class SessionHub {
 
   async #live(e: Entry): Promise<Result<OpenedSession, ServeFault>> {
     if (e.opened !== undefined) return ok(e.opened);
-    e.opening ??= this.#o.backend.resume(e.id, this.#hooks(() => e));
+    e.opening ??= this.#o.backend.resume(
+      e.id,
+      this.#hooks(() => e),
+      e.mode,
+    );
     const opened = await e.opening;
     e.opening = undefined;
     if (opened.ok) {

@@ -176,7 +176,7 @@ export function cliServeBackend(
       if (!chat.ok) return err(serveFaultOf(chat.error));
       return ok(opened(run, chat.value, chat.value.drained));
     },
-    async resume(sessionId, hooks) {
+    async resume(sessionId, hooks, mode) {
       let loaded;
       try {
         loaded = store.load(sessionId);
@@ -212,7 +212,7 @@ export function cliServeBackend(
       const chat = openChat(ctx, {
         run,
         store,
-        mode: "ask",
+        mode,
         printer: { hints: false, sink: sinkOf(hooks) },
         approver: hooks.approver,
         open: (host) => {

@@ -218,6 +218,26 @@ Deno.test("serve: in accept-edits a protected write waits for its approval, the 
   const result = watch.frames.find((f) => f.event === "agent:tool_result");
   assert.equal(JSON.parse(result?.data ?? "{}").success, true);
   assert.equal(await Deno.readTextFile(`${dir}/proj/.profile`), "ok\n");
+  // Cancelled, then resumed by the next message: still in accept-edits, so
+  // a plain write runs unasked.
+  await call(server, "POST", `/v1/sessions/${id}/cancel`);
+  await watch.until((f) => f.event === "session:cancelled");
+  const before = watch.frames.length;
+  provider.push({
+    tool: { name: "write_file", args: { path: "notes.txt", content: "n\n" } },
+  });
+  provider.push({ tokens: ["noted"] });
+  await call(server, "POST", `/v1/sessions/${id}/messages`, { text: "note" });
+  await watch.until((f) =>
+    f.event === "server:idle" && watch.frames.indexOf(f) >= before
+  );
+  assert.equal(
+    watch.frames.slice(before).some((f) =>
+      f.event === "server:approval_requested"
+    ),
+    false,
+  );
+  assert.equal(await Deno.readTextFile(`${dir}/proj/notes.txt`), "n\n");
   await watch.close();
   await Deno.remove(dir, { recursive: true });
 });

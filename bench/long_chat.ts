@@ -289,7 +289,7 @@ async function mainBench(): Promise<number> {
     const chat = await runChat(dir, turns, every, heap);
     const done = chat.arrivals.length;
     const problems: string[] = [];
-    if (chat.code !== 4) problems.push(`exit ${chat.code} (expected 4)`);
+    if (chat.code !== 0) problems.push(`exit ${chat.code} (expected 0)`);
     if (done !== turns) problems.push(`${done} turns completed of ${turns}`);
     if ((chat.stopReasons.get("stop") ?? 0) !== done) {
       problems.push(`stop reasons ${JSON.stringify([...chat.stopReasons])}`);

@@ -50,6 +50,7 @@ const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
     "chat-list": ["here"],
     "chat-show": [],
     "chat-delete": ["yes"],
+    "chat-release": ["force"],
     "chat-export": ["out", "force"],
     "agent-run": [
       "fixture",
@@ -73,6 +74,7 @@ const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
   "chat-list": "chat-list",
   "chat-show": "chat-show",
   "chat-delete": "chat-delete",
+  "chat-release": "chat-release",
   "chat-export": "chat-export",
   "agent": "agent-run",
   "config": "config",

@@ -142,6 +142,14 @@ export function buildCommand(
         ? { name: "chat-show", sessionId: id }
         : { name: "chat-delete", sessionId: id, yes: v.yes === true };
     }
+    case "chat-release": {
+      const [id, ...more] = args;
+      if (id === undefined || id === "") {
+        return "chat-release needs a session id";
+      }
+      return extra(more, "chat-release") ??
+        { name: "chat-release", sessionId: id, force: v.force === true };
+    }
     case "chat-export": {
       const [id, ...more] = args;
       if (id === undefined || id === "") {

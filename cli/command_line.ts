@@ -60,6 +60,7 @@ export type CliCommand =
   | { name: "chat-list"; here: boolean }
   | { name: "chat-show"; sessionId: string }
   | { name: "chat-delete"; sessionId: string; yes: boolean }
+  | { name: "chat-release"; sessionId: string; force: boolean }
   | { name: "chat-export"; sessionId: string; out?: string; force: boolean }
   | {
     name: "agent-run";
@@ -92,6 +93,7 @@ export type HelpTopic =
   | "chat-list"
   | "chat-show"
   | "chat-delete"
+  | "chat-release"
   | "chat-export"
   | "agent-run"
   | "config"

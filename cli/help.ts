@@ -28,6 +28,7 @@ Commands:
   chat-list           list stored sessions, newest first
   chat-show <id>      print a stored session's transcript and totals
   chat-delete <id>    delete a stored session (asks, or --yes)
+  chat-release <id>   release a session's stuck writer lease
   chat-export <id>    write a session as a .relavium.yaml workflow scaffold
   agent run [<agent>] [<prompt>]
                       run one turn (prompt as argument or on stdin)
@@ -39,7 +40,7 @@ Commands:
 
 ${GLOBAL_FLAGS}
 Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
-4 chat ended, 130/143 interrupted.
+4 interactive chat ended, 130/143 interrupted.
 `,
   chat:
     `Usage: relavium chat [--agent <path|id>] [--model <id> [--provider <id>]]
@@ -47,7 +48,9 @@ Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
                      [--mode <mode>]
 
 Start a persisted chat session. Each stdin line is one message; end of
-input, /exit or /cancel ends the chat (exit 4).
+input, /exit or /cancel ends the chat. On a terminal that exits 4; piped,
+in CI or under --json it exits 0 when every turn succeeded, 1 when any
+failed.
 
 Flags:
   --agent <path|id>   agent file (path, or *.yaml) or id in .relavium/agents/
@@ -70,11 +73,13 @@ Resume a stored session with its stored agent and context. Only the text
 of earlier turns is carried over; earlier tool calls and file contents are
 not. <id> may be a unique prefix of the id (at least 4 characters); an
 ambiguous one exits 2 listing the sessions it matches. The banner names
-the folder the session works in.
+the folder the session works in and counts its completed turns; on a
+terminal the last two exchanges follow, shortened.
 
 Flags:
   --last              resume this project's most recently updated session
-                      (else the newest of any folder, said so)
+                      with a completed turn (else the newest of any folder,
+                      said so)
   --fixture <file>    replay a recorded cassette instead of calling a provider
   --record <file>     record every provider call as a v1.1 cassette that
                       --fixture replays offline (not with --fixture); it
@@ -87,8 +92,10 @@ ${GLOBAL_FLAGS}`,
 
 List stored sessions of every folder, newest first:
   <short id>  <when>  <N turns>  <folder>  <agent>  "<title>"
-The short id is a unique prefix every command accepts. Sessions that
-never reached a provider (no turn, nothing spent) are not listed.
+The short id is a unique prefix every command accepts. Turns are
+completed turns (an answer stored), as chat-show and chat-resume count
+them. Sessions that never reached a provider (no turn, nothing spent)
+are not listed; one whose turns all failed is listed with 0 turns.
 With --json, one record per line:
   {sessionId, agentSlug, title, status, modelId, createdAt, updatedAt,
    totalCostMicrocents, unaccountedCalls, folder, turns}
@@ -115,6 +122,20 @@ listing the sessions it matches.
 
 Flags:
   --yes               delete without asking
+
+${GLOBAL_FLAGS}`,
+  "chat-release": `Usage: relavium chat-release <id> [--force]
+
+Release a session's writer lease that no chat will release: its holder is
+gone but the lease does not expire (a heartbeat dated in the future, a
+damaged lease row, a holder on another host). Prints what it released
+(process, host, since when). A lease that looks live (a running process
+of this host, or a heartbeat less than a minute old) is refused (exit 2)
+unless --force: that chat then can no longer write the session. <id> may
+be a unique prefix of the id (at least 4 characters).
+
+Flags:
+  --force             release a lease that looks live
 
 ${GLOBAL_FLAGS}`,
   "chat-export": `Usage: relavium chat-export <id> [--out <path>] [--force]
@@ -177,14 +198,16 @@ ${GLOBAL_FLAGS}`,
   doctor: `Usage: relavium doctor [--permissions [--agent <path|id>]]
 
 Check that the config loads, which provider keys are present (never
-their values) and where each provider's requests go (its base URL). Exit 1
-when something needs fixing.
+their values), where each provider's requests go (its base URL) and that
+each MCP server connects (its stderr tail when it does not). Exit 1 when
+something needs fixing.
 
 Flags:
   --permissions       also print least-privilege deno run / deno compile
-                      flags for this folder and config
-  --agent <path|id>   the agent whose tools the flags cover (default: the
-                      built-in chat agent)
+                      flags for this folder, config and MCP servers
+  --agent <path|id>   the agent whose tools and MCP servers are checked
+                      (default: the built-in chat agent's tools and every
+                      enabled server of the global config)
 
 ${GLOBAL_FLAGS}`,
   mcp: `Usage: relavium mcp list [--agent <path|id>]

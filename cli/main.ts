@@ -47,6 +47,11 @@ async function dispatch(
         command,
         ctx,
       );
+    case "chat-release":
+      return (await import("./commands/chat_release.ts")).runChatRelease(
+        command,
+        ctx,
+      );
     case "chat-export":
       return (await import("./commands/chat_export.ts")).runChatExport(
         command,
@@ -154,6 +159,12 @@ export async function main(
     });
     return typeof result === "number" ? result : printFault(io, result, out);
   } catch (e) {
+    // A store fault a person can act on (a full disk, a lost lease) is named.
+    const { storeFaultMessage } = await import("../store/sqlite_file.ts");
+    const named = storeFaultMessage(e);
+    if (named !== undefined) {
+      return printFault(io, { code: "internal", message: named }, out);
+    }
     const detail = globals.verbose && e instanceof Error
       ? `: ${e.name}: ${e.message}`
       : e instanceof Error

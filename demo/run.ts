@@ -63,11 +63,11 @@ export interface DemoOptions {
  * @example Value
  * ```ts
  * import type { DemoResult } from "./run.ts";
- * const r: DemoResult = { chat: 4, list: 0, show: 0, sessionId: "…" };
+ * const r: DemoResult = { chat: 0, list: 0, show: 0, sessionId: "…" };
  * ```
  */
 export interface DemoResult {
-  /** `chat` (4: the chat ended at the end of the messages). */
+  /** `chat` (0: every turn of the piped chat succeeded). */
   chat: number;
   /** `chat-list` (0). */
   list: number;
@@ -119,7 +119,7 @@ function emptyStdin(): ReadableStream<Uint8Array> {
  * import { runDemo } from "./run.ts";
  * const home = await Deno.makeTempDir();
  * const r = await runDemo({ home, stdout: { write() {} }, stderr: { write() {} } });
- * // r.chat === 4, r.list === 0, r.show === 0
+ * // r.chat === 0, r.list === 0, r.show === 0
  * ```
  */
 export async function runDemo(options: DemoOptions): Promise<DemoResult> {
@@ -185,14 +185,14 @@ if (import.meta.main) {
     json,
     color: Deno.stderr.isTerminal() && real.env("NO_COLOR") === undefined,
   });
-  const ok = r.chat === 4 && r.list === 0 && r.show === 0;
+  const ok = r.chat === 0 && r.list === 0 && r.show === 0;
   if (ok) {
     real.stderr.write(
       `\nThe session is stored in demo/.relavium-demo/history.db; explore it with\n  RELAVIUM_HOME="$PWD/demo/.relavium-demo" deno run --allow-read --allow-write --allow-env cli.ts chat-export ${r.sessionId} --out /tmp/demo.relavium.yaml\n`,
     );
   } else {
     real.stderr.write(
-      `\ndemo failed: chat exit ${r.chat} (want 4), chat-list ${r.list}, chat-show ${r.show}\n`,
+      `\ndemo failed: chat exit ${r.chat} (want 0), chat-list ${r.list}, chat-show ${r.show}\n`,
     );
   }
   Deno.exit(ok ? 0 : 1);

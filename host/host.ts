@@ -9,7 +9,7 @@ import { createReplay } from "../llm/replay_provider.ts";
 import type { LlmProvider } from "../llm/provider.ts";
 import { type Agent, parseAgent } from "../schema/agent.ts";
 import type { SessionContext } from "../schema/context.ts";
-import type { SessionEvent } from "../schema/event.ts";
+import type { SessionEvent, SessionEventDraft } from "../schema/event.ts";
 import { err, ok, type Result } from "../schema/result.ts";
 import type {
   EgressAttempt,
@@ -33,12 +33,7 @@ import { EventChannel } from "./event_channel.ts";
 import { InvalidAgentError } from "./errors.ts";
 import type { SessionRuntime } from "./runtime.ts";
 import { createTurnWriter } from "./turn_writer.ts";
-import {
-  coverageHooks,
-  type HeldLease,
-  holdLease,
-  leaseHeldMessage,
-} from "./lease.ts";
+import { coverageHooks, type HeldLease, holdLease } from "./lease.ts";
 
 /**
  * Options shared by {@linkcode openSession} and {@linkcode resumeSession}.
@@ -134,6 +129,16 @@ export interface PersistedSession extends Disposable {
    * @throws {TypeError} When the session is cancelled (its channel ended).
    */
   emitExported(workflowPath: string): void;
+  /**
+   * Publishes a `session:mcp_server` event on this session's channel,
+   * stamped like every other event: the session's MCP servers connect
+   * before it opens and close when it ends.
+   *
+   * @throws {TypeError} When the session is cancelled (its channel ended).
+   */
+  emitMcpServer(
+    event: Extract<SessionEventDraft, { type: "session:mcp_server" }>,
+  ): void;
 }
 
 /**
@@ -228,15 +233,19 @@ function join(
       latchError = e;
     },
   });
-  const publish = createEventRedactor(options.secrets ?? [], (event) => {
-    events.publish(event);
-    if (event.type === "session:cancelled") events.close();
-  });
-  const emit = createEventStamper({
-    sessionId,
-    clock: runtime.clock,
-    deliver: publish,
-  });
+  // Drafts are redacted, then stamped: a delta's carried tail goes out as
+  // a delta of its own, numbered in order.
+  const emit = createEventRedactor(
+    options.secrets ?? [],
+    createEventStamper({
+      sessionId,
+      clock: runtime.clock,
+      deliver: (event) => {
+        events.publish(event);
+        if (event.type === "session:cancelled") events.close();
+      },
+    }),
+  );
   const latchedRefusal: EgressDecision = {
     allow: false,
     error: sessionError(
@@ -262,6 +271,11 @@ function join(
     emit,
     commit: (work) => writer.commit(redactStrings(work, redact)),
     preEgress(attempt: EgressAttempt): EgressDecision {
+      // Another writer took the session over: named, nothing more leaves.
+      const lost = held.lease.check();
+      if (lost !== undefined) {
+        return { allow: false, error: sessionError("internal", lost) };
+      }
       if (writer.latched) return latchedRefusal;
       return user.preEgress?.(attempt) ?? { allow: true };
     },
@@ -312,6 +326,14 @@ function join(
         );
       }
       emit({ type: "session:exported", workflowPath });
+    },
+    emitMcpServer(event): void {
+      if (events.closed || live.state === "cancelled") {
+        throw new TypeError(
+          "Cannot emit session:mcp_server: the session is cancelled",
+        );
+      }
+      emit(event);
     },
   };
 }
@@ -374,7 +396,7 @@ export function openSession(options: OpenSessionOptions): PersistedSession {
     context,
   });
   const held = holdLease(options.store, sessionId, runtime);
-  if (!held.ok) throw new Error(leaseHeldMessage(sessionId, held.heldBy));
+  if (!held.ok) throw new Error(held.message);
   const lease = { lease: held.lease };
   const live = join(
     options,
@@ -452,7 +474,7 @@ export function resumeSession(
   }
   const held = holdLease(options.store, sessionId, options.runtime);
   if (!held.ok) {
-    const message = leaseHeldMessage(sessionId, held.heldBy);
+    const { message } = held;
     return err({ kind: "held", sessionId, heldBy: held.heldBy, message });
   }
   const lease = { lease: held.lease };

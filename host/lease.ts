@@ -7,7 +7,11 @@
  */
 import type { SessionHooks } from "../session/deps.ts";
 import type { SessionLease, SessionStore } from "../store/store.ts";
-import { LEASE_HEARTBEAT_MS, leaseHolderText } from "../store/lease_policy.ts";
+import {
+  LEASE_HEARTBEAT_MS,
+  LEASE_STALE_MS,
+  leaseHolderText,
+} from "../store/lease_policy.ts";
 import type { SessionRuntime } from "./runtime.ts";
 
 /**
@@ -19,6 +23,12 @@ export interface HeldLease {
   readonly lost: boolean;
   /** The holder named in errors. */
   readonly holderId: string | undefined;
+  /**
+   * Reads the stored lease: `undefined` while this process holds it, else
+   * the message naming who holds it now and how to go on (this process
+   * must then send and write nothing more).
+   */
+  check(): string | undefined;
   /** Stops the heartbeat and releases it (idempotent). */
   release(): void;
 }
@@ -36,13 +46,20 @@ export interface HeldLease {
 export function holdLease(
   store: SessionStore,
   sessionId: string,
-  runtime: Pick<SessionRuntime, "ids" | "process">,
-): { ok: true; lease: HeldLease } | { ok: false; heldBy: SessionLease } {
+  runtime: Pick<SessionRuntime, "ids" | "process" | "clock">,
+):
+  | { ok: true; lease: HeldLease }
+  | { ok: false; heldBy: SessionLease; message: string } {
   if (
     store.acquireLease === undefined || store.renewLease === undefined ||
     store.releaseLease === undefined
   ) {
-    const none: HeldLease = { lost: false, holderId: undefined, release() {} };
+    const none: HeldLease = {
+      lost: false,
+      holderId: undefined,
+      check: () => undefined,
+      release() {},
+    };
     return { ok: true, lease: none };
   }
   const holderId = runtime.ids();
@@ -53,10 +70,19 @@ export function holdLease(
     ...(me?.hostname === undefined ? {} : { hostname: me.hostname }),
     ...(me?.isAlive === undefined ? {} : { isAlive: me.isAlive }),
   });
-  if (!answer.ok) return { ok: false, heldBy: answer.heldBy };
+  if (!answer.ok) {
+    const message = leaseHeldMessage(
+      sessionId,
+      answer.heldBy,
+      runtime.clock.now(),
+    );
+    return { ok: false, heldBy: answer.heldBy, message };
+  }
   const renew = store.renewLease.bind(store);
   const releaseLease = store.releaseLease.bind(store);
+  const readLease = store.readLease?.bind(store);
   let lost = false;
+  let lostTo: string | undefined;
   let released = false;
   const timer = setInterval(() => {
     try {
@@ -75,6 +101,26 @@ export function holdLease(
         return lost;
       },
       holderId,
+      check(): string | undefined {
+        if (lostTo !== undefined) return lostTo;
+        if (readLease === undefined) {
+          return lost ? leaseLostMessage(sessionId, undefined) : undefined;
+        }
+        let current: SessionLease | undefined;
+        try {
+          current = readLease(sessionId);
+        } catch {
+          // A read that fails here fails the write that follows, named.
+          return undefined;
+        }
+        if (current?.holderId === holderId) {
+          return undefined;
+        }
+        lost = true;
+        clearInterval(timer);
+        lostTo = leaseLostMessage(sessionId, current);
+        return lostTo;
+      },
       release(): void {
         if (released) return;
         released = true;
@@ -85,20 +131,63 @@ export function holdLease(
   };
 }
 
+/** The holder and since when, for a message. */
+function holderSince(lease: SessionLease): string {
+  return lease.acquiredAt === ""
+    ? leaseHolderText(lease)
+    : `${leaseHolderText(lease)}, since ${lease.acquiredAt}`;
+}
+
 /**
- * The message of a refused lease: who holds the session and how to go on.
+ * The message of a refused lease: who holds the session (process, host,
+ * since when) and how to go on. A damaged lease row, or one whose
+ * heartbeat is dated in the future (it never expires on its own), is
+ * released by hand with `chat-release`.
  *
  * @param sessionId The session.
  * @param heldBy The live lease.
+ * @param now Epoch ms (tells a heartbeat dated in the future); absent ⇒
+ * not judged.
  * @returns The message.
  */
 export function leaseHeldMessage(
   sessionId: string,
   heldBy: SessionLease,
+  now?: number,
 ): string {
+  const release = `relavium chat-release ${sessionId}`;
+  if (heldBy.damaged !== undefined) {
+    return `Session ${sessionId} is held by ${
+      holderSince(heldBy)
+    }: no writer can be judged from it; if no chat has the session open, run '${release}' to clear it, then try again`;
+  }
+  const beat = Date.parse(heldBy.heartbeatAt);
+  if (now !== undefined && beat - now > LEASE_STALE_MS) {
+    return `Session ${sessionId} is open in another writer (${
+      holderSince(heldBy)
+    }) whose heartbeat is dated in the future (${heldBy.heartbeatAt}), so its lease never expires on its own: close that chat first, or, if it is gone, run '${release}', then try again`;
+  }
   return `Session ${sessionId} is open in another writer (${
-    leaseHolderText(heldBy)
-  }, since ${heldBy.acquiredAt}): close that chat first, or, if it is gone, wait a minute for its lease to expire and try again`;
+    holderSince(heldBy)
+  }): close that chat first, or, if it is gone, wait a minute for its lease to expire and try again`;
+}
+
+/**
+ * The message of a lease this process held and lost: who holds the
+ * session now (process, host, since when) and how to go on.
+ *
+ * @param sessionId The session.
+ * @param current The lease now stored, if any.
+ * @returns The message.
+ */
+export function leaseLostMessage(
+  sessionId: string,
+  current: SessionLease | undefined,
+): string {
+  const now = current === undefined
+    ? "was released by hand"
+    : `was taken over by ${holderSince(current)}`;
+  return `Session ${sessionId}: this chat's writer lease ${now}; nothing more is sent or written here: continue in that writer, or close this chat and run 'relavium chat-resume ${sessionId}'`;
 }
 
 /**

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "../schema/_zod.ts";
+import { z } from "../schema/zod.ts";
 import {
   isRetryableKind,
   LLM_ERROR_KINDS,
@@ -13,7 +13,7 @@ import {
   type StreamChunk,
   type Usage,
 } from "./chunk.ts";
-import type { Holds, Same } from "../schema/_type_equal.ts";
+import type { Holds, Same } from "../schema/type_equal.ts";
 
 const count = z.number().check(
   z.int(),

@@ -5,12 +5,12 @@
  *
  * @module
  */
-import { z } from "../schema/_zod.ts";
+import { z } from "../schema/zod.ts";
 import type { StreamChunk } from "./chunk.ts";
 import { streamChunkSchema } from "./_chunk_schema.ts";
 import { formatPath, type ValidationIssue } from "../schema/issues.ts";
 import { err, ok, type Result } from "../schema/result.ts";
-import type { Holds, Same } from "../schema/_type_equal.ts";
+import type { Holds, Same } from "../schema/type_equal.ts";
 
 /**
  * Per-call request expectations (v1.1). Every present key must match.

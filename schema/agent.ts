@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { z } from "./_zod.ts";
+import { z } from "./zod.ts";
 import { err, ok, type Result } from "./result.ts";
 import { toIssues, type ValidationIssue } from "./issues.ts";
 import { KEBAB_ID } from "./kebab.ts";
-import type { Holds, Same } from "./_type_equal.ts";
+import type { Holds, Same } from "./type_equal.ts";
 
 export { KEBAB_ID } from "./kebab.ts";
 

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { z } from "./_zod.ts";
+import { z } from "./zod.ts";
 import { err, ok, type Result } from "./result.ts";
 import { toIssues, type ValidationIssue } from "./issues.ts";
-import type { Holds, Same } from "./_type_equal.ts";
+import type { Holds, Same } from "./type_equal.ts";
 
 /**
  * Filesystem scope tier.

@@ -16,7 +16,7 @@ import {
   type SessionToolResultPart,
   TOOL_NAME,
 } from "./message.ts";
-import type { Flat, Holds, Same } from "./_type_equal.ts";
+import type { Flat, Holds, Same } from "./type_equal.ts";
 
 /**
  * Session error codes. A closed enum: adding one is not
@@ -171,6 +171,27 @@ export type SessionEventDraft =
     droppedMessageCount: number;
     keptTurnCount: number;
   }
+  // A session's MCP server changed state: `connecting`, then `connected`
+  // (tools offered, estimated tokens of their schemas) or `failed` (the
+  // reason), and `closed` when the session ends. Published by the host.
+  | { type: "session:mcp_server"; server: string; state: "connecting" }
+  | {
+    type: "session:mcp_server";
+    server: string;
+    state: "connected";
+    /** Tools offered to the model. */
+    tools: number;
+    /** Estimated tokens of their schemas and descriptions. */
+    schemaTokens: number;
+  }
+  | {
+    type: "session:mcp_server";
+    server: string;
+    state: "failed";
+    /** Why (secret-free; a stdio server's stderr tail may follow). */
+    reason: string;
+  }
+  | { type: "session:mcp_server"; server: string; state: "closed" }
   | { type: "agent:token"; nodeId: string; token: string; model: string }
   | { type: "agent:reasoning"; nodeId: string; text: string; model: string }
   | {
@@ -374,6 +395,35 @@ const sessionEventInferred = z
       droppedMessageCount: nat,
       keptTurnCount: nat.exactOptional(),
     }),
+    z.discriminatedUnion("state", [
+      z.strictObject({
+        type: z.literal("session:mcp_server"),
+        ...envelope,
+        server: z.string().min(1),
+        state: z.literal("connecting"),
+      }),
+      z.strictObject({
+        type: z.literal("session:mcp_server"),
+        ...envelope,
+        server: z.string().min(1),
+        state: z.literal("connected"),
+        tools: nat,
+        schemaTokens: nat,
+      }),
+      z.strictObject({
+        type: z.literal("session:mcp_server"),
+        ...envelope,
+        server: z.string().min(1),
+        state: z.literal("failed"),
+        reason: z.string(),
+      }),
+      z.strictObject({
+        type: z.literal("session:mcp_server"),
+        ...envelope,
+        server: z.string().min(1),
+        state: z.literal("closed"),
+      }),
+    ]),
     z.strictObject({
       type: z.literal("agent:token"),
       ...envelope,

@@ -15,7 +15,7 @@ import {
   MIME,
   TOOL_NAME,
 } from "./_patterns.ts";
-import type { Holds, Same } from "./_type_equal.ts";
+import type { Holds, Same } from "./type_equal.ts";
 
 export { ENGINE_TOOL_CALL_ID, TOOL_NAME } from "./_patterns.ts";
 

@@ -65,7 +65,7 @@ export async function runToolRound(
   for (const call of step.calls) {
     let id: string;
     try {
-      id = turn.nextToolCallId();
+      id = run.nextToolCallId();
     } catch {
       return end(run.fail(sessionError(
         "internal",
@@ -90,7 +90,10 @@ export async function runToolRound(
               preview: req.preview,
               attemptNumber,
             }),
-          admit: () => turn.admitTool(call.name),
+          // Admission right before the effect.
+          admit: () =>
+            turn.deps.preEgress?.({ kind: "tool", toolId: call.name }) ??
+              { allow: true },
         },
       );
     run.toolsRan = true;

@@ -11,7 +11,7 @@ import { MAX_CORRECTIONS, runToolRound } from "./tool_round.ts";
 import type { TurnContext } from "./turn_context.ts";
 import { sessionError } from "./turn_errors.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
-import { frozen, TurnRun } from "./turn_run.ts";
+import { frozen } from "./turn_run.ts";
 import { streamRound } from "./turn_stream.ts";
 
 /** Within-turn limits. */
@@ -27,21 +27,25 @@ export const TURN_LIMITS: {
 
 /**
  * Runs one turn's rounds until the model answers without tool calls, a
- * limit is hit, or the turn fails, aborts or is cancelled.
+ * limit is hit, or the turn fails, aborts or is cancelled. A retry after
+ * an overflow recovery runs again on the same turn (its usage adds up).
  *
  * @param input The turn's context.
+ * @param projected The first request's history, a fresh projection that
+ * this run owns.
  * @returns The turn outcome (events already emitted, except the terminal).
  */
 export async function runTurnCore(
   input: TurnContext,
+  projected: LlmMessage[],
 ): Promise<TurnCoreResult> {
   // Each request owns its array and it is never changed once sent: the
   // first request takes the (fresh) projection itself; a tool round copies
   // it and appends in one allocation (`concat`). The parts are shared and
   // never mutated (history messages and the turn's own are frozen), so
   // nothing copies a part.
-  let messages: LlmMessage[] = input.projectedMessages();
-  const run = new TurnRun(input);
+  let messages = projected;
+  const run = input.run;
   for (let round = 0;; round++) {
     const response = await streamRound(input, { run, messages, round });
     if (response.kind === "end") return response.result;

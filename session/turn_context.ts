@@ -1,29 +1,28 @@
 /**
- * One turn's context: everything the turn flow and the turn core read and
- * do, built once by the session at the turn's start (the request base, the
- * advertised tools, the turn's chain and its admission, the effect ids,
- * the running tally). The flow and the core take this one object.
+ * One turn's context: everything the turn flow and the turn core read,
+ * built once by the session at the turn's start (the request base, the
+ * advertised tools, the turn's chain and its admission, the run's account
+ * with its effect ids, the running tally), and what only the session does
+ * (its state, the window's steps, the flush, the terminal), which the
+ * flow alone calls.
  *
  * @module
  */
 import type { PlanEntry } from "../llm/chain.ts";
 import { createChain } from "../llm/chain.ts";
-import type { LlmMessage, LlmRequest, ToolDef } from "../llm/provider.ts";
+import type { LlmRequest, ToolDef } from "../llm/provider.ts";
 import type { Agent } from "../schema/agent.ts";
 import type { SessionEventDraft } from "../schema/event.ts";
-import type {
-  EgressDecision,
-  ToolRegistry,
-  TurnPolicy,
-} from "../tools/registry.ts";
+import type { ToolRegistry, TurnPolicy } from "../tools/registry.ts";
 import type { SessionDeps } from "./deps.ts";
 import type { SpendLedger } from "./ledger.ts";
+import { sessionError } from "./turn_errors.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
+import { TurnRun } from "./turn_run.ts";
 import type { TurnTally } from "./turn_tally.ts";
 import type { SessionWindow } from "./session_window.ts";
 import type { Summariser } from "./window/compact.ts";
-import { authoritativeWindow } from "./window/measure.ts";
-import { frozenText, projectHistory } from "./window/projection.ts";
+import { frozenText } from "./window/projection.ts";
 import type { ContextState, WindowStep, WindowView } from "./window/state.ts";
 
 /**
@@ -104,9 +103,11 @@ export class TurnContext {
   readonly trimAllowed: boolean;
   /** Whether the after-turn trigger runs (`afterTurnCompaction !== false`). */
   readonly afterTurnEnabled: boolean;
+  /** What the turn's core runs gather (one per turn). */
+  readonly run: TurnRun;
+  /** The event sink. */
+  readonly emit: (draft: SessionEventDraft) => void;
   readonly #parts: TurnParts;
-  #turnKey: number | undefined;
-  #slot = 0;
 
   /**
    * Builds the turn: the request base from the agent, the advertised
@@ -149,6 +150,12 @@ export class TurnContext {
       tools: this.tools,
     };
     this.afterTurnEnabled = deps.afterTurnCompaction !== false;
+    this.emit = (draft) => deps.emit(draft);
+    this.run = new TurnRun({
+      isCancelled: () => parts.isCancelled(),
+      signal: this.signal,
+      turnKey: () => deps.reserveEffectTurnKey?.() ?? parts.nextLocalTurnKey(),
+    });
     const tally = parts.tally;
     this.chain = createChain({
       plan,
@@ -178,11 +185,6 @@ export class TurnContext {
     return this.#parts.isCancelled();
   }
 
-  /** The event sink. */
-  emit(draft: SessionEventDraft): void {
-    this.deps.emit(draft);
-  }
-
   /** The session's current context state. */
   state(): ContextState {
     return this.#parts.window.state;
@@ -209,29 +211,6 @@ export class TurnContext {
     return this.#parts.window.summariser(signal, this.#parts.ledger);
   }
 
-  /** The host's budget-commitment flush, when wired. */
-  get flush(): (() => Promise<void>) | undefined {
-    const deps = this.deps;
-    const flush = deps.flushBudgetCommitments;
-    return flush === undefined ? undefined : () => flush.call(deps);
-  }
-
-  /**
-   * The history the next request sends: the working transcript projected
-   * by the memory policy, ending with the pending user message.
-   */
-  projectedMessages(): LlmMessage[] {
-    const state = this.#parts.window.state;
-    const memory = this.view.agent.memory;
-    return projectHistory({
-      ...(memory === undefined ? {} : { memory }),
-      messages: state.messages,
-      spans: state.spans,
-      ...(state.summary === undefined ? {} : { summary: state.summary }),
-      pending: this.pending,
-    });
-  }
-
   /** Appends the pending user and the reply, and records the span. */
   installReply(reply: string): void {
     const { messages, spans } = this.#parts.window.state;
@@ -247,35 +226,40 @@ export class TurnContext {
   }
 
   /**
+   * Flushes the host's budget commitments (when wired) before the
+   * terminal. A failed flush turns a success into an `internal` failure
+   * (any other result already reports the turn's failure).
+   *
+   * @param result The turn's result.
+   * @returns The result to publish, or `undefined` when the turn was
+   * cancelled (it then publishes nothing).
+   */
+  async settle(result: TurnCoreResult): Promise<TurnCoreResult | undefined> {
+    if (result.kind === "cancelled" || this.isCancelled()) return undefined;
+    const deps = this.deps;
+    const flush = deps.flushBudgetCommitments;
+    if (flush === undefined) return result;
+    try {
+      await flush.call(deps);
+    } catch {
+      if (this.isCancelled()) return undefined;
+      if (result.kind === "success") {
+        return {
+          kind: "error",
+          error: sessionError("internal"),
+          usage: result.usage,
+          engaged: true,
+        };
+      }
+    }
+    return this.isCancelled() ? undefined : result;
+  }
+
+  /**
    * Gives the after-turn step a fresh abort signal (`undefined` when the
    * controller factory failed: the step is skipped).
    */
   renewSignal(): AbortSignal | undefined {
     return this.#parts.renewSignal();
-  }
-
-  /** Admission right before each tool effect. */
-  admitTool(toolId: string): EgressDecision {
-    return this.deps.preEgress?.({ kind: "tool", toolId }) ??
-      { allow: true };
-  }
-
-  /**
-   * The next engine tool-call id; reserves the turn's effect key at the
-   * first call (a throw fails the dispatch closed).
-   */
-  nextToolCallId(): string {
-    const key = this.#turnKey ??= this.deps.reserveEffectTurnKey?.() ??
-      this.#parts.nextLocalTurnKey();
-    if (!Number.isSafeInteger(key) || key < 1) {
-      throw new RangeError("Invalid turn key");
-    }
-    return `session-tool:${key}:${this.#slot++}`;
-  }
-
-  /** The authoritative window of a model, for the overflow message. */
-  windowOf(model: string): number | undefined {
-    const e = this.#parts.plan.find((p) => p.model === model);
-    return e === undefined ? undefined : authoritativeWindow(e.provider, model);
   }
 }

@@ -1,11 +1,12 @@
 /**
- * Fixed, user-safe session errors for the turn core. Provider text never
- * reaches an event, a row or a terminal.
+ * The engine's own session errors: a code's fixed sentence, and the
+ * wording of a context overflow. A provider's error maps through
+ * `toSessionError` (its text scrubbed and bounded after the code's
+ * sentence).
  *
  * @module
  */
-import type { LlmError } from "../llm/chunk.ts";
-import { safeErrorMessage, toSessionError } from "../llm/errors.ts";
+import { safeErrorMessage } from "../llm/errors.ts";
 import type { ErrorCode, SessionError } from "../schema/event.ts";
 
 const ENGINE_MESSAGE: Partial<Record<ErrorCode, string>> = {
@@ -41,28 +42,28 @@ export function sessionError(code: ErrorCode, message?: string): SessionError {
 }
 
 /**
- * Maps a classified provider error to the turn's session error: the
- * provider's own text, scrubbed and bounded, after the code's fixed
- * sentence; an overflow is worded by the engine (model and window).
+ * The engine's wording of a context overflow: the model and its
+ * authoritative window when known, and whether a tool had already run in
+ * the turn. Provider text never reaches it.
  *
- * @param error The classified error (not `cancelled`).
- * @param detail Context for the overflow wording.
- * @returns The session error.
+ * @param model The model that overflowed, if known.
+ * @param window Its authoritative window, if known.
+ * @param toolsRan Whether a tool had run in the turn.
+ * @returns The `context_overflow` session error.
  */
-export function sessionErrorFromLlm(
-  error: LlmError,
-  detail: { model: string | undefined; window?: number; toolsRan: boolean },
+export function overflowError(
+  model: string | undefined,
+  window: number | undefined,
+  toolsRan: boolean,
 ): SessionError {
-  const mapped = toSessionError(error);
-  if (mapped.code !== "context_overflow") return mapped;
-  const size = detail.window !== undefined
-    ? `its window of ${detail.window} tokens`
+  const size = window !== undefined
+    ? `its window of ${window} tokens`
     : "its context window (size unknown)";
-  const tools = detail.toolsRan
+  const tools = toolsRan
     ? "tools had already run in this turn"
     : "no tool had run in this turn";
   return sessionError(
     "context_overflow",
-    `The request for ${detail.model ?? "the model"} exceeds ${size}; ${tools}`,
+    `The request for ${model ?? "the model"} exceeds ${size}; ${tools}`,
   );
 }

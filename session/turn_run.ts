@@ -1,24 +1,37 @@
 /**
- * What one run of the turn core has gathered so far, shared by its stream
- * step and its tool-round step: usage, the model, whether the provider
- * was engaged, whether a tool ran, the tool history, and how a run ends
- * (stopped, failed, overflowed).
+ * What the turn core has gathered over one turn, shared by its stream
+ * step and its tool-round step, and by the retry after an overflow
+ * recovery (so usage and engagement add up over both runs): usage, the
+ * model, whether the provider was engaged, whether a tool ran, the tool
+ * history, the turn's tool-call ids, and how the turn ends (stopped,
+ * failed).
  *
  * @module
  */
 import type { LlmMessage } from "../llm/provider.ts";
 import type { SessionError, ToolHistoryEntry } from "../schema/event.ts";
-import type { TurnContext } from "./turn_context.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
-import { sessionErrorFromLlm } from "./turn_errors.ts";
 
 /**
- * The running state of one turn-core run.
+ * What a run reads of its turn: cancel state, signal, and the source of
+ * the turn's effect key.
+ */
+export interface RunParts {
+  /** Whether `cancel()` was called. */
+  isCancelled(): boolean;
+  /** The turn's signal. */
+  signal: AbortSignal;
+  /** Reserves the turn's effect key (called once, at the first tool call). */
+  turnKey(): number;
+}
+
+/**
+ * The running state of one turn's core runs.
  */
 export class TurnRun {
-  /** Tokens of this run's settled attempts. */
+  /** Tokens of this turn's settled attempts. */
   readonly usage: { input: number; output: number } = { input: 0, output: 0 };
-  /** Tool calls and results of this run, in order. */
+  /** Tool calls and results of this turn, in order. */
   readonly history: ToolHistoryEntry[] = [];
   /** The model that answered last, when one did. */
   model: string | undefined;
@@ -26,27 +39,29 @@ export class TurnRun {
   attemptModel: string | undefined;
   /** Whether a provider attempt was engaged. */
   engaged = false;
-  /** Whether a tool ran in this run. */
+  /** Whether a tool ran in this turn. */
   toolsRan = false;
   /** Rounds whose calls were fed back for correction. */
   corrections = 0;
-  readonly #turn: TurnContext;
+  readonly #parts: RunParts;
+  #turnKey: number | undefined;
+  #slot = 0;
 
   /**
-   * @param turn The turn's context (cancel state and signal).
+   * @param parts The turn's cancel state, signal and effect-key source.
    */
-  constructor(turn: TurnContext) {
-    this.#turn = turn;
+  constructor(parts: RunParts) {
+    this.#parts = parts;
   }
 
   /**
-   * How the run ends now if it was cancelled or aborted.
+   * How the turn ends now if it was cancelled or aborted.
    *
    * @returns `cancelled`, `aborted`, or `undefined` to go on.
    */
   stopped(): TurnCoreResult | undefined {
-    if (this.#turn.isCancelled()) return { kind: "cancelled" };
-    if (this.#turn.signal.aborted) {
+    if (this.#parts.isCancelled()) return { kind: "cancelled" };
+    if (this.#parts.signal.aborted) {
       const { usage, engaged, model } = this;
       return model === undefined
         ? { kind: "aborted", usage, engaged }
@@ -56,7 +71,7 @@ export class TurnRun {
   }
 
   /**
-   * The run's failure with `error`.
+   * The turn's failure with `error`.
    *
    * @param error The classified error.
    * @returns The error result.
@@ -69,22 +84,30 @@ export class TurnRun {
   }
 
   /**
-   * The error of a context overflow, naming the model's window when known.
+   * How the turn ends when context management stops it before or between
+   * runs: `aborted` without an error, else failed with it.
    *
-   * @param provider The provider that overflowed.
-   * @param model The model it overflowed on, if known.
-   * @returns The classified error.
+   * @param error The refusal or failure, if any.
+   * @returns The result.
    */
-  overflow(provider: string, model: string | undefined): SessionError {
-    const window = model === undefined ? undefined : this.#turn.windowOf(model);
-    return sessionErrorFromLlm(
-      { kind: "context_overflow", retryable: false, provider, message: "" },
-      {
-        model,
-        toolsRan: this.toolsRan,
-        ...(window === undefined ? {} : { window }),
-      },
-    );
+  halt(error: SessionError | undefined): TurnCoreResult {
+    if (error !== undefined) return this.fail(error);
+    return { kind: "aborted", usage: this.usage, engaged: this.engaged };
+  }
+
+  /**
+   * The next engine tool-call id; reserves the turn's effect key at the
+   * first call (a throw fails the dispatch closed).
+   *
+   * @returns `session-tool:<key>:<slot>`.
+   * @throws {RangeError} When the reserved key is not a positive integer.
+   */
+  nextToolCallId(): string {
+    const key = this.#turnKey ??= this.#parts.turnKey();
+    if (!Number.isSafeInteger(key) || key < 1) {
+      throw new RangeError("Invalid turn key");
+    }
+    return `session-tool:${key}:${this.#slot++}`;
   }
 }
 

@@ -5,13 +5,15 @@
  *
  * @module
  */
+import { toSessionError } from "../llm/errors.ts";
 import type { LlmMessage, LlmRequest } from "../llm/provider.ts";
 import type { TurnStopReason } from "../schema/event.ts";
 import { ResponseCollector } from "./tool_calls.ts";
 import type { TurnContext } from "./turn_context.ts";
-import { sessionError, sessionErrorFromLlm } from "./turn_errors.ts";
+import { overflowError, sessionError } from "./turn_errors.ts";
 import type { TurnCoreResult } from "./turn_result.ts";
 import type { TurnRun } from "./turn_run.ts";
+import { planWindow } from "./window/measure.ts";
 
 /**
  * What one streamed request ended with: a response, or the run's end.
@@ -88,7 +90,10 @@ export async function streamRound(
         run.usage.input += ev.usage.inputTokens;
         run.usage.output += ev.usage.outputTokens;
         if (ev.contextExceeded === true) {
-          return end(run.fail(run.overflow(ev.provider, ev.model)));
+          const window = planWindow(turn.view.plan, ev.model);
+          return end(
+            run.fail(overflowError(ev.model, window, run.toolsRan)),
+          );
         }
         stopReason = ev.stopReason === "error" ? "stop" : ev.stopReason;
         break;
@@ -102,9 +107,9 @@ export async function streamRound(
           return end(run.fail(sessionError("internal")));
         }
         if (ev.error.kind === "context_overflow") {
-          const r = run.fail(
-            run.overflow(ev.error.provider, run.attemptModel ?? run.model),
-          );
+          const model = run.attemptModel ?? run.model;
+          const window = planWindow(turn.view.plan, model);
+          const r = run.fail(overflowError(model, window, run.toolsRan));
           const fresh = round === 0 && !forwarded && !run.toolsRan;
           return end(
             fresh && r.kind === "error"
@@ -112,12 +117,7 @@ export async function streamRound(
               : r,
           );
         }
-        return end(run.fail(
-          sessionErrorFromLlm(ev.error, {
-            model: run.model,
-            toolsRan: run.toolsRan,
-          }),
-        ));
+        return end(run.fail(toSessionError(ev.error)));
       }
       default: {
         const never: never = ev;

@@ -276,6 +276,83 @@ export function referencesModelCatalog(
   return false;
 }
 
+/** The index names {@linkcode STORE_DDL} creates. */
+const OWN_INDEXES: ReadonlySet<string> = new Set(
+  STORE_DDL.flatMap((sql) => {
+    const m = /INDEX IF NOT EXISTS `([^`]+)`/.exec(sql);
+    return m?.[1] === undefined ? [] : [m[1]];
+  }),
+);
+
+function quoted(name: unknown): string {
+  return JSON.stringify(String(name));
+}
+
+/**
+ * Objects in the file that this version did not create and that would
+ * run, or answer, in place of its own on its tables: any trigger on one
+ * of its tables (it would run on every write), a view or virtual table
+ * named like one of its tables (reads and writes would reach it instead),
+ * and an index on one of its tables that is unique, partial or over
+ * expressions (it evaluates on every write and can refuse it). A plain
+ * index on columns, and anything on other tables (an upstream file's
+ * own), is left alone.
+ *
+ * @param db An open database (read-only is fine).
+ * @returns One line per object, naming its kind, name and table; empty ⇒
+ * none.
+ */
+export function foreignObjects(db: DatabaseSync): string[] {
+  const ours = new Set(Object.keys(REQUIRED_COLUMNS));
+  const out: string[] = [];
+  const rows = db.prepare(
+    "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name",
+  ).all();
+  for (const row of rows) {
+    const { type, name } = row;
+    const table = String(row["tbl_name"]);
+    const sql = typeof row["sql"] === "string" ? row["sql"] : "";
+    if (type === "trigger" && ours.has(table)) {
+      out.push(`trigger ${quoted(name)} on ${table}`);
+    } else if (type === "view" && ours.has(String(name))) {
+      out.push(`view ${quoted(name)} (named like its table)`);
+    } else if (
+      type === "table" && ours.has(String(name)) &&
+      /^\s*CREATE\s+VIRTUAL\s/i.test(sql)
+    ) {
+      out.push(`virtual table ${quoted(name)} (named like its table)`);
+    } else if (
+      type === "index" && ours.has(table) && sql !== "" &&
+      !OWN_INDEXES.has(String(name)) && runsOnWrite(db, String(name), sql)
+    ) {
+      out.push(`index ${quoted(name)} on ${table}`);
+    }
+  }
+  return out;
+}
+
+/** Whether an index not ours is unique, partial or over expressions. */
+function runsOnWrite(db: DatabaseSync, name: string, sql: string): boolean {
+  if (/^\s*CREATE\s+UNIQUE\s/i.test(sql) || /\sWHERE\s/i.test(sql)) {
+    return true;
+  }
+  const columns = db.prepare(`PRAGMA index_xinfo(${quoted(name)})`).all();
+  return columns.some((c) => c["key"] === 1 && c["cid"] === -2);
+}
+
+/**
+ * The refusal of a file holding {@linkcode foreignObjects}: names them and
+ * how to go on.
+ *
+ * @param objects The lines of {@linkcode foreignObjects}.
+ * @returns The reason of the open fault.
+ */
+export function foreignObjectsReason(objects: readonly string[]): string {
+  return `it holds objects this version did not create, which would run or answer in place of its own: ${
+    objects.join("; ")
+  } (nothing was changed; drop them, e.g. with the sqlite3 shell, or move the file away to start a new history)`;
+}
+
 /** The `PRAGMA user_version` this version writes and reads (it never sets one). */
 const KNOWN_USER_VERSION = 0;
 

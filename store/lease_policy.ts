@@ -63,10 +63,16 @@ export function leaseDecision(
   claim: LeaseClaim,
   now: number,
 ): LeaseAnswer {
-  if (stored === undefined || stored.lease.holderId === claim.holderId) {
+  if (
+    stored === undefined ||
+    (stored.lease.holderId === claim.holderId &&
+      stored.lease.damaged === undefined)
+  ) {
     return { ok: true };
   }
   const lease = { ...stored.lease };
+  // A damaged row names no holder that can be judged: released by hand.
+  if (lease.damaged !== undefined) return { ok: false, heldBy: lease };
   if (
     !isStaleLease({ ...lease, heartbeatAtMs: stored.heartbeatAtMs }, claim, now)
   ) {
@@ -83,6 +89,13 @@ export function leaseDecision(
  * @returns The text.
  */
 export function leaseHolderText(lease: SessionLease): string {
+  if (lease.damaged !== undefined) {
+    const pid = lease.pid === undefined ? "" : `, process ${lease.pid}`;
+    const host = lease.hostname === undefined
+      ? ""
+      : ` on host ${JSON.stringify(lease.hostname)}`;
+    return `a damaged lease row (${lease.damaged} is invalid${pid}${host})`;
+  }
   if (lease.pid === undefined) return `holder ${lease.holderId}`;
   const host = lease.hostname === undefined
     ? ""
@@ -106,8 +119,10 @@ export function leaseLostError(
     `Cannot write session ${sessionId}: its writer lease ${
       current === undefined
         ? "was released"
-        : `was taken over by ${leaseHolderText(current)}`
-    }`,
+        : `was taken over by ${leaseHolderText(current)}${
+          current.acquiredAt === "" ? "" : `, since ${current.acquiredAt}`
+        }`
+    } (nothing of this write was kept; this chat can no longer write it: continue in that writer, or close it and run chat-resume ${sessionId})`,
   );
   error.name = "SessionLeaseError";
   return error;

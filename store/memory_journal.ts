@@ -78,6 +78,19 @@ export class MemoryJournal {
     }
   }
 
+  /** As `SessionStore.readLease`. */
+  lease(sessionId: string): SessionLease | undefined {
+    const stored = this.#leases.get(sessionId)?.lease;
+    return stored === undefined ? undefined : { ...stored };
+  }
+
+  /** As `SessionStore.clearLease`. */
+  clear(sessionId: string): SessionLease | undefined {
+    const removed = this.lease(sessionId);
+    this.#leases.delete(sessionId);
+    return removed;
+  }
+
   /** As `SessionStore.beginInvocation`, checked, under `id`. */
   begin(
     sessionId: string,

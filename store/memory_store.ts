@@ -18,6 +18,7 @@ import type {
   LoadedSession,
   ModelCostTotals,
   NewSession,
+  SessionLease,
   SessionStore,
   TurnCommit,
 } from "./store.ts";
@@ -183,6 +184,7 @@ class MemorySessionStore implements SessionStore {
     r.totalInputTokens += turn.tokensUsed.input;
     r.totalOutputTokens += turn.tokensUsed.output;
     r.status = "active";
+    if (turn.modelId !== undefined) r.modelId = turn.modelId;
     if (r.title === undefined) {
       const title = deriveTitle(turn.userText);
       if (title !== undefined) r.title = title;
@@ -335,6 +337,14 @@ class MemorySessionStore implements SessionStore {
 
   releaseLease(sessionId: string, holderId: string): void {
     this.#journal.release(sessionId, holderId);
+  }
+
+  readLease(sessionId: string): SessionLease | undefined {
+    return this.#journal.lease(sessionId);
+  }
+
+  clearLease(sessionId: string): SessionLease | undefined {
+    return this.#journal.clear(sessionId);
   }
 
   close(): void {}

@@ -69,6 +69,19 @@ function parseJson(text: unknown, field: string): unknown {
   }
 }
 
+/**
+ * Whether a parsed JSON value holds a `__proto__` key (JSON.parse keeps it
+ * as an own key; copied by assignment it would set a prototype): such a
+ * stored agent is damaged. Nesting past 32 levels counts as holding one.
+ */
+function hasProtoKey(value: unknown, depth: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (depth > 32) return true;
+  if (Array.isArray(value)) return value.some((v) => hasProtoKey(v, depth + 1));
+  return Object.hasOwn(value, "__proto__") ||
+    Object.values(value).some((v) => hasProtoKey(v, depth + 1));
+}
+
 function count(value: unknown, field?: string): number {
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
     throw new SessionRecordError("invalid_record", field);
@@ -173,7 +186,7 @@ export function decodeSessionRow(row: SessionRow): AgentSessionRecord {
     );
     if (
       snapshot === null || typeof snapshot !== "object" ||
-      Array.isArray(snapshot)
+      Array.isArray(snapshot) || hasProtoKey(snapshot, 0)
     ) {
       throw new SessionRecordError(
         "invalid_record",

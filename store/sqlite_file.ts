@@ -117,6 +117,64 @@ export function storeOpenCause(error: unknown): string {
   return error.name;
 }
 
+/** What a person does about a write SQLite refused, by primary code. */
+const WRITE_REMEDIES: Record<number, string> = {
+  5: "close the other process using it, then try again",
+  6: "close the other process using it, then try again",
+  8: "make the file and its folder writable, then try again",
+  10: "check the disk, then try again",
+  11: "move the file away to start a new history",
+  13: "free space on its disk, then try again",
+  14: "check the folder and its permissions, then try again",
+};
+
+/** The `name` of the error a store write throws for a refused write. */
+const WRITE_FAULT = "StoreWriteError";
+
+/**
+ * The error a store write throws when SQLite refused it for a cause a
+ * person can act on (a full disk, a read-only file, an I/O error, a
+ * corrupt file, a lock held past the wait): an `Error` named
+ * `StoreWriteError` whose message names the cause and what to do, with
+ * SQLite's error as `cause`. Nothing of the refused write was kept (its
+ * transaction rolled back). Any other error is returned as it is.
+ *
+ * @param error What the write threw.
+ * @returns The error to throw.
+ */
+export function storeWriteError(error: unknown): unknown {
+  if (error instanceof Error && error.name === WRITE_FAULT) return error;
+  const code = sqliteResultCode(error);
+  const remedy = code === undefined ? undefined : WRITE_REMEDIES[code];
+  if (code === undefined || remedy === undefined) return error;
+  const named = new Error(
+    `Cannot write the session store: ${
+      SQLITE_CAUSES[code]
+    } (nothing of this write was kept; ${remedy})`,
+    { cause: error },
+  );
+  named.name = WRITE_FAULT;
+  return named;
+}
+
+/**
+ * The message of a store fault a person can act on: a refused write
+ * ({@linkcode storeWriteError}), a lost writer lease or an open fault;
+ * `undefined` for anything else (an internal error).
+ *
+ * @param error Anything thrown.
+ * @returns The message, naming the cause and what to do.
+ */
+export function storeFaultMessage(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  if (
+    error.name === WRITE_FAULT || error.name === "SessionLeaseError" ||
+    error instanceof StoreOpenError
+  ) return error.message;
+  const named = storeWriteError(error);
+  return named === error ? undefined : (named as Error).message;
+}
+
 /**
  * Chmods `path`'s `-wal` and `-shm` sidecars 0600 when they exist.
  *

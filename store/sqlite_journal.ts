@@ -14,13 +14,13 @@ import {
   storedCount,
   type UsageCoverage,
 } from "./coverage_check.ts";
-import { SessionRecordError } from "./errors.ts";
 import {
   type LeaseAnswer,
   type LeaseClaim,
   leaseDecision,
 } from "./lease_policy.ts";
 import type { CostEntry, SessionLease } from "./store.ts";
+import { isOutOfRange, readWide } from "./sqlite_big.ts";
 
 const SQL = {
   lease: `SELECT holder_id, pid, hostname, acquired_at, heartbeat_at
@@ -38,6 +38,7 @@ const SQL = {
     WHERE session_id = ? AND holder_id = ?`,
   releaseLease: `DELETE FROM relavium_session_leases
     WHERE session_id = ? AND holder_id = ?`,
+  clearLease: "DELETE FROM relavium_session_leases WHERE session_id = ?",
   begin: `INSERT INTO relavium_open_invocations
     (session_id, id, purpose, provider, model, started_at, turn_number)
     VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -65,53 +66,49 @@ const SQL = {
 
 type Name = keyof typeof SQL;
 
-function leaseField(column: string): never {
-  throw new SessionRecordError(
-    "invalid_record",
-    `relavium_session_leases.${column}`,
-  );
-}
-
-function epoch(value: unknown, column: string): number {
-  if (
-    typeof value !== "number" || !Number.isSafeInteger(value) ||
-    Number.isNaN(new Date(value).getTime())
-  ) leaseField(column);
-  return value as number;
+function epoch(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isSafeInteger(value) &&
+      !Number.isNaN(new Date(value).getTime())
+    ? value
+    : undefined;
 }
 
 /**
- * Decodes a stored lease, naming the column it finds invalid.
+ * Decodes a stored lease. A row with an invalid column is returned with
+ * `damaged` naming the first one (`relavium_session_leases.<column>`) and
+ * the other fields as far as they read; never throws.
  *
  * @param row The raw row.
- * @returns The lease and its heartbeat in epoch ms.
- * @throws {SessionRecordError} `invalid_record` naming
- * `relavium_session_leases.<column>`.
+ * @returns The lease and its heartbeat in epoch ms (`NaN` when unreadable).
  */
 export function decodeLeaseRow(
   row: Record<string, unknown>,
 ): { lease: SessionLease; heartbeatAtMs: number } {
+  const bad: string[] = [];
   const holder = row["holder_id"];
-  if (typeof holder !== "string" || holder === "") leaseField("holder_id");
+  if (typeof holder !== "string" || holder === "") bad.push("holder_id");
   const pid = row["pid"];
-  if (
-    pid !== null &&
-    (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid < 0)
-  ) leaseField("pid");
+  const pidOk = pid === null ||
+    (typeof pid === "number" && Number.isSafeInteger(pid) && pid > 0);
+  if (!pidOk) bad.push("pid");
   const hostname = row["hostname"];
-  if (hostname !== null && typeof hostname !== "string") {
-    leaseField("hostname");
-  }
-  const acquired = epoch(row["acquired_at"], "acquired_at");
-  const heartbeat = epoch(row["heartbeat_at"], "heartbeat_at");
+  const hostOk = hostname === null || typeof hostname === "string";
+  if (!hostOk) bad.push("hostname");
+  const acquired = epoch(row["acquired_at"]);
+  if (acquired === undefined) bad.push("acquired_at");
+  const heartbeat = epoch(row["heartbeat_at"]);
+  if (heartbeat === undefined) bad.push("heartbeat_at");
   const lease: SessionLease = {
-    holderId: holder as string,
-    acquiredAt: new Date(acquired).toISOString(),
-    heartbeatAt: new Date(heartbeat).toISOString(),
+    holderId: typeof holder === "string" ? holder : String(holder ?? ""),
+    acquiredAt: acquired === undefined ? "" : new Date(acquired).toISOString(),
+    heartbeatAt: heartbeat === undefined
+      ? ""
+      : new Date(heartbeat).toISOString(),
   };
-  if (pid !== null) lease.pid = pid as number;
-  if (hostname !== null) lease.hostname = hostname as string;
-  return { lease, heartbeatAtMs: heartbeat };
+  if (pidOk && pid !== null) lease.pid = pid as number;
+  if (hostOk && hostname !== null) lease.hostname = hostname as string;
+  if (bad.length > 0) lease.damaged = `relavium_session_leases.${bad[0]}`;
+  return { lease, heartbeatAtMs: heartbeat ?? Number.NaN };
 }
 
 /**
@@ -148,7 +145,14 @@ export class SqliteJournal {
   lease(
     sessionId: string,
   ): { lease: SessionLease; heartbeatAtMs: number } | undefined {
-    const row = this.#sql("lease").get(sessionId);
+    let row: Record<string, unknown> | undefined;
+    try {
+      row = this.#sql("lease").get(sessionId);
+    } catch (error) {
+      if (!isOutOfRange(error)) throw error;
+      // An integer at the 64-bit limits: a damaged row, named.
+      row = readWide(this.#sql("lease"), (s) => s.get(sessionId));
+    }
     return row === undefined ? undefined : decodeLeaseRow(row);
   }
 
@@ -196,6 +200,13 @@ export class SqliteJournal {
   /** Deletes `holderId`'s lease (nothing when another holds it). */
   release(sessionId: string, holderId: string): void {
     this.#sql("releaseLease").run(sessionId, holderId);
+  }
+
+  /** Deletes the session's lease whoever holds it; returns what it removed. */
+  clear(sessionId: string): SessionLease | undefined {
+    const stored = this.lease(sessionId)?.lease;
+    if (stored !== undefined) this.#sql("clearLease").run(sessionId);
+    return stored;
   }
 
   /** Inserts a pending invocation under `id`. */

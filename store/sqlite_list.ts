@@ -8,7 +8,11 @@
  */
 import type { AgentSessionRecord } from "./store.ts";
 import { SessionRecordError, StoreOpenError } from "./errors.ts";
-import { missingColumnsOfExisting } from "./ddl.ts";
+import {
+  foreignObjects,
+  foreignObjectsReason,
+  missingColumnsOfExisting,
+} from "./ddl.ts";
 import { openDatabaseForRead } from "./sqlite_file.ts";
 
 /**
@@ -212,6 +216,10 @@ export function listSqliteSessions(
       db.prepare(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
       ).get(name) !== undefined;
+    const foreign = foreignObjects(db);
+    if (foreign.length > 0) {
+      throw new StoreOpenError({ reason: foreignObjectsReason(foreign) });
+    }
     if (!has("agent_sessions")) return [];
     const missing = missingColumnsOfExisting(db);
     if (missing.length > 0) {

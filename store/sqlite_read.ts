@@ -81,8 +81,15 @@ function decodeLeanPage(
   return true;
 }
 
-/** Decodes a page read with every column into `out`. */
-function decodeFullPage(
+/**
+ * Decodes a page read with every column into `out`.
+ *
+ * @param page The rows.
+ * @param memo The decode memo of the read.
+ * @param out Where the messages go.
+ * @throws {SessionMessageBoundaryError} Naming the damaged row's sequence.
+ */
+export function decodeFullPage(
   page: readonly unknown[],
   memo: DecodeMemo,
   out: SessionMessage[],

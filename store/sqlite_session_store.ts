@@ -12,9 +12,13 @@ import { checkNewSession } from "./record_check.ts";
 import { referencesModelCatalog } from "./ddl.ts";
 import { SessionNotFoundError } from "./errors.ts";
 import { decodeMessageRow, type MessageRow } from "./message_codec.ts";
-import { readMessages } from "./sqlite_read.ts";
+import { decodeFullPage, readMessages } from "./sqlite_read.ts";
+import { isOutOfRange, readWide } from "./sqlite_big.ts";
+import type { DecodeMemo } from "./message_codec.ts";
+import type { SessionMessage } from "../schema/message.ts";
 import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
 import { blockingSleep, transaction } from "./sqlite_tx.ts";
+import { storeWriteError } from "./sqlite_file.ts";
 import { prepareStatements, type Statements } from "./sqlite_statements.ts";
 import { markerContent } from "./markers.ts";
 import { insertMarkerRow } from "./sqlite_marker.ts";
@@ -25,6 +29,7 @@ import type {
   LoadedSession,
   ModelCostTotals,
   NewSession,
+  SessionLease,
   SessionStore,
   TurnCommit,
 } from "./store.ts";
@@ -163,19 +168,25 @@ export class SqliteSessionStore implements SessionStore {
 
   #write<T>(work: () => T, durability?: "process"): T {
     const settles = this.#settles;
-    const value = transaction(this.#db, () => {
-      // Settlements ride on the next write: the turn (or cost, marker,
-      // status) write that follows an attempt resolves it in the same
-      // transaction. Applied first, so that write can mark them recorded.
-      for (const s of settles) {
-        this.#journal.settle(s.sessionId, s.settlement, s.at);
-      }
-      return work();
-    }, {
-      begin: "IMMEDIATE",
-      sleep: this.#sleep,
-      ...(durability === undefined ? {} : { durability }),
-    });
+    let value: T;
+    try {
+      value = transaction(this.#db, () => {
+        // Settlements ride on the next write: the turn (or cost, marker,
+        // status) write that follows an attempt resolves it in the same
+        // transaction. Applied first, so that write can mark them recorded.
+        for (const s of settles) {
+          this.#journal.settle(s.sessionId, s.settlement, s.at);
+        }
+        return work();
+      }, {
+        begin: "IMMEDIATE",
+        sleep: this.#sleep,
+        ...(durability === undefined ? {} : { durability }),
+      });
+    } catch (error) {
+      // A full disk, a read-only file, an I/O error: named, not raw.
+      throw storeWriteError(error);
+    }
     if (settles.length > 0) this.#settles = [];
     return value;
   }
@@ -259,6 +270,7 @@ export class SqliteSessionStore implements SessionStore {
         turn.tokensUsed.output,
         costOf(turn.costs),
         title,
+        this.#modelRef(turn.modelId, this.#catalog.sessions),
         now,
         sessionId,
       );
@@ -396,14 +408,35 @@ export class SqliteSessionStore implements SessionStore {
     // page's raw SQLite values become garbage while young instead of all
     // 10k rows (and their duplicate text) staying live until decoded.
     return transaction(this.#db, () => {
-      const session = this.#sql.visibleSessionFull.get(sessionId);
-      if (session === undefined) return undefined;
-      const record = decodeSessionRow(session as unknown as SessionRow);
-      return {
-        record,
-        messages: readMessages(this.#sql, sessionId, record.id),
-      };
+      try {
+        const session = this.#sql.visibleSessionFull.get(sessionId);
+        if (session === undefined) return undefined;
+        const record = decodeSessionRow(session as unknown as SessionRow);
+        return {
+          record,
+          messages: readMessages(this.#sql, sessionId, record.id),
+        };
+      } catch (error) {
+        if (!isOutOfRange(error)) throw error;
+        // An integer at the 64-bit limits: read again, wide, so the
+        // codecs name the damaged column (and row).
+        return this.#loadWide(sessionId);
+      }
     }, { begin: "DEFERRED", sleep: this.#sleep });
+  }
+
+  #loadWide(sessionId: string): LoadedSession | undefined {
+    const session = readWide(
+      this.#sql.visibleSessionFull,
+      (s) => s.get(sessionId),
+    );
+    if (session === undefined) return undefined;
+    const record = decodeSessionRow(session as unknown as SessionRow);
+    const rows = readWide(this.#sql.messagesOf, (s) => s.all(sessionId));
+    const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
+    const messages: SessionMessage[] = [];
+    decodeFullPage(rows, memo, messages);
+    return { record, messages };
   }
 
   costs(sessionId: string): ModelCostTotals[] {
@@ -470,6 +503,16 @@ export class SqliteSessionStore implements SessionStore {
     if (this.#held.get(sessionId)?.holderId === holderId) {
       this.#held.delete(sessionId);
     }
+  }
+
+  readLease(sessionId: string): SessionLease | undefined {
+    return this.#journal.lease(sessionId)?.lease;
+  }
+
+  clearLease(sessionId: string): SessionLease | undefined {
+    const removed = this.#write(() => this.#journal.clear(sessionId));
+    this.#held.delete(sessionId);
+    return removed;
   }
 
   close(): void {

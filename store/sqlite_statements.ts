@@ -240,7 +240,8 @@ export function prepareStatements(
        total_input_tokens = total_input_tokens + ?,
        total_output_tokens = total_output_tokens + ?,
        total_cost_microcents = total_cost_microcents + ?,
-       title = COALESCE(title, ?), status = 'active', updated_at = ?
+       title = COALESCE(title, ?), model_id = COALESCE(?, model_id),
+       status = 'active', updated_at = ?
        WHERE id = ? AND deleted_at IS NULL`,
     ),
     insertMarker: p(

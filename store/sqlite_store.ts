@@ -7,6 +7,8 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import {
+  foreignObjects,
+  foreignObjectsReason,
   missingColumns,
   missingColumnsOfExisting,
   schemaProblems,
@@ -72,6 +74,10 @@ export function openSqliteStore(
   try {
     db = openDatabaseFile(path, options.busyTimeoutMs ?? 5000, (conn) => {
       // Refused before the first write: nothing in the file changes.
+      const foreign = foreignObjects(conn);
+      if (foreign.length > 0) {
+        throw new StoreOpenError({ reason: foreignObjectsReason(foreign) });
+      }
       const problems = schemaProblems(conn);
       if (problems.length > 0) {
         throw new StoreOpenError({
@@ -119,6 +125,10 @@ export function openSqliteStoreForRead(
   let db: DatabaseSync | undefined;
   try {
     db = openDatabaseForRead(path, options.busyTimeoutMs ?? 5000);
+    const foreign = foreignObjects(db);
+    if (foreign.length > 0) {
+      throw new StoreOpenError({ reason: foreignObjectsReason(foreign) });
+    }
     const missing = missingColumns(db);
     if (missing.length > 0) {
       const present = missingColumnsOfExisting(db);

@@ -37,7 +37,11 @@ export interface AgentSessionRecord {
   agentSnapshot?: Agent;
   /** Derived from the first completed turn. */
   title?: string;
-  /** The stored `model_id` as is (a raw model or a catalog row id). */
+  /**
+   * The stored `model_id` as is (a raw model or a catalog row id): the
+   * model that answered the last committed turn, the configured primary
+   * before one (a chat continued on another model lists that model).
+   */
   modelId?: string;
   /** The authoritative session context (`context_json`). */
   context: SessionContext;
@@ -281,6 +285,20 @@ export interface SessionStore {
   renewLease?(sessionId: string, holderId: string): boolean;
   /** Releases the lease if `holderId` holds it (else nothing). */
   releaseLease?(sessionId: string, holderId: string): void;
+  /**
+   * The session's stored writer lease, if any: a read that never waits
+   * for the writer. A damaged row is returned with `damaged` set (see
+   * {@linkcode SessionLease}), never thrown.
+   */
+  readLease?(sessionId: string): SessionLease | undefined;
+  /**
+   * Deletes the session's stored lease whoever holds it, a damaged row
+   * included (releasing a stuck lease by hand; the holder, if alive, can
+   * no longer write).
+   *
+   * @returns The lease removed, or `undefined` when there was none.
+   */
+  clearLease?(sessionId: string): SessionLease | undefined;
   /** Releases the handle. */
   close(): void;
 }
@@ -302,4 +320,11 @@ export interface SessionLease {
   acquiredAt: string;
   /** The holder's last heartbeat, ISO-8601. */
   heartbeatAt: string;
+  /**
+   * Set when the stored row is damaged: the `table.column` found invalid.
+   * The other fields are then what could be read (a time that cannot be
+   * read is the empty string). A damaged lease is never taken over on its
+   * own: it is released by hand (`relavium chat-release <id>`).
+   */
+  damaged?: string;
 }

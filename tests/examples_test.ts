@@ -10,6 +10,12 @@ const examples = [...Deno.readDirSync(new URL("examples/", root))]
   .filter((name) => !LIVE.includes(name))
   .sort();
 
+/**
+ * Permissions an example needs beyond reading, writing and env: the MCP
+ * example starts its server (a `deno` child).
+ */
+const EXTRA: Record<string, string[]> = { "mcp_tools.ts": ["--allow-run"] };
+
 async function run(name: string): Promise<Deno.CommandOutput> {
   const cassette = `examples/${name.replace(/\.ts$/, ".cassette.json")}`;
   return await new Deno.Command(Deno.execPath(), {
@@ -20,6 +26,7 @@ async function run(name: string): Promise<Deno.CommandOutput> {
       "--allow-read",
       "--allow-write",
       "--allow-env",
+      ...(EXTRA[name] ?? []),
       `examples/${name}`,
       cassette,
     ],
@@ -54,6 +61,13 @@ for (const name of examples) {
       assert.match(
         stdout,
         /^A session store keeps every completed turn of a conversation, so it can be resumed exactly\.\n\[completed: 31 in, 17 out, \d+ µ¢\]\n$/,
+      );
+    }
+    if (name === "mcp_tools.ts") {
+      // The server's answer reached the model, and the server was stopped.
+      assert.equal(
+        stdout,
+        "mcp calc: connecting\nmcp calc: connected\nresult mcp_calc_add: 5\ncompleted: 2 + 3 = 5.\nmcp calc: closed\n",
       );
     }
     if (name === "custom_tool.ts") {

@@ -337,11 +337,14 @@ export async function approveGoverned(
   }
   if (verdict === undefined && input.gated === true) return undefined;
   if (verdict !== undefined) {
-    return verdict.approve ? undefined : fatalOutcome(
-      base,
-      "tool_denied",
-      `Tool call denied: ${verdict.reason}`,
-    );
+    if (verdict.approve) return undefined;
+    return verdict.noApprover === true
+      ? deniedOutcome(base, "no_approval_hook", verdict.reason)
+      : fatalOutcome(
+        base,
+        "tool_denied",
+        `Tool call denied: ${verdict.reason}`,
+      );
   }
   if (policy.confirm === undefined) {
     return deniedOutcome(

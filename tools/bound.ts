@@ -30,6 +30,33 @@ export function resultText(value: unknown): string {
   return JSON.stringify(value) ?? "";
 }
 
+/** What stands for a piece of a result that held a secret. */
+const WITHHELD = "[redacted]";
+
+/**
+ * The model-facing text with every secret screened out: each
+ * whitespace-separated piece the host's secret test flags (a configured
+ * key, an encoding of one, a string shaped like a provider key) becomes
+ * `[redacted]`; when the text still holds one (a key with spaces in it),
+ * the whole text is withheld. Run before bounding, on the whole text.
+ *
+ * @param text The result text.
+ * @param isSecret The host's secret test; absent ⇒ the text is unchanged.
+ * @returns The screened text.
+ */
+export function screenResultText(
+  text: string,
+  isSecret: ((value: string) => boolean) | undefined,
+): string {
+  if (isSecret === undefined || !isSecret(text)) return text;
+  const screened = text.split(/(\s+)/).map((piece) =>
+    piece.trim() !== "" && isSecret(piece) ? WITHHELD : piece
+  ).join("");
+  return isSecret(screened)
+    ? "[the result was withheld: it held an API key or a string shaped like one]"
+    : screened;
+}
+
 function isContinuation(b: number | undefined): boolean {
   return b !== undefined && (b & 0xc0) === 0x80;
 }

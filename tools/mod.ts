@@ -118,11 +118,24 @@ export {
 // The types the signatures above refer to, so this entry point documents
 // them too.
 export type { ToolDef } from "../llm/provider.ts";
-export type { FsScopeTier } from "../schema/context.ts";
+export type { FsScopeTier, SessionContext } from "../schema/context.ts";
+export type { McpServer } from "../schema/agent.ts";
 export type {
+  CompactionReason,
   ErrorCode,
   GovernedAction,
   SessionError,
+  SessionEventDraft,
+  TokensUsed,
+  ToolHistoryEntry,
+  TurnStopReason,
 } from "../schema/event.ts";
 export type { ValidationIssue } from "../schema/issues.ts";
+export type {
+  MediaHandle,
+  SessionToolCallPart,
+  SessionToolMedia,
+  SessionToolResultPart,
+  ToolResultOutcome,
+} from "../schema/message.ts";
 export type { Result } from "../schema/result.ts";

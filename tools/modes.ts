@@ -13,7 +13,7 @@
  *
  * A protected-path write asks in every mode but `plan`. Without an
  * interactive approver (no terminal, `--json`, one-shot) whatever would
- * ask is denied with a reason saying so, so `ask` refuses every governed
+ * ask is denied `no_approval_hook` with a reason saying so, so `ask` refuses every governed
  * action, `accept-edits` runs only writes, and `auto` runs what the
  * guardrails allow except a protected-path write. `plan` also adds
  * {@linkcode PLAN_INSTRUCTION} to the system prompt of its turns. An
@@ -116,6 +116,7 @@ function askOrDeny(
       approve: false,
       reason:
         `${check.toolId} needs approval in ${mode} mode and there is no terminal to ask on`,
+      noApprover: true,
     };
   }
   return check.cacheable && cache.has(check.toolId)

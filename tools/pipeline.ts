@@ -38,7 +38,7 @@ import {
   passGate,
   resolveApprovalPath,
 } from "./approval.ts";
-import { boundModelText, resultText } from "./bound.ts";
+import { boundModelText, resultText, screenResultText } from "./bound.ts";
 import { createFsAccess, hostFailure } from "./sandbox/fs_access.ts";
 import {
   checkLexicalPath,
@@ -276,8 +276,9 @@ async function steps(
     const effectStarted = governed && (watched.started || outside);
     return failureOutcome(shown, result.error, { effectStarted });
   }
-  // 8: bound the model copy
-  const bounded = boundModelText(resultText(result.value), {
+  // 8: screen secrets out of the model copy, then bound it
+  const screened = screenResultText(resultText(result.value), config.isSecret);
+  const bounded = boundModelText(screened, {
     maxBytes: config.limits.resultBytes,
     maxLines: config.limits.resultLines,
   });

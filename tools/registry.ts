@@ -61,13 +61,18 @@ export interface TurnPolicy {
   /**
    * Optional: decides a governed action without a person (mode rules, the
    * `always` cache): approve, or deny with a secret-free reason (for
-   * example "not allowed in ask mode"). `undefined` ⇒ ask through
-   * `confirm`, announced by `agent:approval_requested`; a verdict ⇒ no
-   * prompt and no event.
+   * example "not allowed in ask mode"); `noApprover: true` marks a denial
+   * because nobody can be asked, refused `no_approval_hook` like a
+   * policy without `confirm`. `undefined` ⇒ ask through `confirm`,
+   * announced by `agent:approval_requested`; a verdict ⇒ no prompt and
+   * no event.
    */
   decide?(
     request: ApprovalRequest,
-  ): { approve: true } | { approve: false; reason: string } | undefined;
+  ):
+    | { approve: true }
+    | { approve: false; reason: string; noApprover?: boolean }
+    | undefined;
   /**
    * Asks a person; authoritative. Absent ⇒ governed actions are denied.
    * `once` approves this call, `always` this tool for the rest of the

@@ -7,11 +7,7 @@
  */
 import type { JsonSchema, ToolDef } from "../llm/provider.ts";
 import type { GateRequest } from "./approval.ts";
-import {
-  type FsScopeConfig,
-  planFsScope,
-  type ScopePlan,
-} from "./sandbox/fs_scope.ts";
+import { type FsScopeConfig, planFsScope } from "./sandbox/fs_scope.ts";
 import type { ToolEffects } from "./effects.ts";
 import { resolveToolLimits, type ToolLimits } from "./sandbox/limits.ts";
 import { type PipelineConfig, runPipeline } from "./pipeline.ts";
@@ -24,17 +20,10 @@ import {
   isReadOnlyPolicy,
   staticPermissions,
 } from "./policy.ts";
-import type {
-  ToolDispatchContext,
-  ToolRegistry,
-  UserCommandOutcome,
-} from "./registry.ts";
 import type { ToolDefinition, ToolGuardrails } from "./tool.ts";
+import type { ScopedToolRegistry } from "./scoped_registry.ts";
 import { runUserCommandPipeline } from "./builtin/user_command.ts";
-import {
-  readUserFilePipeline,
-  type UserFileResult,
-} from "./builtin/user_file.ts";
+import { readUserFilePipeline } from "./builtin/user_file.ts";
 
 /**
  * Options of {@linkcode createToolRegistry}.
@@ -69,35 +58,7 @@ export interface ToolRegistryOptions {
   guardrails?: ToolGuardrails;
 }
 
-/**
- * The registry plus what the host needs to show or wire.
- */
-export interface ScopedToolRegistry extends ToolRegistry {
-  /** The effective filesystem scope. */
-  readonly plan: ScopePlan;
-  /** Notices to print once (e.g. the `full` tier clamp). */
-  readonly notices: readonly string[];
-  /** Effective limits. */
-  readonly limits: Readonly<ToolLimits>;
-  /** Registered ids, in registration order. */
-  readonly toolIds: readonly string[];
-  /** Registered and neither governed nor gated (`ask`/`plan` advertise it). */
-  isReadOnly(toolId: string): boolean;
-  /**
-   * A user's `!` command through the `run_command` policy (needs
-   * `run_command` registered, not granted). Never throws.
-   */
-  runUserCommand(
-    request: { command: string; args: readonly string[] },
-    ctx: Omit<ToolDispatchContext, "granted">,
-  ): Promise<UserCommandOutcome>;
-  /**
-   * A user's `@path`: one file read through `read_file`'s capability
-   * (jail, floors, Deno permission, binary refusal, size cap), whatever
-   * the grant. Never throws.
-   */
-  readUserFile(path: string, signal: AbortSignal): Promise<UserFileResult>;
-}
+export type { ScopedToolRegistry };
 
 function validateTools(
   tools: readonly ToolDefinition<unknown>[],
@@ -263,5 +224,18 @@ export function createToolRegistry(
     runUserCommand: (request, ctx) =>
       runUserCommandPipeline(config, request, ctx),
     readUserFile: (path, signal) => readUserFilePipeline(config, path, signal),
+    async withMcpServers(servers, mcp = {}) {
+      // The MCP folder (and the SDK) loads only here.
+      const { joinMcpServers } = await import("./mcp/library.ts");
+      return await joinMcpServers(servers, {
+        ...mcp,
+        workingDir: options.context.workingDir,
+        build: (extra) =>
+          createToolRegistry({
+            ...options,
+            tools: [...options.tools, ...extra],
+          }),
+      });
+    },
   };
 }

@@ -112,7 +112,8 @@ export function writePreview(
   write: NonNullable<ApprovalRequest["write"]>,
 ): string[] {
   const screen = createSecretScreen([]);
-  const clean = (t: string): string => stripControl(screen.redact(t));
+  const clean = (t: string): string =>
+    stripControl(screen.redact(t), { markBidi: true });
   const bytes = new TextEncoder().encode(write.content).length;
   const next = linesOf(clean(write.content));
   const existing = write.existing;

@@ -22,6 +22,9 @@ import type {
   ApprovalRequest,
 } from "../../tools/registry.ts";
 import { stripControl } from "../io/control.ts";
+
+/** What a person approves shows each bidi control (the name used is the name shown). */
+const MARK = { markBidi: true } as const;
 import { writePreview } from "./approval_diff.ts";
 import type { CliIo } from "../io/io.ts";
 import type { LineReader } from "../io/stdin.ts";
@@ -52,11 +55,14 @@ function wrap(text: string, width: number): string[] {
 
 function previewText(request: ApprovalRequest): string {
   const p = request.preview;
-  const text = stripControl(p.path ?? p.command ?? request.url ?? p.host ?? "");
+  const text = stripControl(
+    p.path ?? p.command ?? request.url ?? p.host ?? "",
+    MARK,
+  );
   const notes: string[] = [];
   if (request.protectedPath) notes.push("protected path");
   if (request.requestedPath !== undefined) {
-    notes.push(`requested as ${stripControl(request.requestedPath)}`);
+    notes.push(`requested as ${stripControl(request.requestedPath, MARK)}`);
   }
   const note = notes.length === 0 ? "" : ` (${notes.join("; ")})`;
   if (text === "") return note;
@@ -71,6 +77,26 @@ function previewText(request: ApprovalRequest): string {
 function shownAnswer(answer: string): string {
   const one = stripControl(answer).replace(/\s+/g, " ").trim();
   return JSON.stringify(one.length <= 40 ? one : `${one.slice(0, 39)}…`);
+}
+
+/**
+ * Reads a yes or no (`y`/`yes`, `n`/`no`; `undefined` at end of input,
+ * on abort, or after too many other answers).
+ */
+export function readYesNo(
+  io: CliIo,
+  reader: LineReader,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<boolean | undefined> {
+  return readAnswer({ signal }, {
+    io,
+    reader,
+    again: "Please answer y (yes) or n (no): ",
+    recognise(a): boolean | undefined {
+      if (a === "y" || a === "yes") return true;
+      return a === "n" || a === "no" ? false : undefined;
+    },
+  });
 }
 
 /**
@@ -170,7 +196,7 @@ function gateText(details: Readonly<Record<string, unknown>>): string {
     : [];
   // Shown whole, never cut: what is approved is what is committed.
   const clean = (t: string): string =>
-    stripControl(t).replace(/\s+/g, " ").trim();
+    stripControl(t, MARK).replace(/\s+/g, " ").trim();
   const list = files.length === 0
     ? "the staged changes"
     : files.map(clean).join(", ");
@@ -201,15 +227,6 @@ export function createGatePrompt(
         request.toolId === "git_commit" ? "Commit" : `Run ${request.toolId}`
       } ${gateText(request.details)}? [y] yes  [n] no `,
     );
-    const answer = await readAnswer(request, {
-      io,
-      reader,
-      again: "Please answer y (yes) or n (no): ",
-      recognise(a): boolean | undefined {
-        if (a === "y" || a === "yes") return true;
-        return a === "n" || a === "no" ? false : undefined;
-      },
-    });
-    return answer === true;
+    return await readYesNo(io, reader, request.signal) === true;
   };
 }

@@ -87,6 +87,20 @@ export function sanitizeAttr(text: string): string {
   return text.replace(ATTR_DROP, "");
 }
 
+/**
+ * A message as the person wrote it: the text before its first `<file …>`
+ * or `<command …>` frame (frames follow the typed text), trimmed. A text
+ * cut short inside a frame's opening tag (a stored title) loses the tag.
+ *
+ * @param text A stored user message or title.
+ * @returns The typed text.
+ */
+export function withoutFrames(text: string): string {
+  return text.replace(FRAME_START, "").trimEnd();
+}
+
+const FRAME_START = /\s*<(?:file|command) id="[0-9a-f]{0,32}(?:"[\s\S]*)?…?$/;
+
 const ATTR_DROP =
   // deno-lint-ignore no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069<>"]/g;

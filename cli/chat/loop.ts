@@ -2,7 +2,12 @@
  * The line-oriented chat loop shared by
  * `chat` and `chat-resume`: each stdin line is one turn, run one at a
  * time; slash commands are handled in between; end of input, `/exit` or
- * `/cancel` cancel the session (exit 4, `session:cancelled` last).
+ * `/cancel` cancel the session (`session:cancelled` last).
+ *
+ * Exit codes: an interactive chat the person ends exits 4. A chat that
+ * is not interactive (piped, `--json`, CI) is a script: it exits 0 when
+ * every turn it sent succeeded and 1 when any failed (an error or an
+ * abort), however its input ended, so a CI job can tell.
  *
  * Signals: in the interactive REPL, Ctrl-C during a turn or a `/compact`
  * aborts it and Ctrl-C at the prompt cancels the chat (exit 4); on a
@@ -20,7 +25,7 @@ import type { SessionStore } from "../../store/store.ts";
 import type { ModeController } from "../../tools/modes.ts";
 import type { CommandEnv } from "../command_env.ts";
 import type { EventPrinter } from "../io/output.ts";
-import { runSlash } from "./slash.ts";
+import { CANCELLED_LINE, runSlash } from "./slash.ts";
 import { type ContextCommandHost, runSlashCompact } from "./slash_window.ts";
 import type { LineReader } from "../io/stdin.ts";
 import type { TerminalReader } from "./editor/reader_types.ts";
@@ -92,8 +97,9 @@ export function promptFor(mode: string): string {
  * Runs the loop until the chat ends.
  *
  * @param options Session, store, printer, replay, mode and interactivity.
- * @returns The exit code: 4 (chat ended), 1 (latched store or cassette
- * fault), 130/143 (signal outside the REPL).
+ * @returns The exit code: 4 (an interactive chat ended), 0 or 1 (a
+ * script's chat ended with every turn succeeded, or not), 1 (latched store
+ * or cassette fault), 130/143 (signal outside the REPL).
  */
 export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   const { ctx, live, interactive } = options;
@@ -111,7 +117,9 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
     await live.events.settled();
     await writes;
   };
-  let exitCode = 4;
+  // Set by a signal, a latched store or the person; else decided at the end.
+  let exitCode: number | undefined;
+  let failedTurns = 0;
   let stopped = false;
   // Each read races a promise of its own that `halt` settles: racing one
   // long-lived promise would add a reaction to it per line, each holding
@@ -141,8 +149,10 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   const editor = "terminal" in reader ? reader : undefined;
   if (editor !== undefined) {
     unsubscribe.push(editor.onControl((key) => {
-      if (key === "cancel") halt(4);
-      else if (session.state === "running") session.abort();
+      if (key === "cancel") {
+        write(`${CANCELLED_LINE}\n`);
+        halt(4);
+      } else if (session.state === "running") session.abort();
     }));
   }
   // A failed durable write (a turn, or a /compact or /trim marker).
@@ -217,7 +227,8 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
       latchCheck();
       if (text === undefined || stopped || session.state !== "idle") continue;
       session.setTurnPolicy(modes.policy);
-      await session.sendMessage(text);
+      const result = await session.sendMessage(text);
+      if (result.kind !== "completed") failedTurns++;
       latchCheck();
     }
   } finally {
@@ -230,5 +241,8 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
   }
   const faults = options.replay?.finalFaults() ?? [];
   for (const f of faults) io.stderr.write(`error: cassette: ${f}\n`);
-  return faults.length > 0 && exitCode === 4 ? 1 : exitCode;
+  if (exitCode !== undefined && exitCode !== 4) return exitCode;
+  if (faults.length > 0) return 1;
+  if (interactive) return 4;
+  return failedTurns > 0 ? 1 : 0;
 }

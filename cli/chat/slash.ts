@@ -95,6 +95,9 @@ Keys (on a terminal):
   /cancel            works while a turn runs too, at once
 `;
 
+/** What `/cancel` says (the chat ends; the session stays resumable). */
+export const CANCELLED_LINE = "Chat cancelled; the session is kept";
+
 /**
  * Runs one slash command line.
  *
@@ -115,8 +118,11 @@ export function runSlash(line: string, ctx: SlashContext): SlashOutcome {
       if (noArgs()) ctx.write(HELP);
       return "continue";
     case "exit":
-    case "cancel":
       return noArgs() ? "exit" : "continue";
+    case "cancel":
+      if (!noArgs()) return "continue";
+      ctx.write(`${CANCELLED_LINE}\n`);
+      return "exit";
     case "export":
       return noArgs() ? "export" : "continue";
     case "compact":

@@ -24,7 +24,7 @@ export type StatusWait =
   | { kind: "model"; model: string }
   | { kind: "thinking"; model: string }
   | { kind: "tool"; tool: string }
-  | { kind: "retry"; model: string; atMs: number }
+  | { kind: "retry"; model: string; atMs: number; why?: string }
   | { kind: "compacting" };
 
 /**
@@ -47,7 +47,11 @@ export interface StatusOptions {
  * A live status line.
  */
 export interface StatusLine {
-  /** Shows (or replaces) what the turn waits for; its clock restarts. */
+  /**
+   * Shows (or replaces) what the turn waits for; its clock restarts,
+   * unless the same wait is shown again (each reasoning delta repeats
+   * `thinking`: the clock counts from the first).
+   */
   show(wait: StatusWait): void;
   /** Erases the line (if drawn) and stops redrawing. */
   clear(): void;
@@ -79,7 +83,9 @@ export function statusLabel(wait: StatusWait, now: number): string {
     case "tool":
       return `Running ${wait.tool}`;
     case "retry":
-      return `Retrying ${wait.model} in ${seconds(wait.atMs - now)}`;
+      return `Retrying ${wait.model} in ${seconds(wait.atMs - now)}${
+        wait.why === undefined ? "" : ` (${wait.why})`
+      }`;
     case "compacting":
       return "Compacting the conversation";
     default: {
@@ -119,6 +125,9 @@ export function createStatusLine(options: StatusOptions): StatusLine {
   };
   return {
     show(next) {
+      if (wait !== undefined && JSON.stringify(wait) === JSON.stringify(next)) {
+        return;
+      }
       wait = next;
       since = options.now();
       draw();

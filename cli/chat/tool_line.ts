@@ -82,7 +82,9 @@ export interface ToolLineOptions {
 }
 
 function clean(value: string, secrets: readonly string[] = []): string {
-  const one = stripControl(createSecretScreen(secrets).redact(value))
+  const one = stripControl(createSecretScreen(secrets).redact(value), {
+    markBidi: true,
+  })
     .replace(/\s+/g, " ").trim();
   return one.length <= TARGET_MAX ? one : `${one.slice(0, TARGET_MAX - 1)}…`;
 }

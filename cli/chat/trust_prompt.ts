@@ -14,7 +14,7 @@ import { loadCliConfig } from "../config/config.ts";
 import { recordTrust } from "../config/trust_store.ts";
 import { stripControl } from "../io/control.ts";
 import type { LineReader } from "../io/stdin.ts";
-import { readAnswer } from "./approval_prompt.ts";
+import { readYesNo } from "./approval_prompt.ts";
 
 /**
  * Asks, for each untrusted file whose widening keys would be ignored,
@@ -36,18 +36,10 @@ export async function offerTrust(
     if (file.ignored.length === 0) continue;
     ctx.io.stderr.write(
       `${stripControl(file.path)} asks for more than your own config grants: ${
-        file.ignored.map(stripControl).join(", ")
+        file.ignored.map((k) => stripControl(k)).join(", ")
       }. Trust this file's exact content? [y] yes  [n] no `,
     );
-    const yes = await readAnswer({ signal: new AbortController().signal }, {
-      io: ctx.io,
-      reader,
-      again: "Please answer y (yes) or n (no): ",
-      recognise(a): boolean | undefined {
-        if (a === "y" || a === "yes") return true;
-        return a === "n" || a === "no" ? false : undefined;
-      },
-    });
+    const yes = await readYesNo(ctx.io, reader);
     if (yes !== true) continue;
     // The hash of the bytes the question showed: content swapped in while
     // it waited stays untrusted.

@@ -23,7 +23,7 @@ import { openChat } from "../run/open_chat.ts";
 import { readAllText } from "../io/stdin.ts";
 import type { CliIo, TextSink } from "../io/io.ts";
 import type { TurnResult } from "../../session/turn_result.ts";
-import { oneShotRecord } from "./agent_run_result.ts";
+import { oneShotHint, oneShotRecord } from "./agent_run_result.ts";
 
 /**
  * The prompt from stdin: one trailing newline (`\n` or `\r\n`) removed.
@@ -119,6 +119,8 @@ export async function runAgentRun(
     );
   }
   const oneShot = command.output === "json";
+  // The model's text, for the record of a turn that did not complete.
+  let written = "";
   const opened = openChat(ctx, {
     run,
     store: createMemoryStore(),
@@ -132,6 +134,9 @@ export async function runAgentRun(
     },
     // One turn: no after-turn compaction.
     settings: { afterTurnCompaction: false },
+    observe(event) {
+      if (event.type === "agent:token") written += event.token;
+    },
     open: (host) => ({
       ok: true,
       value: openSession({ ...host, agent: run.agent, context: run.context }),
@@ -162,8 +167,17 @@ export async function runAgentRun(
   for (const f of faults) ctx.io.stderr.write(`error: cassette: ${f}\n`);
   const recorded = await opened.value.finish();
   if (oneShot) {
-    const record = oneShotRecord(result, live.sessionId, run.wiring.secrets);
+    const record = oneShotRecord(
+      result,
+      live.sessionId,
+      run.wiring.secrets,
+      written,
+    );
     ctx.io.stdout.write(`${JSON.stringify(record)}\n`);
+  }
+  const hint = oneShotHint(result);
+  if (hint !== undefined && !ctx.globals.quiet) {
+    ctx.io.stderr.write(`${hint}\n`);
   }
   if (signalCode !== undefined) return signalCode;
   const failed = result?.kind === "failed";

@@ -10,6 +10,29 @@
 import { createSecretScreen, redactStrings } from "../../host/secrets.ts";
 import type { TurnResult } from "../../session/turn_result.ts";
 
+/**
+ * The hint after a one-shot turn that failed, on stderr (`undefined`:
+ * none). A one-shot asks no one: a governed action it was refused for
+ * want of a person runs only under a mode that allows it unasked.
+ *
+ * @param result The turn's result.
+ * @returns One line, or `undefined`.
+ */
+export function oneShotHint(
+  result: TurnResult | undefined,
+): string | undefined {
+  if (result?.kind !== "failed") return undefined;
+  const { code, message } = result.error;
+  if (code !== "tool_denied") return undefined;
+  if (/no terminal to ask on/.test(message)) {
+    return "hint: agent run asks no one, so a governed action is refused; run it with --mode auto (or --mode accept-edits for writes in the project) to let the agent act unasked, or use chat on a terminal to approve each call";
+  }
+  if (/not allowed in plan mode/.test(message)) {
+    return "hint: plan mode is read-only; run it with --mode auto to let the agent act";
+  }
+  return "hint: the tool call was refused for the reason above; nothing ran";
+}
+
 /** Micro-cents in one US dollar. */
 const MICROCENTS_PER_USD = 100_000_000;
 
@@ -45,21 +68,23 @@ export interface OneShotRecord {
 }
 
 /**
- * Collects, from the published events, what the record takes from them.
- */
-/**
  * The `--output json` record of a one-shot turn: the turn's own value
  * (`TurnResult`) mapped field by field, secrets redacted.
+ *
+ * `answer` is the final text of a completed turn; for a turn that failed
+ * or stopped, the text the model wrote before it did (`written`).
  *
  * @param result The turn's result (`undefined` when it never ran).
  * @param sessionId The session's id.
  * @param secrets Every configured key.
+ * @param written The text the model streamed during the turn.
  * @returns The record.
  */
 export function oneShotRecord(
   result: TurnResult | undefined,
   sessionId: string,
   secrets: readonly string[],
+  written = "",
 ): OneShotRecord {
   const microcents = result?.costMicrocents ?? 0;
   const error = result?.kind === "failed" ? result.error : undefined;
@@ -67,7 +92,7 @@ export function oneShotRecord(
   const out: OneShotRecord = {
     type: "result",
     isError: result === undefined || result.kind !== "completed",
-    answer: result?.kind === "completed" ? result.text : "",
+    answer: result?.kind === "completed" ? result.text : written,
     stopReason: result === undefined || result.kind === "cancelled"
       ? "cancelled"
       : result.stopReason,

@@ -10,6 +10,7 @@ import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { fault } from "../fault.ts";
 import { openRunHistory } from "../run/history.ts";
+import { storeFaultMessage } from "../../store/sqlite_file.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
 import { offerTrust } from "../chat/trust_prompt.ts";
 import { openChatFrame, openLineChat, runLineChat } from "../run/line_chat.ts";
@@ -35,6 +36,17 @@ export async function runChat(
     ...command,
     ...(interactive ? { userTools: true } : {}),
     ...(frame.gate === undefined ? {} : { gate: frame.gate }),
+    // An agent file's own MCP stdio servers are offered for approval.
+    ...(interactive
+      ? {
+        approveMcp: async (input) =>
+          await (await import("../run/mcp_approve.ts")).askMcpApproval(
+            ctx,
+            reader,
+            input,
+          ),
+      }
+      : {}),
   });
   if (!prep.ok) return prep.error;
   const run = prep.value;
@@ -59,7 +71,10 @@ export async function runChat(
         const why = e instanceof Error ? e.name : "unknown error";
         return {
           ok: false,
-          error: fault("internal", `Cannot create the session: ${why}`),
+          error: fault(
+            "internal",
+            storeFaultMessage(e) ?? `Cannot create the session: ${why}`,
+          ),
         };
       }
     },

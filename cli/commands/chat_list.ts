@@ -14,6 +14,7 @@ import { stripControl } from "../io/control.ts";
 import { damagedRowsNotice, listExistingHistory } from "../run/history.ts";
 import type { DamagedSessionRow } from "../../store/sqlite_list.ts";
 import { inProject, projectFolder } from "./session_ref.ts";
+import { withoutFrames } from "../chat/inject.ts";
 
 /**
  * One `chat-list --json` record; absent values are `null`.
@@ -36,6 +37,16 @@ export interface ChatListRecord {
 }
 
 /**
+ * A title as listed: without the frame of an `@` mention or a `!` command
+ * (a title is the start of the first message, frames included).
+ */
+function shownTitle(title: string | undefined): string | null {
+  if (title === undefined) return null;
+  const typed = withoutFrames(title);
+  return typed === "" ? null : typed;
+}
+
+/**
  * The fields `chat-list` and `chat-show` records share, in the documented
  * key order.
  *
@@ -48,7 +59,7 @@ export function sessionFields(
   return {
     sessionId: r.id,
     agentSlug: r.agentSlug,
-    title: r.title ?? null,
+    title: shownTitle(r.title),
     status: r.status,
     modelId: r.modelId ?? null,
     createdAt: r.createdAt,
@@ -98,9 +109,20 @@ export function relativeTime(iso: string, now: number): string {
 /** Characters of a shown id, at least (more when needed to be unique). */
 const SHORT_ID = 8;
 
+/** How many leading characters `a` and `b` share. */
+function sharedLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
 /**
  * The shortest prefix of each id, of at least {@linkcode SHORT_ID}
- * characters, that no other id a prefix may name starts with.
+ * characters, that no other id a prefix may name starts with. The ids
+ * are sorted once: the other id sharing the longest prefix with an id is
+ * one of its neighbours in that order, so a listing of many sessions
+ * costs O(n log n), not O(n²).
  *
  * @param ids The shown ids.
  * @param among Every id a prefix may name (default: the shown ones).
@@ -110,14 +132,18 @@ export function shortIds(
   ids: readonly string[],
   among: readonly string[] = ids,
 ): string[] {
+  const sorted = [...new Set([...among, ...ids])].sort((a, b) =>
+    a < b ? -1 : a > b ? 1 : 0
+  );
+  const at = new Map(sorted.map((id, i) => [id, i]));
   return ids.map((id) => {
-    for (let n = SHORT_ID; n < id.length; n++) {
-      const head = id.slice(0, n);
-      if (!among.some((other) => other !== id && other.startsWith(head))) {
-        return head;
-      }
-    }
-    return id;
+    const i = at.get(id) ?? 0;
+    const before = i > 0 ? sharedLength(id, sorted[i - 1] ?? "") : 0;
+    const after = i + 1 < sorted.length
+      ? sharedLength(id, sorted[i + 1] ?? "")
+      : 0;
+    const n = Math.max(SHORT_ID, before + 1, after + 1);
+    return n >= id.length ? id : id.slice(0, n);
   });
 }
 
@@ -173,7 +199,11 @@ export function formatListLines(
   return rows.map((r, i) => {
     const row = cells[i] ?? [];
     const padded = row.map((cell, c) => cell.padEnd(widths[c] ?? 0));
-    return `${padded.join("  ")}  ${JSON.stringify(r.title ?? "")}\n`;
+    // Quoted (controls escaped), then what quoting keeps (C1, bidi) neutralised.
+    const title = stripControl(JSON.stringify(shownTitle(r.title) ?? ""), {
+      markBidi: true,
+    });
+    return `${padded.join("  ")}  ${title}\n`;
   }).join("");
 }
 

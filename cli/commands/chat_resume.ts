@@ -27,6 +27,9 @@ import type { LineReader } from "../io/stdin.ts";
 import { stripControl } from "../io/control.ts";
 import { openChatFrame, openLineChat, runLineChat } from "../run/line_chat.ts";
 import { shownFolder } from "./chat_list.ts";
+import { messageText, projectStructure } from "../../store/projection.ts";
+import { recapText } from "../chat/recap.ts";
+import { withoutFrames } from "../chat/inject.ts";
 import { inProject, projectFolder, resolveSessionId } from "./session_ref.ts";
 
 /**
@@ -65,8 +68,10 @@ export async function runChatResume(
       // of any folder (said so); damaged rows are named.
       const damaged: DamagedSessionRow[] = [];
       const db = historyPath(config.value.paths);
+      // A session with no completed turn (its only turn failed, e.g. a
+      // refused connection) is listed, but holds nothing to go on with.
       const listed = (db.ok ? listSqliteSessions(db.value, { damaged }) : [])
-        .filter((r) => r.engaged);
+        .filter((r) => r.turns > 0);
       ctx.io.stderr.write(damagedRowsNotice(damaged));
       const folder = await projectFolder(ctx);
       const here = listed.find((r) => inProject(r, folder));
@@ -153,9 +158,13 @@ export async function runChatResume(
       },
     );
     if (!chat.ok) return chat.error;
-    const { live, modes } = chat.value;
+    const { modes } = chat.value;
+    // Turns are completed turns (an answer stored), as chat-list and
+    // chat-show count them.
+    const turns = projectStructure(loaded.messages, { honourBoundary: false })
+      .turns;
     if (!ctx.globals.json && !ctx.globals.quiet) {
-      const n = live.session.turnCount;
+      const n = turns.length;
       ctx.io.stderr.write(
         `Resumed session ${id} (${agent.id}, ${agent.model}) in ${
           stripControl(shownFolder(context.workingDir, ctx.io.env("HOME")))
@@ -163,6 +172,15 @@ export async function runChatResume(
           n === 1 ? "" : "s"
         }, mode ${modes.mode}. Earlier tool calls and file contents are not carried over.\n`,
       );
+      if (interactive) {
+        ctx.io.stderr.write(recapText(
+          turns.map((t) => ({
+            user: withoutFrames(messageText(t.user)),
+            assistant: messageText(t.terminal),
+          })),
+          ctx.color,
+        ));
+      }
     }
     closeStore = false;
     try {

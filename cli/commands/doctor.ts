@@ -4,7 +4,8 @@
  * effective base URL), where history lives. Exit 1 when something
  * needs fixing: an invalid config, no key for a default model a config
  * chose (or for the built-in default when no provider has a key), no key
- * for the `--agent`'s provider. A missing key of the built-in default
+ * for the `--agent`'s provider, an MCP server that does not connect (its
+ * stderr tail in the reason). A missing key of the built-in default
  * while another provider has one is a note, not a failure.
  *
  * @module
@@ -13,8 +14,11 @@ import type { CliCommand } from "../args.ts";
 import { loadCliConfig, locateConfig } from "../config/config.ts";
 import {
   advisePermissions,
+  mcpEntriesOf,
   type PermissionAdvice,
 } from "./doctor_permissions.ts";
+import type { McpServerRow } from "./mcp.ts";
+import type { Agent } from "../../schema/agent.ts";
 import {
   type CommandEnv,
   type CommandResult,
@@ -64,6 +68,11 @@ export interface DoctorReport {
   notes: string[];
   /** With `--permissions` (and a valid config). */
   permissions?: PermissionAdvice;
+  /**
+   * Each MCP server (the `--agent`'s, else every enabled global one)
+   * connected and listed, or why not; absent when none is configured.
+   */
+  mcp?: McpServerRow[];
 }
 
 /**
@@ -151,16 +160,49 @@ export async function diagnose(
     problems,
     notes,
   };
+  const found = options.agent === undefined
+    ? undefined
+    : await resolveAgentRef(options.agent, {
+      cwd: ctx.cwd,
+      ...(paths.projectRoot === undefined
+        ? {}
+        : { projectRoot: paths.projectRoot }),
+    });
+  const agent: { agent: Agent; file: string } | undefined = found?.ok === true
+    ? found.value
+    : undefined;
+  const anyGlobal = (loaded.value.layers.global?.data.mcp_servers ?? []).some(
+    (g) => g.enabled !== false,
+  );
+  // Each MCP server is started, listed and closed; the SDK loads only
+  // when one is configured.
+  const mcpAgent = agent?.agent ??
+    (options.agent === undefined && anyGlobal
+      ? (await import("./mcp.ts")).globalServersAgent(loaded.value)
+      : undefined);
+  if ((mcpAgent?.mcp_servers?.length ?? 0) > 0 && mcpAgent !== undefined) {
+    const { probeMcpServers } = await import("./mcp.ts");
+    report.mcp = await probeMcpServers(
+      ctx,
+      loaded.value,
+      mcpAgent,
+      agent?.file,
+    );
+    for (const row of report.mcp) {
+      if (row.state === "failed") {
+        problems.push(
+          `MCP server ${row.id} is not reachable: ${row.reason ?? ""}`,
+        );
+      } else if (row.state === "not_started") {
+        notes.push(`MCP server ${row.id} is not started: ${row.reason ?? ""}`);
+      }
+    }
+    report.ok = problems.length === 0;
+  }
   if (options.permissions === true) {
     let tools: readonly string[] | undefined;
     let providers: readonly string[] | undefined;
-    if (options.agent !== undefined) {
-      const found = await resolveAgentRef(options.agent, {
-        cwd: ctx.cwd,
-        ...(paths.projectRoot === undefined
-          ? {}
-          : { projectRoot: paths.projectRoot }),
-      });
+    if (options.agent !== undefined && found !== undefined) {
       if (!found.ok) {
         report.ok = false;
         problems.push(found.error.message);
@@ -190,6 +232,7 @@ export async function diagnose(
         ...(tools === undefined ? {} : { tools }),
         ...(providers === undefined ? {} : { providers }),
         nameServers: parseResolvConf(await readResolvConf()),
+        mcpServers: mcpEntriesOf(loaded.value, agent?.agent),
       },
     );
   }
@@ -222,6 +265,16 @@ function endpointLine(e: ProviderEndpoint): string {
   if (e.baseUrl === null) return `  ${name} (no adapter in this version)`;
   const notes = [e.source, ...(e.allowLocal === true ? ["allow_local"] : [])];
   return `  ${name} ${e.baseUrl} (${notes.join(", ")})`;
+}
+
+function mcpLine(m: McpServerRow): string {
+  const name = stripControl(m.id).padEnd(12);
+  if (m.state === "connected") {
+    const n = m.tools?.length ?? 0;
+    return `  ${name} connected, ${n} tool${n === 1 ? "" : "s"}`;
+  }
+  const state = m.state === "failed" ? "failed" : "not started";
+  return `  ${name} ${state}: ${stripControl(m.reason ?? "")}`;
 }
 
 /**
@@ -261,6 +314,8 @@ export async function runDoctor(
     `history    ${r.history ?? "(no home: set HOME or RELAVIUM_HOME)"}`,
     ...r.untrusted.map((u) => `untrusted  ${untrustedLine(u).slice(2)}`),
   );
+  if (r.mcp !== undefined) lines.push("mcp");
+  for (const m of r.mcp ?? []) lines.push(mcpLine(m));
   if (r.permissions !== undefined) {
     const flags = r.permissions.flags.join(" ");
     const script = shellWord(r.permissions.script ?? "cli.ts");

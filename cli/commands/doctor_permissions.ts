@@ -1,7 +1,8 @@
 /**
  * `doctor --permissions`: the least-privilege `deno run` /
  * `deno compile` flags for the current configuration and an agent's tools
- * (the built-in chat agent's by default), with `--deny-net` for the SSRF
+ * and MCP servers (the built-in chat agent's tools and every enabled
+ * global server by default), with `--deny-net` for the SSRF
  * ranges, plus warnings about broad grants and allowlisted interpreters.
  *
  * @module
@@ -17,6 +18,8 @@ import {
 } from "../../tools/permissions.ts";
 import type { ToolPermission } from "../../tools/sandbox/permission_query.ts";
 import type { LoadedConfig } from "../config/config.ts";
+import type { McpServerEntry } from "../config/mcp_schema.ts";
+import type { Agent } from "../../schema/agent.ts";
 import { registryOf } from "../run/keys.ts";
 import { denyNetExcept } from "./deny_net.ts";
 import { buildToolRegistry } from "../run/tool_wiring.ts";
@@ -93,6 +96,44 @@ export interface AdviceOptions {
    * `/etc/resolv.conf`): `http_request` checks every DNS answer.
    */
   nameServers?: readonly string[];
+  /**
+   * The MCP servers the session starts (see {@linkcode mcpEntriesOf}):
+   * `--allow-run` for each stdio server's program (and `kill` for its
+   * process group), `--allow-net` for each HTTP server's host.
+   */
+  mcpServers?: readonly McpServerEntry[];
+}
+
+/**
+ * The MCP servers an agent names, as config entries: a `{ref}` is the
+ * global entry it names (if enabled), an inline server is itself. Without
+ * an agent, every enabled server of the global config.
+ *
+ * @param config The loaded config.
+ * @param agent The agent, if any.
+ * @returns The entries.
+ */
+export function mcpEntriesOf(
+  config: LoadedConfig,
+  agent?: Agent,
+): McpServerEntry[] {
+  const globals = (config.layers.global?.data.mcp_servers ?? []).filter((g) =>
+    g.enabled !== false
+  );
+  if (agent === undefined) return globals;
+  return (agent.mcp_servers ?? []).flatMap((s): McpServerEntry[] => {
+    if ("ref" in s) return globals.filter((g) => g.id === s.ref);
+    if (s.transport !== "stdio" && s.transport !== "http") return [];
+    return [{
+      id: s.id,
+      transport: s.transport,
+      ...(s.command === undefined ? {} : { command: s.command }),
+      ...(s.url === undefined ? {} : { url: s.url }),
+      ...(s.allow_local_endpoint === undefined
+        ? {}
+        : { allow_local_endpoint: s.allow_local_endpoint }),
+    }];
+  });
 }
 
 /** The built-in chat agent's tools (`default_agent.ts`). */
@@ -194,6 +235,20 @@ export function advisePermissions(
       `RELAVIUM_${p.id.toUpperCase().replaceAll("-", "_")}_BASE_URL`,
     );
   }
+  const mcp = options.mcpServers ?? [];
+  const mcpRun = mcp.flatMap((m) =>
+    m.transport === "stdio" && m.command !== undefined ? [m.command] : []
+  );
+  let mcpHttp = false;
+  for (const m of mcp) {
+    const host = m.transport === "http" && m.url !== undefined
+      ? hostOf(m.url)
+      : undefined;
+    if (host === undefined) continue;
+    mcpHttp = true;
+    netHosts.push(host);
+    if (m.allow_local_endpoint === true) localHosts.push(hostName(host));
+  }
   const granted = sessionGrant(
     options.tools ?? CHAT_AGENT_TOOLS,
     allowlist.allowedCommands.length + allowlist.allowedCommandGlobs.length >
@@ -204,7 +259,10 @@ export function advisePermissions(
   const customDns = resolved.providers.some((p) =>
     p.baseUrl !== undefined && !(p.allowLocal && p.baseUrlSource !== "env")
   );
-  const nameServers = http || customDns ? options.nameServers ?? [] : [];
+  // An HTTP MCP server's name is resolved and checked like http_request's.
+  const nameServers = http || customDns || mcpHttp
+    ? options.nameServers ?? []
+    : [];
   const permissions: ToolPermission[] = derivePermissions({
     roots,
     granted,
@@ -219,6 +277,15 @@ export function advisePermissions(
     nameServers,
     envKeys,
   });
+  for (const command of mcpRun) permissions.push({ name: "run", command });
+  const os = registry.ok ? registry.value.plan.os : "posix";
+  if (
+    mcpRun.length > 0 && os === "posix" &&
+    !permissions.some((p) => p.name === "run" && p.command === "kill")
+  ) {
+    // A stdio server's process group is killed on close.
+    permissions.push({ name: "run", command: "kill" });
+  }
   if (paths.projectRoot !== undefined) {
     permissions.push({
       name: "read",
@@ -254,9 +321,9 @@ export function advisePermissions(
     warnings: [
       ...warnings,
       ...deny.warnings,
-      ...((http || customDns) && nameServers.length === 0
+      ...((http || customDns || mcpHttp) && nameServers.length === 0
         ? [
-          "No DNS resolver found (/etc/resolv.conf): http_request and the check of custom provider endpoints need --allow-net for the resolver's address:53",
+          "No DNS resolver found (/etc/resolv.conf): http_request, HTTP MCP servers and the check of custom provider endpoints need --allow-net for the resolver's address:53",
         ]
         : []),
       ...(http && chat.allowedDomains.value.length > 0

@@ -9,7 +9,7 @@
  */
 import type { Agent } from "../../schema/agent.ts";
 import type { CliCommand } from "../args.ts";
-import { loadCliConfig } from "../config/config.ts";
+import { loadCliConfig, type LoadedConfig } from "../config/config.ts";
 import { resolveAgentRef } from "../run/agent_file.ts";
 import { approvedServers, inlineStdioServers } from "../run/mcp_trust.ts";
 import { recordTrust, type TrustedFiles } from "../config/trust_store.ts";
@@ -82,66 +82,60 @@ export async function trustAgentServers(
   return 0;
 }
 
-/** One server's line of `mcp list`. */
-interface ServerRow {
+/** One server's state, as `mcp list` and `doctor` report it. */
+export interface McpServerRow {
+  /** The server id. */
   id: string;
+  /** Whether it connected, failed, or was not started (and why). */
   state: "connected" | "failed" | "not_started";
+  /** Its tool ids, when connected. */
   tools?: string[];
+  /** Why it failed or was not started (a stdio server's stderr tail). */
   reason?: string;
 }
 
+/** The pseudo-agent naming every enabled server of the global config. */
+export function globalServersAgent(config: LoadedConfig): Agent {
+  const globals = config.layers.global?.data.mcp_servers ?? [];
+  return {
+    id: "mcp-list",
+    model: "none",
+    provider: "none",
+    system_prompt: "none",
+    mcp_servers: globals.filter((g) => g.enabled !== false).map((g) => ({
+      ref: g.id,
+    })),
+  };
+}
+
 /**
- * Runs `mcp list`: connects the servers (all enabled global ones, or the
- * agent's) and prints each one's state and tool ids.
+ * Connects an agent's servers, lists each one's state and tool ids, and
+ * closes them. Loads the MCP SDK.
  *
- * @param command The parsed command.
  * @param ctx The command context.
- * @returns 0 when every server connected, 1 otherwise, or a fault (the
- * config's or the agent file's).
+ * @param config The loaded config.
+ * @param agent The agent naming the servers.
+ * @param agentFile Its file (its inline stdio servers need approval).
+ * @returns One row per server the agent names, in its order.
  */
-export async function runMcpList(
-  command: Extract<CliCommand, { name: "mcp-list" }>,
+export async function probeMcpServers(
   ctx: CommandEnv,
-): Promise<CommandResult> {
-  const config = await loadCliConfig(configRequestOf(ctx));
-  if (!config.ok) return config.error;
-  const { paths, layers } = config.value;
-  let agent: Agent;
-  let agentFile: string | undefined;
-  if (command.agent !== undefined) {
-    const found = await resolveAgentRef(command.agent, {
-      cwd: ctx.cwd,
-      ...(paths.projectRoot === undefined
-        ? {}
-        : { projectRoot: paths.projectRoot }),
-    });
-    if (!found.ok) return found.error;
-    agent = found.value.agent;
-    agentFile = found.value.file;
-  } else {
-    const globals = layers.global?.data.mcp_servers ?? [];
-    agent = {
-      id: "mcp-list",
-      model: "none",
-      provider: "none",
-      system_prompt: "none",
-      mcp_servers: globals.filter((g) => g.enabled !== false).map((g) => ({
-        ref: g.id,
-      })),
-    };
-  }
+  config: LoadedConfig,
+  agent: Agent,
+  agentFile?: string,
+): Promise<McpServerRow[]> {
   const wiring = await import("../run/mcp_wiring.ts");
   const resolved = wiring.resolveMcpServers({
     agent,
-    config: config.value,
+    config,
     workingDir: ctx.cwd,
     env: (n) => ctx.io.env(n),
     ...(agentFile === undefined ? {} : {
       agentFile,
-      approved: await approvedServers(agent, agentFile, config.value),
+      approved: await approvedServers(agent, agentFile, config),
     }),
   });
-  const rows = new Map<string, ServerRow>();
+  const rows = new Map<string, McpServerRow>();
   for (const s of resolved.skipped) {
     rows.set(s.id, { id: s.id, state: "not_started", reason: s.reason });
   }
@@ -174,7 +168,41 @@ export async function runMcpList(
   }
   await registry.close();
   const order = (agent.mcp_servers ?? []).map((s) => "ref" in s ? s.ref : s.id);
-  const list = order.flatMap((id) => rows.get(id) ?? []);
+  return order.flatMap((id) => rows.get(id) ?? []);
+}
+
+/**
+ * Runs `mcp list`: connects the servers (all enabled global ones, or the
+ * agent's) and prints each one's state and tool ids.
+ *
+ * @param command The parsed command.
+ * @param ctx The command context.
+ * @returns 0 when every server connected, 1 otherwise, or a fault (the
+ * config's or the agent file's).
+ */
+export async function runMcpList(
+  command: Extract<CliCommand, { name: "mcp-list" }>,
+  ctx: CommandEnv,
+): Promise<CommandResult> {
+  const config = await loadCliConfig(configRequestOf(ctx));
+  if (!config.ok) return config.error;
+  const { paths } = config.value;
+  let agent: Agent;
+  let agentFile: string | undefined;
+  if (command.agent !== undefined) {
+    const found = await resolveAgentRef(command.agent, {
+      cwd: ctx.cwd,
+      ...(paths.projectRoot === undefined
+        ? {}
+        : { projectRoot: paths.projectRoot }),
+    });
+    if (!found.ok) return found.error;
+    agent = found.value.agent;
+    agentFile = found.value.file;
+  } else {
+    agent = globalServersAgent(config.value);
+  }
+  const list = await probeMcpServers(ctx, config.value, agent, agentFile);
   if (ctx.globals.json) {
     ctx.io.stdout.write(`${JSON.stringify({ servers: list })}\n`);
   } else if (list.length === 0) {
@@ -185,7 +213,7 @@ export async function runMcpList(
   return list.every((r) => r.state === "connected") ? 0 : 1;
 }
 
-function rowText(r: ServerRow): string {
+function rowText(r: McpServerRow): string {
   const id = stripControl(r.id);
   if (r.state !== "connected") {
     const state = r.state === "failed" ? "failed" : "not started";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "../../schema/_zod.ts";
+import { z } from "../../schema/zod.ts";
 import { KEBAB_ID } from "../../schema/kebab.ts";
 import { isRefusedEnvKey } from "../../tools/sandbox/child_env.ts";
 

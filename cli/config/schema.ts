@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "../../schema/_zod.ts";
+import { z } from "../../schema/zod.ts";
 import type { ReasoningEffort } from "../../schema/agent.ts";
 import { KEBAB_ID } from "../../schema/kebab.ts";
 import type { FsScopeTier } from "../../schema/context.ts";
@@ -15,7 +15,7 @@ import {
   type ProviderKind,
 } from "../../llm/provider_table.ts";
 import { checkBaseUrl } from "./base_url.ts";
-import type { Holds, Same } from "../../schema/_type_equal.ts";
+import type { Holds, Same } from "../../schema/type_equal.ts";
 import {
   mcpNarrowingsSchema,
   type McpServerEntry,

@@ -1,9 +1,13 @@
 /**
- * Removes terminal control sequences from model text before it reaches a
- * terminal: ESC sequences (CSI, OSC, DCS, SOS, PM, APC and
- * two-byte escapes), their 8-bit C1 forms, and C0 controls other than tab
- * and newline. Streaming-safe: a sequence split across tokens is held back
- * until it completes.
+ * The output room's one sanitiser of text that reaches a terminal: it
+ * removes ESC sequences (CSI, OSC, DCS, SOS, PM, APC and two-byte
+ * escapes), their 8-bit C1 forms, C0 controls other than tab and newline,
+ * and the bidirectional controls (U+200E, U+200F, U+061C, U+202A–U+202E,
+ * U+2066–U+2069), which would reorder what the terminal shows. Text a
+ * person approves (a path, a command) keeps a visible mark for each bidi
+ * control instead (`<U+202E>`), so the name shown is the name used.
+ * Streaming-safe: a sequence split across tokens is held back until it
+ * completes.
  *
  * @module
  */
@@ -89,12 +93,30 @@ function isDroppedControl(c: number): boolean {
   return c < 0x20 || c === 0x7f || (c >= 0x80 && c <= 0x9f);
 }
 
+/** Whether `c` is a bidirectional control (embedding, override, isolate, mark). */
+function isBidiControl(c: number): boolean {
+  return c === 0x200e || c === 0x200f || c === 0x061c ||
+    (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+/** Options of {@linkcode createControlStripper}. */
+export interface ControlStripperOptions {
+  /**
+   * Show each bidi control as a visible `<U+XXXX>` instead of dropping it
+   * (text a person approves).
+   */
+  markBidi?: boolean;
+}
+
 /**
  * Creates a {@linkcode ControlStripper}.
  *
+ * @param options Whether bidi controls are marked rather than dropped.
  * @returns A stripper with no held text.
  */
-export function createControlStripper(): ControlStripper {
+export function createControlStripper(
+  options: ControlStripperOptions = {},
+): ControlStripper {
   let pending = "";
   return {
     push(text: string): string {
@@ -114,7 +136,11 @@ export function createControlStripper(): ControlStripper {
           i = r.end;
           continue;
         }
-        if (!isDroppedControl(c)) out += s[i];
+        if (isBidiControl(c)) {
+          if (options.markBidi === true) {
+            out += `<U+${c.toString(16).toUpperCase().padStart(4, "0")}>`;
+          }
+        } else if (!isDroppedControl(c)) out += s[i];
         i++;
       }
       return out;
@@ -130,9 +156,13 @@ export function createControlStripper(): ControlStripper {
  * Strips control sequences from one complete string.
  *
  * @param text Untrusted text.
+ * @param options Whether bidi controls are marked rather than dropped.
  * @returns The printable text.
  */
-export function stripControl(text: string): string {
-  const s = createControlStripper();
+export function stripControl(
+  text: string,
+  options?: ControlStripperOptions,
+): string {
+  const s = createControlStripper(options);
   return s.push(text) + s.flush();
 }

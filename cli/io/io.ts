@@ -104,6 +104,12 @@ export interface TerminalControl {
   setMode(mode: TerminalMode): void;
   /** The terminal's width in columns. */
   columns(): number;
+  /**
+   * Calls `handler` when the terminal is resized (absent ⇒ never).
+   *
+   * @returns A function that removes the handler.
+   */
+  onResize?(handler: () => void): () => void;
 }
 
 /**
@@ -320,6 +326,15 @@ const denoTerminal: TerminalControl = {
     } catch {
       return 80;
     }
+  },
+  onResize(handler) {
+    try {
+      Deno.addSignalListener("SIGWINCH", handler);
+    } catch {
+      // No SIGWINCH here (Windows): the prompt is redrawn on the next key.
+      return () => {};
+    }
+    return () => Deno.removeSignalListener("SIGWINCH", handler);
   },
 };
 

@@ -10,8 +10,11 @@
 
 /** Options of {@linkcode createMarkdownRenderer}. */
 export interface MarkdownOptions {
-  /** Columns to wrap at (the terminal's width). */
-  width: number;
+  /**
+   * Columns to wrap at (the terminal's width); a function is asked again
+   * for every line, so a resized terminal wraps at its new width.
+   */
+  width: number | (() => number);
   /** Use SGR styles (bold, dim, italic, …). */
   color: boolean;
 }
@@ -37,8 +40,14 @@ type Style = keyof typeof SGR;
 // deno-lint-ignore no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
-/** Visible width of a rendered string (styles excluded; one column per code point). */
-function visible(text: string): number {
+/**
+ * Visible width of a rendered string (styles excluded; one column per code
+ * point).
+ *
+ * @param text The rendered text.
+ * @returns Its columns.
+ */
+export function visible(text: string): number {
   return [...text.replace(ANSI, "")].length;
 }
 
@@ -62,7 +71,53 @@ const MIN_WIDTH = 20;
 export function createMarkdownRenderer(
   options: MarkdownOptions,
 ): MarkdownRenderer {
-  const width = Math.max(MIN_WIDTH, Math.floor(options.width));
+  const core = createMarkdownCore(options);
+  return { push: core.push, flush: core.flush };
+}
+
+/** How a wrapped line (paragraph, item, quote, heading) is drawn. */
+export interface Lead {
+  /** Before its first row. */
+  first: string;
+  /** Before every other row. */
+  rest: string;
+  /** Its text, after the marker. */
+  body: string;
+  /** The style of all of it. */
+  style?: "bold" | "italic" | "heading";
+}
+
+/** The renderer with what the live renderer draws rows with. */
+export interface MarkdownCore extends MarkdownRenderer {
+  /** The width now. */
+  width(): number;
+  /** Whether a fenced code block is open. */
+  inFence(): boolean;
+  /** A pending table, rendered (and forgotten); `""` when none. */
+  takeTable(): string;
+  /** The lead of a line that wraps (`undefined`: a line that does not). */
+  lead(raw: string): Lead | undefined;
+  /** Inline markup and the lead's style applied to `text`. */
+  styled(text: string, lead: Lead): string;
+  /** `text` wrapped into rows behind `first` and `rest` (each ends with `\n`). */
+  wrap(text: string, first: string, rest: string): string;
+}
+
+function widthOf(options: MarkdownOptions): number {
+  const w = typeof options.width === "function"
+    ? options.width()
+    : options.width;
+  return Math.max(MIN_WIDTH, Math.floor(w));
+}
+
+/**
+ * The renderer with its parts for the live renderer (`live_markdown.ts`).
+ *
+ * @param options The width and whether to style.
+ * @returns The renderer and its parts.
+ */
+export function createMarkdownCore(options: MarkdownOptions): MarkdownCore {
+  let width = widthOf(options);
   const paint = (style: Style, text: string): string =>
     options.color && text !== ""
       ? `${SGR[style][0]}${text}${SGR[style][1]}`
@@ -152,7 +207,51 @@ export function createMarkdownRenderer(
     }).join("");
   }
 
+  function lead(raw: string): Lead | undefined {
+    if (/^\s*(```+|~~~+)/.test(raw) || /^\s*\|/.test(raw)) return undefined;
+    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(raw) || raw.trim() === "") {
+      return undefined;
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(raw);
+    if (heading !== null) {
+      return {
+        first: "",
+        rest: "",
+        body: heading[2] ?? "",
+        style: heading[1] === "#" ? "heading" : "bold",
+      };
+    }
+    const quote = /^\s*>\s?(.*)$/.exec(raw);
+    if (quote !== null) {
+      const bar = paint("dim", "│ ");
+      return { first: bar, rest: bar, body: quote[1] ?? "", style: "italic" };
+    }
+    const item = /^(\s*)([-*+]|\d+[.)])\s+(.*)$/.exec(raw);
+    if (item !== null) {
+      const indent = " ".repeat(Math.min(8, (item[1] ?? "").length));
+      const mark = /^\d/.test(item[2] ?? "") ? item[2] ?? "" : "•";
+      const first = `${indent}${mark} `;
+      return { first, rest: " ".repeat(visible(first)), body: item[3] ?? "" };
+    }
+    return { first: "", rest: "", body: raw.trimStart() };
+  }
+
+  function styled(text: string, l: Lead): string {
+    const t = inline(text);
+    switch (l.style) {
+      case "bold":
+        return paint("bold", t);
+      case "heading":
+        return paint("underline", paint("bold", t));
+      case "italic":
+        return paint("italic", t);
+      default:
+        return t;
+    }
+  }
+
   function line(raw: string): string {
+    width = widthOf(options);
     const fenceMark = /^\s*(```+|~~~+)\s*([\w+-]*)\s*$/.exec(raw);
     if (fence !== undefined) {
       if (fenceMark !== null && fenceMark[1]?.startsWith(fence)) {
@@ -199,6 +298,15 @@ export function createMarkdownRenderer(
   }
 
   return {
+    width: () => widthOf(options),
+    inFence: () => fence !== undefined,
+    takeTable: () => table.length > 0 ? renderTable() : "",
+    lead,
+    styled,
+    wrap: (text, first, rest) => {
+      width = widthOf(options);
+      return wrap(text, first, rest);
+    },
     push(text: string): string {
       partial += text;
       let out = "";
@@ -216,58 +324,6 @@ export function createMarkdownRenderer(
       if (table.length > 0) out += renderTable();
       fence = undefined;
       return out;
-    },
-  };
-}
-
-/**
- * The renderer for a live terminal: the line being written streams as it
- * arrives (plain), and once it is complete it is erased (every row it
- * wrapped to) and drawn rendered. What it returns is written to the
- * terminal as is.
- *
- * @param options The width and whether to style.
- * @returns The renderer.
- */
-export function createLiveMarkdown(options: MarkdownOptions): MarkdownRenderer {
-  const inner = createMarkdownRenderer(options);
-  const width = Math.max(MIN_WIDTH, Math.floor(options.width));
-  // The plain text shown so far of the line not yet complete.
-  let pending = "";
-  const erase = (): string => {
-    if (pending === "") return "";
-    const rows = Math.max(1, Math.ceil(visible(pending) / width));
-    pending = "";
-    return `\r\x1b[2K${"\x1b[1A\x1b[2K".repeat(rows - 1)}`;
-  };
-  return {
-    push(text: string): string {
-      let out = "";
-      let rest = text;
-      let nl = rest.indexOf("\n");
-      while (nl >= 0) {
-        const part = rest.slice(0, nl + 1);
-        const rendered = inner.push(pending + part);
-        // A line that renders as it was streamed is only ended.
-        out += rendered === pending + part ? part : erase() + rendered;
-        pending = "";
-        rest = rest.slice(nl + 1);
-        nl = rest.indexOf("\n");
-      }
-      if (rest !== "") {
-        out += rest;
-        pending += rest;
-      }
-      return out;
-    },
-    flush(): string {
-      const line = pending;
-      const rendered = inner.push(line) + inner.flush();
-      if (rendered === `${line}\n`) {
-        pending = "";
-        return "\n";
-      }
-      return erase() + rendered;
     },
   };
 }

@@ -23,6 +23,33 @@ function oneLine(text: string): string {
 const UNKNOWN_WINDOW_PASS_TOKENS = "16,384";
 
 /**
+ * The line after a turn: its tokens and cost. An aborted turn reports
+ * the tokens known (its own count, or what its calls reported, whichever
+ * is more), and says they are unknown when no call reported any.
+ */
+function turnSummaryLine(
+  event: Extract<SessionEvent, { type: "session:turn_completed" }>,
+  reported: { input: number; output: number },
+  spend: { cost: number; unpriced: boolean },
+): string {
+  const aborted = event.stopReason === "aborted";
+  const input = aborted
+    ? Math.max(event.tokensUsed.input, reported.input)
+    : event.tokensUsed.input;
+  const output = aborted
+    ? Math.max(event.tokensUsed.output, reported.output)
+    : event.tokensUsed.output;
+  const cost = spend.unpriced && spend.cost === 0
+    ? "price unknown"
+    : `$${(spend.cost / 1e8).toFixed(4)}`;
+  const known = `${input} in / ${output} out tokens`;
+  if (!aborted) return `[${known}, ${cost}]`;
+  return input === 0 && output === 0
+    ? "[tokens unknown: the call was stopped before the provider reported its count; it may still be billed]"
+    : `[${known} known, ${cost}]`;
+}
+
+/**
  * Something that renders session events.
  */
 export interface EventPrinter {
@@ -35,8 +62,11 @@ export interface EventPrinter {
    * is printed now, not when it ended.
    */
   toolStarting?(name: string, args: unknown, secrets?: readonly string[]): void;
-  /** Optional (the terminal chat): a retry waits `ms` before it fires. */
-  backoff?(ms: number): void;
+  /**
+   * Optional (the terminal chat): a retry waits `ms` before it fires,
+   * after a failure `why` names (`429 rate limited`), when known.
+   */
+  backoff?(ms: number, why?: string): void;
   /** Optional (the terminal chat): the retry's wait is over. */
   backoffDone?(): void;
   /**
@@ -126,6 +156,9 @@ export function createPlainPrinter(
   let primary = options.primaryModel;
   let turnCost = 0;
   let turnUnpriced = false;
+  // Tokens the turn's priced calls reported (an aborted turn's own count
+  // may leave them out).
+  let turnTokens = { input: 0, output: 0 };
   let lineOpen = false;
   const term = options.terminal;
   let model = options.primaryModel ?? "the model";
@@ -208,6 +241,10 @@ export function createPlainPrinter(
           return;
         case "cost:updated":
           turnCost += event.costMicrocents;
+          turnTokens = {
+            input: turnTokens.input + event.inputTokens,
+            output: turnTokens.output + event.outputTokens,
+          };
           if (!event.priced) turnUnpriced = true;
           if (event.usageUnknown === true) {
             note(
@@ -235,6 +272,7 @@ export function createPlainPrinter(
         case "session:turn_started":
           turnCost = 0;
           turnUnpriced = false;
+          turnTokens = { input: 0, output: 0 };
           started = 0;
           term?.status?.show({ kind: "model", model });
           return;
@@ -278,11 +316,10 @@ export function createPlainPrinter(
             info(`(via ${served})`);
           }
           if (options.turnSummary === true) {
-            const { input, output } = event.tokensUsed;
-            const cost = turnUnpriced && turnCost === 0
-              ? "price unknown"
-              : `$${(turnCost / 1e8).toFixed(4)}`;
-            info(`[${input} in / ${output} out tokens, ${cost}]`);
+            info(turnSummaryLine(event, turnTokens, {
+              cost: turnCost,
+              unpriced: turnUnpriced,
+            }));
           }
           // On a terminal, a blank line sets each exchange apart.
           if (term !== undefined) io.stderr.write("\n");
@@ -293,6 +330,9 @@ export function createPlainPrinter(
           return;
         case "session:exported":
           info(`Exported to ${event.workflowPath}`);
+          return;
+        // An MCP server's failure is a stderr notice already.
+        case "session:mcp_server":
           return;
         case "session:compacting":
           info(
@@ -343,9 +383,14 @@ export function createPlainPrinter(
           tool: term.lines.toolCallText(name, args, secrets),
         });
       },
-      backoff(ms: number) {
+      backoff(ms: number, why?: string) {
         closeLine();
-        term.status?.show({ kind: "retry", model, atMs: term.now() + ms });
+        term.status?.show({
+          kind: "retry",
+          model,
+          atMs: term.now() + ms,
+          ...(why === undefined ? {} : { why }),
+        });
       },
       backoffDone() {
         if (term.status?.wait?.kind === "retry") {

@@ -9,17 +9,20 @@
  *
  * A stdio server written inline in an agent file is not started until the
  * user approves its exact command, arguments and environment names
- * (`relavium trust <agent file>`, recorded in the Relavium home beside the
- * trusted project files): the file may come with the repository, and its
+ * (`relavium trust <agent file>`, or the question a chat on a terminal
+ * asks at start; recorded in the Relavium home beside the trusted project
+ * files): the file may come with the repository, and its
  * command would otherwise run unasked.
  *
  * @module
  */
 import { resolve, sep } from "node:path";
+import type { PersistedSession } from "../../host/host.ts";
 import type { Agent } from "../../schema/agent.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import type { McpServerEntry } from "../config/mcp_schema.ts";
 import {
+  mcpServerDraft,
   type McpServerEvent,
   type McpToolRegistry,
   openMcpTools,
@@ -28,8 +31,9 @@ import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
   type McpServerSpec,
+  resolveSecretRefs,
 } from "../../tools/mcp/spec.ts";
-import type { ScopedToolRegistry } from "../../tools/registry_impl.ts";
+import type { ScopedToolRegistry } from "../../tools/scoped_registry.ts";
 import type { ToolDefinition } from "../../tools/tool.ts";
 import { baseEnvKeys } from "../../tools/sandbox/child_env.ts";
 import { VERSION } from "../version.ts";
@@ -49,8 +53,6 @@ export interface McpResolveInput {
   /** Ids of the file's inline stdio servers the user approved. */
   approved?: ReadonlySet<string>;
 }
-
-const SECRET = /\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 function within(root: string, path: string): boolean {
   return path === root ||
@@ -77,7 +79,7 @@ function specOf(
   if (entry.transport === "stdio") {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(entry.env ?? {})) {
-      env[k] = v.replace(SECRET, (_, name: string) => read(name));
+      env[k] = resolveSecretRefs(v, read);
     }
     const cwd = resolve(input.workingDir, entry.cwd ?? ".");
     if (!within(input.workingDir, cwd)) {
@@ -209,7 +211,7 @@ export function resolveMcpServers(
     else servers.push(spec);
   }
   const notices = skipped.map((s) =>
-    `warning: MCP server ${s.id} is not started: ${s.reason}`
+    `MCP server ${s.id} is not started: ${s.reason}`
   );
   return { servers, notices, skipped, secrets };
 }
@@ -218,9 +220,9 @@ export function resolveMcpServers(
 export function mcpEventLine(e: McpServerEvent): string | undefined {
   switch (e.state) {
     case "failed":
-      return `warning: MCP server ${e.server} failed, its tools are absent: ${e.reason}`;
+      return `MCP server ${e.server} failed, its tools are absent: ${e.reason}`;
     case "skipped_tool":
-      return `warning: MCP server ${e.server}: tool ${e.tool} is left out: ${e.reason}`;
+      return `MCP server ${e.server}: tool ${e.tool} is left out: ${e.reason}`;
     default:
       return undefined;
   }
@@ -239,6 +241,8 @@ export async function wireMcp(
   input: {
     servers: readonly McpServerSpec[];
     env(name: string): string | undefined;
+    /** Ids of the agent's servers that were not started. */
+    absent?: readonly string[];
   },
   io: {
     build(extra: readonly ToolDefinition<unknown>[]): ScopedToolRegistry;
@@ -262,6 +266,7 @@ export async function wireMcp(
   let schemaTokens = 0;
   const registry = await openMcpTools({
     servers,
+    ...(input.absent === undefined ? {} : { absent: input.absent }),
     build: io.build,
     connect: {
       baseEnv,
@@ -282,8 +287,58 @@ export async function wireMcp(
   const window = io.windowTokens;
   if (window !== undefined && schemaTokens > window / 10) {
     io.notice(
-      `notice: the MCP tools' schemas take about ${schemaTokens} tokens, more than 10 % of the model's ${window}-token window; narrow them with tools_allowlist, enabled_tools or disabled_tools`,
+      `the MCP tools' schemas take about ${schemaTokens} tokens, more than 10 % of the model's ${window}-token window; narrow them with tools_allowlist, enabled_tools or disabled_tools`,
     );
   }
   return registry;
+}
+
+/**
+ * Carries a run's server events to its session: those of connecting
+ * (which happens before the session opens) wait, and are published as
+ * `session:mcp_server` once it is open; later ones (a `closed`) go at
+ * once while the session's channel is open.
+ */
+export interface McpEventRelay {
+  /** Takes a server event (the `onEvent` of {@linkcode wireMcp}). */
+  onEvent(event: McpServerEvent): void;
+  /**
+   * Publishes what waited on the open session and what follows. Its
+   * `close()` then first closes the servers (each `closed` precedes
+   * `session:cancelled`).
+   *
+   * @param live The open session.
+   * @param closeServers Starts closing the servers (idempotent).
+   */
+  attach(live: PersistedSession, closeServers: () => Promise<void>): void;
+}
+
+/**
+ * A relay for one run.
+ *
+ * @returns The relay.
+ */
+export function mcpEventRelay(): McpEventRelay {
+  const waiting: McpServerEvent[] = [];
+  let session: PersistedSession | undefined;
+  function publish(live: PersistedSession, e: McpServerEvent): void {
+    if (live.events.closed || live.session.state === "cancelled") return;
+    const draft = mcpServerDraft(e);
+    if (draft !== undefined) live.emitMcpServer(draft);
+  }
+  return {
+    onEvent(e): void {
+      if (session === undefined) waiting.push(e);
+      else publish(session, e);
+    },
+    attach(live, closeServers): void {
+      session = live;
+      for (const e of waiting.splice(0)) publish(live, e);
+      const close = live.close;
+      live.close = (): void => {
+        void closeServers();
+        close();
+      };
+    },
+  };
 }

@@ -10,6 +10,7 @@
  */
 import type { HostOptions, PersistedSession } from "../../host/host.ts";
 import type { Result } from "../../schema/result.ts";
+import type { SessionEvent } from "../../schema/event.ts";
 import type { SessionSettings } from "../../session/deps.ts";
 import type { SessionStore } from "../../store/store.ts";
 import type { GateHook } from "../../tools/approval.ts";
@@ -76,6 +77,8 @@ export interface OpenChatSpec {
   approver?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   /** Engine settings that differ from the config's. */
   settings?: SessionSettings;
+  /** Sees each event after the printer (e.g. the text of a one-shot). */
+  observe?(event: SessionEvent): void;
 }
 
 /**
@@ -131,7 +134,14 @@ export function openChat(
     isReadOnly: (id) => run.registry?.isReadOnly(id) ?? false,
     ...(approver === undefined ? {} : { approver }),
   });
-  const host = hostOptionsOf(ctx, run);
+  // A line chat observes the transport: a retry says what it retries.
+  const host = hostOptionsOf(
+    ctx,
+    run,
+    frame === undefined || ctx.io.fetch === undefined
+      ? ctx.io.fetch
+      : frame.hooks.observeFetch(ctx.io.fetch),
+  );
   const settings: SessionSettings = {
     ...host.settings,
     ...spec.settings,
@@ -165,9 +175,13 @@ export function openChat(
     return opened;
   }
   const live = opened.value;
+  run.attach?.(live);
   if (frame !== undefined) frame.current.live = live;
   const drained = (async () => {
-    for await (const event of live.events) printer.print(event);
+    for await (const event of live.events) {
+      printer.print(event);
+      spec.observe?.(event);
+    }
   })();
   return {
     ok: true,

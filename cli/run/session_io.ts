@@ -15,7 +15,7 @@ import {
 } from "../io/output.ts";
 import { createStatusLine, intervalTicker } from "../chat/status.ts";
 import { TOOL_LINES } from "../chat/tool_line.ts";
-import { createLiveMarkdown } from "../io/markdown.ts";
+import { createLiveMarkdown } from "../io/live_markdown.ts";
 
 /**
  * The printer for the context's output mode: NDJSON under `--json`, else
@@ -64,7 +64,8 @@ function terminalParts(ctx: CommandEnv): TerminalParts {
   const now = io.now ?? ((): number => Date.now());
   const markdown = io.stdoutIsTerminal
     ? createLiveMarkdown({
-      width: io.terminal?.columns() ?? 80,
+      // Read as it streams: a resized terminal wraps at its new width.
+      width: () => io.terminal?.columns() ?? 80,
       color: ctx.color,
     })
     : undefined;

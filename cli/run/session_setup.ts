@@ -8,7 +8,7 @@
  */
 import { withheldProviderFault } from "../config/withheld.ts";
 import { streamLimitsOf } from "../config/resolve.ts";
-import type { HostOptions } from "../../host/host.ts";
+import type { HostOptions, PersistedSession } from "../../host/host.ts";
 import { denoRuntime } from "../../host/runtime.ts";
 import type { Agent } from "../../schema/agent.ts";
 import type { SessionContext } from "../../schema/context.ts";
@@ -22,6 +22,7 @@ import { type CliFault, fault } from "../fault.ts";
 import { type ProviderWiring, wireProviders } from "./provider_wiring.ts";
 import { registryOf } from "./keys.ts";
 import { rememberFaultSecrets } from "../io/fault_line.ts";
+import type { CliIo } from "../io/io.ts";
 import type { SessionSettings } from "../../session/deps.ts";
 import type { ScopedToolRegistry } from "../../tools/registry_impl.ts";
 import type { GateHook } from "../../tools/approval.ts";
@@ -44,6 +45,11 @@ export interface PreparedRun {
   notices: string[];
   /** Ends what the run started (the MCP servers); absent ⇒ nothing. */
   close?: () => Promise<void>;
+  /**
+   * Joins what the run started to its open session (the MCP servers'
+   * `session:mcp_server` events); absent ⇒ nothing.
+   */
+  attach?: (live: PersistedSession) => void;
 }
 
 /**
@@ -67,6 +73,15 @@ export interface RunRequest {
   userTools?: boolean;
   /** The `git_commit` gate of an interactive TTY (absent ⇒ denied). */
   gate?: GateHook;
+  /**
+   * Approves the agent file's inline MCP stdio servers (a terminal asks);
+   * absent ⇒ only those approved before start.
+   */
+  approveMcp?: (input: {
+    agent: Agent;
+    agentFile: string;
+    config: LoadedConfig;
+  }) => Promise<Set<string>>;
 }
 
 /**
@@ -144,11 +159,13 @@ export function contextDeps(
  *
  * @param ctx The command context (cwd, env, fetch, sleep).
  * @param run The prepared run.
+ * @param fetch The provider transport, when not the io's (an observed one).
  * @returns The runtime, tools, settings and secrets for the opener.
  */
 export function hostOptionsOf(
   ctx: CommandEnv,
   run: PreparedRun,
+  fetch: CliIo["fetch"] = ctx.io.fetch,
 ): Omit<HostOptions, "store"> & { settings: SessionSettings } {
   const { config, wiring } = run;
   const chat = config.resolved.chat;
@@ -168,7 +185,7 @@ export function hostOptionsOf(
       promptCaching: chat.promptCaching.value,
       ...streamLimitsOf(chat),
     },
-    ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
+    ...(fetch === undefined ? {} : { fetch }),
     ...(ctx.io.sleep === undefined ? {} : { sleep: ctx.io.sleep }),
   });
   return {
@@ -188,6 +205,17 @@ function windowOf(
   info: { contextWindowTokens: number } | undefined,
 ): { windowTokens?: number } {
   return info === undefined ? {} : { windowTokens: info.contextWindowTokens };
+}
+
+/** A cassette's declared window for the agent's model, if any. */
+function replayWindow(
+  wiring: ProviderWiring,
+  agent: Agent,
+): { contextWindowTokens: number } | undefined {
+  const w = wiring.replay?.resolveProvider(agent.provider)?.contextLimit?.(
+    agent.model,
+  );
+  return w === undefined ? undefined : { contextWindowTokens: w };
 }
 
 /**
@@ -338,6 +366,7 @@ export async function prepareRun(
   const mcpNotices: string[] = [];
   let secrets = wiring.value.secrets;
   let close: (() => Promise<void>) | undefined;
+  let attach: ((live: PersistedSession) => void) | undefined;
   if ((agent.tools ?? []).length > 0 || req.userTools === true || mcp) {
     const { buildToolRegistry } = await import("./tool_wiring.ts");
     // The MCP module resolves the servers first: the values it reads from
@@ -350,11 +379,13 @@ export async function prepareRun(
       env: (n) => ctx.io.env(n),
       ...(base.agentFile === undefined ? {} : {
         agentFile: base.agentFile,
-        approved: await (await import("./mcp_trust.ts")).approvedServers(
-          agent,
-          base.agentFile,
-          config,
-        ),
+        approved: req.approveMcp === undefined
+          ? await (await import("./mcp_trust.ts")).approvedServers(
+            agent,
+            base.agentFile,
+            config,
+          )
+          : await req.approveMcp({ agent, agentFile: base.agentFile, config }),
       }),
     });
     mcpNotices.push(...(resolvedMcp?.notices ?? []));
@@ -376,9 +407,11 @@ export async function prepareRun(
     };
     registry = buildToolRegistry(scope);
     if (registry.ok && mcpWiring !== undefined && resolvedMcp !== undefined) {
+      const relay = mcpWiring.mcpEventRelay();
       const joined = await mcpWiring.wireMcp({
         servers: resolvedMcp.servers,
         env: (n) => ctx.io.env(n),
+        absent: resolvedMcp.skipped.map((s) => s.id),
       }, {
         build(extraTools) {
           const built = buildToolRegistry({ ...scope, extraTools });
@@ -390,10 +423,17 @@ export async function prepareRun(
           : { resolveDns: ctx.io.resolveDns }),
         ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
         notice: (line) => void mcpNotices.push(line),
-        ...windowOf(wiring.value.registry.catalog().lookup(agent.model)),
+        onEvent: (e) => relay.onEvent(e),
+        // The window the session measures against: a cassette's own
+        // (v1.1 `context_window`), else the catalog's.
+        ...windowOf(
+          replayWindow(wiring.value, agent) ??
+            wiring.value.registry.catalog().lookup(agent.model),
+        ),
       });
       registry = ok(joined);
       close = () => joined.close();
+      attach = (live) => relay.attach(live, () => joined.close());
     }
   }
   if (!registry.ok) return registry;
@@ -405,5 +445,6 @@ export async function prepareRun(
     ...(registry.value === undefined ? {} : { registry: registry.value }),
     notices: [...base.notices, ...wiring.value.warnings, ...mcpNotices],
     ...(close === undefined ? {} : { close }),
+    ...(attach === undefined ? {} : { attach }),
   });
 }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { createChain } from "../../llm/chain.ts";
+import { createChain, type PlanEntry } from "../../llm/chain.ts";
 import type { LlmRequest } from "../../llm/provider.ts";
 import type { CompactionReason, SessionError } from "../../schema/event.ts";
 import type { CostEntry } from "../../schema/turn.ts";
@@ -19,8 +19,9 @@ import {
   splitForCompaction,
 } from "./compaction.ts";
 import type { SpendLedger } from "../ledger.ts";
-import { sessionError, sessionErrorFromLlm } from "../turn_errors.ts";
-import { attemptableEntries, measureState } from "./measure.ts";
+import { sessionError } from "../turn_errors.ts";
+import { runSummaryPass } from "./summary_pass.ts";
+import { estimateState } from "./projection.ts";
 import type { ContextState, WindowStep, WindowView } from "./state.ts";
 
 /**
@@ -55,6 +56,10 @@ export interface CompactionRun {
   bound: number;
   /** Disclose an unknown window on `session:compacting`. */
   windowUnknown: boolean;
+  /** The first attemptable entry: pass 1 is admitted on it first. */
+  entry: PlanEntry;
+  /** The heuristic estimate of the request `state` projects to. */
+  tokensBefore: number;
   /** The pending user of the turn (pre-send, recovery). */
   pending?: string;
 }
@@ -67,6 +72,8 @@ export interface CompactionRun {
 export type CompactionEnd =
   | {
     kind: "compacted";
+    /** The new state (also in the steps). */
+    state: ContextState;
     summary: string;
     keptMessageCount: number;
     keptTurnCount: number;
@@ -91,12 +98,6 @@ export type CompactionEnd =
  */
 export type CompactionOutcome = CompactionEnd & { steps: WindowStep[] };
 
-type PassResult =
-  | { kind: "text"; text: string; usage: { input: number; output: number } }
-  | { kind: "refused"; error: SessionError }
-  | { kind: "failed"; error: SessionError }
-  | { kind: "aborted" };
-
 const ABORTED: unique symbol = Symbol("aborted");
 
 function untilAborted(signal: AbortSignal): Promise<typeof ABORTED> {
@@ -106,54 +107,6 @@ function untilAborted(signal: AbortSignal): Promise<typeof ABORTED> {
         once: true,
       });}
   });
-}
-
-async function runPass(
-  chain: ReturnType<typeof createChain>,
-  request: LlmRequest,
-  signal: AbortSignal,
-): Promise<PassResult> {
-  let text = "";
-  for await (const ev of chain.stream(request, signal)) {
-    if (signal.aborted) return { kind: "aborted" };
-    if (ev.type === "attempt_start") text = "";
-    else if (ev.type === "chunk" && ev.chunk.type === "text_delta") {
-      text += ev.chunk.text;
-    } else if (ev.type === "done") {
-      if (ev.contextExceeded === true || ev.stopReason === "content_filter") {
-        return {
-          kind: "failed",
-          error: sessionError(
-            "internal",
-            "The summariser did not return a summary",
-          ),
-        };
-      }
-      return {
-        kind: "text",
-        text,
-        usage: { input: ev.usage.inputTokens, output: ev.usage.outputTokens },
-      };
-    } else if (ev.type === "failed") {
-      if (signal.aborted) return { kind: "aborted" };
-      if (ev.refusal !== undefined) {
-        return { kind: "refused", error: ev.refusal };
-      }
-      if (ev.error === undefined || ev.error.kind === "cancelled") {
-        return { kind: "failed", error: sessionError("internal") };
-      }
-      return {
-        kind: "failed",
-        error: sessionErrorFromLlm(ev.error, {
-          model: undefined,
-          toolsRan: false,
-        }),
-      };
-    }
-  }
-  return signal.aborted
-    ? { kind: "aborted" }
-    : { kind: "failed", error: sessionError("internal") };
 }
 
 /**
@@ -176,10 +129,9 @@ export async function runCompaction(
   const { state, reason, summariser } = run;
   const { signal, ledger, spend } = summariser;
   const deps = view.deps;
-  const measure = (s: ContextState): number =>
-    measureState(view, s, run.pending);
   const split = splitForCompaction(state.messages, state.spans);
   if (split === undefined) return { kind: "nothing_to_compact", steps: [] };
+  const chain = summaryChain(view, ledger, spend);
   let opened = false;
   const close = (error: SessionError): WindowStep[] =>
     opened
@@ -203,8 +155,7 @@ export async function runCompaction(
   });
   if (signal.aborted) return stop();
 
-  const tokensBefore = measure(state);
-  const chain = summaryChain(view, ledger, spend);
+  const tokensBefore = run.tokensBefore;
   let prior = state.summary === "" ? undefined : state.summary;
   let remaining = split.foldable;
   const usage = { input: 0, output: 0 };
@@ -228,25 +179,23 @@ export async function runCompaction(
       maxTokens: COMPACTION_LIMITS.summaryMaxTokens,
     };
     if (pass === 1) {
-      const entry = attemptableEntries(view.plan, false)[0];
-      if (entry !== undefined) {
-        const meta = { provider: entry.provider.id, model: entry.model };
-        const a = ledger.admit("summary", view.plan, meta, {
-          ...request,
-          model: entry.model,
-        });
-        if (!a.allow) {
-          return a.error.code === "budget_exceeded"
-            ? {
-              kind: "budget_refused",
-              error: a.error,
-              momentOpened: false,
-              steps: [],
-            }
-            : failed(a.error);
-        }
-        chain.admitted = true;
+      const entry = run.entry;
+      const meta = { provider: entry.provider.id, model: entry.model };
+      const a = ledger.admit("summary", view.plan, meta, {
+        ...request,
+        model: entry.model,
+      });
+      if (!a.allow) {
+        return a.error.code === "budget_exceeded"
+          ? {
+            kind: "budget_refused",
+            error: a.error,
+            momentOpened: false,
+            steps: [],
+          }
+          : failed(a.error);
       }
+      chain.admitted = true;
       opened = true;
       deps.emit({
         type: "session:compacting",
@@ -280,7 +229,7 @@ export async function runCompaction(
         }
       }
     }
-    const r = await runPass(chain.chain, request, signal);
+    const r = await runSummaryPass(chain.chain, request, signal);
     if (r.kind === "aborted" || signal.aborted) return stop();
     if (r.kind === "refused") {
       if (r.error.code !== "budget_exceeded") return failed(r.error);
@@ -315,7 +264,7 @@ export async function runCompaction(
     spans: split.keptSpans,
     summary: prior,
   };
-  const tokensAfter = measure(next);
+  const tokensAfter = estimateState(view, next, run.pending);
   const keptMessageCount = split.kept.length +
     (run.pending === undefined ? 0 : 1);
   const done = {
@@ -327,6 +276,7 @@ export async function runCompaction(
   };
   return {
     kind: "compacted",
+    state: next,
     ...done,
     usage,
     steps: [{

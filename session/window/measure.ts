@@ -1,7 +1,8 @@
 /**
- * Measured triggers: which window is
- * authoritative, the output reservation, the estimate of the next
- * request, and whether it calls for a compaction. Pure.
+ * Measured triggers: which window is authoritative, the output
+ * reservation, the next request measured (in the provider's count when it
+ * has one), and whether it calls for a compaction. Pure but for the
+ * provider's count.
  *
  * @module
  */
@@ -9,7 +10,8 @@ import type { PlanEntry } from "../../llm/chain.ts";
 import type { ModelCatalog } from "../../llm/catalog.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
 import { COMPACTION_LIMITS } from "./compaction.ts";
-import { estimateProjection } from "./projection.ts";
+import { estimateState, requestHistory } from "./projection.ts";
+import { rebaseSpans } from "./spans.ts";
 import type { ContextState, WindowView } from "./state.ts";
 
 /** Default `compactThreshold`. */
@@ -37,6 +39,26 @@ export function authoritativeWindow(
   if (provider.managesOwnContext?.() === true) return undefined;
   const w = provider.contextLimit?.(model);
   return typeof w === "number" && Number.isFinite(w) && w > 0 ? w : undefined;
+}
+
+/**
+ * The authoritative window of a plan's model (see
+ * {@linkcode authoritativeWindow}), for the wording of an overflow.
+ *
+ * @param plan The plan the request went through.
+ * @param model The model, if known.
+ * @returns The window in tokens, or `undefined`.
+ */
+export function planWindow(
+  plan: readonly PlanEntry[],
+  model: string | undefined,
+): number | undefined {
+  const entry = model === undefined
+    ? undefined
+    : plan.find((p) => p.model === model);
+  return entry === undefined
+    ? undefined
+    : authoritativeWindow(entry.provider, entry.model);
 }
 
 /**
@@ -146,6 +168,27 @@ export function summariserBound(
 }
 
 /**
+ * Where a compaction's summariser runs: its bound (see
+ * {@linkcode summariserBound}) and the first attemptable entry, on which
+ * pass 1 is admitted before the moment opens.
+ *
+ * @param plan The resolved plan.
+ * @param manual Whether unknown windows are allowed (with disclosure).
+ * @returns The bound, the disclosure and the entry, or `undefined` when
+ * no bound can be set.
+ */
+export function summaryTarget(
+  plan: readonly PlanEntry[],
+  manual: boolean,
+): { bound: number; windowUnknown: boolean; entry: PlanEntry } | undefined {
+  const bound = summariserBound(plan, manual);
+  const entry = attemptableEntries(plan, false)[0];
+  return bound === undefined || entry === undefined
+    ? undefined
+    : { ...bound, entry };
+}
+
+/**
  * A measurement of the next request against its window.
  */
 export interface Measurement {
@@ -191,33 +234,25 @@ export function checkCompactThreshold(value: number | undefined): number {
   return value;
 }
 
-/**
- * Estimated input tokens of the request a state projects to.
- *
- * @param view The next request's system prompt, memory policy and tools.
- * @param state Transcript, spans and summary.
- * @param pending The pending user text, if any.
- * @returns The estimate.
- */
-export function measureState(
-  view: Pick<WindowView, "agent" | "system" | "tools">,
-  state: ContextState,
-  pending?: string,
-): number {
-  const memory = view.agent.memory;
-  return estimateProjection({
-    system: view.system,
-    ...(memory === undefined ? {} : { memory }),
-    messages: state.messages,
-    spans: state.spans,
-    ...(state.summary === undefined ? {} : { summary: state.summary }),
-    ...(pending === undefined ? {} : { pending }),
-    tools: view.tools,
-  });
+/** The entry a request is measured against, its window and reservation. */
+function target(
+  view: WindowView,
+): { entry: PlanEntry; window: number; reservation: number } | undefined {
+  const entry = attemptableEntries(view.plan, view.tools.length > 0)[0];
+  if (entry === undefined) return undefined;
+  const window = authoritativeWindow(entry.provider, entry.model);
+  if (window === undefined) return undefined;
+  const reservation = reservationOf(
+    view.deps,
+    { kind: entry.provider.kind, model: entry.model },
+    view.agent.max_tokens,
+  );
+  return { entry, window, reservation };
 }
 
 /**
- * Measures the next request against the first attemptable entry.
+ * Measures the next request against the first attemptable entry, by the
+ * heuristic estimate.
  *
  * @param view The next request's parts.
  * @param state The current state.
@@ -230,20 +265,191 @@ export function measureNext(
   state: ContextState,
   pending?: string,
 ): Measurement | undefined {
-  const entry = attemptableEntries(view.plan, view.tools.length > 0)[0];
-  if (entry === undefined) return undefined;
-  const window = authoritativeWindow(entry.provider, entry.model);
-  if (window === undefined) return undefined;
+  const t = target(view);
+  if (t === undefined) return undefined;
+  const { window, reservation } = t;
+  const tokens = estimateState(view, state, pending);
+  return { tokens, window, reservation, threshold: view.threshold };
+}
+
+/**
+ * Measures the next request (see {@linkcode measureNext}), in the count
+ * of the first attemptable entry's provider when it has `estimateTokens`:
+ * raced with `signal`, falling back to the heuristic when the count
+ * throws, rejects or is not a finite number ≥ 0.
+ *
+ * @returns The measurement, `undefined` when the window is not
+ * authoritative, or `aborted` when the signal aborted while it counted.
+ */
+function measureRequest(
+  view: WindowView,
+  state: ContextState,
+  options: { pending?: string; signal: AbortSignal },
+):
+  | Counted
+  | undefined
+  | Promise<Counted | undefined | "aborted"> {
+  const t = target(view);
+  if (t === undefined) return undefined;
+  if (t.entry.provider.estimateTokens !== undefined) {
+    return providerCount(view, state, { ...t, ...options });
+  }
+  const { window, reservation } = t;
+  const tokens = estimateState(view, state, options.pending);
   return {
-    tokens: measureState(view, state, pending),
+    tokens,
     window,
-    reservation: reservationOf(
-      view.deps,
-      { kind: entry.provider.kind, model: entry.model },
-      view.agent.max_tokens,
-    ),
+    reservation,
     threshold: view.threshold,
+    estimate: tokens,
   };
+}
+
+/** A measurement, with the heuristic estimate it may have replaced. */
+type Counted = Measurement & { estimate: number };
+
+/** The request in the entry's provider's count (see {@linkcode measureRequest}). */
+async function providerCount(
+  view: WindowView,
+  state: ContextState,
+  options: {
+    entry: PlanEntry;
+    window: number;
+    reservation: number;
+    pending?: string;
+    signal: AbortSignal;
+  },
+): Promise<Counted | undefined | "aborted"> {
+  const { entry, window, reservation, pending, signal } = options;
+  const provider = entry.provider;
+  if (signal.aborted) return "aborted";
+  const messages = requestHistory(view, state, pending);
+  const estimate = estimateState(view, state, pending);
+  const m = {
+    tokens: estimate,
+    window,
+    reservation,
+    threshold: view.threshold,
+    estimate,
+  };
+  let onAbort = (): void => {};
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    const counted = await Promise.race([
+      Promise.resolve().then(() =>
+        provider.estimateTokens?.({
+          model: entry.model,
+          system: view.system,
+          messages,
+          tools: view.tools,
+        }, signal)
+      ),
+      aborted,
+    ]);
+    if (counted === "aborted" || signal.aborted) return "aborted";
+    return typeof counted === "number" && Number.isFinite(counted) &&
+        counted >= 0
+      ? { ...m, tokens: Math.ceil(counted) }
+      : m;
+  } catch {
+    return signal.aborted ? "aborted" : m;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * What measuring the next request says the turn does before it sends:
+ * send as it is (`recoverable` says whether an overflow may still start
+ * a recovery), stop (the signal aborted while a provider counted), or
+ * compact where the summariser runs (`tokensBefore`: the heuristic
+ * estimate of the request, when it was measured).
+ */
+export type RequestCheck =
+  | { kind: "send"; recoverable: boolean }
+  | { kind: "aborted" }
+  | CompactCheck;
+
+/** A check that calls for a compaction, and where its summariser runs. */
+export interface CompactCheck {
+  /** Compact. */
+  kind: "compact";
+  /** The summariser's request bound. */
+  bound: number;
+  /** Whether a window is unknown (disclosed). */
+  windowUnknown: boolean;
+  /** The first attemptable entry (pass 1 is admitted on it first). */
+  entry: PlanEntry;
+  /** The heuristic estimate of the request (the compaction's before). */
+  tokensBefore: number;
+}
+
+/**
+ * The check before a request. Before the first, measure the actual next
+ * request: when it triggers and the floor fits, compact; no bound, no
+ * authoritative window, or a floor that does not fit sends the request
+ * and forbids recovery. After an overflow (`recovery`), compact whenever
+ * a bound can be set.
+ *
+ * @param view The next request's parts.
+ * @param state The current state.
+ * @param options The pending user text, the turn's signal (a provider's
+ * count is raced with it), and whether an overflow is being recovered.
+ * @returns What the turn does next.
+ */
+export async function checkRequest(
+  view: WindowView,
+  state: ContextState,
+  options: { pending: string; signal: AbortSignal; recovery: boolean },
+): Promise<RequestCheck> {
+  const { pending } = options;
+  const target = summaryTarget(view.plan, false);
+  if (target === undefined) return { kind: "send", recoverable: false };
+  if (!options.recovery) {
+    const m = await measureRequest(view, state, options);
+    if (m === "aborted") return { kind: "aborted" };
+    if (m === undefined) return { kind: "send", recoverable: false };
+    if (compactionTrigger(m) === undefined) {
+      return { kind: "send", recoverable: true };
+    }
+    if (!floorFits(view, state, m, pending)) {
+      return { kind: "send", recoverable: false };
+    }
+    return { kind: "compact", ...target, tokensBefore: m.estimate };
+  }
+  const tokensBefore = estimateState(view, state, pending);
+  return { kind: "compact", ...target, tokensBefore };
+}
+
+/**
+ * Whether the after-turn step compacts now: the measured next request
+ * (no pending user) triggers.
+ *
+ * @param view The next request's parts.
+ * @param state The state after the turn.
+ * @param signal The turn's signal: a provider's count is raced with it.
+ * @returns Where the summariser runs when it is due, else `undefined`
+ * (also when the signal aborted while it was measured); a promise only
+ * while a provider counts.
+ */
+export function afterTurnDue(
+  view: WindowView,
+  state: ContextState,
+  signal: AbortSignal,
+): CompactCheck | undefined | Promise<CompactCheck | undefined> {
+  const target = summaryTarget(view.plan, false);
+  if (target === undefined) return undefined;
+  const due = (
+    m: Counted | undefined | "aborted",
+  ): CompactCheck | undefined =>
+    typeof m === "object" && compactionTrigger(m) !== undefined
+      ? { kind: "compact", ...target, tokensBefore: m.estimate }
+      : undefined;
+  const m = measureRequest(view, state, { signal });
+  return m instanceof Promise ? m.then(due) : due(m);
 }
 
 /**
@@ -266,12 +472,9 @@ export function floorFits(
   const latest = state.spans[state.spans.length - 1];
   const from = latest?.start ?? 0;
   const worstSummary = "x".repeat(COMPACTION_LIMITS.summaryMaxTokens * 4);
-  const floor = measureState(view, {
+  const floor = estimateState(view, {
     messages: state.messages.slice(from),
-    spans: state.spans.filter((s) => s.start >= from).map((s) => ({
-      start: s.start - from,
-      end: s.end - from,
-    })),
+    spans: rebaseSpans(state.spans, from),
     summary: worstSummary,
   }, pending);
   return floor + m.reservation <= m.window;

@@ -7,6 +7,7 @@
 import type { AgentMemory } from "../../schema/agent.ts";
 import type { TurnSpan, WorkingMessage } from "../../schema/resume.ts";
 import type { LlmMessage, ToolDef } from "../../llm/provider.ts";
+import type { ContextState, WindowView } from "./state.ts";
 
 /** The sentence every projected summary block ends with (then `\n\n`). */
 export const SUMMARY_CLOSING_SENTENCE = "The user\u2019s message follows.";
@@ -371,4 +372,53 @@ export function estimateProjection(
     chars += JSON.stringify(tool)?.length ?? 0;
   }
   return Math.ceil(chars / 4);
+}
+
+/**
+ * The history the next request sends: `state` projected by the agent's
+ * memory policy, ending with the pending user message when there is one.
+ *
+ * @param view The next request's memory policy.
+ * @param state Transcript, spans and summary.
+ * @param pending The pending user text, if any.
+ * @returns A fresh projection the request owns.
+ */
+export function requestHistory(
+  view: Pick<WindowView, "agent">,
+  state: ContextState,
+  pending?: string,
+): LlmMessage[] {
+  const memory = view.agent.memory;
+  return projectHistory({
+    ...(memory === undefined ? {} : { memory }),
+    messages: state.messages,
+    spans: state.spans,
+    ...(state.summary === undefined ? {} : { summary: state.summary }),
+    ...(pending === undefined ? {} : { pending }),
+  });
+}
+
+/**
+ * Estimated input tokens of the request a state projects to.
+ *
+ * @param view The next request's system prompt, memory policy and tools.
+ * @param state Transcript, spans and summary.
+ * @param pending The pending user text, if any.
+ * @returns The estimate.
+ */
+export function estimateState(
+  view: Pick<WindowView, "agent" | "system" | "tools">,
+  state: ContextState,
+  pending?: string,
+): number {
+  const memory = view.agent.memory;
+  return estimateProjection({
+    system: view.system,
+    ...(memory === undefined ? {} : { memory }),
+    messages: state.messages,
+    spans: state.spans,
+    ...(state.summary === undefined ? {} : { summary: state.summary }),
+    ...(pending === undefined ? {} : { pending }),
+    tools: view.tools,
+  });
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import type { TurnSpan, WorkingMessage } from "../../schema/resume.ts";
-import { countSlots, rebaseSpans } from "./compaction.ts";
+import { countSlots, rebaseSpans } from "./spans.ts";
 import type { ContextState, WindowStep } from "./state.ts";
 
 /**

@@ -1,30 +1,29 @@
 /**
  * The entry points of context management, as decisions that return what
- * the session does next: the pre-send step, the after-turn step, a
- * compaction for any reason, and whether the after-turn step is due. Each
- * returns its outcome with the steps (state, handover, event) that the
- * session takes in one place; nothing here installs, commits or publishes
- * (except `session:compacting` and the ledger's `cost:updated`, published
- * as they happen).
+ * the session does next: the request a turn sends (after the pre-send
+ * check, or after an overflow, the recovery), the after-turn step, and a
+ * compaction for any reason. Each returns its outcome with the steps
+ * (state, handover, event) that the session takes in one place; nothing
+ * here installs, commits or publishes (except `session:compacting` and
+ * the ledger's `cost:updated`, published as they happen).
  *
  * @module
  */
+import type { LlmMessage } from "../../llm/provider.ts";
 import type { CompactionReason, SessionError } from "../../schema/event.ts";
+import { sessionError } from "../turn_errors.ts";
 import {
   type CompactionOutcome,
   runCompaction,
   type Summariser,
 } from "./compact.ts";
 import {
-  attemptableEntries,
-  compactionTrigger,
-  floorFits,
-  type Measurement,
-  measureNext,
-  summariserBound,
+  checkRequest,
+  type CompactCheck,
+  type RequestCheck,
+  summaryTarget,
 } from "./measure.ts";
-import { projectHistory } from "./projection.ts";
-import type { PlanEntry } from "../../llm/chain.ts";
+import { estimateState, requestHistory } from "./projection.ts";
 import type { ContextState, WindowStep, WindowView } from "./state.ts";
 import { trimSteps } from "./trim.ts";
 
@@ -34,11 +33,12 @@ export type CompactWithOutcome =
   | { kind: "skipped"; steps: WindowStep[] };
 
 /**
- * Runs the primitive for one entry point.
+ * Runs the primitive where no check called for it (a manual `compact()`):
+ * it finds where the summariser runs and estimates the state itself.
  *
  * @param view The next request's parts.
- * @param options The state, why, the summariser's inputs, the pending
- * user; `manual` allows unknown windows.
+ * @param options The state, why, and the summariser's inputs; `manual`
+ * allows unknown windows.
  * @returns The outcome, or `skipped` when no bound can be set.
  */
 export function compactWith(
@@ -47,195 +47,107 @@ export function compactWith(
     state: ContextState;
     reason: CompactionReason;
     summariser: Summariser;
-    pending?: string;
     manual?: boolean;
   },
 ): Promise<CompactWithOutcome> {
-  const bound = summariserBound(view.plan, options.manual === true);
-  if (bound === undefined) {
+  const target = summaryTarget(view.plan, options.manual === true);
+  if (target === undefined) {
     return Promise.resolve({ kind: "skipped", steps: [] });
   }
   return runCompaction(view, {
     state: options.state,
     summariser: options.summariser,
     reason: options.reason,
-    bound: bound.bound,
-    windowUnknown: bound.windowUnknown,
-    ...(options.pending === undefined ? {} : { pending: options.pending }),
+    bound: target.bound,
+    windowUnknown: target.windowUnknown,
+    entry: target.entry,
+    tokensBefore: estimateState(view, options.state),
   });
 }
 
 /**
- * Measures the next request (see `measureNext`), in the count of the first
- * attemptable entry's provider when it has `estimateTokens`: raced with
- * `signal`, falling back to the heuristic when the count throws, rejects
- * or is not a finite number ≥ 0.
- *
- * @returns The measurement, `undefined` when the window is not
- * authoritative, or `aborted` when the signal aborted while it counted.
- */
-function measureRequest(
-  view: WindowView,
-  state: ContextState,
-  options: { pending?: string; signal: AbortSignal },
-):
-  | Measurement
-  | undefined
-  | Promise<Measurement | undefined | "aborted"> {
-  const { pending, signal } = options;
-  const m = measureNext(view, state, pending);
-  const entry = attemptableEntries(view.plan, view.tools.length > 0)[0];
-  if (m === undefined || entry?.provider.estimateTokens === undefined) {
-    return m;
-  }
-  return providerCount(view, state, { m, entry, pending, signal });
-}
-
-/** `m` in the entry's provider's count (see {@linkcode measureRequest}). */
-async function providerCount(
-  view: WindowView,
-  state: ContextState,
-  options: {
-    m: Measurement;
-    entry: PlanEntry;
-    pending: string | undefined;
-    signal: AbortSignal;
-  },
-): Promise<Measurement | undefined | "aborted"> {
-  const { m, entry, pending, signal } = options;
-  const provider = entry.provider;
-  if (signal.aborted) return "aborted";
-  const memory = view.agent.memory;
-  const messages = projectHistory({
-    ...(memory === undefined ? {} : { memory }),
-    messages: state.messages,
-    spans: state.spans,
-    ...(state.summary === undefined ? {} : { summary: state.summary }),
-    ...(pending === undefined ? {} : { pending }),
-  });
-  let onAbort = (): void => {};
-  const aborted = new Promise<"aborted">((resolve) => {
-    onAbort = () => resolve("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    const counted = await Promise.race([
-      Promise.resolve().then(() =>
-        provider.estimateTokens?.({
-          model: entry.model,
-          system: view.system,
-          messages,
-          tools: view.tools,
-        }, signal)
-      ),
-      aborted,
-    ]);
-    if (counted === "aborted" || signal.aborted) return "aborted";
-    return typeof counted === "number" && Number.isFinite(counted) &&
-        counted >= 0
-      ? { ...m, tokens: Math.ceil(counted) }
-      : m;
-  } catch {
-    return signal.aborted ? "aborted" : m;
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
-}
-
-/**
- * How the pre-send step ended, with the steps the session takes first.
+ * What the turn does next, with the steps the session takes first: send
+ * the request of `messages` (the projection of the state those steps
+ * leave), or stop (aborted without an error, else failed with it).
  * `recoverable` says whether an overflow may still start a recovery in
  * this turn.
  */
-export type PreSendOutcome =
+export type NextRequest =
   & (
-    | { kind: "send"; recoverable: boolean }
-    | { kind: "refused"; error: SessionError }
-    | { kind: "aborted" }
-    | { kind: "internal" }
+    | { kind: "send"; recoverable: boolean; messages: LlmMessage[] }
+    | { kind: "stop"; error?: SessionError }
   )
   & { steps: WindowStep[] };
 
 /**
- * The pre-send step: measure the actual next request;
- * when it triggers and the floor fits, compact (`pre-send`). A failure or
- * skip sends the original request and forbids recovery.
+ * The request a turn sends next. Before the first request, the pre-send
+ * check: when the measured request triggers and the floor fits, compact
+ * (`pre-send`); a failure or skip sends the original request and forbids
+ * recovery. After an overflow it may recover from (`overflow`), compact
+ * (`overflow-recovery`) and resend once; when that cannot compact, the
+ * overflow ends the turn.
  *
  * @param view The next request's parts.
  * @param options The state, the pending user text, whether automatic
- * compaction is permitted, and the summariser's inputs.
+ * compaction is permitted, the summariser's inputs, the turn's signal (a
+ * provider's count is raced with it), and the overflow being recovered.
  * @returns What the turn does next.
  */
-export async function preSend(
+export async function nextRequest(
   view: WindowView,
   options: {
     state: ContextState;
     pending: string;
     automatic: boolean;
     summariser: Summariser;
-    /** The turn's signal: a provider's count is raced with it. */
     signal: AbortSignal;
+    overflow?: SessionError;
   },
-): Promise<PreSendOutcome> {
-  const { state, pending } = options;
-  const send = (recoverable: boolean): PreSendOutcome => ({
-    kind: "send",
-    recoverable,
-    steps: [],
-  });
-  if (!options.automatic) return send(false);
-  if (summariserBound(view.plan, false) === undefined) return send(false);
-  const m = await measureRequest(view, state, {
-    pending,
-    signal: options.signal,
-  });
-  if (m === "aborted") return { kind: "aborted", steps: [] };
-  if (m === undefined) return send(false);
-  if (compactionTrigger(m) === undefined) return send(true);
-  if (!floorFits(view, state, m, pending)) return send(false);
-  const out = await compactWith(view, {
-    state,
-    reason: "pre-send",
-    summariser: options.summariser,
-    pending,
-  });
-  const steps = out.steps;
-  switch (out.kind) {
-    case "compacted":
-      return { kind: "send", recoverable: true, steps };
-    case "budget_refused":
-      return { kind: "refused", error: out.error, steps };
-    case "aborted":
-      return { kind: "aborted", steps };
-    case "failed":
-      return out.observer === true
-        ? { kind: "internal", steps }
-        : { kind: "send", recoverable: false, steps };
-    default:
-      return { kind: "send", recoverable: false, steps };
+): Promise<NextRequest> {
+  const { state, pending, signal, overflow } = options;
+  const recovery = overflow !== undefined;
+  const check: RequestCheck = recovery || options.automatic
+    ? await checkRequest(view, state, { pending, signal, recovery })
+    : { kind: "send", recoverable: false };
+  if (check.kind === "aborted") return { kind: "stop", steps: [] };
+  let out: CompactionOutcome | undefined;
+  if (check.kind === "compact") {
+    out = await runCompaction(view, {
+      state,
+      summariser: options.summariser,
+      reason: recovery ? "overflow-recovery" : "pre-send",
+      bound: check.bound,
+      windowUnknown: check.windowUnknown,
+      entry: check.entry,
+      tokensBefore: check.tokensBefore,
+      pending,
+    });
   }
-}
-
-/**
- * Whether the after-turn step would compact now.
- *
- * @param view The next request's parts.
- * @param state The state after the turn.
- * @param signal The turn's signal: a provider's count is raced with it.
- * @returns `true` when the measured next request triggers (`false` when
- * the signal aborted while it was measured); a promise only while a
- * provider counts.
- */
-export function afterTurnDue(
-  view: WindowView,
-  state: ContextState,
-  signal: AbortSignal,
-): boolean | Promise<boolean> {
-  if (summariserBound(view.plan, false) === undefined) return false;
-  const due = (m: Measurement | undefined | "aborted"): boolean =>
-    typeof m === "object" && compactionTrigger(m) !== undefined;
-  const m = measureRequest(view, state, { signal });
-  return m instanceof Promise ? m.then(due) : due(m);
+  const steps = out?.steps ?? [];
+  switch (out?.kind) {
+    case "compacted":
+      return {
+        kind: "send",
+        recoverable: !recovery,
+        messages: requestHistory(view, out.state, pending),
+        steps,
+      };
+    case "budget_refused":
+      return { kind: "stop", error: out.error, steps };
+    case "aborted":
+      return { kind: "stop", steps };
+    case "failed":
+      if (out.observer === true) {
+        return { kind: "stop", error: sessionError("internal"), steps };
+      }
+  }
+  // Nothing compacted: the request goes as it is, or the overflow stands.
+  return overflow !== undefined ? { kind: "stop", error: overflow, steps } : {
+    kind: "send",
+    recoverable: check.kind === "send" && check.recoverable,
+    messages: requestHistory(view, state, pending),
+    steps,
+  };
 }
 
 /**
@@ -254,12 +166,19 @@ export async function afterTurn(
     state: ContextState;
     trimAllowed: boolean;
     summariser: Summariser;
+    /** The due check: where the summariser runs. */
+    due: CompactCheck;
   },
 ): Promise<WindowStep[]> {
-  const out = await compactWith(view, {
+  const { due } = options;
+  const out = await runCompaction(view, {
     state: options.state,
     reason: "auto-threshold",
     summariser: options.summariser,
+    bound: due.bound,
+    windowUnknown: due.windowUnknown,
+    entry: due.entry,
+    tokensBefore: due.tokensBefore,
   });
   if (out.kind === "budget_refused" && !out.momentOpened) {
     return [...out.steps, {

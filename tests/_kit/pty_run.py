@@ -7,14 +7,31 @@ Bytes on this process's stdin go to the terminal (as keystrokes); what
 the program writes to the terminal comes out on stdout, unchanged. When
 stdin ends, keystrokes stop but the program runs on. The exit status is
 the program's (128 + N when signal N ended it). Standard library only.
+
+A test resizes the terminal by writing ESC ] pty-resize;COLUMNS;ROWS BEL
+on stdin: it is not typed; the terminal gets the new size and the
+program a SIGWINCH; ESC ] pty-resized BEL in the output marks where.
 """
 import fcntl
 import os
 import pty
+import re
 import select
 import struct
 import sys
 import termios
+
+
+RESIZE = re.compile(rb"\x1b\]pty-resize;(\d+);(\d+)\x07")
+
+
+def resize(master: int, data: bytes) -> bytes:
+    """Applies and removes the resize requests in `data`."""
+    for m in RESIZE.finditer(data):
+        size = struct.pack("HHHH", int(m.group(2)), int(m.group(1)), 0, 0)
+        fcntl.ioctl(master, termios.TIOCSWINSZ, size)
+        os.write(1, b"\x1b]pty-resized\x07")
+    return RESIZE.sub(b"", data)
 
 
 def main() -> int:
@@ -49,6 +66,7 @@ def main() -> int:
             if not data:
                 inputs = [master]
             else:
+                data = resize(master, data)
                 while data:
                     n = os.write(master, data)
                     data = data[n:]

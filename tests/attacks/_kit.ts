@@ -2,8 +2,12 @@
 import assert from "node:assert/strict";
 import { createBufferedIo } from "../../cli/io/io.ts";
 import { main } from "../../cli/main.ts";
+import { openRecorder } from "../../cli/run/record.ts";
+import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import type { SessionEvent } from "../../schema/event.ts";
+import { openSqliteStore } from "../../store/sqlite_store.ts";
 import { lineStdin, parseEvents, runCli, write } from "../cli/_helpers.ts";
+import { deps, newSession, turn } from "../store/_harness.ts";
 
 /** One cassette call: the model asks for one tool call. */
 export function toolCall(name: string, args: unknown): unknown {
@@ -156,4 +160,119 @@ export async function treeState(dirs: readonly string[]): Promise<string[]> {
   };
   for (const d of dirs) await walk(d, 0);
   return out.sort();
+}
+
+/**
+ * Seeds `<dir>/home/history.db` with sessions `s1`, `s2`, … (one turn
+ * each, asking `questions[i]`) and returns its path. `ticking` stamps
+ * rows from a clock counting up from 1,000 instead of the fixed one.
+ */
+export async function seedHistory(
+  dir: string,
+  questions: readonly string[] = ["first question"],
+  options: { ticking?: boolean } = {},
+): Promise<string> {
+  await Deno.mkdir(`${dir}/home`, { recursive: true });
+  const path = `${dir}/home/history.db`;
+  let now = 1_000;
+  const store = openSqliteStore(
+    path,
+    options.ticking === true
+      ? { ...deps(), clock: { now: () => now++ } }
+      : deps(),
+  );
+  questions.forEach((q, i) => {
+    store.create(newSession(`s${i + 1}`));
+    store.commitTurn(`s${i + 1}`, turn(q));
+  });
+  store.close();
+  return path;
+}
+
+/**
+ * Records one anthropic turn with `--record`'s recorder into
+ * `<dir>/c.json`: the user says `userText`, the model says `said`, the
+ * call carries `key`; `secrets` are the configured keys. Returns the
+ * written cassette's text.
+ */
+export async function recordOneTurn(
+  dir: string,
+  options: {
+    secrets: readonly string[];
+    key: string;
+    userText: string;
+    said: string;
+  },
+): Promise<string> {
+  const r = await openRecorder("c.json", {
+    cwd: dir,
+    primaryProvider: "anthropic",
+    model: "claude-haiku-4-5",
+    secrets: [...options.secrets],
+  });
+  assert.ok(r.ok);
+  const provider = r.value.wrap(
+    "anthropic",
+    createScriptedProvider({
+      id: "anthropic",
+      script: [[
+        { type: "text_delta", text: options.said },
+        {
+          type: "stop",
+          stopReason: "stop",
+          usage: { inputTokens: 1, outputTokens: 1 },
+        },
+      ]],
+    }),
+  );
+  const messages = [{
+    role: "user" as const,
+    content: [{ type: "text" as const, text: options.userText }],
+  }];
+  for await (
+    const _ of provider.stream(
+      { model: "claude-haiku-4-5", messages },
+      options.key,
+    )
+  ) {
+    // consume
+  }
+  const written = await r.value.write();
+  assert.ok(written.ok);
+  return await Deno.readTextFile(`${dir}/c.json`);
+}
+
+/**
+ * Runs one scripted `http_request` call to `url` through `chat --json`
+ * with `allow` as the allowed domains; asserts the call failed and
+ * returns its result and the run.
+ */
+export async function refusedRequest(
+  dir: string,
+  url: string,
+  allow: readonly string[],
+): Promise<
+  {
+    run: ScriptedRun;
+    result: Extract<SessionEvent, { type: "agent:tool_result" }>;
+  }
+> {
+  await write(
+    `${dir}/home/config.toml`,
+    `[chat]\nallowed_domains = [${
+      allow.map((d) => JSON.stringify(d)).join(", ")
+    }]\n`,
+  );
+  await writeScript(dir, {
+    tools: ["http_request"],
+    calls: [toolCall("http_request", { url })],
+  });
+  const run = await scriptedChat(dir, {
+    cwd: dir,
+    env: { RELAVIUM_HOME: `${dir}/home` },
+  });
+  const result = run.results[0];
+  assert.ok(result !== undefined, run.stdout + run.stderr);
+  assert.equal(result.success, false, JSON.stringify(result));
+  return { run, result };
 }

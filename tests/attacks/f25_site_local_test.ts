@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { isBlockedAddress } from "../../tools/sandbox/ssrf.ts";
 import { runCli, tempDir, write } from "../cli/_helpers.ts";
-import { scriptedChat, toolCall, writeScript } from "./_kit.ts";
+import { refusedRequest } from "./_kit.ts";
 
 const SITE_LOCAL: Array<[string, string]> = [
   ["the first address fec0::1", "fec0::1"],
@@ -38,21 +38,11 @@ Deno.test("F25: http_request to a site-local address is refused ssrf_blocked", a
   for (const [what, address] of SITE_LOCAL.slice(0, 3)) {
     await t.step(what, async () => {
       await using dir = await tempDir();
-      await write(
-        `${dir.path}/home/config.toml`,
-        `[chat]\nallowed_domains = [${JSON.stringify(address)}]\n`,
+      const { result } = await refusedRequest(
+        dir.path,
+        `https://[${address}]/`,
+        [address],
       );
-      await writeScript(dir.path, {
-        tools: ["http_request"],
-        calls: [toolCall("http_request", { url: `https://[${address}]/` })],
-      });
-      const run = await scriptedChat(dir.path, {
-        cwd: dir.path,
-        env: { RELAVIUM_HOME: `${dir.path}/home` },
-      });
-      const result = run.results[0];
-      assert.ok(result !== undefined, run.stdout + run.stderr);
-      assert.equal(result.success, false, JSON.stringify(result));
       assert.match(
         result.outputSummary ?? "",
         /^Tool call denied \(ssrf_blocked\)/,

@@ -186,25 +186,22 @@ Deno.test("hostile repo: a cloned repository cannot run, reroute or raise anythi
   /** The model's `touch` of the marker, as call `id`. */
   const touch = (id: string) =>
     toolCallChunks(id, "run_command", { command: "touch", args: [marker] });
+  /** Writes the cassette `name` into the clone. */
+  const script = (name: string, calls: Parameters<typeof cassette>[0]) =>
+    write(`${clone.repo}/${name}`, cassette(calls));
 
   await t.step(
     "a chat on the user's default model: git_status and touch",
     async () => {
-      await write(
-        `${clone.repo}/c.json`,
-        cassette([
-          { chunks: toolCallChunks("g1", "git_status", { command: "diff" }) },
-          {
-            expect: { toolResultFor: "g1" },
-            chunks: toolCallChunks("g2", "git_status", { command: "log" }),
-          },
-          {
-            expect: { toolResultFor: "g2" },
-            chunks: touch("t1"),
-          },
-          { expect: { toolResultFor: "t1" }, chunks: replyChunks("Done.") },
-        ]),
-      );
+      await script("c.json", [
+        { chunks: toolCallChunks("g1", "git_status", { command: "diff" }) },
+        {
+          expect: { toolResultFor: "g1" },
+          chunks: toolCallChunks("g2", "git_status", { command: "log" }),
+        },
+        { expect: { toolResultFor: "g2" }, chunks: touch("t1") },
+        { expect: { toolResultFor: "t1" }, chunks: replyChunks("Done.") },
+      ]);
       const r = await inClone(clone, [
         "chat",
         "--json",
@@ -231,13 +228,10 @@ Deno.test("hostile repo: a cloned repository cannot run, reroute or raise anythi
   await t.step(
     "an agent the repository ships runs touch under --mode auto",
     async () => {
-      await write(
-        `${clone.repo}/c2.json`,
-        cassette([
-          { chunks: touch("t2") },
-          { chunks: replyChunks("Done.") },
-        ]),
-      );
+      await script("c2.json", [
+        { chunks: touch("t2") },
+        { chunks: replyChunks("Done.") },
+      ]);
       const r = await inClone(clone, [
         "agent",
         "run",

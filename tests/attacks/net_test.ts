@@ -16,9 +16,14 @@ import { allBuiltinTools } from "../../tools/builtin/all.ts";
 import { createDenoToolEffects } from "../../tools/deno/effects.ts";
 import { createModePolicy } from "../../tools/modes.ts";
 import { createToolRegistry } from "../../tools/registry_impl.ts";
-import { tempDir, write } from "../cli/_helpers.ts";
-import { grantAll, makeContext, messageOf } from "../tools/_helpers.ts";
-import { scriptedChat, toolCall, writeScript } from "./_kit.ts";
+import { tempDir } from "../cli/_helpers.ts";
+import {
+  grantAll,
+  makeContext,
+  messageOf,
+  testTls,
+} from "../tools/_helpers.ts";
+import { refusedRequest } from "./_kit.ts";
 
 /** A TCP listener on 127.0.0.1 counting the connections it accepts. */
 function counter(): { port: number; hits: () => number } & AsyncDisposable {
@@ -107,23 +112,7 @@ ROWS.push(
 /** Runs one `http_request` call through the CLI; returns the refusal. */
 async function viaCli(url: string, allow: string[]): Promise<string> {
   await using dir = await tempDir();
-  await write(
-    `${dir.path}/home/config.toml`,
-    `[chat]\nallowed_domains = [${
-      allow.map((d) => JSON.stringify(d)).join(", ")
-    }]\n`,
-  );
-  await writeScript(dir.path, {
-    tools: ["http_request"],
-    calls: [toolCall("http_request", { url })],
-  });
-  const run = await scriptedChat(dir.path, {
-    cwd: dir.path,
-    env: { RELAVIUM_HOME: `${dir.path}/home` },
-  });
-  const result = run.results[0];
-  assert.ok(result !== undefined, run.stdout + run.stderr);
-  assert.equal(result.success, false, JSON.stringify(result));
+  const { run, result } = await refusedRequest(dir.path, url, allow);
   assert.equal(run.turnError, "tool_denied", run.stdout);
   return result.outputSummary ?? "";
 }
@@ -137,13 +126,13 @@ for (const row of ROWS) {
   });
 }
 
-const tls = new URL("../tools/fixtures/tls/", import.meta.url);
+const { ca, cert, key } = await testTls();
 
 /**
  * An HTTPS server on 127.0.0.1 that answers every request with a 302 to
  * `location(targetPort)`, and a plain HTTP target that counts its hits.
  */
-async function redirectPair(
+function redirectPair(
   location: (port: number) => string,
 ): Promise<
   {
@@ -153,8 +142,6 @@ async function redirectPair(
     location: string;
   } & AsyncDisposable
 > {
-  const cert = await Deno.readTextFile(new URL("cert.pem", tls));
-  const key = await Deno.readTextFile(new URL("key.pem", tls));
   const target = counter();
   const where = location(target.port);
   let served = 0;
@@ -165,7 +152,7 @@ async function redirectPair(
       return new Response(null, { status: 302, headers: { location: where } });
     },
   );
-  return {
+  return Promise.resolve({
     base: `https://127.0.0.1:${server.addr.port}`,
     served: () => served,
     targetHits: target.hits,
@@ -174,7 +161,7 @@ async function redirectPair(
       await server.shutdown();
       await target[Symbol.asyncDispose]();
     },
-  };
+  });
 }
 
 const TO_LOOPBACK = (port: number) => `http://127.0.0.1:${port}/`;
@@ -192,7 +179,6 @@ Deno.test("net attack: an allowed URL that redirects to a loopback server is ref
 
 Deno.test("net attack: a 302 to a loopback address comes back unfollowed (library registry, test-only loopback switch)", async () => {
   await using pair = await redirectPair(TO_LOOPBACK);
-  const ca = await Deno.readTextFile(new URL("ca.pem", tls));
   const registry = createToolRegistry({
     tools: allBuiltinTools(),
     host: createDenoToolEffects({ caCerts: [ca] }),

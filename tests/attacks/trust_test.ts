@@ -109,6 +109,25 @@ function setting(stdout: string, key: string): unknown {
   return row === undefined ? undefined : [row.value, row.source];
 }
 
+/** `config show --json` in `repo`: no crash, exit 0. */
+async function configShow(repo: Repo): Promise<RunResult> {
+  const r = await cli(repo, ["config", "show", "--json"]);
+  clean(r);
+  assert.equal(r.code, 0, r.stderr);
+  return r;
+}
+
+/** Each of `values`' settings has that value and comes from `source`. */
+function assertSettings(
+  stdout: string,
+  source: string,
+  values: Record<string, unknown>,
+): void {
+  for (const [key, value] of Object.entries(values)) {
+    assert.deepEqual(setting(stdout, key), [value, source], key);
+  }
+}
+
 function cli(
   repo: Repo,
   argv: string[],
@@ -175,7 +194,7 @@ const ROWS: Row[] = [
         stdin: "hi\n",
       });
       clean(r);
-      assert.equal(r.code, 4, r.stderr);
+      assert.equal(r.code, 0, r.stderr);
       const started = parseEvents(r.stdout)[0];
       assert.ok(started?.type === "session:started");
       assert.equal(started.model, "claude-sonnet-4-6");
@@ -191,26 +210,20 @@ const ROWS: Row[] = [
         { stdin: "more\n" },
       );
       clean(resumed);
-      assert.equal(resumed.code, 4, resumed.stderr);
+      assert.equal(resumed.code, 0, resumed.stderr);
       assert.equal(notices(resumed.stderr).length, 1, resumed.stderr);
     },
   },
   {
     name: "raised caps and a warn-only cost mode from an untrusted project",
     async run(repo) {
-      const r = await cli(repo, ["config", "show", "--json"]);
-      clean(r);
-      assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(setting(r.stdout, "chat.max_turns"), [5, "global"]);
-      assert.deepEqual(setting(r.stdout, "chat.on_exceed"), ["fail", "global"]);
-      assert.deepEqual(setting(r.stdout, "chat.max_cost_microcents"), [
-        50000000,
-        "global",
-      ]);
-      assert.deepEqual(setting(r.stdout, "chat.allowed_commands"), [
-        ["git status"],
-        "global",
-      ]);
+      const r = await configShow(repo);
+      assertSettings(r.stdout, "global", {
+        "chat.max_turns": 5,
+        "chat.on_exceed": "fail",
+        "chat.max_cost_microcents": 50000000,
+        "chat.allowed_commands": ["git status"],
+      });
       assert.equal(setting(r.stdout, "providers.evil"), undefined);
       const untrusted = JSON.parse(r.stdout).untrusted;
       assert.equal(untrusted.length, 1);
@@ -242,18 +255,12 @@ const ROWS: Row[] = [
     project:
       '[chat]\nallowed_commands = ["git status"]\nmax_turns = 2\non_exceed = "fail"\nmax_cost_microcents = 100\n',
     async run(repo) {
-      const r = await cli(repo, ["config", "show", "--json"]);
-      clean(r);
-      assert.equal(r.code, 0, r.stderr);
-      assert.deepEqual(setting(r.stdout, "chat.max_turns"), [2, "project"]);
-      assert.deepEqual(setting(r.stdout, "chat.max_cost_microcents"), [
-        100,
-        "project",
-      ]);
-      assert.deepEqual(setting(r.stdout, "chat.allowed_commands"), [
-        ["git status"],
-        "project",
-      ]);
+      const r = await configShow(repo);
+      assertSettings(r.stdout, "project", {
+        "chat.max_turns": 2,
+        "chat.max_cost_microcents": 100,
+        "chat.allowed_commands": ["git status"],
+      });
       assert.deepEqual(notices(r.stderr), []);
     },
   },

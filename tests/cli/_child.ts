@@ -5,7 +5,56 @@
  */
 import { fileURLToPath } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** The repository root (a path ending in `/`). */
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** What a finished child wrote and how it ended. */
+export interface ChildOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns `deno <args>` with every stream piped and only `env` for its environment. */
+function spawnDeno(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string> },
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: [...args],
+    cwd: options.cwd,
+    clearEnv: true,
+    env: options.env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/**
+ * Runs `deno <args>` to its end: `stdin` written then closed, nothing of
+ * the test's environment passed on but `env`.
+ *
+ * @param args The arguments after `deno`.
+ * @param options The working folder, the whole environment and the input.
+ * @returns Its exit code and its output, decoded.
+ */
+export async function runDeno(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; stdin?: string },
+): Promise<ChildOutput> {
+  const child = spawnDeno(args, options);
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(options.stdin ?? ""));
+  await writer.close();
+  const out = await child.output();
+  const decoder = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: decoder.decode(out.stdout),
+    stderr: decoder.decode(out.stderr),
+  };
+}
 
 /** A running `cli.ts`. */
 export interface CliChild extends AsyncDisposable {
@@ -66,15 +115,7 @@ export function spawnCli(
   args: string[],
   options: { cwd: string; env: Record<string, string> },
 ): CliChild {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: cliRunArgs(args),
-    cwd: options.cwd,
-    clearEnv: true,
-    env: options.env,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnDeno(cliRunArgs(args), options);
   const writer = child.stdin.getWriter();
   const reader = child.stdout.pipeThrough(new TextDecoderStream())
     .getReader();

@@ -5,9 +5,11 @@
  * reaches 127.0.0.1, and the project files that declare the fakes as
  * `[[providers]]` entries.
  */
+import assert from "node:assert/strict";
 import type { FetchFn } from "../../llm/http.ts";
 import { fixture } from "../llm/adapters/_server.ts";
-import { runCli, type RunResult, write } from "./_helpers.ts";
+import { runCli, type RunOptions, type RunResult, write } from "./_helpers.ts";
+import { type Reply, serve, type TestServer } from "../llm/adapters/_server.ts";
 
 export {
   fixture,
@@ -81,11 +83,66 @@ export function openaiReadNotes(): Uint8Array {
 /** One `[[providers]]` block. */
 export interface FakeEntry {
   id: string;
-  kind: "anthropic" | "openai-compatible" | "gemini";
+  kind: "anthropic" | "openai-compatible" | "openai-responses" | "gemini";
   baseUrl: string;
   allowLocal?: boolean;
   /** Further keys of the block (numbers), e.g. `first_byte_timeout_ms`. */
   extra?: Record<string, number>;
+}
+
+/** A `[[providers]]` entry `id` of `kind` at `baseUrl`, allowed on loopback. */
+export function localEntry(
+  id: string,
+  kind: FakeEntry["kind"],
+  baseUrl: string,
+): FakeEntry {
+  return { id, kind, baseUrl, allowLocal: true };
+}
+
+/** The home under `dir` and the planted keys of `fake-anthropic` and `fake-openai`. */
+export function keyEnv(dir: string): Record<string, string> {
+  return {
+    RELAVIUM_HOME: `${dir}/home`,
+    RELAVIUM_FAKE_ANTHROPIC_API_KEY: PLANTED.anthropic,
+    RELAVIUM_FAKE_OPENAI_API_KEY: PLANTED.openai,
+  };
+}
+
+/** No planted key (or one of `keys`) appears in `text`. */
+export function assertNoKey(
+  text: string,
+  where: string,
+  keys: readonly string[] = Object.values(PLANTED),
+): void {
+  for (const key of keys) {
+    assert.ok(!text.includes(key), `a planted key leaked into ${where}`);
+  }
+}
+
+/** Runs `body`, then closes every server however it ended. */
+export async function withServers(
+  servers: TestServer[],
+  body: () => Promise<void>,
+): Promise<void> {
+  try {
+    await body();
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
+  }
+}
+
+/** `main(argv, io)` in `dir` with `env` and `stdin`, its transport the loopback only. */
+export function runLoopback(
+  dir: string,
+  argv: string[],
+  options: Pick<RunOptions, "stdin"> & { env: Record<string, string> },
+): Promise<RunResult> {
+  return runCli(argv, {
+    env: options.env,
+    cwd: dir,
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+    fetch: loopbackFetch().fetch,
+  });
 }
 
 /** Writes `<dir>/.relavium/project.toml` declaring `entries`. */
@@ -201,4 +258,109 @@ export async function allFileText(dir: string): Promise<string> {
     }
   }
   return out;
+}
+
+/** One link of a fallback chain: its entry at a server's URL, its model, the server's replies. */
+export interface ChainLink {
+  entry: (url: string) => FakeEntry;
+  model: string;
+  replies: Reply[];
+}
+
+/**
+ * Serves `replies` as `fake-anthropic`, declares it and writes
+ * `a.agent.yaml` on it (`claude-sonnet-4-6`, with `fallback`), runs
+ * `body`, and closes the server however it ends.
+ */
+export async function withFakeAnthropic(
+  dir: string,
+  replies: Reply[],
+  body: (server: TestServer) => Promise<void>,
+  fallback?: Array<{ provider: string; model: string }>,
+): Promise<void> {
+  const server = serve(replies);
+  await withServers([server], async () => {
+    await declareProviders(dir, [
+      localEntry("fake-anthropic", "anthropic", server.url),
+    ]);
+    await write(
+      `${dir}/a.agent.yaml`,
+      agentYaml({
+        provider: "fake-anthropic",
+        model: "claude-sonnet-4-6",
+        ...(fallback === undefined ? {} : { fallback }),
+      }),
+    );
+    await body(server);
+  });
+}
+
+/** The fakes' ids, each with its kind and the path its base URL ends in. */
+const FAKES = {
+  "fake-anthropic": ["anthropic", ""],
+  "fake-openai": ["openai-compatible", "/v1"],
+  "fake-gemini": ["gemini", "/v1beta"],
+} as const;
+
+/** A chain link on the fake `id` (its usual kind and path), serving `replies`. */
+export function link(
+  id: keyof typeof FAKES,
+  model: string,
+  replies: Reply[],
+): ChainLink {
+  const [kind, path] = FAKES[id];
+  return {
+    entry: (url) => localEntry(id, kind, `${url}${path}`),
+    model,
+    replies,
+  };
+}
+
+/**
+ * Serves each link, declares them, writes `a.agent.yaml` on the first
+ * with the second as its fallback (and `tools`), and runs `argv` in `dir`
+ * on the loopback; the servers are closed before it returns.
+ *
+ * @returns The run and how many requests each link's server saw.
+ */
+export async function runChain(
+  dir: string,
+  chain: [ChainLink, ChainLink],
+  argv: string[],
+  options: { env: Record<string, string>; stdin: string; tools?: string[] },
+): Promise<{ r: RunResult; requests: [number, number] }> {
+  const [first, second] = chain;
+  const servers = [serve(first.replies), serve(second.replies)] as const;
+  let r: RunResult | undefined;
+  await withServers([...servers], async () => {
+    const entries = [first.entry(servers[0].url), second.entry(servers[1].url)];
+    await declareProviders(dir, entries);
+    await write(
+      `${dir}/a.agent.yaml`,
+      agentYaml({
+        provider: entries[0]?.id ?? "",
+        model: first.model,
+        fallback: [{ provider: entries[1]?.id ?? "", model: second.model }],
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
+      }),
+    );
+    r = await runLoopback(dir, argv, options);
+  });
+  assert.ok(r !== undefined);
+  return {
+    r,
+    requests: [servers[0].requests.length, servers[1].requests.length],
+  };
+}
+
+/**
+ * A project file declaring the loopback entry `compat` (of `kind`) at
+ * `<url>/v1`, then `rest` (more keys of the entry, or further tables).
+ */
+export function compatToml(
+  url: string,
+  rest = "",
+  kind = "openai-compatible",
+): string {
+  return `[[providers]]\nid = "compat"\nkind = "${kind}"\nbase_url = "${url}/v1"\nallow_local = true\n${rest}`;
 }

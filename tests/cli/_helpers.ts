@@ -11,6 +11,7 @@ import {
 } from "../../cli/config/config.ts";
 import { recordTrust, sha256Hex } from "../../cli/config/trust_store.ts";
 import { parseSessionEvent, type SessionEvent } from "../../schema/event.ts";
+import { callChunks, cassette, textChunks } from "./_kit/cassette.ts";
 
 /** A temp dir removed on `await using` exit. */
 export interface TempDir extends AsyncDisposable {
@@ -154,42 +155,28 @@ export function lineStdin(
 
 /** The chunks of one model call answering `text`. */
 export function replyChunks(text: string): Array<Record<string, unknown>> {
-  return [
-    { type: "text_delta", text },
-    {
-      type: "stop",
-      stopReason: "stop",
-      usage: { inputTokens: 20, outputTokens: 4 },
-    },
-  ];
+  return textChunks(text);
 }
 
 /** A v1.0 cassette of text-only turns for `provider`. */
 export function textCassette(provider: string, replies: string[]): string {
-  return JSON.stringify({
-    schema_version: "1.0",
+  return cassette(
+    replies.map((text, i) =>
+      textChunks(text, { inputTokens: 10 + i, outputTokens: 2 })
+    ),
     provider,
-    calls: replies.map((text, i) => [
-      { type: "text_delta", text },
-      {
-        type: "stop",
-        stopReason: "stop",
-        usage: { inputTokens: 10 + i, outputTokens: 2 },
-      },
-    ]),
-  });
+  );
 }
 
 /** A v1.0 cassette whose one call fails with an `auth` error (`bad key`). */
 export function authErrorCassette(provider: string): string {
-  return JSON.stringify({
-    schema_version: "1.0",
+  const error = {
+    kind: "auth",
     provider,
-    calls: [[{
-      type: "error",
-      error: { kind: "auth", provider, message: "bad key", retryable: false },
-    }]],
-  });
+    message: "bad key",
+    retryable: false,
+  };
+  return cassette([[{ type: "error", error }]], provider);
 }
 
 /** JSON with object keys sorted at every depth (key order is not part of the event contract). */
@@ -253,14 +240,22 @@ export function toolCallChunks(
   name: string,
   args: unknown,
 ): Record<string, unknown>[] {
-  return [
-    { type: "tool_call_start", id, name },
-    { type: "tool_call_delta", id, argsJsonDelta: JSON.stringify(args) },
-    { type: "tool_call_end", id },
-    {
-      type: "stop",
-      stopReason: "tool_use",
-      usage: { inputTokens: 10, outputTokens: 3 },
-    },
-  ];
+  return callChunks(id, name, JSON.stringify(args));
+}
+
+/** A streamed `agent:token` event of session `s` (for printer tests). */
+export function tokenEvent(
+  seq: number,
+  text: string,
+  model = "m",
+): SessionEvent {
+  return {
+    sessionId: "s",
+    timestamp: "2026-01-01T00:00:00.000Z",
+    sequenceNumber: seq,
+    type: "agent:token",
+    nodeId: "n",
+    token: text,
+    model,
+  };
 }

@@ -4,31 +4,13 @@
  * the reason in its name, where this Deno has no `deno bundle`.
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
-import {
-  parseEvents,
-  signature,
-  tempDir,
-  textCassette,
-  write,
-} from "./_helpers.ts";
+import { ROOT, runDeno } from "./_child.ts";
+import { parseEvents, signature, textCassette } from "./_helpers.ts";
+import { ONE_TURN_RUN, scenario } from "./_kit/scenario.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-async function bundleAvailable(): Promise<boolean> {
-  try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--help"],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return out.success;
-  } catch {
-    return false;
-  }
-}
-
-const AVAILABLE = await bundleAvailable();
+/** Whether this Deno has `deno bundle` (its help exits 0). */
+const AVAILABLE = await runDeno(["bundle", "--help"], { cwd: ROOT, env: {} })
+  .then((out) => out.code === 0, () => false);
 
 Deno.test("deno task bundle is `deno bundle` of cli.ts into dist/", async () => {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
@@ -44,64 +26,35 @@ Deno.test({
     : "the bundle runs a cassette turn: IGNORED, `deno bundle` is unavailable in this Deno",
   ignore: !AVAILABLE,
   async fn() {
-    await using dir = await tempDir();
-    const bundle = `${dir.path}/relavium.js`;
-    const built = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "bundle",
-        "--quiet",
-        "--platform",
-        "deno",
-        "--output",
-        bundle,
-        "cli.ts",
-      ],
+    await using s = await scenario({ env: { NO_COLOR: undefined } });
+    const bundle = `${s.dir}/relavium.js`;
+    const flags = ["--quiet", "--platform", "deno", "--output", bundle];
+    const built = await runDeno(["bundle", ...flags, "cli.ts"], {
       cwd: ROOT,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(built.code, 0, new TextDecoder().decode(built.stderr));
-    await write(
-      `${dir.path}/mini.agent.yaml`,
+      env: Deno.env.toObject(), // the whole environment, as the task has
+    });
+    assert.equal(built.code, 0, built.stderr);
+    await s.file(
+      "mini.agent.yaml",
       "id: mini\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: Be terse.\n",
     );
-    await write(`${dir.path}/c.json`, textCassette("openai", ["Bundled."]));
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
+    await s.file("c.json", textCassette("openai", ["Bundled."]));
+    const argv = ["agent", "run", "mini.agent.yaml", "--fixture", "c.json"];
+    const out = await runDeno(
+      [
         "run",
         "--no-prompt",
         "--allow-read",
         "--allow-env",
         bundle,
-        "agent",
-        "run",
-        "mini.agent.yaml",
-        "--fixture",
-        "c.json",
+        ...argv,
         "--json",
       ],
-      cwd: dir.path,
-      clearEnv: true,
-      env: { RELAVIUM_HOME: `${dir.path}/home` },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode("hello\n"));
-    await writer.close();
-    const out = await child.output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert.equal(out.code, 0, stderr);
-    assert.equal(stderr, "");
-    const events = parseEvents(new TextDecoder().decode(out.stdout));
-    assert.deepEqual(signature(events), [
-      "session:started",
-      "session:turn_started",
-      "agent:token",
-      "cost:updated",
-      "session:turn_completed",
-      "session:cancelled",
-    ]);
+      { cwd: s.cwd, env: s.env, stdin: "hello\n" },
+    );
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stderr, "");
+    const events = parseEvents(out.stdout);
+    assert.deepEqual(signature(events), ONE_TURN_RUN);
   },
 });

@@ -14,6 +14,7 @@ const TOPICS: Array<[HelpTopic, string[]]> = [
   ["chat-list", ["chat-list", "--help"]],
   ["chat-show", ["chat-show", "--help"]],
   ["chat-delete", ["chat-delete", "--help"]],
+  ["chat-release", ["chat-release", "--help"]],
   ["chat-export", ["chat-export", "s1", "-h"]],
   ["agent-run", ["agent", "run", "--help"]],
   ["config", ["config", "--help"]],

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { textCall, toolCall } from "../attacks/_kit.ts";
-import type { SessionEvent } from "../../schema/event.ts";
+import { parseSessionEvent, type SessionEvent } from "../../schema/event.ts";
 import { parseEvents, runCli, tempDir, write } from "./_helpers.ts";
 import { SERVER_TOOL_IDS, serverArgs } from "../tools/mcp/_harness.ts";
 
@@ -110,11 +110,11 @@ Deno.test("agent run: in ask mode without a terminal an MCP call is refused and 
   assert.equal(r.code, 1, r.stderr);
   assert.ok(result?.type === "agent:tool_result");
   assert.equal(result.success, false);
-  // The CLI's ask mode answers for the missing approver, as for every
-  // governed built-in (the pipeline's own refusal is no_approval_hook).
+  // Refused no_approval_hook, as for every governed built-in, with the
+  // reason nobody could be asked.
   assert.match(
     r.stdout,
-    /Tool call denied: mcp_calc_slow needs approval in ask mode and there is no terminal to ask on/,
+    /Tool call denied \(no_approval_hook\): mcp_calc_slow needs approval in ask mode and there is no terminal to ask on/,
   );
   const log = await Deno.readTextFile(`${dir.path}/server.log`).catch(() => "");
   assert.equal(log, "");
@@ -146,11 +146,11 @@ Deno.test("agent run: an MCP server that cannot start is one warning and the run
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stderr,
-    /warning: MCP server calc failed, its tools are absent/,
+    /^notice: MCP server calc failed, its tools are absent/m,
   );
   assert.match(
     r.stderr,
-    /warning: MCP server nope is not started: \[\[mcp_servers\]\] of the global config has no such id/,
+    /^notice: MCP server nope is not started: \[\[mcp_servers\]\] of the global config has no such id/m,
   );
 });
 
@@ -188,7 +188,7 @@ Deno.test("a stdio server written in an agent file is not spawned until approved
   assert.match(
     before.stderr,
     new RegExp(
-      `warning: MCP server local is not started: ${ws}/a.agent.yaml declares it to run .*, which is not approved; approve it with: relavium trust ${ws}/a.agent.yaml`,
+      `notice: MCP server local is not started: ${ws}/a.agent.yaml declares it to run .*, which is not approved; approve it with: relavium trust ${ws}/a.agent.yaml`,
     ),
   );
   assert.equal(await Deno.stat(marker).then(() => true, () => false), false);
@@ -254,4 +254,113 @@ Deno.test("mcp list connects the global servers and lists their state and tools"
   assert.deepEqual(listed, {
     servers: [{ id: "calc", state: "connected", tools: [...SERVER_TOOL_IDS] }],
   });
+});
+
+Deno.test("agent run --json: session:mcp_server events say each server's state", async () => {
+  await using dir = await tempDir();
+  await setUp(dir.path, [
+    toolCall("mcp_calc_add", { a: 1, b: 1 }),
+    textCall("2."),
+  ]);
+  const config = await Deno.readTextFile(`${dir.path}/home/config.toml`);
+  await write(
+    `${dir.path}/home/config.toml`,
+    `${config}[[mcp_servers]]\nid = "gone"\ntransport = "stdio"\ncommand = "/nonexistent/mcp"\n`,
+  );
+  await write(
+    `${dir.path}/ws/a.agent.yaml`,
+    "id: a\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nmcp_servers: [{ ref: calc }, { ref: gone }]\n",
+  );
+  const { r, result } = await runAgent(dir.path, "add");
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(result?.type === "agent:tool_result" && result.success);
+  const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  for (const line of lines) {
+    assert.ok(parseSessionEvent(line).ok, JSON.stringify(line));
+  }
+  const events = parseEvents(r.stdout);
+  const mcp = events.flatMap((e) =>
+    e.type === "session:mcp_server" ? [{ ...e, at: events.indexOf(e) }] : []
+  );
+  const of = (server: string) =>
+    mcp.filter((e) => e.server === server).map((e) => e.state);
+  assert.deepEqual(of("calc"), ["connecting", "connected", "closed"]);
+  assert.deepEqual(of("gone"), ["connecting", "failed"]);
+  const connected = mcp.find((e) => e.state === "connected");
+  assert.ok(connected?.state === "connected");
+  assert.equal(connected.tools, SERVER_TOOL_IDS.length);
+  assert.ok(connected.schemaTokens > 0);
+  const failed = mcp.find((e) => e.state === "failed");
+  assert.ok(failed?.state === "failed");
+  assert.match(failed.reason, /\S/);
+  // Published on the session's channel: after session:started, and the
+  // closing before session:cancelled.
+  const started = events.findIndex((e) => e.type === "session:started");
+  const cancelled = events.findIndex((e) => e.type === "session:cancelled");
+  assert.ok(mcp.every((e) => e.at > started && e.at < cancelled));
+  assert.match(r.stderr, /MCP server gone failed, its tools are absent/);
+});
+
+Deno.test("agent run: a recorded MCP call whose server is absent ends tool_unavailable naming the server", async (t) => {
+  await using dir = await tempDir();
+  for (
+    const [name, entry] of [
+      ["failed to start", 'command = "/nonexistent/mcp-server"'],
+      ["not configured", undefined],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      await write(
+        `${dir.path}/home/config.toml`,
+        entry === undefined
+          ? ""
+          : `[[mcp_servers]]\nid = "calc"\ntransport = "stdio"\n${entry}\n`,
+      );
+      await write(
+        `${dir.path}/ws/a.agent.yaml`,
+        "id: a\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nmcp_servers: [{ ref: calc }]\n",
+      );
+      await writeCassette(dir.path, [
+        toolCall("mcp_calc_add", { a: 1, b: 2 }),
+        textCall("3."),
+      ]);
+      const { r, result } = await runAgent(dir.path, "add");
+      assert.equal(r.code, 1, r.stderr);
+      assert.ok(result?.type === "agent:tool_result" && !result.success);
+      const done = parseEvents(r.stdout).find((e) =>
+        e.type === "session:turn_completed"
+      );
+      assert.ok(done?.type === "session:turn_completed");
+      assert.equal(done.error?.code, "tool_unavailable");
+      assert.equal(
+        done.error?.message,
+        "Tool unavailable: mcp_calc_add is a tool of the MCP server calc, which is not connected in this session",
+      );
+    });
+  }
+});
+
+Deno.test("agent run: the notice of MCP schemas past 10 % of the window shows once on stderr, under --json too", async () => {
+  await using dir = await tempDir();
+  await setUp(dir.path, []);
+  await write(
+    `${dir.path}/ws/c.json`,
+    JSON.stringify({
+      schema_version: "1.1",
+      provider: "anthropic",
+      // The calc tools' schemas are about 115 tokens: past 10 % of this.
+      context_window: 1000,
+      calls: [textCall("ok")],
+    }),
+  );
+  const { r } = await runAgent(dir.path, "hi");
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stderr.split("\n").filter((l) =>
+    /MCP tools' schemas/.test(l)
+  );
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(
+    lines[0] ?? "",
+    /^notice: the MCP tools' schemas take about \d+ tokens, more than 10 % of the model's 1000-token window; narrow them with tools_allowlist, enabled_tools or disabled_tools$/,
+  );
 });

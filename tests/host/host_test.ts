@@ -4,11 +4,11 @@ import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import type { StreamChunk } from "../../llm/chunk.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import { createMemoryStore } from "../../store/memory_store.ts";
-import { openSqliteStore } from "../../store/sqlite_store.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
 import { createFakeRegistry } from "../_fakes/tools.ts";
 import { hostParts } from "../_fakes/runtime.ts";
+import { delegating, sqliteAt } from "./_stores.ts";
 import { AGENT, reply, toolCall } from "../session/_harness.ts";
 
 const CONTEXT = { workingDir: "/work", fsScopeTier: "sandboxed" as const };
@@ -50,10 +50,7 @@ Deno.test("resumeSession() on a fresh store handle sends exactly the request the
   try {
     const path = `${dir}/history.db`;
     const pb = createScriptedProvider({ id: "openai", script: script() });
-    const store1 = openSqliteStore(path, {
-      clock: steppingClock(),
-      ids: sequentialIds("r"),
-    });
+    const store1 = sqliteAt(path, "r");
     const b = openSession({
       store: store1,
       agent: AGENT,
@@ -72,10 +69,7 @@ Deno.test("resumeSession() on a fresh store handle sends exactly the request the
       id: "openai",
       script: script().slice(4),
     });
-    const store2 = openSqliteStore(path, {
-      clock: steppingClock(),
-      ids: sequentialIds("q"),
-    });
+    const store2 = sqliteAt(path, "q");
     const resumed = resumeSession({
       store: store2,
       sessionId: id,
@@ -114,14 +108,9 @@ Deno.test("openSession() persists each completed turn with its tool rounds and c
   await live.session.sendMessage("two");
   const loaded = store.load(live.sessionId);
   assert.ok(loaded);
-  assert.deepEqual(loaded.messages.map((m) => m.role), [
-    "user",
-    "assistant",
-    "user",
-    "assistant",
-    "tool",
-    "assistant",
-  ]);
+  // A text turn, then a turn with one tool round.
+  const roles = ["user", "assistant", "user", "assistant", "tool", "assistant"];
+  assert.deepEqual(loaded.messages.map((m) => m.role), roles);
   assert.deepEqual(loaded.messages[3]?.content, [
     {
       type: "tool_call",
@@ -139,18 +128,11 @@ Deno.test("openSession() persists each completed turn with its tool rounds and c
 function failingCommits(inner: SessionStore): SessionStore {
   return {
     ...inner,
-    create: (s) => inner.create(s),
-    commitTurn: () => {
-      throw new Error("disk full");
-    },
-    recordCosts: (id, c) => inner.recordCosts(id, c),
-    allocateTurnKey: (id) => inner.allocateTurnKey(id),
-    setStatus: (id, s) => inner.setStatus(id, s),
-    markExported: (id, p) => inner.markExported(id, p),
-    softDelete: (id) => inner.softDelete(id),
-    list: () => inner.list(),
-    load: (id) => inner.load(id),
-    close: () => inner.close(),
+    ...delegating(inner, {
+      commitTurn: () => {
+        throw new Error("disk full");
+      },
+    }),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { openSession, resumeSession } from "../../host/host.ts";
+import { leaseHeldMessage } from "../../host/lease.ts";
 import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import { createMemoryStore } from "../../store/memory_store.ts";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
@@ -136,4 +137,70 @@ Deno.test("openSession() journals each provider call; resumeSession() adopts cal
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a session whose lease another writer took over refuses its next call naming the holder; the store keeps only the first turn", async () => {
+  const store = createMemoryStore();
+  const provider = createScriptedProvider({
+    id: "openai",
+    script: [reply("a"), reply("never")],
+  });
+  const p = hostParts({
+    resolveProvider: (id) => (id === "openai" ? provider : undefined),
+  }, { ids: sequentialIds("h") });
+  using live = openSession({ store, agent: AGENT, ...p });
+  await live.session.sendMessage("one");
+  // Another writer releases the stuck lease and takes the session.
+  assert.equal(store.clearLease?.(live.sessionId)?.holderId, "h-1");
+  assert.ok(
+    store.acquireLease?.(live.sessionId, {
+      holderId: "other",
+      pid: 4242,
+      hostname: "elsewhere",
+    }).ok,
+  );
+  const second = await live.session.sendMessage("two");
+  assert.equal(second.kind, "failed");
+  if (second.kind === "failed") {
+    assert.equal(second.error.code, "internal");
+    assert.match(
+      second.error.message,
+      new RegExp(
+        `^Session ${live.sessionId}: this chat's writer lease was taken over by process 4242 on host "elsewhere", since .+; nothing more is sent or written here`,
+      ),
+    );
+  }
+  assert.equal(provider.calls, 1, "nothing more was sent");
+  assert.deepEqual(userTexts(store, live.sessionId), ["one"]);
+});
+
+Deno.test("resumeSession() names a lease dated in the future and a damaged one with chat-release", () => {
+  const store = createMemoryStore();
+  store.create({
+    id: "s",
+    agentSlug: "mini",
+    agentSnapshot: AGENT,
+    context: { workingDir: "/w", fsScopeTier: "sandboxed" },
+  });
+  const p = parts([]);
+  const future = p.runtime.clock.now() + 86_400_000;
+  const held = {
+    holderId: "x",
+    pid: 7,
+    hostname: "far",
+    acquiredAt: new Date(future).toISOString(),
+    heartbeatAt: new Date(future).toISOString(),
+  };
+  assert.match(
+    leaseHeldMessage("s", held, p.runtime.clock.now()),
+    /^Session s is open in another writer \(process 7 on host "far", since .+\) whose heartbeat is dated in the future \(.+\), so its lease never expires on its own: .*run 'relavium chat-release s'/,
+  );
+  assert.match(
+    leaseHeldMessage("s", {
+      ...held,
+      acquiredAt: "",
+      damaged: "relavium_session_leases.acquired_at",
+    }),
+    /^Session s is held by a damaged lease row \(relavium_session_leases\.acquired_at is invalid, process 7 on host "far"\): .*'relavium chat-release s' to clear it/,
+  );
 });

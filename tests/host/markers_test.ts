@@ -15,6 +15,7 @@ import type { SessionDeps } from "../../session/deps.ts";
 import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
 import { createFakeRegistry } from "../_fakes/tools.ts";
 import { hostParts } from "../_fakes/runtime.ts";
+import { delegating, sqliteAt } from "./_stores.ts";
 import { AGENT, toolCall } from "../session/_harness.ts";
 import {
   filler,
@@ -90,10 +91,7 @@ async function sameNextRequest(
   const dir = await Deno.makeTempDir();
   const path = `${dir}/history.db`;
   const pb = provider(window);
-  const store1 = openSqliteStore(path, {
-    clock: steppingClock(),
-    ids: sequentialIds("r"),
-  });
+  const store1 = sqliteAt(path, "r");
   const b = openSession({
     store: store1,
     agent,
@@ -112,10 +110,7 @@ async function sameNextRequest(
   store1.close();
 
   const pc = provider(window);
-  const store2 = openSqliteStore(path, {
-    clock: steppingClock(),
-    ids: sequentialIds("q"),
-  });
+  const store2 = sqliteAt(path, "q");
   const resumed = resumeSession({
     store: store2,
     sessionId: id,
@@ -379,18 +374,7 @@ Deno.test("summariser spend of a failed compaction outside a turn is written at 
 
 Deno.test("a store without appendMarker latches the session at the first boundary", async () => {
   const inner = createMemoryStore();
-  const store: SessionStore = {
-    create: (s) => inner.create(s),
-    commitTurn: (id, t) => inner.commitTurn(id, t),
-    recordCosts: (id, c) => inner.recordCosts(id, c),
-    allocateTurnKey: (id) => inner.allocateTurnKey(id),
-    setStatus: (id, s) => inner.setStatus(id, s),
-    markExported: (id, p) => inner.markExported(id, p),
-    softDelete: (id) => inner.softDelete(id),
-    list: () => inner.list(),
-    load: (id) => inner.load(id),
-    close: () => inner.close(),
-  };
+  const store: SessionStore = delegating(inner);
   const p = provider(100_000);
   const live = openSession({
     store,

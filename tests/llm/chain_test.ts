@@ -567,6 +567,12 @@ Deno.test("createChain() reports an admitted attempt cancelled before it left as
   );
 });
 
+const NO_EXTRAS = {
+  parallelToolCalls: false,
+  reasoning: false,
+  promptCache: false,
+};
+
 function endlessProvider(
   reads: { count: number },
   hangAfter = Infinity,
@@ -575,13 +581,8 @@ function endlessProvider(
     id: "endless",
     kind: "openai-compatible",
     customEndpoint: false,
-    supports: {
-      tools: true,
-      streaming: true,
-      parallelToolCalls: false,
-      reasoning: false,
-      promptCache: false,
-    },
+    // Tools and streaming; nothing else.
+    supports: { ...NO_EXTRAS, tools: true, streaming: true },
     async *stream(): AsyncGenerator<StreamChunk> {
       while (true) {
         reads.count++;

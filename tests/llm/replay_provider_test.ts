@@ -284,25 +284,20 @@ Deno.test("createReplay() messagesInclude finds each substring in some request m
       },
     ],
   };
-  await t.step("all found", async () => {
-    const parsed = parseCassette(
-      cassette(["first question", "first answer"]),
-      "c.json",
-    );
+  /** Replays a cassette whose call expects `texts`: the replay, the chunks. */
+  const replayOf = async (texts: string[]) => {
+    const parsed = parseCassette(cassette(texts), "c.json");
     assert.ok(parsed.ok);
     const r = createReplay(parsed.value, { primaryProvider: "openai" });
-    const out = await drain(provider(r, "openai"), request);
+    return { r, out: await drain(provider(r, "openai"), request) };
+  };
+  await t.step("all found", async () => {
+    const { r, out } = await replayOf(["first question", "first answer"]);
     assert.equal(out.at(-1)?.type, "stop");
     assert.deepEqual(r.faults(), []);
   });
   await t.step("one missing is a named fault", async () => {
-    const parsed = parseCassette(
-      cassette(["first answer", "never said"]),
-      "c.json",
-    );
-    assert.ok(parsed.ok);
-    const r = createReplay(parsed.value, { primaryProvider: "openai" });
-    const out = await drain(provider(r, "openai"), request);
+    const { r, out } = await replayOf(["first answer", "never said"]);
     assert.equal(out[0]?.type, "error");
     assert.deepEqual(r.faults(), [
       'c.json: calls call #1: expect.messagesInclude[1]: "never said" not found in any request message',

@@ -32,7 +32,7 @@ Deno.test("real --json events (the demo's stream, the README's sample) validate 
     stderr: out.io.stderr,
     json: true,
   });
-  assert.equal(r.chat, 4, out.stderrText());
+  assert.equal(r.chat, 0, out.stderrText());
   const demo = out.stdoutText().split("\n").filter((l) =>
     l.startsWith('{"type":"')
   )

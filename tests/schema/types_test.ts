@@ -1,12 +1,12 @@
 /**
  * Each written-out type beside its schema is held equal to what zod infers
- * by a `Holds<Same<…>>` alias in its own module (schema/_type_equal.ts), so
+ * by a `Holds<Same<…>>` alias in its own module (schema/type_equal.ts), so
  * `deno check` of the package is the compile-time test. These tests pin
  * what `Same` tells apart, and that a wrong pair fails the type check.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import type { Flat, Same } from "../../schema/_type_equal.ts";
+import type { Flat, Same } from "../../schema/type_equal.ts";
 import type {
   parseSessionEvent,
   SessionEvent,
@@ -36,7 +36,7 @@ Deno.test("a schema whose inference drifts from its written-out type fails deno 
   await Deno.writeTextFile(
     file,
     `import { z } from "zod";
-import type { Holds, Same } from "../../schema/_type_equal.ts";
+import type { Holds, Same } from "../../schema/type_equal.ts";
 interface Written { id: string; note?: string }
 const inferred = z.strictObject({ id: z.string(), note: z.string() });
 export const schema: z.ZodType<Written> = inferred;

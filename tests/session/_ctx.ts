@@ -1,11 +1,13 @@
 /** Fakes for context-management tests: a provider that declares its window
  * and answers turns and summariser passes from separate scripts. */
+import assert from "node:assert/strict";
 import type { StreamChunk } from "../../llm/chunk.ts";
 import type { ModelCatalog, ModelInfo } from "../../llm/catalog.ts";
 import { estimateTokens } from "../../llm/estimate.ts";
 import type { LlmProvider, LlmRequest } from "../../llm/provider.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import { COMPACTION_SYSTEM_PROMPT } from "../../session/window/compaction.ts";
+import { failure, type Harness, harness, reply } from "./_harness.ts";
 
 /** One scripted answer: chunks, or a promise of them (to hang a call). */
 export type Answer =
@@ -25,20 +27,59 @@ export interface RoutedProvider extends LlmProvider {
   readonly log: string[];
 }
 
-/** A summary reply. */
+/** A summary reply: a text reply with a summariser's usage by default. */
 export function summaryReply(
   text: string,
   input = 100,
   output = 20,
 ): StreamChunk[] {
-  return [
-    ...(text === "" ? [] : [{ type: "text_delta" as const, text }]),
-    {
-      type: "stop",
-      stopReason: "stop",
-      usage: { inputTokens: input, outputTokens: output },
+  return reply(text, input, output);
+}
+
+/** Yields to the event loop's microtasks until `cond()` or a bound. */
+export async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !cond(); i++) await Promise.resolve();
+  assert.ok(cond(), "condition never became true");
+}
+
+/**
+ * Waits until the first summariser call is in flight, then ends it the
+ * way a person would (`abort` = Esc, `cancel` = Ctrl-C), and awaits the
+ * turn.
+ */
+export async function interruptSummary(
+  p: RoutedProvider,
+  h: Harness,
+  turn: Promise<unknown>,
+  how: "abort" | "cancel",
+): Promise<void> {
+  await until(() => p.summaries.length === 1);
+  h.session[how]();
+  await turn;
+}
+
+/** What an aborted provider call reports. */
+export const CANCELLED: StreamChunk = failure({
+  kind: "cancelled",
+  message: "aborted",
+})[0] as StreamChunk;
+
+/** The fixed fields of a fake `openai` provider (no stream). */
+export function fakeProvider(
+  parallelToolCalls = false,
+): Omit<LlmProvider, "stream"> {
+  return {
+    id: "openai",
+    kind: "openai-compatible",
+    customEndpoint: false,
+    supports: {
+      tools: true,
+      streaming: true,
+      parallelToolCalls,
+      reasoning: false,
+      promptCache: false,
     },
-  ];
+  };
 }
 
 /** A provider error chunk list. */
@@ -46,17 +87,12 @@ export function providerError(
   kind: "context_overflow" | "bad_request" | "overloaded",
   code?: string,
 ): StreamChunk[] {
-  return [{
-    type: "error",
-    error: {
-      kind,
-      retryable: kind === "overloaded",
-      provider: "openai",
-      message:
-        "the provider's own words; key sk-ant-api03-0123456789abcdefghij",
-      ...(code === undefined ? {} : { code }),
-    },
-  }];
+  return failure({
+    kind,
+    retryable: kind === "overloaded",
+    message: "the provider's own words; key sk-ant-api03-0123456789abcdefghij",
+    ...(code === undefined ? {} : { code }),
+  });
 }
 
 /** Waits until the signal aborts (a hung call), then reports cancellation. */
@@ -65,16 +101,7 @@ export function hang(
   signal: AbortSignal | undefined,
 ): Promise<StreamChunk[]> {
   return new Promise((resolve) => {
-    const done = () =>
-      resolve([{
-        type: "error",
-        error: {
-          kind: "cancelled",
-          retryable: false,
-          provider: "openai",
-          message: "aborted",
-        },
-      }]);
+    const done = () => resolve([CANCELLED]);
     if (signal?.aborted) done();
     else signal?.addEventListener("abort", done, { once: true });
   });
@@ -102,16 +129,9 @@ export function routedProvider(options: {
   const turnScript = [...(options.turns ?? [])];
   const summaryScript = [...(options.summaries ?? [])];
   const provider: RoutedProvider = {
+    ...fakeProvider(),
     id: options.id ?? "openai",
-    kind: "openai-compatible",
     customEndpoint: options.customEndpoint ?? false,
-    supports: {
-      tools: true,
-      streaming: true,
-      parallelToolCalls: false,
-      reasoning: false,
-      promptCache: false,
-    },
     all,
     turns,
     summaries,
@@ -152,6 +172,15 @@ export function routedProvider(options: {
   return provider;
 }
 
+/** A started harness over a routed provider built from `options`. */
+export function routedHarness(
+  options: Parameters<typeof routedProvider>[0],
+  rest: Omit<Parameters<typeof harness>[0], "script" | "provider"> = {},
+): { p: RoutedProvider; h: Harness } {
+  const p = routedProvider(options);
+  return { p, h: harness({ script: [], provider: p, ...rest }) };
+}
+
 /** Estimated tokens of a recorded request. */
 export function estimateOf(req: LlmRequest | undefined): number {
   if (req === undefined) return 0;
@@ -168,6 +197,42 @@ export function textOfMessage(req: LlmRequest | undefined, i: number): string {
   return (m?.content ?? []).map((p) => (p.type === "text" ? p.text : "")).join(
     "",
   );
+}
+
+/**
+ * The last event is the terminal of a turn that ended `stop` having used
+ * `input` and `output` tokens of gpt-5.4-mini; returns it.
+ */
+export function stoppedWith(
+  events: readonly SessionEvent[],
+  input: number,
+  output: number,
+): TurnCompleted {
+  const done = terminal(events);
+  assert.equal(done.stopReason, "stop");
+  assert.deepEqual(done.tokensUsed, { input, output, model: "gpt-5.4-mini" });
+  return done;
+}
+
+/** A turn's terminal event. */
+export type TurnCompleted = Extract<
+  SessionEvent,
+  { type: "session:turn_completed" }
+>;
+
+/** A compaction that failed inside a turn, which then ended. */
+export const FAILED_IN_TURN: readonly string[] = [
+  "session:turn_started",
+  "session:compacting",
+  "session:compaction_failed",
+  "session:turn_completed",
+];
+
+/** The last event, asserted to be the turn's terminal. */
+export function terminal(events: readonly SessionEvent[]): TurnCompleted {
+  const e = events.at(-1);
+  assert.ok(e?.type === "session:turn_completed", "ends with a terminal");
+  return e;
 }
 
 /** Event types, without streaming noise. */

@@ -1,8 +1,9 @@
 /** Shared set-up for engine tests: a session wired to fakes. */
 import { split } from "../_kit/session_parts.ts";
 import type { Agent } from "../../schema/agent.ts";
+import type { ResumeState } from "../../schema/resume.ts";
 import type { SessionEvent, SessionEventDraft } from "../../schema/event.ts";
-import type { StreamChunk } from "../../llm/chunk.ts";
+import type { LlmError, StreamChunk } from "../../llm/chunk.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
 import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import type { SessionDeps } from "../../session/deps.ts";
@@ -12,6 +13,17 @@ import type { FinishedWork } from "../../session/finished_work.ts";
 import type { TurnCommit } from "../../store/store.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
+import {
+  allBuiltinTools,
+  createDenoPermissionQuery,
+  createDenoToolEffects,
+  createToolRegistry,
+} from "../../mod.ts";
+import type {
+  ScopedToolRegistry,
+  ToolDefinition,
+  ToolRegistryOptions,
+} from "../../tools/mod.ts";
 
 export const AGENT: Agent = {
   id: "helper",
@@ -20,6 +32,49 @@ export const AGENT: Agent = {
   system_prompt: "You help.",
   tools: ["read_file", "list_directory"],
 };
+
+/** A resumed history with no messages, turns or spend. */
+export const EMPTY_RESUME: ResumeState = {
+  messages: [],
+  completedTurnSpans: [],
+  turnCount: 0,
+  cumulativeCostMicrocents: 0,
+  conservativeCostMicrocents: 0,
+};
+
+/**
+ * A session resumed over fakes: `deps` over quiet defaults (no provider,
+ * no sleep), `state` over an empty history. Unless `deps.emit` is given,
+ * stamped events land in `events`.
+ */
+export function resumedSession(options: {
+  agent?: Agent;
+  deps?: Partial<SessionDeps>;
+  state?: Partial<ResumeState>;
+} = {}): { session: AgentSession; events: SessionEvent[] } {
+  const events: SessionEvent[] = [];
+  const agent = options.agent ?? AGENT;
+  const session = AgentSession.resume({
+    sessionId: "s1",
+    agentRef: agent.id,
+    agent,
+    context: { workingDir: "/w", fsScopeTier: "sandboxed" },
+    ...split({
+      clock: steppingClock(),
+      ids: sequentialIds(),
+      resolveProvider: () => undefined,
+      keyFor: () => "k",
+      sleep: () => Promise.resolve(),
+      emit: createEventStamper({
+        sessionId: "s1",
+        clock: steppingClock(),
+        deliver: (e) => events.push(e),
+      }),
+      ...options.deps,
+    }),
+  }, { ...EMPTY_RESUME, ...options.state });
+  return { session, events };
+}
 
 /** A text reply chunk list. */
 export function reply(text: string, input = 10, output = 2): StreamChunk[] {
@@ -31,6 +86,16 @@ export function reply(text: string, input = 10, output = 2): StreamChunk[] {
       usage: { inputTokens: input, outputTokens: output },
     },
   ];
+}
+
+/** A provider error answer from `openai` (not retryable unless said). */
+export function failure(
+  error: Pick<LlmError, "kind" | "message"> & Partial<LlmError>,
+): StreamChunk[] {
+  return [{
+    type: "error",
+    error: { retryable: false, provider: "openai", ...error },
+  }];
 }
 
 /** A tool-call response. */
@@ -121,4 +186,27 @@ export function harness(options: {
     types: () => events.map((e) => e.type),
     provider,
   };
+}
+
+/**
+ * The built-in tools (and `extra`) on the real Deno effects and
+ * permissions, sandboxed in `ws`: a registry as a library script wires
+ * it, through the package's entry points.
+ */
+export function denoTools(
+  ws: string,
+  options: {
+    extra?: readonly ToolDefinition<unknown>[];
+    guardrails?: ToolRegistryOptions["guardrails"];
+  } = {},
+): ScopedToolRegistry {
+  return createToolRegistry({
+    tools: [...allBuiltinTools(), ...(options.extra ?? [])],
+    host: createDenoToolEffects(),
+    context: { workingDir: ws, fsScopeTier: "sandboxed" },
+    permissions: createDenoPermissionQuery(),
+    ...(options.guardrails === undefined
+      ? {}
+      : { guardrails: options.guardrails }),
+  });
 }

@@ -3,19 +3,19 @@ import type { SessionEvent } from "../../schema/event.ts";
 import { AGENT, harness } from "./_harness.ts";
 import {
   estimateOf,
+  FAILED_IN_TURN,
   filler,
   hang,
+  interruptSummary,
   kinds,
   providerError,
+  routedHarness,
   routedProvider,
   summaryReply,
+  terminal,
   textOfMessage,
+  until,
 } from "./_ctx.ts";
-
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !cond(); i++) await Promise.resolve();
-  assert.ok(cond(), "condition never became true");
-}
 
 function firstCompacted(events: SessionEvent[]) {
   const e = events.find((x) => x.type === "session:compacted");
@@ -26,15 +26,10 @@ function firstCompacted(events: SessionEvent[]) {
 Deno.test("after-turn: the threshold trigger measures the next request", async () => {
   // Long replies, short questions: the after-turn measurement crosses the
   // threshold before any pre-send measurement does.
-  const p = routedProvider({
+  const { h } = routedHarness({
     window: 10_000,
     defaultTurn: (_r, n) => summaryReply(filler(`reply ${n}`, 2000), 10, 2),
-  });
-  const h = harness({
-    script: [],
-    provider: p,
-    deps: { compactThreshold: 0.3 },
-  });
+  }, { deps: { compactThreshold: 0.3 } });
   for (let i = 0; i < 7; i++) await h.session.sendMessage(`question ${i}`);
   const done = firstCompacted(h.events);
   assert.equal(done.reason, "auto-threshold");
@@ -52,10 +47,7 @@ Deno.test("after-turn: the threshold trigger measures the next request", async (
 });
 
 Deno.test("after-turn: the reservation trigger uses the authored max_tokens", async () => {
-  const p = routedProvider({ window: 10_000 });
-  const h = harness({
-    script: [],
-    provider: p,
+  const { h } = routedHarness({ window: 10_000 }, {
     agent: { ...AGENT, max_tokens: 8000 },
     deps: { compactThreshold: 1 },
   });
@@ -67,34 +59,35 @@ Deno.test("after-turn: the reservation trigger uses the authored max_tokens", as
 });
 
 Deno.test("billed usage never triggers a compaction", async () => {
-  const p = routedProvider({
+  const { p, h } = routedHarness({
     window: 10_000,
     defaultTurn: (_r, n) => summaryReply(`reply ${n}`, 999_999, 999_999),
   });
-  const h = harness({ script: [], provider: p });
   for (let i = 0; i < 5; i++) await h.session.sendMessage(`short ${i}`);
   assert.ok(!h.types().some((t) => t.startsWith("session:compact")));
   assert.equal(p.summaries.length, 0);
 });
 
-/** Two 3,000-token turns, a small one, then a 250-token pending message. */
+/**
+ * Two 3,000-token turns, a small one, then a 250-token pending message,
+ * awaited unless `run` is false (then `turn` is still running).
+ */
 async function preSendSession(
   options: Parameters<typeof routedProvider>[0] = {},
   deps: Parameters<typeof harness>[0]["deps"] = {},
   third = "small",
+  run = true,
 ) {
-  const p = routedProvider({ window: 10_000, ...options });
-  const h = harness({
-    script: [],
-    provider: p,
+  const { p, h } = routedHarness({ window: 10_000, ...options }, {
     deps: { afterTurnCompaction: false, ...deps },
   });
   await h.session.sendMessage(filler("one", 12_000));
   await h.session.sendMessage(filler("two", 12_000));
   await h.session.sendMessage(third);
   const start = h.events.length;
-  await h.session.sendMessage(filler("pending", 1000));
-  return { p, h, start };
+  const turn = h.session.sendMessage(filler("pending", 1000));
+  if (run) await turn;
+  return { p, h, start, turn };
 }
 
 Deno.test("pre-send: a measured trigger compacts inside the turn, then sends the compacted request", async () => {
@@ -147,8 +140,7 @@ Deno.test("pre-send: after a failed compaction an overflow is not recovered", as
       providerError("context_overflow"),
     ],
   });
-  const last = h.events.at(-1);
-  assert.ok(last?.type === "session:turn_completed");
+  const last = terminal(h.events);
   assert.equal(last.error?.code, "context_overflow");
   assert.equal(p.summaries.length, 1, "no recovery compaction");
   assert.equal(p.turns.length, 4, "no retry");
@@ -196,10 +188,7 @@ Deno.test("automatic compaction is skipped without an authoritative window", asy
 Deno.test("autoCompact: false stops automatic work for an omitted memory, not for memory: summary", async () => {
   const off = await preSendSession({}, { autoCompact: false });
   assert.equal(off.p.summaries.length, 0);
-  const p = routedProvider({ window: 10_000 });
-  const h = harness({
-    script: [],
-    provider: p,
+  const { h } = routedHarness({ window: 10_000 }, {
     agent: { ...AGENT, memory: { type: "summary" } },
     deps: { autoCompact: false },
   });
@@ -219,11 +208,10 @@ Deno.test("afterTurnCompaction: false skips only the after-turn trigger", async 
 });
 
 Deno.test("after-turn: an ordinary failure falls back to a trim to maxMessages", async () => {
-  const p = routedProvider({
+  const { h } = routedHarness({
     window: 10_000,
     summaries: [providerError("bad_request")],
-  });
-  const h = harness({ script: [], provider: p, deps: { maxMessages: 2 } });
+  }, { deps: { maxMessages: 2 } });
   await h.session.sendMessage(filler("one", 12_000));
   const start = h.events.length;
   await h.session.sendMessage(filler("two", 12_000));
@@ -251,8 +239,9 @@ Deno.test("after-turn: an ordinary failure falls back to a trim to maxMessages",
 });
 
 Deno.test("after-turn: Esc ends the compaction without a trim and keeps the reply", async () => {
-  const p = routedProvider({ window: 10_000, summaries: [hang] });
-  const h = harness({ script: [], provider: p, deps: { maxMessages: 2 } });
+  const { p, h } = routedHarness({ window: 10_000, summaries: [hang] }, {
+    deps: { maxMessages: 2 },
+  });
   await h.session.sendMessage(filler("one", 12_000));
   const turn = h.session.sendMessage(filler("two", 12_000));
   await until(() => p.summaries.length === 1);
@@ -272,13 +261,12 @@ Deno.test("after-turn: Esc ends the compaction without a trim and keeps the repl
 });
 
 Deno.test("after-turn: cancel during the compaction emits only session:cancelled", async () => {
-  const p = routedProvider({ window: 10_000, summaries: [hang] });
-  const h = harness({ script: [], provider: p, deps: { maxMessages: 2 } });
+  const { p, h } = routedHarness({ window: 10_000, summaries: [hang] }, {
+    deps: { maxMessages: 2 },
+  });
   await h.session.sendMessage(filler("one", 12_000));
   const turn = h.session.sendMessage(filler("two", 12_000));
-  await until(() => p.summaries.length === 1);
-  h.session.cancel();
-  await turn;
+  await interruptSummary(p, h, turn, "cancel");
   assert.deepEqual(h.types().slice(-2), [
     "session:compacting",
     "session:cancelled",
@@ -290,13 +278,12 @@ Deno.test("a 60-turn session on a small window runs to the end; every request ke
   const WINDOW = 12_000;
   const userText = (n: number) => filler(`user ${n}:`, 1200);
   const replyText = (n: number) => filler(`reply ${n}:`, 1200);
-  const p = routedProvider({
+  const { p, h } = routedHarness({
     window: WINDOW,
     defaultTurn: (_r, n) => summaryReply(replyText(n), 3000, 300),
     defaultSummary: (_r, n) =>
       summaryReply(filler(`summary ${n}:`, 400), 7000, 100),
-  });
-  const h = harness({ script: [], provider: p, deps: { maxTurns: 100 } });
+  }, { deps: { maxTurns: 100 } });
   for (let n = 1; n <= 60; n++) await h.session.sendMessage(userText(n));
   assert.equal(h.session.turnCount, 60);
   const terminals = h.events.filter((e) => e.type === "session:turn_completed");
@@ -332,28 +319,15 @@ Deno.test("a 60-turn session on a small window runs to the end; every request ke
 });
 
 Deno.test("pre-send: Esc during the compaction ends the turn aborted with nothing sent", async () => {
-  const p = routedProvider({ window: 10_000, summaries: [hang] });
-  const h = harness({
-    script: [],
-    provider: p,
-    deps: { afterTurnCompaction: false },
-  });
-  await h.session.sendMessage(filler("one", 12_000));
-  await h.session.sendMessage(filler("two", 12_000));
-  await h.session.sendMessage("small");
-  const start = h.events.length;
-  const turn = h.session.sendMessage(filler("pending", 1000));
-  await until(() => p.summaries.length === 1);
-  h.session.abort();
-  await turn;
-  assert.deepEqual(kinds(h.events, start), [
-    "session:turn_started",
-    "session:compacting",
-    "session:compaction_failed",
-    "session:turn_completed",
-  ]);
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const { p, h, start, turn } = await preSendSession(
+    { summaries: [hang] },
+    {},
+    "small",
+    false,
+  );
+  await interruptSummary(p, h, turn, "abort");
+  assert.deepEqual(kinds(h.events, start), FAILED_IN_TURN);
+  const done = terminal(h.events);
   assert.equal(done.stopReason, "aborted");
   assert.deepEqual(done.tokensUsed, { input: 0, output: 0 });
   assert.equal(p.turns.length, 3, "nothing sent");
@@ -362,19 +336,13 @@ Deno.test("pre-send: Esc during the compaction ends the turn aborted with nothin
 });
 
 Deno.test("pre-send: cancel during the compaction emits only session:cancelled", async () => {
-  const p = routedProvider({ window: 10_000, summaries: [hang] });
-  const h = harness({
-    script: [],
-    provider: p,
-    deps: { afterTurnCompaction: false },
-  });
-  await h.session.sendMessage(filler("one", 12_000));
-  await h.session.sendMessage(filler("two", 12_000));
-  await h.session.sendMessage("small");
-  const turn = h.session.sendMessage(filler("pending", 1000));
-  await until(() => p.summaries.length === 1);
-  h.session.cancel();
-  await turn;
+  const { p, h, turn } = await preSendSession(
+    { summaries: [hang] },
+    {},
+    "small",
+    false,
+  );
+  await interruptSummary(p, h, turn, "cancel");
   assert.deepEqual(kinds(h.events).slice(-3), [
     "session:turn_started",
     "session:compacting",
@@ -387,14 +355,8 @@ Deno.test("pre-send: a throwing observer ends the turn internal, nothing sent", 
   const { p, h, start } = await preSendSession({}, {
     onCompactionStart: () => Promise.reject(new Error("observer down")),
   });
-  assert.deepEqual(kinds(h.events, start), [
-    "session:turn_started",
-    "session:compacting",
-    "session:compaction_failed",
-    "session:turn_completed",
-  ]);
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  assert.deepEqual(kinds(h.events, start), FAILED_IN_TURN);
+  const done = terminal(h.events);
   assert.equal(done.error?.code, "internal");
   assert.equal(p.turns.length, 3);
   assert.equal(p.summaries.length, 0);
@@ -423,8 +385,7 @@ Deno.test("flushBudgetCommitments is awaited before the terminal; a rejection en
   assert.equal(h.session.transcript.messages.length, 2);
   fail = true;
   await h.session.sendMessage("two");
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const done = terminal(h.events);
   assert.equal(done.error?.code, "internal");
   assert.equal(h.session.transcript.messages.length, 2, "reply not installed");
   assert.equal(h.session.turnCount, 2, "the engaged turn still counts");

@@ -1,4 +1,3 @@
-import { split } from "../_kit/session_parts.ts";
 import assert from "node:assert/strict";
 import type { ModelCatalog } from "../../llm/catalog.ts";
 import type { SessionEvent } from "../../schema/event.ts";
@@ -9,18 +8,17 @@ import {
   projectedSpend,
 } from "../../session/budget.ts";
 import type { SessionDeps } from "../../session/deps.ts";
-import { createEventStamper } from "../../session/events.ts";
-import { AgentSession } from "../../session/session.ts";
-import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
-import { AGENT, harness } from "./_harness.ts";
+import { AGENT, harness, resumedSession } from "./_harness.ts";
 import {
   type Answer,
   filler,
   kinds,
   pricedCatalog,
   providerError,
+  routedHarness,
   routedProvider,
   summaryReply,
+  terminal,
 } from "./_ctx.ts";
 
 /** 1 µ¢ per input token, 1,000 µ¢ per output token. */
@@ -39,7 +37,7 @@ function session(options: {
   maxTokens?: number;
 }) {
   const notices: BudgetNotice[] = [];
-  const p = routedProvider({
+  const { p, h } = routedHarness({
     window: options.window ?? 10_000,
     ...(options.turns === undefined ? {} : { turns: options.turns }),
     ...(options.summaries === undefined
@@ -48,10 +46,7 @@ function session(options: {
     ...(options.defaultTurn === undefined
       ? {}
       : { defaultTurn: options.defaultTurn }),
-  });
-  const h = harness({
-    script: [],
-    provider: p,
+  }, {
     agent: { ...AGENT, max_tokens: options.maxTokens ?? 100 },
     deps: {
       catalog: options.catalog ?? CATALOG,
@@ -69,12 +64,6 @@ function session(options: {
     },
   });
   return { p, h, notices };
-}
-
-function terminal(events: SessionEvent[]) {
-  const e = events.at(-1);
-  assert.ok(e?.type === "session:turn_completed", "ends with a terminal");
-  return e;
 }
 
 function refusedEvent(events: SessionEvent[]) {
@@ -154,36 +143,18 @@ Deno.test("budget: an unpriced model is allowed with one notice unless strict", 
 
 Deno.test("budget: spend survives resume", async () => {
   const p = routedProvider({ window: 10_000 });
-  const events: SessionEvent[] = [];
   let told = -1;
-  const resumed = AgentSession.resume({
-    sessionId: "s1",
-    agentRef: "helper",
+  const { session: resumed, events } = resumedSession({
     agent: { ...AGENT, max_tokens: 100 },
-    context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-    ...split({
-      clock: steppingClock(),
-      ids: sequentialIds(),
+    deps: {
       resolveProvider: () => p,
-      keyFor: () => "k",
-      sleep: () => Promise.resolve(),
-      emit: createEventStamper({
-        sessionId: "s1",
-        clock: steppingClock(),
-        deliver: (e) => events.push(e),
-      }),
       catalog: CATALOG,
       budget: { maxCostMicrocents: 1_000_000, onExceed: "fail" },
       updateCost: (c) => {
         told = c;
       },
-    }),
-  }, {
-    messages: [],
-    completedTurnSpans: [],
-    turnCount: 0,
-    cumulativeCostMicrocents: 950_000,
-    conservativeCostMicrocents: 0,
+    },
+    state: { cumulativeCostMicrocents: 950_000 },
   });
   assert.equal(told, 950_000);
   await resumed.sendMessage("hi");
@@ -191,14 +162,18 @@ Deno.test("budget: spend survives resume", async () => {
   assert.equal(p.all.length, 0);
 });
 
+/** A 1M µ¢ cap: pass 1's 4,096-token reservation alone exceeds it. */
+function pass1Session(
+  options: Omit<Parameters<typeof session>[0], "cap">,
+) {
+  return session({ cap: 1_000_000, ...options });
+}
+
 Deno.test("budget refusal matrix, pass 1 (the summariser's 4,096-token reservation does not fit)", async (t) => {
   await t.step(
     "manual: budget_refused, moment not opened, no events",
     async () => {
-      const { p, h } = session({
-        cap: 1_000_000,
-        deps: { autoCompact: false },
-      });
+      const { p, h } = pass1Session({ deps: { autoCompact: false } });
       await h.session.sendMessage("a");
       await h.session.sendMessage("b");
       const start = h.events.length;
@@ -214,8 +189,7 @@ Deno.test("budget refusal matrix, pass 1 (the summariser's 4,096-token reservati
     },
   );
   await t.step("after-turn: a side notice, no trim", async () => {
-    const { p, h } = session({
-      cap: 1_000_000,
+    const { p, h } = pass1Session({
       defaultTurn: (_r, n) => summaryReply(filler(`reply ${n}`, 12_000), 10, 2),
       deps: { maxMessages: 2 },
     });
@@ -237,10 +211,7 @@ Deno.test("budget refusal matrix, pass 1 (the summariser's 4,096-token reservati
   await t.step(
     "pre-send: no main request, terminal budget_exceeded",
     async () => {
-      const { p, h } = session({
-        cap: 1_000_000,
-        deps: { afterTurnCompaction: false },
-      });
+      const { p, h } = pass1Session({ deps: { afterTurnCompaction: false } });
       await h.session.sendMessage(filler("one", 16_000));
       await h.session.sendMessage("two");
       const start = h.events.length;
@@ -257,8 +228,7 @@ Deno.test("budget refusal matrix, pass 1 (the summariser's 4,096-token reservati
     },
   );
   await t.step("recovery: no retry, terminal budget_exceeded", async () => {
-    const { p, h } = session({
-      cap: 1_000_000,
+    const { p, h } = pass1Session({
       turns: [
         summaryReply("r1", 10, 2),
         summaryReply("r2", 10, 2),
@@ -296,19 +266,37 @@ function expectLaterPassRefusal(events: SessionEvent[], start: number): void {
   assert.match(failed.error.message, /cap of 10000000 micro-cents/);
 }
 
+/** A 10M µ¢ cap whose first pass is `EXPENSIVE_PASS`, after two 4,000-token turns and a small one. */
+async function pass2Session(
+  options: Omit<Parameters<typeof session>[0], "cap" | "summaries">,
+) {
+  const { p, h } = session({
+    cap: 10_000_000,
+    summaries: [EXPENSIVE_PASS],
+    ...options,
+  });
+  await h.session.sendMessage(filler("a", 16_000));
+  await h.session.sendMessage(filler("b", 16_000));
+  await h.session.sendMessage("c");
+  return { p, h, start: h.events.length };
+}
+
+/** A pre-send compaction refused in pass 2 ends the turn before any request. */
+const REFUSED_IN_TURN = [
+  "session:turn_started",
+  "session:compacting",
+  "cost:updated",
+  "session:compaction_failed",
+  "session:turn_completed",
+];
+
 Deno.test("budget refusal matrix, pass 2 (pass 1's spend exhausts the cap)", async (t) => {
   await t.step(
     "manual: compaction_failed, budget_refused with the moment opened",
     async () => {
-      const { p, h } = session({
-        cap: 10_000_000,
-        summaries: [EXPENSIVE_PASS],
+      const { p, h, start } = await pass2Session({
         deps: { autoCompact: false },
       });
-      await h.session.sendMessage(filler("a", 16_000));
-      await h.session.sendMessage(filler("b", 16_000));
-      await h.session.sendMessage("c");
-      const start = h.events.length;
       const r = await h.session.compact();
       assert.ok(r.kind === "budget_refused" && r.momentOpened);
       assert.deepEqual(kinds(h.events, start), [
@@ -349,23 +337,11 @@ Deno.test("budget refusal matrix, pass 2 (pass 1's spend exhausts the cap)", asy
   await t.step(
     "pre-send: compaction_failed, terminal budget_exceeded",
     async () => {
-      const { p, h } = session({
-        cap: 10_000_000,
-        summaries: [EXPENSIVE_PASS],
+      const { p, h, start } = await pass2Session({
         deps: { compactThreshold: 1, afterTurnCompaction: false },
       });
-      await h.session.sendMessage(filler("a", 16_000));
-      await h.session.sendMessage(filler("b", 16_000));
-      await h.session.sendMessage("c");
-      const start = h.events.length;
       await h.session.sendMessage(filler("d", 8_000));
-      assert.deepEqual(kinds(h.events, start), [
-        "session:turn_started",
-        "session:compacting",
-        "cost:updated",
-        "session:compaction_failed",
-        "session:turn_completed",
-      ]);
+      assert.deepEqual(kinds(h.events, start), REFUSED_IN_TURN);
       expectLaterPassRefusal(h.events, start);
       const done = terminal(h.events);
       assert.equal(done.error?.code, "budget_exceeded");
@@ -376,9 +352,7 @@ Deno.test("budget refusal matrix, pass 2 (pass 1's spend exhausts the cap)", asy
   await t.step(
     "recovery: compaction_failed, terminal budget_exceeded",
     async () => {
-      const { p, h } = session({
-        cap: 10_000_000,
-        summaries: [EXPENSIVE_PASS],
+      const { p, h, start } = await pass2Session({
         turns: [
           summaryReply("r1", 10, 2),
           summaryReply("r2", 10, 2),
@@ -387,18 +361,8 @@ Deno.test("budget refusal matrix, pass 2 (pass 1's spend exhausts the cap)", asy
         ],
         deps: { compactThreshold: 1, afterTurnCompaction: false },
       });
-      await h.session.sendMessage(filler("a", 16_000));
-      await h.session.sendMessage(filler("b", 16_000));
-      await h.session.sendMessage("c");
-      const start = h.events.length;
       await h.session.sendMessage("d");
-      assert.deepEqual(kinds(h.events, start), [
-        "session:turn_started",
-        "session:compacting",
-        "cost:updated",
-        "session:compaction_failed",
-        "session:turn_completed",
-      ]);
+      assert.deepEqual(kinds(h.events, start), REFUSED_IN_TURN);
       expectLaterPassRefusal(h.events, start);
       assert.equal(terminal(h.events).error?.code, "budget_exceeded");
       assert.equal(p.turns.length, 4, "no retry");

@@ -5,20 +5,10 @@
  * nothing; an unsettled attempt and adopted calls show on `cost:updated`.
  */
 import assert from "node:assert/strict";
-import type { SessionEvent } from "../../schema/event.ts";
-import { createEventStamper } from "../../session/events.ts";
-import { AgentSession } from "../../session/session.ts";
-import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
-import { split } from "../_kit/session_parts.ts";
 import type { SessionDeps } from "../../session/deps.ts";
 import { createFakeRegistry } from "../_fakes/tools.ts";
-import { AGENT, harness, reply, toolCall } from "./_harness.ts";
-import {
-  filler,
-  pricedCatalog,
-  providerError,
-  routedProvider,
-} from "./_ctx.ts";
+import { AGENT, harness, reply, resumedSession, toolCall } from "./_harness.ts";
+import { filler, pricedCatalog, providerError, routedHarness } from "./_ctx.ts";
 
 type Started = Parameters<NonNullable<SessionDeps["invocationStarted"]>>[0];
 type Settled = Parameters<NonNullable<SessionDeps["invocationSettled"]>>[0];
@@ -180,36 +170,16 @@ Deno.test("sendMessage(): a host that cannot journal the call refuses it, and no
 Deno.test("cost:updated counts adopted and unsettled calls as unaccounted", async () => {
   let failSettle = false;
   const provider = harness({ script: [reply("one"), reply("two")] }).provider;
-  const events: SessionEvent[] = [];
-  const session = AgentSession.resume({
-    sessionId: "s1",
-    agentRef: AGENT.id,
-    agent: AGENT,
-    context: { workingDir: "/work", fsScopeTier: "sandboxed" },
-    ...split({
-      clock: steppingClock(),
-      ids: sequentialIds(),
+  const { session, events } = resumedSession({
+    deps: {
       resolveProvider: () => provider,
-      keyFor: () => "k",
-      sleep: () => Promise.resolve(),
       catalog: CATALOG,
-      emit: createEventStamper({
-        sessionId: "s1",
-        clock: steppingClock(),
-        deliver: (e) => events.push(e),
-      }),
       invocationStarted() {},
       invocationSettled() {
         if (failSettle) throw new Error("disk full");
       },
-    }),
-  }, {
-    messages: [],
-    completedTurnSpans: [],
-    turnCount: 0,
-    cumulativeCostMicrocents: 0,
-    conservativeCostMicrocents: 0,
-    unaccountedCalls: 2,
+    },
+    state: { unaccountedCalls: 2 },
   });
   await session.sendMessage("a");
   failSettle = true;
@@ -226,10 +196,7 @@ Deno.test("cost:updated counts adopted and unsettled calls as unaccounted", asyn
 
 Deno.test("compact(): each summariser pass is journaled as a summary invocation", async () => {
   const j = journal();
-  const p = routedProvider({ window: 100_000 });
-  const h = harness({
-    script: [],
-    provider: p,
+  const { h } = routedHarness({ window: 100_000 }, {
     agent: AGENT,
     deps: { ...j.deps },
   });

@@ -9,6 +9,7 @@ import type { StreamChunk } from "../../llm/chunk.ts";
 import type { LlmProvider, LlmRequest } from "../../llm/provider.ts";
 import { createFakeRegistry } from "../_fakes/tools.ts";
 import { harness, reply, toolCall } from "./_harness.ts";
+import { fakeProvider } from "./_ctx.ts";
 
 /** A provider that runs `touch` on each request, then plays its script. */
 function touching(
@@ -17,16 +18,7 @@ function touching(
 ): LlmProvider & { seen: LlmRequest[] } {
   const seen: LlmRequest[] = [];
   return {
-    id: "openai",
-    kind: "openai-compatible",
-    customEndpoint: false,
-    supports: {
-      tools: true,
-      streaming: true,
-      parallelToolCalls: true,
-      reasoning: false,
-      promptCache: false,
-    },
+    ...fakeProvider(true),
     seen,
     async *stream(request) {
       seen.push(request);

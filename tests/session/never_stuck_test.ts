@@ -5,7 +5,7 @@ import type { SessionEvent } from "../../schema/event.ts";
 import { AgentSession } from "../../session/session.ts";
 import { createFakeRegistry } from "../_fakes/tools.ts";
 import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
-import { AGENT, harness, reply, toolCall } from "./_harness.ts";
+import { AGENT, harness, reply, resumedSession, toolCall } from "./_harness.ts";
 
 class Boom extends Error {
   constructor(where: string) {
@@ -332,28 +332,19 @@ Deno.test("the hard cap counts the session's whole life: compaction and resume n
   assert.ok(boundary?.kind === "boundary");
   assert.equal(boundary.turnsUsed, 2);
   const t = h.session.transcript;
-  const resumed = AgentSession.resume({
-    sessionId: "s1",
-    agentRef: AGENT.id,
-    agent: AGENT,
-    context: { workingDir: "/work", fsScopeTier: "sandboxed" },
-    effects: {
-      clock: steppingClock(),
-      ids: sequentialIds(),
+  const { session: resumed } = resumedSession({
+    deps: {
       resolveProvider: () => h.provider,
-      keyFor: () => "",
-      sleep: () => Promise.resolve(),
+      maxTurns: 3,
+      emit: () => {},
     },
-    settings: { maxTurns: 3 },
-    hooks: { emit: () => {} },
-  }, {
-    messages: t.messages,
-    completedTurnSpans: t.spans,
-    turnCount: t.spans.length,
-    turnsUsed: 2,
-    cumulativeCostMicrocents: 0,
-    conservativeCostMicrocents: 0,
-    ...(t.summary === undefined ? {} : { compactionSummary: t.summary }),
+    state: {
+      messages: t.messages,
+      completedTurnSpans: t.spans,
+      turnCount: t.spans.length,
+      turnsUsed: 2,
+      ...(t.summary === undefined ? {} : { compactionSummary: t.summary }),
+    },
   });
   assert.equal(resumed.turnCount, 2);
   assert.equal((await resumed.sendMessage("three")).kind, "completed");

@@ -1,21 +1,20 @@
 import assert from "node:assert/strict";
 import type { StreamChunk } from "../../llm/chunk.ts";
 import { createFakeRegistry } from "../_fakes/tools.ts";
-import { harness, toolCall } from "./_harness.ts";
+import { toolCall } from "./_harness.ts";
 import {
   type Answer,
+  FAILED_IN_TURN,
   hang,
+  interruptSummary,
   kinds,
   providerError,
-  routedProvider,
+  routedHarness,
+  stoppedWith,
   summaryReply,
+  terminal,
   textOfMessage,
 } from "./_ctx.ts";
-
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !cond(); i++) await Promise.resolve();
-  assert.ok(cond(), "condition never became true");
-}
 
 const OVERFLOW = providerError("context_overflow");
 
@@ -29,7 +28,7 @@ async function overflowSession(
     run?: boolean;
   } = {},
 ) {
-  const p = routedProvider({
+  const { p, h } = routedHarness({
     window: 100_000,
     turns: [
       summaryReply("reply 1", 10, 2),
@@ -42,10 +41,7 @@ async function overflowSession(
     ...(options.customEndpoint === undefined
       ? {}
       : { customEndpoint: options.customEndpoint }),
-  });
-  const h = harness({
-    script: [],
-    provider: p,
+  }, {
     ...(options.tools === true
       ? { tools: createFakeRegistry({ read_file: () => "body" }) }
       : {}),
@@ -75,14 +71,7 @@ Deno.test("overflow: one recovery compacts and retries once in the same turn, co
   assert.ok(compacted?.type === "session:compacted");
   assert.equal(compacted.reason, "overflow-recovery");
   assert.equal(compacted.keptMessageCount, 3);
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
-  assert.equal(done.stopReason, "stop");
-  assert.deepEqual(done.tokensUsed, {
-    input: 11,
-    output: 5,
-    model: "gpt-5.4-mini",
-  });
+  stoppedWith(h.events, 11, 5);
   assert.equal(h.session.turnCount, 3, "the recovered turn counts once");
   const retry = p.turns[3];
   assert.match(textOfMessage(retry, 0), /summary 1/);
@@ -93,8 +82,7 @@ Deno.test("overflow: one recovery compacts and retries once in the same turn, co
 
 Deno.test("overflow: a second overflow on the retry is final", async () => {
   const { p, h } = await overflowSession([OVERFLOW, OVERFLOW]);
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const done = terminal(h.events);
   assert.equal(done.error?.code, "context_overflow");
   assert.equal(p.summaries.length, 1);
   assert.equal(p.turns.length, 4);
@@ -107,8 +95,7 @@ Deno.test("overflow: a second overflow on the retry is final", async () => {
 Deno.test("overflow: no recovery after a tool round in this invocation", async () => {
   const call: StreamChunk[] = toolCall("c1", "read_file", { path: "a" });
   const { p, h } = await overflowSession([call, OVERFLOW], { tools: true });
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const done = terminal(h.events);
   assert.equal(done.error?.code, "context_overflow");
   assert.match(done.error?.message ?? "", /tools had already run/);
   assert.equal(p.summaries.length, 0);
@@ -124,8 +111,7 @@ Deno.test("overflow: under a custom endpoint it stays validation and is never re
     const { p, h } = await overflowSession([
       providerError("bad_request", "possible_context_overflow"),
     ], { customEndpoint: true });
-    const done = h.events.at(-1);
-    assert.ok(done?.type === "session:turn_completed");
+    const done = terminal(h.events);
     assert.equal(done.error?.code, "validation");
     assert.equal(p.summaries.length, 0);
   });
@@ -133,8 +119,7 @@ Deno.test("overflow: under a custom endpoint it stays validation and is never re
     const { p, h } = await overflowSession([OVERFLOW], {
       customEndpoint: true,
     });
-    const done = h.events.at(-1);
-    assert.ok(done?.type === "session:turn_completed");
+    const done = terminal(h.events);
     assert.equal(done.error?.code, "context_overflow");
     assert.equal(p.summaries.length, 0, "its window is not authoritative");
   });
@@ -144,28 +129,20 @@ Deno.test("overflow: a failed recovery compaction ends with the original context
   const { p, h, start } = await overflowSession([OVERFLOW], {
     summaries: [providerError("bad_request")],
   });
-  assert.deepEqual(kinds(h.events, start), [
-    "session:turn_started",
-    "session:compacting",
-    "session:compaction_failed",
-    "session:turn_completed",
-  ]);
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  assert.deepEqual(kinds(h.events, start), FAILED_IN_TURN);
+  const done = terminal(h.events);
   assert.equal(done.error?.code, "context_overflow");
   assert.equal(p.turns.length, 3);
 });
 
 Deno.test("overflow: nothing to fold ends with the original context_overflow", async () => {
-  const p = routedProvider({ window: 100_000, turns: [OVERFLOW] });
-  const h = harness({ script: [], provider: p });
+  const { h } = routedHarness({ window: 100_000, turns: [OVERFLOW] });
   await h.session.sendMessage("first ever");
   assert.deepEqual(kinds(h.events, 1), [
     "session:turn_started",
     "session:turn_completed",
   ]);
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const done = terminal(h.events);
   assert.equal(done.error?.code, "context_overflow");
   assert.deepEqual(h.session.transcript.messages, [], "pending rolled back");
 });
@@ -175,16 +152,13 @@ Deno.test("overflow: Esc during the recovery ends the turn aborted", async () =>
     summaries: [hang],
     run: false,
   });
-  await until(() => p.summaries.length === 1);
-  h.session.abort();
-  await turn;
+  await interruptSummary(p, h, turn, "abort");
   const tail = kinds(h.events).slice(-2);
   assert.deepEqual(tail, [
     "session:compaction_failed",
     "session:turn_completed",
   ]);
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const done = terminal(h.events);
   assert.equal(done.stopReason, "aborted");
   assert.equal(done.error, undefined);
   assert.equal(p.turns.length, 3, "no retry");
@@ -195,9 +169,7 @@ Deno.test("overflow: cancel during the recovery emits only session:cancelled", a
     summaries: [hang],
     run: false,
   });
-  await until(() => p.summaries.length === 1);
-  h.session.cancel();
-  await turn;
+  await interruptSummary(p, h, turn, "cancel");
   assert.deepEqual(kinds(h.events).slice(-2), [
     "session:compacting",
     "session:cancelled",
@@ -205,15 +177,13 @@ Deno.test("overflow: cancel during the recovery emits only session:cancelled", a
 });
 
 Deno.test("overflow: autoCompact false means no recovery", async () => {
-  const p = routedProvider({
+  const { p, h } = routedHarness({
     window: 100_000,
     turns: [summaryReply("r1", 1, 1), OVERFLOW],
-  });
-  const h = harness({ script: [], provider: p, deps: { autoCompact: false } });
+  }, { deps: { autoCompact: false } });
   await h.session.sendMessage("one");
   await h.session.sendMessage("two");
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const done = terminal(h.events);
   assert.equal(done.error?.code, "context_overflow");
   assert.equal(p.summaries.length, 0);
 });

@@ -10,12 +10,8 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import {
   AgentSession,
-  allBuiltinTools,
-  createDenoPermissionQuery,
-  createDenoToolEffects,
   createMemoryStore,
   createScriptedProvider,
-  createToolRegistry,
   denoRuntime,
   openSession,
   resumeSession,
@@ -23,7 +19,7 @@ import {
   type TurnResult,
 } from "../../mod.ts";
 import { tool } from "../../tools/mod.ts";
-import { reply, toolCall } from "./_harness.ts";
+import { denoTools, reply, toolCall } from "./_harness.ts";
 
 type Opener = "AgentSession" | "openSession" | "resumeSession";
 
@@ -71,12 +67,7 @@ async function drive(
       ...(runs ? [reply("deployed")] : []),
     ],
   });
-  const tools = createToolRegistry({
-    tools: [...allBuiltinTools(), deploy],
-    host: createDenoToolEffects(),
-    context: { workingDir: ws, fsScopeTier: "sandboxed" },
-    permissions: createDenoPermissionQuery(),
-  });
+  const tools = denoTools(ws, { extra: [deploy] });
   const runtime = denoRuntime({
     resolveProvider: (id) => (id === "openai" ? provider : undefined),
     workingDir: ws,
@@ -228,12 +219,7 @@ Deno.test("setTurnPolicy(undefined) goes back to the mode setting", async () => 
         resolveProvider: () => provider,
         keyFor: () => "",
         sleep: () => Promise.resolve(),
-        tools: createToolRegistry({
-          tools: allBuiltinTools(),
-          host: createDenoToolEffects(),
-          context: { workingDir: ws, fsScopeTier: "sandboxed" },
-          permissions: createDenoPermissionQuery(),
-        }),
+        tools: denoTools(ws),
       },
       settings: { mode: "auto" },
       hooks: { emit: () => {} },

@@ -1,11 +1,10 @@
-import { split } from "../_kit/session_parts.ts";
 import assert from "node:assert/strict";
 import { SessionStateError } from "../../session/errors.ts";
-import { AgentSession } from "../../session/session.ts";
 import type { LlmProvider, LlmRequest } from "../../llm/provider.ts";
 import type { StreamChunk } from "../../llm/chunk.ts";
 import { createFakeRegistry } from "../_fakes/tools.ts";
-import { AGENT, harness, reply, toolCall } from "./_harness.ts";
+import { AGENT, harness, reply, resumedSession, toolCall } from "./_harness.ts";
+import { CANCELLED, fakeProvider, stoppedWith, terminal } from "./_ctx.ts";
 
 function lastUserText(req: LlmRequest | undefined): string {
   const m = req?.messages.filter((x) => x.role === "user").at(-1);
@@ -66,25 +65,8 @@ Deno.test("AgentSession lifecycle: every transition and SessionStateError code",
     "resume() lands idle without session:started; start() is already_started",
     () => {
       const h = harness({ script: [], start: false });
-      const resumed = AgentSession.resume({
-        sessionId: "s1",
-        agentRef: "helper",
-        agent: AGENT,
-        context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-        ...split({
-          clock: { now: () => 0 },
-          ids: () => "x",
-          resolveProvider: () => undefined,
-          keyFor: () => "",
-          sleep: () => Promise.resolve(),
-          emit: () => assert.fail("resume must not emit"),
-        }),
-      }, {
-        messages: [],
-        completedTurnSpans: [],
-        turnCount: 0,
-        cumulativeCostMicrocents: 0,
-        conservativeCostMicrocents: 0,
+      const { session: resumed } = resumedSession({
+        deps: { emit: () => assert.fail("resume must not emit") },
       });
       assert.equal(resumed.state, "idle");
       assert.throws(
@@ -114,25 +96,12 @@ Deno.test("AgentSession lifecycle: every transition and SessionStateError code",
     for (const spans of bad) {
       assert.throws(
         () =>
-          AgentSession.resume({
-            sessionId: "s",
-            agentRef: "helper",
-            agent: AGENT,
-            context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-            ...split({
-              clock: { now: () => 0 },
-              ids: () => "x",
-              resolveProvider: () => undefined,
-              keyFor: () => "",
-              sleep: () => Promise.resolve(),
-              emit: () => {},
-            }),
-          }, {
-            messages: [u, a],
-            completedTurnSpans: spans,
-            turnCount: 1,
-            cumulativeCostMicrocents: 0,
-            conservativeCostMicrocents: 0,
+          resumedSession({
+            state: {
+              messages: [u, a],
+              completedTurnSpans: spans,
+              turnCount: 1,
+            },
           }),
         (e) =>
           e instanceof SessionStateError && e.code === "invalid_resume_state",
@@ -164,14 +133,7 @@ Deno.test("sendMessage() streams tokens and completes with usage", async () => {
     "cost:updated",
     "session:turn_completed",
   ]);
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
-  assert.equal(done.stopReason, "stop");
-  assert.deepEqual(done.tokensUsed, {
-    input: 12,
-    output: 4,
-    model: "gpt-5.4-mini",
-  });
+  const done = stoppedWith(h.events, 12, 4);
   assert.equal(done.toolHistory, undefined);
   assert.equal(h.provider.requests[0]?.system, "You help.");
 });
@@ -211,8 +173,7 @@ Deno.test("sendMessage() runs a turn with three tool rounds", async () => {
     "session-tool:1:1",
     "session-tool:1:2",
   ]);
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const done = terminal(h.events);
   assert.equal(done.stopReason, "stop");
   assert.deepEqual(
     done.toolHistory?.map((x) => [x.call.name, x.result.outcome]),
@@ -276,16 +237,7 @@ function hangingThenScripted(
   const requests: LlmRequest[] = [];
   const state = { reads: 0 };
   return {
-    id: "openai",
-    kind: "openai-compatible",
-    customEndpoint: false,
-    supports: {
-      tools: true,
-      streaming: true,
-      parallelToolCalls: false,
-      reasoning: false,
-      promptCache: false,
-    },
+    ...fakeProvider(),
     requests,
     get reads(): number {
       return state.reads;
@@ -301,15 +253,7 @@ function hangingThenScripted(
           if (signal?.aborted) resolve();
           signal?.addEventListener("abort", () => resolve(), { once: true });
         });
-        yield {
-          type: "error",
-          error: {
-            kind: "cancelled",
-            retryable: false,
-            provider: "openai",
-            message: "aborted",
-          },
-        };
+        yield CANCELLED;
         return;
       }
       for (const c of rest[n - 1] ?? []) yield c;
@@ -331,8 +275,7 @@ Deno.test("abort() mid-stream ends the turn aborted; the next request omits the 
     },
   });
   await h.session.sendMessage("first question");
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const done = terminal(h.events);
   assert.equal(done.stopReason, "aborted");
   assert.equal(done.error, undefined);
   assert.equal(h.session.state, "idle");
@@ -396,8 +339,7 @@ Deno.test("sendMessage() past maxTurns ends turn_limit with no provider call", a
     "session:turn_started",
     "session:turn_completed",
   ]);
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const done = terminal(h.events);
   assert.equal(done.stopReason, "error");
   assert.equal(done.error?.code, "turn_limit");
   assert.equal(done.error?.message, "session reached its hard cap of 2 turns");
@@ -472,8 +414,7 @@ Deno.test("sendMessage() feeds back unknown tools and ends tool_failed past the 
     script: [1, 2, 3, 4].map((n) => toolCall(`c${n}`, "nope", {})),
   });
   await h.session.sendMessage("go");
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const done = terminal(h.events);
   assert.equal(done.error?.code, "tool_failed");
   assert.equal(h.provider.requests.length, 4);
   const results = h.events.filter((e) => e.type === "agent:tool_result");
@@ -495,8 +436,7 @@ Deno.test("sendMessage() refuses a response with more than 16 tool calls before 
   const tools = createFakeRegistry({ read_file: () => "x" });
   const h = harness({ tools, script: [chunks] });
   await h.session.sendMessage("go");
-  const done = h.events.at(-1);
-  assert.ok(done?.type === "session:turn_completed");
+  const done = terminal(h.events);
   assert.equal(done.error?.code, "turn_limit");
   assert.equal(tools.calls.length, 0);
 });

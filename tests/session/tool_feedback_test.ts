@@ -6,19 +6,15 @@
  */
 import assert from "node:assert/strict";
 import {
-  allBuiltinTools,
-  createDenoPermissionQuery,
-  createDenoToolEffects,
   createMemoryStore,
   createScriptedProvider,
-  createToolRegistry,
   denoRuntime,
   openSession,
   type TurnResult,
 } from "../../mod.ts";
 import type { StreamChunk } from "../../llm/chunk.ts";
 import type { LlmRequest } from "../../llm/provider.ts";
-import { reply, toolCall } from "./_harness.ts";
+import { denoTools, reply, toolCall } from "./_harness.ts";
 
 const AGENT = {
   id: "writer",
@@ -42,13 +38,7 @@ async function turn(
   const ws = await Deno.makeTempDir();
   await arrange?.(ws);
   const provider = createScriptedProvider({ id: "openai", script });
-  const tools = createToolRegistry({
-    tools: allBuiltinTools(),
-    host: createDenoToolEffects(),
-    context: { workingDir: ws, fsScopeTier: "sandboxed" },
-    permissions: createDenoPermissionQuery(),
-    guardrails: { allowedCommands: ["false"] },
-  });
+  const tools = denoTools(ws, { guardrails: { allowedCommands: ["false"] } });
   using live = openSession({
     store: createMemoryStore(),
     runtime: denoRuntime({ resolveProvider: () => provider, workingDir: ws }),

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createCatalog } from "../../llm/create_catalog.ts";
-import { AGENT, harness, reply } from "./_harness.ts";
+import { AGENT, failure, harness, reply } from "./_harness.ts";
 
 Deno.test("sendMessage() resolves a completed turn with its text, usage, cost and model", async () => {
   const h = harness({
@@ -31,15 +31,10 @@ Deno.test("sendMessage() resolves a completed turn with its text, usage, cost an
 
 Deno.test("sendMessage() resolves a failed turn with the classified error", async () => {
   const h = harness({
-    script: [[{
-      type: "error",
-      error: {
-        kind: "auth",
-        retryable: false,
-        provider: "openai",
-        message: "Incorrect API key provided: sk-proj-0123456789abcdefXYZ",
-      },
-    }]],
+    script: [failure({
+      kind: "auth",
+      message: "Incorrect API key provided: sk-proj-0123456789abcdefXYZ",
+    })],
   });
   const result = await h.session.sendMessage("Hi");
   assert.equal(result.kind, "failed");
@@ -158,15 +153,10 @@ Deno.test("sendMessage() resolves usageUnknown when the provider reported no usa
 Deno.test("sendMessage() resolves a failed turn's error as its terminal event carries it, secrets redacted", async () => {
   const secret = "sk-ant-api03-0123456789abcdefghij";
   const h = harness({
-    script: [[{
-      type: "error",
-      error: {
-        kind: "bad_request",
-        retryable: false,
-        provider: "openai",
-        message: `Bad request for key ${secret}`,
-      },
-    }]],
+    script: [failure({
+      kind: "bad_request",
+      message: `Bad request for key ${secret}`,
+    })],
   });
   const result = await h.session.sendMessage("Hi");
   assert.equal(result.kind, "failed");

@@ -1,4 +1,5 @@
 /** Shared store-test helpers: temp dirs, store factories, turn builders. */
+import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { createMemoryStore } from "../../store/memory_store.ts";
 import {
@@ -12,6 +13,7 @@ import type {
   TurnCommit,
 } from "../../store/store.ts";
 import { steppingClock } from "../_fakes/clock.ts";
+import { toolRounds } from "./_rounds.ts";
 
 /** The vendored upstream fixture folder (copy files out, never open in place). */
 export const UPSTREAM_DIR = new URL(
@@ -151,28 +153,12 @@ export function turn(
     costs?: CostEntry[];
   } = {},
 ): TurnCommit {
-  const rounds: TurnCommit["rounds"] = [];
-  let slot = 0;
-  for (let r = 0; r < (options.rounds ?? 0); r++) {
-    const ids: string[] = [];
-    for (let c = 0; c < (options.callsPerRound ?? 1); c++) {
-      ids.push(`session-tool:${options.turnKey ?? 1}:${slot++}`);
-    }
-    rounds.push({
-      calls: ids.map((id) => ({
-        type: "tool_call",
-        id,
-        name: "read_file",
-        argsBytes: 18,
-      })),
-      results: ids.map((id) => ({
-        type: "tool_result",
-        toolCallId: id,
-        resultBytes: 140,
-        outcome: "ok",
-      })),
-    });
-  }
+  const rounds = toolRounds(options.turnKey ?? 1, {
+    rounds: options.rounds ?? 0,
+    calls: options.callsPerRound ?? 1,
+    argsBytes: 18,
+    resultBytes: 140,
+  });
   return {
     userText,
     rounds,
@@ -181,4 +167,47 @@ export function turn(
     tokensUsed: { input: 10, output: 2 },
     costs: options.costs ?? [],
   };
+}
+
+/** A store file in `folder` holding session `s1` (opened with `options`), closed; its path. */
+export function fileWithSession(
+  folder: string,
+  options: SqliteStoreOptions = {},
+): string {
+  const path = `${folder}/history.db`;
+  const store = openSqliteStore(path, options);
+  store.create(newSession());
+  store.close();
+  return path;
+}
+
+/** Opens `path` with {@linkcode deps}, hands the store to `use`, closes it. */
+export async function withSqlite<T>(
+  path: string,
+  use: (store: SessionStore) => T | Promise<T>,
+): Promise<T> {
+  const store = openSqliteStore(path, deps());
+  try {
+    return await use(store);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * `store`'s optional methods `keys`, asserted present (`what` names them
+ * in the failure) and bound to it.
+ */
+export function methodsOf<K extends keyof SessionStore>(
+  store: SessionStore,
+  keys: readonly K[],
+  what: string,
+): Required<Pick<SessionStore, K>> {
+  const out: Partial<Record<K, unknown>> = {};
+  for (const k of keys) {
+    const f: unknown = store[k];
+    assert.ok(typeof f === "function", what);
+    out[k] = f.bind(store);
+  }
+  return out as Required<Pick<SessionStore, K>>;
 }

@@ -231,6 +231,16 @@ for (const factory of FACTORIES) {
     assert.equal(s.store.load("s1")?.record.status, "active");
   });
 
+  test("a turn on another model makes it the session's listed model; a turn naming none keeps it", async () => {
+    await using s = await factory.open();
+    s.store.create(newSession());
+    s.store.commitTurn("s1", { ...turn("one"), modelId: "claude-haiku-4-5" });
+    assert.equal(s.store.load("s1")?.record.modelId, "claude-haiku-4-5");
+    const { modelId: _, ...unnamed } = turn("two");
+    s.store.commitTurn("s1", unnamed);
+    assert.equal(s.store.list()[0]?.modelId, "claude-haiku-4-5");
+  });
+
   test("softDelete() hides the session from list() and load()", async () => {
     await using s = await factory.open();
     s.store.create(newSession("a"));

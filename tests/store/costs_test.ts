@@ -1,14 +1,13 @@
 /** `SessionStore.costs()`: the per-model spend read (`session_costs`), both stores. */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { openSqliteStore } from "../../store/sqlite_store.ts";
 import {
   cost,
-  deps,
   FACTORIES,
   newSession,
   tempDir,
   turn,
+  withSqlite,
 } from "./_harness.ts";
 
 const NO_DETAILS = {
@@ -115,8 +114,7 @@ for (const factory of FACTORIES) {
 Deno.test("costs() folds an upstream legacy row into its model [sqlite]", async () => {
   await using dir = await tempDir();
   const path = `${dir.path}/history.db`;
-  const store = openSqliteStore(path, deps());
-  try {
+  await withSqlite(path, (store) => {
     store.create(newSession());
     store.recordCosts("s1", [cost("gpt-5.4-mini", 100)]);
     const db = new DatabaseSync(path);
@@ -139,7 +137,5 @@ Deno.test("costs() folds an upstream legacy row into its model [sqlite]", async 
       unpricedCalls: 0,
       ...NO_DETAILS,
     }]);
-  } finally {
-    store.close();
-  }
+  });
 });

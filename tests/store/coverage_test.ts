@@ -12,20 +12,23 @@ import {
   openSqliteStoreForRead,
 } from "../../store/sqlite_store.ts";
 import type { SessionStore } from "../../store/store.ts";
-import { cost, FACTORIES, newSession, tempDir, turn } from "./_harness.ts";
+import {
+  cost,
+  FACTORIES,
+  fileWithSession,
+  methodsOf,
+  newSession,
+  tempDir,
+  turn,
+} from "./_harness.ts";
 
 type Journal = Required<
   Pick<SessionStore, "beginInvocation" | "settleInvocation" | "coverage">
 >;
 
 function journal(store: SessionStore): Journal {
-  const { beginInvocation, settleInvocation, coverage } = store;
-  assert.ok(beginInvocation && settleInvocation && coverage, "journal");
-  return {
-    beginInvocation: beginInvocation.bind(store),
-    settleInvocation: settleInvocation.bind(store),
-    coverage: coverage.bind(store),
-  };
+  const keys = ["beginInvocation", "settleInvocation", "coverage"] as const;
+  return methodsOf(store, keys, "journal");
 }
 
 const call = (model = "m") => ({
@@ -290,15 +293,6 @@ Deno.test("sqlite: journal and lease tables are created in an older file, which 
     store.close();
   }
 });
-
-/** A store file in `folder` holding session `s1`, closed. */
-function fileWithSession(folder: string): string {
-  const path = `${folder}/history.db`;
-  const store = openSqliteStore(path);
-  store.create(newSession());
-  store.close();
-  return path;
-}
 
 Deno.test("sqlite: an older version's journal, which kept every call, is replaced and its open calls kept", async () => {
   await using dir = await tempDir();

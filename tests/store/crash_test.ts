@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { projectStructure } from "../../store/projection.ts";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
-import { deps, newSession, tempDir } from "./_harness.ts";
+import { deps, fileWithSession, tempDir } from "./_harness.ts";
 
 const CHILD = new URL("./_fixtures/commit_loop.ts", import.meta.url);
 const ROOT = new URL("../../", import.meta.url);
@@ -119,11 +119,7 @@ function checkWhole(path: string, minTurns: number): number {
 
 Deno.test("commitTurn() killed with SIGKILL mid-commit leaves no partial turn", async () => {
   await using dir = await tempDir();
-  const path = `${dir.path}/history.db`;
-  const setup = openSqliteStore(path, deps());
-  setup.create(newSession());
-  setup.close();
-
+  const path = fileWithSession(dir.path, deps());
   let expected = 0;
   for (const [round, target] of [[1, 15], [2, 10], [3, 20]] as const) {
     const reported = await commitThenKill(path, `run${round}`, target);
@@ -133,11 +129,7 @@ Deno.test("commitTurn() killed with SIGKILL mid-commit leaves no partial turn", 
 
 Deno.test("commitTurn() killed inside its write transaction leaves no trace of the turn", async () => {
   await using dir = await tempDir();
-  const path = `${dir.path}/history.db`;
-  const setup = openSqliteStore(path, deps());
-  setup.create(newSession());
-  setup.close();
-
+  const path = fileWithSession(dir.path, deps());
   let expected = 0;
   for (const [round, target] of [[1, 3], [2, 0], [3, 5]] as const) {
     const reported = await commitThenKill(path, `hang${round}`, target, true);

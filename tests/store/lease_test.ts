@@ -7,14 +7,14 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { createMemoryStore } from "../../store/memory_store.ts";
-import { openSqliteStore } from "../../store/sqlite_store.ts";
 import {
-  SessionNotFoundError,
-  SessionRecordError,
-} from "../../store/errors.ts";
+  openSqliteStore,
+  type SqliteStoreOptions,
+} from "../../store/sqlite_store.ts";
+import { SessionNotFoundError } from "../../store/errors.ts";
 import type { SessionStore } from "../../store/store.ts";
 import { LEASE_STALE_MS } from "../../store/lease_policy.ts";
-import { newSession, tempDir, turn } from "./_harness.ts";
+import { methodsOf, newSession, tempDir, turn } from "./_harness.ts";
 
 /** A clock the test moves. */
 function manualClock(): { now(): number; set(ms: number): void } {
@@ -28,6 +28,33 @@ function manualClock(): { now(): number; set(ms: number): void } {
 }
 
 const T0 = Date.UTC(2026, 0, 1);
+
+/**
+ * A fresh store file holding session `s1`, leased to holder `a` through
+ * `holder`, and a second connection `other` (both opened with
+ * `options`); disposing closes both and removes the folder.
+ */
+async function leasedPair(options: SqliteStoreOptions = {}): Promise<
+  AsyncDisposable & { path: string; holder: SessionStore; other: SessionStore }
+> {
+  const dir = await tempDir();
+  const path = `${dir.path}/history.db`;
+  const holder = openSqliteStore(path, options);
+  const other = openSqliteStore(path, options);
+  const dispose = async () => {
+    holder.close();
+    other.close();
+    await dir[Symbol.asyncDispose]();
+  };
+  try {
+    holder.create(newSession());
+    assert.ok(lease(holder).acquireLease("s1", { holderId: "a" }).ok);
+  } catch (e) {
+    await dispose();
+    throw e;
+  }
+  return { path, holder, other, [Symbol.asyncDispose]: dispose };
+}
 
 const OPENERS: Array<{
   name: string;
@@ -64,13 +91,8 @@ const OPENERS: Array<{
 function lease(store: SessionStore): Required<
   Pick<SessionStore, "acquireLease" | "renewLease" | "releaseLease">
 > {
-  const { acquireLease, renewLease, releaseLease } = store;
-  assert.ok(acquireLease && renewLease && releaseLease, "lease methods");
-  return {
-    acquireLease: acquireLease.bind(store),
-    renewLease: renewLease.bind(store),
-    releaseLease: releaseLease.bind(store),
-  };
+  const keys = ["acquireLease", "renewLease", "releaseLease"] as const;
+  return methodsOf(store, keys, "lease methods");
 }
 
 for (const opener of OPENERS) {
@@ -155,95 +177,77 @@ for (const opener of OPENERS) {
 }
 
 Deno.test("sqlite: a handle whose lease was taken over cannot write the session; the other can", async () => {
-  await using dir = await tempDir();
-  const path = `${dir.path}/history.db`;
   const clock = manualClock();
-  const first = openSqliteStore(path, { clock });
-  const second = openSqliteStore(path, { clock });
-  try {
-    first.create(newSession());
-    assert.ok(lease(first).acquireLease("s1", { holderId: "a" }).ok);
-    first.commitTurn("s1", turn("one"));
-    assert.equal(
-      lease(second).acquireLease("s1", { holderId: "b" }).ok,
-      false,
-      "refused while a is live",
-    );
-    clock.set(T0 + LEASE_STALE_MS + 1);
-    assert.ok(lease(second).acquireLease("s1", { holderId: "b" }).ok);
-    const lost =
-      /Cannot write session s1: its writer lease was taken over by holder b/;
-    assert.throws(() => first.commitTurn("s1", turn("two")), lost);
-    assert.throws(() => first.allocateTurnKey("s1"), lost);
-    assert.throws(() => first.recordCosts("s1", []), lost);
-    assert.throws(() => first.setStatus("s1", "ended"), lost);
-    assert.throws(
-      () =>
-        first.beginInvocation?.("s1", {
-          purpose: "turn",
-          provider: "openai",
-          model: "m",
-        }),
-      lost,
-    );
-    second.commitTurn("s1", turn("three"));
-    assert.deepEqual(
-      second.load("s1")?.messages.filter((m) => m.role === "user").map((m) =>
-        m.content[0]?.type === "text" ? m.content[0].text : ""
-      ),
-      ["one", "three"],
-      "nothing of the lost writer interleaves",
-    );
-    // Readers never look at the lease.
-    assert.equal(first.load("s1")?.messages.length, 4);
-    assert.equal(first.list().length, 1);
-  } finally {
-    first.close();
-    second.close();
-  }
+  await using pair = await leasedPair({ clock });
+  const { holder: first, other: second } = pair;
+  first.commitTurn("s1", turn("one"));
+  assert.equal(
+    lease(second).acquireLease("s1", { holderId: "b" }).ok,
+    false,
+    "refused while a is live",
+  );
+  clock.set(T0 + LEASE_STALE_MS + 1);
+  assert.ok(lease(second).acquireLease("s1", { holderId: "b" }).ok);
+  const lost =
+    /Cannot write session s1: its writer lease was taken over by holder b/;
+  assert.throws(() => first.commitTurn("s1", turn("two")), lost);
+  assert.throws(() => first.allocateTurnKey("s1"), lost);
+  assert.throws(() => first.recordCosts("s1", []), lost);
+  assert.throws(() => first.setStatus("s1", "ended"), lost);
+  assert.throws(
+    () =>
+      first.beginInvocation?.("s1", {
+        purpose: "turn",
+        provider: "openai",
+        model: "m",
+      }),
+    lost,
+  );
+  second.commitTurn("s1", turn("three"));
+  assert.deepEqual(
+    second.load("s1")?.messages.filter((m) => m.role === "user").map((m) =>
+      m.content[0]?.type === "text" ? m.content[0].text : ""
+    ),
+    ["one", "three"],
+    "nothing of the lost writer interleaves",
+  );
+  // Readers never look at the lease.
+  assert.equal(first.load("s1")?.messages.length, 4);
+  assert.equal(first.list().length, 1);
 });
 
 Deno.test("sqlite: a holder's turns follow rows another connection wrote meanwhile (sequence numbers, title)", async () => {
-  await using dir = await tempDir();
-  const path = `${dir.path}/history.db`;
-  const holder = openSqliteStore(path);
-  const other = openSqliteStore(path);
+  await using pair = await leasedPair();
+  const { path, holder, other } = pair;
+  holder.commitTurn("s1", turn("one"));
+  holder.commitTurn("s1", turn("two"));
+  // A handle without the lease may still write (the lease binds its
+  // holders); the holder must not reuse the numbers it took.
+  other.commitTurn("s1", turn("three"));
+  const db = new DatabaseSync(path);
   try {
-    holder.create(newSession());
-    assert.ok(lease(holder).acquireLease("s1", { holderId: "a" }).ok);
-    holder.commitTurn("s1", turn("one"));
-    holder.commitTurn("s1", turn("two"));
-    // A handle without the lease may still write (the lease binds its
-    // holders); the holder must not reuse the numbers it took.
-    other.commitTurn("s1", turn("three"));
-    const db = new DatabaseSync(path);
-    try {
-      db.exec("UPDATE agent_sessions SET title = NULL WHERE id = 's1'");
-    } finally {
-      db.close();
-    }
-    holder.commitTurn("s1", turn("four"));
-    holder.commitTurn("s1", turn("five"));
-    const loaded = holder.load("s1");
-    assert.deepEqual(
-      loaded?.messages.map((m) => m.sequenceNumber),
-      Array.from({ length: 10 }, (_, i) => i),
-      "gap-free, none taken twice",
-    );
-    assert.deepEqual(
-      loaded?.messages.filter((m) => m.role === "user").map((m) =>
-        m.content[0]?.type === "text" ? m.content[0].text : ""
-      ),
-      ["one", "two", "three", "four", "five"],
-    );
-    assert.equal(loaded?.record.title, "five", "a cleared title is set again");
+    db.exec("UPDATE agent_sessions SET title = NULL WHERE id = 's1'");
   } finally {
-    holder.close();
-    other.close();
+    db.close();
   }
+  holder.commitTurn("s1", turn("four"));
+  holder.commitTurn("s1", turn("five"));
+  const loaded = holder.load("s1");
+  assert.deepEqual(
+    loaded?.messages.map((m) => m.sequenceNumber),
+    Array.from({ length: 10 }, (_, i) => i),
+    "gap-free, none taken twice",
+  );
+  assert.deepEqual(
+    loaded?.messages.filter((m) => m.role === "user").map((m) =>
+      m.content[0]?.type === "text" ? m.content[0].text : ""
+    ),
+    ["one", "two", "three", "four", "five"],
+  );
+  assert.equal(loaded?.record.title, "five", "a cleared title is set again");
 });
 
-Deno.test("sqlite: a tampered lease row is a clear error naming the column, and nothing is written", async (t) => {
+Deno.test("sqlite: a tampered lease row is refused naming the column, nothing is written, and clearLease() removes it", async (t) => {
   const cases: Array<[string, string]> = [
     ["holder_id", "UPDATE relavium_session_leases SET holder_id = ''"],
     ["pid", "UPDATE relavium_session_leases SET pid = 'x'"],
@@ -257,47 +261,31 @@ Deno.test("sqlite: a tampered lease row is a clear error naming the column, and 
   ];
   for (const [column, sql] of cases) {
     await t.step(`${column}: ${sql}`, async () => {
-      await using dir = await tempDir();
-      const path = `${dir.path}/history.db`;
-      const store = openSqliteStore(path);
-      try {
-        store.create(newSession());
-        assert.ok(lease(store).acquireLease("s1", { holderId: "a" }).ok);
-        const raw = new DatabaseSync(path);
-        raw.exec("PRAGMA ignore_check_constraints = ON");
-        raw.exec(sql);
-        raw.close();
-        const before = new DatabaseSync(path, { readOnly: true });
-        const snapshot = before.prepare(
-          "SELECT * FROM relavium_session_leases",
-        ).all();
-        before.close();
-        assert.throws(
-          () => lease(store).acquireLease("s1", { holderId: "b" }),
-          (e) =>
-            e instanceof SessionRecordError &&
-            e.field === `relavium_session_leases.${column}` &&
-            e.message.endsWith(`relavium_session_leases.${column}`),
-        );
-        assert.throws(
-          () => store.commitTurn("s1", turn("x")),
-          SessionRecordError,
-          "the guard reads it too",
-        );
-        const after = new DatabaseSync(path, { readOnly: true });
-        assert.deepEqual(
-          after.prepare("SELECT * FROM relavium_session_leases").all(),
-          snapshot,
-        );
-        assert.equal(
-          after.prepare("SELECT COUNT(*) AS n FROM session_messages").get()
-            ?.["n"],
-          0,
-        );
-        after.close();
-      } finally {
-        store.close();
-      }
+      await using pair = await leasedPair();
+      const { path, other } = pair;
+      const raw = new DatabaseSync(path);
+      raw.exec("PRAGMA ignore_check_constraints = ON");
+      raw.exec(sql);
+      raw.close();
+      const rows = (): unknown => {
+        const db = new DatabaseSync(path, { readOnly: true });
+        try {
+          return db.prepare("SELECT * FROM relavium_session_leases").all();
+        } finally {
+          db.close();
+        }
+      };
+      const snapshot = rows();
+      const field = `relavium_session_leases.${column}`;
+      const answer = lease(other).acquireLease("s1", { holderId: "b" });
+      assert.ok(!answer.ok, "a damaged lease is never taken over");
+      assert.equal(answer.heldBy.damaged, field);
+      assert.equal(other.readLease?.("s1")?.damaged, field);
+      assert.deepEqual(rows(), snapshot, "nothing was written");
+      const removed = other.clearLease?.("s1");
+      assert.equal(removed?.damaged, field);
+      assert.deepEqual(rows(), []);
+      assert.ok(lease(other).acquireLease("s1", { holderId: "b" }).ok);
     });
   }
 });

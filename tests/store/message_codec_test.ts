@@ -9,26 +9,34 @@ import {
   messageRowFromArray,
 } from "../../store/message_codec.ts";
 
+/**
+ * A stored user row in array form (the column order of the messages
+ * table): message `m` of session `s`, its content and parts, the rest null
+ * but `created_at` 0.
+ */
+function userArray(
+  content: string | null,
+  parts: string,
+): Parameters<typeof messageRowFromArray>[0] {
+  return ["m", "s", 0, "user", content, parts, ...nulls(5), 0, null];
+}
+
+function nulls(n: number): null[] {
+  return Array.from({ length: n }, () => null);
+}
+
 Deno.test("messageRowFromArray() maps an array row to its columns", () => {
-  const r = messageRowFromArray([
-    "m",
-    "s",
-    0,
-    "user",
-    null,
-    "[]",
-    null,
-    null,
-    null,
-    null,
-    null,
-    0,
-    null,
-  ]);
+  const r = messageRowFromArray(userArray(null, "[]"));
   assert.equal(r.content_parts, "[]");
 });
 
 Deno.test("checkMessage() refuses raw tool-call arguments", () => {
+  const call = {
+    type: "tool_call",
+    id: "session-tool:1:0",
+    name: "read_file",
+    argsBytes: 2,
+  };
   assert.throws(() =>
     checkMessage({
       id: "m",
@@ -36,33 +44,13 @@ Deno.test("checkMessage() refuses raw tool-call arguments", () => {
       sequenceNumber: 1,
       role: "assistant",
       timestamp: "2026-01-01T00:00:00.000Z",
-      content: [{
-        type: "tool_call",
-        id: "session-tool:1:0",
-        name: "read_file",
-        argsBytes: 2,
-        args: {},
-      }],
+      content: [{ ...call, args: {} }],
     }), { code: "invalid_message" });
 });
 
 Deno.test("decodeMessageArray() decodes as the object form does", () => {
   const m = decodeMessageArray(
-    [
-      "m",
-      "s",
-      0,
-      "user",
-      "hi",
-      '[{"type":"text","text":"hi"}]',
-      null,
-      null,
-      null,
-      null,
-      null,
-      0,
-      null,
-    ],
+    userArray("hi", '[{"type":"text","text":"hi"}]'),
     { epoch: Number.NaN, iso: "" },
   );
   assert.equal(m.timestamp, "1970-01-01T00:00:00.000Z");
@@ -79,21 +67,10 @@ Deno.test("decodeLeanRow() decodes a user row", () => {
 });
 
 Deno.test("decodeMessageRow() refuses a content column that disagrees with the body", () => {
-  const row = {
-    id: "m",
-    session_id: "s",
-    sequence_number: 0,
-    role: "user",
-    content: "other",
-    content_parts: '[{"type":"text","text":"hi"}]',
-    tool_calls: null,
-    tool_call_id: null,
-    name: null,
-    finish_reason: null,
-    model_id: null,
-    created_at: 0,
-    compaction_dropped_through_sequence: null,
-  };
+  // The row of userArray's columns (see the messageRowFromArray() test).
+  const row = messageRowFromArray(
+    userArray("other", '[{"type":"text","text":"hi"}]'),
+  );
   assert.throws(() => decodeMessageRow(row), { code: "metadata_mismatch" });
   assert.equal(
     decodeMessageRow({ ...row, content: "hi" }).timestamp,

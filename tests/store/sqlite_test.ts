@@ -120,7 +120,7 @@ Deno.test("commitTurn() retries busy errors 5 times with linear backoff, then re
   holder.exec("BEGIN IMMEDIATE");
   assert.throws(
     () => store.commitTurn("s1", turn("blocked", { costs: [cost("m", 9)] })),
-    /database is locked/,
+    /Cannot write the session store: locked by another process/,
   );
   assert.deepEqual(waits, [25, 50, 75, 100]);
   holder.exec("ROLLBACK");

@@ -1,5 +1,11 @@
 /** Shared fakes for the tools tests: recording hosts, contexts, fake tools. */
+import { allBuiltinTools } from "../../tools/builtin/all.ts";
 import { createDenoToolEffects } from "../../tools/deno/effects.ts";
+import {
+  createToolRegistry,
+  type ScopedToolRegistry,
+  type ToolRegistryOptions,
+} from "../../tools/registry_impl.ts";
 import { type ToolEffects, ToolEffectsError } from "../../tools/effects.ts";
 import type {
   PermissionState,
@@ -110,6 +116,65 @@ export function effectsOf(calls: readonly HostCall[]): HostCall[] {
 /** The real Deno host, recorded. */
 export function recordedDenoHost(): { host: ToolEffects; calls: HostCall[] } {
   return recordingHost(createDenoToolEffects());
+}
+
+/** What `builtinRig` takes: a registry's options, each optional. */
+export interface BuiltinRigOptions {
+  /** The sandboxed workspace. */
+  workingDir: string;
+  /** The host under the recorder: the real Deno effects by default; `null` fails every call. */
+  host?: ToolEffects | null | undefined;
+  /** Default: every built-in tool. */
+  tools?: ToolRegistryOptions["tools"] | undefined;
+  /** Default: everything granted. */
+  permissions?: ToolRegistryOptions["permissions"] | undefined;
+  guardrails?: ToolRegistryOptions["guardrails"] | undefined;
+  toolConfig?: ToolRegistryOptions["toolConfig"] | undefined;
+  limits?: ToolRegistryOptions["limits"] | undefined;
+  gate?: ToolRegistryOptions["gate"] | undefined;
+}
+
+/** A registry of the built-in tools over a recorded host, and what the host saw. */
+export function builtinRig(
+  options: BuiltinRigOptions,
+): {
+  registry: ScopedToolRegistry;
+  calls: HostCall[];
+  /** The effectful calls so far. */
+  effects: () => HostCall[];
+} {
+  const { workingDir, host, ...rest } = options;
+  const recorded = recordingHost(
+    host === null ? undefined : host ?? createDenoToolEffects(),
+  );
+  const given = Object.fromEntries(
+    Object.entries(rest).filter(([, v]) => v !== undefined),
+  ) as Partial<ToolRegistryOptions>;
+  const registry = createToolRegistry({
+    tools: allBuiltinTools(),
+    permissions: grantAll,
+    ...given,
+    host: recorded.host,
+    context: { workingDir, fsScopeTier: "sandboxed" },
+  });
+  return {
+    registry,
+    calls: recorded.calls,
+    effects: () => effectsOf(recorded.calls),
+  };
+}
+
+/** Dispatches one call of the built-in `name` through a fresh `builtinRig`. */
+export async function runBuiltin(
+  name: string,
+  args: Record<string, unknown>,
+  options: BuiltinRigOptions & { interactive?: boolean },
+): Promise<ToolOutcome> {
+  const { interactive = true, ...rig } = options;
+  return await builtinRig(rig).registry.dispatch(
+    { id: "c", name, args },
+    makeContext({ interactive }).ctx,
+  );
 }
 
 /** Everything granted. */
@@ -236,5 +301,18 @@ export function governedFakes(): {
       target: (a) => (a.url === undefined ? {} : { url: a.url }),
     }),
     notify: fakeTool("fake_notify", { os: true }),
+  };
+}
+
+/** The test TLS material: a CA, and a certificate and key for 127.0.0.1 signed by it. */
+export async function testTls(): Promise<
+  { ca: string; cert: string; key: string }
+> {
+  const tls = new URL("./fixtures/tls/", import.meta.url);
+  const read = (name: string) => Deno.readTextFile(new URL(name, tls));
+  return {
+    ca: await read("ca.pem"),
+    cert: await read("cert.pem"),
+    key: await read("key.pem"),
   };
 }

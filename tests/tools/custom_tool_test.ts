@@ -10,10 +10,10 @@ import { z } from "zod";
 import { tool } from "../../tools/custom_tool.ts";
 import { allBuiltinTools } from "../../tools/builtin/all.ts";
 import { createModePolicy } from "../../tools/modes.ts";
-import { createToolRegistry } from "../../tools/registry_impl.ts";
 import type { ToolExecuteOptions } from "../../tools/custom_tool.ts";
+import type { ToolDispatchContext } from "../../tools/registry.ts";
 import type { ToolDefinition } from "../../tools/tool.ts";
-import { grantAll, makeContext, messageOf, recordingHost } from "./_helpers.ts";
+import { builtinRig, makeContext, messageOf } from "./_helpers.ts";
 
 interface Seen {
   input: unknown;
@@ -53,14 +53,20 @@ function tools(): {
 }
 
 function registryOf(...extra: ToolDefinition<unknown>[]) {
-  const { host, calls } = recordingHost();
-  const registry = createToolRegistry({
+  return builtinRig({
+    workingDir: "/ws",
+    host: null,
     tools: [...allBuiltinTools(), ...extra],
-    host,
-    context: { workingDir: "/ws", fsScopeTier: "sandboxed" },
-    permissions: grantAll,
   });
-  return { registry, calls };
+}
+
+/** An interactive context granting `save_note` whose approver answers `decision`. */
+function answering(decision: "reject" | "once") {
+  return makeContext({
+    granted: ["save_note"],
+    interactive: true,
+    policy: { confirm: () => Promise.resolve(decision) },
+  });
 }
 
 Deno.test("a custom tool is advertised with the JSON Schema of its zod schema", () => {
@@ -138,11 +144,7 @@ Deno.test("a custom tool that is not read-only waits for approval", async (t) =>
   assert.equal(registry.isReadOnly("save_note"), false);
 
   await t.step("rejected: denied, never run", async () => {
-    const c = makeContext({
-      granted: ["save_note"],
-      interactive: true,
-      policy: { confirm: () => Promise.resolve("reject") },
-    });
+    const c = answering("reject");
     const o = await registry.dispatch(call, c.ctx);
     assert.equal(o.kind, "fatal");
     assert.match(messageOf(o), /rejected by the user/);
@@ -180,11 +182,7 @@ Deno.test("a custom tool that is not read-only waits for approval", async (t) =>
   );
 
   await t.step("approved once: runs", async () => {
-    const c = makeContext({
-      granted: ["save_note"],
-      interactive: true,
-      policy: { confirm: () => Promise.resolve("once") },
-    });
+    const c = answering("once");
     const o = await registry.dispatch(call, c.ctx);
     assert.equal(o.kind, "ok");
     assert.equal(messageOf(o), "saved");
@@ -193,43 +191,40 @@ Deno.test("a custom tool that is not read-only waits for approval", async (t) =>
 });
 
 Deno.test("a throw in execute is a tool_failed outcome with its message", async () => {
-  const boom = tool({
-    name: "boom",
-    description: "Always fails",
-    inputSchema: z.strictObject({}),
-    execute: () => {
-      throw new Error("the service is down");
-    },
-    readOnly: true,
+  /** Declares `name`, which always throws `message`, and calls it once in `context`. */
+  const throwing = async (
+    name: string,
+    message: string,
+    readOnly: boolean,
+    context: Partial<ToolDispatchContext> = {},
+  ) => {
+    const t = tool({
+      name,
+      description: "Always fails",
+      inputSchema: z.strictObject({}),
+      execute: () => {
+        throw new Error(message);
+      },
+      readOnly,
+    });
+    return await registryOf(t).registry.dispatch(
+      { id: "c", name, args: {} },
+      makeContext({ granted: [name], ...context }).ctx,
+    );
+  };
+  const down = "boom failed: the service is down";
+  const interactive = await throwing("boom", "the service is down", true, {
+    interactive: true,
   });
-  const { registry } = registryOf(boom);
-  const interactive = await registry.dispatch(
-    { id: "c", name: "boom", args: {} },
-    makeContext({ granted: ["boom"], interactive: true }).ctx,
-  );
   assert.equal(interactive.kind, "feedback");
-  assert.equal(messageOf(interactive), "boom failed: the service is down");
-  const batch = await registry.dispatch(
-    { id: "c", name: "boom", args: {} },
-    makeContext({ granted: ["boom"] }).ctx,
-  );
+  assert.equal(messageOf(interactive), down);
+  const batch = await throwing("boom", "the service is down", true);
   assert.equal(batch.kind, "feedback", "in every session");
-  assert.equal(messageOf(batch), "boom failed: the service is down");
+  assert.equal(messageOf(batch), down);
   // A tool that is not readOnly acts outside the host: its effect may
   // have partly happened, so its throw ends the turn.
-  const acting = tool({
-    name: "acting",
-    description: "Fails after acting",
-    inputSchema: z.strictObject({}),
-    execute: () => {
-      throw new Error("half done");
-    },
-  });
   const auto = { decide: () => ({ approve: true as const }) };
-  const ended = await registryOf(acting).registry.dispatch(
-    { id: "c", name: "acting", args: {} },
-    makeContext({ granted: ["acting"], policy: auto }).ctx,
-  );
+  const ended = await throwing("acting", "half done", false, { policy: auto });
   assert.equal(ended.kind, "fatal");
   assert.equal(messageOf(ended), "acting failed: half done");
 });

@@ -159,7 +159,7 @@ Deno.test("mode matrix: decisions per mode × action × interactivity", async (t
             } else if (refusedHere) {
               assert.equal(
                 messageOf(outcome),
-                `Tool call denied: ${call.name} needs approval in ${mode} mode and there is no terminal to ask on`,
+                `Tool call denied (no_approval_hook): ${call.name} needs approval in ${mode} mode and there is no terminal to ask on`,
               );
               assert.deepEqual([approvals, asked.length, ran], [0, 0, 0]);
             } else if (asks) {
@@ -200,11 +200,7 @@ Deno.test("mode matrix: decisions per mode × action × interactivity", async (t
 Deno.test("approval previews are secret-free and cacheability follows the preview", async () => {
   const { registry, granted } = setUp();
   const { approver, asked } = approverOf("once");
-  const modes = createModePolicy({
-    mode: "ask",
-    interactive: true,
-    approver,
-  });
+  const modes = createModePolicy({ mode: "ask", interactive: true, approver });
   for (const call of Object.values(CALLS)) {
     await run(registry, granted, modes.policy, call, true);
   }
@@ -286,11 +282,7 @@ Deno.test("protected-path writes always ask and are never auto-approved", async 
 Deno.test("the always cache: per tool id, never for blank previews, reset clears", async () => {
   const { registry, granted } = setUp();
   const { approver, asked } = approverOf("always");
-  const modes = createModePolicy({
-    mode: "ask",
-    interactive: true,
-    approver,
-  });
+  const modes = createModePolicy({ mode: "ask", interactive: true, approver });
   const write = CALLS["fs_write"] as ToolCall;
   const notify = CALLS["os"] as ToolCall;
   assert.equal(
@@ -346,11 +338,7 @@ Deno.test("the always cache: per tool id, never for blank previews, reset clears
 Deno.test("a once answer caches nothing", async () => {
   const { registry, granted } = setUp();
   const { approver } = approverOf("once");
-  const modes = createModePolicy({
-    mode: "ask",
-    interactive: true,
-    approver,
-  });
+  const modes = createModePolicy({ mode: "ask", interactive: true, approver });
   for (let i = 0; i < 3; i++) {
     assert.equal(
       (await run(
@@ -480,46 +468,31 @@ Deno.test("approval failures are fatal tool_denied; abort cancels", async (t) =>
 Deno.test("the gate of a gated tool: per call, never in plan or non-interactive; asked once in ask", async () => {
   const { registry, granted, gateCalls } = setUp();
   const call: ToolCall = { id: "c", name: "fake_commit", args: {} };
-  const auto = createModePolicy({ mode: "auto", interactive: true });
-  assert.equal(
-    (await run(registry, granted, auto.policy, call, true)).outcome.kind,
-    "ok",
-  );
-  assert.equal(
-    (await run(registry, granted, auto.policy, call, true)).outcome.kind,
-    "ok",
-  );
+  /** One `fake_commit` call under `options`' mode policy. */
+  const commit = async (options: Parameters<typeof createModePolicy>[0]) =>
+    (await run(
+      registry,
+      granted,
+      createModePolicy(options).policy,
+      call,
+      options.interactive,
+    )).outcome;
+  const auto = { mode: "auto", interactive: true } as const;
+  assert.equal((await commit(auto)).kind, "ok");
+  assert.equal((await commit(auto)).kind, "ok");
   assert.deepEqual(
     gateCalls,
     ["fake_commit", "fake_commit"],
     "asked every call, even in auto",
   );
-  const nonInteractive = await run(
-    registry,
-    granted,
-    createModePolicy({ mode: "auto", interactive: false }).policy,
-    call,
-    false,
-  );
-  assert.match(messageOf(nonInteractive.outcome), /\(gate_required\)/);
-  const plan = await run(
-    registry,
-    granted,
-    createModePolicy({ mode: "plan", interactive: true }).policy,
-    call,
-    true,
-  );
-  assert.match(messageOf(plan.outcome), /\(gate_required\)/);
+  const nonInteractive = await commit({ mode: "auto", interactive: false });
+  assert.match(messageOf(nonInteractive), /\(gate_required\)/);
+  const plan = await commit({ mode: "plan", interactive: true });
+  assert.match(messageOf(plan), /\(gate_required\)/);
   assert.equal(gateCalls.length, 2);
   const { approver, asked } = approverOf("once");
-  const ask = await run(
-    registry,
-    granted,
-    createModePolicy({ mode: "ask", interactive: true, approver }).policy,
-    call,
-    true,
-  );
-  assert.equal(ask.outcome.kind, "ok");
+  const ask = await commit({ mode: "ask", interactive: true, approver });
+  assert.equal(ask.kind, "ok");
   assert.deepEqual(
     [gateCalls.length, asked.length],
     [3, 0],

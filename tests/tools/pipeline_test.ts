@@ -14,6 +14,11 @@ import {
   createToolRegistry,
   type ToolRegistryOptions,
 } from "../../tools/registry_impl.ts";
+import type {
+  ToolDispatchContext,
+  ToolOutcome,
+  ToolRegistry,
+} from "../../tools/registry.ts";
 import type { ToolDefinition } from "../../tools/tool.ts";
 import {
   type FakeArgs,
@@ -36,6 +41,16 @@ function registry(overrides: Partial<ToolRegistryOptions> = {}) {
     ...overrides,
   });
   return { reg, calls: recorded.calls };
+}
+
+/** Dispatches one call `c` of `name` (a fresh batch context by default). */
+function dispatchOne(
+  reg: ToolRegistry,
+  name: string,
+  args: unknown,
+  ctx: ToolDispatchContext = makeContext().ctx,
+): Promise<ToolOutcome> {
+  return reg.dispatch({ id: "c", name, args }, ctx);
 }
 
 Deno.test("dispatch() feeds back an unknown tool without touching the host", async () => {
@@ -79,11 +94,7 @@ Deno.test("dispatch() feeds back invalid args as validation errors", async () =>
 Deno.test("dispatch() denies ungranted and provider-executed calls, fatally", async () => {
   const { reg, calls } = registry();
   const { ctx } = makeContext({ granted: ["list_directory"] });
-  const o = await reg.dispatch({
-    id: "c",
-    name: "read_file",
-    args: { path: "a" },
-  }, ctx);
+  const o = await dispatchOne(reg, "read_file", { path: "a" }, ctx);
   assert.equal(o.kind, "fatal");
   if (o.kind === "fatal") {
     assert.equal(o.error.code, "tool_denied");
@@ -124,11 +135,7 @@ Deno.test("dispatch() merges config-only values last and hides them from display
     host: fakeHost,
     toolConfig: { git_status: { args: ["--short"] } },
   });
-  const o = await reg.dispatch({
-    id: "c",
-    name: "git_status",
-    args: { command: "status" },
-  }, makeContext().ctx);
+  const o = await dispatchOne(reg, "git_status", { command: "status" });
   assert.equal(o.kind, "ok");
   assert.deepEqual(o.displayInput, { command: "status" });
   const req = spawned[1];
@@ -146,11 +153,9 @@ Deno.test("dispatch() merges config-only values last and hides them from display
 Deno.test("dispatch() refuses tainted args and redacts display input", async () => {
   const secret = "sk-live-abc123";
   const { reg, calls } = registry({ isSecret: (v) => v.includes(secret) });
-  const o = await reg.dispatch({
-    id: "c",
-    name: "read_file",
-    args: { path: `notes-${secret}.txt` },
-  }, makeContext().ctx);
+  const o = await dispatchOne(reg, "read_file", {
+    path: `notes-${secret}.txt`,
+  });
   assert.equal(o.kind, "feedback");
   assert.ok(!messageOf(o).includes(secret));
   assert.deepEqual(o.displayInput, { path: "[redacted]" });
@@ -169,11 +174,12 @@ Deno.test("dispatch() maps missing Deno permissions to tool_unavailable and hide
           .map((d) => d.name),
         ["git_status"],
       );
-      const o = await reg.dispatch({
-        id: "c",
-        name: "read_file",
-        args: { path: "a.txt" },
-      }, makeContext({ interactive: true }).ctx);
+      const o = await dispatchOne(
+        reg,
+        "read_file",
+        { path: "a.txt" },
+        makeContext({ interactive: true }).ctx,
+      );
       assert.equal(o.kind, "fatal");
       if (o.kind === "fatal") {
         assert.equal(o.error.code, "tool_unavailable");
@@ -228,11 +234,7 @@ Deno.test("dispatch() queries the real target's permission before any metadata c
     context: { workingDir: `${dir.path}/ws`, fsScopeTier: "sandboxed" },
     permissions,
   });
-  const o = await reg.dispatch({
-    id: "c",
-    name: "read_file",
-    args: { path: "a.txt" },
-  }, makeContext().ctx);
+  const o = await dispatchOne(reg, "read_file", { path: "a.txt" });
   assert.equal(o.kind, "fatal");
   if (o.kind === "fatal") assert.equal(o.error.code, "tool_unavailable");
   assert.ok(
@@ -251,11 +253,12 @@ Deno.test("dispatch() feeds back read failures in every session", async () => {
       context: { workingDir: dir.path, fsScopeTier: "sandboxed" },
       permissions: grantAll,
     });
-    const o = await reg.dispatch({
-      id: "c",
-      name: "read_file",
-      args: { path: "missing.txt" },
-    }, makeContext({ interactive }).ctx);
+    const o = await dispatchOne(
+      reg,
+      "read_file",
+      { path: "missing.txt" },
+      makeContext({ interactive }).ctx,
+    );
     assert.equal(o.kind, "feedback", `interactive=${interactive}`);
     assert.equal(messageOf(o), "read_file failed: no such file or directory");
     if (o.kind === "feedback") assert.equal(o.code, "tool_failed");

@@ -5,14 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { builtinTools } from "../../tools/builtin/all.ts";
-import { createToolRegistry } from "../../tools/registry_impl.ts";
 import type { ToolOutcome } from "../../tools/registry.ts";
 import {
-  grantAll,
+  builtinRig,
   type HostCall,
   makeContext,
   messageOf,
-  recordedDenoHost,
   tempDir,
 } from "./_helpers.ts";
 
@@ -44,16 +42,27 @@ async function dispatch(
   args: Record<string, unknown>,
   interactive: boolean,
 ): Promise<{ outcome: ToolOutcome; calls: HostCall[] }> {
-  const { host, calls } = recordedDenoHost();
-  const registry = createToolRegistry({
+  const { registry, calls } = builtinRig({
+    workingDir: fx.ws,
     tools: builtinTools(),
-    host,
-    context: { workingDir: fx.ws, fsScopeTier: "sandboxed" },
-    permissions: grantAll,
   });
   const { ctx } = makeContext({ interactive });
   const outcome = await registry.dispatch({ id: "c1", name, args }, ctx);
   return { outcome, calls };
+}
+
+/** A batch dispatch that must succeed: its parsed model result, and what the host saw. */
+async function okResult<T>(
+  fx: Fixture,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ value: T; calls: HostCall[] }> {
+  const { outcome, calls } = await dispatch(fx, name, args, false);
+  assert.equal(outcome.kind, "ok");
+  const value = JSON.parse(
+    outcome.kind === "ok" ? outcome.modelResult : "null",
+  ) as T;
+  return { value, calls };
 }
 
 type Expect = "escape" | "fatal-denied" | "invalid";
@@ -214,15 +223,12 @@ Deno.test("a symlink that stays inside the workspace is followed", async () => {
 Deno.test("listings omit symlinks, sensitive entries and never descend links", async () => {
   await using dir = await tempDir();
   const fx = await setUp(dir.path);
-  const { outcome, calls } = await dispatch(fx, "list_directory", {
-    path: ".",
-    recursive: true,
-  }, false);
-  assert.equal(outcome.kind, "ok");
-  if (outcome.kind !== "ok") return;
-  const names =
-    (JSON.parse(outcome.modelResult) as { entries: { name: string }[] }).entries
-      .map((e) => e.name);
+  const { value, calls } = await okResult<{ entries: { name: string }[] }>(
+    fx,
+    "list_directory",
+    { path: ".", recursive: true },
+  );
+  const names = value.entries.map((e) => e.name);
   assert.deepEqual(names, ["a.txt", "hard-src.txt", "hard.txt", "sub"]);
   assert.ok(
     calls.every((c) => !c.target.startsWith(fx.outside)),
@@ -233,14 +239,11 @@ Deno.test("listings omit symlinks, sensitive entries and never descend links", a
 Deno.test("glob reads skip links, hard links and sensitive files silently", async () => {
   await using dir = await tempDir();
   const fx = await setUp(dir.path);
-  const { outcome, calls } = await dispatch(fx, "read_file", {
-    path: "**/*",
-    glob: true,
-  }, false);
-  assert.equal(outcome.kind, "ok");
-  if (outcome.kind !== "ok") return;
-  const content =
-    (JSON.parse(outcome.modelResult) as { content: string }).content;
-  assert.equal(content, "===== a.txt =====\ninside");
+  const { value, calls } = await okResult<{ content: string }>(
+    fx,
+    "read_file",
+    { path: "**/*", glob: true },
+  );
+  assert.equal(value.content, "===== a.txt =====\ninside");
   assert.ok(calls.every((c) => !c.target.startsWith(fx.outside)));
 });

@@ -23,6 +23,7 @@
  * @module
  */
 import { z } from "zod";
+import { unavailable } from "./_unavailable.ts";
 import { hostFailure } from "../sandbox/fs_access.ts";
 import { ToolEffectsError } from "../effects.ts";
 import { scrubRequestHeaders } from "./http_headers.ts";
@@ -123,13 +124,7 @@ export const httpRequestTool: ToolDefinition<HttpRequestArgs> = defineTool(
       if (!checked.ok) return denied(checked.error.message);
       const { host: target, port } = checked.value;
       if (host.fetch === undefined) {
-        return {
-          ok: false,
-          error: {
-            kind: "unavailable",
-            message: "cannot make HTTP requests here",
-          },
-        };
+        return unavailable("cannot make HTTP requests here");
       }
       const hostText = target.kind === "name"
         ? target.name
@@ -139,26 +134,15 @@ export const httpRequestTool: ToolDefinition<HttpRequestArgs> = defineTool(
       let answers: string[] = target.kind === "name" ? [] : [target.address];
       if (target.kind === "name") {
         if (host.resolveDns === undefined) {
-          return {
-            ok: false,
-            error: {
-              kind: "unavailable",
-              message: "cannot resolve host names here",
-            },
-          };
+          return unavailable("cannot resolve host names here");
         }
         try {
           answers = await host.resolveDns(target.name, ctx.signal);
         } catch (e) {
           if (e instanceof ToolEffectsError && e.kind === "not_capable") {
-            return {
-              ok: false,
-              error: {
-                kind: "unavailable",
-                message:
-                  "needs --allow-net for the system DNS resolver (ip:53)",
-              },
-            };
+            return unavailable(
+              "needs --allow-net for the system DNS resolver (ip:53)",
+            );
           }
           return {
             ok: false,
@@ -174,13 +158,7 @@ export const httpRequestTool: ToolDefinition<HttpRequestArgs> = defineTool(
       );
       const net = netPermission(addresses[0] ?? candidates[0] ?? "", port);
       if (addresses.length === 0) {
-        return {
-          ok: false,
-          error: {
-            kind: "unavailable",
-            message: `needs the Deno permission ${permissionFlag(net)}`,
-          },
-        };
+        return unavailable(`needs the Deno permission ${permissionFlag(net)}`);
       }
       const method = args.method ?? "GET";
       const max = ctx.limits.httpBodyBytes;

@@ -23,6 +23,7 @@
 import { absolutize, isWithin } from "../sandbox/_path.ts";
 import { confinedEnv, notOnPath, realWorkDir, runProcess } from "./_process.ts";
 import { z } from "zod";
+import { unavailable } from "./_unavailable.ts";
 import { commandLine } from "../sandbox/command_allowlist.ts";
 import { isRefusedEnvKey } from "../sandbox/child_env.ts";
 import { DEFAULT_TOOL_LIMITS } from "../sandbox/limits.ts";
@@ -141,13 +142,7 @@ export const runCommandTool: ToolDefinition<RunCommandArgs> = defineTool(
       if (hasSeparator(program, windows)) {
         program = absolutize(program, cwd.value, plan.os);
       } else if (env["PATH"] === undefined && env["Path"] === undefined) {
-        return {
-          ok: false,
-          error: {
-            kind: "unavailable",
-            message: "needs the Deno permission --allow-env=PATH",
-          },
-        };
+        return unavailable("needs the Deno permission --allow-env=PATH");
       }
       const ceiling = ctx.limits.processTimeoutCeilingMs;
       return await runProcess(host, {

@@ -12,6 +12,7 @@
  */
 import { isWithin, joinPath, relativeSlash } from "../sandbox/_path.ts";
 import { z } from "zod";
+import { unavailable } from "./_unavailable.ts";
 import { hostFailure } from "../sandbox/fs_access.ts";
 import { permissionFlag } from "../sandbox/permission_query.ts";
 import {
@@ -68,10 +69,7 @@ export const writeFileTool: ToolDefinition<WriteFileArgs> = defineTool(
     async dispatch(args, host, ctx): Promise<ToolRunResult> {
       const plan = ctx.fs.plan;
       if (host.writeFileAtomic === undefined) {
-        return {
-          ok: false,
-          error: { kind: "unavailable", message: "cannot write files here" },
-        };
+        return unavailable("cannot write files here");
       }
       const append = args.append === true;
       const target = await resolveWriteTarget(plan, args.path, {
@@ -86,10 +84,7 @@ export const writeFileTool: ToolDefinition<WriteFileArgs> = defineTool(
       try {
         if (append && existing !== undefined) {
           if (host.appendFile === undefined) {
-            return {
-              ok: false,
-              error: { kind: "unavailable", message: "cannot append here" },
-            };
+            return unavailable("cannot append here");
           }
           await host.appendFile(joinPath(plan.os, dir, name), data, {
             expectedId: existing.fileId,

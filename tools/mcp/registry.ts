@@ -7,7 +7,8 @@
  * server (its `tools:` need not list it) and governed `egress`. The set
  * advertised at a turn's start stays the turn's: a re-listing after
  * `list_changed` applies at the next `advertise`. `close()` ends every
- * connection (stdio servers' process groups are killed).
+ * connection (stdio servers' process groups are killed), reporting each
+ * `closed` as it starts.
  *
  * This file, and everything that imports the MCP SDK, loads only when an
  * agent names a server.
@@ -15,7 +16,8 @@
  * @module
  */
 import type { ToolDef } from "../../llm/provider.ts";
-import type { ScopedToolRegistry } from "../registry_impl.ts";
+import type { SessionEventDraft } from "../../schema/event.ts";
+import type { ScopedToolRegistry } from "../scoped_registry.ts";
 import type { ToolDefinition } from "../tool.ts";
 import {
   type ConnectDeps,
@@ -23,6 +25,7 @@ import {
   type McpConnection,
 } from "./connection.ts";
 import { mcpToolId } from "./names.ts";
+import { fatalOutcome } from "../outcomes.ts";
 import type { McpServerSpec } from "./spec.ts";
 import { mcpToolDefinition, modelSchema } from "./tool_def.ts";
 
@@ -41,6 +44,43 @@ export type McpServerEvent =
   | { server: string; state: "skipped_tool"; tool: string; reason: string }
   | { server: string; state: "closed" };
 
+/** A server event as the session publishes it. */
+export type McpServerDraft = Extract<
+  SessionEventDraft,
+  { type: "session:mcp_server" }
+>;
+
+/**
+ * The `session:mcp_server` event of a server event (`undefined` for a
+ * left-out tool, which is a notice only).
+ *
+ * @param e The server event.
+ * @returns The event draft, if any.
+ */
+export function mcpServerDraft(e: McpServerEvent): McpServerDraft | undefined {
+  const base = { type: "session:mcp_server" as const, server: e.server };
+  switch (e.state) {
+    case "connecting":
+    case "closed":
+      return { ...base, state: e.state };
+    case "connected":
+      return {
+        ...base,
+        state: "connected",
+        tools: e.tools,
+        schemaTokens: e.schemaTokens,
+      };
+    case "failed":
+      return { ...base, state: "failed", reason: e.reason };
+    case "skipped_tool":
+      return undefined;
+    default: {
+      const never: never = e;
+      return never;
+    }
+  }
+}
+
 /** Options of {@linkcode openMcpTools}. */
 export interface McpToolsOptions {
   /** The servers the agent names, resolved. */
@@ -54,6 +94,13 @@ export interface McpToolsOptions {
   connect: ConnectDeps;
   /** Each server's state changes. */
   onEvent?(event: McpServerEvent): void;
+  /**
+   * Ids of servers the agent names that were not started (not
+   * configured, not approved): a call to one of their tools is refused
+   * `tool_unavailable` naming the server, like one of a server that
+   * failed.
+   */
+  absent?: readonly string[];
 }
 
 /** The session's registry with its MCP servers. */
@@ -99,6 +146,10 @@ export async function openMcpTools(
     connections.push(c.connection);
     specs.set(c.connection.id, c.spec);
   }
+  const down = [
+    ...options.servers.map((s) => s.id).filter((id) => !specs.has(id)),
+    ...(options.absent ?? []),
+  ];
   const builtinIds = new Set(options.build([]).toolIds);
   // Ids stay stable across re-listings.
   const ids = new Map<string, string>();
@@ -151,6 +202,18 @@ export async function openMcpTools(
     }
     return out;
   }
+  /** The server not connected whose tool `name` would be, if any. */
+  function downServer(name: string): string | undefined {
+    let best: string | undefined;
+    for (const id of down) {
+      const prefix = mcpToolId(id, "", new Set());
+      if (
+        name.startsWith(prefix) && name.length > prefix.length &&
+        (best === undefined || id.length > best.length)
+      ) best = id;
+    }
+    return best;
+  }
   let dirty = false;
   let active = options.build(definitions(true));
   let mcpIds = new Set([...byServer.values()].flat());
@@ -183,6 +246,15 @@ export async function openMcpTools(
       return current().advertise([...granted, ...mcpIds], policy);
     },
     dispatch(call, ctx) {
+      const gone = mcpIds.has(call.name) ? undefined : downServer(call.name);
+      if (gone !== undefined) {
+        // A recorded call (a cassette) to a server this run does not have.
+        return Promise.resolve(fatalOutcome(
+          { toolId: call.name, displayInput: {} },
+          "tool_unavailable",
+          `Tool unavailable: ${call.name} is a tool of the MCP server ${gone}, which is not connected in this session`,
+        ));
+      }
       return current().dispatch(
         call,
         mcpIds.has(call.name)
@@ -192,16 +264,25 @@ export async function openMcpTools(
     },
     runUserCommand: (request, ctx) => current().runUserCommand(request, ctx),
     readUserFile: (path, signal) => current().readUserFile(path, signal),
+    withMcpServers: () =>
+      Promise.reject(
+        new TypeError(
+          "Cannot join MCP servers twice: give every server in one call",
+        ),
+      ),
     servers: () =>
       connections.map((c) => ({ id: c.id, tools: byServer.get(c.id) ?? [] })),
     async settled(): Promise<void> {
       await Promise.all(connections.map((c) => c.settled()));
     },
     close(): Promise<void> {
-      closing ??= Promise.all(connections.map(async (c) => {
-        await c.close();
-        emit({ server: c.id, state: "closed" });
-      })).then(() => undefined);
+      if (closing === undefined) {
+        // Reported as closing starts, while the session can still say so.
+        for (const c of connections) emit({ server: c.id, state: "closed" });
+        closing = Promise.all(connections.map((c) => c.close())).then(
+          () => undefined,
+        );
+      }
       return closing;
     },
   };

@@ -73,3 +73,20 @@ export function toolAllowed(spec: McpServerSpec, name: string): boolean {
   return spec.toolsAllowlist === undefined ||
     spec.toolsAllowlist.includes(name);
 }
+
+const SECRET_REF = /\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+/**
+ * A stdio server's `env` value with each `{{secrets.NAME}}` replaced by
+ * what `read` gives for `NAME`.
+ *
+ * @param value The declared value.
+ * @param read Reads one secret (the caller records a missing one).
+ * @returns The resolved value.
+ */
+export function resolveSecretRefs(
+  value: string,
+  read: (name: string) => string,
+): string {
+  return value.replace(SECRET_REF, (_, name: string) => read(name));
+}

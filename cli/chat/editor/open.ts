@@ -29,6 +29,9 @@ export async function openTerminalEditor(
     write: (t) => io.stderr.write(t),
     setMode: (m) => terminal.setMode(m),
     columns: () => terminal.columns(),
+    ...(terminal.onResize === undefined
+      ? {}
+      : { onResize: (h: () => void) => terminal.onResize?.(h) ?? (() => {}) }),
     history: await openInputHistory(options.historyFile),
     complete: createPathCompleter(options.workspace),
   });

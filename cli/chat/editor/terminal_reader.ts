@@ -43,6 +43,8 @@ export interface TerminalReaderOptions {
   setMode(mode: TerminalMode): void;
   /** The terminal's width in columns. */
   columns(): number;
+  /** Calls `handler` when the terminal is resized (the prompt is redrawn). */
+  onResize?(handler: () => void): () => void;
   /** The message history (Up/Down; submitted messages are added). */
   history: InputHistory;
   /** `@` path completion (absent ⇒ Tab does nothing). */
@@ -97,6 +99,11 @@ export function createTerminalReader(
   let closed = false;
   let pump: Promise<void> | undefined;
   let pasteOn = false;
+
+  // A resize redraws the prompt being edited at the new width.
+  const stopResize = options.onResize?.(() => {
+    if (active?.kind === "message" && !closed) draw(active);
+  }) ?? ((): void => {});
 
   function emit(key: ControlKey): void {
     for (const h of [...handlers]) h(key);
@@ -350,6 +357,7 @@ export function createTerminalReader(
     },
     async close(): Promise<void> {
       if (closed) return;
+      stopResize();
       if (active !== undefined) {
         leave(active);
         finish(active, undefined);

@@ -45,6 +45,16 @@ function inOrder(text: string, pieces: string[]): void {
   }
 }
 
+/** The workspace file `name` under `dir` holds `text`. */
+async function assertFile(
+  dir: string,
+  name: string,
+  text: string,
+  message?: string,
+): Promise<void> {
+  assert.equal(await Deno.readTextFile(`${dir}/ws/${name}`), text, message);
+}
+
 Deno.test("approval of a new file: its first lines, on its own line after the model's text", async () => {
   await using dir = await tempDir();
   await Deno.mkdir(`${dir.path}/ws`);
@@ -64,10 +74,7 @@ Deno.test("approval of a new file: its first lines, on its own line after the mo
     "Approve write_file hello.txt? [y] once  [a] always  [n] no ",
     "  ⎿ Wrote 12 bytes\n",
   ]);
-  assert.equal(
-    await Deno.readTextFile(`${dir.path}/ws/hello.txt`),
-    "hello\nworld\n",
-  );
+  await assertFile(dir.path, "hello.txt", "hello\nworld\n");
 });
 
 Deno.test("approval of a replacement: the diff and the bytes it overwrites", async () => {
@@ -82,8 +89,9 @@ Deno.test("approval of a replacement: the diff and the bytes it overwrites", asy
     "    # Notes\n  - old line\n  + new line\n    keep\n",
     "Approve write_file notes.md? ",
   ]);
-  assert.equal(
-    await Deno.readTextFile(`${dir.path}/ws/notes.md`),
+  await assertFile(
+    dir.path,
+    "notes.md",
     "# Notes\nold line\nkeep\n",
     "declined: unchanged",
   );

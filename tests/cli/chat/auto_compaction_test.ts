@@ -55,7 +55,7 @@ Deno.test("chat: a 60-turn cassette session on an 8,000-token window runs to the
     ["chat", "--json", "--agent", "agent.yaml", "--fixture", "c.json"],
     { env, cwd: dir.path, stdin: lines.join("\n") + "\n" },
   );
-  assert.equal(r.code, 4, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
   const events = parseEvents(r.stdout);
   const done = events.filter((e) => e.type === "session:turn_completed");
   assert.equal(done.length, TURNS);

@@ -16,7 +16,9 @@ import { within } from "../../llm/adapters/_server.ts";
  * holds "old": the model asks to rewrite it, then answers `after`. The
  * request is already typed when it returns.
  */
-async function writeChat(dir: string, after: string, mode = "ask") {
+async function writeChat(after: string, mode = "ask") {
+  const tmp = await tempDir();
+  const dir = tmp.path;
   const provider = chatProvider([WRITE, { deltas: [after] }]);
   const { env } = await chatSetup(dir, `${dir}/home`, provider);
   await write(`${dir}/notes.txt`, "old\n");
@@ -30,7 +32,17 @@ async function writeChat(dir: string, after: string, mode = "ask") {
   });
   await chat.waitFor(mode === "ask" ? "> " : `${mode} > `);
   await chat.type("update the notes\r");
-  return { provider, chat };
+  return {
+    dir,
+    provider,
+    chat,
+    /** Ends the chat, then the provider, then removes the dir. */
+    async [Symbol.asyncDispose](): Promise<void> {
+      await chat[Symbol.asyncDispose]();
+      await provider[Symbol.asyncDispose]();
+      await tmp[Symbol.asyncDispose]();
+    },
+  };
 }
 
 const WRITE = {
@@ -42,10 +54,8 @@ const WRITE = {
 };
 
 Deno.test("chat on a terminal: the approval names the resolved path and the overwrite, re-asks on a non-answer, runs on y", async () => {
-  await using dir = await tempDir();
-  const { provider, chat: pty } = await writeChat(dir.path, "Done.");
-  await using _ = provider;
-  await using chat = pty;
+  await using rig = await writeChat("Done.");
+  const { dir, provider, chat } = rig;
   let at = await chat.waitFor("I will write it.");
   // The canonical target: resolved, shown relative to its real root.
   at = await chat.waitFor("overwrites 4 bytes", at);
@@ -60,22 +70,20 @@ Deno.test("chat on a terminal: the approval names the resolved path and the over
   await chat.type("y\r");
   await within(provider.arrived(2), 20_000, "the request after the tool ran");
   at = await chat.waitFor("Done.", at);
-  assert.equal(await Deno.readTextFile(`${dir.path}/notes.txt`), "new text\n");
+  assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), "new text\n");
   await chat.type("\x04");
   assert.equal(await chat.waitExit(), 4);
 });
 
 Deno.test("chat on a terminal: n declines the write plainly and the file stays", async () => {
-  await using dir = await tempDir();
-  const { provider, chat: pty } = await writeChat(dir.path, "OK.");
-  await using _ = provider;
-  await using chat = pty;
+  await using rig = await writeChat("OK.");
+  const { dir, chat } = rig;
   let at = await chat.waitFor("overwrites 4 bytes");
   await chat.type("n\r");
   at = await chat.waitFor("declined", at);
   await chat.type("\x04");
   assert.equal(await chat.waitExit(), 4);
-  assert.equal(await Deno.readTextFile(`${dir.path}/notes.txt`), "old\n");
+  assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), "old\n");
 });
 
 Deno.test("chat on a terminal: accept-edits and auto write inside the project unasked; plan refuses the write", async (t) => {
@@ -87,10 +95,8 @@ Deno.test("chat on a terminal: accept-edits and auto write inside the project un
     ] as const
   ) {
     await t.step(mode, async () => {
-      await using dir = await tempDir();
-      const { provider, chat: pty } = await writeChat(dir.path, "Over.", mode);
-      await using _ = provider;
-      await using chat = pty;
+      await using rig = await writeChat("Over.", mode);
+      const { dir, provider, chat } = rig;
       // accept-edits runs the write and the model answers; plan refuses
       // the call, and the turn ends saying how to go on.
       const at = mode === "plan"
@@ -105,7 +111,7 @@ Deno.test("chat on a terminal: accept-edits and auto write inside the project un
       await chat.waitFor(`${mode} > `, at);
       await chat.type("\x04");
       assert.equal(await chat.waitExit(), 4);
-      assert.equal(await Deno.readTextFile(`${dir.path}/notes.txt`), expected);
+      assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), expected);
     });
   }
 });

@@ -15,8 +15,13 @@ import {
   toolStartLine,
 } from "../../../cli/chat/tool_line.ts";
 import { main } from "../../../cli/main.ts";
-import type { SessionEvent } from "../../../schema/event.ts";
-import { lineStdin, parseEvents, tempDir, write } from "../_helpers.ts";
+import {
+  lineStdin,
+  parseEvents,
+  tempDir,
+  tokenEvent,
+  write,
+} from "../_helpers.ts";
 import {
   scriptFlags,
   textCall,
@@ -150,16 +155,8 @@ Deno.test("tool lines: the target as a person reads it, then the tool's summary"
   );
 });
 
-function token(seq: number, text: string): SessionEvent {
-  return {
-    ...ENV,
-    sequenceNumber: seq,
-    type: "agent:token",
-    nodeId: "n",
-    token: text,
-    model: "m1",
-  };
-}
+/** A streamed token of model `m1`. */
+const token = (seq: number, text: string) => tokenEvent(seq, text, "m1");
 
 Deno.test("the terminal printer: status at turn start, tool lines when a call starts and ends, cleared by text", () => {
   const log: Array<["out" | "err", string]> = [];
@@ -298,7 +295,7 @@ Deno.test("chat with stderr not a terminal: tool lines, no status line", async (
 Deno.test("chat --json on a terminal: only events on stdout, nothing of the status anywhere", async () => {
   await using dir = await tempDir();
   const r = await chatOn(dir.path, { stderr: true, json: true });
-  assert.equal(r.code, 4, r.stderr);
+  assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, "");
   const events = parseEvents(r.stdout);
   assert.ok(events.some((e) => e.type === "agent:tool_result"));

@@ -18,6 +18,7 @@ import {
 } from "../_helpers.ts";
 import {
   find,
+  ONE_TURN_RUN,
   type Scenario,
   scenario,
   type ScenarioRun,
@@ -42,16 +43,26 @@ function cassette(calls: unknown[][], provider = "anthropic"): string {
   return JSON.stringify({ schema_version: "1.0", provider, calls });
 }
 
-/** A piped chat of two turns and `/compact` (exit 4), on a cassette. */
+/** A piped chat of two turns and `/compact` (exit 0), on a cassette. */
 async function twoTurnsThenCompact(s: Scenario): Promise<ScenarioRun> {
   await s.file(
     "c1.json",
     cassette([call("Paris."), call("Madrid."), call(SUMMARY, 80)]),
   );
   return await s.run(["chat", "--json", "--fixture", "c1.json"], {
-    code: 4,
+    code: 0,
     stdin: "Capital of France?\nAnd Spain?\n/compact\n",
   });
+}
+
+/** `chat --model <model> [--provider <provider>] --fixture <fixture> --json`. */
+function modelChat(
+  model: string,
+  fixture: string,
+  provider?: string,
+): string[] {
+  const via = provider === undefined ? [] : ["--provider", provider];
+  return ["chat", "--model", model, ...via, "--fixture", fixture, "--json"];
 }
 
 Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume sends the summary, not the dropped text", async () => {
@@ -122,7 +133,7 @@ Deno.test("chat: /compact in a piped chat folds the earlier turn; chat-resume se
     }),
   );
   const resumed = await s.run(["chat-resume", id, "--fixture", "c2.json"], {
-    code: 4,
+    code: 0,
     stdin: "And Italy?\n",
   });
   assert.equal(resumed.stdout, "Rome.\n");
@@ -150,7 +161,7 @@ Deno.test("chat: /compact with nothing to fold, or refused by the memory policy,
   await using s = await scenario();
   await s.file("c.json", cassette([call("Hi.")]));
   const r = await s.run(["chat", "--json", "--fixture", "c.json"], {
-    code: 4,
+    code: 0,
     stdin: "/compact\nhello\n/compact\n/compact now\n",
   });
   assert.equal(
@@ -161,14 +172,7 @@ Deno.test("chat: /compact with nothing to fold, or refused by the memory policy,
       ) + "/compact takes no argument\n",
   );
   const list = parseEvents(r.stdout);
-  assert.deepEqual(signature(list), [
-    "session:started",
-    "session:turn_started",
-    "agent:token",
-    "cost:updated",
-    "session:turn_completed",
-    "session:cancelled",
-  ]);
+  assert.deepEqual(signature(list), ONE_TURN_RUN);
   const shown = await s.show(list[0]?.sessionId ?? "");
   assert.deepEqual(shown.boundaries, []);
 
@@ -185,7 +189,7 @@ Deno.test("chat: /compact with nothing to fold, or refused by the memory policy,
     "--fixture",
     "n.json",
     "-q",
-  ], { code: 4, stdin: "one\ntwo\n/compact\n/trim 1\n/trim\n" });
+  ], { code: 0, stdin: "one\ntwo\n/compact\n/trim 1\n/trim\n" });
   assert.equal(
     none.stderr,
     "Compaction is not available: this agent's memory is none, so requests carry only the pending message.\n" +
@@ -209,7 +213,7 @@ Deno.test("chat-resume: /compact over the cost cap is refused before any request
     "--fixture",
     "c.json",
     "--json",
-  ], { code: 4, stdin: "a\nb\n" });
+  ], { code: 0, stdin: "a\nb\n" });
   const id = parseEvents(first.stdout)[0]?.sessionId ?? "";
   await s.project(
     '[chat]\nmax_cost_microcents = 10000000\non_exceed = "fail"\n',
@@ -218,7 +222,7 @@ Deno.test("chat-resume: /compact over the cost cap is refused before any request
   await s.file("none.json", cassette([], "openai"));
   const r = await s.run(
     ["chat-resume", id, "--fixture", "none.json", "--json"],
-    { code: 4, stdin: "/compact\n" },
+    { code: 0, stdin: "/compact\n" },
   );
   assert.equal(
     r.stderr,
@@ -231,10 +235,10 @@ Deno.test("chat-resume: /compact over the cost cap is refused before any request
 Deno.test("chat: /trim without a bound names [chat].max_messages and /compact; with one it drops whole turns", async () => {
   await using s = await scenario();
   await s.file("c.json", cassette([call("A1."), call("A2."), call("A3.")]));
-  const bare = await s.run(["chat", "--json", "--fixture", "c.json"], {
-    code: 4,
-    stdin: "Q1\n/trim\n/trim 0\n/trim two\n/trim 1 2\n",
-  });
+  /** A piped `chat --json` on c.json of `lines` (exit 4). */
+  const chat = (lines: string) =>
+    s.run(["chat", "--json", "--fixture", "c.json"], { code: 0, stdin: lines });
+  const bare = await chat("Q1\n/trim\n/trim 0\n/trim two\n/trim 1 2\n");
   assert.equal(
     bare.stderr,
     "/trim needs a bound: /trim <n> keeps about the last n messages, or set [chat].max_messages in your config for a bare /trim; or /compact to summarise earlier turns instead of dropping them. Nothing changed.\n" +
@@ -246,10 +250,7 @@ Deno.test("chat: /trim without a bound names [chat].max_messages and /compact; w
 
   // [chat].max_messages is the bound of a bare /trim.
   await s.project("[chat]\nmax_messages = 2\n");
-  const r = await s.run(["chat", "--json", "--fixture", "c.json"], {
-    code: 4,
-    stdin: "Q1\nQ2\n/trim 10\nQ3\n/trim\n/trim\n",
-  });
+  const r = await chat("Q1\nQ2\n/trim 10\nQ3\n/trim\n/trim\n");
   assert.equal(
     r.stderr,
     "Nothing to trim: the context is already within the 10-message limit (4 messages).\n" +
@@ -371,14 +372,10 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
     '[chat]\nmax_cost_microcents = 10000000\non_exceed = "fail"\n',
   );
   await s.file("c.json", cassette([call("One.", 1_000_000)], "openai"));
-  const first = await s.run([
-    "chat",
-    "--model",
-    "gpt-5.4-mini",
-    "--fixture",
-    "c.json",
-    "--json",
-  ], { code: 4, stdin: "hi\n/cost\n" });
+  const first = await s.run(modelChat("gpt-5.4-mini", "c.json"), {
+    code: 0,
+    stdin: "hi\n/cost\n",
+  });
   assert.match(
     first.stderr,
     /^Cost: \$0\.75\d+ \(1000000 input, 2 output tokens\)\n {2}gpt-5\.4-mini {2}\$0\.75\d+ {2}1 call, 1000000 input, 2 output tokens\n$/,
@@ -386,38 +383,28 @@ Deno.test("chat: the cap survives resume, and an unpriced model gets one notice 
   const id = parseEvents(first.stdout)[0]?.sessionId ?? "";
   const resumed = await s.run(
     ["chat-resume", id, "--fixture", "c.json", "--json"],
-    { code: 4, stdin: "again\n" },
+    { code: 1, stdin: "again\n" },
   );
   const done = find(parseEvents(resumed.stdout), "session:turn_completed");
   assert.equal(done?.error?.code, "budget_exceeded", "spend carried over");
 
   // A declared endpoint's model has no price: one notice, then allowed.
-  await s.project(
-    '[chat]\nmax_cost_microcents = 5\n\n[[providers]]\nid = "local"\nkind = "openai-compatible"\nbase_url = "http://127.0.0.1:9/v1"\nallow_local = true\n',
-  );
+  const entry =
+    '[[providers]]\nid = "local"\nkind = "openai-compatible"\nbase_url = "http://127.0.0.1:9/v1"\nallow_local = true\n';
+  await s.project(`[chat]\nmax_cost_microcents = 5\n\n${entry}`);
   await s.file("l.json", textCassette("local", ["L1.", "L2."]));
-  const local = [
-    "chat",
-    "--model",
-    "llama3",
-    "--provider",
-    "local",
-    "--fixture",
-    "l.json",
-  ];
-  const unpriced = await s.run([...local, "--json"], {
-    code: 4,
+  const local = modelChat("llama3", "l.json", "local");
+  const unpriced = await s.run(local, {
+    code: 0,
     stdin: "a\nb\n",
   });
   assert.equal(
     unpriced.stderr,
     "notice: llama3 has no price, so the session cost cap does not apply to it (strict_cost_cap = true refuses it instead)\n",
   );
-  await s.project(
-    '[[providers]]\nid = "local"\nkind = "openai-compatible"\nbase_url = "http://127.0.0.1:9/v1"\nallow_local = true\n',
-  );
-  const uncapped = await s.run([...local, "--json"], {
-    code: 4,
+  await s.project(entry);
+  const uncapped = await s.run(local, {
+    code: 0,
     stdin: "a\n/cost\n",
   });
   assert.match(

@@ -4,7 +4,16 @@
  * session; `y` trusts its exact content, anything else leaves it ignored.
  */
 import assert from "node:assert/strict";
-import { runCli, tempDir, textCassette, write } from "../_helpers.ts";
+import { textCassette } from "../_helpers.ts";
+import { type Scenario, scenario } from "../_kit/scenario.ts";
+
+/** A scenario in `repo/` whose project file widens `max_turns`, and a cassette answering `reply`. */
+async function wideningRepo(reply: string): Promise<Scenario> {
+  const s = await scenario({ cwd: "repo" });
+  await s.project("[chat]\nmax_turns = 70\n");
+  await s.file("c.json", textCassette("anthropic", [reply]));
+  return s;
+}
 
 function maxTurns(stdout: string): unknown {
   const rows: Array<{ key: string; value: unknown; source: string }> =
@@ -20,14 +29,8 @@ for (
   ]] as const
 ) {
   Deno.test(`chat on a terminal asks once whether to trust a widening project file; "${answer.replace("\n", "⏎")}" ${trusted ? "trusts it" : "leaves it ignored"}`, async () => {
-    await using dir = await tempDir();
-    const repo = `${dir.path}/repo`;
-    const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-    await write(`${repo}/.relavium/project.toml`, "[chat]\nmax_turns = 70\n");
-    await write(`${repo}/c.json`, textCassette("anthropic", ["unused"]));
-    const r = await runCli(["chat", "--fixture", "c.json"], {
-      env,
-      cwd: repo,
+    await using s = await wideningRepo("unused");
+    const r = await s.run(["chat", "--fixture", "c.json"], {
       tty: true,
       trust: false,
       stdin: `${answer}\n/exit\n`,
@@ -39,12 +42,10 @@ for (
       /project\.toml asks for more than your own config grants: chat\.max_turns\. Trust this file's exact content\?/,
     );
     assert.doesNotMatch(r.stderr, /Internal error|at file:/);
-    const shown = await runCli(["config", "show", "--json"], {
-      env,
-      cwd: repo,
+    const shown = await s.run(["config", "show", "--json"], {
       trust: false,
+      code: 0,
     });
-    assert.equal(shown.code, 0, shown.stderr);
     assert.deepEqual(
       maxTurns(shown.stdout),
       trusted ? [70, "project"] : [50, "built-in"],
@@ -53,14 +54,8 @@ for (
 }
 
 Deno.test("chat that is not on a terminal never asks (the notice says what is ignored)", async () => {
-  await using dir = await tempDir();
-  const repo = `${dir.path}/repo`;
-  const env = { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" };
-  await write(`${repo}/.relavium/project.toml`, "[chat]\nmax_turns = 70\n");
-  await write(`${repo}/c.json`, textCassette("anthropic", ["Hi."]));
-  const r = await runCli(["chat", "--fixture", "c.json"], {
-    env,
-    cwd: repo,
+  await using s = await wideningRepo("Hi.");
+  const r = await s.run(["chat", "--fixture", "c.json"], {
     trust: false,
     stdin: "hello\n",
   });

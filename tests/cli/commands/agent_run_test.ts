@@ -1,15 +1,15 @@
 /** Regression harness for `agent run`, in-process and once through a real process. */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
+import { ROOT } from "../_child.ts";
+import { parseEvents, textCassette } from "../_helpers.ts";
+import { cassette, strictCassette, textChunks } from "../_kit/cassette.ts";
 import {
-  parseEvents,
-  runCli,
-  tempDir,
-  textCassette,
-  write,
-} from "../_helpers.ts";
+  ONE_TURN_RUN as ONE_TURN,
+  type Scenario,
+  scenario,
+  type ScenarioOptions,
+} from "../_kit/scenario.ts";
 
-const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const AGENT =
   "id: mini\nname: Mini\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: Be terse.\n";
 
@@ -17,69 +17,38 @@ function types(stdout: string): string[] {
   return parseEvents(stdout).map((e) => e.type);
 }
 
+/** A scenario with `mini.agent.yaml` and `c.json` holding `fixture`. */
+async function withMini(
+  fixture: string,
+  options: ScenarioOptions = {},
+): Promise<Scenario> {
+  const s = await scenario(options);
+  await s.file("mini.agent.yaml", AGENT);
+  await s.file("c.json", fixture);
+  return s;
+}
+
+/** `agent run <args> --fixture c.json`. */
+function agentRun(...args: string[]): string[] {
+  return ["agent", "run", ...args, "--fixture", "c.json"];
+}
+
 Deno.test("agent run: one turn from stdin, stream grammar of chat, nothing stored", async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/mini.agent.yaml`, AGENT);
-  await write(
-    `${dir.path}/c.json`,
-    JSON.stringify({
-      schema_version: "1.1",
-      strict: true,
-      provider: "openai",
-      calls: [{
-        expect: {
-          lastUserIncludes: "line one\nline two",
-          model: "gpt-5.4-mini",
-        },
-        chunks: [
-          { type: "text_delta", text: "Done." },
-          {
-            type: "stop",
-            stopReason: "stop",
-            usage: { inputTokens: 9, outputTokens: 1 },
-          },
-        ],
-      }],
-    }),
+  await using s = await withMini(
+    strictCassette([{
+      expect: { lastUserIncludes: "line one\nline two", model: "gpt-5.4-mini" },
+      chunks: textChunks("Done.", { inputTokens: 9, outputTokens: 1 }),
+    }], "openai"),
   );
-  const env = { RELAVIUM_HOME: `${dir.path}/home` };
-  const r = await runCli([
-    "agent",
-    "run",
-    "mini.agent.yaml",
-    "--fixture",
-    "c.json",
-    "--json",
-  ], {
-    env,
-    cwd: dir.path,
-    stdin: "line one\nline two\n",
+  const stdin = "line one\nline two\n";
+  const r = await s.run([...agentRun("mini.agent.yaml"), "--json"], {
+    stdin,
+    code: 0,
   });
-  assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, "");
-  assert.deepEqual(types(r.stdout), [
-    "session:started",
-    "session:turn_started",
-    "agent:token",
-    "cost:updated",
-    "session:turn_completed",
-    "session:cancelled",
-  ]);
-  await assert.rejects(
-    () => Deno.stat(`${dir.path}/home`),
-    Deno.errors.NotFound,
-  );
-  const plain = await runCli([
-    "agent",
-    "run",
-    "mini.agent.yaml",
-    "--fixture",
-    "c.json",
-  ], {
-    env,
-    cwd: dir.path,
-    stdin: "line one\nline two\n",
-  });
+  assert.deepEqual(types(r.stdout), ONE_TURN);
+  await assert.rejects(() => Deno.stat(s.home), Deno.errors.NotFound);
+  const plain = await s.run(agentRun("mini.agent.yaml"), { stdin });
   assert.deepEqual([plain.code, plain.stdout, plain.stderr], [
     0,
     "Done.\n",
@@ -88,36 +57,16 @@ Deno.test("agent run: one turn from stdin, stream grammar of chat, nothing store
 });
 
 Deno.test("agent run: a turn error exits 1 and prints the provider's words, no recovery hint", async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/mini.agent.yaml`, AGENT);
-  await write(
-    `${dir.path}/c.json`,
-    JSON.stringify({
-      schema_version: "1.0",
-      provider: "openai",
-      calls: [[{
-        type: "error",
-        error: {
-          kind: "auth",
-          provider: "openai",
-          message: "bad key sk-live-123",
-          retryable: false,
-        },
-      }]],
-    }),
+  const error = {
+    kind: "auth",
+    provider: "openai",
+    message: "bad key sk-live-123",
+    retryable: false,
+  };
+  await using s = await withMini(
+    cassette([[{ type: "error", error }]], "openai"),
   );
-  const r = await runCli([
-    "agent",
-    "run",
-    "mini.agent.yaml",
-    "--fixture",
-    "c.json",
-  ], {
-    env: { RELAVIUM_HOME: dir.path, NO_COLOR: "1" },
-    cwd: dir.path,
-    stdin: "hi",
-  });
-  assert.equal(r.code, 1);
+  const r = await s.run(agentRun("mini.agent.yaml"), { stdin: "hi", code: 1 });
   assert.equal(r.stdout, "");
   assert.equal(
     r.stderr,
@@ -130,49 +79,30 @@ Deno.test("agent run: cassette faults exit 1 (extra call, strict leftovers)", as
   const cases: Array<[string, string, RegExp]> = [
     [
       "extra call",
-      JSON.stringify({ schema_version: "1.0", provider: "openai", calls: [] }),
+      cassette([], "openai"),
       /unexpected stream call #1 \(only 0 recorded\)/,
     ],
     [
       "strict leftovers",
+      // v1.1 accepts bare chunk lists as calls too.
       JSON.stringify({
         schema_version: "1.1",
         strict: true,
         provider: "openai",
-        calls: [
-          [{ type: "text_delta", text: "a" }, {
-            type: "stop",
-            stopReason: "stop",
-            usage: { inputTokens: 1, outputTokens: 1 },
-          }],
-          [{ type: "text_delta", text: "b" }, {
-            type: "stop",
-            stopReason: "stop",
-            usage: { inputTokens: 1, outputTokens: 1 },
-          }],
-        ],
+        calls: ["a", "b"].map((text) =>
+          textChunks(text, { inputTokens: 1, outputTokens: 1 })
+        ),
       }),
       /1 recorded call\(s\) not consumed \(strict\)/,
     ],
   ];
-  for (const [name, cassette, message] of cases) {
+  for (const [name, fixture, message] of cases) {
     await t.step(name, async () => {
-      await using dir = await tempDir();
-      await write(`${dir.path}/mini.agent.yaml`, AGENT);
-      await write(`${dir.path}/c.json`, cassette);
-      const r = await runCli([
-        "agent",
-        "run",
-        "mini.agent.yaml",
-        "--fixture",
-        "c.json",
-        "--json",
-      ], {
-        env: { RELAVIUM_HOME: dir.path },
-        cwd: dir.path,
+      await using s = await withMini(fixture);
+      const r = await s.run([...agentRun("mini.agent.yaml"), "--json"], {
         stdin: "hi",
+        code: 1,
       });
-      assert.equal(r.code, 1);
       assert.match(r.stderr, message);
       assert.equal(types(r.stdout).at(-1), "session:cancelled");
     });
@@ -190,27 +120,17 @@ Deno.test("agent run: bad input exits 2 before the session", async (t) => {
   ];
   for (const [name, args, stdin, code] of cases) {
     await t.step(name, async () => {
-      await using dir = await tempDir();
-      await write(`${dir.path}/mini.agent.yaml`, AGENT);
-      await write(`${dir.path}/bad.agent.yaml`, `${AGENT}colour: red\n`);
-      await write(
-        `${dir.path}/vars.agent.yaml`,
+      await using s = await withMini(textCassette("openai", ["x"]));
+      await s.file("bad.agent.yaml", `${AGENT}colour: red\n`);
+      await s.file(
+        "vars.agent.yaml",
         AGENT.replace("Be terse.", "Focus on {{ctx.focus}}."),
       );
-      await write(`${dir.path}/c.json`, textCassette("openai", ["x"]));
-      const r = await runCli([
-        "agent",
-        "run",
-        ...args,
-        "--fixture",
-        "c.json",
-        "--json",
-      ], {
-        env: { RELAVIUM_HOME: dir.path, HOME: dir.path },
-        cwd: dir.path,
+      const r = await s.run([...agentRun(...args), "--json"], {
+        env: { ...s.env, HOME: s.dir },
         stdin,
+        code: 2,
       });
-      assert.equal(r.code, 2);
       assert.equal(r.stdout, "");
       assert.equal(JSON.parse(r.stderr).code, code);
     });
@@ -218,49 +138,21 @@ Deno.test("agent run: bad input exits 2 before the session", async (t) => {
 });
 
 Deno.test("agent run through real argv parsing in a subprocess", async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/mini.agent.yaml`, AGENT);
-  await write(
-    `${dir.path}/c.json`,
-    textCassette("openai", ["From a process."]),
-  );
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      `${ROOT}cli.ts`,
+  await using s = await withMini(textCassette("openai", ["From a process."]));
+  // Started in the repository root: --cwd points it at the scenario.
+  const out = await s.child(
+    [
       "agent",
       "run",
       "mini.agent.yaml",
       "--cwd",
-      dir.path,
+      s.dir,
       "--fixture",
       "c.json",
       "--json",
     ],
-    cwd: ROOT,
-    clearEnv: true,
-    env: { RELAVIUM_HOME: `${dir.path}/home`, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode("hello\n"));
-  await writer.close();
-  const out = await child.output();
-  const stderr = new TextDecoder().decode(out.stderr);
-  assert.equal(out.code, 0, stderr);
-  assert.equal(stderr, "");
-  assert.deepEqual(types(new TextDecoder().decode(out.stdout)), [
-    "session:started",
-    "session:turn_started",
-    "agent:token",
-    "cost:updated",
-    "session:turn_completed",
-    "session:cancelled",
-  ]);
+    { cwd: ROOT, stdin: "hello\n", code: 0 },
+  );
+  assert.equal(out.stderr, "");
+  assert.deepEqual(types(out.stdout), ONE_TURN);
 });

@@ -5,19 +5,28 @@ import {
   type ShownModelCost,
 } from "../../../cli/commands/cost_report.ts";
 
-const ROW: ShownModelCost = {
-  model: "claude-sonnet-4-6",
-  inputTokens: 10,
-  outputTokens: 80,
-  costMicrocents: 3_000_000,
-  calls: 2,
-  unpricedCalls: 0,
+/** A model's row that used no cache and had usage for every call. */
+const NO_CACHE = {
   cacheReadTokens: 0,
   cacheWriteTokens: 0,
   cacheReadMicrocents: 0,
   cacheWriteMicrocents: 0,
   usageUnknownCalls: 0,
 };
+const ROW: ShownModelCost = {
+  model: "claude-sonnet-4-6",
+  inputTokens: 10,
+  outputTokens: 80,
+  costMicrocents: 3_000_000,
+  calls: 2,
+  ...NO_CACHE,
+  unpricedCalls: 0,
+};
+
+/** The report of one model: ROW with `changes` laid over. */
+function report(changes: Partial<ShownModelCost>): string {
+  return costReport(RECORD, [{ ...ROW, ...changes }]);
+}
 const RECORD = {
   totalInputTokens: 10,
   totalOutputTokens: 80,
@@ -25,13 +34,12 @@ const RECORD = {
 };
 
 Deno.test("costReport() adds a cache line under a model that used the cache", () => {
-  const text = costReport(RECORD, [{
-    ...ROW,
+  const text = report({
     cacheReadTokens: 24_000,
     cacheReadMicrocents: 720_000,
     cacheWriteTokens: 5_600,
     cacheWriteMicrocents: 2_100_000,
-  }]);
+  });
   assert.equal(
     text,
     "Cost: $0.0300 (10 input, 80 output tokens)\n" +
@@ -42,7 +50,7 @@ Deno.test("costReport() adds a cache line under a model that used the cache", ()
 });
 
 Deno.test("costReport() says which calls sent no usage and were estimated", () => {
-  const text = costReport(RECORD, [{ ...ROW, usageUnknownCalls: 1 }]);
+  const text = report({ usageUnknownCalls: 1 });
   assert.match(
     text,
     /2 calls, 10 input, 80 output tokens \(1 call sent no usage: its cost is estimated\)\n/,
@@ -50,12 +58,9 @@ Deno.test("costReport() says which calls sent no usage and were estimated", () =
 });
 
 Deno.test("costReport() shows cache tokens without prices for an unpriced model", () => {
-  const text = costReport(RECORD, [{
-    ...ROW,
-    costMicrocents: 0,
-    unpricedCalls: 2,
-    cacheReadTokens: 50,
-    cacheWriteTokens: 7,
-  }]);
-  assert.match(text, /\n {4}cache: 50 read, 7 written\n$/);
+  const unpriced = { costMicrocents: 0, unpricedCalls: 2 };
+  assert.match(
+    report({ ...unpriced, cacheReadTokens: 50, cacheWriteTokens: 7 }),
+    /\n {4}cache: 50 read, 7 written\n$/,
+  );
 });

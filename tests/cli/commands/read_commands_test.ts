@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { openSqliteStore } from "../../../store/sqlite_store.ts";
 import { sequentialIds, steppingClock } from "../../_fakes/clock.ts";
 import { runCli, tempDir, write } from "../_helpers.ts";
+import { cost } from "../../store/_harness.ts";
 
 /** Three sessions: s-old (one turn), s-new (two turns, a tool), s-gone (deleted). */
 function seed(home: string): void {
@@ -23,13 +24,7 @@ function seed(home: string): void {
     finalText: "first answer",
     modelId: "gpt-5.4-mini",
     tokensUsed: { input: 10, output: 2 },
-    costs: [{
-      model: "gpt-5.4-mini",
-      inputTokens: 10,
-      outputTokens: 2,
-      costMicrocents: 1650,
-      priced: true,
-    }],
+    costs: [cost("gpt-5.4-mini", 1650)],
   });
   store.create({ id: "s-new", agentSlug: "reviewer", context: ctx });
   store.commitTurn("s-new", {
@@ -99,7 +94,8 @@ Deno.test("chat-list prints newest first, deleted excluded, human and JSON", asy
     "folder",
     "turns",
   ]);
-  assert.equal(records[0].modelId, null);
+  // Created with no model; its last turn that named one ran on haiku.
+  assert.equal(records[0].modelId, "claude-haiku-4-5");
   assert.equal(records[1].totalCostMicrocents, 1650);
   assert.equal(records[1].unaccountedCalls, 0);
 });
@@ -177,12 +173,15 @@ Deno.test("chat-delete needs a terminal or --yes", async () => {
   const piped = await runCli(["chat-delete", "s-old"], { env, cwd: dir.path });
   assert.equal(piped.code, 2);
   assert.match(piped.stderr, /needs --yes/);
-  const declined = await runCli(["chat-delete", "s-old"], {
-    env,
-    cwd: dir.path,
-    tty: true,
-    stdin: "n\n",
-  });
+  /** `chat-delete s-old` on a terminal, answering `answer`. */
+  const deleteOld = (answer: string) =>
+    runCli(["chat-delete", "s-old"], {
+      env,
+      cwd: dir.path,
+      tty: true,
+      stdin: `${answer}\n`,
+    });
+  const declined = await deleteOld("n");
   assert.equal(declined.code, 0);
   assert.match(
     declined.stderr,
@@ -190,12 +189,7 @@ Deno.test("chat-delete needs a terminal or --yes", async () => {
   );
   const list1 = await runCli(["chat-list", "--json"], { env, cwd: dir.path });
   assert.equal(list1.stdout.trimEnd().split("\n").length, 2);
-  const confirmed = await runCli(["chat-delete", "s-old"], {
-    env,
-    cwd: dir.path,
-    tty: true,
-    stdin: "y\n",
-  });
+  const confirmed = await deleteOld("y");
   assert.equal(confirmed.code, 0);
   const yes = await runCli(["chat-delete", "s-new", "--yes", "--json"], {
     env,

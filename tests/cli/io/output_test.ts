@@ -3,6 +3,7 @@ import { stripControl } from "../../../cli/io/control.ts";
 import { createBufferedIo } from "../../../cli/io/io.ts";
 import { createPlainPrinter } from "../../../cli/io/output.ts";
 import type { SessionEvent } from "../../../schema/event.ts";
+import { tokenEvent } from "../_helpers.ts";
 
 const ENV = { sessionId: "s", timestamp: "2026-01-01T00:00:00.000Z" };
 
@@ -36,21 +37,26 @@ function turn(
   };
 }
 
-Deno.test("createPlainPrinter() prints a failed turn with its message on one line, then the hint", () => {
+/** A plain printer into a buffered io: no colour, not quiet, not verbose unless `options` say. */
+function printer(
+  options: Partial<Parameters<typeof createPlainPrinter>[1]> = {},
+) {
   const b = createBufferedIo();
   const p = createPlainPrinter(b.io, {
     color: false,
     quiet: false,
     verbose: false,
+    ...options,
   });
-  p.print({
-    ...ENV,
-    sequenceNumber: 1,
-    type: "agent:token",
-    nodeId: "n",
-    token: "partial",
-    model: "m",
-  });
+  return { b, p };
+}
+
+/** A streamed token of model `m`. */
+const token = (seq: number, text: string) => tokenEvent(seq, text);
+
+Deno.test("createPlainPrinter() prints a failed turn with its message on one line, then the hint", () => {
+  const { b, p } = printer();
+  p.print(token(1, "partial"));
   p.print(turn(2, {
     stopReason: "error",
     error: {
@@ -71,13 +77,7 @@ Deno.test("createPlainPrinter() prints a failed turn with its message on one lin
 });
 
 Deno.test("createPlainPrinter() -v names the provider's request id of a failed turn", () => {
-  const b = createBufferedIo();
-  const p = createPlainPrinter(b.io, {
-    color: false,
-    quiet: false,
-    verbose: true,
-    hints: false,
-  });
+  const { b, p } = printer({ verbose: true, hints: false });
   p.print(turn(1, {
     stopReason: "error",
     error: {
@@ -96,14 +96,7 @@ Deno.test("createPlainPrinter() -v names the provider's request id of a failed t
 });
 
 Deno.test("createPlainPrinter() notes aborts, failover and omits hints when asked", () => {
-  const b = createBufferedIo();
-  const p = createPlainPrinter(b.io, {
-    color: false,
-    quiet: false,
-    verbose: false,
-    primaryModel: "a",
-    hints: false,
-  });
+  const { b, p } = printer({ primaryModel: "a", hints: false });
   p.print(turn(1, { stopReason: "aborted" }));
   p.print(turn(2, { tokensUsed: { input: 1, output: 1, model: "b" } }));
   p.print(
@@ -120,22 +113,8 @@ Deno.test("createPlainPrinter() notes aborts, failover and omits hints when aske
 });
 
 Deno.test("createPlainPrinter() strips an escape split across tokens", () => {
-  const b = createBufferedIo();
-  const p = createPlainPrinter(b.io, {
-    color: false,
-    quiet: true,
-    verbose: false,
-  });
-  for (const token of ["a\x1b[", "2", "Jb"]) {
-    p.print({
-      ...ENV,
-      sequenceNumber: 1,
-      type: "agent:token",
-      nodeId: "n",
-      token,
-      model: "m",
-    });
-  }
+  const { b, p } = printer({ quiet: true });
+  for (const text of ["a\x1b[", "2", "Jb"]) p.print(token(1, text));
   p.end();
   assert.equal(b.stdoutText(), "ab\n");
 });

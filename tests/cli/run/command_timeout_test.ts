@@ -20,6 +20,11 @@ import {
   write,
 } from "../_helpers.ts";
 import { markedPids, scanUntil } from "../_procs.ts";
+import {
+  callChunks,
+  type StrictCall,
+  strictCassette,
+} from "../_kit/cassette.ts";
 
 const linux = Deno.build.os === "linux";
 
@@ -40,20 +45,12 @@ function noLeftovers(): Promise<number[]> {
 }
 
 /** The agent, the cassette and a project config allowing the script. */
-async function setUp(dir: string, calls: unknown[]): Promise<void> {
+async function setUp(dir: string, calls: StrictCall[]): Promise<void> {
   await write(
     `${dir}/helper.agent.yaml`,
     "id: helper\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\ntools:\n  - run_command\n",
   );
-  await write(
-    `${dir}/c.json`,
-    JSON.stringify({
-      schema_version: "1.1",
-      strict: true,
-      provider: "anthropic",
-      calls,
-    }),
-  );
+  await write(`${dir}/c.json`, strictCassette(calls));
   await write(
     `${dir}/.relavium/project.toml`,
     `[chat]\ncommand_timeout_ms = 300\nallowed_command_globs = [${
@@ -63,27 +60,13 @@ async function setUp(dir: string, calls: unknown[]): Promise<void> {
 }
 
 /** One model turn calling `run_command` on the script. */
-function cassetteCall(): unknown {
-  const id = "t1";
+function cassetteCall(): StrictCall {
   return {
     expect: { tools: ["run_command"] },
-    chunks: [
-      { type: "tool_call_start", id, name: "run_command" },
-      {
-        type: "tool_call_delta",
-        id,
-        argsJsonDelta: JSON.stringify({
-          command: "sh",
-          args: ["-c", SCRIPT],
-        }),
-      },
-      { type: "tool_call_end", id },
-      {
-        type: "stop",
-        stopReason: "tool_use",
-        usage: { inputTokens: 10, outputTokens: 3 },
-      },
-    ],
+    chunks: callChunks("t1", "run_command", {
+      command: "sh",
+      args: ["-c", SCRIPT],
+    }),
   };
 }
 
@@ -107,7 +90,7 @@ Deno.test({
       cwd: dir.path,
       stdin: "run it\n",
     });
-    assert.equal(r.code, 4, r.stderr);
+    assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stderr, "");
     const events = parseEvents(r.stdout);
     const results = events.filter((e) => e.type === "agent:tool_result");

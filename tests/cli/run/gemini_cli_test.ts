@@ -10,13 +10,17 @@ import type { SessionEvent } from "../../../schema/event.ts";
 import { openSqliteStore } from "../../../store/sqlite_store.ts";
 import { parseEvents, runCli, signature, tempDir, write } from "../_helpers.ts";
 import { staticClosure } from "../_module_graph.ts";
+import { scenario } from "../_kit/scenario.ts";
 import {
   agentYaml,
   allFileText,
+  assertNoKey as assertNoPlantedKey,
   fixture,
   http,
-  loopbackFetch,
-  PLANTED,
+  keyEnv,
+  link,
+  runChain,
+  runLoopback,
   serve,
   sse,
   type TestServer,
@@ -81,7 +85,7 @@ function env(dir: string): Record<string, string> {
 }
 
 function assertNoKey(text: string, where: string): void {
-  assert.ok(!text.includes(KEY), `the planted key leaked into ${where}`);
+  assertNoPlantedKey(text, where, [KEY]);
 }
 
 function checkRequests(server: TestServer, count: number): void {
@@ -110,12 +114,11 @@ async function agentRun(
     `${dir}/a.agent.yaml`,
     agentYaml({ provider: "fake-gemini", model: MODEL, tools: ["read_file"] }),
   );
-  return await runCli(["agent", "run", "a.agent.yaml", "--json", ...extra], {
-    env: env(dir),
-    cwd: dir,
-    stdin: `${PROMPT}\n`,
-    fetch: loopbackFetch().fetch,
-  });
+  return await runLoopback(
+    dir,
+    ["agent", "run", "a.agent.yaml", "--json", ...extra],
+    { env: env(dir), stdin: `${PROMPT}\n` },
+  );
 }
 
 Deno.test("agent run: a read_file round trip against a loopback Gemini server streams the answer and carries usage", async () => {
@@ -161,16 +164,12 @@ Deno.test("chat: a persisted Gemini chat commits its turns; history.db holds no 
   try {
     await declareGemini(dir.path, server.url);
     await write(`${dir.path}/notes.txt`, NOTES);
-    const r = await runCli(
+    const r = await runLoopback(
+      dir.path,
       ["chat", "--model", MODEL, "--provider", "fake-gemini", "--json"],
-      {
-        env: env(dir.path),
-        cwd: dir.path,
-        stdin: `${PROMPT}\n`,
-        fetch: loopbackFetch().fetch,
-      },
+      { env: env(dir.path), stdin: `${PROMPT}\n` },
     );
-    assert.equal(r.code, 4, r.stderr);
+    assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, "");
     const events = parseEvents(r.stdout);
     completed(events);
@@ -284,12 +283,11 @@ Deno.test("agent run: a Gemini 503 or 429 is retried (after RetryInfo's delay) a
           `${dir.path}/a.agent.yaml`,
           agentYaml({ provider: "fake-gemini", model: MODEL }),
         );
-        const r = await runCli(["agent", "run", "a.agent.yaml", "--json"], {
-          env: env(dir.path),
-          cwd: dir.path,
-          stdin: "Hello",
-          fetch: loopbackFetch().fetch,
-        });
+        const r = await runLoopback(
+          dir.path,
+          ["agent", "run", "a.agent.yaml", "--json"],
+          { env: env(dir.path), stdin: "Hello" },
+        );
         assert.equal(r.code, 0, r.stderr);
         assert.equal(
           completed(parseEvents(r.stdout)).tokensUsed.model,
@@ -315,29 +313,19 @@ Deno.test("the Gemini adapter is loaded by its first call only: not by cli.ts, n
 });
 
 Deno.test("[[providers]] kind gemini: a bad kind or base URL is refused naming the file and field", async () => {
-  await using dir = await tempDir();
-  await write(
-    `${dir.path}/.relavium/project.toml`,
-    '[[providers]]\nid = "g"\nkind = "gemeni"\nbase_url = "https://g.example.com/v1beta"\n',
-  );
-  const bad = await runCli(["config", "show"], {
-    env: { RELAVIUM_HOME: `${dir.path}/home` },
-    cwd: dir.path,
-  });
-  assert.equal(bad.code, 2);
+  await using s = await scenario({ env: { NO_COLOR: undefined } });
+  const showWith = async (kind: string, baseUrl: string) => {
+    await s.project(
+      `[[providers]]\nid = "g"\nkind = "${kind}"\nbase_url = "${baseUrl}"\n`,
+    );
+    return await s.run(["config", "show"], { code: 2 });
+  };
+  const bad = await showWith("gemeni", "https://g.example.com/v1beta");
   assert.match(
     bad.stderr,
     /project\.toml:3: providers\[0\]\.kind: must be anthropic, openai-compatible, openai-responses or gemini/,
   );
-  await write(
-    `${dir.path}/.relavium/project.toml`,
-    '[[providers]]\nid = "g"\nkind = "gemini"\nbase_url = "http://127.0.0.1:9/v1beta"\n',
-  );
-  const local = await runCli(["config", "show"], {
-    env: { RELAVIUM_HOME: `${dir.path}/home` },
-    cwd: dir.path,
-  });
-  assert.equal(local.code, 2);
+  const local = await showWith("gemini", "http://127.0.0.1:9/v1beta");
   assert.match(local.stderr, /providers\[0\]\.base_url: .*allow_local = true/);
 });
 
@@ -391,88 +379,41 @@ Deno.test("fallback across kinds: Anthropic 529 → Gemini, and Gemini 503 → O
     message: "Overloaded",
     status: "UNAVAILABLE",
   }, { "retry-after": "0" });
+  const overloaded = http(fixture("anthropic", "error_529.http"), {
+    "retry-after": "0",
+  });
   const cases = [
     {
       name: "Anthropic 529 → Gemini",
-      primary: {
-        id: "fake-anthropic",
-        kind: "anthropic",
-        model: "claude-sonnet-4-6",
-        path: "",
-      },
-      fallback: {
-        id: "fake-gemini",
-        kind: "gemini",
-        model: MODEL,
-        path: "/v1beta",
-      },
-      primaryReply: http(fixture("anthropic", "error_529.http"), {
-        "retry-after": "0",
-      }),
-      fallbackReply: geminiText,
+      chain: [
+        link("fake-anthropic", "claude-sonnet-4-6", Array(3).fill(overloaded)),
+        link("fake-gemini", MODEL, [geminiText]),
+      ] as const,
     },
     {
       name: "Gemini 503 → OpenAI-compatible",
-      primary: {
-        id: "fake-gemini",
-        kind: "gemini",
-        model: MODEL,
-        path: "/v1beta",
-      },
-      fallback: {
-        id: "fake-openai",
-        kind: "openai-compatible",
-        model: "gpt-5.4-mini",
-        path: "/v1",
-      },
-      primaryReply: unavailable,
-      fallbackReply: sse(fixture("openai", "text.sse")),
+      chain: [
+        link("fake-gemini", MODEL, Array(3).fill(unavailable)),
+        link("fake-openai", "gpt-5.4-mini", [
+          sse(fixture("openai", "text.sse")),
+        ]),
+      ] as const,
     },
   ];
   for (const c of cases) {
     await t.step(c.name, async () => {
       await using dir = await tempDir();
-      const primary = serve([c.primaryReply, c.primaryReply, c.primaryReply]);
-      const fallback = serve([c.fallbackReply]);
-      try {
-        const block = (
-          p: { id: string; kind: string; path: string },
-          url: string,
-        ) =>
-          `[[providers]]\nid = "${p.id}"\nkind = "${p.kind}"\nbase_url = "${url}${p.path}"\nallow_local = true\n`;
-        await write(
-          `${dir.path}/.relavium/project.toml`,
-          `${block(c.primary, primary.url)}\n${
-            block(c.fallback, fallback.url)
-          }`,
-        );
-        await write(
-          `${dir.path}/a.agent.yaml`,
-          agentYaml({
-            provider: c.primary.id,
-            model: c.primary.model,
-            fallback: [{ provider: c.fallback.id, model: c.fallback.model }],
-          }),
-        );
-        const r = await runCli(["agent", "run", "a.agent.yaml", "--json"], {
-          env: {
-            ...env(dir.path),
-            RELAVIUM_FAKE_ANTHROPIC_API_KEY: PLANTED.anthropic,
-            RELAVIUM_FAKE_OPENAI_API_KEY: PLANTED.openai,
-          },
-          cwd: dir.path,
-          stdin: "Hello",
-          fetch: loopbackFetch().fetch,
-        });
-        assert.equal(r.code, 0, r.stderr);
-        const done = completed(parseEvents(r.stdout));
-        assert.equal(done.tokensUsed.model, c.fallback.model);
-        assert.equal(primary.requests.length, 3, "the primary's attempts");
-        assert.equal(fallback.requests.length, 1);
-        assertNoKey(r.stdout + r.stderr, "the output");
-      } finally {
-        await Promise.all([primary.close(), fallback.close()]);
-      }
+      const { r, requests } = await runChain(
+        dir.path,
+        [...c.chain],
+        ["agent", "run", "a.agent.yaml", "--json"],
+        { env: { ...keyEnv(dir.path), ...env(dir.path) }, stdin: "Hello" },
+      );
+      assert.equal(r.code, 0, r.stderr);
+      const done = completed(parseEvents(r.stdout));
+      assert.equal(done.tokensUsed.model, c.chain[1].model);
+      assert.deepEqual(requests, [3, 1], "the primary's attempts, then one");
+      assertNoKey(r.stdout + r.stderr, "the output");
     });
   }
 });

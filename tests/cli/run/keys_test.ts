@@ -9,53 +9,49 @@ const builtIn = (id: string): ResolvedProvider => ({
   allowLocal: false,
   source: "built-in",
 });
+/** An openai-compatible `[[providers]]` entry. */
+function custom(
+  id: string,
+  baseUrl: string,
+  source: "project" | "global",
+  extra: { allowLocal?: boolean; apiKeyEnv?: string },
+): ResolvedProvider {
+  return {
+    id,
+    kind: "openai-compatible",
+    builtIn: false,
+    baseUrl,
+    ...(extra.apiKeyEnv === undefined ? {} : { apiKeyEnv: extra.apiKeyEnv }),
+    allowLocal: extra.allowLocal ?? false,
+    source,
+  };
+}
+
 const PROVIDERS: ResolvedProvider[] = [
   builtIn("anthropic"),
   builtIn("openai"),
   builtIn("deepseek"),
   builtIn("gemini"),
-  {
-    id: "ollama-box",
-    kind: "openai-compatible",
-    builtIn: false,
-    baseUrl: "http://localhost:11434/v1",
+  custom("ollama-box", "http://localhost:11434/v1", "project", {
     allowLocal: true,
-    source: "project",
-  },
-  {
-    id: "corp",
-    kind: "openai-compatible",
-    builtIn: false,
-    baseUrl: "https://llm.corp.example/v1",
+  }),
+  custom("corp", "https://llm.corp.example/v1", "global", {
     apiKeyEnv: "CORP_LLM_TOKEN",
-    allowLocal: false,
-    source: "global",
-  },
+  }),
 ];
 
 Deno.test("registryOf().keyVariables() lists RELAVIUM_<P>_API_KEY, then the vendor variable", () => {
-  assert.deepEqual(registryOf(PROVIDERS).keyVariables("anthropic"), [
-    "RELAVIUM_ANTHROPIC_API_KEY",
-    "ANTHROPIC_API_KEY",
-  ]);
-  assert.deepEqual(registryOf(PROVIDERS).keyVariables("openai"), [
-    "RELAVIUM_OPENAI_API_KEY",
-    "OPENAI_API_KEY",
-  ]);
-  assert.deepEqual(registryOf(PROVIDERS).keyVariables("deepseek"), [
-    "RELAVIUM_DEEPSEEK_API_KEY",
-    "DEEPSEEK_API_KEY",
-  ]);
-  assert.deepEqual(registryOf(PROVIDERS).keyVariables("gemini"), [
-    "RELAVIUM_GEMINI_API_KEY",
-    "GEMINI_API_KEY",
-  ]);
-  assert.deepEqual(registryOf(PROVIDERS).keyVariables("ollama-box"), [
-    "RELAVIUM_OLLAMA_BOX_API_KEY",
-  ]);
-  assert.deepEqual(registryOf(PROVIDERS).keyVariables("corp"), [
-    "CORP_LLM_TOKEN",
-  ]);
+  const expected: Array<[string, string[]]> = [
+    ["anthropic", ["RELAVIUM_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY"]],
+    ["openai", ["RELAVIUM_OPENAI_API_KEY", "OPENAI_API_KEY"]],
+    ["deepseek", ["RELAVIUM_DEEPSEEK_API_KEY", "DEEPSEEK_API_KEY"]],
+    ["gemini", ["RELAVIUM_GEMINI_API_KEY", "GEMINI_API_KEY"]],
+    ["ollama-box", ["RELAVIUM_OLLAMA_BOX_API_KEY"]],
+    ["corp", ["CORP_LLM_TOKEN"]],
+  ];
+  for (const [id, variables] of expected) {
+    assert.deepEqual(registryOf(PROVIDERS).keyVariables(id), variables, id);
+  }
 });
 
 Deno.test("registryOf().lookupKey() reports the variable, never the value", () => {

@@ -91,11 +91,11 @@ Deno.test("resolveMcpServers() joins the agent's servers to the global entries, 
     toolsAllowlist: ["add", "grow"],
   });
   assert.deepEqual(notices, [
-    "warning: MCP server web is not started: the environment variable WEB_TOKEN is not set",
-    "warning: MCP server off is not started: a project file turns it off",
-    "warning: MCP server away is not started: its cwd is outside the workspace",
-    "warning: MCP server nope is not started: [[mcp_servers]] of the global config has no such id",
-    "warning: MCP server local is not started: the agent a declares it to run evil, which is not approved; declare it in [[mcp_servers]] of the global config and name it with { ref: local }",
+    "MCP server web is not started: the environment variable WEB_TOKEN is not set",
+    "MCP server off is not started: a project file turns it off",
+    "MCP server away is not started: its cwd is outside the workspace",
+    "MCP server nope is not started: [[mcp_servers]] of the global config has no such id",
+    "MCP server local is not started: the agent a declares it to run evil, which is not approved; declare it in [[mcp_servers]] of the global config and name it with { ref: local }",
   ]);
 });
 
@@ -125,6 +125,6 @@ Deno.test("wireMcp() notices MCP schemas past 10 % of the model's window, once",
   assert.equal(notices.length, 1);
   assert.match(
     notices[0] ?? "",
-    /^notice: the MCP tools' schemas take about \d+ tokens, more than 10 % of the model's 1000-token window; narrow them/,
+    /^the MCP tools' schemas take about \d+ tokens, more than 10 % of the model's 1000-token window; narrow them/,
   );
 });

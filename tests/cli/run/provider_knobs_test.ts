@@ -7,7 +7,13 @@
  */
 import assert from "node:assert/strict";
 import { runCli, tempDir, write } from "../_helpers.ts";
-import { fixture, loopbackFetch, serve, sse } from "../_fake_providers.ts";
+import {
+  compatToml,
+  fixture,
+  loopbackFetch,
+  serve,
+  sse,
+} from "../_fake_providers.ts";
 
 async function run(knobs: string, kind = "openai-compatible") {
   await using dir = await tempDir();
@@ -15,12 +21,7 @@ async function run(knobs: string, kind = "openai-compatible") {
   try {
     await write(
       `${dir.path}/.relavium/project.toml`,
-      `[[providers]]
-id = "compat"
-kind = "${kind}"
-base_url = "${server.url}/v1"
-allow_local = true
-${knobs}`,
+      compatToml(server.url, knobs, kind),
     );
     await write(
       `${dir.path}/a.agent.yaml`,

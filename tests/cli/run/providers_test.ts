@@ -11,16 +11,27 @@ import {
   agentYaml,
   allFileText,
   anthropicReadNotes,
+  assertNoKey,
+  type ChainLink,
   declareProviders,
+  type FakeEntry,
   fixture,
   http,
+  keyEnv,
+  link,
+  localEntry,
   loopbackFetch,
   openaiReadNotes,
   PLANTED,
+  runChain,
+  runLoopback,
   serve,
   sse,
   type TestServer,
+  withFakeAnthropic,
+  withServers,
 } from "../_fake_providers.ts";
+import type { Reply } from "../../llm/adapters/_server.ts";
 
 const NOTES = "The secret word is kumquat.\n";
 const PROMPT = "What is the secret word in notes.txt?";
@@ -40,260 +51,200 @@ const TOOL_ROUND = [
   "session:cancelled",
 ];
 
-function keyEnv(dir: string): Record<string, string> {
-  return {
-    RELAVIUM_HOME: `${dir}/home`,
-    RELAVIUM_FAKE_ANTHROPIC_API_KEY: PLANTED.anthropic,
-    RELAVIUM_FAKE_OPENAI_API_KEY: PLANTED.openai,
-  };
-}
-
-function assertNoKey(text: string, where: string): void {
-  for (const key of Object.values(PLANTED)) {
-    assert.ok(!text.includes(key), `a planted key leaked into ${where}`);
-  }
-}
-
 function toolSucceeded(events: readonly SessionEvent[]): boolean {
   return events.some((e) =>
     e.type === "agent:tool_result" && e.toolId === "read_file" && e.success
   );
 }
 
-/** Closes every server however the test ends. */
-async function withServers(
-  servers: TestServer[],
-  body: () => Promise<void>,
+/** Serves `replies`, declares `entry` at the server, writes notes.txt, runs `body`. */
+async function withNotesServer(
+  dir: string,
+  replies: Reply[],
+  entry: (url: string) => FakeEntry,
+  body: (server: TestServer) => Promise<void>,
 ): Promise<void> {
-  try {
-    await body();
-  } finally {
-    await Promise.all(servers.map((s) => s.close()));
-  }
+  const server = serve(replies);
+  await withServers([server], async () => {
+    await declareProviders(dir, [entry(server.url)]);
+    await write(`${dir}/notes.txt`, NOTES);
+    await body(server);
+  });
 }
 
 Deno.test("agent run: a tool round against a loopback Anthropic server ([[providers]] kind anthropic)", async () => {
   await using dir = await tempDir();
-  const server = serve([
+  const replies = [
     sse(anthropicReadNotes()),
     sse(fixture("anthropic", "text.sse")),
-  ]);
-  await withServers([server], async () => {
-    await declareProviders(dir.path, [{
-      id: "fake-anthropic",
-      kind: "anthropic",
-      baseUrl: server.url,
-      allowLocal: true,
-    }]);
-    await write(`${dir.path}/notes.txt`, NOTES);
-    await write(
-      `${dir.path}/a.agent.yaml`,
-      agentYaml({
-        provider: "fake-anthropic",
-        model: "claude-sonnet-4-6",
-        tools: ["read_file"],
-      }),
-    );
-    const net = loopbackFetch();
-    const r = await runCli(["agent", "run", "a.agent.yaml", "--json"], {
-      env: keyEnv(dir.path),
-      cwd: dir.path,
-      stdin: `${PROMPT}\n`,
-      fetch: net.fetch,
-    });
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stderr, "", "a clean --json run has an empty stderr");
-    const events = parseEvents(r.stdout);
-    assert.deepEqual(signature(events), TOOL_ROUND);
-    assert.ok(toolSucceeded(events), "read_file read the workspace file");
-    assert.deepEqual(server.requests.map((q) => q.path), [
-      "/v1/messages",
-      "/v1/messages",
-    ]);
-    for (const q of server.requests) {
-      assert.equal(q.headers.get("x-api-key"), PLANTED.anthropic);
-      assert.equal(q.headers.get("anthropic-version"), "2023-06-01");
-    }
-    const second = JSON.parse(server.requests[1]?.body ?? "{}");
-    assert.match(JSON.stringify(second.messages), /tool_result.*kumquat/);
-    assertNoKey(r.stdout + r.stderr, "the output");
-  });
-});
-
-Deno.test("chat: a tool round against a fake OpenAI-compatible server; the key never reaches history.db", async () => {
-  await using dir = await tempDir();
-  const server = serve([
-    sse(openaiReadNotes()),
-    sse(fixture("openai", "text.sse")),
-  ]);
-  await withServers([server], async () => {
-    await declareProviders(dir.path, [{
-      id: "fake-openai",
-      kind: "openai-compatible",
-      baseUrl: `${server.url}/v1/`,
-      allowLocal: true,
-    }]);
-    await write(`${dir.path}/notes.txt`, NOTES);
-    const net = loopbackFetch();
-    // The built-in read-only chat agent on a model of the fake provider.
-    const r = await runCli(
-      ["chat", "--model", "qwen2.5:7b", "--provider", "fake-openai", "--json"],
-      {
-        env: keyEnv(dir.path),
-        cwd: dir.path,
-        stdin: `${PROMPT}\n`,
-        fetch: net.fetch,
-      },
-    );
-    assert.equal(r.code, 4, r.stderr);
-    assert.equal(r.stderr, "");
-    const events = parseEvents(r.stdout);
-    // No text before this fixture's tool call.
-    assert.deepEqual(
-      signature(events),
-      TOOL_ROUND.filter((s, i) => !(i === 2 && s === "agent:token")),
-    );
-    assert.ok(toolSucceeded(events));
-    assert.deepEqual(server.requests.map((q) => q.path), [
-      "/v1/chat/completions",
-      "/v1/chat/completions",
-    ]);
-    for (const q of server.requests) {
-      assert.equal(q.headers.get("authorization"), `Bearer ${PLANTED.openai}`);
-    }
-    const second = JSON.parse(server.requests[1]?.body ?? "{}");
-    const toolMessage = second.messages.find((m: { role: string }) =>
-      m.role === "tool"
-    );
-    assert.match(String(toolMessage?.content), /kumquat/);
-    // A compatible server gets max_tokens, never max_completion_tokens.
-    assert.ok(!("max_completion_tokens" in second));
-    assertNoKey(r.stdout + r.stderr, "the output");
-    const stored = await allFileText(`${dir.path}/home`);
-    assert.match(stored, /secret word/, "the session was stored");
-    assertNoKey(stored, "the history files");
-  });
-});
-
-Deno.test("fallback: the primary's 529 / 503 after its retries, then the next chain entry serves", async (t) => {
-  await t.step("agent run: Anthropic 529 → OpenAI-compatible", async () => {
-    await using dir = await tempDir();
-    const overloaded = http(fixture("anthropic", "error_529.http"));
-    const primary = serve([overloaded, overloaded, overloaded]);
-    const fallback = serve([sse(fixture("openai", "text.sse"))]);
-    await withServers([primary, fallback], async () => {
-      await declareProviders(dir.path, [
-        {
-          id: "fake-anthropic",
-          kind: "anthropic",
-          baseUrl: primary.url,
-          allowLocal: true,
-        },
-        {
-          id: "fake-openai",
-          kind: "openai-compatible",
-          baseUrl: `${fallback.url}/v1`,
-          allowLocal: true,
-        },
-      ]);
+  ];
+  await withNotesServer(
+    dir.path,
+    replies,
+    (url) => localEntry("fake-anthropic", "anthropic", url),
+    async (server) => {
       await write(
         `${dir.path}/a.agent.yaml`,
         agentYaml({
           provider: "fake-anthropic",
           model: "claude-sonnet-4-6",
-          fallback: [{ provider: "fake-openai", model: "gpt-5.4-mini" }],
+          tools: ["read_file"],
         }),
       );
-      const r = await runCli(["agent", "run", "a.agent.yaml", "--json"], {
+      const r = await runLoopback(dir.path, [
+        "agent",
+        "run",
+        "a.agent.yaml",
+        "--json",
+      ], {
         env: keyEnv(dir.path),
-        cwd: dir.path,
-        stdin: "Hello",
-        fetch: loopbackFetch().fetch,
+        stdin: `${PROMPT}\n`,
       });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, "", "a clean --json run has an empty stderr");
+      const events = parseEvents(r.stdout);
+      assert.deepEqual(signature(events), TOOL_ROUND);
+      assert.ok(toolSucceeded(events), "read_file read the workspace file");
+      assert.deepEqual(server.requests.map((q) => q.path), [
+        "/v1/messages",
+        "/v1/messages",
+      ]);
+      for (const q of server.requests) {
+        assert.equal(q.headers.get("x-api-key"), PLANTED.anthropic);
+        assert.equal(q.headers.get("anthropic-version"), "2023-06-01");
+      }
+      const second = JSON.parse(server.requests[1]?.body ?? "{}");
+      assert.match(JSON.stringify(second.messages), /tool_result.*kumquat/);
+      assertNoKey(r.stdout + r.stderr, "the output");
+    },
+  );
+});
+
+Deno.test("chat: a tool round against a fake OpenAI-compatible server; the key never reaches history.db", async () => {
+  await using dir = await tempDir();
+  const replies = [sse(openaiReadNotes()), sse(fixture("openai", "text.sse"))];
+  await withNotesServer(
+    dir.path,
+    replies,
+    (url) => localEntry("fake-openai", "openai-compatible", `${url}/v1/`),
+    async (server) => {
+      // The built-in read-only chat agent on a model of the fake provider.
+      const r = await runLoopback(
+        dir.path,
+        [
+          "chat",
+          "--model",
+          "qwen2.5:7b",
+          "--provider",
+          "fake-openai",
+          "--json",
+        ],
+        { env: keyEnv(dir.path), stdin: `${PROMPT}\n` },
+      );
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stderr, "");
       const events = parseEvents(r.stdout);
-      assert.deepEqual(signature(events), [
-        "session:started",
-        "session:turn_started",
-        "agent:token",
-        "agent:token",
-        "agent:token",
-        "cost:updated",
-        "session:turn_completed",
-        "session:cancelled",
-      ]);
-      const done = events.find((e) => e.type === "session:turn_completed");
-      assert.equal(
-        done?.type === "session:turn_completed" ? done.tokensUsed.model : "",
-        "gpt-5.4-mini",
-        "the fallback's model served the turn",
+      // No text before this fixture's tool call.
+      assert.deepEqual(
+        signature(events),
+        TOOL_ROUND.filter((s, i) => !(i === 2 && s === "agent:token")),
       );
-      assert.equal(primary.requests.length, 3, "three attempts");
-      assert.equal(fallback.requests.length, 1);
-    });
+      assert.ok(toolSucceeded(events));
+      assert.deepEqual(server.requests.map((q) => q.path), [
+        "/v1/chat/completions",
+        "/v1/chat/completions",
+      ]);
+      for (const q of server.requests) {
+        assert.equal(
+          q.headers.get("authorization"),
+          `Bearer ${PLANTED.openai}`,
+        );
+      }
+      const second = JSON.parse(server.requests[1]?.body ?? "{}");
+      const toolMessage = second.messages.find((m: { role: string }) =>
+        m.role === "tool"
+      );
+      assert.match(String(toolMessage?.content), /kumquat/);
+      // A compatible server gets max_tokens, never max_completion_tokens.
+      assert.ok(!("max_completion_tokens" in second));
+      assertNoKey(r.stdout + r.stderr, "the output");
+      const stored = await allFileText(`${dir.path}/home`);
+      assert.match(stored, /secret word/, "the session was stored");
+      assertNoKey(stored, "the history files");
+    },
+  );
+});
+
+type FakeId = "fake-anthropic" | "fake-openai";
+
+/** The wire fixture folder of a fake and a file name in it. */
+function fake([id, , file]: [FakeId, string, string]): [string, string] {
+  return [id === "fake-anthropic" ? "anthropic" : "openai", file];
+}
+
+Deno.test("fallback: the primary's 529 / 503 after its retries, then the next chain entry serves", async (t) => {
+  /** The primary fails three times with `failure`, the fallback answers. */
+  const chainOf = (
+    failure: [FakeId, string, string],
+    answer: [FakeId, string, string],
+  ): [ChainLink, ChainLink] => [
+    link(
+      failure[0],
+      failure[1],
+      Array(3).fill(http(fixture(...fake(failure)))),
+    ),
+    link(answer[0], answer[1], [sse(fixture(...fake(answer)))]),
+  ];
+  await t.step("agent run: Anthropic 529 → OpenAI-compatible", async () => {
+    await using dir = await tempDir();
+    const { r, requests } = await runChain(
+      dir.path,
+      chainOf(
+        ["fake-anthropic", "claude-sonnet-4-6", "error_529.http"],
+        ["fake-openai", "gpt-5.4-mini", "text.sse"],
+      ),
+      ["agent", "run", "a.agent.yaml", "--json"],
+      { env: keyEnv(dir.path), stdin: "Hello" },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "");
+    const events = parseEvents(r.stdout);
+    // The answer of TOOL_ROUND's second call, with no tool round before it.
+    assert.deepEqual(signature(events), [
+      ...TOOL_ROUND.slice(0, 2),
+      ...TOOL_ROUND.slice(-6),
+    ]);
+    const done = events.find((e) => e.type === "session:turn_completed");
+    assert.equal(
+      done?.type === "session:turn_completed" ? done.tokensUsed.model : "",
+      "gpt-5.4-mini",
+      "the fallback's model served the turn",
+    );
+    assert.deepEqual(requests, [3, 1], "three attempts, then the fallback");
   });
   await t.step("chat: OpenAI-compatible 503 → Anthropic", async () => {
     await using dir = await tempDir();
-    const unavailable = http(fixture("openai", "error_503.http"));
-    const primary = serve([unavailable, unavailable, unavailable]);
-    const fallback = serve([sse(fixture("anthropic", "text.sse"))]);
-    await withServers([primary, fallback], async () => {
-      await declareProviders(dir.path, [
-        {
-          id: "fake-openai",
-          kind: "openai-compatible",
-          baseUrl: `${primary.url}/v1`,
-          allowLocal: true,
-        },
-        {
-          id: "fake-anthropic",
-          kind: "anthropic",
-          baseUrl: fallback.url,
-          allowLocal: true,
-        },
-      ]);
-      await write(
-        `${dir.path}/a.agent.yaml`,
-        agentYaml({
-          provider: "fake-openai",
-          model: "gpt-5.4-mini",
-          fallback: [{ provider: "fake-anthropic", model: "claude-haiku-4-5" }],
-        }),
-      );
-      const r = await runCli(["chat", "--agent", "a.agent.yaml"], {
-        env: { ...keyEnv(dir.path), NO_COLOR: "1" },
-        cwd: dir.path,
-        stdin: "Hello\n",
-        fetch: loopbackFetch().fetch,
-      });
-      assert.equal(r.code, 4, r.stderr);
-      assert.equal(r.stdout, "Bonjour ! Ça va très bien, merci 😊.\n");
-      assert.equal(primary.requests.length, 3);
-      assert.equal(fallback.requests.length, 1);
-      assertNoKey(r.stdout + r.stderr, "the output");
-    });
+    const { r, requests } = await runChain(
+      dir.path,
+      chainOf(
+        ["fake-openai", "gpt-5.4-mini", "error_503.http"],
+        ["fake-anthropic", "claude-haiku-4-5", "text.sse"],
+      ),
+      ["chat", "--agent", "a.agent.yaml"],
+      { env: { ...keyEnv(dir.path), NO_COLOR: "1" }, stdin: "Hello\n" },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "Bonjour ! Ça va très bien, merci 😊.\n");
+    assert.deepEqual(requests, [3, 1]);
+    assertNoKey(r.stdout + r.stderr, "the output");
   });
 });
 
 Deno.test("a fallback without a key: one warning before the session, the chain skips it", async () => {
   await using dir = await tempDir();
-  const server = serve([sse(fixture("anthropic", "text.sse"))]);
-  await withServers([server], async () => {
-    await declareProviders(dir.path, [{
-      id: "fake-anthropic",
-      kind: "anthropic",
-      baseUrl: server.url,
-      allowLocal: true,
-    }]);
-    await write(
-      `${dir.path}/a.agent.yaml`,
-      agentYaml({
-        provider: "fake-anthropic",
-        model: "claude-sonnet-4-6",
-        fallback: [{ provider: "openai", model: "gpt-5.4-mini" }],
-      }),
-    );
+  const replies = [sse(fixture("anthropic", "text.sse"))];
+  const fallback = [{ provider: "openai", model: "gpt-5.4-mini" }];
+  await withFakeAnthropic(dir.path, replies, async (server) => {
     const net = loopbackFetch();
     // No key at all: the local primary sends no auth header.
     const r = await runCli(["agent", "run", "a.agent.yaml", "--json"], {
@@ -310,7 +261,7 @@ Deno.test("a fallback without a key: one warning before the session, the chain s
     assert.equal(parseEvents(r.stdout).at(-1)?.type, "session:cancelled");
     assert.equal(server.requests[0]?.headers.get("x-api-key"), null);
     assert.deepEqual(net.urls, [`${server.url}/v1/messages`]);
-  });
+  }, fallback);
 });
 
 Deno.test("bad input stops before any request: exit 2, a message naming the key or variable", async (t) => {
@@ -457,12 +408,9 @@ Deno.test("bad input stops before any request: exit 2, a message naming the key 
 
 Deno.test("doctor: key presence and the effective base URL per provider; --permissions allows each provider host", async () => {
   await using dir = await tempDir();
-  await declareProviders(dir.path, [{
-    id: "fake-anthropic",
-    kind: "anthropic",
-    baseUrl: "http://127.0.0.1:8799/",
-    allowLocal: true,
-  }]);
+  await declareProviders(dir.path, [
+    localEntry("fake-anthropic", "anthropic", "http://127.0.0.1:8799/"),
+  ]);
   const env = {
     RELAVIUM_HOME: `${dir.path}/home`,
     ANTHROPIC_API_KEY: PLANTED.anthropic,

@@ -8,17 +8,18 @@ import { openRecorder } from "../../../cli/run/record.ts";
 import { createScriptedProvider } from "../../../llm/scripted_provider.ts";
 import { parseEvents, runCli, signature, tempDir, write } from "../_helpers.ts";
 import {
-  agentYaml,
   anthropicReadNotes,
-  declareProviders,
+  assertNoKey,
   fixture,
   http,
-  loopbackFetch,
+  keyEnv,
+  link,
   openaiReadNotes,
   PLANTED,
-  serve,
+  runChain,
+  runLoopback,
   sse,
-  type TestServer,
+  withFakeAnthropic,
 } from "../_fake_providers.ts";
 
 const PROMPT = "What is the secret word in notes.txt?";
@@ -41,29 +42,13 @@ async function readCassette(path: string): Promise<{
   return { text, json: JSON.parse(text) };
 }
 
-function assertNoKey(text: string, where: string): void {
-  for (const key of Object.values(PLANTED)) {
-    assert.ok(!text.includes(key), `a planted key leaked into ${where}`);
-  }
-}
-
-async function withServers(
-  servers: TestServer[],
-  body: () => Promise<void>,
-): Promise<void> {
-  try {
-    await body();
-  } finally {
-    await Promise.all(servers.map((s) => s.close()));
-  }
-}
-
-function keyEnv(dir: string): Record<string, string> {
-  return {
-    RELAVIUM_HOME: `${dir}/home`,
-    RELAVIUM_FAKE_ANTHROPIC_API_KEY: PLANTED.anthropic,
-    RELAVIUM_FAKE_OPENAI_API_KEY: PLANTED.openai,
-  };
+/** `main(argv, io)` in `dir` replaying a cassette: no key, no network. */
+function replay(dir: string, argv: string[], stdin: string) {
+  return runCli(argv, {
+    env: { RELAVIUM_HOME: `${dir}/home` },
+    cwd: dir,
+    stdin,
+  });
 }
 
 Deno.test("agent run --record, then --fixture: a rate-limited primary, the fallback's tool round, the same signature", async () => {
@@ -73,53 +58,28 @@ Deno.test("agent run --record, then --fixture: a rate-limited primary, the fallb
   const limited = http(fixture("anthropic", "error_429.http"), {
     "retry-after": "0",
   });
-  const primary = serve([limited, limited, limited]);
-  const fallback = serve([
-    sse(openaiReadNotes()),
-    sse(fixture("openai", "text.sse")),
-  ]);
-  let recorded: string[] = [];
-  await withServers([primary, fallback], async () => {
-    await declareProviders(dir.path, [
-      {
-        id: "fake-anthropic",
-        kind: "anthropic",
-        baseUrl: primary.url,
-        allowLocal: true,
-      },
-      {
-        id: "fake-openai",
-        kind: "openai-compatible",
-        baseUrl: `${fallback.url}/v1`,
-        allowLocal: true,
-      },
-    ]);
-    await write(`${dir.path}/notes.txt`, "The secret word is kumquat.\n");
-    await write(
-      `${dir.path}/a.agent.yaml`,
-      agentYaml({
-        provider: "fake-anthropic",
-        model: "claude-sonnet-4-6",
-        tools: ["read_file"],
-        fallback: [{ provider: "fake-openai", model: "gpt-5.4-mini" }],
-      }),
-    );
-    const r = await runCli(
-      ["agent", "run", "a.agent.yaml", "--record", "c.json", "--json"],
-      {
-        env: keyEnv(dir.path),
-        cwd: dir.path,
-        stdin: `${PROMPT}\n`,
-        fetch: loopbackFetch().fetch,
-      },
-    );
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stderr, "", "a clean --json run, recording or not");
-    recorded = signature(parseEvents(r.stdout));
-    assert.ok(recorded.includes("agent:tool_result:read_file"));
-    assert.equal(primary.requests.length, 3);
-    assert.equal(fallback.requests.length, 2);
-  });
+  await write(`${dir.path}/notes.txt`, "The secret word is kumquat.\n");
+  const { r, requests } = await runChain(
+    dir.path,
+    [
+      link("fake-anthropic", "claude-sonnet-4-6", [limited, limited, limited]),
+      link("fake-openai", "gpt-5.4-mini", [
+        sse(openaiReadNotes()),
+        sse(fixture("openai", "text.sse")),
+      ]),
+    ],
+    ["agent", "run", "a.agent.yaml", "--record", "c.json", "--json"],
+    {
+      env: keyEnv(dir.path),
+      stdin: `${PROMPT}\n`,
+      tools: ["read_file"],
+    },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, "", "a clean --json run, recording or not");
+  const recorded = signature(parseEvents(r.stdout));
+  assert.ok(recorded.includes("agent:tool_result:read_file"));
+  assert.deepEqual(requests, [3, 2]);
   const { text, json } = await readCassette(`${dir.path}/c.json`);
   assertNoKey(text, "the cassette");
   assert.equal(json.schema_version, "1.1");
@@ -140,35 +100,26 @@ Deno.test("agent run --record, then --fixture: a rate-limited primary, the fallb
     { model: "gpt-5.4-mini", lastUserIncludes: PROMPT },
   ]);
   // Offline: no key, and the buffered io's transport refuses the network.
-  const replay = await runCli(
+  const again = await replay(
+    dir.path,
     ["agent", "run", "a.agent.yaml", "--fixture", "c.json", "--json"],
-    {
-      env: { RELAVIUM_HOME: `${dir.path}/home` },
-      cwd: dir.path,
-      stdin: `${PROMPT}\n`,
-    },
+    `${PROMPT}\n`,
   );
-  assert.equal(replay.code, 0, replay.stderr);
-  assert.equal(replay.stderr, "");
-  assert.deepEqual(signature(parseEvents(replay.stdout)), recorded);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.stderr, "");
+  assert.deepEqual(signature(parseEvents(again.stdout)), recorded);
 });
 
-Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 4", async () => {
+Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 0", async () => {
   await using dir = await tempDir();
-  const server = serve([
+  const replies = [
     sse(fixture("anthropic", "text.sse")),
     sse(anthropicReadNotes()),
     sse(fixture("anthropic", "text.sse")),
     sse(fixture("anthropic", "text.sse")),
-  ]);
+  ];
   const lines = "Hello\nNow read notes.txt, please.\n";
-  await withServers([server], async () => {
-    await declareProviders(dir.path, [{
-      id: "fake-anthropic",
-      kind: "anthropic",
-      baseUrl: server.url,
-      allowLocal: true,
-    }]);
+  await withFakeAnthropic(dir.path, replies, async (server) => {
     await write(`${dir.path}/notes.txt`, "The secret word is kumquat.\n");
     const chatArgs = [
       "chat",
@@ -179,23 +130,22 @@ Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 
       "--json",
     ];
     const env = keyEnv(dir.path);
-    const live = await runCli([...chatArgs, "--record", "chat.json"], {
-      env,
-      cwd: dir.path,
-      stdin: lines,
-      fetch: loopbackFetch().fetch,
-    });
-    assert.equal(live.code, 4, live.stderr);
+    const live = await runLoopback(
+      dir.path,
+      [...chatArgs, "--record", "chat.json"],
+      { env, stdin: lines },
+    );
+    assert.equal(live.code, 0, live.stderr);
     assert.equal(live.stderr, "");
-    const replay = await runCli([...chatArgs, "--fixture", "chat.json"], {
-      env: { RELAVIUM_HOME: env.RELAVIUM_HOME ?? "" },
-      cwd: dir.path,
-      stdin: lines,
-    });
-    assert.equal(replay.code, 4, replay.stderr);
-    assert.equal(replay.stderr, "");
+    const again = await replay(
+      dir.path,
+      [...chatArgs, "--fixture", "chat.json"],
+      lines,
+    );
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stderr, "");
     assert.deepEqual(
-      signature(parseEvents(replay.stdout)),
+      signature(parseEvents(again.stdout)),
       signature(parseEvents(live.stdout)),
     );
     const chat = await readCassette(`${dir.path}/chat.json`);
@@ -207,26 +157,19 @@ Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 
       ["Hello", "Now read notes.txt, please.", "Now read notes.txt, please."],
     );
 
-    const resumeLive = await runCli(
+    const resumeLive = await runLoopback(
+      dir.path,
       ["chat-resume", "--last", "--record", "resume.json", "--json"],
-      {
-        env,
-        cwd: dir.path,
-        stdin: "And again?\n",
-        fetch: loopbackFetch().fetch,
-      },
+      { env, stdin: "And again?\n" },
     );
-    assert.equal(resumeLive.code, 4, resumeLive.stderr);
+    assert.equal(resumeLive.code, 0, resumeLive.stderr);
     assert.equal(resumeLive.stderr, "");
-    const resumeReplay = await runCli(
+    const resumeReplay = await replay(
+      dir.path,
       ["chat-resume", "--last", "--fixture", "resume.json", "--json"],
-      {
-        env: { RELAVIUM_HOME: env.RELAVIUM_HOME ?? "" },
-        cwd: dir.path,
-        stdin: "And again?\n",
-      },
+      "And again?\n",
     );
-    assert.equal(resumeReplay.code, 4, resumeReplay.stderr);
+    assert.equal(resumeReplay.code, 0, resumeReplay.stderr);
     assert.deepEqual(
       signature(parseEvents(resumeReplay.stdout)),
       signature(parseEvents(resumeLive.stdout)),
@@ -237,42 +180,25 @@ Deno.test("chat and chat-resume --record, then --fixture: same signatures, exit 
 
 Deno.test("a failed turn is recorded too: exit 1 live and on replay", async () => {
   await using dir = await tempDir();
-  const server = serve([http(fixture("anthropic", "error_401.http"))]);
-  await withServers([server], async () => {
-    await declareProviders(dir.path, [{
-      id: "fake-anthropic",
-      kind: "anthropic",
-      baseUrl: server.url,
-      allowLocal: true,
-    }]);
-    await write(
-      `${dir.path}/a.agent.yaml`,
-      agentYaml({ provider: "fake-anthropic", model: "claude-sonnet-4-6" }),
-    );
-    const live = await runCli(
+  const replies = [http(fixture("anthropic", "error_401.http"))];
+  await withFakeAnthropic(dir.path, replies, async () => {
+    const live = await runLoopback(
+      dir.path,
       ["agent", "run", "a.agent.yaml", "--record", "c.json"],
-      {
-        env: { ...keyEnv(dir.path), NO_COLOR: "1" },
-        cwd: dir.path,
-        stdin: "Hello",
-        fetch: loopbackFetch().fetch,
-      },
+      { env: { ...keyEnv(dir.path), NO_COLOR: "1" }, stdin: "Hello" },
     );
     assert.equal(live.code, 1);
     assert.match(
       live.stderr,
       /notice: Recorded 1 provider call to .*c\.json \(it holds the conversation's text/,
     );
-    const replay = await runCli(
+    const again = await replay(
+      dir.path,
       ["agent", "run", "a.agent.yaml", "--fixture", "c.json", "--json"],
-      {
-        env: { RELAVIUM_HOME: `${dir.path}/home` },
-        cwd: dir.path,
-        stdin: "Hello",
-      },
+      "Hello",
     );
-    assert.equal(replay.code, 1);
-    const done = parseEvents(replay.stdout).find((e) =>
+    assert.equal(again.code, 1);
+    const done = parseEvents(again.stdout).find((e) =>
       e.type === "session:turn_completed"
     );
     assert.equal(

@@ -7,56 +7,22 @@
  */
 import assert from "node:assert/strict";
 import { createBufferedIo } from "../../../cli/io/io.ts";
-import { main } from "../../../cli/main.ts";
-import type { SessionEvent } from "../../../schema/event.ts";
 import {
-  lineStdin,
-  parseEvents,
-  runCli,
-  signature,
-  tempDir,
-  trustProjectFiles,
-  write,
-} from "../_helpers.ts";
-
-type Chunk = Record<string, unknown>;
-
-function callChunks(id: string, name: string, args: unknown): Chunk[] {
-  return [
-    { type: "tool_call_start", id, name },
-    {
-      type: "tool_call_delta",
-      id,
-      argsJsonDelta: typeof args === "string" ? args : JSON.stringify(args),
-    },
-    { type: "tool_call_end", id },
-    {
-      type: "stop",
-      stopReason: "tool_use",
-      usage: { inputTokens: 10, outputTokens: 3 },
-    },
-  ];
-}
-
-function textChunks(text: string): Chunk[] {
-  return [
-    { type: "text_delta", text },
-    {
-      type: "stop",
-      stopReason: "stop",
-      usage: { inputTokens: 20, outputTokens: 4 },
-    },
-  ];
-}
-
-function cassette(calls: unknown[]): string {
-  return JSON.stringify({
-    schema_version: "1.1",
-    strict: true,
-    provider: "anthropic",
-    calls,
-  });
-}
+  READ_ROUND,
+  type Scenario,
+  scenario,
+  type ScenarioRun,
+} from "../_kit/scenario.ts";
+import { main } from "../../../cli/main.ts";
+import {
+  callChunks,
+  readRound,
+  type StrictCall,
+  strictCassette,
+  textChunks,
+} from "../_kit/cassette.ts";
+import type { SessionEvent } from "../../../schema/event.ts";
+import { lineStdin, signature, trustProjectFiles } from "../_helpers.ts";
 
 function agentYaml(tools: string[]): string {
   return `id: helper\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\ntools:\n${
@@ -64,106 +30,106 @@ function agentYaml(tools: string[]): string {
   }`;
 }
 
+/** The project config allowing `echo hello`. */
+const ECHO_HELLO = '[chat]\nallowed_commands = ["echo hello"]\n';
+
+/** Writes the rig: `helper.agent.yaml` with `tools`, `c.json` of `calls`, the project config. */
 async function setUp(
-  dir: string,
-  options: { tools: string[]; calls: unknown[]; config?: string },
+  s: Scenario,
+  options: { tools: string[]; calls: StrictCall[]; config?: string },
 ): Promise<void> {
-  await write(`${dir}/helper.agent.yaml`, agentYaml(options.tools));
-  await write(`${dir}/c.json`, cassette(options.calls));
-  if (options.config !== undefined) {
-    await write(`${dir}/.relavium/project.toml`, options.config);
-  }
+  await s.file("helper.agent.yaml", agentYaml(options.tools));
+  await s.file("c.json", strictCassette(options.calls));
+  if (options.config !== undefined) await s.project(options.config);
 }
 
-function env(dir: string): Record<string, string> {
-  return { RELAVIUM_HOME: `${dir}/home` };
+/** The argv of `command` on the rig's agent and cassette, then `flags`. */
+function rigArgv(command: "chat" | "agent run", ...flags: string[]): string[] {
+  return [
+    ...command.split(" "),
+    ...(command === "chat" ? ["--agent"] : []),
+    "helper.agent.yaml",
+    ...["--fixture", "c.json", ...flags],
+  ];
+}
+
+/** Runs `command` on the rig with `prompt` as its one line (no terminal). */
+function runRig(
+  s: Scenario,
+  prompt: string,
+  command: "chat" | "agent run",
+  ...flags: string[]
+): Promise<ScenarioRun> {
+  return s.run(rigArgv(command, ...flags), { stdin: `${prompt}\n` });
 }
 
 /** `agent run helper.agent.yaml --json --mode accept-edits`: no terminal. */
-function agentRunAcceptEdits(
-  dir: string,
-  prompt: string,
-): ReturnType<typeof runCli> {
-  return runCli(
-    [
-      "agent",
-      "run",
-      "helper.agent.yaml",
-      "--fixture",
-      "c.json",
-      "--json",
-      "--mode",
-      "accept-edits",
-    ],
-    { env: env(dir), cwd: dir, stdin: `${prompt}\n` },
-  );
+function agentRunAcceptEdits(s: Scenario, prompt: string) {
+  return runRig(s, prompt, "agent run", "--json", "--mode", "accept-edits");
 }
 
 function completed(events: SessionEvent[]): SessionEvent[] {
   return events.filter((e) => e.type === "session:turn_completed");
 }
 
-Deno.test("a read_file result reaches the next request (expect.messagesInclude)", async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/notes.md`, "The launch code is tangerine.\n");
-  await setUp(dir.path, {
-    tools: ["read_file"],
-    calls: [
-      {
-        expect: { tools: ["read_file"] },
-        chunks: callChunks("c1", "read_file", { path: "notes.md" }),
-      },
-      {
-        expect: {
-          toolResultFor: "c1",
-          messagesInclude: ["The launch code is tangerine."],
-        },
-        chunks: textChunks("It says tangerine."),
-      },
-    ],
-  });
-  const r = await runCli(
-    ["chat", "--agent", "helper.agent.yaml", "--fixture", "c.json", "--json"],
-    { env: env(dir.path), cwd: dir.path, stdin: "What does notes.md say?\n" },
-  );
-  assert.equal(r.code, 4, r.stderr);
+/**
+ * A clean piped `--json` chat: its exit code (0 when every turn succeeded,
+ * 1 when one failed), empty stderr; its events.
+ */
+function cleanChat(r: ScenarioRun, code: 0 | 1 = 0): SessionEvent[] {
+  assert.equal(r.code, code, r.stderr);
   assert.equal(r.stderr, "");
-  const events = parseEvents(r.stdout);
-  assert.deepEqual(signature(events).slice(2, -1), [
-    "cost:updated",
-    "agent:tool_call:read_file",
-    "agent:tool_result:read_file",
-    "agent:token",
-    "cost:updated",
-    "session:turn_completed",
-  ]);
+  return r.events;
+}
+
+Deno.test("a read_file result reaches the next request (expect.messagesInclude)", async () => {
+  await using s = await scenario({ env: { NO_COLOR: undefined } });
+  await s.file("notes.md", "The launch code is tangerine.\n");
+  await setUp(s, {
+    tools: ["read_file"],
+    calls: readRound({
+      id: "c1",
+      path: "notes.md",
+      answer: "It says tangerine.",
+      messagesInclude: ["The launch code is tangerine."],
+    }),
+  });
+  const events = cleanChat(
+    await runRig(s, "What does notes.md say?", "chat", "--json"),
+  );
+  assert.deepEqual(signature(events).slice(2, -1), READ_ROUND);
   const done = completed(events)[0];
   assert.ok(done?.type === "session:turn_completed");
   assert.equal(done.stopReason, "stop");
 });
 
+/** The model's write reached the disk. */
+async function assertWritten(s: Scenario): Promise<void> {
+  assert.equal(
+    await Deno.readTextFile(`${s.cwd}/out/result.txt`),
+    "written by the model\n",
+  );
+}
+
 Deno.test("write_file: refused in ask without a terminal, performed under --mode auto and accept-edits", async (t) => {
-  await using dir = await tempDir();
+  await using s = await scenario({ env: { NO_COLOR: undefined } });
   const writeCall = callChunks("w1", "write_file", {
     path: "out/result.txt",
     content: "written by the model\n",
     createDirs: true,
   });
   await t.step("ask (the default) refuses; nothing is written", async () => {
-    await setUp(dir.path, {
+    await setUp(s, {
       tools: ["read_file", "write_file"],
       calls: [{
         expect: { tools: ["read_file", "write_file"] },
         chunks: writeCall,
       }],
     });
-    const r = await runCli(
-      ["chat", "--agent", "helper.agent.yaml", "--fixture", "c.json", "--json"],
-      { env: env(dir.path), cwd: dir.path, stdin: "write it\n" },
+    const events = cleanChat(
+      await runRig(s, "write it", "chat", "--json"),
+      1,
     );
-    assert.equal(r.code, 4, r.stderr);
-    assert.equal(r.stderr, "");
-    const events = parseEvents(r.stdout);
     const result = events.find((e) => e.type === "agent:tool_result");
     assert.ok(result?.type === "agent:tool_result" && !result.success);
     const done = completed(events)[0];
@@ -171,76 +137,56 @@ Deno.test("write_file: refused in ask without a terminal, performed under --mode
     assert.equal(done.error?.code, "tool_denied");
     assert.match(
       done.error?.message ?? "",
-      /write_file needs approval in ask mode and there is no terminal to ask on/,
+      /Tool call denied \(no_approval_hook\): write_file needs approval in ask mode and there is no terminal to ask on/,
     );
     assert.equal(
       events.some((e) => e.type === "agent:approval_requested"),
       false,
     );
-    await assert.rejects(Deno.stat(`${dir.path}/out/result.txt`));
+    await assert.rejects(Deno.stat(`${s.cwd}/out/result.txt`));
   });
   await t.step("--mode auto writes without a prompt", async () => {
-    await setUp(dir.path, {
+    await setUp(s, {
       tools: ["read_file", "write_file"],
       calls: [
         { expect: { tools: ["read_file", "write_file"] }, chunks: writeCall },
         { expect: { toolResultFor: "w1" }, chunks: textChunks("Done.") },
       ],
     });
-    const r = await runCli(
-      [
-        "chat",
-        "--agent",
-        "helper.agent.yaml",
-        "--fixture",
-        "c.json",
-        "--json",
-        "--mode",
-        "auto",
-      ],
-      { env: env(dir.path), cwd: dir.path, stdin: "write it\n" },
+    const events = cleanChat(
+      await runRig(s, "write it", "chat", "--json", "--mode", "auto"),
     );
-    assert.equal(r.code, 4, r.stderr);
-    assert.equal(r.stderr, "");
-    const events = parseEvents(r.stdout);
     assert.equal(completed(events)[0]?.type, "session:turn_completed");
     const done = completed(events)[0];
     assert.ok(done?.type === "session:turn_completed" && !done.error);
-    assert.equal(
-      await Deno.readTextFile(`${dir.path}/out/result.txt`),
-      "written by the model\n",
-    );
+    await assertWritten(s);
   });
   await t.step(
     "agent run --mode accept-edits runs a write in the jail without a terminal",
     async () => {
-      await Deno.remove(`${dir.path}/out`, { recursive: true });
-      await setUp(dir.path, {
+      await Deno.remove(`${s.cwd}/out`, { recursive: true });
+      await setUp(s, {
         tools: ["read_file", "write_file"],
         calls: [
           { chunks: writeCall },
           { expect: { toolResultFor: "w1" }, chunks: textChunks("Done.") },
         ],
       });
-      const r = await agentRunAcceptEdits(dir.path, "write it");
+      const r = await agentRunAcceptEdits(s, "write it");
       assert.equal(r.code, 0, r.stderr);
-      const events = parseEvents(r.stdout);
       assert.equal(
-        events.some((e) => e.type === "agent:approval_requested"),
+        r.events.some((e) => e.type === "agent:approval_requested"),
         false,
       );
-      assert.equal(
-        await Deno.readTextFile(`${dir.path}/out/result.txt`),
-        "written by the model\n",
-      );
+      await assertWritten(s);
     },
   );
   await t.step(
     "agent run --mode accept-edits refuses a command without a terminal",
     async () => {
-      await setUp(dir.path, {
+      await setUp(s, {
         tools: ["run_command"],
-        config: '[chat]\nallowed_commands = ["echo hello"]\n',
+        config: ECHO_HELLO,
         calls: [{
           chunks: callChunks("r1", "run_command", {
             command: "echo",
@@ -248,9 +194,9 @@ Deno.test("write_file: refused in ask without a terminal, performed under --mode
           }),
         }],
       });
-      const r = await agentRunAcceptEdits(dir.path, "run it");
+      const r = await agentRunAcceptEdits(s, "run it");
       assert.equal(r.code, 1, r.stderr);
-      const done = completed(parseEvents(r.stdout))[0];
+      const done = completed(r.events)[0];
       assert.ok(done?.type === "session:turn_completed");
       assert.match(
         done.error?.message ?? "",
@@ -261,10 +207,10 @@ Deno.test("write_file: refused in ask without a terminal, performed under --mode
 });
 
 Deno.test("--mode auto --json: an allowlisted run_command runs, an unlisted one is denied", async () => {
-  await using dir = await tempDir();
-  await setUp(dir.path, {
+  await using s = await scenario({ env: { NO_COLOR: undefined } });
+  await setUp(s, {
     tools: ["run_command"],
-    config: '[chat]\nallowed_commands = ["echo hello"]\n',
+    config: ECHO_HELLO,
     calls: [
       {
         expect: { tools: ["run_command"] },
@@ -282,22 +228,10 @@ Deno.test("--mode auto --json: an allowlisted run_command runs, an unlisted one 
       },
     ],
   });
-  const r = await runCli(
-    [
-      "chat",
-      "--agent",
-      "helper.agent.yaml",
-      "--fixture",
-      "c.json",
-      "--json",
-      "--mode",
-      "auto",
-    ],
-    { env: env(dir.path), cwd: dir.path, stdin: "say hello\n" },
+  const events = cleanChat(
+    await runRig(s, "say hello", "chat", "--json", "--mode", "auto"),
+    1,
   );
-  assert.equal(r.code, 4, r.stderr);
-  assert.equal(r.stderr, "");
-  const events = parseEvents(r.stdout);
   const results = events.filter((e) => e.type === "agent:tool_result");
   assert.deepEqual(
     results.map((e) => e.type === "agent:tool_result" && e.success),
@@ -311,9 +245,9 @@ Deno.test("--mode auto --json: an allowlisted run_command runs, an unlisted one 
 });
 
 Deno.test("invalid tool arguments go back to the model as a correctable error", async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/a.txt`, "alpha\n");
-  await setUp(dir.path, {
+  await using s = await scenario({ env: { NO_COLOR: undefined } });
+  await s.file("a.txt", "alpha\n");
+  await setUp(s, {
     tools: ["read_file"],
     calls: [
       { chunks: callChunks("c1", "read_file", { file: "a.txt" }) },
@@ -330,12 +264,9 @@ Deno.test("invalid tool arguments go back to the model as a correctable error", 
       },
     ],
   });
-  const r = await runCli(
-    ["chat", "--agent", "helper.agent.yaml", "--fixture", "c.json", "--json"],
-    { env: env(dir.path), cwd: dir.path, stdin: "read a.txt\n" },
-  );
-  assert.equal(r.code, 4, r.stderr);
-  const events = parseEvents(r.stdout);
+  const r = await runRig(s, "read a.txt", "chat", "--json");
+  assert.equal(r.code, 0, r.stderr);
+  const events = r.events;
   const results = events.filter((e) => e.type === "agent:tool_result");
   assert.deepEqual(
     results.map((e) => e.type === "agent:tool_result" && e.success),
@@ -347,17 +278,17 @@ Deno.test("invalid tool arguments go back to the model as a correctable error", 
 
 /** A stdin that hands out one line per read, so prompts interleave in order. */
 Deno.test("interactive chat: ! runs through the allowlist and mode, @ attaches a jailed file", async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/notes.md`, "remember the milk\n");
-  await write(`${dir.path}/.env`, "TOKEN=very-secret\n");
+  await using s = await scenario();
+  await s.file("notes.md", "remember the milk\n");
+  await s.file(".env", "TOKEN=very-secret\n");
   const nonce = "07".repeat(16);
   const commandFrame =
     `<command id="${nonce}" cmd="echo hello" exit="0">\nhello\n\n</command:${nonce}>`;
   const fileFrame =
     `<file id="${nonce}" path="notes.md">\nremember the milk\n\n</file:${nonce}>`;
-  await setUp(dir.path, {
+  await setUp(s, {
     tools: ["read_file"],
-    config: '[chat]\nallowed_commands = ["echo hello"]\n',
+    config: ECHO_HELLO,
     calls: [{
       expect: {
         tools: ["read_file"],
@@ -367,10 +298,10 @@ Deno.test("interactive chat: ! runs through the allowlist and mode, @ attaches a
       chunks: textChunks("Milk, and hello."),
     }],
   });
-  await trustProjectFiles(dir.path, env(dir.path));
+  await trustProjectFiles(s.cwd, s.env);
   const b = createBufferedIo({
-    env: { ...env(dir.path), NO_COLOR: "1" },
-    cwd: dir.path,
+    env: s.env,
+    cwd: s.cwd,
     stdin: lineStdin([
       "!echo hello",
       "y",
@@ -389,10 +320,7 @@ Deno.test("interactive chat: ! runs through the allowlist and mode, @ attaches a
     stdoutIsTerminal: true,
     randomBytes: (n) => new Uint8Array(n).fill(7),
   });
-  const code = await main(
-    chatArgv("accept-edits"),
-    b.io,
-  );
+  const code = await main(rigArgv("chat", "--mode", "accept-edits"), b.io);
   const err = b.stderrText();
   assert.equal(code, 4, err);
   assert.equal(b.stdoutText(), "Milk, and hello.\n");
@@ -419,11 +347,11 @@ Deno.test("interactive chat: ! runs through the allowlist and mode, @ attaches a
 });
 
 Deno.test("plain and --json chats send ! and @ lines as literal text", async () => {
-  await using dir = await tempDir();
-  await write(`${dir.path}/notes.md`, "remember the milk\n");
-  await setUp(dir.path, {
+  await using s = await scenario({ env: { NO_COLOR: undefined } });
+  await s.file("notes.md", "remember the milk\n");
+  await setUp(s, {
     tools: ["read_file"],
-    config: '[chat]\nallowed_commands = ["echo hello"]\n',
+    config: ECHO_HELLO,
     calls: [
       {
         expect: { lastUserIncludes: "!echo hello" },
@@ -435,57 +363,33 @@ Deno.test("plain and --json chats send ! and @ lines as literal text", async () 
       },
     ],
   });
-  const r = await runCli(
-    ["chat", "--agent", "helper.agent.yaml", "--fixture", "c.json", "--json"],
-    {
-      env: env(dir.path),
-      cwd: dir.path,
-      stdin: "!echo hello\nlook at @notes.md\n",
-    },
-  );
-  assert.equal(r.code, 4, r.stderr);
+  const r = await runRig(s, "!echo hello\nlook at @notes.md", "chat", "--json");
+  assert.equal(r.code, 0, r.stderr);
   assert.ok(!r.stdout.includes("remember the milk"));
   assert.ok(!r.stdout.includes("<file"));
 });
 
 Deno.test("git_commit: the per-call gate asks only in an interactive TTY", async (t) => {
-  await using dir = await tempDir();
+  await using s = await scenario();
   const commit = callChunks("g1", "git_commit", {
     message: "fix: typo",
     files: ["a.md"],
   });
   await t.step("--json --mode auto: gate_required, nothing asked", async () => {
-    await setUp(dir.path, {
-      tools: ["git_commit"],
-      calls: [{ chunks: commit }],
-    });
-    const r = await runCli(
-      [
-        "chat",
-        "--agent",
-        "helper.agent.yaml",
-        "--fixture",
-        "c.json",
-        "--json",
-        "--mode",
-        "auto",
-      ],
-      { env: env(dir.path), cwd: dir.path, stdin: "commit\n" },
+    await setUp(s, { tools: ["git_commit"], calls: [{ chunks: commit }] });
+    const events = cleanChat(
+      await runRig(s, "commit", "chat", "--json", "--mode", "auto"),
+      1,
     );
-    assert.equal(r.code, 4, r.stderr);
-    assert.equal(r.stderr, "");
-    const done = completed(parseEvents(r.stdout))[0];
+    const done = completed(events)[0];
     assert.ok(done?.type === "session:turn_completed");
     assert.match(done.error?.message ?? "", /gate_required/);
   });
   await t.step(
     "interactive auto: the gate shows message and files; n declines",
     async () => {
-      await setUp(dir.path, {
-        tools: ["git_commit"],
-        calls: [{ chunks: commit }],
-      });
-      const { code, err } = await gateChat(dir.path);
+      await setUp(s, { tools: ["git_commit"], calls: [{ chunks: commit }] });
+      const { code, err } = await gateChat(s);
       assert.equal(code, 4, err);
       assert.ok(
         err.includes('Commit "fix: typo" (a.md)? [y] yes  [n] no '),
@@ -496,45 +400,29 @@ Deno.test("git_commit: the per-call gate asks only in an interactive TTY", async
   );
 });
 
-/** `chat` with the rig's agent and cassette, in `mode`. */
-function chatArgv(mode: "auto" | "accept-edits"): string[] {
-  return [
-    "chat",
-    "--agent",
-    "helper.agent.yaml",
-    "--fixture",
-    "c.json",
-    "--mode",
-    mode,
-  ];
-}
-
 /** An interactive `--mode auto` chat that asks to commit, then answers n. */
-async function gateChat(cwd: string): Promise<{ code: number; err: string }> {
+async function gateChat(s: Scenario): Promise<{ code: number; err: string }> {
   const b = createBufferedIo({
-    env: { ...env(cwd), NO_COLOR: "1" },
-    cwd,
+    env: s.env,
+    cwd: s.cwd,
     stdin: lineStdin(["commit it", "n"]),
     stdinIsTerminal: true,
     stdoutIsTerminal: true,
   });
-  const code = await main(
-    chatArgv("auto"),
-    b.io,
-  );
+  const code = await main(rigArgv("chat", "--mode", "auto"), b.io);
   return { code, err: b.stderrText() };
 }
 
 Deno.test("interactive auto: the git_commit gate shows a long message and every file, never cut", async () => {
-  await using dir = await tempDir();
+  await using s = await scenario();
   const tail = "--the-end-of-the-message";
   const message = `feat: ${"long ".repeat(80)}${tail}`;
   const files = Array.from({ length: 14 }, (_, i) => `file-${i}.md`);
-  await setUp(dir.path, {
+  await setUp(s, {
     tools: ["git_commit"],
     calls: [{ chunks: callChunks("g1", "git_commit", { message, files }) }],
   });
-  const { code, err } = await gateChat(dir.path);
+  const { code, err } = await gateChat(s);
   assert.equal(code, 4, err);
   assert.ok(err.includes(tail), "the message's end is shown");
   assert.ok(err.includes("file-13.md"), "the last file is shown");
@@ -542,8 +430,8 @@ Deno.test("interactive auto: the git_commit gate shows a long message and every 
 });
 
 Deno.test("agent run --mode auto runs an allowlisted command unattended (CI)", async () => {
-  await using dir = await tempDir();
-  await setUp(dir.path, {
+  await using s = await scenario({ env: { NO_COLOR: undefined } });
+  await setUp(s, {
     tools: ["run_command"],
     config: '[chat]\nallowed_command_globs = ["echo *"]\n',
     calls: [
@@ -559,18 +447,7 @@ Deno.test("agent run --mode auto runs an allowlisted command unattended (CI)", a
       },
     ],
   });
-  const r = await runCli(
-    [
-      "agent",
-      "run",
-      "helper.agent.yaml",
-      "--fixture",
-      "c.json",
-      "--mode",
-      "auto",
-    ],
-    { env: env(dir.path), cwd: dir.path, stdin: "run the checks\n" },
-  );
+  const r = await runRig(s, "run the checks", "agent run", "--mode", "auto");
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, "Tests pass.\n");
 });

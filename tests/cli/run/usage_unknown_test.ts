@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { runCli, tempDir, write } from "../_helpers.ts";
-import { loopbackFetch, serve } from "../_fake_providers.ts";
+import { compatToml, loopbackFetch, serve } from "../_fake_providers.ts";
 
 const KEY = "sk-planted-usage-unknown-5e1d0c";
 
@@ -35,16 +35,10 @@ Deno.test("a stream without usage is marked unknown, charged its estimate and no
   try {
     await write(
       `${dir.path}/.relavium/project.toml`,
-      `[[providers]]
-id = "compat"
-kind = "openai-compatible"
-base_url = "${server.url}/v1"
-allow_local = true
-
-[providers.prices.local-model]
-input = 100000000
-output = 400000000
-`,
+      compatToml(
+        server.url,
+        "\n[providers.prices.local-model]\ninput = 100000000\noutput = 400000000\n",
+      ),
     );
     await write(
       `${dir.path}/a.agent.yaml`,

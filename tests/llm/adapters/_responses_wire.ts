@@ -107,6 +107,17 @@ export const TEXT = [
   completed(),
 ];
 
+/** The `function_call` item of the `read_file` call with `args` so far. */
+function readCall(args: string): Record<string, unknown> {
+  return {
+    type: "function_call",
+    id: "fc_1",
+    call_id: "call_abc",
+    name: "read_file",
+    arguments: args,
+  };
+}
+
 /** Reasoning, then a call to read_file with split arguments. */
 export const CALL = [
   created,
@@ -128,13 +139,7 @@ export const CALL = [
   {
     type: "response.output_item.added",
     output_index: 1,
-    item: {
-      type: "function_call",
-      id: "fc_1",
-      call_id: "call_abc",
-      name: "read_file",
-      arguments: "",
-    },
+    item: readCall(""),
   },
   {
     type: "response.function_call_arguments.delta",
@@ -157,13 +162,7 @@ export const CALL = [
   {
     type: "response.output_item.done",
     output_index: 1,
-    item: {
-      type: "function_call",
-      id: "fc_1",
-      call_id: "call_abc",
-      name: "read_file",
-      arguments: '{"path":"notes.txt"}',
-    },
+    item: readCall('{"path":"notes.txt"}'),
   },
   completed({ input_tokens: 50, output_tokens: 20 }),
 ];

@@ -1,14 +1,11 @@
 import assert from "node:assert/strict";
+import { anthropicAt, wireKit } from "./_adapters.ts";
 import type { LlmMessage, LlmRequest, StreamChunk } from "../../../llm/mod.ts";
 import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
 import {
   argsOf,
   ask,
-  callOnce,
   collect,
-  fixture,
-  http,
-  refusal,
   serve,
   sse,
   terminal,
@@ -16,33 +13,25 @@ import {
 } from "./_server.ts";
 
 const KEY = "sk-ant-api03-PLANTEDkey0123456789abcdefXYZ";
-const fx = (name: string): Uint8Array => fixture("anthropic", name);
+const kit = wireKit("anthropic", "claude-sonnet-4-6", KEY, anthropicAt);
+const fx = kit.fx;
 
 /**
  * An Anthropic provider on a loopback server, treated as the official
  * endpoint; without cache breakpoints, so the bodies below stay exact.
  */
 function official(url: string, extra: { id?: string } = {}) {
-  return createAnthropicProvider({
-    fetch,
-    baseUrl: url,
-    customEndpoint: false,
-    promptCaching: false,
-    ...extra,
-  });
+  return anthropicAt(url, { promptCaching: false, ...extra });
 }
 
-function once(name: string, req: LlmRequest = ask("claude-sonnet-4-6")) {
-  return callOnce(official, sse(fx(name)), req, KEY);
+/** One call on the SSE fixture `name`, without cache breakpoints. */
+function once(name: string, req?: LlmRequest) {
+  return kit.once(name, req, { promptCaching: false });
 }
 
+/** The error of one call on the HTTP fixture `name`. */
 function failure(name: string, customEndpoint = false) {
-  return refusal(
-    (url) => createAnthropicProvider({ fetch, baseUrl: url, customEndpoint }),
-    http(fx(name)),
-    ask("claude-sonnet-4-6"),
-    KEY,
-  );
+  return kit.failure(name, { customEndpoint });
 }
 
 Deno.test("createAnthropicProvider() streams plain text and sends the documented request", async () => {

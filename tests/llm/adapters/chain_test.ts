@@ -5,6 +5,7 @@
  */
 import { split } from "../../_kit/session_parts.ts";
 import assert from "node:assert/strict";
+import { anthropicAt, openaiAt } from "./_adapters.ts";
 import type { LlmProvider } from "../../../llm/mod.ts";
 import {
   type AttemptReport,
@@ -12,8 +13,6 @@ import {
   type PlanEntry,
 } from "../../../llm/chain.ts";
 import type { ChainEvent } from "../../../llm/chain_event.ts";
-import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
-import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import { AgentSession } from "../../../session/mod.ts";
 import type { SessionEventDraft } from "../../../schema/event.ts";
 import { ask, fixture, http, serve, sse, type TestServer } from "./_server.ts";
@@ -21,20 +20,11 @@ import { ask, fixture, http, serve, sse, type TestServer } from "./_server.ts";
 const KEY = "sk-ant-api03-PLANTEDkey0123456789abcdefXYZ";
 
 function anthropic(server: TestServer): LlmProvider {
-  return createAnthropicProvider({
-    fetch,
-    baseUrl: server.url,
-    customEndpoint: false,
-  });
+  return anthropicAt(server.url);
 }
 
 function openai(server: TestServer): LlmProvider {
-  return createOpenAiProvider({
-    id: "openai",
-    fetch,
-    baseUrl: server.url,
-    customEndpoint: false,
-  });
+  return openaiAt(server.url);
 }
 
 async function run(

@@ -7,11 +7,9 @@
  * same for all.
  */
 import assert from "node:assert/strict";
+import { anthropicAt, geminiAt, openaiAt, responsesAt } from "./_adapters.ts";
 import type { LlmProvider, LlmRequest, StreamChunk } from "../../../llm/mod.ts";
-import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
 import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
-import { createOpenAiResponsesProvider } from "../../../llm/openai_responses/provider.ts";
-import { createGeminiProvider } from "../../../llm/gemini/provider.ts";
 import {
   argsOf,
   ask,
@@ -183,13 +181,7 @@ const ADAPTERS: readonly Adapter[] = [
     id: "anthropic",
     model: "claude-sonnet-4-6",
     keys: [ANTHROPIC_KEY],
-    official: (url) =>
-      createAnthropicProvider({
-        fetch,
-        baseUrl: url,
-        customEndpoint: false,
-        promptCaching: false,
-      }),
+    official: (url) => anthropicAt(url, { promptCaching: false }),
     path: "/v1/messages",
     auth: (key) => ["x-api-key", key],
     text: anthropicText,
@@ -234,13 +226,7 @@ const ADAPTERS: readonly Adapter[] = [
     // Completions.
     model: "gpt-4.1",
     keys: [OPENAI_KEY, LOCAL_KEY],
-    official: (url) =>
-      createOpenAiProvider({
-        id: "openai",
-        fetch,
-        baseUrl: url,
-        customEndpoint: false,
-      }),
+    official: (url) => openaiAt(url),
     leaky: (url) => createOpenAiProvider({ id: "local", fetch, baseUrl: url }),
     path: "/chat/completions",
     auth: (key) => ["authorization", `Bearer ${key}`],
@@ -280,12 +266,7 @@ const ADAPTERS: readonly Adapter[] = [
     id: "openai",
     model: "gpt-5.4",
     keys: [RESPONSES_KEY],
-    official: (url) =>
-      createOpenAiResponsesProvider({
-        fetch,
-        baseUrl: url,
-        customEndpoint: false,
-      }),
+    official: (url) => responsesAt(url),
     path: "/responses",
     auth: (key) => ["authorization", `Bearer ${key}`],
     text: responsesText,
@@ -378,12 +359,7 @@ const ADAPTERS: readonly Adapter[] = [
     id: "gemini",
     model: GEMINI_MODEL,
     keys: [GEMINI_KEY],
-    official: (url) =>
-      createGeminiProvider({
-        fetch,
-        baseUrl: `${url}/v1beta`,
-        customEndpoint: false,
-      }),
+    official: (url) => geminiAt(url),
     path: `/v1beta/models/${GEMINI_MODEL}:streamGenerateContent?alt=sse`,
     auth: (key) => ["x-goog-api-key", key],
     text: geminiText,

@@ -3,7 +3,7 @@ import {
   geminiParameters,
   toGeminiSchema,
 } from "../../../llm/gemini/_schema.ts";
-import { z } from "../../../schema/_zod.ts";
+import { z } from "../../../schema/zod.ts";
 
 Deno.test("toGeminiSchema() converts JSON Schema to the subset Gemini accepts", async (t) => {
   const table: Array<[string, unknown, unknown]> = [

@@ -6,9 +6,9 @@
  * signature come back where they belong.
  */
 import assert from "node:assert/strict";
+import { geminiAt } from "./_adapters.ts";
 import type { ContentPart, LlmRequest, StreamChunk } from "../../../llm/mod.ts";
 import {
-  createGeminiProvider,
   GEMINI_BASE_URL,
   type GeminiProviderOptions,
 } from "../../../llm/gemini/provider.ts";
@@ -37,14 +37,7 @@ import {
 
 const KEY = "AIzaSyPLANTED-gemini-key-0123456789abcd";
 
-function provider(url: string, extra: Partial<GeminiProviderOptions> = {}) {
-  return createGeminiProvider({
-    fetch,
-    baseUrl: `${url}/v1beta`,
-    customEndpoint: false,
-    ...extra,
-  });
-}
+const provider = geminiAt;
 
 async function run(
   reply: Reply,

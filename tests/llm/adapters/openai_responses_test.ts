@@ -7,9 +7,8 @@
  * it.
  */
 import assert from "node:assert/strict";
+import { openaiAt, responsesAt } from "./_adapters.ts";
 import type { LlmMessage, LlmRequest } from "../../../llm/mod.ts";
-import { createOpenAiResponsesProvider } from "../../../llm/openai_responses/provider.ts";
-import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import {
   argsOf,
   ask,
@@ -41,6 +40,18 @@ type Expect =
   }
   | { error: string; code?: string; retryAfterMs?: number };
 
+/** A `response.incomplete` event for `reason`, 5 input and `output` output tokens. */
+function incomplete(reason: string, output: number): Record<string, unknown> {
+  return {
+    type: "response.incomplete",
+    response: {
+      status: "incomplete",
+      incomplete_details: { reason },
+      usage: { input_tokens: 5, output_tokens: output },
+    },
+  };
+}
+
 const CASES: Array<[string, Reply | Array<Record<string, unknown>>, Expect]> = [
   ["text with reasoning", TEXT, {
     text: "Hello there.",
@@ -60,25 +71,11 @@ const CASES: Array<[string, Reply | Array<Record<string, unknown>>, Expect]> = [
   ["incomplete: max_output_tokens", [
     created,
     { type: "response.output_text.delta", item_id: "m", delta: "Cut" },
-    {
-      type: "response.incomplete",
-      response: {
-        status: "incomplete",
-        incomplete_details: { reason: "max_output_tokens" },
-        usage: { input_tokens: 5, output_tokens: 9 },
-      },
-    },
+    incomplete("max_output_tokens", 9),
   ], { text: "Cut", stop: "length" }],
   ["incomplete: content_filter", [
     created,
-    {
-      type: "response.incomplete",
-      response: {
-        status: "incomplete",
-        incomplete_details: { reason: "content_filter" },
-        usage: { input_tokens: 5, output_tokens: 0 },
-      },
-    },
+    incomplete("content_filter", 0),
   ], { text: "", stop: "content_filter" }],
   ["a refusal", [
     created,
@@ -143,13 +140,7 @@ const CASES: Array<[string, Reply | Array<Record<string, unknown>>, Expect]> = [
   ],
 ];
 
-function official(url: string) {
-  return createOpenAiResponsesProvider({
-    fetch,
-    baseUrl: url,
-    customEndpoint: false,
-  });
-}
+const official = (url: string) => responsesAt(url);
 
 function run(reply: Reply, req: LlmRequest = ask("gpt-5.4")) {
   return callOnce(official, reply, req, KEY);
@@ -348,12 +339,7 @@ Deno.test("the built-in openai provider sends a reasoning model to /responses, o
       new Response(chat, { headers: { "content-type": "text/event-stream" } }),
   ]);
   try {
-    const provider = createOpenAiProvider({
-      id: "openai",
-      fetch,
-      baseUrl: server.url,
-      customEndpoint: false,
-    });
+    const provider = openaiAt(server.url);
     const tools = [{ name: "f", parameters: { type: "object" } }];
     const a = await collect(
       provider.stream({ ...ask("gpt-6.2-sol"), tools }, KEY),

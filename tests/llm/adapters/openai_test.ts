@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { openaiAt, wireKit } from "./_adapters.ts";
 import type { LlmRequest } from "../../../llm/mod.ts";
 import {
   createOpenAiProvider,
@@ -7,11 +8,8 @@ import {
 import {
   argsOf,
   ask,
-  callOnce,
   collect,
-  fixture,
   http,
-  refusal,
   serve,
   sse,
   terminal,
@@ -24,35 +22,9 @@ const KEY = "sk-proj-PLANTEDkey0123456789abcdefghijXYZ";
  * reasoning model: those go to the Responses API).
  */
 const CHAT_MODEL = "gpt-4.1";
-const fx = (name: string): Uint8Array => fixture("openai", name);
-
 /** An OpenAI provider on a loopback server, treated as the official endpoint. */
-function official(url: string, extra: Partial<OpenAiProviderOptions> = {}) {
-  return createOpenAiProvider({
-    id: "openai",
-    fetch,
-    baseUrl: url,
-    customEndpoint: false,
-    ...extra,
-  });
-}
-
-function once(
-  name: string,
-  req: LlmRequest = ask(CHAT_MODEL),
-  extra: Partial<OpenAiProviderOptions> = {},
-) {
-  return callOnce((url) => official(url, extra), sse(fx(name)), req, KEY);
-}
-
-function failure(name: string, extra: Partial<OpenAiProviderOptions> = {}) {
-  return refusal(
-    (url) => official(url, extra),
-    http(fx(name)),
-    ask(CHAT_MODEL),
-    KEY,
-  );
-}
+const official = openaiAt;
+const { fx, once, failure } = wireKit("openai", CHAT_MODEL, KEY, official);
 
 Deno.test("createOpenAiProvider() streams plain text and sends the documented request", async () => {
   const req: LlmRequest = {
@@ -363,28 +335,18 @@ Deno.test("createOpenAiProvider() sends reasoning effort per model family", asyn
 });
 
 Deno.test("createOpenAiProvider() knows the window and capabilities only on official endpoints", () => {
-  const openai = createOpenAiProvider({ id: "openai", fetch });
+  const make = (id: string, extra: Partial<OpenAiProviderOptions> = {}) =>
+    createOpenAiProvider({ id, fetch, ...extra });
+  const openai = make("openai");
   assert.equal(openai.customEndpoint, false);
   assert.equal(openai.contextLimit?.("gpt-5.4-mini"), 400_000);
-  const deepseek = createOpenAiProvider({
-    id: "deepseek",
-    fetch,
-    dialect: "deepseek",
-  });
+  const deepseek = make("deepseek", { dialect: "deepseek" });
   assert.equal(deepseek.customEndpoint, false);
   assert.equal(deepseek.contextLimit?.("deepseek-chat"), 128_000);
-  const override = createOpenAiProvider({
-    id: "openai",
-    fetch,
-    baseUrl: "https://proxy.example.com/v1",
-  });
+  const override = make("openai", { baseUrl: "https://proxy.example.com/v1" });
   assert.equal(override.customEndpoint, true);
   assert.equal(override.contextLimit?.("gpt-5.4-mini"), undefined);
-  const ollama = createOpenAiProvider({
-    id: "ollama",
-    fetch,
-    baseUrl: "http://localhost:11434/v1",
-  });
+  const ollama = make("ollama", { baseUrl: "http://localhost:11434/v1" });
   assert.deepEqual(ollama.supports, {
     tools: true,
     streaming: true,

@@ -4,9 +4,8 @@
  * would refuse the request).
  */
 import assert from "node:assert/strict";
+import { anthropicAt, openaiAt } from "./_adapters.ts";
 import type { LlmRequest, StreamChunk } from "../../../llm/mod.ts";
-import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
-import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import { collect, serve, sse } from "./_server.ts";
 
 const enc = new TextEncoder();
@@ -35,14 +34,12 @@ async function sent(
     )),
   ]);
   try {
-    const common = { fetch, baseUrl: server.url, customEndpoint: false };
     const provider = kind === "anthropic"
-      ? createAnthropicProvider(common)
+      ? anthropicAt(server.url)
       : kind === "openai"
-      ? createOpenAiProvider({ id: "openai", ...common })
-      : createOpenAiProvider({
+      ? openaiAt(server.url)
+      : openaiAt(server.url, {
         id: "gateway",
-        ...common,
         customEndpoint: true,
         supports: { reasoning: true },
       });
@@ -126,10 +123,8 @@ Deno.test("request shape: Chat Completions never sends tools together with a rea
 Deno.test("request shape: on a Chat Completions endpoint of its own, a model whose tool calls need the Responses API is refused locally, nothing sent", async () => {
   const server = serve([sse(enc.encode("data: [DONE]\n\n"))]);
   try {
-    const provider = createOpenAiProvider({
+    const provider = openaiAt(server.url, {
       id: "gateway",
-      fetch,
-      baseUrl: server.url,
       customEndpoint: true,
     });
     const chunks = await collect(provider.stream({

@@ -8,9 +8,8 @@
  * usage.
  */
 import assert from "node:assert/strict";
+import { anthropicAt, openaiAt } from "./_adapters.ts";
 import type { LlmRequest, StreamChunk } from "../../../llm/mod.ts";
-import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
-import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import { ask, collect, serve, sse, terminal, textOf } from "./_server.ts";
 
 const enc = new TextEncoder();
@@ -91,12 +90,7 @@ async function anthropic(
 ) {
   const server = serve([sse(body)]);
   try {
-    const provider = createAnthropicProvider({
-      fetch,
-      baseUrl: server.url,
-      customEndpoint: false,
-    });
-    return await collect(provider.stream(req, KEY));
+    return await collect(anthropicAt(server.url).stream(req, KEY));
   } finally {
     await server.close();
   }
@@ -105,12 +99,7 @@ async function anthropic(
 async function openai(body: Uint8Array, req: LlmRequest = ask("gpt-4.1")) {
   const server = serve([sse(body)]);
   try {
-    const provider = createOpenAiProvider({
-      id: "openai",
-      fetch,
-      baseUrl: server.url,
-      customEndpoint: false,
-    });
+    const provider = openaiAt(server.url);
     return {
       chunks: await collect(provider.stream(req, "sk-PLANTEDopenai0123456789")),
       requests: server.requests,
@@ -228,38 +217,35 @@ Deno.test("anthropic: thinking, text and tool calls go back in the order the mod
     sse(events([start("msg_1"), ...textBlock(0, "ok"), ...end("end_turn")])),
   ]);
   try {
-    const provider = createAnthropicProvider({
-      fetch,
-      baseUrl: server.url,
-      customEndpoint: false,
-    });
-    await collect(provider.stream({
-      model: "claude-sonnet-4-6",
-      messages: [
-        { role: "user", content: [{ type: "text", text: "q" }] },
-        {
-          role: "assistant",
-          content: [
-            { type: "text", text: "First I look." },
-            { type: "reasoning", text: "which file?", signature: "sig-1" },
-            {
-              type: "tool_call",
-              id: "toolu_1",
-              name: "read_file",
-              args: { path: "a" },
-            },
-          ],
-        },
-        {
-          role: "tool",
-          content: [{
-            type: "tool_result",
-            toolCallId: "toolu_1",
-            content: "A",
-          }],
-        },
-      ],
-    } as LlmRequest, KEY));
+    await collect(
+      anthropicAt(server.url).stream({
+        model: "claude-sonnet-4-6",
+        messages: [
+          { role: "user", content: [{ type: "text", text: "q" }] },
+          {
+            role: "assistant",
+            content: [
+              { type: "text", text: "First I look." },
+              { type: "reasoning", text: "which file?", signature: "sig-1" },
+              {
+                type: "tool_call",
+                id: "toolu_1",
+                name: "read_file",
+                args: { path: "a" },
+              },
+            ],
+          },
+          {
+            role: "tool",
+            content: [{
+              type: "tool_result",
+              toolCallId: "toolu_1",
+              content: "A",
+            }],
+          },
+        ],
+      } as LlmRequest, KEY),
+    );
     const body = JSON.parse(server.requests[0]?.body ?? "{}");
     const types = body.messages[1].content.map((b: { type: string }) => b.type);
     assert.deepEqual(types, ["text", "thinking", "tool_use"]);

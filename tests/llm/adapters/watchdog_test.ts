@@ -8,11 +8,10 @@
  * timing claim).
  */
 import assert from "node:assert/strict";
+import { anthropicAt, openaiAt } from "./_adapters.ts";
 import type { LlmError, LlmProvider, StreamChunk } from "../../../llm/mod.ts";
 import { type AttemptReport, createChain } from "../../../llm/chain.ts";
 import type { ChainEvent } from "../../../llm/chain_event.ts";
-import { createAnthropicProvider } from "../../../llm/anthropic/provider.ts";
-import { createOpenAiProvider } from "../../../llm/openai/provider.ts";
 import { ask, collect, serve, silentServer, within } from "./_server.ts";
 
 const KEY = "sk-ant-api03-PLANTEDkey0123456789abcdefXYZ";
@@ -25,12 +24,7 @@ interface Limits {
 }
 
 function anthropic(url: string, limits: Limits) {
-  return createAnthropicProvider({
-    fetch,
-    baseUrl: url,
-    customEndpoint: false,
-    ...limits,
-  });
+  return anthropicAt(url, limits);
 }
 
 /** Streams one call and waits (bounded) until it ends: its chunks. */
@@ -50,6 +44,14 @@ function lastError(chunks: readonly StreamChunk[]): LlmError {
   const last = chunks[chunks.length - 1];
   assert.ok(last !== undefined && last.type === "error", "ends with an error");
   return last.error;
+}
+
+/** The call's error, checked to be the timeout `code`. */
+function timedOut(chunks: readonly StreamChunk[], code: string): LlmError {
+  const error = lastError(chunks);
+  assert.equal(error.kind, "timeout");
+  assert.equal(error.code, code);
+  return error;
 }
 
 /** Waits (polling every 10 ms, at most `ms`) until `check` holds. */
@@ -119,9 +121,7 @@ Deno.test("watchdog: a server that never answers ends the call with a first-byte
   const server = silentServer();
   try {
     const chunks = await callEnds(server.url, { firstByteTimeoutMs: 200 });
-    const error = lastError(chunks);
-    assert.equal(error.kind, "timeout");
-    assert.equal(error.code, "first_byte_timeout");
+    const error = timedOut(chunks, "first_byte_timeout");
     assert.equal(error.retryable, true);
     await until(() => server.closed() === server.accepted(), 5_000, "close");
   } finally {
@@ -142,9 +142,7 @@ Deno.test("watchdog: a server that stalls after its headers ends the call with a
     )]);
   try {
     const chunks = await callEnds(server.url, { firstByteTimeoutMs: 200 });
-    const error = lastError(chunks);
-    assert.equal(error.kind, "timeout");
-    assert.equal(error.code, "first_byte_timeout");
+    timedOut(chunks, "first_byte_timeout");
     await until(() => cancelled, 5_000, "the body to be cancelled");
   } finally {
     await server.close();
@@ -156,9 +154,7 @@ Deno.test("watchdog: pings forever are not content: the first-byte timeout still
   try {
     const chunks = await callEnds(server.url, { firstByteTimeoutMs: 300 });
     assert.ok(chunks.every((c) => c.type !== "text_delta"));
-    const error = lastError(chunks);
-    assert.equal(error.kind, "timeout");
-    assert.equal(error.code, "first_byte_timeout");
+    timedOut(chunks, "first_byte_timeout");
   } finally {
     await server.close();
   }
@@ -169,9 +165,7 @@ Deno.test("watchdog: after content, pings forever end the call with an idle time
   try {
     const chunks = await callEnds(server.url, { idleTimeoutMs: 300 });
     assert.ok(chunks.some((c) => c.type === "text_delta"), "content came");
-    const error = lastError(chunks);
-    assert.equal(error.kind, "timeout");
-    assert.equal(error.code, "idle_timeout");
+    timedOut(chunks, "idle_timeout");
   } finally {
     await server.close();
   }
@@ -197,13 +191,7 @@ Deno.test("watchdog: an endless response ends at the size bound, memory bounded"
 Deno.test("watchdog: the OpenAI adapter has the same first-byte timeout", async () => {
   const server = silentServer();
   try {
-    const provider = createOpenAiProvider({
-      id: "openai",
-      fetch,
-      baseUrl: server.url,
-      customEndpoint: false,
-      firstByteTimeoutMs: 200,
-    });
+    const provider = openaiAt(server.url, { firstByteTimeoutMs: 200 });
     const chunks = await within(
       collect(
         provider.stream(ask("gpt-5.4-mini"), "sk-PLANTEDopenai0123456789"),
@@ -211,9 +199,7 @@ Deno.test("watchdog: the OpenAI adapter has the same first-byte timeout", async 
       10_000,
       "the call to end",
     );
-    const error = lastError(chunks);
-    assert.equal(error.kind, "timeout");
-    assert.equal(error.code, "first_byte_timeout");
+    timedOut(chunks, "first_byte_timeout");
   } finally {
     server.close();
   }
@@ -391,10 +377,8 @@ Deno.test("watchdog: a transport that ignores the abort signal still ends at the
         { headers: { "content-type": "text/event-stream" } },
       ),
     );
-  const provider = createAnthropicProvider({
+  const provider = anthropicAt("http://127.0.0.1:9", {
     fetch: deaf,
-    baseUrl: "http://127.0.0.1:9",
-    customEndpoint: false,
     idleTimeoutMs: 150,
   });
   const timedOut = await within(

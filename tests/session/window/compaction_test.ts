@@ -17,24 +17,19 @@ import {
   hang,
   kinds,
   providerError,
+  routedHarness,
   routedProvider,
   summaryReply,
   textOfMessage,
+  until,
 } from "../_ctx.ts";
-
-/** Yields to the event loop's microtasks until `cond()` or a bound. */
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 10_000 && !cond(); i++) await Promise.resolve();
-  assert.ok(cond(), "condition never became true");
-}
 
 function compacted(events: SessionEvent[]) {
   return events.filter((e) => e.type === "session:compacted");
 }
 
 Deno.test("compact() folds everything before the latest turn into one summary", async () => {
-  const p = routedProvider({ window: 100_000 });
-  const h = harness({ script: [], provider: p });
+  const { p, h } = routedHarness({ window: 100_000 });
   await h.session.sendMessage(filler("first", 2000));
   await h.session.sendMessage(filler("second", 2000));
   await h.session.sendMessage("third");
@@ -94,8 +89,7 @@ Deno.test("compact() folds everything before the latest turn into one summary", 
 });
 
 Deno.test("compact() with nothing foldable returns nothing_to_compact and emits nothing", async () => {
-  const p = routedProvider({ window: 100_000 });
-  const h = harness({ script: [], provider: p });
+  const { p, h } = routedHarness({ window: 100_000 });
   assert.deepEqual(await h.session.compact(), { kind: "nothing_to_compact" });
   await h.session.sendMessage("only");
   const before = h.events.length;
@@ -195,8 +189,9 @@ Deno.test("compact() over an unknown window discloses it before any request and 
 });
 
 Deno.test("compact() stops after exactly 4 summariser passes, fails, and installs nothing", async () => {
-  const p = routedProvider({ window: 10_000 });
-  const h = harness({ script: [], provider: p, deps: { autoCompact: false } });
+  const { p, h } = routedHarness({ window: 10_000 }, {
+    deps: { autoCompact: false },
+  });
   for (let i = 0; i < 6; i++) {
     await h.session.sendMessage(filler(`turn${i}`, 20_000));
   }
@@ -220,8 +215,9 @@ Deno.test("compact() stops after exactly 4 summariser passes, fails, and install
 });
 
 Deno.test("compact() cuts an oversized single message head and tail with the fixed marker", async () => {
-  const p = routedProvider({ window: 10_000 });
-  const h = harness({ script: [], provider: p, deps: { autoCompact: false } });
+  const { p, h } = routedHarness({ window: 10_000 }, {
+    deps: { autoCompact: false },
+  });
   const big = "H".repeat(50_000) + "T".repeat(50_000);
   await h.session.sendMessage(big);
   await h.session.sendMessage("small");
@@ -276,8 +272,7 @@ Deno.test("compact() fails on an empty summary or a provider error, installing n
     ] as const
   ) {
     await t.step(name, async () => {
-      const p = routedProvider({ window: 100_000, summaries: [answer] });
-      const h = harness({ script: [], provider: p });
+      const { h } = routedHarness({ window: 100_000, summaries: [answer] });
       await h.session.sendMessage("a");
       await h.session.sendMessage("b");
       const before = h.session.transcript;
@@ -300,16 +295,13 @@ Deno.test("compact() fails on an empty summary or a provider error, installing n
 
 Deno.test("compact() orders the moment: pass-1 admission, compacting, observer, egress", async () => {
   const order: string[] = [];
-  const p = routedProvider({
+  const { h } = routedHarness({
     window: 10_000,
     defaultSummary: (_r, n) => {
       order.push(`egress ${n}`);
       return summaryReply(`s${n}`);
     },
-  });
-  const h = harness({
-    script: [],
-    provider: p,
+  }, {
     deps: {
       autoCompact: false,
       preEgress: (a) => {
@@ -350,10 +342,7 @@ Deno.test("compact() orders the moment: pass-1 admission, compacting, observer, 
 });
 
 Deno.test("compact(): a throwing observer closes the moment and nothing is sent", async () => {
-  const p = routedProvider({ window: 100_000 });
-  const h = harness({
-    script: [],
-    provider: p,
+  const { p, h } = routedHarness({ window: 100_000 }, {
     deps: {
       onCompactionStart: () => {
         throw new Error("observer broke");
@@ -376,10 +365,7 @@ async function twoPassSession(
   summaries: Answer[],
   deps: Parameters<typeof harness>[0]["deps"] = {},
 ) {
-  const p = routedProvider({ window: 10_000, summaries });
-  const h = harness({
-    script: [],
-    provider: p,
+  const { p, h } = routedHarness({ window: 10_000, summaries }, {
     deps: { autoCompact: false, ...deps },
   });
   await h.session.sendMessage(filler("a", 16_000));

@@ -1,13 +1,8 @@
-import { split } from "../../_kit/session_parts.ts";
 import assert from "node:assert/strict";
-import type { SessionEvent } from "../../../schema/event.ts";
 import type { ResumeState } from "../../../schema/resume.ts";
 import { SessionStateError } from "../../../session/errors.ts";
-import { createEventStamper } from "../../../session/events.ts";
-import { AgentSession } from "../../../session/session.ts";
 import { planTrim } from "../../../session/window/trim.ts";
-import { sequentialIds, steppingClock } from "../../_fakes/clock.ts";
-import { AGENT, harness, reply } from "../_harness.ts";
+import { AGENT, harness, reply, resumedSession } from "../_harness.ts";
 import { routedProvider } from "../_ctx.ts";
 
 const t = (role: "user" | "assistant", text: string) => ({
@@ -16,30 +11,16 @@ const t = (role: "user" | "assistant", text: string) => ({
 });
 
 function resumed(state: ResumeState, memory?: "none" | "window") {
-  const events: SessionEvent[] = [];
   const p = routedProvider({ window: 100_000 });
-  const s = AgentSession.resume({
-    sessionId: "s1",
-    agentRef: "helper",
+  const { session: s, events } = resumedSession({
     agent: memory === undefined
       ? AGENT
       : memory === "none"
       ? { ...AGENT, memory: { type: "none" } }
       : { ...AGENT, memory: { type: "window", window_size: 1 } },
-    context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-    ...split({
-      clock: steppingClock(),
-      ids: sequentialIds(),
-      resolveProvider: () => p,
-      keyFor: () => "k",
-      sleep: () => Promise.resolve(),
-      emit: createEventStamper({
-        sessionId: "s1",
-        clock: steppingClock(),
-        deliver: (e) => events.push(e),
-      }),
-    }),
-  }, state);
+    deps: { resolveProvider: () => p },
+    state,
+  });
   return { s, events, p };
 }
 
@@ -169,25 +150,17 @@ Deno.test("planTrim() is pure and counts legacy messages as slots", () => {
 
 Deno.test("AgentSession.resume() tells updateCost and restoreConservativeCost once each", () => {
   const told: string[] = [];
-  AgentSession.resume({
-    sessionId: "s1",
-    agentRef: "helper",
-    agent: AGENT,
-    context: { workingDir: "/w", fsScopeTier: "sandboxed" },
-    ...split({
-      clock: steppingClock(),
-      ids: sequentialIds(),
-      resolveProvider: () => undefined,
-      keyFor: () => "k",
-      sleep: () => Promise.resolve(),
+  resumedSession({
+    deps: {
       emit: () => {},
       updateCost: (c) => told.push(`cost ${c}`),
       restoreConservativeCost: (c) => told.push(`conservative ${c}`),
-    }),
-  }, {
-    ...STATE,
-    cumulativeCostMicrocents: 12,
-    conservativeCostMicrocents: 34,
+    },
+    state: {
+      ...STATE,
+      cumulativeCostMicrocents: 12,
+      conservativeCostMicrocents: 34,
+    },
   });
   assert.deepEqual(told, ["cost 12", "conservative 34"]);
 });

@@ -11,7 +11,7 @@
  * Usage: commit_loop.ts <db path> <session id> <id prefix> [hangAt]
  */
 import { openSqliteStore } from "../../../store/sqlite_store.ts";
-import type { TurnCommit } from "../../../store/store.ts";
+import { toolRounds } from "../_rounds.ts";
 
 const [path, sessionId, prefix, hangArg] = Deno.args;
 if (path === undefined || sessionId === undefined || prefix === undefined) {
@@ -41,28 +41,12 @@ const store = openSqliteStore(path, {
 
 for (let n = 1; n <= 5000; n++) {
   const key = store.allocateTurnKey(sessionId);
-  const rounds: TurnCommit["rounds"] = [];
-  let slot = 0;
-  for (let r = 0; r < ROUNDS; r++) {
-    const callIds = Array.from(
-      { length: CALLS },
-      () => `session-tool:${key}:${slot++}`,
-    );
-    rounds.push({
-      calls: callIds.map((id) => ({
-        type: "tool_call",
-        id,
-        name: "read_file",
-        argsBytes: 20,
-      })),
-      results: callIds.map((id) => ({
-        type: "tool_result",
-        toolCallId: id,
-        resultBytes: 4000,
-        outcome: "ok",
-      })),
-    });
-  }
+  const rounds = toolRounds(key, {
+    rounds: ROUNDS,
+    calls: CALLS,
+    argsBytes: 20,
+    resultBytes: 4000,
+  });
   hanging = n === hangAt;
   idsThisTurn = 0;
   store.commitTurn(sessionId, {

@@ -6,18 +6,8 @@
  */
 import assert from "node:assert/strict";
 import type { GateRequest } from "../../../tools/approval.ts";
-import { allBuiltinTools } from "../../../tools/builtin/all.ts";
-import { createDenoToolEffects } from "../../../tools/deno/effects.ts";
 import { type ChatMode, createModePolicy } from "../../../tools/modes.ts";
-import { createToolRegistry } from "../../../tools/registry_impl.ts";
-import {
-  effectsOf,
-  grantAll,
-  makeContext,
-  messageOf,
-  recordingHost,
-  tempDir,
-} from "../_helpers.ts";
+import { builtinRig, makeContext, messageOf, tempDir } from "../_helpers.ts";
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
   const out = await new Deno.Command("git", {
@@ -46,20 +36,14 @@ function rig(
     {},
 ) {
   const gateCalls: Omit<GateRequest, "signal">[] = [];
-  const recorded = recordingHost(createDenoToolEffects());
   const answer = options.gate ?? true;
-  const registry = createToolRegistry({
-    tools: allBuiltinTools(),
-    host: recorded.host,
-    context: { workingDir, fsScopeTier: "sandboxed" },
-    permissions: grantAll,
-    ...(answer === "none" ? {} : {
-      gate: (r: GateRequest) => {
-        const { signal: _signal, ...rest } = r;
-        gateCalls.push(rest);
-        return Promise.resolve(answer);
-      },
-    }),
+  const { registry, calls, effects } = builtinRig({
+    workingDir,
+    gate: answer === "none" ? undefined : (r: GateRequest) => {
+      const { signal: _signal, ...rest } = r;
+      gateCalls.push(rest);
+      return Promise.resolve(answer);
+    },
   });
   const interactive = options.interactive ?? true;
   const modes = createModePolicy({
@@ -81,7 +65,7 @@ function rig(
     }, t.ctx);
     return { outcome, approvals: t.approvals.length };
   }
-  return { registry, modes, commit, gateCalls, calls: recorded.calls };
+  return { registry, modes, commit, gateCalls, calls, effects };
 }
 
 Deno.test("git_commit asks the gate on every call, even in auto, then commits the given files", async () => {
@@ -152,7 +136,7 @@ Deno.test("git_commit gate denials: the host runs nothing", async (t) => {
       }
       assert.match(messageOf(outcome), why);
       assert.equal(r.gateCalls.length, asked);
-      assert.deepEqual(effectsOf(r.calls), []);
+      assert.deepEqual(r.effects(), []);
     });
   }
 });
@@ -188,7 +172,7 @@ Deno.test("git_commit refuses flag-like and out-of-scope files before git runs",
       const r = rig(dir.path);
       const { outcome } = await r.commit(args);
       assert.match(messageOf(outcome), why);
-      assert.deepEqual(effectsOf(r.calls), []);
+      assert.deepEqual(r.effects(), []);
     });
   }
 });

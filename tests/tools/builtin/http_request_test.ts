@@ -17,12 +17,10 @@ import {
   makeContext,
   messageOf,
   recordingHost,
+  testTls,
 } from "../_helpers.ts";
 
-const tls = new URL("../fixtures/tls/", import.meta.url);
-const ca = await Deno.readTextFile(new URL("ca.pem", tls));
-const cert = await Deno.readTextFile(new URL("cert.pem", tls));
-const key = await Deno.readTextFile(new URL("key.pem", tls));
+const { ca, cert, key } = await testTls();
 
 interface Seen {
   method: string;

@@ -1,28 +1,20 @@
 import assert from "node:assert/strict";
 import { builtinTools } from "../../../tools/builtin/all.ts";
-import { createDenoToolEffects } from "../../../tools/deno/effects.ts";
 import type { ToolLimits } from "../../../tools/sandbox/limits.ts";
 import type { ListDirectoryResult } from "../../../tools/builtin/list_directory.ts";
-import { createToolRegistry } from "../../../tools/registry_impl.ts";
 import type { ToolOutcome } from "../../../tools/registry.ts";
-import { grantAll, makeContext, messageOf, tempDir } from "../_helpers.ts";
+import { messageOf, runBuiltin, tempDir } from "../_helpers.ts";
 
 async function list(
   ws: string,
   args: Record<string, unknown>,
   limits: Partial<ToolLimits> = {},
 ): Promise<ToolOutcome> {
-  const registry = createToolRegistry({
+  return await runBuiltin("list_directory", args, {
+    workingDir: ws,
     tools: builtinTools(),
-    host: createDenoToolEffects(),
-    context: { workingDir: ws, fsScopeTier: "sandboxed" },
-    permissions: grantAll,
     limits,
   });
-  return await registry.dispatch(
-    { id: "c", name: "list_directory", args },
-    makeContext({ interactive: true }).ctx,
-  );
 }
 
 function namesOf(
@@ -60,33 +52,21 @@ Deno.test("list_directory lists direct entries with metadata", async () => {
 Deno.test("list_directory walks recursively with relative names and globs", async () => {
   await using dir = await tempDir();
   await tree(dir.path);
-  assert.deepEqual(
-    namesOf(await list(dir.path, { path: ".", recursive: true })).names,
-    [
+  const rows: [Record<string, unknown>, string[]][] = [
+    [{ path: "." }, [
       "README.md:file",
       "src:directory",
       "src/a.ts:file",
       "src/deep:directory",
       "src/deep/b.ts:file",
-    ],
-  );
-  assert.deepEqual(
-    namesOf(
-      await list(dir.path, { path: "src", recursive: true, glob: "*.ts" }),
-    ).names,
-    [
-      "a.ts:file",
-      "deep/b.ts:file",
-    ],
-  );
-  assert.deepEqual(
-    namesOf(
-      await list(dir.path, { path: ".", recursive: true, glob: "src/*/*.ts" }),
-    ).names,
-    [
-      "src/deep/b.ts:file",
-    ],
-  );
+    ]],
+    [{ path: "src", glob: "*.ts" }, ["a.ts:file", "deep/b.ts:file"]],
+    [{ path: ".", glob: "src/*/*.ts" }, ["src/deep/b.ts:file"]],
+  ];
+  for (const [args, names] of rows) {
+    const listed = await list(dir.path, { ...args, recursive: true });
+    assert.deepEqual(namesOf(listed).names, names, JSON.stringify(args));
+  }
 });
 
 Deno.test("list_directory caps entries and reports truncation", async () => {

@@ -3,14 +3,13 @@ import { builtinTools } from "../../../tools/builtin/all.ts";
 import { createDenoToolEffects } from "../../../tools/deno/effects.ts";
 import type { ToolLimits } from "../../../tools/sandbox/limits.ts";
 import type { ReadFileResult } from "../../../tools/builtin/read_file.ts";
-import { createToolRegistry } from "../../../tools/registry_impl.ts";
 import type { ToolOutcome } from "../../../tools/registry.ts";
 import { ToolEffectsError } from "../../../tools/effects.ts";
 import {
-  grantAll,
+  builtinRig,
   makeContext,
   messageOf,
-  recordedDenoHost,
+  runBuiltin,
   tempDir,
 } from "../_helpers.ts";
 
@@ -20,17 +19,12 @@ async function readFile(
   limits: Partial<ToolLimits> = {},
   interactive = true,
 ): Promise<ToolOutcome> {
-  const registry = createToolRegistry({
+  return await runBuiltin("read_file", args, {
+    workingDir: ws,
     tools: builtinTools(),
-    host: createDenoToolEffects(),
-    context: { workingDir: ws, fsScopeTier: "sandboxed" },
-    permissions: grantAll,
     limits,
+    interactive,
   });
-  return await registry.dispatch(
-    { id: "c", name: "read_file", args },
-    makeContext({ interactive }).ctx,
-  );
 }
 
 function resultOf(o: ToolOutcome): ReadFileResult {
@@ -184,12 +178,9 @@ Deno.test("the registry realpaths the workspace root on every read", async () =>
   const ws = `${dir.path}/ws`;
   await Deno.mkdir(ws);
   await Deno.writeTextFile(`${ws}/a.txt`, "inside\n");
-  const { host, calls } = recordedDenoHost();
-  const registry = createToolRegistry({
+  const { registry, calls } = builtinRig({
+    workingDir: ws,
     tools: builtinTools(),
-    host,
-    context: { workingDir: ws, fsScopeTier: "sandboxed" },
-    permissions: grantAll,
   });
   for (let i = 0; i < 3; i++) {
     const o = await registry.dispatch(

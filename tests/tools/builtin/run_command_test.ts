@@ -4,22 +4,16 @@
  * environment, capped output, signal deaths, the injected clock.
  */
 import assert from "node:assert/strict";
-import { allBuiltinTools } from "../../../tools/builtin/all.ts";
 import { createDenoToolEffects } from "../../../tools/deno/effects.ts";
 import type { ToolGuardrails } from "../../../tools/tool.ts";
 import type { ToolEffects } from "../../../tools/effects.ts";
 import type { ToolLimits } from "../../../tools/sandbox/limits.ts";
 import { createModePolicy } from "../../../tools/modes.ts";
 import type { ToolOutcome } from "../../../tools/registry.ts";
-import { createToolRegistry } from "../../../tools/registry_impl.ts";
-import {
-  effectsOf,
-  grantAll,
-  makeContext,
-  messageOf,
-  recordingHost,
-  tempDir,
-} from "../_helpers.ts";
+import { builtinRig, makeContext, messageOf, tempDir } from "../_helpers.ts";
+
+/** The variables a child gets from the parent on POSIX (besides declared ones). */
+const BASE_ENV = "PATH HOME LANG LC_ALL LC_CTYPE TZ TMPDIR TERM".split(" ");
 
 interface Rig {
   host?: ToolEffects;
@@ -30,23 +24,14 @@ interface Rig {
 }
 
 function rig(options: Rig = {}) {
-  const recorded = recordingHost(options.host);
-  const registry = createToolRegistry({
-    tools: allBuiltinTools(),
-    host: recorded.host,
-    context: {
-      workingDir: options.workingDir ?? "/ws",
-      fsScopeTier: "sandboxed",
-    },
-    permissions: grantAll,
-    ...(options.guardrails === undefined
-      ? {}
-      : { guardrails: options.guardrails }),
-    ...(options.config === undefined
-      ? {}
-      : { toolConfig: { run_command: options.config } }),
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  const recorded = builtinRig({
+    workingDir: options.workingDir ?? "/ws",
+    host: options.host ?? null,
+    guardrails: options.guardrails,
+    toolConfig: options.config && { run_command: options.config },
+    limits: options.limits,
   });
+  const registry = recorded.registry;
   let asked = 0;
   const modes = createModePolicy({
     mode: "accept-edits",
@@ -69,7 +54,12 @@ function rig(options: Rig = {}) {
       args: args === undefined ? { command } : { command, args },
     }, t.ctx);
   }
-  return { run, calls: recorded.calls, asked: () => asked };
+  return {
+    run,
+    calls: recorded.calls,
+    effects: recorded.effects,
+    asked: () => asked,
+  };
 }
 
 Deno.test("run_command allowlist bypasses are denied before approval; the host sees nothing", async (t) => {
@@ -185,7 +175,7 @@ Deno.test("run_command jails the config-only cwd lexically and after realpath", 
       const o = await r.run("pwd");
       assert.equal(o.kind, "fatal");
       assert.match(messageOf(o), why);
-      assert.deepEqual(effectsOf(r.calls), []);
+      assert.deepEqual(r.effects(), []);
     });
   }
 });
@@ -216,17 +206,7 @@ Deno.test("run_command runs with a from-scratch env, capped output and signal de
       });
       const out = parsed(await r.run("env"));
       const keys = out.stdout.trim().split("\n").map((l) => l.split("=")[0]);
-      const allowed = [
-        "PATH",
-        "HOME",
-        "LANG",
-        "LC_ALL",
-        "LC_CTYPE",
-        "TZ",
-        "TMPDIR",
-        "TERM",
-        "CI",
-      ];
+      const allowed = [...BASE_ENV, "CI"];
       assert.ok(keys.includes("CI"));
       assert.deepEqual(keys.filter((k) => !allowed.includes(k ?? "")), []);
       assert.equal(out.durationMs, 21);

@@ -6,8 +6,6 @@
  * the host saw no effect.
  */
 import assert from "node:assert/strict";
-import { allBuiltinTools } from "../../../tools/builtin/all.ts";
-import { createDenoToolEffects } from "../../../tools/deno/effects.ts";
 import type { ToolGuardrails } from "../../../tools/tool.ts";
 import { type ChatMode, createModePolicy } from "../../../tools/modes.ts";
 import type { ToolPermission } from "../../../tools/sandbox/permission_query.ts";
@@ -15,8 +13,7 @@ import type {
   ApprovalRequest,
   UserCommandContext,
 } from "../../../tools/registry.ts";
-import { createToolRegistry } from "../../../tools/registry_impl.ts";
-import { effectsOf, grantAll, recordingHost, tempDir } from "../_helpers.ts";
+import { builtinRig, effectsOf, tempDir } from "../_helpers.ts";
 
 interface Rig {
   workingDir: string;
@@ -26,20 +23,12 @@ interface Rig {
 }
 
 function rig(options: Rig) {
-  const recorded = recordingHost(createDenoToolEffects());
-  const registry = createToolRegistry({
-    tools: allBuiltinTools(),
-    host: recorded.host,
-    context: { workingDir: options.workingDir, fsScopeTier: "sandboxed" },
-    permissions: options.permissions ?? grantAll,
-    ...(options.guardrails === undefined
-      ? {}
-      : { guardrails: options.guardrails }),
-    ...(options.config === undefined
-      ? {}
-      : { toolConfig: { run_command: options.config } }),
+  return builtinRig({
+    workingDir: options.workingDir,
+    permissions: options.permissions,
+    guardrails: options.guardrails,
+    toolConfig: options.config && { run_command: options.config },
   });
-  return { registry, calls: recorded.calls };
 }
 
 function context(

@@ -4,18 +4,9 @@
  * host performed no effect (and, for lexical refusals, saw nothing).
  */
 import assert from "node:assert/strict";
-import { allBuiltinTools } from "../../../tools/builtin/all.ts";
 import { createModePolicy } from "../../../tools/modes.ts";
 import type { ApprovalDecision, TurnPolicy } from "../../../tools/registry.ts";
-import { createToolRegistry } from "../../../tools/registry_impl.ts";
-import {
-  effectsOf,
-  grantAll,
-  makeContext,
-  messageOf,
-  recordedDenoHost,
-  tempDir,
-} from "../_helpers.ts";
+import { builtinRig, makeContext, messageOf, tempDir } from "../_helpers.ts";
 
 async function setUp() {
   const dir = await tempDir();
@@ -23,13 +14,7 @@ async function setUp() {
   const outside = `${dir.path}/outside`;
   await Deno.mkdir(ws);
   await Deno.mkdir(outside);
-  const { host, calls } = recordedDenoHost();
-  const registry = createToolRegistry({
-    tools: allBuiltinTools(),
-    host,
-    context: { workingDir: ws, fsScopeTier: "sandboxed" },
-    permissions: grantAll,
-  });
+  const { registry, calls, effects } = builtinRig({ workingDir: ws });
   const auto = createModePolicy({
     mode: "auto",
     interactive: false,
@@ -51,7 +36,7 @@ async function setUp() {
     );
     return { outcome, approvals: t.approvals };
   }
-  return { dir, ws, outside, calls, write };
+  return { dir, ws, outside, calls, effects, write };
 }
 
 Deno.test("write_file writes, overwrites keeping the mode, appends, creates dirs", async (t) => {
@@ -206,7 +191,7 @@ Deno.test("write_file refusals: the host performs no effect; only a denial ends 
         !messageOf(outcome).includes(outside),
         "no path in the message",
       );
-      assert.deepEqual(effectsOf(s.calls), []);
+      assert.deepEqual(s.effects(), []);
       if (seen === "none") assert.deepEqual(s.calls, []);
     });
   }
@@ -230,7 +215,7 @@ Deno.test("write_file appends refuse FIFOs without opening them", async () => {
   });
   assert.equal(outcome.kind, "feedback");
   assert.match(messageOf(outcome), /not a regular file/);
-  assert.deepEqual(effectsOf(s.calls), []);
+  assert.deepEqual(s.effects(), []);
 });
 
 Deno.test("write_file protected paths: folded names, never auto-approved, never cached", async (t) => {

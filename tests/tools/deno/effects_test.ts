@@ -4,7 +4,7 @@ import {
   createDenoToolEffects,
 } from "../../../tools/deno/effects.ts";
 import { ToolEffectsError } from "../../../tools/effects.ts";
-import { tempDir } from "../_helpers.ts";
+import { tempDir, testTls } from "../_helpers.ts";
 
 const never = new AbortController().signal;
 
@@ -124,8 +124,7 @@ Deno.test("createDenoPermissionQuery() reports states without prompting", () => 
   assert.equal(query({ name: "read", path: "/" }), "granted");
 });
 
-const tls = new URL("../fixtures/tls/", import.meta.url);
-const ca = await Deno.readTextFile(new URL("ca.pem", tls));
+const { ca, cert, key } = await testTls();
 
 async function withTlsServer(
   handler: () => Response | Promise<Response>,
@@ -134,8 +133,8 @@ async function withTlsServer(
   const server = Deno.serve({
     hostname: "127.0.0.1",
     port: 0,
-    cert: await Deno.readTextFile(new URL("cert.pem", tls)),
-    key: await Deno.readTextFile(new URL("key.pem", tls)),
+    cert,
+    key,
     onListen() {},
   }, handler);
   try {

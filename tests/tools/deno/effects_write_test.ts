@@ -27,15 +27,18 @@ Deno.test("appendFile() writes nothing when the file changed since lstat", async
   await using dir = await tempDir();
   const host = createDenoToolEffects();
   const file = `${dir.path}/a.txt`;
+  /** Appends `text` to `path`, refusing hard links, if `path` is still `expectedId`. */
+  const append = (path: string, text: string, expectedId?: string) =>
+    host.appendFile?.(path, bytes(text), {
+      expectedId,
+      refuseHardLinks: true,
+      signal,
+    }) ?? Promise.resolve();
   await Deno.writeTextFile(file, "a");
   const id = (await host.lstat(file)).fileId;
   assert.ok(id !== undefined);
   await t.step("same file: appended", async () => {
-    await host.appendFile?.(file, bytes("b"), {
-      expectedId: id,
-      refuseHardLinks: true,
-      signal,
-    });
+    await append(file, "b", id);
     assert.equal(await Deno.readTextFile(file), "ab");
   });
   await t.step("swapped for a symlink to another file", async () => {
@@ -43,11 +46,7 @@ Deno.test("appendFile() writes nothing when the file changed since lstat", async
     await Deno.remove(file);
     await Deno.symlink(`${dir.path}/other`, file);
     await assert.rejects(
-      host.appendFile?.(file, bytes("x"), {
-        expectedId: id,
-        refuseHardLinks: true,
-        signal,
-      }) ?? Promise.resolve(),
+      append(file, "x", id),
       ToolEffectsError,
     );
     assert.equal(await Deno.readTextFile(`${dir.path}/other`), "o");
@@ -58,23 +57,14 @@ Deno.test("appendFile() writes nothing when the file changed since lstat", async
     const hid = (await host.lstat(f)).fileId;
     await Deno.link(f, `${dir.path}/h2.txt`);
     await assert.rejects(
-      host.appendFile?.(f, bytes("x"), {
-        expectedId: hid,
-        refuseHardLinks: true,
-        signal,
-      }) ?? Promise.resolve(),
+      append(f, "x", hid),
       ToolEffectsError,
     );
     assert.equal(await Deno.readTextFile(f), "h");
   });
   await t.step("a missing file is not created", async () => {
     await assert.rejects(
-      host.appendFile?.(`${dir.path}/none`, bytes("x"), {
-        expectedId: undefined,
-        refuseHardLinks: true,
-        signal,
-      }) ??
-        Promise.resolve(),
+      append(`${dir.path}/none`, "x", undefined),
       (e: unknown) => e instanceof ToolEffectsError && e.kind === "not_found",
     );
     await assert.rejects(Deno.stat(`${dir.path}/none`), Deno.errors.NotFound);

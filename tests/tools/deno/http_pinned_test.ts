@@ -21,13 +21,10 @@ import type {
 } from "../../../tools/sandbox/permission_query.ts";
 import { createToolRegistry } from "../../../tools/registry_impl.ts";
 import { SSRF_DENY_NET } from "../../../tools/sandbox/ssrf.ts";
-import { makeContext, messageOf, recordingHost } from "../_helpers.ts";
+import { makeContext, messageOf, recordingHost, testTls } from "../_helpers.ts";
 import { runProbe } from "../fixtures/run_probe.ts";
 
-const tls = new URL("../fixtures/tls/", import.meta.url);
-const ca = await Deno.readTextFile(new URL("ca.pem", tls));
-const cert = await Deno.readTextFile(new URL("cert.pem", tls));
-const key = await Deno.readTextFile(new URL("key.pem", tls));
+const { ca, cert, key } = await testTls();
 
 async function withServer(
   fn: (port: number, hosts: string[]) => Promise<void>,

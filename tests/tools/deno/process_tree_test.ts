@@ -78,12 +78,27 @@ function setUp(workingDir: string, timeoutMs?: number) {
   return { run };
 }
 
-Deno.test({
-  name: "run_command timeout kills the whole process group",
-  ignore: !linux,
-  async fn() {
-    await using dir = await tempDir();
-    const pidFile = `${dir.path}/pid`;
+/**
+ * A Linux-only test in a fresh temp folder `dir`; `pidFile` is where the
+ * scripts write their grandchild's pid.
+ */
+function groupTest(
+  name: string,
+  body: (dir: { path: string }, pidFile: string) => Promise<void>,
+): void {
+  Deno.test({
+    name,
+    ignore: !linux,
+    async fn() {
+      await using dir = await tempDir();
+      await body(dir, `${dir.path}/pid`);
+    },
+  });
+}
+
+groupTest(
+  "run_command timeout kills the whole process group",
+  async (dir, pidFile) => {
     const { run } = setUp(dir.path, 300);
     const { outcome } = run('sleep 30 & echo $! > "$1"; wait', pidFile);
     const o = await outcome;
@@ -91,14 +106,11 @@ Deno.test({
     assert.match(messageOf(o), /timed out after 300 ms/);
     assert.ok(await waitDead(await readPid(pidFile)), "grandchild survived");
   },
-});
+);
 
-Deno.test({
-  name: "run_command abort kills the whole process group",
-  ignore: !linux,
-  async fn() {
-    await using dir = await tempDir();
-    const pidFile = `${dir.path}/pid`;
+groupTest(
+  "run_command abort kills the whole process group",
+  async (dir, pidFile) => {
     const { run } = setUp(dir.path);
     const call = run('sleep 30 & echo $! > "$1"; wait', pidFile);
     const pid = await readPid(pidFile);
@@ -108,15 +120,11 @@ Deno.test({
     if (o.kind === "fatal") assert.equal(o.error.code, "cancelled");
     assert.ok(await waitDead(pid), "grandchild survived");
   },
-});
+);
 
-Deno.test({
-  name:
-    "run_command reaps the group on a normal exit (a background child cannot hold the pipes)",
-  ignore: !linux,
-  async fn() {
-    await using dir = await tempDir();
-    const pidFile = `${dir.path}/pid`;
+groupTest(
+  "run_command reaps the group on a normal exit (a background child cannot hold the pipes)",
+  async (dir, pidFile) => {
     const { run } = setUp(dir.path);
     const o = await run('sleep 30 & echo $! > "$1"; echo done', pidFile)
       .outcome;
@@ -124,15 +132,11 @@ Deno.test({
     if (o.kind === "ok") assert.match(o.modelResult, /done/);
     assert.ok(await waitDead(await readPid(pidFile)), "grandchild survived");
   },
-});
+);
 
-Deno.test({
-  name:
-    "the Deno host kills the group under a scoped --allow-run (through the kill program)",
-  ignore: !linux,
-  async fn() {
-    await using dir = await tempDir();
-    const pidFile = `${dir.path}/pid`;
+groupTest(
+  "the Deno host kills the group under a scoped --allow-run (through the kill program)",
+  async (dir, pidFile) => {
     const hostUrl =
       new URL("../../../tools/deno/effects.ts", import.meta.url).href;
     const script = `${dir.path}/spawn.ts`;
@@ -172,7 +176,7 @@ Deno.exit(r.timedOut ? 0 : 3);
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
     assert.ok(await waitDead(await readPid(pidFile)), "grandchild survived");
   },
-});
+);
 
 Deno.test({
   name:

@@ -60,7 +60,11 @@ export function testServer(log?: string): McpServer {
     description: "The server's environment",
     inputSchema: {},
   }, () => ({
-    content: [{ type: "text", text: JSON.stringify(Deno.env.toObject()) }],
+    // One name or value per line, so a screened value leaves its name.
+    content: [{
+      type: "text",
+      text: JSON.stringify(Deno.env.toObject(), null, 1),
+    }],
   }));
   server.registerTool("wipe", {
     description: "Deletes everything",
@@ -106,4 +110,38 @@ if (import.meta.main && Deno.args[0] === "stdio") {
   // A marker that says the server was spawned at all.
   if (Deno.args[2] !== undefined) Deno.writeTextFileSync(Deno.args[2], "up\n");
   await testServer(Deno.args[1]).connect(new StdioServerTransport());
+}
+
+if (import.meta.main && Deno.args[0] === "http") {
+  // Serves until killed, one MCP session per client (benchmarks start
+  // many); its URL goes to the file named.
+  const sessions = new Map<
+    string,
+    WebStandardStreamableHTTPServerTransport
+  >();
+  const http = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (req) => {
+      const id = req.headers.get("mcp-session-id");
+      let transport = id === null ? undefined : sessions.get(id);
+      if (transport === undefined) {
+        const fresh = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: () => crypto.randomUUID(),
+          onsessioninitialized: (sid: string) => void sessions.set(sid, fresh),
+        });
+        fresh.onclose = () => {
+          if (fresh.sessionId !== undefined) sessions.delete(fresh.sessionId);
+        };
+        await testServer().connect(fresh);
+        transport = fresh;
+      }
+      return await transport.handleRequest(req);
+    },
+  );
+  if (Deno.args[1] !== undefined) {
+    Deno.writeTextFileSync(
+      Deno.args[1],
+      `http://127.0.0.1:${http.addr.port}/mcp`,
+    );
+  }
 }

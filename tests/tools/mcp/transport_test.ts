@@ -4,10 +4,18 @@ import { DenoStdioTransport } from "../../../tools/mcp/stdio_transport.ts";
 const posix = Deno.build.os !== "windows";
 const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
 
-/** Whether a process is alive (not gone, not a zombie), from /proc. */
+/**
+ * Whether a process is alive (not gone, not a zombie), from `ps`: the suite
+ * runs without `--allow-all`, and Deno reads `/proc` only with it.
+ */
 async function alive(pid: number): Promise<boolean> {
-  const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
-  return stat !== "" && !/^\d+ \(.*\) Z/.test(stat);
+  const out = await new Deno.Command("ps", {
+    args: ["-o", "stat=", "-p", String(pid)],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const stat = new TextDecoder().decode(out.stdout).trim();
+  return stat !== "" && !stat.startsWith("Z");
 }
 
 /** Polls `test` until it holds (at most ~5 s). */

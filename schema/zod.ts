@@ -1,6 +1,6 @@
 /**
- * zod for the schemas every session command builds at start-up (agent,
- * context, stream chunks, cassettes): `zod/mini`, the same validator and
+ * The one zod every room declares its schemas with (agent, context, stream
+ * chunks, cassettes, the CLI's config): `zod/mini`, the same validator and
  * checks as `zod` through functions instead of methods. Its schemas cost
  * about half of `zod`'s to build the first time in a process (`zod`
  * installs its forty-odd methods, and each class's own, on every schema

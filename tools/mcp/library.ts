@@ -1,0 +1,152 @@
+/**
+ * MCP servers for a library host (`ScopedToolRegistry.withMcpServers`):
+ * the agent-file form of a server (inline `stdio` or `http`) resolved to
+ * a spec with the defaults, its `{{secrets.NAME}}` read from the host's
+ * `env`, then connected beside the registry's own tools. The host chose
+ * the servers, so they run as given (no approval step: that is the CLI's
+ * rule for files that come with a repository).
+ *
+ * @module
+ */
+import type { McpServer } from "../../schema/agent.ts";
+import { baseEnvKeys } from "../sandbox/child_env.ts";
+import type { ScopedToolRegistry } from "../scoped_registry.ts";
+import type { ToolDefinition } from "../tool.ts";
+import {
+  type McpServerDraft,
+  mcpServerDraft,
+  type McpToolRegistry,
+  openMcpTools,
+} from "./registry.ts";
+import {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type McpServerSpec,
+  resolveSecretRefs,
+} from "./spec.ts";
+
+/** What joining needs besides the servers. */
+export interface JoinOptions {
+  /** Base variables and secrets; absent ⇒ none. */
+  env?: { get(name: string): string | undefined };
+  /** Each server's state. */
+  onEvent?(event: McpServerDraft): void;
+  /** The base transport of HTTP servers. */
+  fetch?: (input: string | URL, init?: RequestInit) => Promise<Response>;
+  /** The workspace: a stdio server's working directory. */
+  workingDir: string;
+  /** The registry with these extra tools beside the host's own. */
+  build(extra: readonly ToolDefinition<unknown>[]): ScopedToolRegistry;
+}
+
+/** A server as a spec, or why it cannot be used. */
+function specOf(
+  server: McpServer,
+  options: JoinOptions,
+): McpServerSpec | { id: string; reason: string } {
+  if ("ref" in server) {
+    return {
+      id: server.ref,
+      reason:
+        "a { ref } names an entry of the CLI's global config; give the server inline",
+    };
+  }
+  const base = {
+    id: server.id,
+    startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
+    toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+  };
+  if (server.transport === "http") {
+    return {
+      ...base,
+      endpoint: {
+        transport: "http",
+        url: server.url ?? "",
+        allowLocalEndpoint: server.allow_local_endpoint === true,
+        headers: {},
+      },
+    };
+  }
+  if (server.transport !== "stdio") {
+    return {
+      id: server.id,
+      reason: `the ${server.transport} transport is not supported`,
+    };
+  }
+  const missing: string[] = [];
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(server.env ?? {})) {
+    env[k] = resolveSecretRefs(v, (name) => {
+      const value = options.env?.get(name);
+      if (value === undefined || value === "") missing.push(name);
+      return value ?? "";
+    });
+  }
+  if (missing.length > 0) {
+    return {
+      id: server.id,
+      reason: `the environment variable ${missing.join(", ")} is not set`,
+    };
+  }
+  return {
+    ...base,
+    endpoint: {
+      transport: "stdio",
+      command: server.command ?? "",
+      args: server.args ?? [],
+      env,
+      cwd: options.workingDir,
+    },
+  };
+}
+
+/**
+ * Connects the servers and joins their tools to the host's registry.
+ *
+ * @param servers The servers, as an agent file writes them.
+ * @param options Env, events, fetch, workspace, the registry builder.
+ * @returns The joined registry; servers that failed are left out.
+ */
+export async function joinMcpServers(
+  servers: readonly McpServer[],
+  options: JoinOptions,
+): Promise<McpToolRegistry> {
+  const emit = (e: McpServerDraft): void => options.onEvent?.(e);
+  const specs: McpServerSpec[] = [];
+  const absent: string[] = [];
+  for (const s of servers) {
+    const spec = specOf(s, options);
+    if ("reason" in spec) {
+      absent.push(spec.id);
+      emit({
+        type: "session:mcp_server",
+        server: spec.id,
+        state: "failed",
+        reason: spec.reason,
+      });
+    } else specs.push(spec);
+  }
+  const posix = Deno.build.os !== "windows";
+  const baseEnv: Record<string, string> = {};
+  for (const k of baseEnvKeys(posix ? "posix" : "windows")) {
+    const v = options.env?.get(k);
+    if (v !== undefined) baseEnv[k] = v;
+  }
+  const own = options.fetch;
+  return await openMcpTools({
+    servers: specs,
+    absent,
+    build: options.build,
+    connect: {
+      baseEnv,
+      posix,
+      resolve: (name) => Deno.resolveDns(name, "A"),
+      ...(own === undefined ? {} : { fetch: (u, i) => own(u, i) }),
+      client: { name: "@relavium/session", version: "library" },
+    },
+    onEvent: (e) => {
+      const draft = mcpServerDraft(e);
+      if (draft !== undefined) emit(draft);
+    },
+  });
+}

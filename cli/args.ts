@@ -65,6 +65,7 @@ const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
     "doctor": ["permissions", "agent"],
     "trust": [],
     "mcp": ["agent"],
+    "serve": ["host", "port"],
   };
 
 const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
@@ -80,6 +81,7 @@ const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
   "doctor": "doctor",
   "trust": "trust",
   "mcp": "mcp",
+  "serve": "serve",
 };
 
 interface Parsed {
@@ -213,6 +215,8 @@ export function parseCliArgs(
       "record",
       "out",
       "output",
+      "host",
+      "port",
     ] as const
   ) {
     if (v[key] === "") return fail(`Missing value for --${key}`);

@@ -221,6 +221,19 @@ export function buildCommand(
       return extra(more, "mcp list") ??
         { name: "mcp-list", ...defined({ agent: v.agent }) };
     }
+    case "serve": {
+      const port = v.port === undefined ? undefined : Number(v.port);
+      if (
+        port !== undefined &&
+        (!/^\d{1,5}$/.test(v.port ?? "") || port > 65_535)
+      ) {
+        return "Invalid --port: expected an integer from 0 to 65535";
+      }
+      return extra(args, "serve") ?? {
+        name: "serve",
+        ...defined({ host: v.host, port }),
+      };
+    }
     case "doctor":
       return extra(args, "doctor") ?? {
         name: "doctor",

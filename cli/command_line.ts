@@ -80,7 +80,8 @@ export type CliCommand =
   | { name: "config-show" }
   | { name: "doctor"; permissions: boolean; agent?: string }
   | { name: "trust"; file?: string }
-  | { name: "mcp-list"; agent?: string };
+  | { name: "mcp-list"; agent?: string }
+  | { name: "serve"; host?: string; port?: number };
 
 /**
  * Help pages: the overview and one per command.
@@ -98,7 +99,8 @@ export type HelpTopic =
   | "config"
   | "doctor"
   | "trust"
-  | "mcp";
+  | "mcp"
+  | "serve";
 
 /**
  * What the command line asks for.
@@ -142,6 +144,8 @@ export const OPTIONS = {
   out: { type: "string" },
   force: { type: "boolean" },
   output: { type: "string" },
+  host: { type: "string" },
+  port: { type: "string" },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

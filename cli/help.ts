@@ -36,6 +36,7 @@ Commands:
   doctor              check config, provider keys (and --permissions)
   trust [<file>]      trust a project config file's exact content
   mcp list            connect the MCP servers and list their tools
+  serve               serve sessions over HTTP (REST, event streams, a page)
 
 ${GLOBAL_FLAGS}
 Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
@@ -219,6 +220,21 @@ approved is listed as such). Exit 1 when a server cannot be used.
 
 Flags:
   --agent <path|id>   the agent whose servers to list
+
+${GLOBAL_FLAGS}`,
+  serve: `Usage: relavium serve [--host <address>] [--port <port>]
+
+Serve sessions over HTTP: REST under /v1, one resumable server-sent event
+stream per session, and a page at /. The first stdout line is
+"Listening on http://<host>:<port>" (with --port 0, the port chosen); the
+second is the token when one was generated. SIGINT or SIGTERM stops it:
+running turns end, leases are released, exit 0.
+
+Flags:
+  --host <address>    address to bind (default [serve] host, else
+                      127.0.0.1); another than loopback needs a token
+                      from [serve] token_env
+  --port <port>       port (default [serve] port, else 4780; 0: any)
 
 ${GLOBAL_FLAGS}`,
   trust: `Usage: relavium trust [<file>]

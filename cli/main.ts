@@ -78,6 +78,8 @@ async function dispatch(
         command,
         ctx,
       );
+    case "serve":
+      return (await import("./commands/serve.ts")).runServe(command, ctx);
     default: {
       const never: never = command;
       return never;

@@ -328,6 +328,12 @@ export async function runDoctor(
       `  deno run ${flags} ${script}`,
       `  deno compile ${flags} ${script}`,
     );
+    const serve = r.permissions.serve;
+    lines.push(
+      `  relavium serve also needs --allow-net=${serve.listen} (to listen)${
+        serve.env === undefined ? "" : ` and --allow-env=${serve.env}`
+      }`,
+    );
     if (r.permissions.allowlist.length > 0) {
       lines.push("allowlist (what each entry lets the model run):");
     }

@@ -62,6 +62,11 @@ export interface PermissionAdvice {
    * files (what the flags go with); absent for a compiled binary.
    */
   script?: string;
+  /**
+   * What `relavium serve` needs beyond `flags`: the address it listens on
+   * (`[serve] host` and `port`) and the variable holding its token.
+   */
+  serve: { listen: string; env?: string };
 }
 
 function hostOf(url: string): string | undefined {
@@ -296,9 +301,19 @@ export function advisePermissions(
   const runPrograms = permissions.flatMap((p) =>
     p.name === "run" ? [p.command] : []
   );
+  const serveTable = config.layers.global?.data.serve ?? {};
+  const serveHost = serveTable.host ?? "127.0.0.1";
   return {
     flags,
     ...(source === undefined ? {} : { script: join(source, "cli.ts") }),
+    serve: {
+      listen: `${serveHost.includes(":") ? `[${serveHost}]` : serveHost}:${
+        serveTable.port ?? 4780
+      }`,
+      ...(serveTable.token_env === undefined
+        ? {}
+        : { env: serveTable.token_env }),
+    },
     allowlist: [
       ...allowlist.allowedCommands.map((entry) => ({ entry, glob: false })),
       ...allowlist.allowedCommandGlobs.map((entry) => ({ entry, glob: true })),

@@ -100,6 +100,19 @@ export interface ModelPrice {
 }
 
 /**
+ * The `[serve]` table of the global file (`relavium serve`).
+ */
+export interface ServeTable {
+  host?: string;
+  port?: number;
+  token_env?: string;
+  cors_origins?: string[];
+  heartbeat_ms?: number;
+  max_clients_per_session?: number;
+  approval_timeout_ms?: number;
+}
+
+/**
  * The global `config.toml` as written (UI-only keys are validated loosely
  * and otherwise ignored).
  */
@@ -119,6 +132,7 @@ export interface GlobalFile {
   chat?: ChatTable;
   providers?: ProviderEntry[];
   mcp_servers?: McpServerEntry[];
+  serve?: ServeTable;
 }
 
 /**
@@ -302,6 +316,32 @@ function providersSchema(global: boolean): z.ZodMiniType<ProviderEntry[]> {
   }));
 }
 
+const serveSchema = z.strictObject({
+  host: z.exactOptional(nonEmpty),
+  port: z.exactOptional(
+    z.number({ error: "must be a number" }).check(
+      z.int("must be an integer"),
+      z.minimum(0, "must be between 0 and 65535"),
+      z.maximum(65_535, "must be between 0 and 65535"),
+    ),
+  ),
+  token_env: z.exactOptional(
+    str.check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a variable name")),
+  ),
+  cors_origins: z.exactOptional(z.array(
+    str.check(
+      z.regex(
+        /^https?:\/\/[^/?#\s]+$/,
+        "must be an exact origin (scheme://host[:port], no path)",
+      ),
+    ),
+    { error: "must be an array of strings" },
+  )),
+  heartbeat_ms: z.exactOptional(timerMs),
+  max_clients_per_session: z.exactOptional(posInt),
+  approval_timeout_ms: z.exactOptional(timerMs),
+}, { error: "must be a table" });
+
 const globalFileInferred = z.strictObject({
   preferences: z.exactOptional(z.strictObject({
     default_model: z.exactOptional(nonEmpty),
@@ -324,6 +364,7 @@ const globalFileInferred = z.strictObject({
   chat: z.exactOptional(chatSchema),
   providers: z.exactOptional(providersSchema(true)),
   mcp_servers: z.exactOptional(mcpServersSchema),
+  serve: z.exactOptional(serveSchema),
 });
 
 /**
@@ -360,6 +401,7 @@ export const GLOBAL_ONLY_KEYS: readonly string[] = [
   "preferences",
   "update_channel",
   "catalog",
+  "serve",
 ];
 
 /**

@@ -67,7 +67,14 @@ export interface OpenChatSpec {
     hints: boolean;
     /** Where it writes; default the command's own context. */
     ctx?: CommandEnv;
+    /** Takes the events instead of a terminal printer (`serve`). */
+    sink?: EventPrinter;
   };
+  /**
+   * Answers governed actions when there is no chat frame (`serve`'s
+   * approvals over HTTP); a frame's own approver wins.
+   */
+  approver?: (request: ApprovalRequest) => Promise<ApprovalDecision>;
   /** Engine settings that differ from the config's. */
   settings?: SessionSettings;
   /** Sees each event after the printer (e.g. the text of a one-shot). */
@@ -110,7 +117,7 @@ export function openChat(
   const { run, frame } = spec;
   writeNotices(ctx, run.notices);
   const interactive = frame?.interactive === true;
-  const printer = printerFor(spec.printer.ctx ?? ctx, {
+  const printer = spec.printer.sink ?? printerFor(spec.printer.ctx ?? ctx, {
     primaryModel: run.agent.model,
     hints: spec.printer.hints,
     turnSummary: interactive,
@@ -120,7 +127,7 @@ export function openChat(
   frame?.hooks.attach(printer);
   // Without an approver (no terminal) governed actions are refused unless
   // the mode allows them.
-  const approver = frame?.approver;
+  const approver = frame?.approver ?? spec.approver;
   const modes = createModePolicy({
     mode: spec.mode ?? "ask",
     interactive: approver !== undefined,
@@ -138,7 +145,8 @@ export function openChat(
   const settings: SessionSettings = {
     ...host.settings,
     ...spec.settings,
-    interactive,
+    // A person answers: at the terminal, or through `serve`'s approver.
+    interactive: interactive || approver !== undefined,
   };
   if (settings.budget !== undefined) {
     settings.budget = {

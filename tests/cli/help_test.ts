@@ -21,6 +21,7 @@ const TOPICS: Array<[HelpTopic, string[]]> = [
   ["doctor", ["doctor", "-h"]],
   ["trust", ["trust", "--help"]],
   ["mcp", ["mcp", "list", "--help"]],
+  ["serve", ["serve", "--help"]],
 ];
 
 Deno.test("main() prints each help page as its golden file", async (t) => {

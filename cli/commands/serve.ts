@@ -1,0 +1,104 @@
+/**
+ * `serve [--host <address>] [--port <port>]`: sessions over HTTP (the
+ * routes, streams and page of `serve/`), their sessions opened by the
+ * CLI's one opener on `history.db`. Binds 127.0.0.1 by default; any other
+ * address needs a token from `[serve] token_env`. Without one the token is
+ * generated and printed once, on the second stdout line.
+ *
+ * @module
+ */
+import type { CliCommand } from "../args.ts";
+import type { CommandEnv, CommandResult } from "../command_env.ts";
+import { fault } from "../fault.ts";
+import { openRunHistory } from "../run/history.ts";
+import { loadRunConfig } from "../run/session_setup.ts";
+import { isLoopback, randomSecret } from "../../serve/auth.ts";
+import { startServer } from "../../serve/server.ts";
+import { VERSION } from "../version.ts";
+import { cliServeBackend } from "./serve_backend.ts";
+
+/** The `[serve]` defaults. */
+export const SERVE_DEFAULTS = {
+  host: "127.0.0.1",
+  port: 4780,
+  heartbeatMs: 15_000,
+  maxClientsPerSession: 8,
+  approvalTimeoutMs: 300_000,
+} as const;
+
+/**
+ * Runs `serve` until SIGINT or SIGTERM.
+ *
+ * @param command The parsed command.
+ * @param ctx The command context.
+ * @returns 0 after an orderly stop, or a fault (`usage` for a non-loopback
+ * address without a token, `internal` when the port cannot be bound).
+ */
+export async function runServe(
+  command: Extract<CliCommand, { name: "serve" }>,
+  ctx: CommandEnv,
+): Promise<CommandResult> {
+  const config = await loadRunConfig(ctx);
+  if (!config.ok) return config.error;
+  const table = config.value.layers.global?.data.serve ?? {};
+  const host = command.host ?? table.host ?? SERVE_DEFAULTS.host;
+  const port = command.port ?? table.port ?? SERVE_DEFAULTS.port;
+  let token: string | undefined;
+  if (table.token_env !== undefined) {
+    token = ctx.io.env(table.token_env);
+    if (token === undefined || token.length < 16) {
+      return fault(
+        "invalid_config",
+        `[serve] token_env names ${table.token_env}, which must hold a token of at least 16 characters`,
+      );
+    }
+  }
+  if (token === undefined && !isLoopback(host)) {
+    return fault(
+      "usage",
+      `Refusing to serve on ${host} without a token: set [serve] token_env in the global config`,
+    );
+  }
+  const generated = token === undefined;
+  token ??= randomSecret();
+  const opened = await openRunHistory(ctx, config.value.paths, true);
+  if (!opened.ok) return opened.error;
+  const store = opened.value;
+  if (store === undefined) return fault("internal", "History store missing");
+  let server;
+  try {
+    server = await startServer({
+      hostname: host,
+      port,
+      token,
+      corsOrigins: table.cors_origins ?? [],
+      heartbeatMs: table.heartbeat_ms ?? SERVE_DEFAULTS.heartbeatMs,
+      maxClientsPerSession: table.max_clients_per_session ??
+        SERVE_DEFAULTS.maxClientsPerSession,
+      approvalTimeoutMs: table.approval_timeout_ms ??
+        SERVE_DEFAULTS.approvalTimeoutMs,
+      backend: cliServeBackend(ctx, config.value, store),
+      version: VERSION,
+    });
+  } catch (e) {
+    store.close();
+    const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    return fault("internal", `Cannot listen on ${host}:${port}: ${why}`);
+  }
+  const shown = host.includes(":") ? `[${host}]` : host;
+  ctx.io.stdout.write(`Listening on http://${shown}:${server.port}\n`);
+  if (generated) ctx.io.stdout.write(`Token: ${token}\n`);
+  const stop = Promise.withResolvers<void>();
+  const offs = [
+    ctx.io.onSignal("SIGINT", () => stop.resolve()),
+    ctx.io.onSignal("SIGTERM", () => stop.resolve()),
+  ];
+  await stop.promise;
+  for (const off of offs) off();
+  try {
+    await server.stop();
+  } finally {
+    store.close();
+  }
+  return 0;
+}

@@ -1,0 +1,405 @@
+/**
+ * The server's live sessions: one event log per session, the turn that
+ * runs (one at a time), the approvals that wait for a client, and the
+ * heartbeat. Sessions are opened through the host program's backend;
+ * the hub never assembles one.
+ *
+ * @module
+ */
+import { err, ok, type Result } from "../schema/result.ts";
+import type { ApprovalDecision, ApprovalRequest } from "../tools/registry.ts";
+import type {
+  OpenedSession,
+  OpenHooks,
+  ServeBackend,
+  ServeFault,
+} from "./backend.ts";
+import { EventLog } from "./event_log.ts";
+import type {
+  CreateSessionBody,
+  PendingApproval,
+  ServerEvent,
+  SessionState,
+} from "./wire.ts";
+
+/** Options of a {@linkcode SessionHub}. */
+export interface HubOptions {
+  /** Opens and reads sessions. */
+  backend: ServeBackend;
+  /** Heartbeat period of a session with clients. */
+  heartbeatMs: number;
+  /** An approval without an answer this long is rejected. */
+  approvalTimeoutMs: number;
+  /** Events kept per session for replay. */
+  replayEvents?: number;
+}
+
+interface Waiting {
+  approval: PendingApproval;
+  resolve(decision: ApprovalDecision, by: "client" | "timeout" | "abort"): void;
+}
+
+interface Entry {
+  id: string;
+  log: EventLog;
+  opened: OpenedSession | undefined;
+  opening: Promise<Result<OpenedSession, ServeFault>> | undefined;
+  running: boolean;
+  waiting: Map<string, Waiting>;
+  answered: Map<string, { eventId: string; after: string }>;
+  /** The mode it was started in here (a resume keeps it). */
+  mode: CreateSessionBody["mode"];
+  heartbeat: ReturnType<typeof setInterval> | undefined;
+}
+
+const MAX_KEYS = 100;
+
+function fault(status: number, code: string, message: string): ServeFault {
+  return { status, code, message };
+}
+
+function streamName(): string {
+  return crypto.randomUUID().replaceAll("-", "").slice(0, 12);
+}
+
+/**
+ * The live sessions of one server.
+ */
+export class SessionHub {
+  readonly #o: HubOptions;
+  readonly #entries = new Map<string, Entry>();
+  #closing = false;
+
+  /**
+   * Builds an empty hub.
+   *
+   * @param options The backend and timings.
+   */
+  constructor(options: HubOptions) {
+    this.#o = options;
+  }
+
+  #entry(id: string): Entry {
+    let e = this.#entries.get(id);
+    if (e === undefined) {
+      e = {
+        id,
+        log: new EventLog(streamName(), this.#o.replayEvents),
+        opened: undefined,
+        opening: undefined,
+        heartbeat: undefined,
+        running: false,
+        mode: "ask",
+        waiting: new Map(),
+        answered: new Map(),
+      };
+      this.#entries.set(id, e);
+    }
+    return e;
+  }
+
+  #serverEvent(
+    e: Entry,
+    event: Record<string, unknown> & { type: string },
+  ): void {
+    e.log.append({
+      ...event,
+      sessionId: e.id,
+      timestamp: new Date().toISOString(),
+    } as ServerEvent);
+  }
+
+  #hooks(e: () => Entry): OpenHooks {
+    return {
+      sink: (event) => void e().log.append(event),
+      approver: (request) => this.#ask(e(), request),
+    };
+  }
+
+  #ask(e: Entry, request: ApprovalRequest): Promise<ApprovalDecision> {
+    const requestId = crypto.randomUUID();
+    const expires = Date.now() + this.#o.approvalTimeoutMs;
+    const approval: PendingApproval = {
+      requestId,
+      toolId: request.toolId,
+      action: request.action,
+      preview: { ...request.preview },
+      expiresAt: new Date(expires).toISOString(),
+    };
+    return new Promise((resolve) => {
+      const timer = setTimeout(
+        () => answer("reject", "timeout"),
+        this.#o.approvalTimeoutMs,
+      );
+      const answer = (
+        decision: ApprovalDecision,
+        by: "client" | "timeout" | "abort",
+      ): void => {
+        if (!e.waiting.delete(requestId)) return;
+        clearTimeout(timer);
+        this.#serverEvent(e, {
+          type: "server:approval_resolved",
+          requestId,
+          decision,
+          by,
+        });
+        resolve(decision);
+      };
+      e.waiting.set(requestId, { approval, resolve: answer });
+      this.#serverEvent(e, { type: "server:approval_requested", approval });
+    });
+  }
+
+  /**
+   * Opens a new session.
+   *
+   * @param body The agent, model, mode and context.
+   * @returns The session id and its stream's last id, or a fault.
+   */
+  async create(
+    body: CreateSessionBody,
+  ): Promise<Result<{ sessionId: string; lastEventId: string }, ServeFault>> {
+    if (this.#closing) return err(fault(503, "internal", "Server is stopping"));
+    const held: { entry?: Entry } = {};
+    // Events can arrive before the id is known: hold them until it is.
+    const early: Array<{ type: string }> = [];
+    const opened = await this.#o.backend.create(body, {
+      sink: (event) => {
+        if (held.entry === undefined) early.push(event);
+        else held.entry.log.append(event);
+      },
+      approver: (request) => {
+        if (held.entry === undefined) return Promise.resolve("reject");
+        return this.#ask(held.entry, request);
+      },
+    });
+    if (!opened.ok) return opened;
+    const e = this.#entry(opened.value.live.sessionId);
+    held.entry = e;
+    e.mode = body.mode;
+    for (const event of early) e.log.append(event);
+    e.opened = opened.value;
+    opened.value.live.session.setTurnPolicy(opened.value.modes.policy);
+    return ok({ sessionId: e.id, lastEventId: e.log.lastId });
+  }
+
+  async #live(e: Entry): Promise<Result<OpenedSession, ServeFault>> {
+    if (e.opened !== undefined) return ok(e.opened);
+    e.opening ??= this.#o.backend.resume(
+      e.id,
+      this.#hooks(() => e),
+      e.mode,
+    );
+    const opened = await e.opening;
+    e.opening = undefined;
+    if (opened.ok) {
+      e.opened = opened.value;
+      opened.value.live.session.setTurnPolicy(opened.value.modes.policy);
+    }
+    return opened;
+  }
+
+  /**
+   * Starts a turn.
+   *
+   * @param sessionId The session.
+   * @param text The user message.
+   * @param key An idempotency key: a repeated key answers as the first time.
+   * @returns The turn's first event id and the cursor before it, or a
+   * fault (409 while a turn runs, 423 while another process holds it).
+   */
+  async send(
+    sessionId: string,
+    text: string,
+    key?: string,
+  ): Promise<Result<{ eventId: string; after: string }, ServeFault>> {
+    if (this.#closing) return err(fault(503, "internal", "Server is stopping"));
+    const e = this.#entry(sessionId);
+    if (key !== undefined) {
+      const seen = e.answered.get(key);
+      if (seen !== undefined) return ok(seen);
+    }
+    if (e.running || e.opening !== undefined) {
+      return err(
+        fault(409, "session_busy", `Session ${sessionId} is running a turn`),
+      );
+    }
+    const opened = await this.#live(e);
+    if (!opened.ok) {
+      // An unknown id leaves nothing behind.
+      if (opened.error.status === 404 && e.log.clients === 0) {
+        this.#entries.delete(sessionId);
+      }
+      return opened;
+    }
+    if (e.running) {
+      return err(
+        fault(409, "session_busy", `Session ${sessionId} is running a turn`),
+      );
+    }
+    const { live } = opened.value;
+    if (live.session.state !== "idle") {
+      return err(
+        fault(
+          409,
+          "session_busy",
+          `Session ${sessionId} is not idle (${live.session.state})`,
+        ),
+      );
+    }
+    const accepted = { eventId: e.log.nextId, after: e.log.lastId };
+    if (key !== undefined) {
+      e.answered.set(key, accepted);
+      if (e.answered.size > MAX_KEYS) {
+        const first = e.answered.keys().next().value;
+        if (first !== undefined) e.answered.delete(first);
+      }
+    }
+    e.running = true;
+    void live.session.sendMessage(text).then(
+      (r) => r.kind,
+      () => "failed" as const,
+    ).then(async (outcome) => {
+      // The idle marker follows every event of the turn: wait until the
+      // sink has taken each one published so far.
+      await live.events.settled();
+      e.running = false;
+      this.#serverEvent(e, { type: "server:idle", outcome });
+    });
+    return ok(accepted);
+  }
+
+  /**
+   * Aborts the running turn (and rejects what it waits for).
+   *
+   * @param sessionId The session.
+   * @returns Whether a turn was running.
+   */
+  abort(sessionId: string): boolean {
+    const e = this.#entries.get(sessionId);
+    if (e?.opened === undefined || !e.running) return false;
+    for (const w of [...e.waiting.values()]) w.resolve("reject", "abort");
+    e.opened.live.session.abort();
+    return true;
+  }
+
+  /**
+   * Cancels a live session (it stays stored and resumable) and releases
+   * its lease.
+   *
+   * @param sessionId The session.
+   * @returns Whether it was live here.
+   */
+  async cancel(sessionId: string): Promise<boolean> {
+    const e = this.#entries.get(sessionId);
+    const opened = e?.opened;
+    if (e === undefined || opened === undefined) return false;
+    for (const w of [...e.waiting.values()]) w.resolve("reject", "abort");
+    e.opened = undefined;
+    opened.live.close();
+    await opened.drained;
+    await opened.finish();
+    return true;
+  }
+
+  /**
+   * Answers a waiting approval.
+   *
+   * @param sessionId The session.
+   * @param requestId The approval's id.
+   * @param decision The answer.
+   * @returns Whether it was waiting.
+   */
+  answer(
+    sessionId: string,
+    requestId: string,
+    decision: ApprovalDecision,
+  ): boolean {
+    const w = this.#entries.get(sessionId)?.waiting.get(requestId);
+    if (w === undefined) return false;
+    w.resolve(decision, "client");
+    return true;
+  }
+
+  /**
+   * A session's log (created when first asked for).
+   *
+   * @param sessionId The session.
+   * @returns Its log.
+   */
+  log(sessionId: string): EventLog {
+    return this.#entry(sessionId).log;
+  }
+
+  /**
+   * Whether a turn runs in a session.
+   *
+   * @param sessionId The session.
+   * @returns Whether it runs.
+   */
+  running(sessionId: string): boolean {
+    return this.#entries.get(sessionId)?.running === true;
+  }
+
+  /**
+   * A session's state: its stored record and transcript, whether a turn
+   * runs, the approvals waiting and the last event id.
+   *
+   * @param sessionId The session.
+   * @returns The state, or a fault (404 when unknown).
+   */
+  async state(sessionId: string): Promise<Result<SessionState, ServeFault>> {
+    // The record and the cursor are read together (the store reads
+    // synchronously), so the snapshot holds exactly the events up to it.
+    const reading = this.#o.backend.show(sessionId);
+    const lastEventId = this.#entries.get(sessionId)?.log.lastId;
+    const shown = await reading;
+    if (!shown.ok) return shown;
+    const e = this.#entries.get(sessionId);
+    if (shown.value === undefined && e?.opened === undefined) {
+      return err(fault(404, "not_found", `No session with id ${sessionId}`));
+    }
+    return ok({
+      sessionId,
+      session: (shown.value ?? null) as Record<string, unknown> | null,
+      running: e?.running === true,
+      pendingApprovals: [...(e?.waiting.values() ?? [])].map((w) => w.approval),
+      lastEventId: lastEventId ?? this.log(sessionId).lastId,
+    });
+  }
+
+  /**
+   * Counts a client in or out; a session with clients gets heartbeats.
+   *
+   * @param sessionId The session.
+   */
+  clientsChanged(sessionId: string): void {
+    const e = this.#entries.get(sessionId);
+    if (e === undefined) return;
+    if (e.log.clients > 0 && e.heartbeat === undefined) {
+      e.heartbeat = setInterval(
+        () => this.#serverEvent(e, { type: "server:heartbeat" }),
+        this.#o.heartbeatMs,
+      );
+    } else if (e.log.clients === 0 && e.heartbeat !== undefined) {
+      clearInterval(e.heartbeat);
+      e.heartbeat = undefined;
+    }
+  }
+
+  /**
+   * Stops the hub: running turns end as a chat's do on a signal, waiting
+   * approvals are rejected, every live session is closed (its lease
+   * released).
+   */
+  async close(): Promise<void> {
+    this.#closing = true;
+    const all = [...this.#entries.values()];
+    for (const e of all) {
+      if (e.heartbeat !== undefined) clearInterval(e.heartbeat);
+      e.heartbeat = undefined;
+      for (const w of [...e.waiting.values()]) w.resolve("reject", "abort");
+    }
+    await Promise.all(all.map((e) => this.cancel(e.id)));
+  }
+}

@@ -342,3 +342,87 @@ export function mcpEventRelay(): McpEventRelay {
     },
   };
 }
+
+/** What joining a run's servers needs beyond {@linkcode wireMcp}'s input. */
+export type RunMcpIo = Omit<
+  Parameters<typeof wireMcp>[1],
+  "notice" | "onEvent"
+>;
+
+/** A run's servers joined to its registry. */
+export interface JoinedRunMcp {
+  /** The registry with the servers' tools. */
+  registry: McpToolRegistry;
+  /** Closes the servers. */
+  close(): Promise<void>;
+  /** Puts the servers' events on the open session (see {@linkcode McpEventRelay}). */
+  attach(live: PersistedSession): void;
+}
+
+/** A run's MCP servers, resolved before its registry is built. */
+export interface RunMcp {
+  /** Values read from the environment: the session screens them. */
+  readonly secrets: readonly string[];
+  /** A line for each server left out, and what connecting says. */
+  readonly notices: string[];
+  /** Connects the servers and joins their tools to the run's registry. */
+  join(io: RunMcpIo): Promise<JoinedRunMcp>;
+}
+
+/**
+ * Resolves the agent's servers for a run (the file's inline stdio servers
+ * only once approved: by `approve`, else by what was recorded before).
+ *
+ * @param input Agent, config, workspace, environment, the agent's file.
+ * @param approve Asks about the file's unapproved inline servers.
+ * @returns The resolved servers, ready to join.
+ */
+export async function resolveRunMcp(
+  input: Omit<McpResolveInput, "approved">,
+  approve?: (input: {
+    agent: Agent;
+    agentFile: string;
+    config: LoadedConfig;
+  }) => Promise<Set<string>>,
+): Promise<RunMcp> {
+  const file = input.agentFile;
+  const approved = file === undefined
+    ? undefined
+    : approve === undefined
+    ? await (await import("./mcp_trust.ts")).approvedServers(
+      input.agent,
+      file,
+      input.config,
+    )
+    : await approve({
+      agent: input.agent,
+      agentFile: file,
+      config: input.config,
+    });
+  const resolved = resolveMcpServers({
+    ...input,
+    ...(approved === undefined ? {} : { approved }),
+  });
+  const notices = resolved.notices;
+  return {
+    secrets: resolved.secrets,
+    notices,
+    async join(io): Promise<JoinedRunMcp> {
+      const relay = mcpEventRelay();
+      const registry = await wireMcp({
+        servers: resolved.servers,
+        env: input.env,
+        absent: resolved.skipped.map((s) => s.id),
+      }, {
+        ...io,
+        notice: (line) => void notices.push(line),
+        onEvent: (e) => relay.onEvent(e),
+      });
+      return {
+        registry,
+        close: () => registry.close(),
+        attach: (live) => relay.attach(live, () => registry.close()),
+      };
+    },
+  };
+}

@@ -363,33 +363,25 @@ export async function prepareRun(
   );
   const agent = wiring.value.agent;
   const mcp = (agent.mcp_servers ?? []).length > 0;
-  const mcpNotices: string[] = [];
+  let mcpNotices: readonly string[] = [];
   let secrets = wiring.value.secrets;
   let close: (() => Promise<void>) | undefined;
   let attach: ((live: PersistedSession) => void) | undefined;
   if ((agent.tools ?? []).length > 0 || req.userTools === true || mcp) {
     const { buildToolRegistry } = await import("./tool_wiring.ts");
-    // The MCP module resolves the servers first: the values it reads from
-    // the environment are screened like keys.
-    const mcpWiring = mcp ? await import("./mcp_wiring.ts") : undefined;
-    const resolvedMcp = mcpWiring?.resolveMcpServers({
-      agent,
-      config,
-      workingDir: context.workingDir,
-      env: (n) => ctx.io.env(n),
-      ...(base.agentFile === undefined ? {} : {
-        agentFile: base.agentFile,
-        approved: req.approveMcp === undefined
-          ? await (await import("./mcp_trust.ts")).approvedServers(
-            agent,
-            base.agentFile,
-            config,
-          )
-          : await req.approveMcp({ agent, agentFile: base.agentFile, config }),
-      }),
-    });
-    mcpNotices.push(...(resolvedMcp?.notices ?? []));
-    secrets = [...secrets, ...(resolvedMcp?.secrets ?? [])];
+    // The servers are resolved first: the values they read from the
+    // environment are screened like keys.
+    const runMcp = mcp
+      ? await (await import("./mcp_wiring.ts")).resolveRunMcp({
+        agent,
+        config,
+        workingDir: context.workingDir,
+        env: (n) => ctx.io.env(n),
+        ...(base.agentFile === undefined ? {} : { agentFile: base.agentFile }),
+      }, req.approveMcp)
+      : undefined;
+    mcpNotices = runMcp?.notices ?? [];
+    secrets = [...secrets, ...(runMcp?.secrets ?? [])];
     const scope = {
       context,
       ...(base.projectRoot === undefined
@@ -406,13 +398,8 @@ export async function prepareRun(
       ...(req.gate === undefined ? {} : { gate: req.gate }),
     };
     registry = buildToolRegistry(scope);
-    if (registry.ok && mcpWiring !== undefined && resolvedMcp !== undefined) {
-      const relay = mcpWiring.mcpEventRelay();
-      const joined = await mcpWiring.wireMcp({
-        servers: resolvedMcp.servers,
-        env: (n) => ctx.io.env(n),
-        absent: resolvedMcp.skipped.map((s) => s.id),
-      }, {
+    if (registry.ok && runMcp !== undefined) {
+      const joined = await runMcp.join({
         build(extraTools) {
           const built = buildToolRegistry({ ...scope, extraTools });
           if (!built.ok) throw new Error(built.error.message);
@@ -422,8 +409,6 @@ export async function prepareRun(
           ? {}
           : { resolveDns: ctx.io.resolveDns }),
         ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
-        notice: (line) => void mcpNotices.push(line),
-        onEvent: (e) => relay.onEvent(e),
         // The window the session measures against: a cassette's own
         // (v1.1 `context_window`), else the catalog's.
         ...windowOf(
@@ -431,9 +416,9 @@ export async function prepareRun(
             wiring.value.registry.catalog().lookup(agent.model),
         ),
       });
-      registry = ok(joined);
-      close = () => joined.close();
-      attach = (live) => relay.attach(live, () => joined.close());
+      registry = ok(joined.registry);
+      close = joined.close;
+      attach = joined.attach;
     }
   }
   if (!registry.ok) return registry;

@@ -31,7 +31,10 @@ export interface JoinOptions {
   env?: { get(name: string): string | undefined };
   /** Each server's state. */
   onEvent?(event: McpServerDraft): void;
-  /** The base transport of HTTP servers. */
+  /**
+   * A fetch replacing HTTP servers' pinned connection (default none: each
+   * request goes to the address its checks resolved, never to the name).
+   */
   fetch?: (input: string | URL, init?: RequestInit) => Promise<Response>;
   /** The workspace: a stdio server's working directory. */
   workingDir: string;

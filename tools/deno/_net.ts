@@ -164,6 +164,22 @@ export interface PinnedResponse extends Http1Stream {
   close(): void;
 }
 
+/** The body's pieces; its end, error or return closes the connection. */
+async function* closing(
+  body: AsyncGenerator<Uint8Array, void>,
+  signal: AbortSignal,
+  close: () => void,
+): AsyncGenerator<Uint8Array, void> {
+  try {
+    yield* body;
+  } catch (e) {
+    if (signal.aborted) throw new ToolEffectsError("aborted");
+    throw e;
+  } finally {
+    close();
+  }
+}
+
 /**
  * Sends one request over a connection to a validated address (TLS
  * verified for the URL's host name, with SNI; plain TCP for an allowed
@@ -234,17 +250,12 @@ export async function openPinned(
     if (signal.aborted) throw new ToolEffectsError("aborted");
     await writeAll(conn, bytes);
     const head = await openResponse(source(conn));
-    async function* body(): AsyncGenerator<Uint8Array, void> {
-      try {
-        yield* head.body;
-      } catch (e) {
-        if (signal.aborted) throw new ToolEffectsError("aborted");
-        throw e;
-      } finally {
-        close();
-      }
-    }
-    return { status: head.status, headers: head.headers, body: body(), close };
+    return {
+      status: head.status,
+      headers: head.headers,
+      body: closing(head.body, signal, close),
+      close,
+    };
   } catch (e) {
     close();
     if (signal.aborted) throw new ToolEffectsError("aborted");

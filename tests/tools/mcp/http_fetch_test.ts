@@ -107,7 +107,8 @@ Deno.test("an open event stream streams over the pinned connection and an abort 
       signal: abort.signal,
     });
     assert.equal(r.headers.get("content-type"), "text/event-stream");
-    const reader = r.body!.getReader();
+    assert.ok(r.body !== null);
+    const reader = r.body.getReader();
     const first = await reader.read();
     assert.equal(
       new TextDecoder().decode(first.value),

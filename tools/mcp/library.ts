@@ -43,8 +43,22 @@ export interface JoinOptions {
 }
 
 /** A server as a spec, or why it cannot be used. */
+/** An RFC 9110 header name. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The library form of a server: the agent-file form and, for `http`,
+ * the headers the host gives from its `env` (`headers_env`: header name
+ * to variable name; `bearer_token_env`: the variable of
+ * `Authorization: Bearer …`).
+ */
+export type LibraryMcpServer = McpServer & {
+  bearer_token_env?: string;
+  headers_env?: Readonly<Record<string, string>>;
+};
+
 function specOf(
-  server: McpServer,
+  server: LibraryMcpServer,
   options: JoinOptions,
 ): McpServerSpec | { id: string; reason: string } {
   if ("ref" in server) {
@@ -59,15 +73,44 @@ function specOf(
     startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
     toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
   };
+  const missing: string[] = [];
+  // Every value read is withheld from the server's results.
+  const secrets: string[] = [];
+  const read = (name: string): string => {
+    const value = options.env?.get(name);
+    if (value === undefined || value === "") missing.push(name);
+    else secrets.push(value);
+    return value ?? "";
+  };
+  const unset = () => ({
+    id: server.id,
+    reason: `the environment variable ${missing.join(", ")} is not set`,
+  });
   if (server.transport === "http") {
+    const headers: Record<string, string> = {};
+    for (const [name, from] of Object.entries(server.headers_env ?? {})) {
+      if (!HEADER_NAME.test(name)) {
+        return {
+          id: server.id,
+          reason: `the header name ${JSON.stringify(name)} is not valid`,
+        };
+      }
+      headers[name.toLowerCase()] = read(from);
+    }
+    if (server.bearer_token_env !== undefined) {
+      const token = read(server.bearer_token_env);
+      headers["authorization"] = `Bearer ${token}`;
+    }
+    if (missing.length > 0) return unset();
     return {
       ...base,
       endpoint: {
         transport: "http",
         url: server.url ?? "",
         allowLocalEndpoint: server.allow_local_endpoint === true,
-        headers: {},
+        headers,
       },
+      ...(secrets.length === 0 ? {} : { secrets }),
     };
   }
   if (server.transport !== "stdio") {
@@ -76,21 +119,11 @@ function specOf(
       reason: `the ${server.transport} transport is not supported`,
     };
   }
-  const missing: string[] = [];
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(server.env ?? {})) {
-    env[k] = resolveSecretRefs(v, (name) => {
-      const value = options.env?.get(name);
-      if (value === undefined || value === "") missing.push(name);
-      return value ?? "";
-    });
+    env[k] = resolveSecretRefs(v, read);
   }
-  if (missing.length > 0) {
-    return {
-      id: server.id,
-      reason: `the environment variable ${missing.join(", ")} is not set`,
-    };
-  }
+  if (missing.length > 0) return unset();
   return {
     ...base,
     endpoint: {
@@ -100,6 +133,7 @@ function specOf(
       env,
       cwd: options.workingDir,
     },
+    ...(secrets.length === 0 ? {} : { secrets }),
   };
 }
 
@@ -111,7 +145,7 @@ function specOf(
  * @returns The joined registry; servers that failed are left out.
  */
 export async function joinMcpServers(
-  servers: readonly McpServer[],
+  servers: readonly LibraryMcpServer[],
   options: JoinOptions,
 ): Promise<McpToolRegistry> {
   const emit = (e: McpServerDraft): void => options.onEvent?.(e);

@@ -9,6 +9,7 @@
  * @module
  */
 import type { McpServer } from "../../schema/agent.ts";
+import { TOKEN } from "../deno/_http1.ts";
 import { baseEnvKeys } from "../sandbox/child_env.ts";
 import type { ScopedToolRegistry } from "../scoped_registry.ts";
 import type { ToolDefinition } from "../tool.ts";
@@ -43,9 +44,6 @@ export interface JoinOptions {
 }
 
 /** A server as a spec, or why it cannot be used. */
-/** An RFC 9110 header name. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
 /**
  * The library form of a server: the agent-file form and, for `http`,
  * the headers the host gives from its `env` (`headers_env`: header name
@@ -89,7 +87,7 @@ function specOf(
   if (server.transport === "http") {
     const headers: Record<string, string> = {};
     for (const [name, from] of Object.entries(server.headers_env ?? {})) {
-      if (!HEADER_NAME.test(name)) {
+      if (!TOKEN.test(name)) {
         return {
           id: server.id,
           reason: `the header name ${JSON.stringify(name)} is not valid`,

@@ -56,18 +56,26 @@ export interface ScopedToolRegistry extends ToolRegistry {
    * connection (a stdio server's process group is killed).
    *
    * @param servers The servers (a `{ ref }` entry names the CLI's global
-   *   config and is reported failed here).
+   *   config and is reported failed here). An `http` server may also
+   *   take `bearer_token_env` (the variable whose value goes out as
+   *   `Authorization: Bearer …`) and `headers_env` (header name to
+   *   variable name), read through `options.env`; every value read is
+   *   withheld from the server's results.
    * @param options `env` reads the base variables a stdio server
-   *   inherits (`PATH`, `HOME`, …) and each `{{secrets.NAME}}` of its
-   *   `env` values (absent ⇒ none); `onEvent` hears each server's
-   *   `session:mcp_server` state (hand it to the session's
-   *   `emitMcpServer` once open); `fetch` is the base transport of HTTP
-   *   servers (behind the SSRF checks).
+   *   inherits (`PATH`, `HOME`, …), each `{{secrets.NAME}}` of its
+   *   `env` values and an `http` server's header variables (absent ⇒
+   *   none); `onEvent` hears each server's `session:mcp_server` state
+   *   (hand it to the session's `emitMcpServer` once open); `fetch`
+   *   replaces HTTP servers' pinned connection (the SSRF checks still
+   *   run first; by default each request goes to the checked address).
    * @returns The joined registry.
    * @throws {TypeError} When this registry already has MCP servers.
    */
   withMcpServers(
-    servers: readonly McpServer[],
+    servers: readonly (McpServer & {
+      bearer_token_env?: string;
+      headers_env?: Readonly<Record<string, string>>;
+    })[],
     options?: {
       env?: { get(name: string): string | undefined };
       onEvent?(

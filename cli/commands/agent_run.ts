@@ -108,7 +108,15 @@ export async function runAgentRun(
   command: Extract<CliCommand, { name: "agent-run" }>,
   ctx: CommandEnv,
 ): Promise<CommandResult> {
-  const prep = await prepareNewRun(ctx, command);
+  const prep = await prepareNewRun(ctx, {
+    ...command,
+    // An agent file's own MCP stdio servers: a terminal asks, as in chat.
+    approveMcp: async (input) =>
+      await (await import("../run/mcp_approve.ts")).askMcpApprovalOnTerminal(
+        ctx,
+        input,
+      ),
+  });
   if (!prep.ok) return loneWordHint(command, prep.error);
   const run = prep.value;
   const prompt = await readPrompt(command.prompt, ctx);

@@ -246,7 +246,13 @@ export function advisePermissions(
       : undefined;
     if (host === undefined) continue;
     mcpHttp = true;
-    netHosts.push(host);
+    // The connection goes to the checked address, not the name (as for
+    // http_request): a name's grant is the IPv4 range on its port.
+    const literal = host.startsWith("[") ||
+      /^\d{1,3}(\.\d{1,3}){3}:/.test(host);
+    netHosts.push(
+      literal ? host : `0.0.0.0/0:${host.slice(host.lastIndexOf(":") + 1)}`,
+    );
     if (m.allow_local_endpoint === true) localHosts.push(hostName(host));
   }
   const granted = sessionGrant(

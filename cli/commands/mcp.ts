@@ -155,7 +155,6 @@ export async function probeMcpServers(
     ...(ctx.io.resolveDns === undefined
       ? {}
       : { resolveDns: ctx.io.resolveDns }),
-    ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
     notice: () => {},
     onEvent: (e) => {
       if (e.state === "failed") {

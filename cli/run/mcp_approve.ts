@@ -9,12 +9,13 @@
  */
 import type { Agent } from "../../schema/agent.ts";
 import { readYesNo } from "../chat/approval_prompt.ts";
+import { isCi } from "../chat/loop.ts";
 import type { CommandEnv } from "../command_env.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import { readTrusted, recordTrust } from "../config/trust_store.ts";
 import { stripControl } from "../io/control.ts";
-import type { LineReader } from "../io/stdin.ts";
-import { inlineStdioServers } from "./mcp_trust.ts";
+import { createLineReader, type LineReader } from "../io/stdin.ts";
+import { approvedServers, inlineStdioServers } from "./mcp_trust.ts";
 
 /**
  * The approved inline stdio servers of an agent file, asking on the
@@ -67,4 +68,31 @@ export async function askMcpApproval(
     );
   }
   return approved;
+}
+
+/**
+ * `agent run`'s start-up question: on a terminal (stdin and stdout, not
+ * `--json`, not in CI) it asks as `chat` does, reading the answers from
+ * stdin (an `agent run` on a terminal takes its prompt from the
+ * argument); elsewhere only what was approved before counts.
+ *
+ * @param ctx The command context.
+ * @param input The agent, its file and the loaded config.
+ * @returns The ids approved (before or now).
+ */
+export async function askMcpApprovalOnTerminal(
+  ctx: CommandEnv,
+  input: { agent: Agent; agentFile: string; config: LoadedConfig },
+): Promise<Set<string>> {
+  const terminal = !ctx.globals.json && ctx.io.stdinIsTerminal &&
+    ctx.io.stdoutIsTerminal && !isCi((n) => ctx.io.env(n));
+  if (!terminal) {
+    return await approvedServers(input.agent, input.agentFile, input.config);
+  }
+  const reader = createLineReader(ctx.io.stdin);
+  try {
+    return await askMcpApproval(ctx, reader, input);
+  } finally {
+    await reader.close();
+  }
 }

@@ -233,8 +233,9 @@ export function mcpEventLine(e: McpServerEvent): string | undefined {
  *
  * @param input The resolved servers (see {@linkcode resolveMcpServers}) and
  *   the environment.
- * @param io How to build the registry, resolve names, fetch, and where
- *   notices go.
+ * @param io How to build the registry, resolve names, and where notices
+ *   go. HTTP servers are reached over the pinned connection (the checked
+ *   address, never the name again), not through the io's fetch.
  * @returns The joined registry.
  */
 export async function wireMcp(
@@ -247,7 +248,6 @@ export async function wireMcp(
   io: {
     build(extra: readonly ToolDefinition<unknown>[]): ScopedToolRegistry;
     resolveDns?: (name: string) => Promise<readonly string[]>;
-    fetch?: (input: string, init: RequestInit) => Promise<Response>;
     notice(line: string): void;
     /** The model's window (tokens), when known: a notice past 10 %. */
     windowTokens?: number;
@@ -257,7 +257,6 @@ export async function wireMcp(
 ): Promise<McpToolRegistry> {
   const { servers } = input;
   const posix = Deno.build.os !== "windows";
-  const own = io.fetch;
   const baseEnv: Record<string, string> = {};
   for (const k of baseEnvKeys(posix ? "posix" : "windows")) {
     const v = input.env(k);
@@ -272,9 +271,6 @@ export async function wireMcp(
       baseEnv,
       posix,
       resolve: io.resolveDns ?? ((name) => Deno.resolveDns(name, "A")),
-      ...(own === undefined
-        ? {}
-        : { fetch: (u, i) => own(String(u), i ?? {}) }),
       client: { name: "relavium", version: VERSION },
     },
     onEvent: (e) => {

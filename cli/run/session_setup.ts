@@ -408,7 +408,6 @@ export async function prepareRun(
         ...(ctx.io.resolveDns === undefined
           ? {}
           : { resolveDns: ctx.io.resolveDns }),
-        ...(ctx.io.fetch === undefined ? {} : { fetch: ctx.io.fetch }),
         // The window the session measures against: a cassette's own
         // (v1.1 `context_window`), else the catalog's.
         ...windowOf(

@@ -2,12 +2,14 @@
  * An MCP stdio server written in an agent file, on a terminal: `chat`
  * shows its exact command, arguments and environment names before
  * anything is spawned; `y` records the approval in the home (later runs
- * start it unasked), `n` leaves it unstarted. Without a terminal nothing
- * is asked (the one notice).
+ * start it unasked), `n` leaves it unstarted; `agent run` on a real
+ * pseudo-terminal asks the same. Without a terminal nothing is asked (the
+ * one notice).
  */
 import assert from "node:assert/strict";
 import { runCli, tempDir, textCassette, write } from "./_helpers.ts";
 import { serverArgs } from "../tools/mcp/_harness.ts";
+import { spawnPty } from "./_pty.ts";
 
 async function setUp(dir: string): Promise<{
   ws: string;
@@ -85,3 +87,27 @@ Deno.test("chat without a terminal never asks about an agent file's MCP stdio se
   assert.match(r.stderr, /MCP server local is not started: .*not approved/);
   assert.equal(await spawned(marker), false);
 });
+
+for (const [answer, yes] of [["y", true], ["n", false]] as const) {
+  Deno.test(`agent run on a terminal asks to start an agent file's MCP stdio server; "${answer}" ${yes ? "starts it" : "leaves it unstarted"}`, async () => {
+    await using dir = await tempDir();
+    const { ws, marker, env } = await setUp(dir.path);
+    await write(`${ws}/c.json`, textCassette("anthropic", ["Done."]));
+    await using run = spawnPty(
+      ["agent", "run", "a.agent.yaml", "--fixture", "c.json", "hi"],
+      { cwd: ws, env },
+    );
+    const at = await run.waitFor(
+      /declares the MCP server local, which runs: .*\(env CALC_TOKEN\)\. Start it/s,
+    );
+    // Nothing is spawned before the answer.
+    assert.equal(await spawned(marker), false);
+    await run.type(`${answer}\r`);
+    if (!yes) {
+      await run.waitFor(/MCP server local is not started: .*not approved/s, at);
+    }
+    await run.waitFor("Done.", at);
+    assert.equal(await run.waitExit(), 0, run.text());
+    assert.equal(await spawned(marker), yes);
+  });
+}

@@ -114,4 +114,21 @@ Deno.test("doctor --permissions adds each MCP server's --allow-run and --allow-n
   const denied = String(deny).split(/[=,]/);
   assert.equal(denied.includes("127.0.0.0/8"), false, deny);
   assert.ok(denied.includes("127.0.0.2/31"), deny);
+  // A server by name is connected to at its checked address: the grant is
+  // the address range on its port, never the name.
+  await write(
+    `${dir.path}/ws/c.agent.yaml`,
+    "id: c\nmodel: claude-haiku-4-5\nprovider: anthropic\nsystem_prompt: Help.\nmcp_servers:\n  - { id: web, transport: http, url: 'https://mcp.example.test:8443/mcp' }\n",
+  );
+  const named = JSON.parse(
+    (await runCli(
+      ["doctor", "--permissions", "--json", "--agent", "c.agent.yaml"],
+      { env, cwd: `${dir.path}/ws` },
+    )).stdout,
+  );
+  const namedNet: string[] = String(
+    named.permissions.flags.find((f: string) => f.startsWith("--allow-net=")),
+  ).split(/[=,]/);
+  assert.ok(namedNet.includes("0.0.0.0/0:8443"), namedNet.join(","));
+  assert.equal(namedNet.includes("mcp.example.test:8443"), false);
 });

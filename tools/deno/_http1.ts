@@ -7,7 +7,9 @@
  * `Content-Length`, else until close), interim 1xx responses are skipped,
  * and every read is bounded: the status line and each header line, the
  * header section, the header count, chunk-size lines, trailers and the
- * body (one byte past `maxBodyBytes` sets `bodyTruncated` and stops). A
+ * body (one byte past `maxBodyBytes` sets `bodyTruncated` and stops). The
+ * body can also stream ({@linkcode openResponse}: the MCP HTTP transport
+ * reads an open event stream piece by piece, bounding its lines itself). A
  * malformed response is an {@linkcode HttpProtocolError}. No Deno APIs:
  * bytes come from a {@linkcode ByteSource}.
  *
@@ -215,24 +217,31 @@ function contentLength(value: string): number {
   return Number(first);
 }
 
-async function readLength(r: Reader, length: number, sink: Sink) {
+/** Exactly `length` body bytes, in pieces. */
+async function* lengthBody(
+  r: Reader,
+  length: number,
+): AsyncGenerator<Uint8Array, void> {
   let left = length;
   while (left > 0) {
     const got = await r.chunk(Math.min(left, 64 * 1024));
     if (got.length === 0) throw new HttpProtocolError("unexpected_end");
     left -= got.length;
-    if (!sink.push(got)) return;
+    yield got;
   }
 }
 
-async function readUntilClose(r: Reader, sink: Sink) {
+/** Every byte until the peer closes. */
+async function* closeBody(r: Reader): AsyncGenerator<Uint8Array, void> {
   while (true) {
     const got = await r.chunk(64 * 1024);
-    if (got.length === 0 || !sink.push(got)) return;
+    if (got.length === 0) return;
+    yield got;
   }
 }
 
-async function readChunked(r: Reader, sink: Sink) {
+/** A chunked body, its size lines and trailers bounded. */
+async function* chunkedBody(r: Reader): AsyncGenerator<Uint8Array, void> {
   while (true) {
     const line = await r.line(1024);
     const size = line.split(";")[0]?.trim() ?? "";
@@ -244,22 +253,28 @@ async function readChunked(r: Reader, sink: Sink) {
       await readHeaders(r, {}); // trailers, bounded, discarded
       return;
     }
-    const before = sink.size;
-    await readLength(r, n, sink);
-    if (sink.truncated) return;
-    if (sink.size - before !== n) throw new HttpProtocolError("chunk");
+    yield* lengthBody(r, n);
     if (await r.line(2) !== "") throw new HttpProtocolError("chunk");
   }
 }
 
 /**
- * Reads one response from `src`, skipping interim 1xx responses. A 101
- * (we never ask to upgrade) is an error.
+ * A response whose head is read and whose body streams: pieces arrive
+ * as the peer sends them, framed as the head says, until the end of the
+ * message (a body read until close may stay open).
  */
-export async function readResponse(
-  src: ByteSource,
-  options: { maxBodyBytes: number },
-): Promise<Http1Response> {
+export interface Http1Stream {
+  status: number;
+  headers: Record<string, string>;
+  body: AsyncGenerator<Uint8Array, void>;
+}
+
+/**
+ * Reads the head of one response from `src`, skipping interim 1xx
+ * responses, and leaves the body to stream. A 101 (we never ask to
+ * upgrade) is an error.
+ */
+export async function openResponse(src: ByteSource): Promise<Http1Stream> {
   const r = new Reader(src);
   for (let interim = 0; interim <= HTTP1_LIMITS.interimResponses; interim++) {
     const m = STATUS.exec(await r.line(HTTP1_LIMITS.lineBytes));
@@ -269,25 +284,48 @@ export async function readResponse(
     await readHeaders(r, headers);
     if (status === 101) throw new HttpProtocolError("upgrade");
     if (status < 200) continue;
-    const sink = new Sink(options.maxBodyBytes);
     const te = headers["transfer-encoding"];
+    let body: AsyncGenerator<Uint8Array, void>;
     if (status === 204 || status === 304) {
-      // no body
+      body = lengthBody(r, 0);
     } else if (te !== undefined) {
       const last = te.split(",").at(-1)?.trim().toLowerCase();
-      if (last === "chunked") await readChunked(r, sink);
-      else await readUntilClose(r, sink);
+      body = last === "chunked" ? chunkedBody(r) : closeBody(r);
     } else if (headers["content-length"] !== undefined) {
-      await readLength(r, contentLength(headers["content-length"]), sink);
+      body = lengthBody(r, contentLength(headers["content-length"]));
     } else {
-      await readUntilClose(r, sink);
+      body = closeBody(r);
     }
-    return {
-      status,
-      headers,
-      body: sink.bytes(),
-      bodyTruncated: sink.truncated,
-    };
+    return { status, headers, body };
   }
   throw new HttpProtocolError("status_line");
+}
+
+/**
+ * Collects a streaming body: at most `maxBodyBytes` bytes, reading stops
+ * one byte past the cap (`bodyTruncated`).
+ */
+export async function collectBody(
+  response: Http1Stream,
+  options: { maxBodyBytes: number },
+): Promise<Http1Response> {
+  const sink = new Sink(options.maxBodyBytes);
+  for await (const piece of response.body) if (!sink.push(piece)) break;
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: sink.bytes(),
+    bodyTruncated: sink.truncated,
+  };
+}
+
+/**
+ * Reads one whole response from `src` ({@linkcode openResponse}, then
+ * {@linkcode collectBody}).
+ */
+export async function readResponse(
+  src: ByteSource,
+  options: { maxBodyBytes: number },
+): Promise<Http1Response> {
+  return await collectBody(await openResponse(src), options);
 }

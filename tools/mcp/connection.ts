@@ -17,6 +17,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { childEnv } from "../sandbox/child_env.ts";
+import type { ConnectTcp } from "../deno/_net.ts";
 import { checkMcpUrl, type FetchLike, guardedFetch } from "./http_fetch.ts";
 import { type McpServerSpec, toolAllowed } from "./spec.ts";
 import { DenoStdioTransport } from "./stdio_transport.ts";
@@ -97,8 +98,13 @@ export interface ConnectDeps {
   posix: boolean;
   /** A and AAAA answers of a name (HTTP servers). */
   resolve: (name: string) => Promise<readonly string[]>;
-  /** The base fetch of HTTP servers (default the global one). */
+  /**
+   * A fetch replacing HTTP servers' pinned connection (default none: the
+   * request goes to the checked address).
+   */
   fetch?: FetchLike;
+  /** The pinned connection's TCP connect (default `Deno.connect`). */
+  connectTcp?: ConnectTcp;
   /** This client's name and version, sent at `initialize`. */
   client: { name: string; version: string };
 }
@@ -131,6 +137,7 @@ async function transportFor(
     headers: e.headers,
     resolve: deps.resolve,
     ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+    ...(deps.connectTcp === undefined ? {} : { connect: deps.connectTcp }),
   });
   return {
     transport: new StreamableHTTPClientTransport(new URL(e.url), { fetch }),

@@ -9,6 +9,7 @@
  * @module
  */
 import type { McpServer } from "../../schema/agent.ts";
+import { TOKEN } from "../deno/_http1.ts";
 import { baseEnvKeys } from "../sandbox/child_env.ts";
 import type { ScopedToolRegistry } from "../scoped_registry.ts";
 import type { ToolDefinition } from "../tool.ts";
@@ -31,7 +32,10 @@ export interface JoinOptions {
   env?: { get(name: string): string | undefined };
   /** Each server's state. */
   onEvent?(event: McpServerDraft): void;
-  /** The base transport of HTTP servers. */
+  /**
+   * A fetch replacing HTTP servers' pinned connection (default none: each
+   * request goes to the address its checks resolved, never to the name).
+   */
   fetch?: (input: string | URL, init?: RequestInit) => Promise<Response>;
   /** The workspace: a stdio server's working directory. */
   workingDir: string;
@@ -40,8 +44,19 @@ export interface JoinOptions {
 }
 
 /** A server as a spec, or why it cannot be used. */
+/**
+ * The library form of a server: the agent-file form and, for `http`,
+ * the headers the host gives from its `env` (`headers_env`: header name
+ * to variable name; `bearer_token_env`: the variable of
+ * `Authorization: Bearer …`).
+ */
+export type LibraryMcpServer = McpServer & {
+  bearer_token_env?: string;
+  headers_env?: Readonly<Record<string, string>>;
+};
+
 function specOf(
-  server: McpServer,
+  server: LibraryMcpServer,
   options: JoinOptions,
 ): McpServerSpec | { id: string; reason: string } {
   if ("ref" in server) {
@@ -56,15 +71,44 @@ function specOf(
     startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
     toolTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
   };
+  const missing: string[] = [];
+  // Every value read is withheld from the server's results.
+  const secrets: string[] = [];
+  const read = (name: string): string => {
+    const value = options.env?.get(name);
+    if (value === undefined || value === "") missing.push(name);
+    else secrets.push(value);
+    return value ?? "";
+  };
+  const unset = () => ({
+    id: server.id,
+    reason: `the environment variable ${missing.join(", ")} is not set`,
+  });
   if (server.transport === "http") {
+    const headers: Record<string, string> = {};
+    for (const [name, from] of Object.entries(server.headers_env ?? {})) {
+      if (!TOKEN.test(name)) {
+        return {
+          id: server.id,
+          reason: `the header name ${JSON.stringify(name)} is not valid`,
+        };
+      }
+      headers[name.toLowerCase()] = read(from);
+    }
+    if (server.bearer_token_env !== undefined) {
+      const token = read(server.bearer_token_env);
+      headers["authorization"] = `Bearer ${token}`;
+    }
+    if (missing.length > 0) return unset();
     return {
       ...base,
       endpoint: {
         transport: "http",
         url: server.url ?? "",
         allowLocalEndpoint: server.allow_local_endpoint === true,
-        headers: {},
+        headers,
       },
+      ...(secrets.length === 0 ? {} : { secrets }),
     };
   }
   if (server.transport !== "stdio") {
@@ -73,21 +117,11 @@ function specOf(
       reason: `the ${server.transport} transport is not supported`,
     };
   }
-  const missing: string[] = [];
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(server.env ?? {})) {
-    env[k] = resolveSecretRefs(v, (name) => {
-      const value = options.env?.get(name);
-      if (value === undefined || value === "") missing.push(name);
-      return value ?? "";
-    });
+    env[k] = resolveSecretRefs(v, read);
   }
-  if (missing.length > 0) {
-    return {
-      id: server.id,
-      reason: `the environment variable ${missing.join(", ")} is not set`,
-    };
-  }
+  if (missing.length > 0) return unset();
   return {
     ...base,
     endpoint: {
@@ -97,6 +131,7 @@ function specOf(
       env,
       cwd: options.workingDir,
     },
+    ...(secrets.length === 0 ? {} : { secrets }),
   };
 }
 
@@ -108,7 +143,7 @@ function specOf(
  * @returns The joined registry; servers that failed are left out.
  */
 export async function joinMcpServers(
-  servers: readonly McpServer[],
+  servers: readonly LibraryMcpServer[],
   options: JoinOptions,
 ): Promise<McpToolRegistry> {
   const emit = (e: McpServerDraft): void => options.onEvent?.(e);

@@ -181,11 +181,16 @@ export async function openMcpTools(
           ids.set(key, id);
           taken.add(id);
         }
-        const max = specs.get(c.id)?.maxResultBytes;
+        const spec = specs.get(c.id);
         out.push(
-          mcpToolDefinition(id, info, c, schema.value, max) as ToolDefinition<
-            unknown
-          >,
+          mcpToolDefinition(
+            id,
+            info,
+            c,
+            schema.value,
+            spec?.maxResultBytes,
+            spec?.secrets,
+          ) as ToolDefinition<unknown>,
         );
         own.push(id);
         chars += JSON.stringify(schema.value).length + info.description.length;

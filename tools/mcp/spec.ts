@@ -56,6 +56,11 @@ export interface McpServerSpec {
   disabledTools?: readonly string[];
   /** The agent's `tools_allowlist`: only these, when set. */
   toolsAllowlist?: readonly string[];
+  /**
+   * Values read from the environment for this server (tokens, header
+   * values): withheld from its results and failures.
+   */
+  secrets?: readonly string[];
 }
 
 /**

@@ -80,6 +80,13 @@ export function hintWords(a: McpAnnotations | undefined): string[] {
   return out;
 }
 
+/** `text` with each of `secrets` replaced by `[redacted]`. */
+function withhold(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s !== "") out = out.replaceAll(s, "[redacted]");
+  return out;
+}
+
 /**
  * The tool definition of one MCP tool.
  *
@@ -88,6 +95,8 @@ export function hintWords(a: McpAnnotations | undefined): string[] {
  * @param connection Its server's connection.
  * @param schema Its model schema (from {@linkcode modelSchema}).
  * @param maxResultBytes The server's own result bound, if lower.
+ * @param secrets Values read from the environment for the server: each
+ *   is withheld from its results and failures.
  * @returns The definition.
  */
 export function mcpToolDefinition(
@@ -96,6 +105,7 @@ export function mcpToolDefinition(
   connection: McpConnection,
   schema: Record<string, unknown>,
   maxResultBytes?: number,
+  secrets: readonly string[] = [],
 ): ToolDefinition<McpArgs> {
   const hints = hintWords(info.annotations);
   const destructive = info.annotations?.destructiveHint === true;
@@ -130,10 +140,10 @@ export function mcpToolDefinition(
               kind: "unavailable",
               message: `(MCP server ${connection.id} ${r.message})`,
             }
-            : { kind: "failed", message: r.message },
+            : { kind: "failed", message: withhold(r.message, secrets) },
         };
       }
-      const text = mcpResultText(r);
+      const text = withhold(mcpResultText(r), secrets);
       if (maxResultBytes === undefined) return { ok: true, value: text };
       const bounded = boundModelText(text, {
         maxBytes: Math.min(maxResultBytes, ctx.limits.resultBytes),

@@ -21,6 +21,7 @@ import {
   openMcpTools,
 } from "../../../tools/mcp/registry.ts";
 import type { McpServerSpec } from "../../../tools/mcp/spec.ts";
+import type { ConnectDeps } from "../../../tools/mcp/connection.ts";
 
 /** The repository root. */
 export const ROOT: string = fileURLToPath(
@@ -113,6 +114,7 @@ export async function openTools(
   dir: string,
   servers: McpServerSpec[],
   events: McpServerEvent[] = [],
+  seams: Partial<Pick<ConnectDeps, "resolve" | "connectTcp">> = {},
 ): Promise<McpToolRegistry> {
   return await openMcpTools({
     servers,
@@ -128,6 +130,7 @@ export async function openTools(
       posix: Deno.build.os !== "windows",
       resolve: (name) => Deno.resolveDns(name, "A"),
       client: { name: "relavium-test", version: "0.0.0" },
+      ...seams,
     },
     onEvent: (e) => events.push(e),
   });

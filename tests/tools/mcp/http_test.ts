@@ -106,3 +106,52 @@ Deno.test("an MCP HTTP server at a blocked address is refused before any connect
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("an MCP HTTP server is reached at the checked address, never by the name again (no DNS rebinding)", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  const server = await serveHttp();
+  const port = new URL(server.url).port;
+  // `mcp.test` resolves nowhere (`.test` is reserved): only the checked
+  // answer can lead to the server. The answer then changes to a blocked
+  // address, as a rebinding DNS server would.
+  let answer = "127.0.0.1";
+  const asked: string[] = [];
+  const connects: string[] = [];
+  const tools = await openTools(
+    dir,
+    [httpSpec(`http://mcp.test:${port}/mcp`, true)],
+    [],
+    {
+      resolve: (name) => {
+        asked.push(name);
+        return Promise.resolve([answer]);
+      },
+      connectTcp: (to) => {
+        connects.push(`${to.hostname}:${to.port}`);
+        return Deno.connect(to);
+      },
+    },
+  );
+  try {
+    const r = await call(tools, "mcp_calc_add", { a: 2, b: 3 });
+    assert.equal(r.kind === "ok" && r.modelResult, '5\n{"sum":5}');
+    assert.ok(connects.length >= 2);
+    assert.deepEqual(new Set(connects), new Set([`127.0.0.1:${port}`]));
+    // Every connection was checked first, with its own answer.
+    assert.ok(asked.length > connects.length);
+    assert.deepEqual(new Set(asked), new Set(["mcp.test"]));
+    answer = "10.1.2.3";
+    const before = connects.length;
+    const refused = await call(tools, "mcp_calc_add", { a: 1, b: 1 });
+    assert.notEqual(refused.kind, "ok");
+    assert.match(
+      JSON.stringify(refused),
+      /MCP server URL refused: the host name resolves to a blocked address/,
+    );
+    assert.equal(connects.length, before);
+  } finally {
+    await tools.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

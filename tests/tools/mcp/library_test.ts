@@ -2,7 +2,9 @@
  * MCP for a library host: `withMcpServers` joins an inline stdio server's
  * tools to a registry, `openSession` takes it like any registry, and the
  * session governs the calls (decision 59: refused `no_approval_hook`
- * without a policy; run under `mode: "auto"`).
+ * without a policy; run under `mode: "auto"`). An inline `http` server
+ * gets its bearer token and headers from the host's `env`, and the values
+ * are withheld from its results.
  */
 import assert from "node:assert/strict";
 import { denoRuntime, openSession } from "../../../host/mod.ts";
@@ -16,7 +18,9 @@ import {
   createToolRegistry,
 } from "../../../tools/mod.ts";
 import { textCall, toolCall } from "../../attacks/_kit.ts";
-import { serverArgs } from "./_harness.ts";
+import { APPROVE_ALL, serverArgs } from "./_harness.ts";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 
 async function run(mode: "auto" | undefined) {
   const dir = await Deno.realPath(await Deno.makeTempDir());
@@ -115,4 +119,106 @@ Deno.test("withMcpServers() gives a library session an MCP server's tools, gover
       assert.match(done.error?.message ?? "", /\(no_approval_hook\)/);
     },
   );
+});
+
+/** A server whose one tool answers with the headers it was sent. */
+async function headerServer(seen: Headers[]) {
+  const server = new McpServer({ name: "who", version: "1.0.0" });
+  server.registerTool("whoami", { description: "Echoes the headers" }, (
+    extra: { requestInfo?: { headers: Record<string, unknown> } },
+  ) => ({
+    content: [{
+      type: "text",
+      text: `auth=${extra.requestInfo?.headers["authorization"]} team=${
+        extra.requestInfo?.headers["x-team"]
+      }`,
+    }],
+  }));
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => crypto.randomUUID(),
+  });
+  await server.connect(transport);
+  const http = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (req) => {
+      seen.push(req.headers);
+      return transport.handleRequest(req);
+    },
+  );
+  return {
+    url: `http://127.0.0.1:${http.addr.port}/mcp`,
+    async close() {
+      await server.close().catch(() => undefined);
+      await http.shutdown();
+    },
+  };
+}
+
+Deno.test("withMcpServers() sends an http server's bearer token and headers from env, withheld from its results", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  const seen: Headers[] = [];
+  const server = await headerServer(seen);
+  const heard: SessionEventDraft[] = [];
+  const values: Record<string, string> = {
+    WHO_TOKEN: "tok-9f8e7d6c5b4a",
+    WHO_TEAM: "team-blue-42",
+  };
+  const tools = await createToolRegistry({
+    tools: [],
+    host: createDenoToolEffects(),
+    context: { workingDir: dir, fsScopeTier: "sandboxed" },
+    permissions: createDenoPermissionQuery(),
+  }).withMcpServers([
+    {
+      id: "who",
+      transport: "http",
+      url: server.url,
+      allow_local_endpoint: true,
+      bearer_token_env: "WHO_TOKEN",
+      headers_env: { "X-Team": "WHO_TEAM" },
+    },
+    {
+      id: "unset",
+      transport: "http",
+      url: server.url,
+      allow_local_endpoint: true,
+      bearer_token_env: "NOT_SET_TOKEN",
+    },
+  ], { env: { get: (n) => values[n] }, onEvent: (e) => heard.push(e) });
+  try {
+    const r = await tools.dispatch(
+      { id: "c1", name: "mcp_who_whoami", args: {} },
+      {
+        signal: new AbortController().signal,
+        granted: [],
+        policy: APPROVE_ALL,
+        interactive: false,
+        emitApproval: () => {},
+        admit: () => ({ allow: true }),
+      },
+    );
+    assert.equal(
+      r.kind === "ok" && r.modelResult,
+      "auth=Bearer [redacted] team=[redacted]",
+    );
+    assert.ok(seen.length > 0);
+    for (const h of seen) {
+      assert.equal(h.get("authorization"), "Bearer tok-9f8e7d6c5b4a");
+      assert.equal(h.get("x-team"), "team-blue-42");
+    }
+    const failed = heard.find((e) =>
+      e.type === "session:mcp_server" && e.server === "unset"
+    );
+    assert.ok(failed?.type === "session:mcp_server");
+    assert.equal(failed.state, "failed");
+    assert.match(
+      JSON.stringify(failed),
+      /the environment variable NOT_SET_TOKEN is not set/,
+    );
+    assert.doesNotMatch(JSON.stringify(heard), /tok-9f8e7d6c5b4a/);
+  } finally {
+    await tools.close();
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

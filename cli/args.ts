@@ -1,11 +1,11 @@
 /**
- * Argument parsing with `node:util` `parseArgs`. Global flags
+ * Argument parsing (`splitArgv`, the rules of `node:util` `parseArgs`). Global flags
  * are valid anywhere on the line; each command has its own flags. Bad input
  * is a typed `usage` error, never a throw.
  *
  * @module
  */
-import { parseArgs } from "node:util";
+import { splitArgv } from "./argv.ts";
 import { err, ok, type Result } from "../schema/result.ts";
 import { buildCommand, helpName } from "./args_command.ts";
 import {
@@ -90,23 +90,13 @@ interface Parsed {
   optionNames: string[];
 }
 
-function parse(argv: readonly string[], strict: boolean): Parsed {
-  const r = parseArgs({
-    args: [...argv],
-    options: OPTIONS,
-    allowPositionals: true,
-    allowNegative: true,
-    strict,
-    tokens: true,
-  });
-  const optionNames: string[] = [];
-  for (const t of r.tokens) {
-    if (t.kind === "option") optionNames.push(t.rawName);
-  }
+function parse(argv: readonly string[], strict: boolean): Parsed | string {
+  const r = splitArgv(argv, OPTIONS, strict);
+  if (!r.ok) return r.message;
   return {
     values: r.values as Values,
     positionals: r.positionals,
-    optionNames,
+    optionNames: r.optionNames,
   };
 }
 
@@ -115,26 +105,6 @@ function topicOf(positionals: readonly string[]): HelpTopic {
   return first !== undefined && Object.hasOwn(TOPICS, first)
     ? TOPICS[first] ?? "main"
     : "main";
-}
-
-function describeParseError(e: unknown): string {
-  const code = (e as { code?: unknown }).code;
-  const message = e instanceof Error ? e.message : String(e);
-  const name = /'(-[^' ]+)/.exec(message)?.[1] ?? "";
-  switch (code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return `Unknown option: ${name}`;
-    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-      if (message.includes("does not take an argument")) {
-        return `Option ${name} does not take a value`;
-      }
-      if (message.includes("ambiguous")) {
-        return `Missing value for ${name} (write ${name}=<value> for a value starting with "-")`;
-      }
-      return `Missing value for ${name}`;
-    default:
-      return `Invalid arguments: ${message.split("\n")[0] ?? ""}`;
-  }
 }
 
 /**
@@ -151,12 +121,10 @@ export function parseCliArgs(
 ): Result<ParsedCli, UsageError> {
   const terminator = argv.indexOf("--");
   const flagPart = terminator === -1 ? argv : argv.slice(0, terminator);
-  let lenient: Parsed;
-  try {
-    lenient = parse(argv, false);
-  } catch {
-    lenient = { values: {}, positionals: [], optionNames: [] };
-  }
+  const loose = parse(argv, false);
+  const lenient: Parsed = typeof loose === "string"
+    ? { values: {}, positionals: [], optionNames: [] }
+    : loose;
   const json = flagPart.includes("--json");
   const topic = topicOf(lenient.positionals);
   if (lenient.values.help === true) return ok({ kind: "help", topic });
@@ -164,12 +132,8 @@ export function parseCliArgs(
   const fail = (message: string): { ok: false; error: UsageError } =>
     err({ code: "usage", message, json, topic });
 
-  let p: Parsed;
-  try {
-    p = parse(argv, true);
-  } catch (e) {
-    return fail(describeParseError(e));
-  }
+  const p = parse(argv, true);
+  if (typeof p === "string") return fail(p);
   for (const raw of p.optionNames) {
     if (raw.startsWith("--no-") && raw !== "--no-color") {
       return fail(`Unknown option: ${raw}`);

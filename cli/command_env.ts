@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../schema/paths.ts";
 import { err, ok, type Result } from "../schema/result.ts";
 import type { GlobalOptions } from "./args.ts";
 import { type CliFault, fault } from "./fault.ts";

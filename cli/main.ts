@@ -5,8 +5,7 @@
  * into their printed form and exit code. Tests drive it in-process.
  *
  * A lone `--version`/`-V`/`--help`/`-h` is answered before the argument
- * parser loads: the parser needs `node:util` and the context `node:path`,
- * whose Node compatibility layer costs more than the rest of start-up.
+ * parser and the command context load.
  *
  * @module
  */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../schema/paths.ts";
 import { checkNewSession } from "./record_check.ts";
 import type { SessionMessage } from "../schema/message.ts";
 import { SessionNotFoundError } from "./errors.ts";

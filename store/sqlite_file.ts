@@ -10,7 +10,7 @@
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
-import { dirname } from "node:path";
+import { dirname } from "../schema/paths.ts";
 import { StoreOpenError } from "./errors.ts";
 
 function chmod(path: string, mode: number): void {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../schema/paths.ts";
 import { checkNewSession } from "./record_check.ts";
 import { referencesModelCatalog } from "./ddl.ts";
 import { SessionNotFoundError } from "./errors.ts";

@@ -19,7 +19,7 @@ import {
 } from "../io/export_file.ts";
 import { fault } from "../fault.ts";
 import { damagedSessionFault, openExistingHistory } from "../run/history.ts";
-import { resolve } from "node:path";
+import { resolve } from "../../schema/paths.ts";
 import { resolveSessionId } from "./session_ref.ts";
 
 /**

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { join } from "../../schema/paths.ts";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { allBuiltinTools } from "../../tools/builtin/all.ts";
 import {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { resolve, sep } from "node:path";
+import { resolve, sep } from "../../schema/paths.ts";
 import { openSession, resumeSession } from "../../host/host.ts";
 import { err, ok } from "../../schema/result.ts";
 import type { SessionStore } from "../../store/store.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { sep } from "node:path";
+import { sep } from "../../schema/paths.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { matchSessionId } from "../../store/session_prefix.ts";
 import type { SessionListEntry } from "../../store/sqlite_list.ts";

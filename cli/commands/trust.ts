@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { basename, resolve } from "node:path";
+import { basename, resolve } from "../../schema/paths.ts";
 import type { CliCommand } from "../args.ts";
 import { locateConfig } from "../config/config.ts";
 import { loadConfigFile } from "../config/read.ts";

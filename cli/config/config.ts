@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { join, resolve } from "../../schema/paths.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { findProjectRoot } from "./discover.ts";
 import { loadConfigFile } from "./read.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "../../schema/paths.ts";
 
 /**
  * Options of {@linkcode findProjectRoot}.

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isAbsolute, join, normalize } from "node:path";
+import { isAbsolute, join, normalize } from "../../schema/paths.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../schema/paths.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 
 /**

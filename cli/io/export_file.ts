@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve } from "../../schema/paths.ts";
 import { sessionToWorkflow } from "../../export/workflow.ts";
 import { stringifyWorkflow } from "../../export/yaml.ts";
 import { err, ok, type Result } from "../../schema/result.ts";

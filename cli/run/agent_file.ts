@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { join, resolve } from "../../schema/paths.ts";
 import type { Agent } from "../../schema/agent.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";

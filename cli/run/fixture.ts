@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { resolve } from "../../schema/paths.ts";
 import { parseCassette } from "../../llm/cassette.ts";
 import { createReplay, type Replay } from "../../llm/replay_provider.ts";
 import { renderIssues } from "../../schema/issues.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname } from "../../schema/paths.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import {
   type DamagedSessionRow,

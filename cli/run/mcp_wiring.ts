@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { resolve, sep } from "node:path";
+import { resolve, sep } from "../../schema/paths.ts";
 import type { PersistedSession } from "../../host/host.ts";
 import type { Agent } from "../../schema/agent.ts";
 import type { LoadedConfig } from "../config/config.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { dirname, resolve } from "node:path";
+import { dirname, resolve } from "../../schema/paths.ts";
 import { createRecorder, type Recorder } from "../../llm/record.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { writeFileAtomic } from "../io/atomic_write.ts";

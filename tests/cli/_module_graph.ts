@@ -50,13 +50,16 @@ export async function staticClosure(entry: string): Promise<string[]> {
 /**
  * The npm packages a real `cli.ts` process loads, read off Deno's debug log
  * ("Resolved package folder of <name>@<version>"), which names every package
- * the run resolves, dynamic imports included.
+ * the run resolves, dynamic imports included; and the `node:*` modules it
+ * imports (the log's "Specifier "node:…" was not mapped" line for each).
  */
 export async function loadedPackages(
   args: string[],
   home: string,
   stdin = "",
-): Promise<{ code: number; stdout: string; packages: string[] }> {
+): Promise<
+  { code: number; stdout: string; packages: string[]; nodeModules: string[] }
+> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -81,9 +84,14 @@ export async function loadedPackages(
   for (const m of log.matchAll(/Resolved package folder of (@?[^@\s]+)@/g)) {
     packages.add(m[1] ?? "");
   }
+  const nodeModules = new Set<string>();
+  for (const m of log.matchAll(/Specifier "(node:[^"]+)" was not mapped/g)) {
+    nodeModules.add(m[1] ?? "");
+  }
   return {
     code: out.code,
     stdout: new TextDecoder().decode(out.stdout),
     packages: [...packages].sort(),
+    nodeModules: [...nodeModules].sort(),
   };
 }

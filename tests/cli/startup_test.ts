@@ -116,3 +116,60 @@ Deno.test("--version, --help and chat-list load no zod and no YAML library (thei
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("a one-shot and a chat import no node:path, node:util or node:url, statically or at run time", async () => {
+  const compat = (m: string): boolean => /^node:(path|util|url)$/.test(m);
+  for (
+    const entry of [
+      "cli/args.ts",
+      "cli/main.ts",
+      "cli/commands/agent_run.ts",
+      "cli/commands/chat.ts",
+      "cli/run/fixture.ts",
+      "cli/run/history.ts",
+    ]
+  ) {
+    assert.deepEqual((await staticClosure(entry)).filter(compat), [], entry);
+  }
+  const home = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${home}/a.agent.yaml`,
+      "id: a\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: hi\n",
+    );
+    await Deno.writeTextFile(
+      `${home}/c.json`,
+      JSON.stringify({
+        schema_version: "1.0",
+        provider: "openai",
+        calls: [[
+          { type: "text_delta", text: "Done." },
+          {
+            type: "stop",
+            stopReason: "stop",
+            usage: { inputTokens: 9, outputTokens: 1 },
+          },
+        ]],
+      }),
+    );
+    const oneShot = await loadedPackages(
+      ["agent", "run", "a.agent.yaml", "--fixture", "c.json"],
+      home,
+      "hello\n",
+    );
+    assert.equal(oneShot.code, 0);
+    assert.equal(oneShot.stdout, "Done.\n");
+    assert.deepEqual(oneShot.nodeModules, []);
+    // A cassette chat persists its turn: SQLite is its one node: module
+    // (and the log shows node: imports at all).
+    const chat = await loadedPackages(
+      ["chat", "--agent", "a.agent.yaml", "--fixture", "c.json"],
+      home,
+      "hello\n",
+    );
+    assert.equal(chat.code, 0);
+    assert.deepEqual(chat.nodeModules, ["node:sqlite"]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { isAbsolute, join, relative } from "node:path";
+import { isAbsolute, join, relative } from "../../../schema/paths.ts";
 import { insertText, type LineState } from "./line_state.ts";
 
 /** Candidates offered at most. */

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname } from "../../../schema/paths.ts";
 
 /** Entries kept (older ones are dropped when the file is loaded). */
 export const HISTORY_LIMIT = 1000;

@@ -5,6 +5,7 @@
  */
 export type {
   AgentSessionRecord,
+  AsyncSessionStore,
   BoundaryMarker,
   CostEntry,
   LoadedSession,

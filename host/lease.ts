@@ -6,13 +6,19 @@
  * @module
  */
 import type { SessionHooks } from "../session/deps.ts";
-import type { SessionLease, SessionStore } from "../store/store.ts";
+import {
+  type AsyncSessionStore,
+  isAsyncStore,
+  type SessionLease,
+  type SessionStore,
+} from "../store/store.ts";
 import {
   LEASE_HEARTBEAT_MS,
   LEASE_STALE_MS,
   leaseHolderText,
 } from "../store/lease_policy.ts";
 import type { SessionRuntime } from "./runtime.ts";
+import type { TurnWriter } from "./turn_writer.ts";
 
 /**
  * A lease this process holds (or, on a store without leases, nothing to
@@ -62,14 +68,9 @@ export function holdLease(
     };
     return { ok: true, lease: none };
   }
-  const holderId = runtime.ids();
-  const me = runtime.process;
-  const answer = store.acquireLease(sessionId, {
-    holderId,
-    ...(me === undefined ? {} : { pid: me.pid }),
-    ...(me?.hostname === undefined ? {} : { hostname: me.hostname }),
-    ...(me?.isAlive === undefined ? {} : { isAlive: me.isAlive }),
-  });
+  const claim = claimOf(runtime);
+  const { holderId } = claim;
+  const answer = store.acquireLease(sessionId, claim);
   if (!answer.ok) {
     const message = leaseHeldMessage(
       sessionId,
@@ -126,6 +127,98 @@ export function holdLease(
         released = true;
         clearInterval(timer);
         if (!lost) releaseLease(sessionId, holderId);
+      },
+    },
+  };
+}
+
+/** The claim of this process: a fresh holder id and who it is. */
+function claimOf(
+  runtime: Pick<SessionRuntime, "ids" | "process">,
+): NonNullable<Parameters<NonNullable<SessionStore["acquireLease"]>>[1]> {
+  const me = runtime.process;
+  return {
+    holderId: runtime.ids(),
+    ...(me === undefined ? {} : { pid: me.pid }),
+    ...(me?.hostname === undefined ? {} : { hostname: me.hostname }),
+    ...(me?.isAlive === undefined ? {} : { isAlive: me.isAlive }),
+  };
+}
+
+/**
+ * {@linkcode holdLease} on an asynchronous store: the lease is taken
+ * before the session opens; the heartbeat renews it in the background.
+ * Every write the store makes is fenced by the lease it took, so a lost
+ * lease shows as a refused write (the writer latches) or a refused
+ * heartbeat; `check` reads nothing.
+ *
+ * @param store The session's store.
+ * @param sessionId The session.
+ * @param runtime The ids and this process's identity.
+ * @returns The held lease, or the live lease another writer holds.
+ */
+export async function holdLeaseAsync(
+  store: AsyncSessionStore,
+  sessionId: string,
+  runtime: Pick<SessionRuntime, "ids" | "process" | "clock">,
+): Promise<
+  | { ok: true; lease: HeldLease }
+  | { ok: false; heldBy: SessionLease; message: string }
+> {
+  const { acquireLease, renewLease, releaseLease } = store;
+  if (
+    acquireLease === undefined || renewLease === undefined ||
+    releaseLease === undefined
+  ) {
+    const none: HeldLease = {
+      lost: false,
+      holderId: undefined,
+      check: () => undefined,
+      release() {},
+    };
+    return { ok: true, lease: none };
+  }
+  const claim = claimOf(runtime);
+  const { holderId } = claim;
+  const answer = await acquireLease.call(store, sessionId, claim);
+  if (!answer.ok) {
+    const now = runtime.clock.now();
+    const message = leaseHeldMessage(sessionId, answer.heldBy, now);
+    return { ok: false, heldBy: answer.heldBy, message };
+  }
+  let lost = false;
+  let released = false;
+  const timer = setInterval(() => {
+    renewLease.call(store, sessionId, holderId).then(
+      (kept) => {
+        if (!kept) lost = true;
+      },
+      () => {
+        // A closed or failing store: the next write reports it.
+        lost = true;
+      },
+    ).finally(() => {
+      if (lost) clearInterval(timer);
+    });
+  }, LEASE_HEARTBEAT_MS);
+  Deno.unrefTimer(timer);
+  return {
+    ok: true,
+    lease: {
+      get lost(): boolean {
+        return lost;
+      },
+      holderId,
+      check: () => lost ? leaseLostMessage(sessionId, undefined) : undefined,
+      release(): void {
+        if (released) return;
+        released = true;
+        clearInterval(timer);
+        if (!lost) {
+          releaseLease.call(store, sessionId, holderId).catch(() => {
+            // Left to go stale: the next claimant takes it over.
+          });
+        }
       },
     },
   };
@@ -198,13 +291,17 @@ export function leaseLostMessage(
  * @param store The session's store.
  * @param sessionId The session.
  * @param lease The session's lease: once lost, nothing more is sent.
+ * @param writer The session's writer (an asynchronous store's journal
+ * writes queue on it: the request waits for them, see `host.ts`).
  * @returns The hooks to add.
  */
 export function coverageHooks(
-  store: SessionStore,
+  store: SessionStore | AsyncSessionStore,
   sessionId: string,
   lease: HeldLease,
+  writer: TurnWriter,
 ): Pick<SessionHooks, "invocationStarted" | "invocationSettled"> {
+  if (isAsyncStore(store)) return queuedCoverage(store, sessionId, writer);
   const begin = store.beginInvocation?.bind(store);
   const settle = store.settleInvocation?.bind(store);
   if (begin === undefined || settle === undefined) return {};
@@ -233,6 +330,57 @@ export function coverageHooks(
       if (id === undefined) return;
       journalIds.delete(settlement.id);
       settle(sessionId, { ...settlement, id });
+    },
+  };
+}
+
+/**
+ * The journal hooks of an asynchronous store: the pending row and the
+ * settlement queue on the writer, in order with the turn's writes; the
+ * request leaves only once they settled (the host's egress barrier), and
+ * a failed one latches the writer, so nothing leaves unjournaled.
+ */
+function queuedCoverage(
+  store: AsyncSessionStore,
+  sessionId: string,
+  writer: TurnWriter,
+): Pick<SessionHooks, "invocationStarted" | "invocationSettled"> {
+  const { beginInvocation: begin, settleInvocation: settle } = store;
+  if (begin === undefined || settle === undefined) return {};
+  const journalIds = new Map<string, Promise<string>>();
+  return {
+    invocationStarted(started): void {
+      if (writer.latched) {
+        throw new Error(`Session ${sessionId}: the store failed to write`);
+      }
+      const { id, purpose, provider, model, turnNumber } = started;
+      const invocation = turnNumber === undefined
+        ? { purpose, provider, model }
+        : { purpose, provider, model, turnNumber };
+      journalIds.clear();
+      const journalId = Promise.withResolvers<string>();
+      // Never left unhandled: a failed begin latches the writer.
+      journalId.promise.catch(() => {});
+      journalIds.set(id, journalId.promise);
+      writer.write(async () => {
+        try {
+          journalId.resolve(
+            await begin.call(store, sessionId, invocation),
+          );
+        } catch (error) {
+          journalId.reject(error);
+          throw error;
+        }
+      });
+    },
+    invocationSettled(settlement): void {
+      const pending = journalIds.get(settlement.id);
+      if (pending === undefined) return;
+      journalIds.delete(settlement.id);
+      writer.write(async () => {
+        const id = await pending;
+        await settle.call(store, sessionId, { ...settlement, id });
+      });
     },
   };
 }

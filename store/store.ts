@@ -351,3 +351,16 @@ export interface SessionLease {
    */
   damaged?: string;
 }
+
+/**
+ * Whether `store` is the asynchronous form (it says so with
+ * `asynchronous: true`).
+ *
+ * @param store Either form.
+ * @returns `true` for an {@linkcode AsyncSessionStore}.
+ */
+export function isAsyncStore(
+  store: SessionStore | AsyncSessionStore,
+): store is AsyncSessionStore {
+  return (store as { asynchronous?: unknown }).asynchronous === true;
+}

@@ -22,7 +22,4 @@
  *
  * @module
  */
-export {
-  openPostgresStore,
-  type PostgresStoreOptions,
-} from "./postgres_store.ts";
+export { openPostgresStore, type PostgresStoreOptions } from "./open.ts";

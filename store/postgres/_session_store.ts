@@ -9,11 +9,12 @@
  */
 import { isAbsolute } from "node:path";
 import { checkNewSession } from "../record_check.ts";
-import { SessionNotFoundError, StoreOpenError } from "../errors.ts";
+import {
+  SessionMessageBoundaryError,
+  SessionNotFoundError,
+  SessionRecordError,
+} from "../errors.ts";
 import { decodeSessionRow, type SessionRow } from "../record_codec.ts";
-import { decodeFullPage } from "../sqlite_read.ts";
-import { MESSAGE_COLUMN_ORDER } from "../sqlite_statements.ts";
-import type { DecodeMemo } from "../message_codec.ts";
 import { checkMessage } from "../message_codec.ts";
 import { markerBoundary, markerContent } from "../markers.ts";
 import type {
@@ -31,10 +32,8 @@ import { deriveTitle } from "../title.ts";
 import {
   checkInvocationStart,
   checkSettlement,
-  decodePendingRow,
   type InvocationSettlement,
   type InvocationStart,
-  storedCount,
   type UsageCoverage,
 } from "../coverage_check.ts";
 import {
@@ -46,50 +45,16 @@ import {
 } from "../lease_policy.ts";
 import { seedTurnKey } from "../turn_key.ts";
 import { checkCost, checkTurnsUsed, planTurnRows } from "../turn_plan.ts";
-import { decodeLeaseRow } from "../sqlite_journal.ts";
-import type { SessionMessage } from "../../schema/message.ts";
+import { LEASE_LOST_STATE, MOVED_STATE, NOT_FOUND_STATE } from "./_ddl.ts";
+import { scrubbed, type Sql } from "./_connect.ts";
 import {
-  LEASE_LOST_STATE,
-  MOVED_STATE,
-  NOT_FOUND_STATE,
-  PG_DDL,
-  PG_SCHEMA_VERSION,
-} from "./_ddl.ts";
-import { connectPool, scrubbed, type Sql, urlSecrets } from "./_connect.ts";
-
-/**
- * What {@linkcode openPostgresStore} is given.
- */
-export interface PostgresStoreOptions {
-  /**
-   * The connection URL (`postgres://user:password@host:port/db`, or
-   * `?host=/dir` for a unix socket folder). Read it from the environment;
-   * it never appears in an error this store throws.
-   */
-  url: string;
-  /** Source of epoch ms for row times; default the system clock. */
-  clock?: { now(): number };
-  /** Source of fresh row ids; default random UUIDs. */
-  ids?: () => string;
-  /** `statement_timeout` of every connection, ms; default 30,000. */
-  statementTimeoutMs?: number;
-  /** Pool size; default 10. */
-  maxConnections?: number;
-}
-
-const SESSION_COLUMNS = `s.id, s.agent_id, s.agent_slug, s.agent_snapshot,
-  s.title, s.model_id, s.status, s.context_json, s.total_input_tokens,
-  s.total_output_tokens, s.total_cost_microcents,
-  st.total_conservative_microcents,
-  NULLIF(greatest(COALESCE(tu.turns_used, -1), COALESCE((SELECT MAX(i.turn_number)
-    FROM relavium_open_invocations i WHERE i.session_id = s.id), -1)), -1)
-    AS turns_used,
-  s.exported_workflow_path, s.deleted_at, s.created_at, s.updated_at
-  FROM agent_sessions s
-  LEFT JOIN relavium_session_state st ON st.session_id = s.id
-  LEFT JOIN relavium_session_turns tu ON tu.session_id = s.id`;
-
-const MESSAGE_COLUMNS = MESSAGE_COLUMN_ORDER.join(", ");
+  costTotals,
+  coverageOf,
+  leaseRow,
+  listSessions,
+  loadSession,
+  type StoredLease,
+} from "./_reads.ts";
 
 /** A cost entry as the write functions read it. */
 function costJson(
@@ -118,9 +83,9 @@ interface Held {
 }
 
 /**
- * One Postgres store handle: see {@linkcode openPostgresStore}.
+ * One Postgres store handle (`openPostgresStore` opens it).
  */
-class PostgresSessionStore implements AsyncSessionStore {
+export class PostgresSessionStore implements AsyncSessionStore {
   readonly asynchronous = true as const;
   readonly #sql: Sql;
   readonly #secrets: readonly string[];
@@ -131,7 +96,7 @@ class PostgresSessionStore implements AsyncSessionStore {
   constructor(
     sql: Sql,
     secrets: readonly string[],
-    options: PostgresStoreOptions,
+    options: { clock?: { now(): number }; ids?: () => string },
   ) {
     this.#sql = sql;
     this.#secrets = secrets;
@@ -147,6 +112,11 @@ class PostgresSessionStore implements AsyncSessionStore {
     try {
       return await query(this.#sql);
     } catch (error) {
+      // A row decoded as damaged is named as SQLite's store names it.
+      if (
+        error instanceof SessionMessageBoundaryError ||
+        error instanceof SessionRecordError
+      ) throw error;
       const code = (error as { code?: unknown } | null)?.code;
       if (code === NOT_FOUND_STATE) throw new SessionNotFoundError();
       if (code === LEASE_LOST_STATE && sessionId !== undefined) {
@@ -386,74 +356,16 @@ class PostgresSessionStore implements AsyncSessionStore {
     return rows.length > 0;
   }
 
-  async list(): Promise<AgentSessionRecord[]> {
-    const rows = await this.#run(undefined, (sql) =>
-      sql.unsafe(
-        `SELECT ${SESSION_COLUMNS} WHERE s.deleted_at IS NULL
-         ORDER BY s.updated_at DESC, s.id DESC`,
-      ));
-    return rows.map((r) => decodeSessionRow(r as unknown as SessionRow));
+  list(): Promise<AgentSessionRecord[]> {
+    return this.#run(undefined, listSessions);
   }
 
-  async load(sessionId: string): Promise<LoadedSession | undefined> {
-    // One read transaction: the session row and its rows agree.
-    const read = await this.#run(
-      undefined,
-      (sql) =>
-        sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", async (tx) => {
-          const session = await tx.unsafe(
-            `SELECT ${SESSION_COLUMNS} WHERE s.id = $1 AND s.deleted_at IS NULL`,
-            [sessionId],
-          );
-          if (session.length === 0) return undefined;
-          const rows = await tx.unsafe(
-            `SELECT ${MESSAGE_COLUMNS} FROM session_messages
-           WHERE session_id = $1 ORDER BY sequence_number`,
-            [sessionId],
-          ).values();
-          return { session: session[0], rows };
-        }),
-    );
-    if (read === undefined) return undefined;
-    const record = decodeSessionRow(read.session as unknown as SessionRow);
-    const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
-    const messages: SessionMessage[] = [];
-    decodeFullPage(read.rows as unknown[], memo, messages);
-    return { record, messages };
+  load(sessionId: string): Promise<LoadedSession | undefined> {
+    return this.#run(undefined, (sql) => loadSession(sql, sessionId));
   }
 
-  async costs(sessionId: string): Promise<ModelCostTotals[]> {
-    const rows = await this.#run(undefined, (sql) =>
-      sql.unsafe(
-        `SELECT c.model, SUM(c.input_tokens)::bigint AS input,
-         SUM(c.output_tokens)::bigint AS output,
-         SUM(c.cost_microcents)::bigint AS cost,
-         SUM(c.call_count)::bigint AS calls,
-         SUM(c.unpriced_calls)::bigint AS unpriced,
-         MAX(d.cache_read_tokens) AS cache_read,
-         MAX(d.cache_write_tokens) AS cache_write,
-         MAX(d.cache_read_microcents) AS cache_read_cost,
-         MAX(d.cache_write_microcents) AS cache_write_cost,
-         MAX(d.usage_unknown_calls) AS usage_unknown
-         FROM session_costs c LEFT JOIN relavium_cost_details d
-         ON d.session_id = c.session_id AND d.model = c.model
-         WHERE c.session_id = $1
-         GROUP BY c.model ORDER BY MIN(c.created_at), MIN(c.ord)`,
-        [sessionId],
-      ));
-    return rows.map((r) => ({
-      model: String(r["model"]),
-      inputTokens: Number(r["input"]),
-      outputTokens: Number(r["output"]),
-      costMicrocents: Number(r["cost"]),
-      callCount: Number(r["calls"]),
-      unpricedCalls: Number(r["unpriced"]),
-      cacheReadTokens: Number(r["cache_read"] ?? 0),
-      cacheWriteTokens: Number(r["cache_write"] ?? 0),
-      cacheReadMicrocents: Number(r["cache_read_cost"] ?? 0),
-      cacheWriteMicrocents: Number(r["cache_write_cost"] ?? 0),
-      usageUnknownCalls: Number(r["usage_unknown"] ?? 0),
-    }));
+  costs(sessionId: string): Promise<ModelCostTotals[]> {
+    return this.#run(undefined, (sql) => costTotals(sql, sessionId));
   }
 
   async beginInvocation(
@@ -504,26 +416,8 @@ class PostgresSessionStore implements AsyncSessionStore {
       ));
   }
 
-  async coverage(sessionId: string): Promise<UsageCoverage> {
-    const rows = await this.#run(undefined, (sql) =>
-      sql.unsafe(
-        `SELECT id, purpose, provider, model, started_at, status,
-         cost_microcents FROM relavium_open_invocations
-         WHERE session_id = $1 ORDER BY started_at, id`,
-        [sessionId],
-      ));
-    const pending = rows.filter((r) => r["status"] === "pending").map((r) =>
-      decodePendingRow(r)
-    );
-    let unrecordedMicrocents = 0;
-    for (const r of rows) {
-      if (r["status"] !== "settled") continue;
-      unrecordedMicrocents += storedCount(
-        r["cost_microcents"],
-        "relavium_open_invocations.cost_microcents",
-      );
-    }
-    return { pending, unrecordedMicrocents };
+  coverage(sessionId: string): Promise<UsageCoverage> {
+    return this.#run(undefined, (sql) => coverageOf(sql, sessionId));
   }
 
   async acquireLease(
@@ -572,17 +466,8 @@ class PostgresSessionStore implements AsyncSessionStore {
       : { ok: true, tookOver: previous };
   }
 
-  async #leaseRow(
-    sessionId: string,
-  ): Promise<ReturnType<typeof decodeLeaseRow> | undefined> {
-    const rows = await this.#run(undefined, (sql) =>
-      sql.unsafe(
-        `SELECT holder_id, pid, hostname, acquired_at, heartbeat_at
-         FROM relavium_session_leases WHERE session_id = $1`,
-        [sessionId],
-      ));
-    const row = rows[0];
-    return row === undefined ? undefined : decodeLeaseRow(row);
+  #leaseRow(sessionId: string): Promise<StoredLease | undefined> {
+    return this.#run(undefined, (sql) => leaseRow(sql, sessionId));
   }
 
   async renewLease(sessionId: string, holderId: string): Promise<boolean> {
@@ -636,72 +521,4 @@ class PostgresSessionStore implements AsyncSessionStore {
     this.#held.clear();
     await this.#sql.end({ timeout: 5 });
   }
-}
-
-/**
- * Opens a Postgres session store: loads the driver (`npm:postgres`, only
- * now), connects a pool, and creates or checks the schema (a
- * `relavium_schema_version` table; a database of a newer version is
- * refused). Every method returns a promise; each write is one round trip.
- * The URL never appears in an error it throws.
- *
- * @param options The URL (from the environment), clock, ids, statement
- * timeout and pool size.
- * @returns The store (`asynchronous: true`).
- * @throws {StoreOpenError} When the server cannot be reached or its
- * schema is newer than this version writes (the message has no URL).
- *
- * @example Refused without a server (no URL in the message)
- * ```ts
- * import { openPostgresStore } from "@relavium/session/store/postgres";
- * import assert from "node:assert/strict";
- * const url = "postgres://me:s3cret-pw@127.0.0.1:1/none";
- * await assert.rejects(openPostgresStore({ url }), (e: Error) =>
- *   e.name === "StoreOpenError" && !e.message.includes("s3cret-pw"));
- * ```
- */
-export async function openPostgresStore(
-  options: PostgresStoreOptions,
-): Promise<AsyncSessionStore> {
-  const secrets = urlSecrets(options.url);
-  let sql: Sql;
-  try {
-    sql = await connectPool({
-      url: options.url,
-      statementTimeoutMs: options.statementTimeoutMs ?? 30_000,
-      maxConnections: options.maxConnections ?? 10,
-    });
-  } catch (error) {
-    throw new StoreOpenError({
-      reason: `cannot connect to Postgres (${
-        scrubbed(error, secrets).message
-      })`,
-    });
-  }
-  try {
-    await sql.begin(async (tx) => {
-      // One schema writer at a time (two stores opening one database).
-      await tx.unsafe("SELECT pg_advisory_xact_lock(7283650132)");
-      await tx.unsafe(PG_DDL);
-    });
-    const rows = await sql.unsafe(
-      "SELECT MAX(version) AS v FROM relavium_schema_version",
-    );
-    const version = Number(rows[0]?.["v"]);
-    if (version > PG_SCHEMA_VERSION) {
-      throw new StoreOpenError({
-        reason:
-          `the database's schema version ${version} is newer than this version writes (${PG_SCHEMA_VERSION})`,
-      });
-    }
-  } catch (error) {
-    await sql.end({ timeout: 1 }).catch(() => {});
-    if (error instanceof StoreOpenError) throw error;
-    throw new StoreOpenError({
-      reason: `cannot reach Postgres or prepare its schema (${
-        scrubbed(error, secrets).message
-      })`,
-    });
-  }
-  return new PostgresSessionStore(sql, secrets, options);
 }

@@ -1,7 +1,7 @@
 /**
  * The Postgres session store, for sessions shared by many machines: the
- * asynchronous form of the store contract (`AsyncSessionStore` of
- * `@relavium/session/store`), each write one server-side function call,
+ * asynchronous form of the store contract (`AsyncSessionStore`, documented
+ * with the other store types on `@relavium/session/store`), each write one server-side function call,
  * the writer lease a row with an epoch fence judged by the database clock.
  * The driver (`npm:postgres`) is loaded only when a store is opened.
  *
@@ -22,4 +22,4 @@
  *
  * @module
  */
-export { openPostgresStore, type PostgresStoreOptions } from "./open.ts";
+export { openPostgresStore } from "./open.ts";

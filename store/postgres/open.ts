@@ -11,26 +11,6 @@ import { connectPool, scrubbed, type Sql, urlSecrets } from "./_connect.ts";
 import { PostgresSessionStore } from "./_session_store.ts";
 
 /**
- * What {@linkcode openPostgresStore} is given.
- */
-export interface PostgresStoreOptions {
-  /**
-   * The connection URL (`postgres://user:password@host:port/db`, or
-   * `?host=/dir` for a unix socket folder). Read it from the environment;
-   * it never appears in an error this store throws.
-   */
-  url: string;
-  /** Source of epoch ms for row times; default the system clock. */
-  clock?: { now(): number };
-  /** Source of fresh row ids; default random UUIDs. */
-  ids?: () => string;
-  /** `statement_timeout` of every connection, ms; default 30,000. */
-  statementTimeoutMs?: number;
-  /** Pool size; default 10. */
-  maxConnections?: number;
-}
-
-/**
  * Opens a Postgres session store: loads the driver (`npm:postgres`, only
  * now), connects a pool, and creates or checks the schema (a
  * `relavium_schema_version` table; a database of a newer version is
@@ -53,7 +33,22 @@ export interface PostgresStoreOptions {
  * ```
  */
 export async function openPostgresStore(
-  options: PostgresStoreOptions,
+  options: {
+    /**
+     * The connection URL (`postgres://user:password@host:port/db`, or
+     * `?host=/dir` for a unix socket folder). Read it from the environment;
+     * it never appears in an error this store throws.
+     */
+    url: string;
+    /** Source of epoch ms for row times; default the system clock. */
+    clock?: { now(): number };
+    /** Source of fresh row ids; default random UUIDs. */
+    ids?: () => string;
+    /** `statement_timeout` of every connection, ms; default 30,000. */
+    statementTimeoutMs?: number;
+    /** Pool size; default 10. */
+    maxConnections?: number;
+  },
 ): Promise<AsyncSessionStore> {
   const secrets = urlSecrets(options.url);
   let sql: Sql;

@@ -377,6 +377,15 @@ export function openSession(
 export function openSession(
   options: OpenSessionOptions<AsyncSessionStore>,
 ): Promise<PersistedSession>;
+/**
+ * {@linkcode openSession} on a store of either form: `await` the answer.
+ *
+ * @param options As above, with either form of store.
+ * @returns The live session, or a promise of it (asynchronous store).
+ */
+export function openSession(
+  options: OpenSessionOptions<SessionStore | AsyncSessionStore>,
+): PersistedSession | Promise<PersistedSession>;
 export function openSession(
   options: OpenSessionOptions<SessionStore | AsyncSessionStore>,
 ): PersistedSession | Promise<PersistedSession> {
@@ -466,6 +475,18 @@ export function resumeSession(
 export function resumeSession(
   options: ResumeSessionOptions<AsyncSessionStore>,
 ): Promise<Result<PersistedSession, ResumeError>>;
+/**
+ * {@linkcode resumeSession} on a store of either form: `await` the answer.
+ *
+ * @param options As above, with either form of store.
+ * @returns The live session or why not, or a promise of it (asynchronous
+ * store).
+ */
+export function resumeSession(
+  options: ResumeSessionOptions<SessionStore | AsyncSessionStore>,
+):
+  | Result<PersistedSession, ResumeError>
+  | Promise<Result<PersistedSession, ResumeError>>;
 export function resumeSession(
   options: ResumeSessionOptions<SessionStore | AsyncSessionStore>,
 ):

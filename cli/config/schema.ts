@@ -119,6 +119,12 @@ export interface GlobalFile {
   chat?: ChatTable;
   providers?: ProviderEntry[];
   mcp_servers?: McpServerEntry[];
+  /**
+   * Where sessions are stored: `sqlite` (`history.db`, the default) or
+   * `postgres`, whose URL comes only from the environment variable
+   * `url_env` (default `RELAVIUM_PG_URL`), never from a file.
+   */
+  store?: { kind: "sqlite" | "postgres"; url_env?: string };
 }
 
 /**
@@ -324,6 +330,14 @@ const globalFileInferred = z.strictObject({
   chat: z.exactOptional(chatSchema),
   providers: z.exactOptional(providersSchema(true)),
   mcp_servers: z.exactOptional(mcpServersSchema),
+  store: z.exactOptional(z.strictObject({
+    kind: z.enum(["sqlite", "postgres"], {
+      error: "must be one of sqlite, postgres",
+    }),
+    url_env: z.exactOptional(
+      str.check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a variable name")),
+    ),
+  }, { error: "must be a table" })),
 });
 
 /**
@@ -360,6 +374,7 @@ export const GLOBAL_ONLY_KEYS: readonly string[] = [
   "preferences",
   "update_channel",
   "catalog",
+  "store",
 ];
 
 /**

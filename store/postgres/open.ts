@@ -50,6 +50,9 @@ export async function openPostgresStore(
     maxConnections?: number;
   },
 ): Promise<AsyncSessionStore> {
+  if (typeof options.url !== "string" || options.url === "") {
+    throw new StoreOpenError({ reason: "no Postgres URL was given" });
+  }
   const secrets = urlSecrets(options.url);
   let sql: Sql;
   try {

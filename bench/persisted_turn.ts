@@ -54,7 +54,8 @@ import {
   out,
 } from "./_bench_util.ts";
 
-const REPLY: StreamChunk[] = [
+/** The provider's answer to every turn: a few words and their usage. */
+export const REPLY: StreamChunk[] = [
   { type: "text_delta", text: "An answer of a few words." },
   {
     type: "stop",

@@ -24,7 +24,6 @@
  * @module
  */
 import { openSession } from "../host/host.ts";
-import type { StreamChunk } from "../llm/chunk.ts";
 import { openPostgresStore } from "../store/postgres/mod.ts";
 import type { AsyncSessionStore, TurnCommit } from "../store/store.ts";
 import { testPgUrl } from "../tests/store/_pg.ts";
@@ -36,15 +35,7 @@ import {
   instantProvider,
   out,
 } from "./_bench_util.ts";
-
-const REPLY: StreamChunk[] = [
-  { type: "text_delta", text: "An answer of a few words." },
-  {
-    type: "stop",
-    stopReason: "stop",
-    usage: { inputTokens: 20, outputTokens: 6 },
-  },
-];
+import { REPLY } from "./persisted_turn.ts";
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ??

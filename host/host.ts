@@ -184,6 +184,7 @@ function join(
   let latchError: unknown;
   // The one redaction of what leaves the session as data: events and rows.
   const { redact } = createSecretScreen(options.secrets ?? []);
+  const queued = isAsyncStore(store);
   const writer = createTurnWriter({
     store,
     sessionId,
@@ -200,11 +201,18 @@ function join(
       clock: runtime.clock,
       // After the writes queued before it (at once on a synchronous
       // store): an event never announces a write that has not settled.
-      deliver: (event) =>
+      deliver: (event) => {
+        // On an asynchronous store the lease is released, in order after
+        // the cancel's writes, before the channel ends: a reader that saw
+        // the end may resume the session at once.
+        if (event.type === "session:cancelled" && queued) {
+          writer.write(() => held.lease.release());
+        }
         writer.after(() => {
           events.publish(event);
           if (event.type === "session:cancelled") events.close();
-        }),
+        });
+      },
     }),
   );
   const latchedRefusal: EgressDecision = {
@@ -215,7 +223,6 @@ function join(
     ),
   };
   const user = options.hooks ?? {};
-  const queued = isAsyncStore(store);
   // An asynchronous store's effect turn key, taken before the request that
   // may lead to a tool call (a key is handed out only once it is durable).
   let nextKey: number | undefined;

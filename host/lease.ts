@@ -35,8 +35,12 @@ export interface HeldLease {
    * must then send and write nothing more).
    */
   check(): string | undefined;
-  /** Stops the heartbeat and releases it (idempotent). */
-  release(): void;
+  /**
+   * Stops the heartbeat and releases it (idempotent); on an asynchronous
+   * store the promise settles once the release is written (it never
+   * rejects: a lease left behind goes stale).
+   */
+  release(): void | Promise<void>;
 }
 
 /**
@@ -210,14 +214,15 @@ export async function holdLeaseAsync(
       },
       holderId,
       check: () => lost ? leaseLostMessage(sessionId, undefined) : undefined,
-      release(): void {
+      async release(): Promise<void> {
         if (released) return;
         released = true;
         clearInterval(timer);
-        if (!lost) {
-          releaseLease.call(store, sessionId, holderId).catch(() => {
-            // Left to go stale: the next claimant takes it over.
-          });
+        if (lost) return;
+        try {
+          await releaseLease.call(store, sessionId, holderId);
+        } catch {
+          // Left to go stale: the next claimant takes it over.
         }
       },
     },

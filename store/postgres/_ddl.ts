@@ -143,10 +143,17 @@ BEGIN
   END IF;
 END $$;
 
-CREATE OR REPLACE FUNCTION rlv_visible(p_session text)
+-- The session is visible, else RL002; p_lock holds its row until commit
+-- (a turn's or marker's rows then take sequence numbers one writer at a time).
+CREATE OR REPLACE FUNCTION rlv_visible(p_session text, p_lock boolean DEFAULT false)
 RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM 1 FROM agent_sessions WHERE id = p_session AND deleted_at IS NULL;
+  IF p_lock THEN
+    PERFORM 1 FROM agent_sessions WHERE id = p_session AND deleted_at IS NULL
+      FOR UPDATE;
+  ELSE
+    PERFORM 1 FROM agent_sessions WHERE id = p_session AND deleted_at IS NULL;
+  END IF;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'no such session' USING ERRCODE = '${NOT_FOUND_STATE}';
   END IF;
@@ -212,11 +219,7 @@ CREATE OR REPLACE FUNCTION rlv_commit_turn(p_session text, p_holder text,
 RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE seq bigint; r jsonb; total bigint;
 BEGIN
-  PERFORM 1 FROM agent_sessions WHERE id = p_session AND deleted_at IS NULL
-    FOR UPDATE;
-  IF NOT FOUND THEN
-    RAISE EXCEPTION 'no such session' USING ERRCODE = '${NOT_FOUND_STATE}';
-  END IF;
+  PERFORM rlv_visible(p_session, true);
   PERFORM rlv_fence(p_session, p_holder, p_epoch);
   total := rlv_add_costs(p_session, p_now, p_costs);
   UPDATE agent_sessions SET
@@ -260,11 +263,7 @@ CREATE OR REPLACE FUNCTION rlv_append_marker(p_session text, p_holder text,
 RETURNS void LANGUAGE plpgsql AS $$
 DECLARE total bigint; seq bigint;
 BEGIN
-  PERFORM 1 FROM agent_sessions WHERE id = p_session AND deleted_at IS NULL
-    FOR UPDATE;
-  IF NOT FOUND THEN
-    RAISE EXCEPTION 'no such session' USING ERRCODE = '${NOT_FOUND_STATE}';
-  END IF;
+  PERFORM rlv_visible(p_session, true);
   PERFORM rlv_fence(p_session, p_holder, p_epoch);
   SELECT COALESCE(MAX(sequence_number), -1) + 1 INTO seq
     FROM session_messages WHERE session_id = p_session;

@@ -22,6 +22,7 @@ import {
 import { decodeLeaseRow } from "../sqlite_journal.ts";
 import type { SessionMessage } from "../../schema/message.ts";
 import type { Sql } from "./_connect.ts";
+import { costTotalsOf } from "../sqlite_costs.ts";
 
 /** The session row's columns as `decodeSessionRow` reads them. */
 export const SESSION_COLUMNS =
@@ -102,19 +103,7 @@ export async function costTotals(
      GROUP BY c.model ORDER BY MIN(c.created_at), MIN(c.ord)`,
     [sessionId],
   );
-  return rows.map((r) => ({
-    model: String(r["model"]),
-    inputTokens: Number(r["input"]),
-    outputTokens: Number(r["output"]),
-    costMicrocents: Number(r["cost"]),
-    callCount: Number(r["calls"]),
-    unpricedCalls: Number(r["unpriced"]),
-    cacheReadTokens: Number(r["cache_read"] ?? 0),
-    cacheWriteTokens: Number(r["cache_write"] ?? 0),
-    cacheReadMicrocents: Number(r["cache_read_cost"] ?? 0),
-    cacheWriteMicrocents: Number(r["cache_write_cost"] ?? 0),
-    usageUnknownCalls: Number(r["usage_unknown"] ?? 0),
-  }));
+  return rows.map(costTotalsOf);
 }
 
 /** The usage coverage of a session (see `SessionStore.coverage`). */

@@ -11,7 +11,7 @@ import { openSqliteStore } from "../../store/sqlite_store.ts";
 import type { AsyncSessionStore, SessionStore } from "../../store/store.ts";
 import { openPostgresStore } from "../../store/postgres/mod.ts";
 import { deps, tempDir } from "./_harness.ts";
-import { PG_SKIP_NOTE, testPgUrl } from "./_pg.ts";
+import { adminSql, PG_SKIP_NOTE, testPgUrl } from "./_pg.ts";
 
 /** A synchronous store behind promises (a throw becomes a rejection). */
 export function asAsync(store: SessionStore): AsyncSessionStore {
@@ -73,15 +73,7 @@ function pgFactory(): ContractFactory {
     async open(): Promise<ContractStore> {
       if (url === undefined) throw new Error(PG_SKIP_NOTE);
       const schema = `t_${crypto.randomUUID().replaceAll("-", "")}`;
-      const { default: connect } = await import("postgres");
-      const parsed = new URL(url);
-      const host = parsed.searchParams.get("host") ?? undefined;
-      parsed.searchParams.delete("host");
-      const admin = connect(parsed.href, {
-        ...(host === undefined ? {} : { host }),
-        max: 1,
-        onnotice: () => {},
-      });
+      const admin = await adminSql(url);
       await admin.unsafe(`CREATE SCHEMA ${schema}`);
       const scoped = new URL(url);
       scoped.searchParams.set("search_path", schema);

@@ -111,3 +111,24 @@ export function testPgUrl(): string | undefined {
   started = startCluster(bin);
   return started;
 }
+
+/**
+ * A one-connection pool on `url` for a test's own statements (schemas,
+ * raw rows); `?host=/dir` names a unix socket folder.
+ *
+ * @param url The server's URL.
+ * @returns The driver's pool.
+ */
+export async function adminSql(
+  url: string,
+): Promise<import("postgres").Sql<Record<string, never>>> {
+  const { default: connect } = await import("postgres");
+  const parsed = new URL(url);
+  const host = parsed.searchParams.get("host") ?? undefined;
+  parsed.searchParams.delete("host");
+  return connect(parsed.href, {
+    ...(host === undefined ? {} : { host }),
+    max: 1,
+    onnotice: () => {},
+  }) as unknown as import("postgres").Sql<Record<string, never>>;
+}

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { textCassette } from "../cli/_helpers.ts";
 import { type Scenario, scenario } from "../cli/_kit/scenario.ts";
-import { PG_SKIP_NOTE, testPgUrl } from "./_pg.ts";
+import { adminSql, PG_SKIP_NOTE, testPgUrl } from "./_pg.ts";
 
 const URL_ENV = "RLV_TEST_PG_URL";
 
@@ -20,15 +20,7 @@ async function scopedUrl(base: string): Promise<{
   rows(): Promise<string>;
   [Symbol.asyncDispose](): Promise<void>;
 }> {
-  const { default: connect } = await import("postgres");
-  const parsed = new URL(base);
-  const host = parsed.searchParams.get("host") ?? undefined;
-  parsed.searchParams.delete("host");
-  const admin = connect(parsed.href, {
-    ...(host === undefined ? {} : { host }),
-    max: 1,
-    onnotice: () => {},
-  });
+  const admin = await adminSql(base);
   const schema = `t_${crypto.randomUUID().replaceAll("-", "")}`;
   await admin.unsafe(`CREATE SCHEMA ${schema}`);
   const scoped = new URL(base);

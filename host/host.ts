@@ -223,9 +223,14 @@ function join(
     ),
   };
   const user = options.hooks ?? {};
-  // An asynchronous store's effect turn key, taken before the request that
-  // may lead to a tool call (a key is handed out only once it is durable).
+  // An asynchronous store's next effect turn key, taken ahead (a key is
+  // handed out only once it is durable): at open, again once one is handed
+  // out, and before each request (one may lead to a tool call).
   let nextKey: number | undefined;
+  const takeKey = async (): Promise<void> => {
+    nextKey ??= await store.allocateTurnKey(sessionId);
+  };
+  if (queued) writer.write(takeKey);
   const resolveProvider = providersFor(runtime, agent);
   const effects: SessionEffects = {
     clock: runtime.clock,
@@ -233,7 +238,7 @@ function join(
     resolveProvider: queued
       ? afterWrites(resolveProvider, async () => {
         await writer.settled();
-        nextKey ??= await store.allocateTurnKey(sessionId);
+        await takeKey();
       })
       : resolveProvider,
     keyFor: (id) => runtime.keyFor(id),
@@ -265,6 +270,7 @@ function join(
           throw new Error("No effect turn key is ready: nothing was run");
         }
         nextKey = undefined;
+        writer.write(takeKey);
         return key;
       }
       try {

@@ -10,6 +10,7 @@ import { openSession, resumeSession } from "../../host/host.ts";
 import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
 import type { StreamChunk } from "../../llm/chunk.ts";
+import type { ToolRegistry } from "../../tools/registry.ts";
 import type { AsyncSessionStore } from "../../store/store.ts";
 import { sequentialIds, steppingClock } from "../_fakes/clock.ts";
 import { createFakeRegistry } from "../_fakes/tools.ts";
@@ -115,6 +116,56 @@ for (const factory of CONTRACT_FACTORIES.filter((f) => f.name !== "sqlite")) {
       assert.ok(back.ok);
       assert.equal(back.value.session.state, "idle");
       back.value.close();
+    },
+  });
+}
+
+for (const factory of CONTRACT_FACTORIES.filter((f) => f.name !== "sqlite")) {
+  Deno.test({
+    name:
+      `host on an asynchronous store: a user command first gets a durable turn key [${factory.name}]`,
+    ignore: factory.skip !== undefined,
+    async fn() {
+      await using s = await factory.open();
+      const { store } = s;
+      const registry = createFakeRegistry({});
+      const tools: ToolRegistry = {
+        ...registry,
+        runUserCommand(request, ctx) {
+          const admitted = ctx.admit();
+          return Promise.resolve(
+            admitted.allow
+              ? {
+                kind: "ran",
+                exitCode: 0,
+                stdout: request.command,
+                stderr: "",
+              }
+              : { kind: "failed", message: admitted.error.message },
+          );
+        },
+      };
+      const live = await openSession({
+        store,
+        agent: AGENT,
+        context: CONTEXT,
+        ...hostParts({
+          resolveProvider: () => undefined,
+          keyFor: () => "k",
+          tools,
+        }, { clock: steppingClock(), ids: sequentialIds("u") }),
+      });
+      // `session:started` is published after the writes queued at open.
+      const first = await live.events[Symbol.asyncIterator]().next();
+      assert.equal(first.value?.type, "session:started");
+      const ran = await live.session.runUserCommand("ls", []);
+      assert.deepEqual(ran, {
+        kind: "ran",
+        exitCode: 0,
+        stdout: "ls",
+        stderr: "",
+      });
+      live.close();
     },
   });
 }

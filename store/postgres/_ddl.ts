@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { CostEntry } from "../store.ts";
 
 /** The schema version these statements build. */
 export const PG_SCHEMA_VERSION = 1;
@@ -383,3 +384,30 @@ $$;
 export const PG_DDL: string = `${TABLES}${FUNCTIONS}
 INSERT INTO relavium_schema_version (version) VALUES (${PG_SCHEMA_VERSION})
   ON CONFLICT DO NOTHING;`;
+
+/**
+ * Cost entries as `rlv_add_costs` reads them (one jsonb array), each with
+ * a fresh row id.
+ *
+ * @param ids Source of row ids.
+ * @param costs The entries.
+ * @returns The array to send.
+ */
+export function costJson(
+  ids: () => string,
+  costs: readonly CostEntry[],
+): Record<string, string | number>[] {
+  return costs.map((c) => ({
+    id: ids(),
+    model: c.model,
+    in: c.inputTokens,
+    out: c.outputTokens,
+    cost: c.costMicrocents,
+    unpriced: c.priced ? 0 : 1,
+    cr: c.cacheReadTokens ?? 0,
+    cw: c.cacheWriteTokens ?? 0,
+    crc: c.cacheReadMicrocents ?? 0,
+    cwc: c.cacheWriteMicrocents ?? 0,
+    unknown: c.usageUnknown === true ? 1 : 0,
+  }));
+}

@@ -45,7 +45,12 @@ import {
 } from "../lease_policy.ts";
 import { seedTurnKey } from "../turn_key.ts";
 import { checkCost, checkTurnsUsed, planTurnRows } from "../turn_plan.ts";
-import { LEASE_LOST_STATE, MOVED_STATE, NOT_FOUND_STATE } from "./_ddl.ts";
+import {
+  costJson,
+  LEASE_LOST_STATE,
+  MOVED_STATE,
+  NOT_FOUND_STATE,
+} from "./_ddl.ts";
 import { scrubbed, type Sql } from "./_connect.ts";
 import {
   costTotals,
@@ -55,26 +60,6 @@ import {
   loadSession,
   type StoredLease,
 } from "./_reads.ts";
-
-/** A cost entry as the write functions read it. */
-function costJson(
-  ids: () => string,
-  costs: readonly CostEntry[],
-): Record<string, string | number>[] {
-  return costs.map((c) => ({
-    id: ids(),
-    model: c.model,
-    in: c.inputTokens,
-    out: c.outputTokens,
-    cost: c.costMicrocents,
-    unpriced: c.priced ? 0 : 1,
-    cr: c.cacheReadTokens ?? 0,
-    cw: c.cacheWriteTokens ?? 0,
-    crc: c.cacheReadMicrocents ?? 0,
-    cwc: c.cacheWriteMicrocents ?? 0,
-    unknown: c.usageUnknown === true ? 1 : 0,
-  }));
-}
 
 /** A lease this handle holds. */
 interface Held {

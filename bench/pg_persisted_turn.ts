@@ -35,7 +35,7 @@ import {
   instantProvider,
   out,
 } from "./_bench_util.ts";
-import { REPLY } from "./persisted_turn.ts";
+import { BENCH_AGENT, REPLY } from "./persisted_turn.ts";
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ??
@@ -106,13 +106,7 @@ async function hostedTurns(url: string, turns: number): Promise<string> {
   const live = await openSession({
     store,
     runtime: benchRuntime(clock, ids, instantProvider("openai", () => REPLY)),
-    agent: {
-      id: "bench",
-      model: "gpt-5.4-mini",
-      provider: "openai",
-      system_prompt: "You help.",
-      memory: { type: "none" as const },
-    },
+    agent: BENCH_AGENT,
     context: { workingDir: "/work", fsScopeTier: "sandboxed" as const },
     settings: { maxTurns: 1_000_000 },
   });

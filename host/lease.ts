@@ -86,30 +86,23 @@ export function holdLease(
   const renew = store.renewLease.bind(store);
   const releaseLease = store.releaseLease.bind(store);
   const readLease = store.readLease?.bind(store);
-  let lost = false;
+  const state = { lost: false };
   let lostTo: string | undefined;
   let released = false;
-  const timer = setInterval(() => {
-    try {
-      lost = !renew(sessionId, holderId);
-    } catch {
-      // A closed or failing store: the next write reports it.
-      lost = true;
-    }
-    if (lost) clearInterval(timer);
-  }, LEASE_HEARTBEAT_MS);
-  Deno.unrefTimer(timer);
+  const timer = heartbeat(() => renew(sessionId, holderId), state);
   return {
     ok: true,
     lease: {
       get lost(): boolean {
-        return lost;
+        return state.lost;
       },
       holderId,
       check(): string | undefined {
         if (lostTo !== undefined) return lostTo;
         if (readLease === undefined) {
-          return lost ? leaseLostMessage(sessionId, undefined) : undefined;
+          return state.lost
+            ? leaseLostMessage(sessionId, undefined)
+            : undefined;
         }
         let current: SessionLease | undefined;
         try {
@@ -121,7 +114,7 @@ export function holdLease(
         if (current?.holderId === holderId) {
           return undefined;
         }
-        lost = true;
+        state.lost = true;
         clearInterval(timer);
         lostTo = leaseLostMessage(sessionId, current);
         return lostTo;
@@ -130,7 +123,7 @@ export function holdLease(
         if (released) return;
         released = true;
         clearInterval(timer);
-        if (!lost) releaseLease(sessionId, holderId);
+        if (!state.lost) releaseLease(sessionId, holderId);
       },
     },
   };
@@ -190,35 +183,26 @@ export async function holdLeaseAsync(
     const message = leaseHeldMessage(sessionId, answer.heldBy, now);
     return { ok: false, heldBy: answer.heldBy, message };
   }
-  let lost = false;
+  const state = { lost: false };
   let released = false;
-  const timer = setInterval(() => {
-    renewLease.call(store, sessionId, holderId).then(
-      (kept) => {
-        if (!kept) lost = true;
-      },
-      () => {
-        // A closed or failing store: the next write reports it.
-        lost = true;
-      },
-    ).finally(() => {
-      if (lost) clearInterval(timer);
-    });
-  }, LEASE_HEARTBEAT_MS);
-  Deno.unrefTimer(timer);
+  const timer = heartbeat(
+    () => renewLease.call(store, sessionId, holderId),
+    state,
+  );
   return {
     ok: true,
     lease: {
       get lost(): boolean {
-        return lost;
+        return state.lost;
       },
       holderId,
-      check: () => lost ? leaseLostMessage(sessionId, undefined) : undefined,
+      check: () =>
+        state.lost ? leaseLostMessage(sessionId, undefined) : undefined,
       async release(): Promise<void> {
         if (released) return;
         released = true;
         clearInterval(timer);
-        if (lost) return;
+        if (state.lost) return;
         try {
           await releaseLease.call(store, sessionId, holderId);
         } catch {
@@ -227,6 +211,28 @@ export async function holdLeaseAsync(
       },
     },
   };
+}
+
+/**
+ * Renews the lease every {@linkcode LEASE_HEARTBEAT_MS} (an unreferenced
+ * timer: it never keeps the process alive) until a renewal is refused or
+ * fails, which sets `state.lost`.
+ */
+function heartbeat(
+  renew: () => boolean | Promise<boolean>,
+  state: { lost: boolean },
+): ReturnType<typeof setInterval> {
+  const timer = setInterval(async () => {
+    try {
+      if (!await renew()) state.lost = true;
+    } catch {
+      // A closed or failing store: the next write reports it.
+      state.lost = true;
+    }
+    if (state.lost) clearInterval(timer);
+  }, LEASE_HEARTBEAT_MS);
+  Deno.unrefTimer(timer);
+  return timer;
 }
 
 /** The holder and since when, for a message. */

@@ -64,13 +64,7 @@ export function holdLease(
     store.acquireLease === undefined || store.renewLease === undefined ||
     store.releaseLease === undefined
   ) {
-    const none: HeldLease = {
-      lost: false,
-      holderId: undefined,
-      check: () => undefined,
-      release() {},
-    };
-    return { ok: true, lease: none };
+    return { ok: true, lease: NO_LEASE };
   }
   const claim = claimOf(runtime);
   const { holderId } = claim;
@@ -167,13 +161,7 @@ export async function holdLeaseAsync(
     acquireLease === undefined || renewLease === undefined ||
     releaseLease === undefined
   ) {
-    const none: HeldLease = {
-      lost: false,
-      holderId: undefined,
-      check: () => undefined,
-      release() {},
-    };
-    return { ok: true, lease: none };
+    return { ok: true, lease: NO_LEASE };
   }
   const claim = claimOf(runtime);
   const { holderId } = claim;
@@ -212,6 +200,14 @@ export async function holdLeaseAsync(
     },
   };
 }
+
+/** The lease of a store that keeps none: never lost, nothing to release. */
+const NO_LEASE: HeldLease = {
+  lost: false,
+  holderId: undefined,
+  check: () => undefined,
+  release() {},
+};
 
 /**
  * Renews the lease every {@linkcode LEASE_HEARTBEAT_MS} (an unreferenced

@@ -130,6 +130,14 @@ Deno.test({
         .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, "<time>");
     assert.equal(bare(onPg.exported), bare(onSqlite.exported));
 
+    // chat-delete: the session leaves the listing and cannot be shown.
+    const deleted = await s.run(["chat-delete", onPg.id, "--yes"], { code: 0 });
+    const gone = await s.run(["chat-show", onPg.id, "--json"]);
+    assert.notEqual(gone.code, 0);
+    const listed = await s.run(["chat-list", "--json"], { code: 0 });
+    assert.ok(!listed.stdout.includes(onPg.id));
+    onPg.printed.push(deleted.stdout, deleted.stderr, gone.stderr);
+
     // A server that cannot be reached: named, without the URL.
     const dead = new URL(pg.url);
     dead.searchParams.delete("host");

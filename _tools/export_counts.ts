@@ -13,6 +13,7 @@ const ENTRY_POINTS: readonly string[] = [
   "session/mod.ts",
   "llm/mod.ts",
   "store/mod.ts",
+  "store/postgres/mod.ts",
   "host/mod.ts",
   "export/mod.ts",
   "tools/mod.ts",

@@ -42,6 +42,7 @@
  */
 import { openSession } from "../host/host.ts";
 import type { StreamChunk } from "../llm/chunk.ts";
+import type { Agent } from "../schema/agent.ts";
 import { openSqliteStore } from "../store/sqlite_store.ts";
 import { openBareTurn } from "./_bare_turn.ts";
 import {
@@ -54,7 +55,8 @@ import {
   out,
 } from "./_bench_util.ts";
 
-const REPLY: StreamChunk[] = [
+/** The provider's answer to every turn: a few words and their usage. */
+export const REPLY: StreamChunk[] = [
   { type: "text_delta", text: "An answer of a few words." },
   {
     type: "stop",
@@ -62,6 +64,17 @@ const REPLY: StreamChunk[] = [
     usage: { inputTokens: 20, outputTokens: 6 },
   },
 ];
+
+/** The agent of the benched session. */
+export const BENCH_AGENT: Agent = {
+  id: "bench",
+  model: "gpt-5.4-mini",
+  provider: "openai",
+  system_prompt: "You help.",
+  // Each request carries only the pending message: every turn does the
+  // same work however many the session holds.
+  memory: { type: "none" },
+};
 
 interface RunFigures {
   turnUs: number;
@@ -88,15 +101,7 @@ async function oneRun(
   const live = openSession({
     store,
     runtime,
-    agent: {
-      id: "bench",
-      model: "gpt-5.4-mini",
-      provider: "openai",
-      system_prompt: "You help.",
-      // Each request carries only the pending message: every turn does
-      // the same work however many the session holds.
-      memory: { type: "none" as const },
-    },
+    agent: BENCH_AGENT,
     context: { workingDir: "/work", fsScopeTier: "sandboxed" as const },
     settings: { maxTurns: 1_000_000 },
   });

@@ -5,213 +5,63 @@
  *
  * @module
  */
-import { createReplay } from "../llm/replay_provider.ts";
-import type { LlmProvider } from "../llm/provider.ts";
-import { type Agent, parseAgent } from "../schema/agent.ts";
+import { providersFor } from "./provider_source.ts";
+import type { Agent } from "../schema/agent.ts";
 import type { SessionContext } from "../schema/context.ts";
-import type { SessionEvent, SessionEventDraft } from "../schema/event.ts";
+import type { SessionEvent } from "../schema/event.ts";
 import { err, ok, type Result } from "../schema/result.ts";
 import type {
   EgressAttempt,
   SessionEffects,
   SessionHooks,
-  SessionSettings,
 } from "../session/deps.ts";
 import { createEventStamper } from "../session/events.ts";
+import {
+  checkedAgent,
+  type ResumeError,
+  type ResumePlan,
+  resumePlan,
+} from "./resume_plan.ts";
 import { AgentSession, type AgentSessionParams } from "../session/session.ts";
-import { isValidResumeState } from "../session/resume_state.ts";
 import { sessionError } from "../session/turn_errors.ts";
-import type { EgressDecision, ToolRegistry } from "../tools/registry.ts";
+import type { EgressDecision } from "../tools/registry.ts";
 import {
   createEventRedactor,
   createSecretScreen,
   redactStrings,
 } from "./secrets.ts";
-import { reconstructSessionState } from "../store/projection.ts";
-import type { SessionLease, SessionStore } from "../store/store.ts";
+import {
+  type AsyncSessionStore,
+  isAsyncStore,
+  type SessionLease,
+  type SessionStore,
+} from "../store/store.ts";
 import { EventChannel } from "./event_channel.ts";
-import { InvalidAgentError } from "./errors.ts";
-import type { SessionRuntime } from "./runtime.ts";
 import { createTurnWriter } from "./turn_writer.ts";
-import { coverageHooks, type HeldLease, holdLease } from "./lease.ts";
+import {
+  coverageHooks,
+  type HeldLease,
+  holdLease,
+  holdLeaseAsync,
+} from "./lease.ts";
+import { afterWrites } from "./durable_egress.ts";
+import type {
+  HostOptions,
+  OpenSessionOptions,
+  PersistedSession,
+  ResumeSessionOptions,
+} from "./host_options.ts";
 
-/**
- * Options shared by {@linkcode openSession} and {@linkcode resumeSession}.
- */
-export interface HostOptions {
-  /** Where the session lives. */
-  store: SessionStore;
-  /** The effects: clock, ids, sleep, fetch, catalog, keys (see `denoRuntime`). */
-  runtime: SessionRuntime;
-  /** The tools the agent may call; absent ⇒ none are advertised. */
-  tools?: ToolRegistry;
-  /** Engine settings (caps, compaction, the cost cap, interactivity). */
-  settings?: SessionSettings;
-  /**
-   * Hooks of your own (egress checks, cost updates, compaction start, the
-   * budget flush). The host owns the event sink, the commit of finished
-   * work and the turn keys.
-   */
-  hooks?: Omit<SessionHooks, "emit" | "commit" | "reserveEffectTurnKey">;
-  /**
-   * Capacity of the event channel; default 10,000 events. With nobody
-   * reading, the oldest unread events are dropped past it (counted in
-   * `events.dropped`); persistence never depends on the channel.
-   */
-  eventBuffer?: number;
-  /**
-   * Secret values (API keys) replaced by `[redacted]` in every event and
-   * every stored row (user text, final text, summaries), beside strings
-   * shaped like provider keys (`sk-…`, `sk-ant-…`, `AIza…`, …), which
-   * are always redacted. Values shorter than 8 characters are ignored.
-   */
-  secrets?: readonly string[];
-}
-
-/**
- * Options of {@linkcode openSession}.
- */
-export interface OpenSessionOptions extends HostOptions {
-  /** The agent, validated, then frozen into the row's snapshot. */
-  agent: Agent;
-  /**
-   * Where the session works; default the runtime's `workingDir` with
-   * file access `sandboxed` to it.
-   */
-  context?: SessionContext;
-  /** A chosen id; default a fresh one from the runtime's `ids`. */
-  sessionId?: string;
-}
-
-/**
- * Options of {@linkcode resumeSession}.
- */
-export interface ResumeSessionOptions extends HostOptions {
-  /** The stored session's id. */
-  sessionId: string;
-  /** Used only when the row has no agent snapshot. */
-  agent?: Agent;
-  /**
-   * Continue on another model: same session id and history, a new
-   * instance whose plan starts at this model (its provider: `provider`,
-   * else the catalog's), with the agent's fallback chain rebuilt without
-   * that model. The stored agent snapshot is unchanged.
-   */
-  reseat?: { model: string; provider?: string };
-}
-
-/**
- * A live session joined to its store. `using` (or `[Symbol.dispose]()`)
- * closes it.
- */
-export interface PersistedSession extends Disposable {
-  /** The engine instance. */
-  readonly session: AgentSession;
-  /** The session id. */
-  readonly sessionId: string;
-  /**
-   * Every stamped event, in order, for one reader; the channel ends after
-   * `session:cancelled`. Memory stays bounded when nobody reads: past its
-   * capacity (`eventBuffer`) the oldest unread events are dropped and
-   * counted in `events.dropped`. Turns are persisted either way.
-   */
-  readonly events: EventChannel<SessionEvent>;
-  /** Whether a durable write failed (no further egress is allowed). */
-  readonly latched: boolean;
-  /** The failed write's error, when latched. */
-  readonly latchError: unknown;
-  /** Cancels the session if it is still live and ends the event channel. */
-  close(): void;
-  /**
-   * Publishes `session:exported` on this session's channel, stamped like
-   * every other event (an in-chat export). The row is not changed.
-   *
-   * @throws {TypeError} When the session is cancelled (its channel ended).
-   */
-  emitExported(workflowPath: string): void;
-  /**
-   * Publishes a `session:mcp_server` event on this session's channel,
-   * stamped like every other event: the session's MCP servers connect
-   * before it opens and close when it ends.
-   *
-   * @throws {TypeError} When the session is cancelled (its channel ended).
-   */
-  emitMcpServer(
-    event: Extract<SessionEventDraft, { type: "session:mcp_server" }>,
-  ): void;
-}
-
-/**
- * Why a session could not be resumed.
- */
-export type ResumeError =
-  | { kind: "not_found"; sessionId: string }
-  | { kind: "no_agent"; sessionId: string }
-  | { kind: "invalid_state"; sessionId: string }
-  | { kind: "unknown_model"; sessionId: string; model: string }
-  | {
-    kind: "held";
-    sessionId: string;
-    /** The live lease of the writer that has the session open. */
-    heldBy: SessionLease;
-    /** Names the holder and how to go on. */
-    message: string;
-  };
-
-function checkedAgent(agent: unknown): Agent {
-  const parsed = parseAgent(agent, "agent");
-  if (!parsed.ok) throw new InvalidAgentError(parsed.error.issues);
-  return parsed.value;
-}
-
-// One replay per runtime: the sessions a runtime runs (an open, then a
-// resume) consume its cassette in order.
-const replays = new WeakMap<
-  SessionRuntime,
-  (id: string) => LlmProvider | undefined
->();
-
-function providersFor(
-  runtime: SessionRuntime,
-  agent: Agent,
-): (id: string) => LlmProvider | undefined {
-  if (runtime.resolveProvider !== undefined) {
-    const own = runtime.resolveProvider;
-    return (id) => own.call(runtime, id);
-  }
-  const cassette = runtime.cassette;
-  if (cassette !== undefined) {
-    let replay = replays.get(runtime);
-    if (replay === undefined) {
-      const r = createReplay(cassette, { primaryProvider: agent.provider });
-      replay = (id) => r.resolveProvider(id);
-      replays.set(runtime, replay);
-    }
-    return replay;
-  }
-  // Neither a resolver nor a cassette: the runtime offers no provider
-  // (denoRuntime() supplies the shipped adapters as its resolver).
-  return () => undefined;
-}
-
-function reseated(
-  agent: Agent,
-  reseat: { model: string; provider: string },
-): Agent {
-  const { fallback_chain: chain, ...rest } = agent;
-  const kept = (chain ?? []).filter((e) =>
-    !(e.model === reseat.model && e.provider === reseat.provider)
-  );
-  return {
-    ...rest,
-    model: reseat.model,
-    provider: reseat.provider,
-    ...(kept.length > 0 ? { fallback_chain: kept } : {}),
-  };
-}
+export type {
+  HostOptions,
+  OpenSessionOptions,
+  PersistedSession,
+  ResumeSessionOptions,
+} from "./host_options.ts";
+export type { ResumeError } from "./resume_plan.ts";
 
 function join(
-  options: HostOptions,
+  options: HostOptions<SessionStore | AsyncSessionStore>,
   sessionId: string,
   agent: Agent,
   held: { lease: HeldLease },
@@ -226,6 +76,7 @@ function join(
   let latchError: unknown;
   // The one redaction of what leaves the session as data: events and rows.
   const { redact } = createSecretScreen(options.secrets ?? []);
+  const queued = isAsyncStore(store);
   const writer = createTurnWriter({
     store,
     sessionId,
@@ -240,9 +91,19 @@ function join(
     createEventStamper({
       sessionId,
       clock: runtime.clock,
+      // After the writes queued before it (at once on a synchronous
+      // store): an event never announces a write that has not settled.
       deliver: (event) => {
-        events.publish(event);
-        if (event.type === "session:cancelled") events.close();
+        // On an asynchronous store the lease is released, in order after
+        // the cancel's writes, before the channel ends: a reader that saw
+        // the end may resume the session at once.
+        if (event.type === "session:cancelled" && queued) {
+          writer.write(() => held.lease.release());
+        }
+        writer.after(() => {
+          events.publish(event);
+          if (event.type === "session:cancelled") events.close();
+        });
       },
     }),
   );
@@ -254,10 +115,24 @@ function join(
     ),
   };
   const user = options.hooks ?? {};
+  // An asynchronous store's next effect turn key, taken ahead (a key is
+  // handed out only once it is durable): at open, again once one is handed
+  // out, and before each request (one may lead to a tool call).
+  let nextKey: number | undefined;
+  const takeKey = async (): Promise<void> => {
+    nextKey ??= await store.allocateTurnKey(sessionId);
+  };
+  if (queued) writer.write(takeKey);
+  const resolveProvider = providersFor(runtime, agent);
   const effects: SessionEffects = {
     clock: runtime.clock,
     ids: runtime.ids,
-    resolveProvider: providersFor(runtime, agent),
+    resolveProvider: queued
+      ? afterWrites(resolveProvider, async () => {
+        await writer.settled();
+        await takeKey();
+      })
+      : resolveProvider,
     keyFor: (id) => runtime.keyFor(id),
     sleep: (ms, signal) => runtime.sleep(ms, signal),
     catalog: runtime.catalog,
@@ -281,15 +156,24 @@ function join(
     },
     reserveEffectTurnKey(): number {
       if (writer.latched) throw new Error("The session store is latched");
+      if (queued) {
+        const key = nextKey;
+        if (key === undefined) {
+          throw new Error("No effect turn key is ready: nothing was run");
+        }
+        nextKey = undefined;
+        writer.write(takeKey);
+        return key;
+      }
       try {
-        return store.allocateTurnKey(sessionId);
+        return (store as SessionStore).allocateTurnKey(sessionId);
       } catch (e) {
         // No key, no effect identity: stop writing, as for a failed commit.
         writer.latch(e);
         throw e;
       }
     },
-    ...coverageHooks(store, sessionId, held.lease),
+    ...coverageHooks(store, sessionId, held.lease, writer),
   };
   let live: AgentSession;
   try {
@@ -304,8 +188,11 @@ function join(
   }
   const close = (): void => {
     if (live.state !== "cancelled") live.cancel();
-    events.close();
-    held.lease.release();
+    // After the cancel's writes (at once on a synchronous store).
+    writer.after(() => {
+      events.close();
+      held.lease.release();
+    });
   };
   return {
     session: live,
@@ -382,38 +269,73 @@ function join(
  * assert.equal(store.load(live.sessionId)?.messages.length, 2);
  * ```
  */
-export function openSession(options: OpenSessionOptions): PersistedSession {
+export function openSession(
+  options: OpenSessionOptions,
+): PersistedSession;
+/**
+ * {@linkcode openSession} on an asynchronous store (Postgres): the row
+ * and the lease are written before the promise settles.
+ *
+ * @param options As above, with an asynchronous store.
+ * @returns The live session, once its row and lease are written.
+ */
+export function openSession(
+  options: OpenSessionOptions<AsyncSessionStore>,
+): Promise<PersistedSession>;
+/**
+ * {@linkcode openSession} on a store of either form: `await` the answer.
+ *
+ * @param options As above, with either form of store.
+ * @returns The live session, or a promise of it (asynchronous store).
+ */
+export function openSession(
+  options: OpenSessionOptions<SessionStore | AsyncSessionStore>,
+): PersistedSession | Promise<PersistedSession>;
+export function openSession(
+  options: OpenSessionOptions<SessionStore | AsyncSessionStore>,
+): PersistedSession | Promise<PersistedSession> {
   const agent = checkedAgent(options.agent);
-  const { runtime } = options;
+  const { runtime, store } = options;
   const context: SessionContext = options.context ??
     { workingDir: runtime.workingDir, fsScopeTier: "sandboxed" };
   const sessionId = options.sessionId ?? runtime.ids();
-  options.store.create({
+  const row = {
     id: sessionId,
     agentSlug: agent.id,
     agentSnapshot: agent,
     modelId: agent.model,
     context,
-  });
-  const held = holdLease(options.store, sessionId, runtime);
+  };
+  const start = (lease: HeldLease): PersistedSession => {
+    const live = join(
+      options,
+      sessionId,
+      agent,
+      { lease },
+      (parts) =>
+        new AgentSession({
+          sessionId,
+          agentRef: agent.id,
+          agent,
+          context,
+          ...parts,
+        }),
+    );
+    live.session.start();
+    return live;
+  };
+  if (isAsyncStore(store)) {
+    return (async () => {
+      await store.create(row);
+      const held = await holdLeaseAsync(store, sessionId, runtime);
+      if (!held.ok) throw new Error(held.message);
+      return start(held.lease);
+    })();
+  }
+  store.create(row);
+  const held = holdLease(store, sessionId, runtime);
   if (!held.ok) throw new Error(held.message);
-  const lease = { lease: held.lease };
-  const live = join(
-    options,
-    sessionId,
-    agent,
-    lease,
-    (parts) =>
-      new AgentSession({
-        sessionId,
-        agentRef: agent.id,
-        agent,
-        context,
-        ...parts,
-      }),
-  );
-  live.session.start();
-  return live;
+  return start(held.lease);
 }
 
 /**
@@ -447,45 +369,87 @@ export function openSession(options: OpenSessionOptions): PersistedSession {
  */
 export function resumeSession(
   options: ResumeSessionOptions,
+): Result<PersistedSession, ResumeError>;
+/**
+ * {@linkcode resumeSession} on an asynchronous store (Postgres): the rows
+ * are read and the lease taken before the promise settles.
+ *
+ * @param options As above, with an asynchronous store.
+ * @returns The live session, or why it could not be resumed.
+ */
+export function resumeSession(
+  options: ResumeSessionOptions<AsyncSessionStore>,
+): Promise<Result<PersistedSession, ResumeError>>;
+/**
+ * {@linkcode resumeSession} on a store of either form: `await` the answer.
+ *
+ * @param options As above, with either form of store.
+ * @returns The live session or why not, or a promise of it (asynchronous
+ * store).
+ */
+export function resumeSession(
+  options: ResumeSessionOptions<SessionStore | AsyncSessionStore>,
+):
+  | Result<PersistedSession, ResumeError>
+  | Promise<Result<PersistedSession, ResumeError>>;
+export function resumeSession(
+  options: ResumeSessionOptions<SessionStore | AsyncSessionStore>,
+):
+  | Result<PersistedSession, ResumeError>
+  | Promise<Result<PersistedSession, ResumeError>> {
+  const { sessionId, store } = options;
+  if (isAsyncStore(store)) {
+    return (async () => {
+      const loaded = await store.load(sessionId);
+      const pending = loaded === undefined
+        ? 0
+        : (await store.coverage?.(sessionId))?.pending.length ?? 0;
+      const plan = resumePlan(options, loaded, pending);
+      if (!plan.ok) return plan;
+      const held = await holdLeaseAsync(store, sessionId, options.runtime);
+      return resumed(options, plan.value, held);
+    })();
+  }
+  const loaded = store.load(sessionId);
+  const pending = loaded === undefined
+    ? 0
+    : store.coverage?.(sessionId).pending.length ?? 0;
+  const plan = resumePlan(options, loaded, pending);
+  if (!plan.ok) return plan;
+  return resumed(
+    options,
+    plan.value,
+    holdLease(store, sessionId, options.runtime),
+  );
+}
+
+function resumed(
+  options: ResumeSessionOptions<SessionStore | AsyncSessionStore>,
+  plan: ResumePlan,
+  held:
+    | { ok: true; lease: HeldLease }
+    | { ok: false; heldBy: SessionLease; message: string },
 ): Result<PersistedSession, ResumeError> {
   const { sessionId } = options;
-  const loaded = options.store.load(sessionId);
-  if (loaded === undefined) return err({ kind: "not_found", sessionId });
-  const snapshot = loaded.record.agentSnapshot ??
-    (options.agent === undefined ? undefined : checkedAgent(options.agent));
-  if (snapshot === undefined) return err({ kind: "no_agent", sessionId });
-  let agent = snapshot;
-  if (options.reseat !== undefined) {
-    const { model } = options.reseat;
-    const provider = options.reseat.provider ??
-      options.runtime.catalog.lookup(model)?.provider;
-    if (provider === undefined) {
-      return err({ kind: "unknown_model", sessionId, model });
-    }
-    agent = reseated(snapshot, { model, provider });
-  }
-  const pending = options.store.coverage?.(sessionId).pending.length ?? 0;
-  const state = {
-    ...reconstructSessionState(loaded.record, loaded.messages),
-    ...(pending > 0 ? { unaccountedCalls: pending } : {}),
-  };
-  if (!isValidResumeState(state)) {
-    return err({ kind: "invalid_state", sessionId });
-  }
-  const held = holdLease(options.store, sessionId, options.runtime);
   if (!held.ok) {
     const { message } = held;
     return err({ kind: "held", sessionId, heldBy: held.heldBy, message });
   }
-  const lease = { lease: held.lease };
+  const { loaded, agent, state } = plan;
   return ok(
-    join(options, sessionId, agent, lease, (parts) =>
-      AgentSession.resume({
-        sessionId,
-        agentRef: loaded.record.agentSlug,
-        agent,
-        context: loaded.record.context,
-        ...parts,
-      }, state)),
+    join(
+      options,
+      sessionId,
+      agent,
+      { lease: held.lease },
+      (parts) =>
+        AgentSession.resume({
+          sessionId,
+          agentRef: loaded.record.agentSlug,
+          agent,
+          context: loaded.record.context,
+          ...parts,
+        }, state),
+    ),
   );
 }

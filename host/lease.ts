@@ -6,13 +6,19 @@
  * @module
  */
 import type { SessionHooks } from "../session/deps.ts";
-import type { SessionLease, SessionStore } from "../store/store.ts";
+import {
+  type AsyncSessionStore,
+  isAsyncStore,
+  type SessionLease,
+  type SessionStore,
+} from "../store/store.ts";
 import {
   LEASE_HEARTBEAT_MS,
   LEASE_STALE_MS,
   leaseHolderText,
 } from "../store/lease_policy.ts";
 import type { SessionRuntime } from "./runtime.ts";
+import type { TurnWriter } from "./turn_writer.ts";
 
 /**
  * A lease this process holds (or, on a store without leases, nothing to
@@ -29,8 +35,12 @@ export interface HeldLease {
    * must then send and write nothing more).
    */
   check(): string | undefined;
-  /** Stops the heartbeat and releases it (idempotent). */
-  release(): void;
+  /**
+   * Stops the heartbeat and releases it (idempotent); on an asynchronous
+   * store the promise settles once the release is written (it never
+   * rejects: a lease left behind goes stale).
+   */
+  release(): void | Promise<void>;
 }
 
 /**
@@ -54,22 +64,11 @@ export function holdLease(
     store.acquireLease === undefined || store.renewLease === undefined ||
     store.releaseLease === undefined
   ) {
-    const none: HeldLease = {
-      lost: false,
-      holderId: undefined,
-      check: () => undefined,
-      release() {},
-    };
-    return { ok: true, lease: none };
+    return { ok: true, lease: NO_LEASE };
   }
-  const holderId = runtime.ids();
-  const me = runtime.process;
-  const answer = store.acquireLease(sessionId, {
-    holderId,
-    ...(me === undefined ? {} : { pid: me.pid }),
-    ...(me?.hostname === undefined ? {} : { hostname: me.hostname }),
-    ...(me?.isAlive === undefined ? {} : { isAlive: me.isAlive }),
-  });
+  const claim = claimOf(runtime);
+  const { holderId } = claim;
+  const answer = store.acquireLease(sessionId, claim);
   if (!answer.ok) {
     const message = leaseHeldMessage(
       sessionId,
@@ -81,30 +80,23 @@ export function holdLease(
   const renew = store.renewLease.bind(store);
   const releaseLease = store.releaseLease.bind(store);
   const readLease = store.readLease?.bind(store);
-  let lost = false;
+  const state = { lost: false };
   let lostTo: string | undefined;
   let released = false;
-  const timer = setInterval(() => {
-    try {
-      lost = !renew(sessionId, holderId);
-    } catch {
-      // A closed or failing store: the next write reports it.
-      lost = true;
-    }
-    if (lost) clearInterval(timer);
-  }, LEASE_HEARTBEAT_MS);
-  Deno.unrefTimer(timer);
+  const timer = heartbeat(() => renew(sessionId, holderId), state);
   return {
     ok: true,
     lease: {
       get lost(): boolean {
-        return lost;
+        return state.lost;
       },
       holderId,
       check(): string | undefined {
         if (lostTo !== undefined) return lostTo;
         if (readLease === undefined) {
-          return lost ? leaseLostMessage(sessionId, undefined) : undefined;
+          return state.lost
+            ? leaseLostMessage(sessionId, undefined)
+            : undefined;
         }
         let current: SessionLease | undefined;
         try {
@@ -116,7 +108,7 @@ export function holdLease(
         if (current?.holderId === holderId) {
           return undefined;
         }
-        lost = true;
+        state.lost = true;
         clearInterval(timer);
         lostTo = leaseLostMessage(sessionId, current);
         return lostTo;
@@ -125,10 +117,118 @@ export function holdLease(
         if (released) return;
         released = true;
         clearInterval(timer);
-        if (!lost) releaseLease(sessionId, holderId);
+        if (!state.lost) releaseLease(sessionId, holderId);
       },
     },
   };
+}
+
+/** The claim of this process: a fresh holder id and who it is. */
+function claimOf(
+  runtime: Pick<SessionRuntime, "ids" | "process">,
+): NonNullable<Parameters<NonNullable<SessionStore["acquireLease"]>>[1]> {
+  const me = runtime.process;
+  return {
+    holderId: runtime.ids(),
+    ...(me === undefined ? {} : { pid: me.pid }),
+    ...(me?.hostname === undefined ? {} : { hostname: me.hostname }),
+    ...(me?.isAlive === undefined ? {} : { isAlive: me.isAlive }),
+  };
+}
+
+/**
+ * {@linkcode holdLease} on an asynchronous store: the lease is taken
+ * before the session opens; the heartbeat renews it in the background.
+ * Every write the store makes is fenced by the lease it took, so a lost
+ * lease shows as a refused write (the writer latches) or a refused
+ * heartbeat; `check` reads nothing.
+ *
+ * @param store The session's store.
+ * @param sessionId The session.
+ * @param runtime The ids and this process's identity.
+ * @returns The held lease, or the live lease another writer holds.
+ */
+export async function holdLeaseAsync(
+  store: AsyncSessionStore,
+  sessionId: string,
+  runtime: Pick<SessionRuntime, "ids" | "process" | "clock">,
+): Promise<
+  | { ok: true; lease: HeldLease }
+  | { ok: false; heldBy: SessionLease; message: string }
+> {
+  const { acquireLease, renewLease, releaseLease } = store;
+  if (
+    acquireLease === undefined || renewLease === undefined ||
+    releaseLease === undefined
+  ) {
+    return { ok: true, lease: NO_LEASE };
+  }
+  const claim = claimOf(runtime);
+  const { holderId } = claim;
+  const answer = await acquireLease.call(store, sessionId, claim);
+  if (!answer.ok) {
+    const now = runtime.clock.now();
+    const message = leaseHeldMessage(sessionId, answer.heldBy, now);
+    return { ok: false, heldBy: answer.heldBy, message };
+  }
+  const state = { lost: false };
+  let released = false;
+  const timer = heartbeat(
+    () => renewLease.call(store, sessionId, holderId),
+    state,
+  );
+  return {
+    ok: true,
+    lease: {
+      get lost(): boolean {
+        return state.lost;
+      },
+      holderId,
+      check: () =>
+        state.lost ? leaseLostMessage(sessionId, undefined) : undefined,
+      async release(): Promise<void> {
+        if (released) return;
+        released = true;
+        clearInterval(timer);
+        if (state.lost) return;
+        try {
+          await releaseLease.call(store, sessionId, holderId);
+        } catch {
+          // Left to go stale: the next claimant takes it over.
+        }
+      },
+    },
+  };
+}
+
+/** The lease of a store that keeps none: never lost, nothing to release. */
+const NO_LEASE: HeldLease = {
+  lost: false,
+  holderId: undefined,
+  check: () => undefined,
+  release() {},
+};
+
+/**
+ * Renews the lease every {@linkcode LEASE_HEARTBEAT_MS} (an unreferenced
+ * timer: it never keeps the process alive) until a renewal is refused or
+ * fails, which sets `state.lost`.
+ */
+function heartbeat(
+  renew: () => boolean | Promise<boolean>,
+  state: { lost: boolean },
+): ReturnType<typeof setInterval> {
+  const timer = setInterval(async () => {
+    try {
+      if (!await renew()) state.lost = true;
+    } catch {
+      // A closed or failing store: the next write reports it.
+      state.lost = true;
+    }
+    if (state.lost) clearInterval(timer);
+  }, LEASE_HEARTBEAT_MS);
+  Deno.unrefTimer(timer);
+  return timer;
 }
 
 /** The holder and since when, for a message. */
@@ -198,13 +298,17 @@ export function leaseLostMessage(
  * @param store The session's store.
  * @param sessionId The session.
  * @param lease The session's lease: once lost, nothing more is sent.
+ * @param writer The session's writer (an asynchronous store's journal
+ * writes queue on it: the request waits for them, see `host.ts`).
  * @returns The hooks to add.
  */
 export function coverageHooks(
-  store: SessionStore,
+  store: SessionStore | AsyncSessionStore,
   sessionId: string,
   lease: HeldLease,
+  writer: TurnWriter,
 ): Pick<SessionHooks, "invocationStarted" | "invocationSettled"> {
+  if (isAsyncStore(store)) return queuedCoverage(store, sessionId, writer);
   const begin = store.beginInvocation?.bind(store);
   const settle = store.settleInvocation?.bind(store);
   if (begin === undefined || settle === undefined) return {};
@@ -233,6 +337,57 @@ export function coverageHooks(
       if (id === undefined) return;
       journalIds.delete(settlement.id);
       settle(sessionId, { ...settlement, id });
+    },
+  };
+}
+
+/**
+ * The journal hooks of an asynchronous store: the pending row and the
+ * settlement queue on the writer, in order with the turn's writes; the
+ * request leaves only once they settled (the host's egress barrier), and
+ * a failed one latches the writer, so nothing leaves unjournaled.
+ */
+function queuedCoverage(
+  store: AsyncSessionStore,
+  sessionId: string,
+  writer: TurnWriter,
+): Pick<SessionHooks, "invocationStarted" | "invocationSettled"> {
+  const { beginInvocation: begin, settleInvocation: settle } = store;
+  if (begin === undefined || settle === undefined) return {};
+  const journalIds = new Map<string, Promise<string>>();
+  return {
+    invocationStarted(started): void {
+      if (writer.latched) {
+        throw new Error(`Session ${sessionId}: the store failed to write`);
+      }
+      const { id, purpose, provider, model, turnNumber } = started;
+      const invocation = turnNumber === undefined
+        ? { purpose, provider, model }
+        : { purpose, provider, model, turnNumber };
+      journalIds.clear();
+      const journalId = Promise.withResolvers<string>();
+      // Never left unhandled: a failed begin latches the writer.
+      journalId.promise.catch(() => {});
+      journalIds.set(id, journalId.promise);
+      writer.write(async () => {
+        try {
+          journalId.resolve(
+            await begin.call(store, sessionId, invocation),
+          );
+        } catch (error) {
+          journalId.reject(error);
+          throw error;
+        }
+      });
+    },
+    invocationSettled(settlement): void {
+      const pending = journalIds.get(settlement.id);
+      if (pending === undefined) return;
+      journalIds.delete(settlement.id);
+      writer.write(async () => {
+        const id = await pending;
+        await settle.call(store, sessionId, { ...settlement, id });
+      });
     },
   };
 }

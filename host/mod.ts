@@ -37,6 +37,7 @@ export { EventChannel } from "./event_channel.ts";
 // The lease a refused resume names (also on `./store`).
 export type {
   AgentSessionRecord,
+  AsyncSessionStore,
   BoundaryMarker,
   CostEntry,
   LoadedSession,

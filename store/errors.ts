@@ -5,16 +5,7 @@
  * @module
  */
 
-/**
- * Why a stored (or about-to-be-stored) message was refused.
- */
-export type SessionMessageBoundaryCode =
-  | "invalid_message"
-  | "invalid_metadata"
-  | "metadata_mismatch"
-  | "malformed_json";
-
-const BOUNDARY_MESSAGES: Record<SessionMessageBoundaryCode, string> = {
+const BOUNDARY_MESSAGES: Record<SessionMessageBoundaryError["code"], string> = {
   invalid_message: "Cannot use session message: the body is invalid",
   invalid_metadata: "Cannot use session message: the metadata is invalid",
   metadata_mismatch:
@@ -37,8 +28,12 @@ const BOUNDARY_MESSAGES: Record<SessionMessageBoundaryCode, string> = {
  * ```
  */
 export class SessionMessageBoundaryError extends Error {
-  /** The fixed failure code. */
-  readonly code: SessionMessageBoundaryCode;
+  /** The fixed failure code: why the message was refused. */
+  readonly code:
+    | "invalid_message"
+    | "invalid_metadata"
+    | "metadata_mismatch"
+    | "malformed_json";
   /**
    * The stored row's `sequence_number`, when a read names the damaged row
    * (the message itself stays fixed).
@@ -50,7 +45,7 @@ export class SessionMessageBoundaryError extends Error {
    *
    * @param code What was wrong.
    */
-  constructor(code: SessionMessageBoundaryCode) {
+  constructor(code: SessionMessageBoundaryError["code"]) {
     super(BOUNDARY_MESSAGES[code]);
     this.name = "SessionMessageBoundaryError";
     this.code = code;

@@ -35,17 +35,6 @@ import { MemoryJournal } from "./memory_journal.ts";
 
 export type { ModelCostTotals } from "./store.ts";
 
-/**
- * What {@linkcode createMemoryStore} may be given. Defaults are
- * deterministic: a clock frozen at epoch 0 and ids `mem-0`, `mem-1`, ….
- */
-export interface MemoryStoreOptions {
-  /** Source of epoch milliseconds; default always 0. */
-  clock?: { now(): number };
-  /** Source of fresh row ids; default `mem-<n>` per store. */
-  ids?: () => string;
-}
-
 function raiseTurnsUsed(
   record: AgentSessionRecord,
   turnsUsed: number | undefined,
@@ -73,7 +62,7 @@ class MemorySessionStore implements SessionStore {
   readonly #ids: () => string;
   readonly #journal = new MemoryJournal();
 
-  constructor(options: MemoryStoreOptions) {
+  constructor(options: Parameters<typeof createMemoryStore>[0] & object) {
     let n = 0;
     this.#clock = options.clock ?? { now: () => 0 };
     this.#ids = options.ids ?? (() => `mem-${n++}`);
@@ -387,7 +376,12 @@ export interface MemoryStore extends SessionStore {
  * ```
  */
 export function createMemoryStore(
-  options: MemoryStoreOptions = {},
+  options: {
+    /** Source of epoch milliseconds; default always 0. */
+    clock?: { now(): number };
+    /** Source of fresh row ids; default `mem-<n>` per store. */
+    ids?: () => string;
+  } = {},
 ): MemoryStore {
   return new MemorySessionStore(options);
 }

@@ -5,6 +5,7 @@
  */
 export type {
   AgentSessionRecord,
+  AsyncSessionStore,
   BoundaryMarker,
   CostEntry,
   LoadedSession,
@@ -17,18 +18,13 @@ export type {
   TurnCommit,
 } from "./store.ts";
 export {
-  type SessionMessageBoundaryCode,
   SessionMessageBoundaryError,
   SessionNotFoundError,
   SessionRecordError,
   StoreOpenError,
 } from "./errors.ts";
 export { openSqliteStore, type SqliteStoreOptions } from "./sqlite_store.ts";
-export {
-  createMemoryStore,
-  type MemoryStore,
-  type MemoryStoreOptions,
-} from "./memory_store.ts";
+export { createMemoryStore, type MemoryStore } from "./memory_store.ts";
 // The schema types the store's API refers to, so this entry point documents
 // them too (type-only: no zod type is re-exported).
 export type {

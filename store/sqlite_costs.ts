@@ -95,7 +95,18 @@ export function readCostTotals(
   statement: StatementSync,
   sessionId: string,
 ): ModelCostTotals[] {
-  return statement.all(sessionId).map((r) => ({
+  return statement.all(sessionId).map(costTotalsOf);
+}
+
+/**
+ * One per-model row of a cost-totals query (`model`, `input`, `output`,
+ * `cost`, `calls`, `unpriced`, and the detail columns, NULL when absent).
+ *
+ * @param r The row.
+ * @returns The totals.
+ */
+export function costTotalsOf(r: Record<string, unknown>): ModelCostTotals {
+  return {
     model: String(r["model"]),
     inputTokens: Number(r["input"]),
     outputTokens: Number(r["output"]),
@@ -107,5 +118,5 @@ export function readCostTotals(
     cacheReadMicrocents: Number(r["cache_read_cost"] ?? 0),
     cacheWriteMicrocents: Number(r["cache_write_cost"] ?? 0),
     usageUnknownCalls: Number(r["usage_unknown"] ?? 0),
-  }));
+  };
 }

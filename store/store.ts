@@ -304,6 +304,29 @@ export interface SessionStore {
 }
 
 /**
+ * The asynchronous form of {@linkcode SessionStore}, for a store whose
+ * driver cannot block (Postgres): the same methods, with the same
+ * meaning, each returning a promise, and `asynchronous: true` telling the
+ * two apart. A settled promise is a finished write; a rejected one wrote
+ * nothing. The host awaits each durable step: the pending journal row
+ * before the request leaves, the turn before `session:turn_completed` is
+ * published, and no next turn before the commit settles.
+ */
+export type AsyncSessionStore =
+  & {
+    [K in keyof SessionStore]: SessionStore[K] extends
+      ((...args: infer A) => infer R) | undefined
+      ? undefined extends SessionStore[K]
+        ? ((...args: A) => Promise<R>) | undefined
+      : (...args: A) => Promise<R>
+      : SessionStore[K];
+  }
+  & {
+    /** Marks the asynchronous form. */
+    readonly asynchronous: true;
+  };
+
+/**
  * A session's writer lease: one process writes a session at a time. The
  * holder refreshes `heartbeatAt` while it runs; a lease is stale, and may
  * be taken over, when its heartbeat is older than 60 seconds, or when its
@@ -327,4 +350,17 @@ export interface SessionLease {
    * own: it is released by hand (`relavium chat-release <id>`).
    */
   damaged?: string;
+}
+
+/**
+ * Whether `store` is the asynchronous form (it says so with
+ * `asynchronous: true`).
+ *
+ * @param store Either form.
+ * @returns `true` for an {@linkcode AsyncSessionStore}.
+ */
+export function isAsyncStore(
+  store: SessionStore | AsyncSessionStore,
+): store is AsyncSessionStore {
+  return (store as { asynchronous?: unknown }).asynchronous === true;
 }

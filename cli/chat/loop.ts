@@ -21,7 +21,7 @@
  */
 import type { PersistedSession } from "../../host/host.ts";
 import type { Replay } from "../../llm/replay_provider.ts";
-import type { SessionStore } from "../../store/store.ts";
+import type { AsyncSessionStore, SessionStore } from "../../store/store.ts";
 import type { ModeController } from "../../tools/modes.ts";
 import type { CommandEnv } from "../command_env.ts";
 import type { EventPrinter } from "../io/output.ts";
@@ -39,7 +39,7 @@ export interface ChatLoopOptions {
   /** The live session. */
   live: PersistedSession;
   /** Its store (for `/cost` and `/export`). */
-  store: SessionStore;
+  store: SessionStore | AsyncSessionStore;
   /** The printer events go to (closed at the end). */
   printer: EventPrinter;
   /** The cassette replay under `--fixture`. */
@@ -216,6 +216,10 @@ export async function runChatLoop(options: ChatLoopOptions): Promise<number> {
           await runSlashExport({ ctx, live, store: options.store });
         }
         if (outcome === "compact") await runSlashCompact(context);
+        if (outcome === "cost") {
+          const { asyncCostReport } = await import("./slash_cost.ts");
+          write(await asyncCostReport(options.store, live.sessionId));
+        }
         latchCheck();
         continue;
       }

@@ -14,7 +14,11 @@ import {
   shownCoverage,
 } from "../commands/cost_report.ts";
 import { type ContextCommandHost, runSlashTrim } from "./slash_window.ts";
-import type { SessionStore } from "../../store/store.ts";
+import {
+  type AsyncSessionStore,
+  isAsyncStore,
+  type SessionStore,
+} from "../../store/store.ts";
 import { CHAT_MODES } from "../../tools/modes.ts";
 import { inferProvider } from "../../llm/provider_table.ts";
 
@@ -28,6 +32,7 @@ export type SlashOutcome =
   | "exit"
   | "export"
   | "compact"
+  | "cost"
   | { reseat: { model: string; provider: string } };
 
 /**
@@ -38,8 +43,11 @@ export interface SlashContext {
   write(text: string): void;
   /** The session's id (for `/cost`). */
   sessionId: string;
-  /** The store (for `/cost`). */
-  store: SessionStore;
+  /**
+   * The store (for `/cost`; an asynchronous one is read by the loop, which
+   * gets the `cost` outcome).
+   */
+  store: SessionStore | AsyncSessionStore;
   /** The current approval mode. */
   mode: ModeName;
   /** Switches the mode for the next turn. */
@@ -191,6 +199,7 @@ export function runSlash(line: string, ctx: SlashContext): SlashOutcome {
     }
     case "cost": {
       if (!noArgs()) return "continue";
+      if (isAsyncStore(ctx.store)) return "cost";
       const record = ctx.store.load(ctx.sessionId)?.record;
       ctx.write(
         costReport(

@@ -8,7 +8,7 @@
  * @module
  */
 import type { PersistedSession } from "../../host/host.ts";
-import type { SessionStore } from "../../store/store.ts";
+import type { AsyncSessionStore, SessionStore } from "../../store/store.ts";
 import type { CommandEnv } from "../command_env.ts";
 import {
   defaultExportPath,
@@ -32,7 +32,7 @@ export interface SlashExportOptions {
   /** The live session (its stream carries `session:exported`). */
   live: PersistedSession;
   /** The session's store. */
-  store: SessionStore;
+  store: SessionStore | AsyncSessionStore;
 }
 
 /**
@@ -52,7 +52,7 @@ export async function runSlashExport(
   };
   let loaded;
   try {
-    loaded = store.load(live.sessionId);
+    loaded = await store.load(live.sessionId);
   } catch (e) {
     const why = e instanceof Error ? e.name : "unknown error";
     return fail(`Cannot read the session to export it: ${why}`);

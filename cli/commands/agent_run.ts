@@ -129,7 +129,7 @@ export async function runAgentRun(
   const oneShot = command.output === "json";
   // The model's text, for the record of a turn that did not complete.
   let written = "";
-  const opened = openChat(ctx, {
+  const opened = await openChat(ctx, {
     run,
     store: createMemoryStore(),
     // No approver: governed actions are denied except under --mode auto.
@@ -145,9 +145,13 @@ export async function runAgentRun(
     observe(event) {
       if (event.type === "agent:token") written += event.token;
     },
-    open: (host) => ({
+    open: async (host) => ({
       ok: true,
-      value: openSession({ ...host, agent: run.agent, context: run.context }),
+      value: await openSession({
+        ...host,
+        agent: run.agent,
+        context: run.context,
+      }),
     }),
   });
   if (!opened.ok) return opened.error;

@@ -54,14 +54,14 @@ export async function runChat(
   if (!opened.ok) return opened.error;
   const store = opened.value;
   if (store === undefined) return fault("internal", "History store missing");
-  const chat = openLineChat(
+  const chat = await openLineChat(
     ctx,
     { run, store, frame, mode: command.mode },
-    (host) => {
+    async (host) => {
       try {
         return {
           ok: true,
-          value: openSession({
+          value: await openSession({
             ...host,
             agent: run.agent,
             context: run.context,
@@ -80,7 +80,7 @@ export async function runChat(
     },
   );
   if (!chat.ok) {
-    store.close();
+    await store.close();
     return chat.error;
   }
   const { live } = chat.value;
@@ -111,6 +111,6 @@ export async function runChat(
     }
     return end.recorded ? end.code : 1;
   } finally {
-    store.close();
+    await store.close();
   }
 }

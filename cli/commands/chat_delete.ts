@@ -78,9 +78,9 @@ export async function runChatDelete(
         return 0;
       }
     }
-    if (!store.softDelete(sessionId)) return missing;
+    if (!await store.softDelete(sessionId)) return missing;
   } finally {
-    store.close();
+    await store.close();
   }
   if (ctx.globals.json) {
     ctx.io.stdout.write(

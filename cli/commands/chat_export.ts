@@ -72,7 +72,7 @@ export async function runChatExport(
   try {
     let loaded: LoadedSession | undefined;
     try {
-      loaded = store.load(sessionId);
+      loaded = await store.load(sessionId);
     } catch (e) {
       const damaged = damagedSessionFault(sessionId, e);
       if (damaged === undefined) throw e;
@@ -92,7 +92,7 @@ export async function runChatExport(
     });
     if (!written.ok) return written.error;
     try {
-      store.markExported(loaded.record.id, target);
+      await store.markExported(loaded.record.id, target);
     } catch (e) {
       const why = e instanceof Error ? e.name : "unknown error";
       return fault(
@@ -113,6 +113,6 @@ export async function runChatExport(
     ctx.io.stderr.write(EXPORT_NOTICE);
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -75,7 +75,7 @@ export async function runChatRelease(
     if (store.readLease === undefined || store.clearLease === undefined) {
       return fault("internal", "This session store keeps no leases");
     }
-    const lease = store.readLease(sessionId);
+    const lease = await store.readLease(sessionId);
     if (lease === undefined) {
       if (!ctx.globals.quiet) {
         ctx.io.stderr.write(
@@ -93,9 +93,9 @@ export async function runChatRelease(
         }: ${live}): close that chat instead, or run 'relavium chat-release ${shown} --force' to release it anyway (that chat then can no longer write the session)`,
       );
     }
-    removed = store.clearLease(sessionId);
+    removed = await store.clearLease(sessionId);
   } finally {
-    store.close();
+    await store.close();
   }
   if (removed === undefined) {
     ctx.io.stderr.write(`Session ${shown}'s lease was released meanwhile\n`);

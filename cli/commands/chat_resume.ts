@@ -13,13 +13,10 @@ import { type CliFault, fault } from "../fault.ts";
 import {
   damagedRowsNotice,
   damagedSessionFault,
-  historyPath,
+  listExistingHistory,
   openRunHistory,
 } from "../run/history.ts";
-import {
-  type DamagedSessionRow,
-  listSqliteSessions,
-} from "../../store/sqlite_list.ts";
+import type { DamagedSessionRow } from "../../store/sqlite_list.ts";
 import type { LoadedSession } from "../../store/store.ts";
 import { loadRunConfig, prepareRun } from "../run/session_setup.ts";
 import { locateConfig } from "../config/config.ts";
@@ -67,11 +64,11 @@ export async function runChatResume(
       // --last: the newest listed session of this project, else the newest
       // of any folder (said so); damaged rows are named.
       const damaged: DamagedSessionRow[] = [];
-      const db = historyPath(config.value.paths);
+      const all = await listExistingHistory(ctx, damaged);
+      if (!all.ok) return all.error;
       // A session with no completed turn (its only turn failed, e.g. a
       // refused connection) is listed, but holds nothing to go on with.
-      const listed = (db.ok ? listSqliteSessions(db.value, { damaged }) : [])
-        .filter((r) => r.turns > 0);
+      const listed = (all.value ?? []).filter((r) => r.turns > 0);
       ctx.io.stderr.write(damagedRowsNotice(damaged));
       const folder = await projectFolder(ctx);
       const here = listed.find((r) => inProject(r, folder));
@@ -87,7 +84,7 @@ export async function runChatResume(
     }
     let loaded: LoadedSession | undefined;
     try {
-      loaded = id === undefined ? undefined : store.load(id);
+      loaded = id === undefined ? undefined : await store.load(id);
     } catch (e) {
       const damaged = id === undefined ? undefined : damagedSessionFault(id, e);
       if (damaged === undefined) throw e;
@@ -134,11 +131,11 @@ export async function runChatResume(
     });
     if (!prep.ok) return prep.error;
     const run = prep.value;
-    const chat = openLineChat(
+    const chat = await openLineChat(
       ctx,
       { run, store, frame, mode: command.mode },
-      (host) => {
-        const resumed = resumeSession({
+      async (host) => {
+        const resumed = await resumeSession({
           ...host,
           sessionId: id,
           ...(reseat === undefined ? {} : { reseat }),
@@ -190,10 +187,10 @@ export async function runChatResume(
       }
       return end.recorded ? end.code : 1;
     } finally {
-      store.close();
+      await store.close();
     }
   } finally {
-    if (closeStore) store.close();
+    if (closeStore) await store.close();
   }
 }
 

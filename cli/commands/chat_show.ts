@@ -251,17 +251,22 @@ export async function runChatShow(
   let costs: ModelCostTotals[] | undefined;
   let coverage: ShownCoverage | undefined;
   try {
-    loaded = store?.load(sessionId);
+    loaded = await store?.load(sessionId);
     if (loaded !== undefined) {
-      costs = store?.costs?.(sessionId);
-      coverage = shownCoverage(store, sessionId);
+      costs = await store?.costs?.(sessionId);
+      // Read first: the store may answer asynchronously (Postgres).
+      const read = await store?.coverage?.(sessionId);
+      coverage = shownCoverage(
+        { coverage: () => read ?? { pending: [], unrecordedMicrocents: 0 } },
+        sessionId,
+      );
     }
   } catch (e) {
     const damaged = damagedSessionFault(sessionId, e);
     if (damaged === undefined) throw e;
     return damaged;
   } finally {
-    store?.close();
+    await store?.close();
   }
   if (loaded === undefined) {
     return fault("not_found", `No session with id ${sessionId}`);

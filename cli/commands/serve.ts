@@ -65,6 +65,15 @@ export async function runServe(
   if (!opened.ok) return opened.error;
   const store = opened.value;
   if (store === undefined) return fault("internal", "History store missing");
+  // The server reads a session's snapshot and its event cursor together,
+  // which the synchronous stores guarantee; Postgres is not served yet.
+  if ("asynchronous" in store) {
+    await store.close();
+    return fault(
+      "usage",
+      'serve runs on the SQLite store for now: remove [store] kind = "postgres" from the global config to serve',
+    );
+  }
   let server;
   try {
     server = await startServer({

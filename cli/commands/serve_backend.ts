@@ -151,19 +151,21 @@ export function cliServeBackend(
       if (variables !== undefined) {
         run.context.variables = { ...run.context.variables, ...variables };
       }
-      const chat = openChat(ctx, {
+      const chat = await openChat(ctx, {
         run,
         store,
         mode: body.mode,
         printer: { hints: false, sink: sinkOf(hooks) },
         approver: hooks.approver,
-        open: (host) => {
+        open: async (host) => {
           try {
-            return ok(openSession({
-              ...host,
-              agent: run.agent,
-              context: run.context,
-            }));
+            return ok(
+              await openSession({
+                ...host,
+                agent: run.agent,
+                context: run.context,
+              }),
+            );
           } catch (e) {
             const why = e instanceof Error ? e.name : "unknown error";
             return err({
@@ -209,14 +211,14 @@ export function cliServeBackend(
       }, {});
       if (!prep.ok) return err(serveFaultOf(prep.error));
       const run = prep.value;
-      const chat = openChat(ctx, {
+      const chat = await openChat(ctx, {
         run,
         store,
         mode,
         printer: { hints: false, sink: sinkOf(hooks) },
         approver: hooks.approver,
-        open: (host) => {
-          const resumed = resumeSession({ ...host, sessionId });
+        open: async (host) => {
+          const resumed = await resumeSession({ ...host, sessionId });
           if (resumed.ok) return resumed;
           const why = resumed.error;
           return err({

@@ -133,6 +133,12 @@ export interface GlobalFile {
   providers?: ProviderEntry[];
   mcp_servers?: McpServerEntry[];
   serve?: ServeTable;
+  /**
+   * Where sessions are stored: `sqlite` (`history.db`, the default) or
+   * `postgres`, whose URL comes only from the environment variable
+   * `url_env` (default `RELAVIUM_PG_URL`), never from a file.
+   */
+  store?: { kind: "sqlite" | "postgres"; url_env?: string };
 }
 
 /**
@@ -365,6 +371,14 @@ const globalFileInferred = z.strictObject({
   providers: z.exactOptional(providersSchema(true)),
   mcp_servers: z.exactOptional(mcpServersSchema),
   serve: z.exactOptional(serveSchema),
+  store: z.exactOptional(z.strictObject({
+    kind: z.enum(["sqlite", "postgres"], {
+      error: "must be one of sqlite, postgres",
+    }),
+    url_env: z.exactOptional(
+      str.check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a variable name")),
+    ),
+  }, { error: "must be a table" })),
 });
 
 /**
@@ -402,6 +416,7 @@ export const GLOBAL_ONLY_KEYS: readonly string[] = [
   "update_channel",
   "catalog",
   "serve",
+  "store",
 ];
 
 /**

@@ -1,5 +1,7 @@
 /**
- * Opens `history.db` (the SQLite `SessionStore`) for CLI commands.
+ * Opens the session store for CLI commands: `history.db` (the SQLite
+ * `SessionStore`), or the Postgres store when the global config says
+ * `[store] kind = "postgres"` (see `pg_store.ts`).
  *
  * @module
  */
@@ -16,10 +18,28 @@ import {
   SessionMessageBoundaryError,
   SessionRecordError,
 } from "../../store/errors.ts";
-import type { SessionStore } from "../../store/store.ts";
+import type { AsyncSessionStore, SessionStore } from "../../store/store.ts";
 import { type ConfigPaths, locateConfig } from "../config/config.ts";
 import type { CommandEnv } from "../command_env.ts";
 import { type CliFault, fault } from "../fault.ts";
+
+/** The store a command works on: SQLite's, or the asynchronous Postgres one. */
+export type CliStore = SessionStore | AsyncSessionStore;
+
+/**
+ * The Postgres store when the config chooses it (`undefined`: use
+ * `history.db`).
+ */
+async function configuredPostgres(
+  ctx: CommandEnv,
+  paths: ConfigPaths,
+): Promise<Result<AsyncSessionStore | undefined, CliFault>> {
+  const pg = await import("./pg_store.ts");
+  const urlEnv = await pg.postgresUrlEnv(paths);
+  if (!urlEnv.ok) return urlEnv;
+  if (urlEnv.value === undefined) return ok(undefined);
+  return await pg.openPostgresFromEnv(ctx, urlEnv.value);
+}
 
 /**
  * The history file path.
@@ -50,7 +70,9 @@ export async function openRunHistory(
   ctx: CommandEnv,
   paths: ConfigPaths,
   create: boolean,
-): Promise<Result<SessionStore | undefined, CliFault>> {
+): Promise<Result<CliStore | undefined, CliFault>> {
+  const pg = await configuredPostgres(ctx, paths);
+  if (!pg.ok || pg.value !== undefined) return pg;
   const path = historyPath(paths);
   if (!path.ok) return path;
   return await openHistory(path.value, {
@@ -203,8 +225,12 @@ export function damagedRowsNotice(
 export async function openExistingHistory(
   ctx: CommandEnv,
   options: { readOnly?: boolean } = {},
-): Promise<Result<SessionStore | undefined, CliFault>> {
-  const path = await locateHistory(ctx);
+): Promise<Result<CliStore | undefined, CliFault>> {
+  const located = await locate(ctx);
+  if (!located.ok) return located;
+  const pg = await configuredPostgres(ctx, located.value);
+  if (!pg.ok || pg.value !== undefined) return pg;
+  const path = historyPath(located.value);
   if (!path.ok) return path;
   if (options.readOnly === true) {
     try {
@@ -227,15 +253,8 @@ export async function openExistingHistory(
   });
 }
 
-async function locateHistory(
-  ctx: CommandEnv,
-): Promise<Result<string, CliFault>> {
-  const located = await locateConfig({
-    cwd: ctx.cwd,
-    env: (n) => ctx.io.env(n),
-  });
-  if (!located.ok) return err(located.error);
-  return historyPath(located.value);
+function locate(ctx: CommandEnv): Promise<Result<ConfigPaths, CliFault>> {
+  return locateConfig({ cwd: ctx.cwd, env: (n) => ctx.io.env(n) });
 }
 
 /**
@@ -252,7 +271,27 @@ export async function listExistingHistory(
   ctx: CommandEnv,
   damaged: DamagedSessionRow[] = [],
 ): Promise<Result<SessionListEntry[] | undefined, CliFault>> {
-  const path = await locateHistory(ctx);
+  const located = await locate(ctx);
+  if (!located.ok) return located;
+  const pg = await configuredPostgres(ctx, located.value);
+  if (!pg.ok) return pg;
+  if (pg.value !== undefined) {
+    const store = pg.value;
+    try {
+      const { listPostgresSessions } = await import("./pg_store.ts");
+      return ok(await listPostgresSessions(store));
+    } catch (e) {
+      return err(fault(
+        "internal",
+        `Cannot list the Postgres sessions: ${
+          e instanceof Error ? e.message : "unknown error"
+        }`,
+      ));
+    } finally {
+      await store.close();
+    }
+  }
+  const path = historyPath(located.value);
   if (!path.ok) return path;
   try {
     if (!await exists(path.value)) return ok(undefined);

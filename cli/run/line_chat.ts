@@ -123,6 +123,6 @@ export function openLineChat(
   ctx: CommandEnv,
   spec: Pick<OpenChatSpec, "run" | "store" | "mode"> & { frame: ChatFrame },
   open: OpenChatSpec["open"],
-): Result<OpenedChat, CliFault> {
+): Promise<Result<OpenedChat, CliFault>> {
   return openChat(ctx, { ...spec, printer: { hints: true }, open });
 }

@@ -12,7 +12,7 @@ import type { HostOptions, PersistedSession } from "../../host/host.ts";
 import type { Result } from "../../schema/result.ts";
 import type { SessionEvent } from "../../schema/event.ts";
 import type { SessionSettings } from "../../session/deps.ts";
-import type { SessionStore } from "../../store/store.ts";
+import type { AsyncSessionStore, SessionStore } from "../../store/store.ts";
 import type { GateHook } from "../../tools/approval.ts";
 import type {
   ApprovalDecision,
@@ -54,10 +54,14 @@ export interface ChatFrame {
 export interface OpenChatSpec {
   /** The prepared run. */
   run: PreparedRun;
-  /** The store the session lives in. */
-  store: SessionStore;
+  /** The store the session lives in (Postgres's answers asynchronously). */
+  store: SessionStore | AsyncSessionStore;
   /** Opens or resumes the session with the host's options. */
-  open(host: HostOptions): Result<PersistedSession, CliFault>;
+  open(
+    host: HostOptions<SessionStore | AsyncSessionStore>,
+  ):
+    | Result<PersistedSession, CliFault>
+    | Promise<Result<PersistedSession, CliFault>>;
   /** `--mode` (default `ask`). */
   mode?: ModeName | undefined;
   /** A line chat's frame; absent for a one-shot. */
@@ -110,10 +114,10 @@ export interface OpenedChat {
  * @param spec The run, store, opener and what differs per command.
  * @returns The opened chat, or the opener's fault.
  */
-export function openChat(
+export async function openChat(
   ctx: CommandEnv,
   spec: OpenChatSpec,
-): Result<OpenedChat, CliFault> {
+): Promise<Result<OpenedChat, CliFault>> {
   const { run, frame } = spec;
   writeNotices(ctx, run.notices);
   const interactive = frame?.interactive === true;
@@ -164,7 +168,7 @@ export function openChat(
     host.runtime.sleep = seen.sleep;
     tools = seen.tools;
   }
-  const opened = spec.open({
+  const opened = await spec.open({
     ...host,
     store: spec.store,
     settings,

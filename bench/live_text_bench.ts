@@ -12,6 +12,12 @@
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { median, out } from "./_bench_util.ts";
+import {
+  ANTHROPIC_START,
+  ANTHROPIC_TEXT_BLOCK,
+  anthropicDelta,
+  anthropicEnd,
+} from "../tests/_kit/anthropic_sse.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const { values } = parseArgs({
@@ -22,31 +28,8 @@ const DELTAS = Number(values.deltas ?? 6);
 const enc = new TextEncoder();
 const KEY = "sk-ant-bench-3f9c1e7a5b2d4c68";
 
-function sse(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-const HEAD = sse("message_start", {
-  type: "message_start",
-  message: {
-    id: "m",
-    type: "message",
-    role: "assistant",
-    model: "claude-sonnet-4-6",
-    content: [],
-    usage: { input_tokens: 5, output_tokens: 1 },
-  },
-}) + sse("content_block_start", {
-  type: "content_block_start",
-  index: 0,
-  content_block: { type: "text", text: "" },
-});
-const TAIL =
-  sse("content_block_stop", { type: "content_block_stop", index: 0 }) +
-  sse("message_delta", {
-    type: "message_delta",
-    delta: { stop_reason: "end_turn" },
-    usage: { output_tokens: DELTAS },
-  }) + sse("message_stop", { type: "message_stop" });
+const HEAD = ANTHROPIC_START + ANTHROPIC_TEXT_BLOCK;
+const TAIL = anthropicEnd(DELTAS);
 
 async function once(argv: string[]): Promise<number[]> {
   const sent: number[] = [];
@@ -60,11 +43,7 @@ async function once(argv: string[]): Promise<number[]> {
             for (let i = 0; i < DELTAS; i++) {
               if (i > 0) await new Promise((r) => setTimeout(r, GAP_MS));
               sent.push(performance.now());
-              c.enqueue(enc.encode(sse("content_block_delta", {
-                type: "content_block_delta",
-                index: 0,
-                delta: { type: "text_delta", text: ` word${i}` },
-              })));
+              c.enqueue(enc.encode(anthropicDelta(` word${i}`)));
             }
             c.enqueue(enc.encode(TAIL));
             c.close();

@@ -13,45 +13,18 @@ import { spawnCli } from "../_child.ts";
 import { agentYaml, declareProviders, PLANTED } from "../_fake_providers.ts";
 import { tempDir, trustProjectFiles, write } from "../_helpers.ts";
 import { serve, within } from "../../llm/adapters/_server.ts";
+import {
+  ANTHROPIC_START,
+  ANTHROPIC_TEXT_BLOCK,
+  anthropicDelta,
+  anthropicEnd,
+} from "../../_kit/anthropic_sse.ts";
 
 const enc = new TextEncoder();
 const KEY_BODY = "proj-Ab3dEf6hIj9kLm2nOp5qRs8t";
 
-function sse(event: string, data: unknown): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
-function delta(text: string): string {
-  return sse("content_block_delta", {
-    type: "content_block_delta",
-    index: 0,
-    delta: { type: "text_delta", text },
-  });
-}
-
-const HEAD = sse("message_start", {
-  type: "message_start",
-  message: {
-    id: "msg_1",
-    type: "message",
-    role: "assistant",
-    model: "claude-sonnet-4-6",
-    content: [],
-    usage: { input_tokens: 5, output_tokens: 1 },
-  },
-}) + sse("content_block_start", {
-  type: "content_block_start",
-  index: 0,
-  content_block: { type: "text", text: "" },
-});
-
-const TAIL =
-  sse("content_block_stop", { type: "content_block_stop", index: 0 }) +
-  sse("message_delta", {
-    type: "message_delta",
-    delta: { stop_reason: "end_turn" },
-    usage: { output_tokens: 9 },
-  }) + sse("message_stop", { type: "message_stop" });
+const HEAD = ANTHROPIC_START + ANTHROPIC_TEXT_BLOCK;
+const TAIL = anthropicEnd(9);
 
 function tokens(lines: readonly string[]): string {
   let text = "";
@@ -78,11 +51,11 @@ for (const [name, argv] of COMMANDS) {
         new ReadableStream<Uint8Array>({
           async start(controller): Promise<void> {
             controller.enqueue(
-              enc.encode(HEAD + delta("Hello there, key sk-")),
+              enc.encode(HEAD + anthropicDelta("Hello there, key sk-")),
             );
             await gate;
             controller.enqueue(
-              enc.encode(delta(`${KEY_BODY} and done.`) + TAIL),
+              enc.encode(anthropicDelta(`${KEY_BODY} and done.`) + TAIL),
             );
             controller.close();
           },

@@ -13,6 +13,12 @@ import type { LlmError, LlmProvider, StreamChunk } from "../../../llm/mod.ts";
 import { type AttemptReport, createChain } from "../../../llm/chain.ts";
 import type { ChainEvent } from "../../../llm/chain_event.ts";
 import { ask, collect, serve, silentServer, within } from "./_server.ts";
+import {
+  ANTHROPIC_START,
+  ANTHROPIC_TEXT_BLOCK,
+  anthropicDelta,
+  anthropicEnd,
+} from "../../_kit/anthropic_sse.ts";
 
 const KEY = "sk-ant-api03-PLANTEDkey0123456789abcdefXYZ";
 const enc = new TextEncoder();
@@ -86,36 +92,10 @@ function repeating(first: string, event: string, everyMs: number): Response {
   );
 }
 
-const START = `event: message_start\ndata: ${
-  JSON.stringify({
-    type: "message_start",
-    message: {
-      id: "msg_1",
-      type: "message",
-      role: "assistant",
-      model: "claude-sonnet-4-6",
-      content: [],
-      usage: { input_tokens: 5, output_tokens: 1 },
-    },
-  })
-}\n\n`;
+const START = ANTHROPIC_START;
 const PING = `event: ping\ndata: {"type":"ping"}\n\n`;
-const TEXT = `event: content_block_start\ndata: ${
-  JSON.stringify({
-    type: "content_block_start",
-    index: 0,
-    content_block: { type: "text", text: "" },
-  })
-}\n\nevent: content_block_delta\ndata: ${
-  JSON.stringify({
-    type: "content_block_delta",
-    index: 0,
-    delta: { type: "text_delta", text: "Hello" },
-  })
-}\n\n`;
-
-const END =
-  `event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\nevent: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n`;
+const TEXT = ANTHROPIC_TEXT_BLOCK + anthropicDelta("Hello");
+const END = anthropicEnd(2);
 
 Deno.test("watchdog: a server that never answers ends the call with a first-byte timeout", async () => {
   const server = silentServer();

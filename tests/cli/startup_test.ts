@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
 import { deps, newSession } from "../store/_harness.ts";
 import { loadedPackages, ROOT, staticClosure } from "./_module_graph.ts";
+import { textCassette } from "./_helpers.ts";
 
 Deno.test("cli.ts statically loads no zod, YAML, TOML or SQLite", async () => {
   const modules = await staticClosure("cli.ts");
@@ -139,18 +140,7 @@ Deno.test("a one-shot and a chat import no node:path, node:util or node:url, sta
     );
     await Deno.writeTextFile(
       `${home}/c.json`,
-      JSON.stringify({
-        schema_version: "1.0",
-        provider: "openai",
-        calls: [[
-          { type: "text_delta", text: "Done." },
-          {
-            type: "stop",
-            stopReason: "stop",
-            usage: { inputTokens: 9, outputTokens: 1 },
-          },
-        ]],
-      }),
+      textCassette("openai", ["Done."]),
     );
     const oneShot = await loadedPackages(
       ["agent", "run", "a.agent.yaml", "--fixture", "c.json"],

@@ -124,8 +124,9 @@ export async function probeMcpServers(
   agent: Agent,
   agentFile?: string,
 ): Promise<McpServerRow[]> {
+  const { resolveMcpServers } = await import("../run/mcp_resolve.ts");
   const wiring = await import("../run/mcp_wiring.ts");
-  const resolved = wiring.resolveMcpServers({
+  const resolved = resolveMcpServers({
     agent,
     config,
     workingDir: ctx.cwd,

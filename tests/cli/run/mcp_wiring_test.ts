@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { loadCliConfig } from "../../../cli/config/config.ts";
-import { resolveMcpServers, wireMcp } from "../../../cli/run/mcp_wiring.ts";
+import { resolveMcpServers } from "../../../cli/run/mcp_resolve.ts";
+import { wireMcp } from "../../../cli/run/mcp_wiring.ts";
 import { createToolRegistry } from "../../../tools/registry_impl.ts";
 import {
   createDenoPermissionQuery,

@@ -66,6 +66,7 @@ const COMMAND_OPTIONS: Readonly<Record<Exclude<HelpTopic, "main">, string[]>> =
     "trust": [],
     "mcp": ["agent"],
     "serve": ["host", "port"],
+    "store": ["from"],
   };
 
 const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
@@ -82,6 +83,7 @@ const TOPICS: Readonly<Record<string, Exclude<HelpTopic, "main">>> = {
   "trust": "trust",
   "mcp": "mcp",
   "serve": "serve",
+  "store": "store",
 };
 
 interface Parsed {
@@ -181,6 +183,7 @@ export function parseCliArgs(
       "output",
       "host",
       "port",
+      "from",
     ] as const
   ) {
     if (v[key] === "") return fail(`Missing value for --${key}`);

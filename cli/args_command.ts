@@ -234,6 +234,16 @@ export function buildCommand(
         ...defined({ host: v.host, port }),
       };
     }
+    case "store": {
+      const [sub, ...more] = args;
+      if (sub !== "migrate-to-postgres") {
+        return sub === undefined
+          ? "store needs a subcommand: migrate-to-postgres"
+          : `Unknown store subcommand: ${sub}`;
+      }
+      return extra(more, "store migrate-to-postgres") ??
+        { name: "store-migrate", ...defined({ from: v.from }) };
+    }
     case "doctor":
       return extra(args, "doctor") ?? {
         name: "doctor",

@@ -81,7 +81,8 @@ export type CliCommand =
   | { name: "doctor"; permissions: boolean; agent?: string }
   | { name: "trust"; file?: string }
   | { name: "mcp-list"; agent?: string }
-  | { name: "serve"; host?: string; port?: number };
+  | { name: "serve"; host?: string; port?: number }
+  | { name: "store-migrate"; from?: string };
 
 /**
  * Help pages: the overview and one per command.
@@ -100,7 +101,8 @@ export type HelpTopic =
   | "doctor"
   | "trust"
   | "mcp"
-  | "serve";
+  | "serve"
+  | "store";
 
 /**
  * What the command line asks for.
@@ -146,6 +148,7 @@ export const OPTIONS = {
   output: { type: "string" },
   host: { type: "string" },
   port: { type: "string" },
+  from: { type: "string" },
 } as const;
 
 export type OptionName = keyof typeof OPTIONS;

@@ -37,6 +37,8 @@ Commands:
   trust [<file>]      trust a project config file's exact content
   mcp list            connect the MCP servers and list their tools
   serve               serve sessions over HTTP (REST, event streams, a page)
+  store migrate-to-postgres
+                      copy every session of history.db into Postgres
 
 ${GLOBAL_FLAGS}
 Exit codes: 0 success, 1 turn error or failure, 2 invalid invocation,
@@ -235,6 +237,22 @@ Flags:
                       127.0.0.1); another than loopback needs a token
                       from [serve] token_env
   --port <port>       port (default [serve] port, else 4780; 0: any)
+
+${GLOBAL_FLAGS}`,
+  store: `Usage: relavium store migrate-to-postgres [--from <path>]
+
+Copy every session of history.db (soft-deleted ones too) into the Postgres
+whose URL is in [store] url_env (default RELAVIUM_PG_URL), row for row:
+ids, times, totals, costs, boundaries, turns used, the usage journal. Each
+session is one transaction. A session already there with the same rows is
+skipped; one there with other rows is named and left as it is. Then each
+copy is verified: its rows, and its export's bytes from both stores.
+Prints "copied N, skipped M, verified K" (with --json, one record). Exit 1
+when a session was not copied or not verified, or a store cannot be
+opened.
+
+Flags:
+  --from <path>       the history.db to copy (default the CLI's own)
 
 ${GLOBAL_FLAGS}`,
   trust: `Usage: relavium trust [<file>]

@@ -79,6 +79,11 @@ async function dispatch(
       );
     case "serve":
       return (await import("./commands/serve.ts")).runServe(command, ctx);
+    case "store-migrate":
+      return (await import("./commands/store_migrate.ts")).runStoreMigrate(
+        command,
+        ctx,
+      );
     default: {
       const never: never = command;
       return never;

@@ -22,6 +22,7 @@ const TOPICS: Array<[HelpTopic, string[]]> = [
   ["trust", ["trust", "--help"]],
   ["mcp", ["mcp", "list", "--help"]],
   ["serve", ["serve", "--help"]],
+  ["store", ["store", "migrate-to-postgres", "--help"]],
 ];
 
 Deno.test("main() prints each help page as its golden file", async (t) => {

@@ -256,6 +256,15 @@ Deno.test({
         [URL_ENV]: "",
       });
       assert.match(unset.stderr, new RegExp(`${URL_ENV} is not set`));
+      const dead = new URL(url.href);
+      dead.searchParams.delete("host");
+      dead.hostname = "127.0.0.1";
+      dead.port = "1";
+      const refused = await run(["store", "migrate-to-postgres"], 1, {
+        ...s.env,
+        [URL_ENV]: dead.href,
+      });
+      assert.match(refused.stderr, new RegExp(`Postgres.*\\(${URL_ENV}\\)`));
 
       for (const text of printed) {
         assert.ok(!text.includes(password), "the password was printed");

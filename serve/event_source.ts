@@ -15,7 +15,11 @@
  *
  * @module
  */
-import { DEFAULT_REPLAY_EVENTS, EventLog, type LoggedEvent } from "./event_log.ts";
+import {
+  DEFAULT_REPLAY_EVENTS,
+  EventLog,
+  type LoggedEvent,
+} from "./event_log.ts";
 
 /** A session's event log, fed by the hub or a shared table. */
 export interface EventSource {

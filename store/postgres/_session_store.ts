@@ -60,7 +60,7 @@ import {
   loadSession,
   type StoredLease,
 } from "./_reads.ts";
-import { pgEventTable, type PgEventTable } from "./_events.ts";
+import { type PgEventTable, pgEventTable } from "./_events.ts";
 
 /** A lease this handle holds. */
 interface Held {

@@ -51,7 +51,10 @@ async function untilIdle(
   await r.until((f) => f.event === "server:idle");
   await r.close();
   const framed = r.frames.filter((f) => f.id !== undefined);
-  return framed.slice(0, framed.findIndex((f) => f.event === "server:idle") + 1);
+  return framed.slice(
+    0,
+    framed.findIndex((f) => f.event === "server:idle") + 1,
+  );
 }
 
 Deno.test({
@@ -96,7 +99,11 @@ Deno.test({
       const seenOnB = onB.frames.filter((f) => f.id !== undefined);
       await onB.close();
       const lastSeen = seenOnB.at(-1)?.id ?? "";
-      assert.equal(seenOnB[0]?.id, first.eventId, "B saw the turn from its start");
+      assert.equal(
+        seenOnB[0]?.id,
+        first.eventId,
+        "B saw the turn from its start",
+      );
       gate1.resolve();
       // The client resumes on A with its last id.
       const onA = await untilIdle(a, id, lastSeen);
@@ -110,7 +117,11 @@ Deno.test({
       assert.equal(tokensOf([...seenOnB, ...onA]).join(""), WORDS.join(""));
       // The same turn read whole from B's table-fed log: the same ids.
       const wholeOnB = await untilIdle(b, id, String(first.after));
-      assert.deepEqual(wholeOnB.map((f) => f.id), ids, JSON.stringify(wholeOnB.map((f) => f.event)));
+      assert.deepEqual(
+        wholeOnB.map((f) => f.id),
+        ids,
+        JSON.stringify(wholeOnB.map((f) => f.event)),
+      );
 
       // A releases the idle session; B takes it for turn 2.
       const leaseGone = async (): Promise<void> => {
@@ -171,7 +182,11 @@ Deno.test({
         JSON.parse(turn4.at(-1)?.data ?? "{}").outcome,
         "completed",
       );
-      assert.deepEqual((await roles()).length, 6, JSON.stringify(turn4.map((f) => f.event)));
+      assert.deepEqual(
+        (await roles()).length,
+        6,
+        JSON.stringify(turn4.map((f) => f.event)),
+      );
       const stopped = await b.stop("SIGTERM");
       assert.equal(stopped.code, 0, stopped.stderr);
     } finally {

@@ -405,6 +405,7 @@ export class SessionHub {
    * @returns Its log.
    */
   log(sessionId: string): EventLog {
+    this.#entry(sessionId);
     return this.#events.log(sessionId);
   }
 
@@ -426,17 +427,20 @@ export class SessionHub {
    * @returns The state, or a fault (404 when unknown).
    */
   async state(sessionId: string): Promise<Result<SessionState, ServeFault>> {
+    const known = this.#entries.has(sessionId);
     await this.#events.settle(sessionId);
     // The cursor is read with the record (a synchronous store reads both
     // at once, so the snapshot holds exactly the events up to it); an
     // asynchronous store's record may hold more than the cursor, never
     // less: a client may see the end of a turn twice, never miss it.
     const reading = this.#o.backend.show(sessionId);
-    const lastEventId = this.log(sessionId).lastId;
+    const lastEventId = this.#events.log(sessionId).lastId;
     const shown = await reading;
     if (!shown.ok) return shown;
     const e = this.#entries.get(sessionId);
     if (shown.value === undefined && e?.opened === undefined) {
+      // An unknown id leaves nothing behind.
+      if (!known && e === undefined) this.#events.forget(sessionId);
       return err(fault(404, "not_found", `No session with id ${sessionId}`));
     }
     return ok({

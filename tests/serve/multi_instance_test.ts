@@ -5,7 +5,8 @@
  * repeating nothing; a session left idle releases its lease and the other
  * instance takes it; while A runs a turn, B answers 423 naming A; after
  * `kill -9` of A mid-turn only whole turns are stored, and B takes the
- * session over (A's process is gone on this host) and continues it.
+ * session over (A's process is gone on this host) and continues it; an id
+ * older than the events kept gets `server:resync`.
  * Postgres comes from `tests/store/_pg.ts`.
  */
 import assert from "node:assert/strict";
@@ -72,6 +73,7 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "serve-pg-" });
     const folder = await prepareFolder(dir, provider.url, [
       "idle_release_ms = 300",
+      "events_kept = 20",
     ]);
     await Deno.writeTextFile(
       `${dir}/home/config.toml`,
@@ -187,6 +189,17 @@ Deno.test({
         6,
         JSON.stringify(turn4.map((f) => f.event)),
       );
+      // The table keeps the last 20 events: an id before them resyncs.
+      const kept = await admin.unsafe(
+        `SELECT count(*)::int AS n FROM ${schema}.relavium_session_events
+         WHERE session_id = $1`,
+        [id],
+      );
+      assert.equal(kept[0]?.["n"], 20);
+      const old = await openSse(b, id, { lastEventId: `${stream}.1` });
+      await old.until((f) => f.event !== undefined);
+      await old.close();
+      assert.equal(old.frames.find((f) => f.event)?.event, "server:resync");
       const stopped = await b.stop("SIGTERM");
       assert.equal(stopped.code, 0, stopped.stderr);
     } finally {

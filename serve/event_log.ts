@@ -3,7 +3,9 @@
  * next id `<stream>.<seq>` (the stream names this server's run of the
  * session, so an id from another run is never mistaken for one of this
  * run); the last events are kept in a bounded buffer for replay, and each
- * event is handed to the subscribed clients.
+ * event is handed to the subscribed clients. A log fed from a shared
+ * table (`accept`) keeps the table's numbers instead, its stream named
+ * after the session.
  *
  * @module
  */
@@ -90,6 +92,42 @@ export class EventLog {
     }
     for (const s of [...this.#subscribers]) s.deliver(logged);
     return logged;
+  }
+
+  /**
+   * Takes an event numbered elsewhere (a shared table) and hands it to
+   * every subscriber: one already had is ignored; one past a gap starts
+   * the buffer afresh (a cursor in the gap then resyncs).
+   *
+   * @param event The event with its table sequence.
+   * @returns Whether it was new.
+   */
+  accept(event: LoggedEvent): boolean {
+    if (event.seq < this.#next) return false;
+    if (event.seq > this.#next) this.#ring = [];
+    this.#next = event.seq + 1;
+    this.#ring.push(event);
+    if (this.#ring.length > this.#capacity) {
+      this.#ring = this.#ring.slice(-this.#capacity);
+    }
+    for (const s of [...this.#subscribers]) s.deliver(event);
+    return true;
+  }
+
+  /**
+   * Hands an event to the subscribers without logging it: it carries the
+   * last id again (a heartbeat of a shared stream, whose numbers belong
+   * to the table).
+   *
+   * @param event The event.
+   */
+  pulse(event: { type: string }): void {
+    const logged = {
+      seq: this.#next - 1,
+      type: event.type,
+      data: JSON.stringify(event),
+    };
+    for (const s of [...this.#subscribers]) s.deliver(logged);
   }
 
   /**

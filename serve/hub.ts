@@ -1,8 +1,11 @@
 /**
- * The server's live sessions: one event log per session, the turn that
- * runs (one at a time), the approvals that wait for a client, and the
- * heartbeat. Sessions are opened through the host program's backend;
- * the hub never assembles one.
+ * The server's live sessions: one event log per session (from its event
+ * source: this process's memory, or a table many servers share), the turn
+ * that runs (one at a time), the approvals that wait for a client, the
+ * heartbeat, and the release of a session left idle (its lease freed for
+ * another server or a chat; the next message takes it again). Sessions
+ * are opened through the host program's backend; the hub never assembles
+ * one.
  *
  * @module
  */
@@ -14,7 +17,8 @@ import type {
   ServeBackend,
   ServeFault,
 } from "./backend.ts";
-import { EventLog } from "./event_log.ts";
+import type { EventLog } from "./event_log.ts";
+import { type EventSource, memoryEvents } from "./event_source.ts";
 import type {
   CreateSessionBody,
   PendingApproval,
@@ -30,8 +34,16 @@ export interface HubOptions {
   heartbeatMs: number;
   /** An approval without an answer this long is rejected. */
   approvalTimeoutMs: number;
-  /** Events kept per session for replay. */
+  /** Events kept per session for replay (when no `events` is given). */
   replayEvents?: number;
+  /** Where events are logged; default this process's memory. */
+  events?: EventSource;
+  /**
+   * A live session idle this long (no turn, no approval waiting) is
+   * closed, its lease released; the next message resumes it. Absent:
+   * never.
+   */
+  idleReleaseMs?: number;
 }
 
 interface Waiting {
@@ -41,7 +53,6 @@ interface Waiting {
 
 interface Entry {
   id: string;
-  log: EventLog;
   opened: OpenedSession | undefined;
   opening: Promise<Result<OpenedSession, ServeFault>> | undefined;
   running: boolean;
@@ -50,16 +61,20 @@ interface Entry {
   /** The mode it was started in here (a resume keeps it). */
   mode: CreateSessionBody["mode"];
   heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** The idle release waiting to run. */
+  idle: ReturnType<typeof setTimeout> | undefined;
+  /** The idle release under way (a resume waits for it). */
+  releasing: Promise<void> | undefined;
+  /** Resolved when the running turn's last event reached the sink. */
+  turnEnd: PromiseWithResolvers<void> | undefined;
 }
 
 const MAX_KEYS = 100;
+/** The longest wait for a finished turn's last event to reach the sink. */
+const TURN_END_WAIT_MS = 30_000;
 
 function fault(status: number, code: string, message: string): ServeFault {
   return { status, code, message };
-}
-
-function streamName(): string {
-  return crypto.randomUUID().replaceAll("-", "").slice(0, 12);
 }
 
 /**
@@ -68,6 +83,7 @@ function streamName(): string {
 export class SessionHub {
   readonly #o: HubOptions;
   readonly #entries = new Map<string, Entry>();
+  readonly #events: EventSource;
   #closing = false;
 
   /**
@@ -77,6 +93,7 @@ export class SessionHub {
    */
   constructor(options: HubOptions) {
     this.#o = options;
+    this.#events = options.events ?? memoryEvents(options.replayEvents);
   }
 
   #entry(id: string): Entry {
@@ -84,10 +101,12 @@ export class SessionHub {
     if (e === undefined) {
       e = {
         id,
-        log: new EventLog(streamName(), this.#o.replayEvents),
         opened: undefined,
         opening: undefined,
         heartbeat: undefined,
+        idle: undefined,
+        releasing: undefined,
+        turnEnd: undefined,
         running: false,
         mode: "ask",
         waiting: new Map(),
@@ -102,7 +121,7 @@ export class SessionHub {
     e: Entry,
     event: Record<string, unknown> & { type: string },
   ): void {
-    e.log.append({
+    this.#events.append(e.id, {
       ...event,
       sessionId: e.id,
       timestamp: new Date().toISOString(),
@@ -111,9 +130,23 @@ export class SessionHub {
 
   #hooks(e: () => Entry): OpenHooks {
     return {
-      sink: (event) => void e().log.append(event),
+      sink: (event) => this.#take(e(), event),
       approver: (request) => this.#ask(e(), request),
     };
+  }
+
+  /** An event of the session, as its sink hands it over. */
+  #take(e: Entry, event: { type: string }): void {
+    // An idle release is no cancel: the session stays open to its clients
+    // and resumes on the next message.
+    if (e.releasing !== undefined && event.type === "session:cancelled") {
+      return;
+    }
+    this.#events.append(e.id, event);
+    if (
+      event.type === "session:turn_completed" ||
+      event.type === "session:cancelled"
+    ) e.turnEnd?.resolve();
   }
 
   #ask(e: Entry, request: ApprovalRequest): Promise<ApprovalDecision> {
@@ -166,7 +199,7 @@ export class SessionHub {
     const opened = await this.#o.backend.create(body, {
       sink: (event) => {
         if (held.entry === undefined) early.push(event);
-        else held.entry.log.append(event);
+        else this.#take(held.entry, event);
       },
       approver: (request) => {
         if (held.entry === undefined) return Promise.resolve("reject");
@@ -177,13 +210,34 @@ export class SessionHub {
     const e = this.#entry(opened.value.live.sessionId);
     held.entry = e;
     e.mode = body.mode;
-    for (const event of early) e.log.append(event);
+    for (const event of early) this.#take(e, event);
     e.opened = opened.value;
     opened.value.live.session.setTurnPolicy(opened.value.modes.policy);
-    return ok({ sessionId: e.id, lastEventId: e.log.lastId });
+    this.#idleLater(e);
+    await this.#events.settle(e.id);
+    return ok({ sessionId: e.id, lastEventId: this.log(e.id).lastId });
+  }
+
+  /** Schedules the idle release of a live session. */
+  #idleLater(e: Entry): void {
+    if (e.idle !== undefined) clearTimeout(e.idle);
+    e.idle = undefined;
+    const ms = this.#o.idleReleaseMs;
+    if (ms === undefined || this.#closing) return;
+    e.idle = setTimeout(() => {
+      e.idle = undefined;
+      if (
+        e.running || e.waiting.size > 0 || e.opened === undefined ||
+        e.opening !== undefined || this.#closing
+      ) return;
+      e.releasing = this.cancel(e.id).then(() => {}, () => {}).finally(() => {
+        e.releasing = undefined;
+      });
+    }, ms);
   }
 
   async #live(e: Entry): Promise<Result<OpenedSession, ServeFault>> {
+    if (e.releasing !== undefined) await e.releasing;
     if (e.opened !== undefined) return ok(e.opened);
     e.opening ??= this.#o.backend.resume(
       e.id,
@@ -227,11 +281,15 @@ export class SessionHub {
     const opened = await this.#live(e);
     if (!opened.ok) {
       // An unknown id leaves nothing behind.
-      if (opened.error.status === 404 && e.log.clients === 0) {
+      if (opened.error.status === 404 && this.log(sessionId).clients === 0) {
         this.#entries.delete(sessionId);
+        this.#events.forget(sessionId);
       }
       return opened;
     }
+    // The turn's first id follows every event logged so far (on a shared
+    // table: every event its last writer wrote).
+    await this.#events.settle(sessionId);
     if (e.running) {
       return err(
         fault(409, "session_busy", `Session ${sessionId} is running a turn`),
@@ -247,7 +305,8 @@ export class SessionHub {
         ),
       );
     }
-    const accepted = { eventId: e.log.nextId, after: e.log.lastId };
+    const log = this.log(sessionId);
+    const accepted = { eventId: log.nextId, after: log.lastId };
     if (key !== undefined) {
       e.answered.set(key, accepted);
       if (e.answered.size > MAX_KEYS) {
@@ -256,15 +315,31 @@ export class SessionHub {
       }
     }
     e.running = true;
+    if (e.idle !== undefined) clearTimeout(e.idle);
+    e.idle = undefined;
+    const turnEnd = Promise.withResolvers<void>();
+    e.turnEnd = turnEnd;
     void live.session.sendMessage(text).then(
       (r) => r.kind,
       () => "failed" as const,
     ).then(async (outcome) => {
       // The idle marker follows every event of the turn: wait until the
-      // sink has taken each one published so far.
+      // sink has taken each one published so far and, on an asynchronous
+      // store (whose events leave after the turn's commit), the turn's
+      // last one (boundedly).
       await live.events.settled();
+      if (outcome !== "failed") {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          turnEnd.promise,
+          new Promise((r) => timer = setTimeout(r, TURN_END_WAIT_MS)),
+        ]);
+        clearTimeout(timer);
+      }
+      e.turnEnd = undefined;
       e.running = false;
       this.#serverEvent(e, { type: "server:idle", outcome });
+      this.#idleLater(e);
     });
     return ok(accepted);
   }
@@ -294,6 +369,8 @@ export class SessionHub {
     const e = this.#entries.get(sessionId);
     const opened = e?.opened;
     if (e === undefined || opened === undefined) return false;
+    if (e.idle !== undefined) clearTimeout(e.idle);
+    e.idle = undefined;
     for (const w of [...e.waiting.values()]) w.resolve("reject", "abort");
     e.opened = undefined;
     opened.live.close();
@@ -328,7 +405,8 @@ export class SessionHub {
    * @returns Its log.
    */
   log(sessionId: string): EventLog {
-    return this.#entry(sessionId).log;
+    this.#entry(sessionId);
+    return this.#events.log(sessionId);
   }
 
   /**
@@ -349,14 +427,20 @@ export class SessionHub {
    * @returns The state, or a fault (404 when unknown).
    */
   async state(sessionId: string): Promise<Result<SessionState, ServeFault>> {
-    // The record and the cursor are read together (the store reads
-    // synchronously), so the snapshot holds exactly the events up to it.
+    const known = this.#entries.has(sessionId);
+    await this.#events.settle(sessionId);
+    // The cursor is read with the record (a synchronous store reads both
+    // at once, so the snapshot holds exactly the events up to it); an
+    // asynchronous store's record may hold more than the cursor, never
+    // less: a client may see the end of a turn twice, never miss it.
     const reading = this.#o.backend.show(sessionId);
-    const lastEventId = this.#entries.get(sessionId)?.log.lastId;
+    const lastEventId = this.#events.log(sessionId).lastId;
     const shown = await reading;
     if (!shown.ok) return shown;
     const e = this.#entries.get(sessionId);
     if (shown.value === undefined && e?.opened === undefined) {
+      // An unknown id leaves nothing behind.
+      if (!known && e === undefined) this.#events.forget(sessionId);
       return err(fault(404, "not_found", `No session with id ${sessionId}`));
     }
     return ok({
@@ -364,7 +448,7 @@ export class SessionHub {
       session: (shown.value ?? null) as Record<string, unknown> | null,
       running: e?.running === true,
       pendingApprovals: [...(e?.waiting.values() ?? [])].map((w) => w.approval),
-      lastEventId: lastEventId ?? this.log(sessionId).lastId,
+      lastEventId,
     });
   }
 
@@ -376,12 +460,20 @@ export class SessionHub {
   clientsChanged(sessionId: string): void {
     const e = this.#entries.get(sessionId);
     if (e === undefined) return;
-    if (e.log.clients > 0 && e.heartbeat === undefined) {
+    const clients = this.log(sessionId).clients;
+    if (clients > 0 && e.heartbeat === undefined) {
+      // Shown to this server's clients only (on a shared table it takes
+      // no number of its own).
       e.heartbeat = setInterval(
-        () => this.#serverEvent(e, { type: "server:heartbeat" }),
+        () =>
+          this.#events.pulse(e.id, {
+            type: "server:heartbeat",
+            sessionId: e.id,
+            timestamp: new Date().toISOString(),
+          } as ServerEvent),
         this.#o.heartbeatMs,
       );
-    } else if (e.log.clients === 0 && e.heartbeat !== undefined) {
+    } else if (clients === 0 && e.heartbeat !== undefined) {
       clearInterval(e.heartbeat);
       e.heartbeat = undefined;
     }
@@ -398,8 +490,14 @@ export class SessionHub {
     for (const e of all) {
       if (e.heartbeat !== undefined) clearInterval(e.heartbeat);
       e.heartbeat = undefined;
+      if (e.idle !== undefined) clearTimeout(e.idle);
+      e.idle = undefined;
       for (const w of [...e.waiting.values()]) w.resolve("reject", "abort");
     }
+    await Promise.all(all.map((e) => e.releasing));
     await Promise.all(all.map((e) => this.cancel(e.id)));
+    // Every event written before the store closes.
+    await Promise.all(all.map((e) => this.#events.settle(e.id)));
+    await this.#events.close();
   }
 }

@@ -21,6 +21,7 @@ import {
   TICKET_TTL_MS,
   Tickets,
 } from "./auth.ts";
+import type { EventSource } from "./event_source.ts";
 import { SessionHub } from "./hub.ts";
 import { type EventStream, openEventStream } from "./sse.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -58,6 +59,12 @@ export interface ServerOptions {
   maxQueueBytes?: number;
   /** The `retry:` a stream client is told; default 1000 ms. */
   retryMs?: number;
+  /** Where session events are logged; default this process's memory. */
+  events?: EventSource;
+  /** Events kept per session for replay in memory; default 4096. */
+  replayEvents?: number;
+  /** A live session idle this long releases its lease; default never. */
+  idleReleaseMs?: number;
 }
 
 /** A running server. */
@@ -81,6 +88,11 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
     backend: o.backend,
     heartbeatMs: o.heartbeatMs,
     approvalTimeoutMs: o.approvalTimeoutMs,
+    ...(o.events === undefined ? {} : { events: o.events }),
+    ...(o.replayEvents === undefined ? {} : { replayEvents: o.replayEvents }),
+    ...(o.idleReleaseMs === undefined
+      ? {}
+      : { idleReleaseMs: o.idleReleaseMs }),
   });
   const tickets = new Tickets();
   const streams = new Set<EventStream>();

@@ -1,9 +1,12 @@
 /**
  * `serve [--host <address>] [--port <port>]`: sessions over HTTP (the
  * routes, streams and page of `serve/`), their sessions opened by the
- * CLI's one opener on `history.db`. Binds 127.0.0.1 by default; any other
- * address needs a token from `[serve] token_env`. Without one the token is
- * generated and printed once, on the second stdout line.
+ * CLI's one opener on `history.db`, or on Postgres (`[store] kind =
+ * "postgres"`), where every instance streams every session from the
+ * shared event table. Binds 127.0.0.1 by default; any other address needs
+ * a token from `[serve] token_env`. Without one the token is generated and
+ * printed once, on the second stdout line. A served session left idle
+ * releases its lease after `[serve] idle_release_ms`.
  *
  * @module
  */
@@ -14,6 +17,8 @@ import { openRunHistory } from "../run/history.ts";
 import { loadRunConfig } from "../run/session_setup.ts";
 import { isLoopback, randomSecret } from "../../serve/auth.ts";
 import { startServer } from "../../serve/server.ts";
+import { type EventSource, sharedEvents } from "../../serve/event_source.ts";
+import type { CliStore } from "../run/history.ts";
 import { VERSION } from "../version.ts";
 import { cliServeBackend } from "./serve_backend.ts";
 
@@ -24,7 +29,31 @@ export const SERVE_DEFAULTS = {
   heartbeatMs: 15_000,
   maxClientsPerSession: 8,
   approvalTimeoutMs: 300_000,
+  idleReleaseMs: 30_000,
+  eventsKept: 4096,
 } as const;
+
+/**
+ * The event source of a store many servers share (Postgres's event
+ * table), or `undefined` (this process's memory).
+ */
+async function sharedSource(
+  ctx: CommandEnv,
+  store: CliStore,
+  kept: number,
+): Promise<EventSource | undefined> {
+  if (!("asynchronous" in store)) return undefined;
+  const { postgresEventTable } = await import(
+    "../../store/postgres/events.ts"
+  );
+  const table = postgresEventTable(store, kept);
+  if (table === undefined) return undefined;
+  return await sharedEvents(table, kept, (e) => {
+    // The store's errors carry no URL.
+    const why = e instanceof Error ? e.message : String(e);
+    ctx.io.stderr.write(`serve: events not shared: ${why}\n`);
+  });
+}
 
 /**
  * Runs `serve` until SIGINT or SIGTERM.
@@ -65,17 +94,10 @@ export async function runServe(
   if (!opened.ok) return opened.error;
   const store = opened.value;
   if (store === undefined) return fault("internal", "History store missing");
-  // The server reads a session's snapshot and its event cursor together,
-  // which the synchronous stores guarantee; Postgres is not served yet.
-  if ("asynchronous" in store) {
-    await store.close();
-    return fault(
-      "usage",
-      'serve runs on the SQLite store for now: remove [store] kind = "postgres" from the global config to serve',
-    );
-  }
+  const kept = table.events_kept ?? SERVE_DEFAULTS.eventsKept;
   let server;
   try {
+    const events = await sharedSource(ctx, store, kept);
     server = await startServer({
       hostname: host,
       port,
@@ -88,9 +110,12 @@ export async function runServe(
         SERVE_DEFAULTS.approvalTimeoutMs,
       backend: cliServeBackend(ctx, config.value, store),
       version: VERSION,
+      replayEvents: kept,
+      idleReleaseMs: table.idle_release_ms ?? SERVE_DEFAULTS.idleReleaseMs,
+      ...(events === undefined ? {} : { events }),
     });
   } catch (e) {
-    store.close();
+    await store.close();
     const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     return fault("internal", `Cannot listen on ${host}:${port}: ${why}`);
   }
@@ -107,7 +132,7 @@ export async function runServe(
   try {
     await server.stop();
   } finally {
-    store.close();
+    await store.close();
   }
   return 0;
 }

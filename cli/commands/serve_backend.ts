@@ -2,14 +2,14 @@
  * `serve`'s backend: the server's sessions opened through the CLI's one
  * opener (`prepareNewRun`/`prepareRun` then `openChat`, as `chat` and
  * `chat-resume` do), and its reads (`chat-list`, `chat-show`,
- * `chat-export` records) on the one `history.db` store the server holds.
+ * `chat-export` records) on the one store the server holds (`history.db`,
+ * or Postgres, whose answers are awaited).
  *
  * @module
  */
 import { resolve, sep } from "../../schema/paths.ts";
 import { openSession, resumeSession } from "../../host/host.ts";
 import { err, ok } from "../../schema/result.ts";
-import type { SessionStore } from "../../store/store.ts";
 import { listSqliteSessions } from "../../store/sqlite_list.ts";
 import type {
   OpenedSession,
@@ -23,7 +23,11 @@ import type { CliFault } from "../fault.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import { locateConfig } from "../config/config.ts";
 import { classifyAgentRef } from "../run/agent_file.ts";
-import { damagedSessionFault, historyPath } from "../run/history.ts";
+import {
+  type CliStore,
+  damagedSessionFault,
+  historyPath,
+} from "../run/history.ts";
 import { openChat } from "../run/open_chat.ts";
 import {
   type PreparedRun,
@@ -92,13 +96,13 @@ function opened(
  *
  * @param ctx The command context (cwd, env, config flag).
  * @param config The config loaded at start.
- * @param store The `history.db` store the server holds.
+ * @param store The store the server holds.
  * @returns The backend.
  */
 export function cliServeBackend(
   ctx: CommandEnv,
   config: LoadedConfig,
-  store: SessionStore,
+  store: CliStore,
 ): ServeBackend {
   const root = config.paths.projectRoot ?? ctx.cwd;
   // A client names agents by id, or by a path inside the project only.
@@ -109,28 +113,59 @@ export function cliServeBackend(
     const path = resolve(ctx.cwd, agent);
     return path !== root && !path.startsWith(root + sep);
   };
+  // A stored session, or the fault naming its damaged row.
+  const load = async (sessionId: string) => {
+    try {
+      return ok(await store.load(sessionId));
+    } catch (e) {
+      const damaged = damagedSessionFault(sessionId, e);
+      if (damaged === undefined) throw e;
+      return err(serveFaultOf(damaged));
+    }
+  };
   return {
-    list() {
+    async list() {
+      if ("asynchronous" in store) {
+        const { listPostgresSessions } = await import("../run/pg_store.ts");
+        const rows = await listPostgresSessions(store);
+        return ok(rows.filter((r) => r.engaged).map(toListRecord));
+      }
       const path = historyPath(config.paths);
-      if (!path.ok) return Promise.resolve(err(serveFaultOf(path.error)));
+      if (!path.ok) return err(serveFaultOf(path.error));
       const rows = listSqliteSessions(path.value, { damaged: [] })
         .filter((r) => r.engaged);
-      return Promise.resolve(ok(rows.map(toListRecord)));
+      return ok(rows.map(toListRecord));
     },
-    show(sessionId) {
-      try {
-        const loaded = store.load(sessionId);
-        if (loaded === undefined) return Promise.resolve(ok(undefined));
-        return Promise.resolve(ok(showSession(
-          loaded,
-          store.costs?.(sessionId),
-          shownCoverage(store, sessionId),
-        )));
-      } catch (e) {
-        const damaged = damagedSessionFault(sessionId, e);
-        if (damaged === undefined) throw e;
-        return Promise.resolve(err(serveFaultOf(damaged)));
+    async show(sessionId) {
+      // Read in one go on a synchronous store (the hub reads its cursor
+      // with it); awaited on Postgres.
+      if (!("asynchronous" in store)) {
+        try {
+          const loaded = store.load(sessionId);
+          if (loaded === undefined) return ok(undefined);
+          return ok(showSession(
+            loaded,
+            store.costs?.(sessionId),
+            shownCoverage(store, sessionId),
+          ));
+        } catch (e) {
+          const damaged = damagedSessionFault(sessionId, e);
+          if (damaged === undefined) throw e;
+          return err(serveFaultOf(damaged));
+        }
       }
+      const loaded = await load(sessionId);
+      if (!loaded.ok || loaded.value === undefined) return loaded;
+      const costs = await store.costs?.(sessionId);
+      const read = await store.coverage?.(sessionId);
+      return ok(showSession(
+        loaded.value,
+        costs,
+        shownCoverage(
+          { coverage: () => read ?? { pending: [], unrecordedMicrocents: 0 } },
+          sessionId,
+        ),
+      ));
     },
     async create(body: CreateSessionBody, hooks) {
       if (outside(body.agent)) {
@@ -179,14 +214,9 @@ export function cliServeBackend(
       return ok(opened(run, chat.value, chat.value.drained));
     },
     async resume(sessionId, hooks, mode) {
-      let loaded;
-      try {
-        loaded = store.load(sessionId);
-      } catch (e) {
-        const damaged = damagedSessionFault(sessionId, e);
-        if (damaged === undefined) throw e;
-        return err(serveFaultOf(damaged));
-      }
+      const read = await load(sessionId);
+      if (!read.ok) return read;
+      const loaded = read.value;
       if (loaded === undefined) return err(notFound(sessionId));
       const agent = loaded.record.agentSnapshot;
       if (agent === undefined) {
@@ -238,18 +268,17 @@ export function cliServeBackend(
       if (!chat.ok) return err(serveFaultOf(chat.error));
       return ok(opened(run, chat.value, chat.value.drained));
     },
-    exportYaml(sessionId) {
-      const loaded = store.load(sessionId);
-      return Promise.resolve(
-        loaded === undefined
-          ? err(notFound(sessionId))
-          : ok(exportText(loaded)),
-      );
+    async exportYaml(sessionId) {
+      const loaded = await load(sessionId);
+      if (!loaded.ok) return loaded;
+      return loaded.value === undefined
+        ? err(notFound(sessionId))
+        : ok(exportText(loaded.value));
     },
-    remove(sessionId) {
-      return Promise.resolve(
-        store.softDelete(sessionId) ? ok(true) : err(notFound(sessionId)),
-      );
+    async remove(sessionId) {
+      return await store.softDelete(sessionId)
+        ? ok(true)
+        : err(notFound(sessionId));
     },
   };
 }

@@ -110,6 +110,10 @@ export interface ServeTable {
   heartbeat_ms?: number;
   max_clients_per_session?: number;
   approval_timeout_ms?: number;
+  /** A served session idle this long releases its writer lease. */
+  idle_release_ms?: number;
+  /** Events kept per session for replay (in memory, or Postgres's event table). */
+  events_kept?: number;
 }
 
 /**
@@ -346,6 +350,10 @@ const serveSchema = z.strictObject({
   heartbeat_ms: z.exactOptional(timerMs),
   max_clients_per_session: z.exactOptional(posInt),
   approval_timeout_ms: z.exactOptional(timerMs),
+  idle_release_ms: z.exactOptional(timerMs),
+  events_kept: z.exactOptional(posInt.check(
+    z.maximum(1_000_000, "must be at most 1000000"),
+  )),
 }, { error: "must be a table" });
 
 const globalFileInferred = z.strictObject({

@@ -6,14 +6,19 @@
  * lease, and one server-side function per write. Every write function
  * takes the writer's `(holder, epoch)`: when given and no longer the
  * stored lease, it raises `RL001` and writes nothing. Lease staleness is
- * judged by the database clock.
+ * judged by the database clock. Version 2 adds the session event table
+ * (`relavium_session_events`, its head counter, `rlv_append_events`):
+ * what `serve` instances stream to each other.
  *
  * @module
  */
 import type { CostEntry } from "../store.ts";
 
 /** The schema version these statements build. */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
+
+/** The channel `rlv_append_events` notifies: `{"s": session, "q": last seq}`. */
+export const EVENTS_CHANNEL = "relavium_events";
 
 /** SQLSTATE of a write under a lease this writer no longer holds. */
 export const LEASE_LOST_STATE = "RL001";
@@ -123,6 +128,21 @@ CREATE TABLE IF NOT EXISTS relavium_open_invocations (
   settled_at bigint,
   turn_number bigint CHECK (turn_number IS NULL OR turn_number >= 1),
   PRIMARY KEY (session_id, id)
+);
+-- Version 2: a session's events as its lease holder streamed them (JSON
+-- text, redacted before they reach here), numbered from 1 by the head row.
+-- No foreign key: an event is never lost to the order of two writes.
+CREATE TABLE IF NOT EXISTS relavium_event_heads (
+  session_id text PRIMARY KEY NOT NULL,
+  last_seq bigint NOT NULL
+);
+CREATE TABLE IF NOT EXISTS relavium_session_events (
+  session_id text NOT NULL,
+  seq bigint NOT NULL,
+  type text NOT NULL,
+  data text NOT NULL,
+  created_at bigint NOT NULL,
+  PRIMARY KEY (session_id, seq)
 );
 CREATE INDEX IF NOT EXISTS idx_agent_sessions_updated
   ON agent_sessions (updated_at DESC, id DESC) WHERE deleted_at IS NULL;
@@ -368,6 +388,29 @@ RETURNS boolean LANGUAGE sql AS $$
     RETURNING 1)
   SELECT EXISTS (SELECT 1 FROM u)
 $$;
+
+-- Appends a batch of events under the writer's fence, numbered after the
+-- session's head; keeps the last p_keep; notifies a pointer (never the
+-- events: a payload over 8,000 bytes is refused). Returns the first seq.
+CREATE OR REPLACE FUNCTION rlv_append_events(p_session text, p_holder text,
+  p_epoch bigint, p_now bigint, p_events jsonb, p_keep bigint)
+RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE n bigint := jsonb_array_length(p_events); last bigint;
+BEGIN
+  PERFORM rlv_fence(p_session, p_holder, p_epoch);
+  INSERT INTO relavium_event_heads AS h (session_id, last_seq)
+    VALUES (p_session, n)
+  ON CONFLICT (session_id) DO UPDATE SET last_seq = h.last_seq + n
+  RETURNING last_seq INTO last;
+  INSERT INTO relavium_session_events (session_id, seq, type, data, created_at)
+    SELECT p_session, last - n + e.ord, e.v->>'type', e.v->>'data', p_now
+    FROM jsonb_array_elements(p_events) WITH ORDINALITY AS e(v, ord);
+  DELETE FROM relavium_session_events
+    WHERE session_id = p_session AND seq <= last - p_keep;
+  PERFORM pg_notify('${EVENTS_CHANNEL}',
+    json_build_object('s', p_session, 'q', last)::text);
+  RETURN last - n + 1;
+END $$;
 
 CREATE OR REPLACE FUNCTION rlv_release_lease(p_session text, p_holder text,
   p_epoch bigint)

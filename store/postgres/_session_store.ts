@@ -60,6 +60,7 @@ import {
   loadSession,
   type StoredLease,
 } from "./_reads.ts";
+import { type PgEventTable, pgEventTable } from "./_events.ts";
 
 /** A lease this handle holds. */
 interface Held {
@@ -500,6 +501,23 @@ export class PostgresSessionStore implements AsyncSessionStore {
     }
     this.#held.delete(sessionId);
     return stored;
+  }
+
+  /**
+   * The session event table on this handle's pool (what `serve`
+   * instances stream to each other); an append carries this handle's
+   * lease fence like every write.
+   *
+   * @param keep Events kept per session.
+   * @returns The table.
+   */
+  eventTable(keep: number): PgEventTable {
+    return pgEventTable(this.#sql, {
+      keep,
+      fence: (id) => this.#fence(id),
+      now: () => this.#clock.now(),
+      run: (id, query) => this.#run(id, query),
+    });
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,214 @@
+/**
+ * Two `relavium serve` processes on one Postgres (`[store] kind =
+ * "postgres"`): a session driven through A streams live to a client of B;
+ * the client drops and resumes on A with its last id, missing and
+ * repeating nothing; a session left idle releases its lease and the other
+ * instance takes it; while A runs a turn, B answers 423 naming A; after
+ * `kill -9` of A mid-turn only whole turns are stored, and B takes the
+ * session over (A's process is gone on this host) and continues it; an id
+ * older than the events kept gets `server:resync`.
+ * Postgres comes from `tests/store/_pg.ts`.
+ */
+import assert from "node:assert/strict";
+import { adminSql, PG_SKIP_NOTE, testPgUrl } from "../store/_pg.ts";
+import {
+  call,
+  fakeProvider,
+  type Frame,
+  openSse,
+  prepareFolder,
+  seqOf,
+  type ServeChild,
+  startServe,
+  tokensOf,
+} from "./_kit.ts";
+
+const base = testPgUrl();
+if (base === undefined) {
+  // deno-lint-ignore no-console
+  console.log(PG_SKIP_NOTE);
+}
+
+const WORDS = Array.from({ length: 10 }, (_, i) => `m${i} `);
+
+/** Posts a message; the 202's body. */
+async function send(
+  s: ServeChild,
+  id: string,
+  text: string,
+): Promise<Record<string, unknown>> {
+  const sent = await call(s, "POST", `/v1/sessions/${id}/messages`, { text });
+  assert.equal(sent.status, 202, JSON.stringify(sent.body));
+  return sent.body;
+}
+
+/** Reads `s`'s stream of `id` from `after` until the turn's `server:idle`. */
+async function untilIdle(
+  s: ServeChild,
+  id: string,
+  after: string,
+): Promise<Frame[]> {
+  const r = await openSse(s, id, { lastEventId: after });
+  await r.until((f) => f.event === "server:idle");
+  await r.close();
+  const framed = r.frames.filter((f) => f.id !== undefined);
+  return framed.slice(
+    0,
+    framed.findIndex((f) => f.event === "server:idle") + 1,
+  );
+}
+
+Deno.test({
+  name:
+    "two serve instances on one Postgres: live on B, resume on A, idle release, 423, kill -9 and takeover",
+  ignore: base === undefined,
+  async fn() {
+    assert.ok(base !== undefined);
+    const admin = await adminSql(base);
+    const schema = `t_${crypto.randomUUID().replaceAll("-", "")}`;
+    await admin.unsafe(`CREATE SCHEMA ${schema}`);
+    const scoped = new URL(base);
+    scoped.searchParams.set("search_path", schema);
+    await using provider = fakeProvider();
+    const dir = await Deno.makeTempDir({ prefix: "serve-pg-" });
+    const folder = await prepareFolder(dir, provider.url, [
+      "idle_release_ms = 300",
+      "events_kept = 20",
+    ]);
+    await Deno.writeTextFile(
+      `${dir}/home/config.toml`,
+      '\n[store]\nkind = "postgres"\nurl_env = "SERVE_TEST_PG"\n',
+      { append: true },
+    );
+    folder.env["SERVE_TEST_PG"] = scoped.href;
+    const gates: Array<PromiseWithResolvers<void>> = [];
+    await using a = await startServe(folder);
+    await using b = await startServe(folder);
+    try {
+      const created = await call(a, "POST", "/v1/sessions", {
+        agent: "a.agent.yaml",
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.sessionId as string;
+
+      // Turn 1 through A, watched live on B; B's client drops mid-turn.
+      const gate1 = Promise.withResolvers<void>();
+      gates.push(gate1);
+      provider.push({ tokens: WORDS, gate: { after: 5, open: gate1.promise } });
+      const onB = await openSse(b, id);
+      const first = await send(a, id, "one");
+      await onB.until((f) => tokensOf([f])[0] === "m2 ");
+      const framedOnB = onB.frames.filter((f) => f.id !== undefined);
+      await onB.close();
+      // B saw the turn from its start (after what a resume of the session,
+      // idle-released meanwhile, logged before it).
+      const start = framedOnB.findIndex((f) => f.id === first.eventId);
+      assert.ok(start >= 0, JSON.stringify(framedOnB));
+      const seenOnB = framedOnB.slice(start);
+      const lastSeen = seenOnB.at(-1)?.id ?? "";
+      gate1.resolve();
+      // The client resumes on A with its last id.
+      const onA = await untilIdle(a, id, lastSeen);
+      const ids = [...seenOnB, ...onA].map((f) => f.id ?? "");
+      const stream = ids[0]?.split(".")[0];
+      assert.ok(ids.every((i) => i.split(".")[0] === stream), ids.join(" "));
+      const seqs = ids.map((i) => seqOf(i));
+      seqs.forEach((n, i) =>
+        assert.equal(n, (seqs[0] ?? 0) + i, `no gap, no repeat: ${seqs}`)
+      );
+      assert.equal(tokensOf([...seenOnB, ...onA]).join(""), WORDS.join(""));
+      // The same turn read whole from B's table-fed log: the same ids.
+      const wholeOnB = await untilIdle(b, id, String(first.after));
+      assert.deepEqual(
+        wholeOnB.map((f) => f.id),
+        ids,
+        JSON.stringify(wholeOnB.map((f) => f.event)),
+      );
+
+      // A releases the idle session; B takes it for turn 2.
+      const leaseGone = async (): Promise<void> => {
+        for (let i = 0; i < 200; i++) {
+          const rows = await admin.unsafe(
+            `SELECT 1 FROM ${schema}.relavium_session_leases WHERE session_id = $1`,
+            [id],
+          );
+          if (rows.length === 0) return;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.fail("the idle lease was never released");
+      };
+      await leaseGone();
+      provider.push({ tokens: ["two"] });
+      const second = await send(b, id, "two");
+      const turn2 = await untilIdle(a, id, String(second.after));
+      assert.deepEqual(tokensOf(turn2), ["two"]);
+      await leaseGone();
+
+      // Turn 3 through A, held mid-turn: B refuses with 423 naming A.
+      const gate3 = Promise.withResolvers<void>();
+      gates.push(gate3);
+      provider.push({ tokens: WORDS, gate: { after: 4, open: gate3.promise } });
+      const watch = await openSse(b, id);
+      await send(a, id, "three");
+      await watch.until((f) => tokensOf([f])[0] === "m1 ");
+      const held = await call(b, "POST", `/v1/sessions/${id}/messages`, {
+        text: "not now",
+      });
+      assert.equal(held.status, 423, JSON.stringify(held.body));
+      assert.match(String(held.body.message), new RegExp(`${a.pid}`));
+
+      // kill -9 of A mid-turn: whole turns only.
+      await a.stop("SIGKILL");
+      gate3.resolve();
+      await watch.close();
+      const roles = async (): Promise<string[]> =>
+        (await admin.unsafe(
+          `SELECT role FROM ${schema}.session_messages WHERE session_id = $1
+           ORDER BY sequence_number`,
+          [id],
+        )).map((r) => String(r["role"]));
+      assert.deepEqual(await roles(), [
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+      ]);
+
+      // B takes the session over (its holder's process is gone) and
+      // continues it.
+      provider.push({ tokens: ["four"] });
+      const fourth = await send(b, id, "four");
+      const turn4 = await untilIdle(b, id, String(fourth.after));
+      assert.deepEqual(tokensOf(turn4), ["four"]);
+      assert.equal(
+        JSON.parse(turn4.at(-1)?.data ?? "{}").outcome,
+        "completed",
+      );
+      assert.deepEqual(
+        (await roles()).length,
+        6,
+        JSON.stringify(turn4.map((f) => f.event)),
+      );
+      // The table keeps the last 20 events: an id before them resyncs.
+      const kept = await admin.unsafe(
+        `SELECT count(*)::int AS n FROM ${schema}.relavium_session_events
+         WHERE session_id = $1`,
+        [id],
+      );
+      assert.equal(kept[0]?.["n"], 20);
+      const old = await openSse(b, id, { lastEventId: `${stream}.1` });
+      await old.until((f) => f.event !== undefined);
+      await old.close();
+      assert.equal(old.frames.find((f) => f.event)?.event, "server:resync");
+      const stopped = await b.stop("SIGTERM");
+      assert.equal(stopped.code, 0, stopped.stderr);
+    } finally {
+      for (const g of gates) g.resolve();
+      await a.stop("SIGKILL");
+      await b.stop("SIGKILL");
+      await admin.unsafe(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -103,6 +103,27 @@ Deno.test("--version, --help and chat-list load no zod and no YAML library (thei
       assert.equal(run.code, 0, args.join(" "));
       assert.deepEqual(heavy(run.packages), [], args.join(" "));
       if (args[0] === "chat-list") assert.match(run.stdout, /s1/);
+      // A run that prints no fault loads no fault printer (nor the secret
+      // screen it redacts with); one that only locates the config files
+      // (chat-list: the store's path) loads no config reader, resolver or
+      // provider URL checks.
+      const loaded = (m: string) => run.modules.includes(m);
+      assert.ok(loaded("cli/main.ts"), "the log names own modules");
+      for (const m of ["cli/io/fault_line.ts", "host/secrets.ts"]) {
+        assert.equal(loaded(m), false, `${args.join(" ")} loads ${m}`);
+      }
+      if (args[0] === "chat-list") {
+        assert.ok(loaded("cli/config/config.ts"));
+        for (
+          const m of [
+            "cli/config/read.ts",
+            "cli/config/resolve.ts",
+            "tools/sandbox/ssrf.ts",
+          ]
+        ) {
+          assert.equal(loaded(m), false, `chat-list loads ${m}`);
+        }
+      }
     }
     // Positive control: reading an agent file loads zod and js-yaml, and
     // the log shows it (the run then stops for want of a key).

@@ -79,7 +79,7 @@ Deno.test("cli.ts runs --version in a real process", async () => {
   assert.equal(new TextDecoder().decode(out.stdout), "0.2.0\n");
 });
 
-Deno.test("--version, --help and chat-list load no zod and no YAML library (their real module graph)", async () => {
+Deno.test("--version, --help, chat-list and chat-export load no zod and no YAML library (their real module graph)", async () => {
   const home = await Deno.makeTempDir();
   try {
     const store = openSqliteStore(`${home}/history.db`, deps());
@@ -98,7 +98,15 @@ Deno.test("--version, --help and chat-list load no zod and no YAML library (thei
       "id: a\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: hi\n",
     );
     const heavy = (p: string[]) => p.filter((n) => /zod|yaml/.test(n));
-    for (const args of [["--version"], ["--help"], ["chat-list"]]) {
+    for (
+      const args of [
+        ["--version"],
+        ["--help"],
+        ["chat-list"],
+        // An export reads no context: no schema loads for one.
+        ["chat-export", "s1", "--out", "s1.yaml"],
+      ]
+    ) {
       const run = await loadedPackages(args, home);
       assert.equal(run.code, 0, args.join(" "));
       assert.deepEqual(heavy(run.packages), [], args.join(" "));

@@ -12,8 +12,8 @@
 import type { CliCommand } from "./args.ts";
 import { resolveColor } from "./io/color.ts";
 import type { CommandEnv, CommandResult } from "./command_env.ts";
+import type { CliFault } from "./fault.ts";
 import type { CliIo } from "./io/io.ts";
-import { printFault } from "./io/fault_line.ts";
 import { VERSION } from "./version.ts";
 
 function colorFlagOf(argv: readonly string[]): boolean | undefined {
@@ -24,6 +24,19 @@ function colorFlagOf(argv: readonly string[]): boolean | undefined {
     if (a === "--no-color") flag = false;
   }
   return flag;
+}
+
+/**
+ * Prints a fault and answers its exit code. The printer (with the secret
+ * screen it redacts with) loads on this path only: a command that succeeds
+ * without one never loads it.
+ */
+async function printFault(
+  io: CliIo,
+  f: CliFault,
+  options: { json: boolean; color: boolean },
+): Promise<number> {
+  return (await import("./io/fault_line.ts")).printFault(io, f, options);
 }
 
 async function dispatch(
@@ -124,7 +137,10 @@ export async function main(
       env: (n) => io.env(n),
       isTerminal: io.stderrIsTerminal === true,
     });
-    const code = printFault(io, { code: "usage", message }, { json, color });
+    const code = await printFault(io, { code: "usage", message }, {
+      json,
+      color,
+    });
     if (!json) {
       const cmd = topic === "main"
         ? ""
@@ -154,14 +170,16 @@ export async function main(
   try {
     const { effectiveCwd } = await import("./command_env.ts");
     const cwd = await effectiveCwd(io, globals.cwd);
-    if (!cwd.ok) return printFault(io, cwd.error, out);
+    if (!cwd.ok) return await printFault(io, cwd.error, out);
     const result = await dispatch(command, {
       io,
       globals,
       color,
       cwd: cwd.value,
     });
-    return typeof result === "number" ? result : printFault(io, result, out);
+    return typeof result === "number"
+      ? result
+      : await printFault(io, result, out);
   } catch (e) {
     // A store fault a person can act on (a full disk, a lost lease) is named.
     const { storeFaultMessage } = await import("../store/sqlite_file.ts");

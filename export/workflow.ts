@@ -44,7 +44,7 @@ const UNKNOWN_TOOL = "unknown_tool";
  * Pure and deterministic: no clock, no randomness, inputs untouched; the
  * document shares no objects with them.
  *
- * @param record The session row.
+ * @param record The session row (its context is not used).
  * @param messages All stored rows of the session, in any order.
  * @returns The whole document, with YAML key names.
  * @throws {TypeError} When the title yields no id and `record.id` is empty.
@@ -83,7 +83,7 @@ const UNKNOWN_TOOL = "unknown_tool";
  * ```
  */
 export function sessionToWorkflow(
-  record: AgentSessionRecord,
+  record: Omit<AgentSessionRecord, "context">,
   messages: ReadonlyArray<SessionMessage>,
 ): WorkflowDocument {
   const sorted = [...messages].sort((a, b) =>

@@ -8,7 +8,6 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { isAbsolute } from "../schema/paths.ts";
-import { checkNewSession } from "./record_check.ts";
 import { referencesModelCatalog } from "./ddl.ts";
 import { SessionNotFoundError } from "./errors.ts";
 import { decodeMessageRow, type MessageRow } from "./message_codec.ts";
@@ -16,7 +15,12 @@ import { decodeFullPage, readMessages } from "./sqlite_read.ts";
 import { isOutOfRange, readWide } from "./sqlite_big.ts";
 import type { DecodeMemo } from "./message_codec.ts";
 import type { SessionMessage } from "../schema/message.ts";
-import { decodeSessionRow, type SessionRow } from "./record_codec.ts";
+import {
+  decodeSessionHeader,
+  type SessionHeader,
+  type SessionRow,
+  type SessionRowCodec,
+} from "./record_fields.ts";
 import { blockingSleep, transaction } from "./sqlite_tx.ts";
 import { storeWriteError } from "./sqlite_file.ts";
 import { prepareStatements, type Statements } from "./sqlite_statements.ts";
@@ -102,9 +106,20 @@ export class SqliteSessionStore implements SessionStore {
     at: number;
   }[] = [];
 
-  /** Wraps an open, migrated connection; the handle owns it from now on. */
-  constructor(db: DatabaseSync, options: SqliteStoreOptions) {
+  /** How session rows are decoded and new sessions checked. */
+  readonly #rows: SessionRowCodec;
+
+  /**
+   * Wraps an open, migrated connection; the handle owns it from now on.
+   * `rows` decodes its session rows (their contexts by the schema).
+   */
+  constructor(
+    db: DatabaseSync,
+    options: SqliteStoreOptions,
+    rows: SessionRowCodec,
+  ) {
     this.#db = db;
+    this.#rows = rows;
     this.#clock = options.clock ?? { now: () => Date.now() };
     this.#ids = options.ids ?? (() => crypto.randomUUID());
     this.#sleep = options.sleep ?? blockingSleep;
@@ -226,7 +241,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   create(session: NewSession): AgentSessionRecord {
-    checkNewSession(session);
+    this.#rows.checkNew(session);
     const now = this.#clock.now();
     const c = session.context;
     return this.#write(() => {
@@ -244,7 +259,7 @@ export class SqliteSessionStore implements SessionStore {
         now,
         now,
       );
-      return decodeSessionRow(
+      return this.#rows.decode(
         this.#sql.sessionById.get(session.id) as unknown as SessionRow,
       );
     });
@@ -399,11 +414,34 @@ export class SqliteSessionStore implements SessionStore {
 
   list(): AgentSessionRecord[] {
     return this.#sql.listVisible.all().map((r) =>
-      decodeSessionRow(r as unknown as SessionRow)
+      this.#rows.decode(r as unknown as SessionRow)
     );
   }
 
   load(sessionId: string): LoadedSession | undefined {
+    return this.#loadWith(sessionId, (row) => this.#rows.decode(row));
+  }
+
+  /**
+   * A session's transcript and every column of its row but the context,
+   * which is neither read nor checked (a command that does not use it,
+   * `chat-export`, loads no schema for it). Otherwise as `load`.
+   *
+   * @param sessionId The session.
+   * @returns The row without its context and the messages, or
+   * `undefined` when there is no such visible session.
+   * @throws {SessionRecordError} A damaged column other than the context.
+   */
+  loadHeader(
+    sessionId: string,
+  ): { record: SessionHeader; messages: SessionMessage[] } | undefined {
+    return this.#loadWith(sessionId, decodeSessionHeader);
+  }
+
+  #loadWith<R extends { id: string }>(
+    sessionId: string,
+    decode: (row: SessionRow) => R,
+  ): { record: R; messages: SessionMessage[] } | undefined {
     // Rows are decoded page by page inside the read transaction, so each
     // page's raw SQLite values become garbage while young instead of all
     // 10k rows (and their duplicate text) staying live until decoded.
@@ -411,7 +449,7 @@ export class SqliteSessionStore implements SessionStore {
       try {
         const session = this.#sql.visibleSessionFull.get(sessionId);
         if (session === undefined) return undefined;
-        const record = decodeSessionRow(session as unknown as SessionRow);
+        const record = decode(session as unknown as SessionRow);
         return {
           record,
           messages: readMessages(this.#sql, sessionId, record.id),
@@ -420,18 +458,21 @@ export class SqliteSessionStore implements SessionStore {
         if (!isOutOfRange(error)) throw error;
         // An integer at the 64-bit limits: read again, wide, so the
         // codecs name the damaged column (and row).
-        return this.#loadWide(sessionId);
+        return this.#loadWide(sessionId, decode);
       }
     }, { begin: "DEFERRED", sleep: this.#sleep });
   }
 
-  #loadWide(sessionId: string): LoadedSession | undefined {
+  #loadWide<R>(
+    sessionId: string,
+    decode: (row: SessionRow) => R,
+  ): { record: R; messages: SessionMessage[] } | undefined {
     const session = readWide(
       this.#sql.visibleSessionFull,
       (s) => s.get(sessionId),
     );
     if (session === undefined) return undefined;
-    const record = decodeSessionRow(session as unknown as SessionRow);
+    const record = decode(session as unknown as SessionRow);
     const rows = readWide(this.#sql.messagesOf, (s) => s.all(sessionId));
     const memo: DecodeMemo = { epoch: Number.NaN, iso: "" };
     const messages: SessionMessage[] = [];

@@ -5,25 +5,8 @@
  *
  * @module
  */
-import type { DatabaseSync } from "node:sqlite";
-import {
-  foreignObjects,
-  foreignObjectsReason,
-  missingColumns,
-  missingColumnsOfExisting,
-  schemaProblems,
-  STORE_DDL,
-  upgradeJournal,
-} from "./ddl.ts";
-import { StoreOpenError } from "./errors.ts";
-import {
-  openDatabaseFile,
-  openDatabaseForRead,
-  secureSidecars,
-  storeOpenCause,
-} from "./sqlite_file.ts";
-import { blockingSleep, transaction } from "./sqlite_tx.ts";
-import { SqliteSessionStore } from "./sqlite_session_store.ts";
+import { checkedRows } from "./record_codec.ts";
+import { openSqliteHandle, openSqliteHandleForRead } from "./sqlite_open.ts";
 import type { SqliteStoreOptions } from "./sqlite_options.ts";
 import type { SessionStore } from "./store.ts";
 
@@ -70,41 +53,7 @@ export function openSqliteStore(
   path: string,
   options: SqliteStoreOptions = {},
 ): SessionStore {
-  let db: DatabaseSync | undefined;
-  try {
-    db = openDatabaseFile(path, options.busyTimeoutMs ?? 5000, (conn) => {
-      // Refused before the first write: nothing in the file changes.
-      const foreign = foreignObjects(conn);
-      if (foreign.length > 0) {
-        throw new StoreOpenError({ reason: foreignObjectsReason(foreign) });
-      }
-      const problems = schemaProblems(conn);
-      if (problems.length > 0) {
-        throw new StoreOpenError({
-          reason: `this version cannot write its schema: ${
-            problems.join("; ")
-          }`,
-        });
-      }
-    });
-    const conn = db;
-    transaction(conn, () => {
-      for (const sql of STORE_DDL) conn.exec(sql);
-      upgradeJournal(conn);
-    }, { begin: "IMMEDIATE", sleep: options.sleep ?? blockingSleep });
-    const missing = missingColumns(conn);
-    if (missing.length > 0) {
-      throw new StoreOpenError({
-        reason: `missing columns ${missing.join(", ")}`,
-      });
-    }
-    secureSidecars(path);
-    return new SqliteSessionStore(conn, options);
-  } catch (error) {
-    db?.close();
-    if (error instanceof StoreOpenError) throw error;
-    throw new StoreOpenError({ cause: error, reason: storeOpenCause(error) });
-  }
+  return openSqliteHandle(path, options, checkedRows);
 }
 
 /**
@@ -122,28 +71,5 @@ export function openSqliteStoreForRead(
   path: string,
   options: SqliteStoreOptions = {},
 ): SessionStore | undefined {
-  let db: DatabaseSync | undefined;
-  try {
-    db = openDatabaseForRead(path, options.busyTimeoutMs ?? 5000);
-    const foreign = foreignObjects(db);
-    if (foreign.length > 0) {
-      throw new StoreOpenError({ reason: foreignObjectsReason(foreign) });
-    }
-    const missing = missingColumns(db);
-    if (missing.length > 0) {
-      const present = missingColumnsOfExisting(db);
-      if (present.length > 0) {
-        throw new StoreOpenError({
-          reason: present.map((c) => `${c} is missing`).join("; "),
-        });
-      }
-      db.close();
-      return undefined;
-    }
-    return new SqliteSessionStore(db, options);
-  } catch (error) {
-    db?.close();
-    if (error instanceof StoreOpenError) throw error;
-    throw new StoreOpenError({ cause: error, reason: storeOpenCause(error) });
-  }
+  return openSqliteHandleForRead(path, options, checkedRows);
 }

@@ -8,7 +8,6 @@
  * @module
  */
 import type { SessionEvent } from "../../schema/event.ts";
-import type { LoadedSession } from "../../store/store.ts";
 import type { CliCommand } from "../args.ts";
 import type { CommandEnv, CommandResult } from "../command_env.ts";
 import { stripControl } from "../io/control.ts";
@@ -18,7 +17,11 @@ import {
   writeExport,
 } from "../io/export_file.ts";
 import { fault } from "../fault.ts";
-import { damagedSessionFault, openExistingHistory } from "../run/history.ts";
+import {
+  damagedSessionFault,
+  type ExportedSession,
+  openExportHistory,
+} from "../run/history.ts";
 import { resolve } from "../../schema/paths.ts";
 import { resolveSessionId } from "./session_ref.ts";
 
@@ -32,7 +35,7 @@ import { resolveSessionId } from "./session_ref.ts";
  * @returns The event, keys in the documented order.
  */
 export function exportedEvent(
-  loaded: LoadedSession,
+  loaded: ExportedSession,
   workflowPath: string,
   now: number,
 ): SessionEvent {
@@ -64,15 +67,15 @@ export async function runChatExport(
   const ref = await resolveSessionId(ctx, command.sessionId);
   if (!ref.ok) return ref.error;
   const sessionId = ref.value;
-  const opened = await openExistingHistory(ctx);
+  const opened = await openExportHistory(ctx);
   if (!opened.ok) return opened.error;
   const store = opened.value;
   const missing = fault("not_found", `No session with id ${sessionId}`);
   if (store === undefined) return missing;
   try {
-    let loaded: LoadedSession | undefined;
+    let loaded: ExportedSession | undefined;
     try {
-      loaded = await store.load(sessionId);
+      loaded = await store.loadHeader(sessionId);
     } catch (e) {
       const damaged = damagedSessionFault(sessionId, e);
       if (damaged === undefined) throw e;

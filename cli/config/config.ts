@@ -9,12 +9,7 @@
 import { join, resolve } from "../../schema/paths.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { findProjectRoot } from "./discover.ts";
-import { loadConfigFile } from "./read.ts";
-import {
-  type ConfigLayers,
-  resolveConfig,
-  type ResolvedConfig,
-} from "./resolve.ts";
+import type { ConfigLayers, ResolvedConfig } from "./resolve.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { resolveHome } from "./home.ts";
 import type { UntrustedFile } from "./apply_trust.ts";
@@ -117,6 +112,12 @@ export async function loadCliConfig(
   const located = await locateConfig(req);
   if (!located.ok) return located;
   const paths = located.value;
+  // Reading and resolving load on use: a command that only locates the
+  // files (the session store's path) loads neither.
+  const [{ loadConfigFile }, { resolveConfig }] = await Promise.all([
+    import("./read.ts"),
+    import("./resolve.ts"),
+  ]);
   const layers: ConfigLayers = {};
   if (paths.globalFile !== undefined) {
     const g = await loadConfigFile("global", paths.globalFile);

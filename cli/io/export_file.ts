@@ -11,7 +11,7 @@ import { isAbsolute, resolve } from "../../schema/paths.ts";
 import { sessionToWorkflow } from "../../export/workflow.ts";
 import { stringifyWorkflow } from "../../export/yaml.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
-import type { LoadedSession } from "../../store/store.ts";
+import type { ExportedSession } from "../run/history.ts";
 import { type AtomicWriteFs, writeFileAtomic } from "./atomic_write.ts";
 import { type CliFault, fault } from "../fault.ts";
 
@@ -63,7 +63,7 @@ export function defaultExportPath(
  * @param loaded The session row and all its messages.
  * @returns The file content.
  */
-export function exportText(loaded: LoadedSession): string {
+export function exportText(loaded: ExportedSession): string {
   return stringifyWorkflow(sessionToWorkflow(loaded.record, loaded.messages));
 }
 
@@ -104,7 +104,7 @@ function reason(e: unknown): string {
  * for a file-system failure (exit 1).
  */
 export async function writeExport(
-  loaded: LoadedSession,
+  loaded: ExportedSession,
   target: string,
   options: WriteExportOptions,
 ): Promise<Result<string, CliFault>> {

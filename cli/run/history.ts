@@ -18,7 +18,13 @@ import {
   SessionMessageBoundaryError,
   SessionRecordError,
 } from "../../store/errors.ts";
-import type { AsyncSessionStore, SessionStore } from "../../store/store.ts";
+import type {
+  AgentSessionRecord,
+  AsyncSessionStore,
+  SessionStore,
+} from "../../store/store.ts";
+import type { SqliteStoreOptions } from "../../store/sqlite_options.ts";
+import type { SessionMessage } from "../../schema/message.ts";
 import { type ConfigPaths, locateConfig } from "../config/config.ts";
 import type { CommandEnv } from "../command_env.ts";
 import { type CliFault, fault } from "../fault.ts";
@@ -109,15 +115,27 @@ export async function openHistory(
   path: string,
   options: { create: boolean; notice?: (text: string) => void },
 ): Promise<Result<SessionStore | undefined, CliFault>> {
+  // Loaded on use: the store validates with zod, which a listing skips.
+  return await openSqliteWith(
+    path,
+    options,
+    async () => (await import("../../store/sqlite_store.ts")).openSqliteStore,
+  );
+}
+
+async function openSqliteWith<T>(
+  path: string,
+  options: { create: boolean; notice?: (text: string) => void },
+  opener: () => Promise<(path: string, options: SqliteStoreOptions) => T>,
+): Promise<Result<T | undefined, CliFault>> {
   try {
     if (!await exists(path)) {
       if (!options.create) return ok(undefined);
       await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     }
-    // Loaded on use: the store validates with zod, which a listing skips.
-    const { openSqliteStore } = await import("../../store/sqlite_store.ts");
+    const open = await opener();
     let told = false;
-    return ok(openSqliteStore(path, {
+    return ok(open(path, {
       clock: { now: () => Date.now() },
       ids: () => crypto.randomUUID(),
       busyTimeoutMs: BUSY_TIMEOUT_MS,
@@ -136,6 +154,65 @@ export async function openHistory(
   } catch (e) {
     return err(openFault(path, e));
   }
+}
+
+/**
+ * The store `chat-export` works on: a session's transcript with every
+ * column of its row but the context (which the export does not use), and
+ * the mark that it was exported.
+ */
+export interface ExportStore {
+  /** The session without its context, or `undefined` when there is none. */
+  loadHeader(sessionId: string):
+    | ExportedSession
+    | undefined
+    | Promise<ExportedSession | undefined>;
+  /** Marks the session exported to `workflowPath`. */
+  markExported(sessionId: string, workflowPath: string): void | Promise<void>;
+  /** Closes the store. */
+  close(): void | Promise<void>;
+}
+
+/** A session as `chat-export` reads it: its row without the context. */
+export interface ExportedSession {
+  /** The session row, its context left out. */
+  record: Omit<AgentSessionRecord, "context">;
+  /** Every message, validated, in sequence order. */
+  messages: SessionMessage[];
+}
+
+/**
+ * Opens `history.db` (or the configured Postgres store) for `chat-export`,
+ * as {@linkcode openExistingHistory} does for a writer. The SQLite handle
+ * reads no contexts, so the export loads no schema for one.
+ *
+ * @param ctx The command's context (cwd and environment).
+ * @returns The store (or `undefined` when there is no file yet), or the
+ * fault to print.
+ */
+export async function openExportHistory(
+  ctx: CommandEnv,
+): Promise<Result<ExportStore | undefined, CliFault>> {
+  const located = await locate(ctx);
+  if (!located.ok) return located;
+  const pg = await configuredPostgres(ctx, located.value);
+  if (!pg.ok) return pg;
+  const store = pg.value;
+  if (store !== undefined) {
+    return ok({
+      loadHeader: (id) => store.load(id),
+      markExported: (id, path) => store.markExported(id, path),
+      close: () => store.close(),
+    });
+  }
+  const path = historyPath(located.value);
+  if (!path.ok) return path;
+  return await openSqliteWith(
+    path.value,
+    { create: false, notice: (text) => ctx.io.stderr.write(text) },
+    async () =>
+      (await import("../../store/sqlite_open.ts")).openSqliteForExport,
+  );
 }
 
 /** SQLite's busy wait per attempt when another process holds the store. */

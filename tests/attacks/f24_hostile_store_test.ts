@@ -75,7 +75,7 @@ function foreign(name: string, tamper: string, named: RegExp): Row[] {
 
 /** A damaged row named for the commands that read it. */
 function damaged(name: string, tamper: string, named: RegExp): Row[] {
-  return [["chat-show", "s2"], RESUME].map((argv) => ({
+  return [["chat-show", "s2"], ["chat-export", "s2"], RESUME].map((argv) => ({
     name: `${argv[0]}: ${name} is a named damaged row`,
     tamper,
     argv,

@@ -58,7 +58,14 @@ export async function loadedPackages(
   home: string,
   stdin = "",
 ): Promise<
-  { code: number; stdout: string; packages: string[]; nodeModules: string[] }
+  {
+    code: number;
+    stdout: string;
+    packages: string[];
+    nodeModules: string[];
+    /** The repository's own modules the run loaded, as paths from the root. */
+    modules: string[];
+  }
 > {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -88,10 +95,16 @@ export async function loadedPackages(
   for (const m of log.matchAll(/Specifier "(node:[^"]+)" was not mapped/g)) {
     nodeModules.add(m[1] ?? "");
   }
+  const modules = new Set<string>();
+  for (const m of log.matchAll(/for ES module: file:\/\/(\S+?),/g)) {
+    const path = m[1] ?? "";
+    if (path.startsWith(ROOT)) modules.add(path.slice(ROOT.length));
+  }
   return {
     code: out.code,
     stdout: new TextDecoder().decode(out.stdout),
     packages: [...packages].sort(),
     nodeModules: [...nodeModules].sort(),
+    modules: [...modules].sort(),
   };
 }

@@ -79,7 +79,7 @@ Deno.test("cli.ts runs --version in a real process", async () => {
   assert.equal(new TextDecoder().decode(out.stdout), "0.2.0\n");
 });
 
-Deno.test("--version, --help and chat-list load no zod and no YAML library (their real module graph)", async () => {
+Deno.test("--version, --help, chat-list and chat-export load no zod and no YAML library (their real module graph)", async () => {
   const home = await Deno.makeTempDir();
   try {
     const store = openSqliteStore(`${home}/history.db`, deps());
@@ -98,11 +98,40 @@ Deno.test("--version, --help and chat-list load no zod and no YAML library (thei
       "id: a\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: hi\n",
     );
     const heavy = (p: string[]) => p.filter((n) => /zod|yaml/.test(n));
-    for (const args of [["--version"], ["--help"], ["chat-list"]]) {
+    for (
+      const args of [
+        ["--version"],
+        ["--help"],
+        ["chat-list"],
+        // An export reads no context: no schema loads for one.
+        ["chat-export", "s1", "--out", "s1.yaml"],
+      ]
+    ) {
       const run = await loadedPackages(args, home);
       assert.equal(run.code, 0, args.join(" "));
       assert.deepEqual(heavy(run.packages), [], args.join(" "));
       if (args[0] === "chat-list") assert.match(run.stdout, /s1/);
+      // A run that prints no fault loads no fault printer (nor the secret
+      // screen it redacts with); one that only locates the config files
+      // (chat-list: the store's path) loads no config reader, resolver or
+      // provider URL checks.
+      const loaded = (m: string) => run.modules.includes(m);
+      assert.ok(loaded("cli/main.ts"), "the log names own modules");
+      for (const m of ["cli/io/fault_line.ts", "host/secrets.ts"]) {
+        assert.equal(loaded(m), false, `${args.join(" ")} loads ${m}`);
+      }
+      if (args[0] === "chat-list") {
+        assert.ok(loaded("cli/config/config.ts"));
+        for (
+          const m of [
+            "cli/config/read.ts",
+            "cli/config/resolve.ts",
+            "tools/sandbox/ssrf.ts",
+          ]
+        ) {
+          assert.equal(loaded(m), false, `chat-list loads ${m}`);
+        }
+      }
     }
     // Positive control: reading an agent file loads zod and js-yaml, and
     // the log shows it (the run then stops for want of a key).

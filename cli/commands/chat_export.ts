@@ -64,24 +64,35 @@ export async function runChatExport(
   command: Extract<CliCommand, { name: "chat-export" }>,
   ctx: CommandEnv,
 ): Promise<CommandResult> {
-  const ref = await resolveSessionId(ctx, command.sessionId);
-  if (!ref.ok) return ref.error;
-  const sessionId = ref.value;
   const opened = await openExportHistory(ctx);
   if (!opened.ok) return opened.error;
   const store = opened.value;
-  const missing = fault("not_found", `No session with id ${sessionId}`);
-  if (store === undefined) return missing;
+  if (store === undefined) {
+    return fault("not_found", `No session with id ${command.sessionId}`);
+  }
   try {
+    // A whole id names its session before any prefix does, so the listing
+    // a prefix needs is read only when the typed text is no stored id.
+    let sessionId = command.sessionId;
     let loaded: ExportedSession | undefined;
     try {
       loaded = await store.loadHeader(sessionId);
+      if (loaded === undefined) {
+        const ref = await resolveSessionId(ctx, command.sessionId);
+        if (!ref.ok) return ref.error;
+        sessionId = ref.value;
+        if (sessionId !== command.sessionId) {
+          loaded = await store.loadHeader(sessionId);
+        }
+      }
     } catch (e) {
       const damaged = damagedSessionFault(sessionId, e);
       if (damaged === undefined) throw e;
       return damaged;
     }
-    if (loaded === undefined) return missing;
+    if (loaded === undefined) {
+      return fault("not_found", `No session with id ${sessionId}`);
+    }
     let target: string;
     if (command.out === undefined) {
       const named = defaultExportPath(ctx.cwd, loaded.record.id);

@@ -54,8 +54,12 @@ import {
   costOf,
   type CostRows,
   prepareCostTotals,
+  prepareTurnUsage,
   readCostTotals,
+  readTurnUsage,
+  type TurnUsage,
   writeCosts,
+  writeTurnUsage,
 } from "./sqlite_costs.ts";
 
 /**
@@ -89,6 +93,7 @@ export class SqliteSessionStore implements SessionStore {
   readonly #sleep: (ms: number) => void;
   readonly #catalog: { messages: boolean; sessions: boolean; costs: boolean };
   #costsOf: StatementSync | undefined;
+  #turnUsageOf: StatementSync | undefined;
   #closed = false;
   readonly #journal: SqliteJournal;
   /**
@@ -294,6 +299,7 @@ export class SqliteSessionStore implements SessionStore {
       if (turn.turnsUsed !== undefined) {
         this.#sql.raiseTurnsUsed.run(sessionId, turn.turnsUsed);
       }
+      writeTurnUsage(this.#sql, sessionId, turn.turnsUsed, turn.costs, true);
       return seq;
     });
     // Committed: what this handle wrote holds until another connection
@@ -317,6 +323,7 @@ export class SqliteSessionStore implements SessionStore {
       if (turnsUsed !== undefined) {
         this.#sql.raiseTurnsUsed.run(sessionId, turnsUsed);
       }
+      writeTurnUsage(this.#sql, sessionId, turnsUsed, costs, false);
     });
   }
 
@@ -442,6 +449,11 @@ export class SqliteSessionStore implements SessionStore {
   costs(sessionId: string): ModelCostTotals[] {
     this.#costsOf ??= prepareCostTotals(this.#db);
     return readCostTotals(this.#costsOf, sessionId);
+  }
+
+  turnUsage(sessionId: string): TurnUsage[] {
+    this.#turnUsageOf ??= prepareTurnUsage(this.#db);
+    return readTurnUsage(this.#turnUsageOf, sessionId);
   }
 
   beginInvocation(sessionId: string, invocation: InvocationStart): string {

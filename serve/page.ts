@@ -62,7 +62,7 @@ async function newSession(ev) {
   ev.preventDefault();
   const body = { mode: $("mode").value };
   if ($("agent").value) body.agent = $("agent").value;
-  try { const c = await api("POST", "/v1/sessions", body); await openSession(c.sessionId); } catch (e) { conn("cannot start: " + e.message, true); }
+  try { const c = await api("POST", "/v1/sessions", body); await openSession(c.sessionId, true); } catch (e) { conn("cannot start: " + e.message, true); }
 }
 function chartFrom(session) {
   // The stored figures of every provider-engaged turn (the store's, so
@@ -81,14 +81,15 @@ function renderTranscript(st) {
   for (const a of st.pendingApprovals) showApproval(a);
   chartFrom(st.session);
 }
-async function openSession(sid) {
+async function openSession(sid, fresh) {
   if (state.es) state.es.close();
   state.sid = sid; state.turn = null; location.hash = "s=" + encodeURIComponent(sid);
   $("title").textContent = "Session " + sid;
   const st = await api("GET", "/v1/sessions/" + encodeURIComponent(sid));
   renderTranscript(st);
-  // The record holds everything up to its last event id: go on from there.
-  state.lastId = st.lastEventId;
+  // The record holds everything up to its last event id: go on from there;
+  // a session just started is read from its first event (its MCP servers).
+  state.lastId = fresh ? st.lastEventId.split(".")[0] + ".0" : st.lastEventId;
   connect();
 }
 async function connect() {

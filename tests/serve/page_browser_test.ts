@@ -159,3 +159,58 @@ Deno.test({
     await Deno.remove(dir, { recursive: true });
   },
 });
+
+Deno.test({
+  name: "the page shows a new session's MCP server and its state",
+  ignore: binary === undefined && !ci,
+  async fn() {
+    assert.ok(binary !== undefined, "CI needs chromium (.ci/run installs it)");
+    await using provider = fakeProvider();
+    const dir = await Deno.makeTempDir({ prefix: "serve-page-mcp-" });
+    const folder = await prepareFolder(dir, provider.url);
+    // A configured server whose program is missing: it fails to start.
+    await Deno.writeTextFile(
+      `${dir}/home/config.toml`,
+      [
+        "",
+        "[[mcp_servers]]",
+        'id = "calc"',
+        'transport = "stdio"',
+        `command = "${dir}/no-such-server"`,
+        "",
+      ].join("\n"),
+      { append: true },
+    );
+    await Deno.writeTextFile(
+      `${dir}/proj/m.agent.yaml`,
+      "id: m\nmodel: fake-model\nprovider: fake\nsystem_prompt: hi\nmcp_servers: [{ ref: calc }]\n",
+    );
+    await using server = await startServe(folder);
+    await using page = await launch(binary, dir);
+    await page.send("Page.navigate", { url: `${server.url}/` });
+    await page.waitFor(
+      "document.readyState === 'complete' && !!document.getElementById('token')",
+      "the page",
+    );
+    await page.evaluate(`
+      document.getElementById("token").value = ${JSON.stringify(server.token)};
+      document.getElementById("loginForm").requestSubmit();`);
+    await page.waitFor(
+      "!document.getElementById('app').classList.contains('hidden')",
+      "sign-in",
+    );
+    await page.evaluate(`
+      document.getElementById("agent").value = "m.agent.yaml";
+      document.getElementById("newForm").requestSubmit();`);
+    const line = await page.waitFor<string>(
+      "[...document.querySelectorAll('#transcript .mcp')].map((d) => d.textContent).find((t) => t.includes('failed'))",
+      "the MCP server's line",
+    );
+    assert.match(line, /^MCP server calc: failed: .+/);
+    assert.equal(
+      await page.evaluate<string>("document.getElementById('mcp').textContent"),
+      "MCP calc: failed",
+    );
+    await Deno.remove(dir, { recursive: true });
+  },
+});

@@ -18,14 +18,16 @@ export interface BareTurn {
   /**
    * One transaction writing every row the persisted turn writes: the
    * rows of {@linkcode BareTurn.turn}, the call's journal row (inserted
-   * and removed again) and the session's provider-engaged turns raised.
+   * and removed again), the session's provider-engaged turns raised and
+   * the turn's per-turn figures row.
    */
   sameRows(): void;
   /**
    * What usage coverage adds around the same rows: the call journaled as
    * pending in its own commit, not waiting for the disk; then one full
    * commit of the turn's rows with the call, now recorded, gone from the
-   * journal and the session's provider-engaged turns raised.
+   * journal, the session's provider-engaged turns raised and the turn's
+   * per-turn figures row.
    */
   turnWithCoverage(): void;
   /** Closes the connection. */
@@ -72,6 +74,9 @@ export function openBareTurn(
   const raiseTurns = db.prepare(
     "INSERT INTO relavium_session_turns (session_id, turns_used) VALUES (?, ?) ON CONFLICT (session_id) DO UPDATE SET turns_used = max(turns_used, excluded.turns_used)",
   );
+  const addTurnUsage = db.prepare(
+    "INSERT INTO relavium_turn_usage (session_id, turn_number, input_tokens, output_tokens, cost_microcents) VALUES (?, ?, ?, ?, ?) ON CONFLICT (session_id, turn_number) DO UPDATE SET input_tokens = input_tokens + excluded.input_tokens, output_tokens = output_tokens + excluded.output_tokens, cost_microcents = cost_microcents + excluded.cost_microcents",
+  );
   let turnsUsed = 0;
   function writeTurnRows(t: number): void {
     const row = maxSeq.get(sessionId) as { m: number };
@@ -111,6 +116,7 @@ export function openBareTurn(
       dropRecorded.run(sessionId, call);
       writeTurnRows(t);
       raiseTurns.run(sessionId, ++turnsUsed);
+      addTurnUsage.run(sessionId, turnsUsed, 20, 6, 4200);
       db.exec("COMMIT");
     },
     turnWithCoverage() {
@@ -125,6 +131,7 @@ export function openBareTurn(
       dropRecorded.run(sessionId, call);
       writeTurnRows(t);
       raiseTurns.run(sessionId, ++turnsUsed);
+      addTurnUsage.run(sessionId, turnsUsed, 20, 6, 4200);
       db.exec("COMMIT");
     },
     close: () => db.close(),

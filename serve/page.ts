@@ -4,8 +4,10 @@
  * (no build step, no framework, nothing from another origin). It signs in
  * with the token (kept in the tab's session storage), lists sessions,
  * starts or opens one, streams a turn (text, tool lines, cost), answers
- * approvals, shows when it reconnects, and charts tokens and cost per turn
- * in inline SVG.
+ * approvals, shows MCP servers' states and when it reconnects, and charts
+ * tokens and cost per turn in inline SVG: the session's stored per-turn
+ * figures (the show record's `turnUsage`, so turns from before the page
+ * or the server started too), extended live as turns complete.
  *
  * @module
  */
@@ -21,7 +23,7 @@ button{cursor:pointer}input,select,textarea{font:inherit}
 #sessions li{cursor:pointer;margin:.2em 0}#sessions li:hover{text-decoration:underline}
 .turn{border-top:1px solid #eaeef2;padding:.4em 0}.turn:first-child{border-top:0}.user{font-weight:600;white-space:pre-wrap}
 .answer{white-space:pre-wrap}.tool{font-family:monospace;color:#57606a}
-.cost{color:#57606a;font-size:.85em}.approval{background:#fff8c5;padding:.5em;margin:.4em 0}
+.cost,.mcp{color:#57606a;font-size:.85em}.approval{background:#fff8c5;padding:.5em;margin:.4em 0}
 #compose{display:flex;gap:.5em}#compose textarea{flex:1;height:3.2em}
 #app{display:contents}.hidden,#app.hidden{display:none}svg text{font-size:10px;fill:#57606a}
 `;
@@ -29,9 +31,8 @@ button{cursor:pointer}input,select,textarea{font:inherit}
 const SCRIPT = `
 "use strict";
 const $ = (id) => document.getElementById(id);
-const state = { token: sessionStorage.getItem("relavium.token") || "", sid: "", lastId: "", es: null, turns: [], turn: null, stopped: false, history: 0, past: null };
-const seqOf = (id) => Number(String(id).split(".").pop());
-const TYPES = ["session:started","session:turn_started","session:turn_completed","session:cancelled","session:compacting","session:compacted","session:trimmed","agent:token","agent:reasoning","agent:tool_call","agent:tool_result","agent:approval_requested","cost:updated","server:heartbeat","server:resync","server:approval_requested","server:approval_resolved","server:idle"];
+const state = { token: sessionStorage.getItem("relavium.token") || "", sid: "", lastId: "", es: null, turns: [], used: 0, turn: null, stopped: false };
+const TYPES = ["session:started","session:turn_started","session:turn_completed","session:cancelled","session:compacting","session:compacted","session:trimmed","agent:token","agent:reasoning","agent:tool_call","agent:tool_result","agent:approval_requested","cost:updated","server:heartbeat","server:resync","server:approval_requested","server:approval_resolved","server:idle","session:mcp_server"];
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined) e.textContent = text; return e; }
 async function api(method, path, body) {
   const r = await fetch(path, { method, headers: { authorization: "Bearer " + state.token, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
@@ -61,29 +62,34 @@ async function newSession(ev) {
   ev.preventDefault();
   const body = { mode: $("mode").value };
   if ($("agent").value) body.agent = $("agent").value;
-  try { const c = await api("POST", "/v1/sessions", body); await openSession(c.sessionId); } catch (e) { conn("cannot start: " + e.message, true); }
+  try { const c = await api("POST", "/v1/sessions", body); await openSession(c.sessionId, true); } catch (e) { conn("cannot start: " + e.message, true); }
+}
+function chartFrom(session) {
+  // The stored figures of every provider-engaged turn (the store's, so
+  // turns from before this page or this server are there too).
+  state.turns = ((session && session.turnUsage) || []).map((u) => ({ n: u.turnNumber, input: u.inputTokens, output: u.outputTokens, cost: u.costMicrocents }));
+  state.used = Math.max((session && session.turnsUsed) || 0, ...state.turns.map((t) => t.n));
+  drawChart();
 }
 function renderTranscript(st) {
   const t = $("transcript"); t.replaceChildren();
-  state.turns = [];
   for (const turn of (st.session && st.session.turns) || []) {
     const d = el("div", "turn"); d.append(el("div", "user", turn.user), el("div", "answer", turn.assistant));
     t.append(d);
   }
   $("approvals").replaceChildren();
   for (const a of st.pendingApprovals) showApproval(a);
-  drawChart();
+  chartFrom(st.session);
 }
-async function openSession(sid) {
+async function openSession(sid, fresh) {
   if (state.es) state.es.close();
   state.sid = sid; state.turn = null; location.hash = "s=" + encodeURIComponent(sid);
   $("title").textContent = "Session " + sid;
   const st = await api("GET", "/v1/sessions/" + encodeURIComponent(sid));
   renderTranscript(st);
-  // The transcript comes from the record; the buffered events before it
-  // (this server's run) are replayed only to chart their turns.
-  state.history = seqOf(st.lastEventId);
-  state.lastId = st.lastEventId.split(".")[0] + ".0";
+  // The record holds everything up to its last event id: go on from there;
+  // a session just started is read from its first event (its MCP servers).
+  state.lastId = fresh ? st.lastEventId.split(".")[0] + ".0" : st.lastEventId;
   connect();
 }
 async function connect() {
@@ -101,8 +107,7 @@ async function connect() {
   for (const type of TYPES) es.addEventListener(type, (m) => {
     if (state.es !== es) return;
     state.lastId = m.lastEventId;
-    const e = JSON.parse(m.data);
-    if (type !== "server:resync" && seqOf(m.lastEventId) <= state.history) chartOnly(type, e); else onEvent(type, e);
+    onEvent(type, JSON.parse(m.data));
   });
 }
 function currentTurn() {
@@ -114,23 +119,28 @@ function toolLine(text) {
   const t = currentTurn(); t.div.append(el("div", "tool", text));
   t.answer = el("div", "answer"); t.div.append(t.answer);
 }
-function chartOnly(type, e) {
-  if (type === "session:turn_started") state.past = { input: 0, output: 0, cost: 0 };
-  if (type === "cost:updated" && state.past) { state.past.input += e.inputTokens; state.past.output += e.outputTokens; state.past.cost += e.costMicrocents; }
-  if (type === "session:turn_completed" && state.past) { state.turns.push(state.past); state.past = null; drawChart(); }
+function mcpLine(e) {
+  const detail = e.state === "connected" ? " (" + e.tools + " tools)" : e.state === "failed" ? ": " + e.reason : "";
+  $("transcript").append(el("div", "mcp", "MCP server " + e.server + ": " + e.state + detail));
+  $("mcp").textContent = "MCP " + e.server + ": " + e.state;
+}
+async function refreshChart(sid) {
+  // The store's figures, once a turn's spend is written.
+  try { const st = await api("GET", "/v1/sessions/" + encodeURIComponent(sid)); if (sid === state.sid) chartFrom(st.session); } catch { /* the live figures stay */ }
 }
 function onEvent(type, e) {
   switch (type) {
-    case "server:resync": state.turn = null; state.history = 0; renderTranscript(e.state); break;
+    case "server:resync": state.turn = null; renderTranscript(e.state); break;
+    case "session:mcp_server": mcpLine(e); break;
     case "session:turn_started": currentTurn(); break;
     case "agent:token": currentTurn().answer.append(e.token); break;
     case "agent:tool_call": toolLine("→ " + e.toolId + " " + JSON.stringify(e.toolInput)); break;
     case "agent:tool_result": toolLine((e.success ? "✓ " : "✗ ") + e.toolId + ": " + e.outputSummary); break;
     case "cost:updated": { const t = currentTurn(); t.input += e.inputTokens; t.output += e.outputTokens; t.cost += e.costMicrocents; break; }
-    case "session:turn_completed": { const t = currentTurn(); t.div.append(el("div", "cost", t.input + " in · " + t.output + " out · $" + (t.cost / 1e8).toFixed(6) + (e.error ? " · " + e.error.message : ""))); state.turns.push({ input: t.input, output: t.output, cost: t.cost }); drawChart(); break; }
+    case "session:turn_completed": { const t = currentTurn(); t.div.append(el("div", "cost", t.input + " in · " + t.output + " out · $" + (t.cost / 1e8).toFixed(6) + (e.error ? " · " + e.error.message : ""))); state.used += 1; state.turns.push({ n: state.used, input: t.input, output: t.output, cost: t.cost }); drawChart(); break; }
     case "server:approval_requested": showApproval(e.approval); break;
     case "server:approval_resolved": { const d = document.querySelector('[data-request="' + CSS.escape(e.requestId) + '"]'); if (d) d.remove(); break; }
-    case "server:idle": state.turn = null; $("send").disabled = false; listSessions().catch(() => {}); break;
+    case "server:idle": state.turn = null; $("send").disabled = false; listSessions().catch(() => {}); refreshChart(state.sid); break;
   }
 }
 function showApproval(a) {
@@ -164,7 +174,7 @@ function drawChart() {
     r.setAttribute("x", i * w + 2); r.setAttribute("width", Math.max(1, w / 2 - 2)); r.setAttribute("y", H - h); r.setAttribute("height", h); r.setAttribute("fill", "#54aeff");
     const c = document.createElementNS(NS, "rect"); const hc = t.cost / maxC * (H - 15);
     c.setAttribute("x", i * w + w / 2); c.setAttribute("width", Math.max(1, w / 2 - 2)); c.setAttribute("y", H - hc); c.setAttribute("height", hc); c.setAttribute("fill", "#fb8f44");
-    const title = document.createElementNS(NS, "title"); title.textContent = "turn " + (i + 1) + ": " + (t.input + t.output) + " tokens, " + t.cost + " µ¢"; r.append(title);
+    const title = document.createElementNS(NS, "title"); title.textContent = "turn " + t.n + ": " + t.input + " in, " + t.output + " out, " + t.cost + " µ¢"; r.append(title);
     svg.append(r, c);
   });
   const label = document.createElementNS(NS, "text"); label.setAttribute("x", 2); label.setAttribute("y", 10); label.textContent = "tokens (blue) and cost (orange) per turn"; svg.append(label);
@@ -178,7 +188,7 @@ const HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>relavium</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <style>${STYLE}</style></head><body>
-<header><b>relavium</b><span id="title"></span><span id="conn">signed out</span></header>
+<header><b>relavium</b><span id="title"></span><span id="mcp"></span><span id="conn">signed out</span></header>
 <main>
 <div id="login"><section><form id="loginForm"><label>Token <input id="token" type="password" autocomplete="off"></label> <button>Sign in</button></form></section></div>
 <div id="app" class="hidden">

@@ -5,6 +5,7 @@
  * names) minus the foreign keys to tables this package does not have
  * (`agents`, `model_catalog`), plus our own tables: `relavium_session_state`,
  * `relavium_session_turns` (provider-engaged turns over the session's life),
+ * `relavium_turn_usage` (tokens and spend of each such turn),
  * `relavium_session_leases` (one writer per session),
  * `relavium_open_invocations` (the usage-coverage journal: the calls not
  * yet settled, or settled with spend no write has recorded yet) and
@@ -91,6 +92,16 @@ export const STORE_DDL: readonly string[] = [
 	\`session_id\` text PRIMARY KEY NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
 	\`turns_used\` integer DEFAULT 0 NOT NULL
 )`,
+  // One row per provider-engaged turn that recorded spend (what the
+  // session's per-turn chart reads).
+  `CREATE TABLE IF NOT EXISTS \`relavium_turn_usage\` (
+	\`session_id\` text NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
+	\`turn_number\` integer NOT NULL CHECK(\`turn_number\` >= 1),
+	\`input_tokens\` integer DEFAULT 0 NOT NULL,
+	\`output_tokens\` integer DEFAULT 0 NOT NULL,
+	\`cost_microcents\` integer DEFAULT 0 NOT NULL,
+	PRIMARY KEY (\`session_id\`, \`turn_number\`)
+) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS \`relavium_cost_details\` (
 	\`session_id\` text NOT NULL REFERENCES \`agent_sessions\`(\`id\`) ON DELETE cascade,
 	\`model\` text NOT NULL CHECK(\`model\` <> ''),
@@ -193,6 +204,13 @@ const REQUIRED_COLUMNS: Record<string, readonly string[]> = {
     "total_conservative_microcents",
   ],
   relavium_session_turns: ["session_id", "turns_used"],
+  relavium_turn_usage: [
+    "session_id",
+    "turn_number",
+    "input_tokens",
+    "output_tokens",
+    "cost_microcents",
+  ],
   relavium_cost_details: [
     "session_id",
     "model",

@@ -44,12 +44,34 @@ function raiseTurnsUsed(
   }
 }
 
+type TurnUsage = ReturnType<NonNullable<SessionStore["turnUsage"]>>[number];
+
 interface Entry {
   record: AgentSessionRecord;
   updatedAtMs: number;
   messages: SessionMessage[];
   costs: Map<string, ModelCostTotals>;
+  turns: Map<number, TurnUsage>;
   turnMark: number | undefined;
+}
+
+/** As the SQLite store's `relavium_turn_usage` rows. */
+function addTurnUsage(
+  entry: Entry,
+  turnNumber: number | undefined,
+  costs: readonly CostEntry[],
+  always: boolean,
+): void {
+  if (turnNumber === undefined || turnNumber < 1) return;
+  if (costs.length === 0 && !always) return;
+  const row = entry.turns.get(turnNumber) ??
+    { turnNumber, inputTokens: 0, outputTokens: 0, costMicrocents: 0 };
+  for (const c of costs) {
+    row.inputTokens += c.inputTokens;
+    row.outputTokens += c.outputTokens;
+    row.costMicrocents += c.costMicrocents;
+  }
+  entry.turns.set(turnNumber, row);
 }
 
 function iso(ms: number): string {
@@ -145,6 +167,7 @@ class MemorySessionStore implements SessionStore {
       updatedAtMs: now,
       messages: [],
       costs: new Map(),
+      turns: new Map(),
       turnMark: undefined,
     });
     return structuredClone(record);
@@ -180,6 +203,7 @@ class MemorySessionStore implements SessionStore {
     }
     this.#addCosts(entry, turn.costs);
     raiseTurnsUsed(r, turn.turnsUsed);
+    addTurnUsage(entry, turn.turnsUsed, turn.costs, true);
     this.#touch(entry, now);
   }
 
@@ -193,6 +217,7 @@ class MemorySessionStore implements SessionStore {
     checkTurnsUsed(turnsUsed);
     this.#addCosts(entry, costs);
     raiseTurnsUsed(entry.record, turnsUsed);
+    addTurnUsage(entry, turnsUsed, costs, false);
   }
 
   appendMarker(sessionId: string, marker: BoundaryMarker): number | undefined {
@@ -283,6 +308,14 @@ class MemorySessionStore implements SessionStore {
 
   costs(sessionId: string): ModelCostTotals[] {
     return this.costsOf(sessionId);
+  }
+
+  turnUsage(sessionId: string): TurnUsage[] {
+    const entry = this.#sessions.get(sessionId);
+    return entry === undefined
+      ? []
+      : [...entry.turns.values()].sort((a, b) => a.turnNumber - b.turnNumber)
+        .map((t) => ({ ...t }));
   }
 
   /** Per-model spend rows of a session (what `session_costs` would hold). */

@@ -6,7 +6,12 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { Statements } from "./sqlite_statements.ts";
-import type { CostEntry, ModelCostTotals } from "./store.ts";
+import type { CostEntry, ModelCostTotals, SessionStore } from "./store.ts";
+
+/** One turn's figures, as `SessionStore.turnUsage` returns them. */
+export type TurnUsage = ReturnType<
+  NonNullable<SessionStore["turnUsage"]>
+>[number];
 
 /** What writing costs takes from the store handle. */
 export interface CostRows {
@@ -60,6 +65,50 @@ export function writeCosts(
       );
     }
   }
+}
+
+/**
+ * Adds the tokens and money of `costs` to turn `turnNumber`'s row (a turn
+ * with nothing recorded and no row yet gets a row of zeros only when
+ * `always`: a completed turn is charted, a spend-less failure is not).
+ */
+export function writeTurnUsage(
+  sql: Statements,
+  sessionId: string,
+  turnNumber: number | undefined,
+  costs: readonly CostEntry[],
+  always: boolean,
+): void {
+  if (turnNumber === undefined || turnNumber < 1) return;
+  if (costs.length === 0 && !always) return;
+  let input = 0;
+  let output = 0;
+  for (const c of costs) {
+    input += c.inputTokens;
+    output += c.outputTokens;
+  }
+  sql.addTurnUsage.run(sessionId, turnNumber, input, output, costOf(costs));
+}
+
+/** Prepares the read of a session's per-turn figures, in turn order. */
+export function prepareTurnUsage(db: DatabaseSync): StatementSync {
+  return db.prepare(
+    `SELECT turn_number, input_tokens, output_tokens, cost_microcents
+     FROM relavium_turn_usage WHERE session_id = ? ORDER BY turn_number`,
+  );
+}
+
+/** A session's per-turn figures, read with {@linkcode prepareTurnUsage}. */
+export function readTurnUsage(
+  statement: StatementSync,
+  sessionId: string,
+): TurnUsage[] {
+  return statement.all(sessionId).map((r) => ({
+    turnNumber: Number(r["turn_number"]),
+    inputTokens: Number(r["input_tokens"]),
+    outputTokens: Number(r["output_tokens"]),
+    costMicrocents: Number(r["cost_microcents"]),
+  }));
 }
 
 /** The money of `costs`, in microcents. */

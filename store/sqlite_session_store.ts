@@ -58,8 +58,12 @@ import {
   costOf,
   type CostRows,
   prepareCostTotals,
+  prepareTurnUsage,
   readCostTotals,
+  readTurnUsage,
+  type TurnUsage,
   writeCosts,
+  writeTurnUsage,
 } from "./sqlite_costs.ts";
 
 /**
@@ -93,6 +97,7 @@ export class SqliteSessionStore implements SessionStore {
   readonly #sleep: (ms: number) => void;
   readonly #catalog: { messages: boolean; sessions: boolean; costs: boolean };
   #costsOf: StatementSync | undefined;
+  #turnUsageOf: StatementSync | undefined;
   #closed = false;
   readonly #journal: SqliteJournal;
   /**
@@ -309,6 +314,7 @@ export class SqliteSessionStore implements SessionStore {
       if (turn.turnsUsed !== undefined) {
         this.#sql.raiseTurnsUsed.run(sessionId, turn.turnsUsed);
       }
+      writeTurnUsage(this.#sql, sessionId, turn.turnsUsed, turn.costs, true);
       return seq;
     });
     // Committed: what this handle wrote holds until another connection
@@ -332,6 +338,7 @@ export class SqliteSessionStore implements SessionStore {
       if (turnsUsed !== undefined) {
         this.#sql.raiseTurnsUsed.run(sessionId, turnsUsed);
       }
+      writeTurnUsage(this.#sql, sessionId, turnsUsed, costs, false);
     });
   }
 
@@ -483,6 +490,11 @@ export class SqliteSessionStore implements SessionStore {
   costs(sessionId: string): ModelCostTotals[] {
     this.#costsOf ??= prepareCostTotals(this.#db);
     return readCostTotals(this.#costsOf, sessionId);
+  }
+
+  turnUsage(sessionId: string): TurnUsage[] {
+    this.#turnUsageOf ??= prepareTurnUsage(this.#db);
+    return readTurnUsage(this.#turnUsageOf, sessionId);
   }
 
   beginInvocation(sessionId: string, invocation: InvocationStart): string {

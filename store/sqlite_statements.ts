@@ -106,6 +106,8 @@ export interface Statements {
   upsertTurnMark: StatementSync;
   /** Raises the session's turns used (never lowers it). */
   raiseTurnsUsed: StatementSync;
+  /** Adds tokens and spend to one turn's `relavium_turn_usage` row. */
+  addTurnUsage: StatementSync;
   /** Sets `status` and `updated_at` of a visible session. */
   setStatus: StatementSync;
   /** Sets `exported` and the path of a visible session (`updated_at` kept). */
@@ -298,6 +300,14 @@ export function prepareStatements(
       `INSERT INTO relavium_session_turns (session_id, turns_used)
        VALUES (?, ?) ON CONFLICT (session_id) DO UPDATE SET
        turns_used = max(turns_used, excluded.turns_used)`,
+    ),
+    addTurnUsage: p(
+      `INSERT INTO relavium_turn_usage (session_id, turn_number,
+       input_tokens, output_tokens, cost_microcents) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (session_id, turn_number) DO UPDATE SET
+       input_tokens = input_tokens + excluded.input_tokens,
+       output_tokens = output_tokens + excluded.output_tokens,
+       cost_microcents = cost_microcents + excluded.cost_microcents`,
     ),
     upsertTurnMark: p(
       `INSERT INTO relavium_session_state (session_id, effect_turn_high_water)

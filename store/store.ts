@@ -177,6 +177,23 @@ export interface SessionStore {
    */
   costs?(sessionId: string): ModelCostTotals[];
   /**
+   * Spend per provider-engaged turn, by turn number (the session's
+   * `turnsUsed` after that turn), in turn order: the recorded attempts of
+   * each `commitTurn` and `recordCosts` given a `turnsUsed` (compactions'
+   * spend is in no turn). Empty for an unknown id. Optional: a store
+   * without it keeps no per-turn figures.
+   */
+  turnUsage?(sessionId: string): Array<{
+    /** The turn's number among the session's provider-engaged turns. */
+    turnNumber: number;
+    /** Input tokens of its recorded attempts. */
+    inputTokens: number;
+    /** Output tokens of its recorded attempts. */
+    outputTokens: number;
+    /** Realised spend of its recorded attempts (micro-cents). */
+    costMicrocents: number;
+  }>;
+  /**
    * Usage coverage, before egress: journals one provider invocation as
    * `pending` (durable before the call is sent). Optional, as are the other
    * coverage and lease methods: a store without them journals nothing and

@@ -58,6 +58,18 @@ export interface ShownTurn {
 }
 
 /**
+ * One provider-engaged turn's figures (what the page charts): the
+ * recorded attempts' tokens and spend.
+ */
+export interface ShownTurnUsage {
+  /** The turn's number among the session's provider-engaged turns. */
+  turnNumber: number;
+  inputTokens: number;
+  outputTokens: number;
+  costMicrocents: number;
+}
+
+/**
  * The `chat-show --json` record.
  */
 export interface ShownSession {
@@ -91,6 +103,11 @@ export interface ShownSession {
    * open): `totalCostMicrocents` is then a lower bound.
    */
   unaccounted: ShownUnaccountedCall[];
+  /**
+   * Tokens and spend per provider-engaged turn, in turn order (empty when
+   * the store keeps none, or for turns written before it kept them).
+   */
+  turnUsage: ShownTurnUsage[];
 }
 
 function toolNames(rows: readonly SessionMessage[]): string[] {
@@ -110,6 +127,7 @@ function toolNames(rows: readonly SessionMessage[]): string[] {
  * @param costs Its per-model spend rows (`SessionStore.costs`), if read.
  * @param coverage Its usage coverage, if read.
  * @param maxTurns The configured hard cap, if known.
+ * @param turnUsage Its per-turn figures (`SessionStore.turnUsage`), if read.
  * @returns The record.
  */
 export function showSession(
@@ -117,6 +135,7 @@ export function showSession(
   costs?: readonly ModelCostTotals[],
   coverage?: ShownCoverage,
   maxTurns?: number,
+  turnUsage?: readonly ShownTurnUsage[],
 ): ShownSession {
   const { record, messages } = loaded;
   const p = projectStructure(messages, { honourBoundary: false });
@@ -153,6 +172,12 @@ export function showSession(
     boundaries,
     costs: shownCosts(costs),
     unaccounted: coverage?.unaccounted ?? [],
+    turnUsage: (turnUsage ?? []).map((t) => ({
+      turnNumber: t.turnNumber,
+      inputTokens: t.inputTokens,
+      outputTokens: t.outputTokens,
+      costMicrocents: t.costMicrocents,
+    })),
   };
 }
 
@@ -250,10 +275,12 @@ export async function runChatShow(
   let loaded: LoadedSession | undefined;
   let costs: ModelCostTotals[] | undefined;
   let coverage: ShownCoverage | undefined;
+  let turnUsage: ShownTurnUsage[] | undefined;
   try {
     loaded = await store?.load(sessionId);
     if (loaded !== undefined) {
       costs = await store?.costs?.(sessionId);
+      turnUsage = await store?.turnUsage?.(sessionId);
       // Read first: the store may answer asynchronously (Postgres).
       const read = await store?.coverage?.(sessionId);
       coverage = shownCoverage(
@@ -283,7 +310,7 @@ export async function runChatShow(
     : configured > 0
     ? configured
     : DEFAULT_MAX_TURNS;
-  const shown = showSession(loaded, costs, coverage, cap);
+  const shown = showSession(loaded, costs, coverage, cap, turnUsage);
   ctx.io.stdout.write(
     ctx.globals.json ? `${JSON.stringify(shown)}\n` : renderSession(shown),
   );

@@ -147,6 +147,8 @@ export function cliServeBackend(
             loaded,
             store.costs?.(sessionId),
             shownCoverage(store, sessionId),
+            undefined,
+            store.turnUsage?.(sessionId),
           ));
         } catch (e) {
           const damaged = damagedSessionFault(sessionId, e);

@@ -33,9 +33,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  *
  * @param binary The browser.
  * @param dir A temp folder.
+ * @param options `proxy`: an HTTP proxy (`127.0.0.1:<port>`) every
+ * request goes through, loopback ones included.
  * @returns The page.
  */
-export async function launch(binary: string, dir: string): Promise<Page> {
+export async function launch(
+  binary: string,
+  dir: string,
+  options: { proxy?: string } = {},
+): Promise<Page> {
   const profile = `${dir}/chrome-profile`;
   await Deno.mkdir(profile, { recursive: true });
   const child = new Deno.Command(binary, {
@@ -45,7 +51,15 @@ export async function launch(binary: string, dir: string): Promise<Page> {
       "--disable-gpu",
       "--disable-dev-shm-usage",
       "--no-first-run",
+      // No update checks or other traffic of the browser's own.
+      "--disable-background-networking",
+      "--disable-component-update",
       `--user-data-dir=${profile}`,
+      ...(options.proxy === undefined ? [] : [
+        `--proxy-server=http://${options.proxy}`,
+        // Chromium sends loopback requests direct unless told not to.
+        "--proxy-bypass-list=<-loopback>",
+      ]),
       "--remote-debugging-address=127.0.0.1",
       "--remote-debugging-port=0",
       "about:blank",

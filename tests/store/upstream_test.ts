@@ -146,6 +146,7 @@ Deno.test("commitTurn() appends to an upstream session and leaves the file clean
       "relavium_session_leases",
       "relavium_session_state",
       "relavium_session_turns",
+      "relavium_turn_usage",
       "sqlite_autoindex_relavium_cost_details_1",
       "sqlite_autoindex_relavium_session_leases_1",
       "sqlite_autoindex_relavium_session_state_1",

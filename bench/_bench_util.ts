@@ -155,3 +155,21 @@ export function benchRuntime(
     resolveProvider: () => provider,
   };
 }
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ??
+    Number.NaN;
+}
+
+/**
+ * Latency samples as `p50 … ms, p95 … ms`.
+ *
+ * @param samplesMs The samples, milliseconds, in any order.
+ * @returns The two percentiles, two decimals.
+ */
+export function figures(samplesMs: readonly number[]): string {
+  const s = [...samplesMs].sort((a, b) => a - b);
+  return `p50 ${percentile(s, 0.5).toFixed(2)} ms, p95 ${
+    percentile(s, 0.95).toFixed(2)
+  } ms`;
+}

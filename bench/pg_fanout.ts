@@ -29,19 +29,7 @@ import { postgresEventTable } from "../store/postgres/events.ts";
 import { type EventSource, sharedEvents } from "../serve/event_source.ts";
 import type { AsyncSessionStore } from "../store/store.ts";
 import { testPgUrl } from "../tests/store/_pg.ts";
-import { countFlag, out } from "./_bench_util.ts";
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ??
-    Number.NaN;
-}
-
-function figures(samplesMs: number[]): string {
-  const s = [...samplesMs].sort((a, b) => a - b);
-  return `p50 ${percentile(s, 0.5).toFixed(2)} ms, p95 ${
-    percentile(s, 0.95).toFixed(2)
-  } ms`;
-}
+import { countFlag, figures, out } from "./_bench_util.ts";
 
 async function instance(
   url: string,

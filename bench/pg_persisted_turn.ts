@@ -32,22 +32,11 @@ import {
   benchRuntime,
   completedTurn,
   countFlag,
+  figures,
   instantProvider,
   out,
 } from "./_bench_util.ts";
 import { BENCH_AGENT, REPLY } from "./persisted_turn.ts";
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ??
-    Number.NaN;
-}
-
-function figures(samplesMs: number[]): string {
-  const s = [...samplesMs].sort((a, b) => a - b);
-  return `p50 ${percentile(s, 0.5).toFixed(2)} ms, p95 ${
-    percentile(s, 0.95).toFixed(2)
-  } ms`;
-}
 
 function turnOf(i: number): TurnCommit {
   return {

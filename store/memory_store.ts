@@ -25,6 +25,7 @@ import type {
 import { deriveTitle } from "./title.ts";
 import { nextTurnKey, seedTurnKey } from "./turn_key.ts";
 import { checkCost, checkTurnsUsed, planTurnRows } from "./turn_plan.ts";
+import { type TurnUsage, turnUsageDelta } from "./turn_usage.ts";
 import type {
   InvocationSettlement,
   InvocationStart,
@@ -44,8 +45,6 @@ function raiseTurnsUsed(
   }
 }
 
-type TurnUsage = ReturnType<NonNullable<SessionStore["turnUsage"]>>[number];
-
 interface Entry {
   record: AgentSessionRecord;
   updatedAtMs: number;
@@ -56,22 +55,16 @@ interface Entry {
 }
 
 /** As the SQLite store's `relavium_turn_usage` rows. */
-function addTurnUsage(
-  entry: Entry,
-  turnNumber: number | undefined,
-  costs: readonly CostEntry[],
-  always: boolean,
-): void {
-  if (turnNumber === undefined || turnNumber < 1) return;
-  if (costs.length === 0 && !always) return;
-  const row = entry.turns.get(turnNumber) ??
-    { turnNumber, inputTokens: 0, outputTokens: 0, costMicrocents: 0 };
-  for (const c of costs) {
-    row.inputTokens += c.inputTokens;
-    row.outputTokens += c.outputTokens;
-    row.costMicrocents += c.costMicrocents;
+function addTurnUsage(entry: Entry, d: TurnUsage | undefined): void {
+  if (d === undefined) return;
+  const row = entry.turns.get(d.turnNumber);
+  if (row === undefined) {
+    entry.turns.set(d.turnNumber, d);
+    return;
   }
-  entry.turns.set(turnNumber, row);
+  row.inputTokens += d.inputTokens;
+  row.outputTokens += d.outputTokens;
+  row.costMicrocents += d.costMicrocents;
 }
 
 function iso(ms: number): string {
@@ -203,7 +196,7 @@ class MemorySessionStore implements SessionStore {
     }
     this.#addCosts(entry, turn.costs);
     raiseTurnsUsed(r, turn.turnsUsed);
-    addTurnUsage(entry, turn.turnsUsed, turn.costs, true);
+    addTurnUsage(entry, turnUsageDelta(turn.turnsUsed, turn.costs, true));
     this.#touch(entry, now);
   }
 
@@ -217,7 +210,7 @@ class MemorySessionStore implements SessionStore {
     checkTurnsUsed(turnsUsed);
     this.#addCosts(entry, costs);
     raiseTurnsUsed(entry.record, turnsUsed);
-    addTurnUsage(entry, turnsUsed, costs, false);
+    addTurnUsage(entry, turnUsageDelta(turnsUsed, costs, false));
   }
 
   appendMarker(sessionId: string, marker: BoundaryMarker): number | undefined {

@@ -6,12 +6,10 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { Statements } from "./sqlite_statements.ts";
-import type { CostEntry, ModelCostTotals, SessionStore } from "./store.ts";
+import type { CostEntry, ModelCostTotals } from "./store.ts";
+import type { TurnUsage } from "./turn_usage.ts";
 
-/** One turn's figures, as `SessionStore.turnUsage` returns them. */
-export type TurnUsage = ReturnType<
-  NonNullable<SessionStore["turnUsage"]>
->[number];
+export type { TurnUsage };
 
 /** What writing costs takes from the store handle. */
 export interface CostRows {
@@ -68,26 +66,22 @@ export function writeCosts(
 }
 
 /**
- * Adds the tokens and money of `costs` to turn `turnNumber`'s row (a turn
- * with nothing recorded and no row yet gets a row of zeros only when
- * `always`: a completed turn is charted, a spend-less failure is not).
+ * Adds a write's figures (`turnUsageDelta` of `turn_usage.ts`) to its turn's row;
+ * nothing when the write adds no row.
  */
 export function writeTurnUsage(
   sql: Statements,
   sessionId: string,
-  turnNumber: number | undefined,
-  costs: readonly CostEntry[],
-  always: boolean,
+  d: TurnUsage | undefined,
 ): void {
-  if (turnNumber === undefined || turnNumber < 1) return;
-  if (costs.length === 0 && !always) return;
-  let input = 0;
-  let output = 0;
-  for (const c of costs) {
-    input += c.inputTokens;
-    output += c.outputTokens;
-  }
-  sql.addTurnUsage.run(sessionId, turnNumber, input, output, costOf(costs));
+  if (d === undefined) return;
+  sql.addTurnUsage.run(
+    sessionId,
+    d.turnNumber,
+    d.inputTokens,
+    d.outputTokens,
+    d.costMicrocents,
+  );
 }
 
 /** Prepares the read of a session's per-turn figures, in turn order. */

@@ -65,6 +65,7 @@ import {
   writeCosts,
   writeTurnUsage,
 } from "./sqlite_costs.ts";
+import { turnUsageDelta } from "./turn_usage.ts";
 
 /**
  * A lease this handle holds: the holder id, and the file's data version
@@ -314,7 +315,11 @@ export class SqliteSessionStore implements SessionStore {
       if (turn.turnsUsed !== undefined) {
         this.#sql.raiseTurnsUsed.run(sessionId, turn.turnsUsed);
       }
-      writeTurnUsage(this.#sql, sessionId, turn.turnsUsed, turn.costs, true);
+      writeTurnUsage(
+        this.#sql,
+        sessionId,
+        turnUsageDelta(turn.turnsUsed, turn.costs, true),
+      );
       return seq;
     });
     // Committed: what this handle wrote holds until another connection
@@ -338,7 +343,11 @@ export class SqliteSessionStore implements SessionStore {
       if (turnsUsed !== undefined) {
         this.#sql.raiseTurnsUsed.run(sessionId, turnsUsed);
       }
-      writeTurnUsage(this.#sql, sessionId, turnsUsed, costs, false);
+      writeTurnUsage(
+        this.#sql,
+        sessionId,
+        turnUsageDelta(turnsUsed, costs, false),
+      );
     });
   }
 

@@ -277,6 +277,23 @@ export async function call(
   return { status: r.status, body: parsed };
 }
 
+/**
+ * Starts a session of the folder's agent through `POST /v1/sessions`.
+ *
+ * @returns Its id; the test fails unless the answer is 201.
+ */
+export async function newSession(
+  s: { url: string; token: string },
+): Promise<string> {
+  const created = await call(s, "POST", "/v1/sessions", {
+    agent: "a.agent.yaml",
+  });
+  if (created.status !== 201) {
+    throw new Error(`POST /v1/sessions: ${JSON.stringify(created)}`);
+  }
+  return String(created.body["sessionId"]);
+}
+
 /** One SSE frame. */
 export interface Frame {
   id?: string;

@@ -9,6 +9,7 @@ import { cliRunArgs } from "../cli/_child.ts";
 import {
   call,
   fakeProvider,
+  newSession,
   openSse,
   prepareFolder,
   type ServeChild,
@@ -45,11 +46,7 @@ Deno.test("GET /v1/sessions/:id has every turn's figures after a restart", async
   let before: unknown;
   {
     await using server = await startServe(folder);
-    const created = await call(server, "POST", "/v1/sessions", {
-      agent: "a.agent.yaml",
-    });
-    assert.equal(created.status, 201);
-    sessionId = String(created.body["sessionId"]);
+    sessionId = await newSession(server);
     for (const text of ["one", "two", "three"]) {
       provider.push({ tokens: [`answer ${text}`] });
       await turn(server, sessionId, text);

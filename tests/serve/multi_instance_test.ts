@@ -15,6 +15,7 @@ import {
   call,
   fakeProvider,
   type Frame,
+  newSession,
   openSse,
   prepareFolder,
   seqOf,
@@ -85,11 +86,7 @@ Deno.test({
     await using a = await startServe(folder);
     await using b = await startServe(folder);
     try {
-      const created = await call(a, "POST", "/v1/sessions", {
-        agent: "a.agent.yaml",
-      });
-      assert.equal(created.status, 201, JSON.stringify(created.body));
-      const id = created.body.sessionId as string;
+      const id = await newSession(a);
 
       // Turn 1 through A, watched live on B; B's client drops mid-turn.
       const gate1 = Promise.withResolvers<void>();

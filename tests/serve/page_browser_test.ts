@@ -15,6 +15,7 @@ import { chromiumPath, launch } from "./_cdp.ts";
 import {
   call,
   fakeProvider,
+  newSession,
   openSse,
   prepareFolder,
   startServe,
@@ -52,11 +53,7 @@ Deno.test({
       let sessionId: string;
       {
         await using first = await startServe(folder);
-        const created = await call(first, "POST", "/v1/sessions", {
-          agent: "a.agent.yaml",
-        });
-        assert.equal(created.status, 201);
-        sessionId = String(created.body["sessionId"]);
+        sessionId = await newSession(first);
         provider.push({ tokens: ["earlier answer"] });
         const sent = await call(
           first,

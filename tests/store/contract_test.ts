@@ -2,7 +2,9 @@
  * The store contract, one suite run against memory, SQLite and Postgres
  * (through the asynchronous face), plus what only a shared store shows:
  * two handles on one database, a lease taken over after staleness, and a
- * write under the old lease refused with nothing written. Postgres comes
+ * write under the old lease refused with nothing written; on Postgres, an
+ * older schema brought up to date on open and a newer one refused before
+ * anything changes. Postgres comes
  * from `tests/store/_pg.ts` (in CI never skipped).
  */
 import assert from "node:assert/strict";
@@ -265,19 +267,15 @@ for (const factory of CONTRACT_FACTORIES) {
   });
 
   // The Postgres schema's versions (SQLite's file has its own checks).
-  const pgSchema = (
-    name: string,
-    fn: (
-      s: ContractStore & Required<Pick<ContractStore, "second" | "raw">>,
-    ) => Promise<void>,
-  ) => {
+  const pgSchema: typeof shared = (name, fn) => {
     if (factory.name === "postgres") shared(name, fn);
   };
   // Raises unless `condition` holds in the database.
-  const holds = (condition: string) =>
-    `DO $$ BEGIN IF NOT (${condition}) THEN RAISE EXCEPTION 'failed: %', ${`'${
-      condition.replaceAll("'", "''")
-    }'`}; END IF; END $$`;
+  const holds = (condition: string) => {
+    const quoted = condition.replaceAll("'", "''");
+    return `DO $$ BEGIN IF NOT (${condition}) THEN
+      RAISE EXCEPTION 'failed: ${quoted}'; END IF; END $$`;
+  };
 
   pgSchema("a version-2 schema gets the per-turn table on open", async (s) => {
     await s.store.create(newSession());
@@ -304,7 +302,7 @@ for (const factory of CONTRACT_FACTORIES) {
     async (s) => {
       await s.raw(
         `INSERT INTO relavium_schema_version (version) VALUES (1000);
-       DROP TABLE relavium_turn_usage`,
+         DROP TABLE relavium_turn_usage`,
       );
       await assert.rejects(s.second(), {
         name: "StoreOpenError",

@@ -4,8 +4,8 @@
  * two handles on one database, a lease taken over after staleness, and a
  * write under the old lease refused with nothing written; on Postgres, an
  * older schema brought up to date on open and a newer one refused before
- * anything changes. Postgres comes
- * from `tests/store/_pg.ts` (in CI never skipped).
+ * anything changes. Postgres comes from `tests/store/_pg.ts` (in CI never
+ * skipped).
  */
 import assert from "node:assert/strict";
 import {

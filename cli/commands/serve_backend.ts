@@ -160,6 +160,7 @@ export function cliServeBackend(
       if (!loaded.ok || loaded.value === undefined) return loaded;
       const costs = await store.costs?.(sessionId);
       const read = await store.coverage?.(sessionId);
+      const turnUsage = await store.turnUsage?.(sessionId);
       return ok(showSession(
         loaded.value,
         costs,
@@ -167,6 +168,8 @@ export function cliServeBackend(
           { coverage: () => read ?? { pending: [], unrecordedMicrocents: 0 } },
           sessionId,
         ),
+        undefined,
+        turnUsage,
       ));
     },
     async create(body: CreateSessionBody, hooks) {

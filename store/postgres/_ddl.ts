@@ -15,7 +15,7 @@
 import type { CostEntry } from "../store.ts";
 
 /** The schema version these statements build. */
-export const PG_SCHEMA_VERSION = 2;
+export const PG_SCHEMA_VERSION = 3;
 
 /** The channel `rlv_append_events` notifies: `{"s": session, "q": last seq}`. */
 export const EVENTS_CHANNEL = "relavium_events";
@@ -144,6 +144,16 @@ CREATE TABLE IF NOT EXISTS relavium_session_events (
   created_at bigint NOT NULL,
   PRIMARY KEY (session_id, seq)
 );
+-- Version 3: one row per provider-engaged turn that recorded spend, by
+-- turn number (the session's turns used after that turn), as SQLite's.
+CREATE TABLE IF NOT EXISTS relavium_turn_usage (
+  session_id text NOT NULL REFERENCES agent_sessions(id) ON DELETE cascade,
+  turn_number bigint NOT NULL CHECK (turn_number >= 1),
+  input_tokens bigint DEFAULT 0 NOT NULL,
+  output_tokens bigint DEFAULT 0 NOT NULL,
+  cost_microcents bigint DEFAULT 0 NOT NULL,
+  PRIMARY KEY (session_id, turn_number)
+);
 CREATE INDEX IF NOT EXISTS idx_agent_sessions_updated
   ON agent_sessions (updated_at DESC, id DESC) WHERE deleted_at IS NULL;
 `;
@@ -234,6 +244,27 @@ RETURNS void LANGUAGE sql AS $$
     turns_used = greatest(relavium_session_turns.turns_used, excluded.turns_used)
 $$;
 
+-- Adds the tokens and money of p_costs to turn p_turn's row; a turn with
+-- nothing recorded gets a row of zeros only when p_always (a completed
+-- turn is charted, a spend-less failure is not). No turn number, no row.
+CREATE OR REPLACE FUNCTION rlv_add_turn_usage(p_session text, p_turn bigint,
+  p_costs jsonb, p_always boolean)
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF p_turn IS NULL OR p_turn < 1 THEN RETURN; END IF;
+  IF jsonb_array_length(p_costs) = 0 AND NOT p_always THEN RETURN; END IF;
+  INSERT INTO relavium_turn_usage AS u (session_id, turn_number, input_tokens,
+    output_tokens, cost_microcents)
+  SELECT p_session, p_turn, COALESCE(SUM((c->>'in')::bigint), 0),
+    COALESCE(SUM((c->>'out')::bigint), 0),
+    COALESCE(SUM((c->>'cost')::bigint), 0)
+  FROM jsonb_array_elements(p_costs) AS c
+  ON CONFLICT (session_id, turn_number) DO UPDATE SET
+    input_tokens = u.input_tokens + excluded.input_tokens,
+    output_tokens = u.output_tokens + excluded.output_tokens,
+    cost_microcents = u.cost_microcents + excluded.cost_microcents;
+END $$;
+
 CREATE OR REPLACE FUNCTION rlv_commit_turn(p_session text, p_holder text,
   p_epoch bigint, p_now bigint, p_in bigint, p_out bigint, p_title text,
   p_model text, p_rows jsonb, p_costs jsonb, p_turns bigint)
@@ -260,6 +291,7 @@ BEGIN
     seq := seq + 1;
   END LOOP;
   PERFORM rlv_raise_turns(p_session, p_turns);
+  PERFORM rlv_add_turn_usage(p_session, p_turns, p_costs, true);
   RETURN seq;
 END $$;
 
@@ -276,6 +308,7 @@ BEGIN
       WHERE id = p_session;
   END IF;
   PERFORM rlv_raise_turns(p_session, p_turns);
+  PERFORM rlv_add_turn_usage(p_session, p_turns, p_costs, false);
 END $$;
 
 CREATE OR REPLACE FUNCTION rlv_append_marker(p_session text, p_holder text,

@@ -13,6 +13,7 @@ import type {
   AgentSessionRecord,
   LoadedSession,
   ModelCostTotals,
+  SessionStore,
 } from "../store.ts";
 import {
   decodePendingRow,
@@ -104,6 +105,27 @@ export async function costTotals(
     [sessionId],
   );
   return rows.map(costTotalsOf);
+}
+
+/** One turn's figures, as `SessionStore.turnUsage` returns them. */
+type TurnUsage = ReturnType<NonNullable<SessionStore["turnUsage"]>>[number];
+
+/** A session's per-turn figures, in turn order (empty for an unknown id). */
+export async function turnUsageOf(
+  sql: Sql,
+  sessionId: string,
+): Promise<TurnUsage[]> {
+  const rows = await sql.unsafe(
+    `SELECT turn_number, input_tokens, output_tokens, cost_microcents
+     FROM relavium_turn_usage WHERE session_id = $1 ORDER BY turn_number`,
+    [sessionId],
+  );
+  return rows.map((r) => ({
+    turnNumber: Number(r["turn_number"]),
+    inputTokens: Number(r["input_tokens"]),
+    outputTokens: Number(r["output_tokens"]),
+    costMicrocents: Number(r["cost_microcents"]),
+  }));
 }
 
 /** The usage coverage of a session (see `SessionStore.coverage`). */

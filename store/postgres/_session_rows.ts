@@ -109,6 +109,13 @@ const TABLES: readonly Table[] = [
     turn_number:int`,
     "id",
   ),
+  table(
+    "relavium_turn_usage",
+    "session_id",
+    `session_id turn_number:int input_tokens:int output_tokens:int
+    cost_microcents:int`,
+    "turn_number",
+  ),
 ];
 
 /** A stored value as both stores give it back: text, an integer, or NULL. */

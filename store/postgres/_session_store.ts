@@ -59,6 +59,7 @@ import {
   listSessions,
   loadSession,
   type StoredLease,
+  turnUsageOf,
 } from "./_reads.ts";
 import { type PgEventTable, pgEventTable } from "./_events.ts";
 
@@ -352,6 +353,10 @@ export class PostgresSessionStore implements AsyncSessionStore {
 
   costs(sessionId: string): Promise<ModelCostTotals[]> {
     return this.#run(undefined, (sql) => costTotals(sql, sessionId));
+  }
+
+  turnUsage(sessionId: string): ReturnType<typeof turnUsageOf> {
+    return this.#run(undefined, (sql) => turnUsageOf(sql, sessionId));
   }
 
   async beginInvocation(

@@ -1,10 +1,11 @@
 /**
  * Copying every session of a `history.db` into Postgres, row for row:
  * each table's columns verbatim (ids, sequence numbers, times, totals,
- * costs, boundary markers, turns used, the usage journal), so the copy
- * reads, resumes and exports exactly as the original. Soft-deleted
- * sessions are copied too, still deleted. Leases are not copied (a lease
- * is a running process's claim on the file, not part of the session).
+ * costs, boundary markers, turns used, the per-turn figures, the usage
+ * journal), so the copy reads, resumes and exports exactly as the
+ * original. Soft-deleted sessions are copied too, still deleted. Leases
+ * are not copied (a lease is a running process's claim on the file, not
+ * part of the session).
  *
  * Per session, in order: its rows are read in one SQLite read
  * transaction and decoded as the stores decode them (a damaged row is

@@ -72,18 +72,26 @@ export async function openPostgresStore(
     await sql.begin(async (tx) => {
       // One schema writer at a time (two stores opening one database).
       await tx.unsafe("SELECT pg_advisory_xact_lock(7283650132)");
+      // A newer database is refused before anything is applied (its
+      // functions are never replaced by this version's); an older one is
+      // brought to this version by the idempotent script.
+      const [found] = await tx.unsafe(
+        "SELECT to_regclass('relavium_schema_version') IS NOT NULL AS found",
+      );
+      const rows = found?.["found"] === true
+        ? await tx.unsafe(
+          "SELECT MAX(version) AS v FROM relavium_schema_version",
+        )
+        : [];
+      const version = Number(rows[0]?.["v"] ?? 0);
+      if (version > PG_SCHEMA_VERSION) {
+        throw new StoreOpenError({
+          reason:
+            `the database's schema version ${version} is newer than this version writes (${PG_SCHEMA_VERSION})`,
+        });
+      }
       await tx.unsafe(PG_DDL);
     });
-    const rows = await sql.unsafe(
-      "SELECT MAX(version) AS v FROM relavium_schema_version",
-    );
-    const version = Number(rows[0]?.["v"]);
-    if (version > PG_SCHEMA_VERSION) {
-      throw new StoreOpenError({
-        reason:
-          `the database's schema version ${version} is newer than this version writes (${PG_SCHEMA_VERSION})`,
-      });
-    }
   } catch (error) {
     await sql.end({ timeout: 1 }).catch(() => {});
     if (error instanceof StoreOpenError) throw error;

@@ -186,6 +186,13 @@ Deno.test({
         6,
         JSON.stringify(turn4.map((f) => f.event)),
       );
+      // The per-turn figures, read back from Postgres through B.
+      const shown = await call(b, "GET", `/v1/sessions/${id}`);
+      const usage = (shown.body["session"] as Record<string, unknown>)[
+        "turnUsage"
+      ] as { turnNumber: number }[];
+      // Turn 3 died before its commit (its number stays used).
+      assert.deepEqual(usage.map((t) => t.turnNumber), [1, 2, 4]);
       // The table keeps the last 20 events: an id before them resyncs.
       const kept = await admin.unsafe(
         `SELECT count(*)::int AS n FROM ${schema}.relavium_session_events

@@ -2,8 +2,10 @@
  * The store contract, one suite run against memory, SQLite and Postgres
  * (through the asynchronous face), plus what only a shared store shows:
  * two handles on one database, a lease taken over after staleness, and a
- * write under the old lease refused with nothing written. Postgres comes
- * from `tests/store/_pg.ts` (in CI never skipped).
+ * write under the old lease refused with nothing written; on Postgres, an
+ * older schema brought up to date on open and a newer one refused before
+ * anything changes. Postgres comes from `tests/store/_pg.ts` (in CI never
+ * skipped).
  */
 import assert from "node:assert/strict";
 import {
@@ -11,7 +13,7 @@ import {
   SessionNotFoundError,
 } from "../../store/errors.ts";
 import { reconstructSessionState } from "../../store/projection.ts";
-import type { AsyncSessionStore } from "../../store/store.ts";
+import type { AsyncSessionStore, CostEntry } from "../../store/store.ts";
 import { CONTRACT_FACTORIES, type ContractStore } from "./_contract.ts";
 import { cost, newSession, turn } from "./_harness.ts";
 
@@ -140,6 +142,43 @@ for (const factory of CONTRACT_FACTORIES) {
     assert.equal(record?.turnsUsed, 3);
   });
 
+  test("turnUsage: each turn's figures by number", async ({ store }) => {
+    await store.create(newSession());
+    const spend = (input: number, output: number, money: number) => ({
+      ...cost("m", money),
+      inputTokens: input,
+      outputTokens: output,
+    });
+    const commit = (turnsUsed: number, costs: CostEntry[]) =>
+      store.commitTurn("s1", {
+        ...turn(`u${turnsUsed}`, { costs }),
+        turnsUsed,
+      });
+    await commit(1, [spend(10, 2, 100)]);
+    // A failed turn's spend (a fallback's attempt too).
+    await store.recordCosts("s1", [spend(5, 0, 40), spend(6, 1, 50)], 2);
+    // Spend-less: no row.
+    await store.recordCosts("s1", [], 3);
+    // Spend without a turn number (a compaction's): in no turn.
+    await store.recordCosts("s1", [spend(7, 7, 7)]);
+    await commit(4, [spend(3, 3, 30)]);
+    // A completed turn with nothing recorded still has its row.
+    await commit(5, []);
+    // A turn committed without a number is in no turn either.
+    await store.commitTurn(
+      "s1",
+      turn("unnumbered", { costs: [spend(1, 1, 1)] }),
+    );
+    assert.ok(store.turnUsage);
+    assert.deepEqual(await store.turnUsage("s1"), [
+      { turnNumber: 1, inputTokens: 10, outputTokens: 2, costMicrocents: 100 },
+      { turnNumber: 2, inputTokens: 11, outputTokens: 1, costMicrocents: 90 },
+      { turnNumber: 4, inputTokens: 3, outputTokens: 3, costMicrocents: 30 },
+      { turnNumber: 5, inputTokens: 0, outputTokens: 0, costMicrocents: 0 },
+    ]);
+    assert.deepEqual(await store.turnUsage("unknown"), []);
+  });
+
   test("journal: pending, settled, then recorded", async ({ store }) => {
     await store.create(newSession());
     assert.ok(
@@ -227,6 +266,52 @@ for (const factory of CONTRACT_FACTORIES) {
     assert.equal(second, 6);
   });
 
+  // The Postgres schema's versions (SQLite's file has its own checks).
+  const pgSchema: typeof shared = (name, fn) => {
+    if (factory.name === "postgres") shared(name, fn);
+  };
+  // Raises unless `condition` holds in the database.
+  const holds = (condition: string) => {
+    const quoted = condition.replaceAll("'", "''");
+    return `DO $$ BEGIN IF NOT (${condition}) THEN
+      RAISE EXCEPTION 'failed: ${quoted}'; END IF; END $$`;
+  };
+
+  pgSchema("a version-2 schema gets the per-turn table on open", async (s) => {
+    await s.store.create(newSession());
+    // The database as version 2 left it: no per-turn table, function or row.
+    await s.raw(
+      `DROP TABLE relavium_turn_usage; DROP FUNCTION rlv_add_turn_usage;
+       DELETE FROM relavium_schema_version WHERE version = 3`,
+    );
+    const b = await s.second();
+    await s.raw(holds(
+      "(SELECT MAX(version) FROM relavium_schema_version) = 3",
+    ));
+    await b.commitTurn("s1", {
+      ...turn("one", { costs: [cost("m", 25)] }),
+      turnsUsed: 1,
+    });
+    assert.deepEqual(await b.turnUsage?.("s1"), [
+      { turnNumber: 1, inputTokens: 10, outputTokens: 2, costMicrocents: 25 },
+    ]);
+  });
+
+  pgSchema(
+    "a newer schema is refused before anything is applied",
+    async (s) => {
+      await s.raw(
+        `INSERT INTO relavium_schema_version (version) VALUES (1000);
+         DROP TABLE relavium_turn_usage`,
+      );
+      await assert.rejects(s.second(), {
+        name: "StoreOpenError",
+        message: /schema version 1000 is newer/,
+      });
+      await s.raw(holds("to_regclass('relavium_turn_usage') IS NULL"));
+    },
+  );
+
   shared("a damaged row is named by its sequence number", async (s) => {
     await s.store.create(newSession());
     await s.store.commitTurn("s1", turn("one"));
@@ -269,8 +354,14 @@ for (const factory of CONTRACT_FACTORIES) {
       assert.equal(taken.ok && taken.tookOver?.holderId, "ha");
       for (
         const write of [
-          () => a.commitTurn("s1", turn("a after the takeover")),
-          () => a.recordCosts("s1", [cost("gpt-5.4-mini", 9)]),
+          () =>
+            a.commitTurn("s1", {
+              ...turn("a after the takeover", {
+                costs: [cost("gpt-5.4-mini", 9)],
+              }),
+              turnsUsed: 2,
+            }),
+          () => a.recordCosts("s1", [cost("gpt-5.4-mini", 9)], 3),
           () => a.setStatus("s1", "ended"),
         ]
       ) {
@@ -280,6 +371,7 @@ for (const factory of CONTRACT_FACTORIES) {
       assert.equal(loaded?.messages.length, 2);
       assert.equal(loaded?.record.totalCostMicrocents, 0);
       assert.equal(loaded?.record.status, "active");
+      assert.deepEqual(await b.turnUsage?.("s1"), []);
       await b.commitTurn("s1", turn("b goes on"));
       assert.equal((await b.load("s1"))?.messages.length, 4);
     },

@@ -1,8 +1,9 @@
 /**
  * The CLI on `[store] kind = "postgres"`: `chat` from a cassette, then
  * `chat-list`, `chat-show`, `chat-export` and `chat-resume` read and write
- * the session in Postgres; the export has the same bytes as the same chat
- * kept in SQLite (ids aside); and the URL's password is planted and
+ * the session in Postgres; the export and `chat-show --json` (its
+ * per-turn figures included) are the same as the same chat kept in SQLite
+ * (ids, times and folders aside); and the URL's password is planted and
  * searched for in every output, the export and every stored row. Postgres
  * comes from `tests/store/_pg.ts`.
  */
@@ -55,6 +56,8 @@ async function scopedUrl(base: string): Promise<{
 async function chatAndExport(s: Scenario): Promise<{
   id: string;
   exported: string;
+  /** `chat-show --json` after the resumed turn, its folders named. */
+  shown: string;
   printed: string[];
 }> {
   await s.file("c.json", textCassette("anthropic", ["Hello there.", "Again."]));
@@ -81,6 +84,7 @@ async function chatAndExport(s: Scenario): Promise<{
   return {
     id,
     exported: await Deno.readTextFile(`${s.cwd}/out.yaml`),
+    shown: after.stdout.replaceAll(s.cwd, "<cwd>").replaceAll(s.home, "<home>"),
     printed: [chat, list, show, exported, resumed, after].flatMap((
       r,
     ) => [r.stdout, r.stderr]),
@@ -101,7 +105,7 @@ if (base === undefined) {
 
 Deno.test({
   name:
-    "CLI on [store] kind = postgres: chat, list, show, export, resume; same export bytes as SQLite; the password nowhere",
+    "CLI on [store] kind = postgres: chat, list, show, export, resume; same export bytes and chat-show --json as SQLite; the password nowhere",
   ignore: base === undefined,
   async fn() {
     assert.ok(base !== undefined && base !== "unavailable", PG_SKIP_NOTE);
@@ -129,6 +133,14 @@ Deno.test({
       )
         .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, "<time>");
     assert.equal(bare(onPg.exported), bare(onSqlite.exported));
+    // chat-show --json alike, its per-turn figures included.
+    assert.equal(bare(onPg.shown), bare(onSqlite.shown));
+    assert.deepEqual(
+      JSON.parse(onPg.shown).turnUsage.map((t: { turnNumber: number }) =>
+        t.turnNumber
+      ),
+      [1, 2],
+    );
 
     // chat-delete: the session leaves the listing and cannot be shown.
     const deleted = await s.run(["chat-delete", onPg.id, "--yes"], { code: 0 });

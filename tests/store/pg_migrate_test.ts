@@ -2,9 +2,10 @@
  * `relavium store migrate-to-postgres`: a `history.db` built by the real
  * CLI from a cassette (a two-turn chat, a chat with a compaction marker,
  * extra costs and a pending journal row, a soft-deleted chat) is copied
- * into Postgres; every session's export has the same bytes from both
- * stores; a second run skips them all; a session changed in Postgres is
- * named, exits 1 and is left as it is; a damaged row and a live writer
+ * into Postgres; every session's export and `chat-show --json` (its
+ * per-turn figures included) are the same from both stores; a second run
+ * skips them all; a session changed in Postgres is named, exits 1 and is
+ * left as it is; a damaged row and a live writer
  * are named; a missing file and an unset variable are named; the URL's
  * password appears in no output. Postgres comes from `tests/store/_pg.ts`.
  */
@@ -123,6 +124,13 @@ Deno.test({
       // Totals, costs per model, boundaries, coverage, as chat-show has them.
       const shownBefore = await shows();
       assert.match(shownBefore[1] ?? "", /other-model/);
+      // The per-turn figures are part of what must come across.
+      const turnsOf = (shown: string | undefined) =>
+        (JSON.parse(shown ?? "{}") as {
+          turnUsage?: { turnNumber: number }[];
+        }).turnUsage?.map((t) => t.turnNumber);
+      assert.deepEqual(turnsOf(shownBefore[0]), [1, 2, 3]);
+      assert.deepEqual(turnsOf(shownBefore[1]), [1, 5]);
 
       // The store is now Postgres; the migration reads history.db.
       await Deno.writeTextFile(

@@ -141,13 +141,19 @@ function join(
       : { newAbortController: runtime.newAbortController.bind(runtime) }),
     ...(options.tools === undefined ? {} : { tools: options.tools }),
   };
+  const coverage = coverageHooks(store, sessionId, held.lease, writer);
+  // A provider call is journaled before it leaves (the journal entry
+  // checks the lease where the store fences its writes with it).
+  const journaled = coverage.invocationStarted !== undefined;
   const hooks: SessionHooks = {
     ...user,
     emit,
     commit: (work) => writer.commit(redactStrings(work, redact)),
     preEgress(attempt: EgressAttempt): EgressDecision {
       // Another writer took the session over: named, nothing more leaves.
-      const lost = held.lease.check();
+      const lost = held.lease.check(
+        journaled && attempt.kind === "provider",
+      );
       if (lost !== undefined) {
         return { allow: false, error: sessionError("internal", lost) };
       }
@@ -173,7 +179,7 @@ function join(
         throw e;
       }
     },
-    ...coverageHooks(store, sessionId, held.lease, writer),
+    ...coverage,
   };
   let live: AgentSession;
   try {

@@ -6,6 +6,7 @@
  * @module
  */
 import type { SessionHooks } from "../session/deps.ts";
+import { HookRefusal, sessionError } from "../session/turn_errors.ts";
 import {
   type AsyncSessionStore,
   isAsyncStore,
@@ -33,14 +34,31 @@ export interface HeldLease {
    * Reads the stored lease: `undefined` while this process holds it, else
    * the message naming who holds it now and how to go on (this process
    * must then send and write nothing more).
+   *
+   * @param journaled A provider call that {@linkcode coverageHooks}
+   * journals before it leaves: on a store that fences that write with this
+   * lease (see {@linkcode FencingStore}), the write checks the lease in
+   * its own transaction, so nothing is read here.
    */
-  check(): string | undefined;
+  check(journaled?: boolean): string | undefined;
   /**
    * Stops the heartbeat and releases it (idempotent); on an asynchronous
    * store the promise settles once the release is written (it never
    * rejects: a lease left behind goes stale).
    */
   release(): void | Promise<void>;
+}
+
+/**
+ * A store handle whose every write on a session, `beginInvocation`
+ * included, first checks inside its own transaction that the stored lease
+ * is still the holder's it names, and throws when it is not (the SQLite
+ * store). Not part of `SessionStore`: a store without it is read before
+ * each call.
+ */
+interface FencingStore {
+  /** The holder fencing this handle's writes on the session (no I/O). */
+  fencedHolder(sessionId: string): string | undefined;
 }
 
 /**
@@ -80,6 +98,9 @@ export function holdLease(
   const renew = store.renewLease.bind(store);
   const releaseLease = store.releaseLease.bind(store);
   const readLease = store.readLease?.bind(store);
+  const fencedHolder = (store as Partial<FencingStore>).fencedHolder?.bind(
+    store,
+  );
   const state = { lost: false };
   let lostTo: string | undefined;
   let released = false;
@@ -91,8 +112,14 @@ export function holdLease(
         return state.lost;
       },
       holderId,
-      check(): string | undefined {
+      check(journaled = false): string | undefined {
         if (lostTo !== undefined) return lostTo;
+        if (
+          journaled && !state.lost && fencedHolder?.(sessionId) === holderId
+        ) {
+          // The journal write that follows checks it before the call leaves.
+          return undefined;
+        }
         if (readLease === undefined) {
           return state.lost
             ? leaseLostMessage(sessionId, undefined)
@@ -322,15 +349,22 @@ export function coverageHooks(
       }
       const { id, purpose, provider, model, turnNumber } = started;
       journalIds.clear();
-      journalIds.set(
-        id,
-        begin(
+      let journalId: string;
+      try {
+        journalId = begin(
           sessionId,
           turnNumber === undefined
             ? { purpose, provider, model }
             : { purpose, provider, model, turnNumber },
-        ),
-      );
+        );
+      } catch (error) {
+        // A fenced journal write refused a lost lease: named as `check`
+        // names it (it reads the lease now).
+        const lost = lease.check();
+        if (lost === undefined) throw error;
+        throw new HookRefusal(sessionError("internal", lost));
+      }
+      journalIds.set(id, journalId);
     },
     invocationSettled(settlement): void {
       const id = journalIds.get(settlement.id);

@@ -182,7 +182,8 @@ export interface SessionHooks {
    * Usage coverage, before egress: told of every provider attempt the
    * session admits (after `preEgress` and the cost cap), before its
    * request leaves; the host journals it as pending. A throw refuses the
-   * attempt (`internal`): no call leaves unjournaled.
+   * attempt (`internal`): no call leaves unjournaled. The host's own
+   * refusal (a lease found taken over) carries its named error.
    */
   invocationStarted?(invocation: {
     /** A fresh id (from `ids`). */

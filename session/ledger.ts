@@ -18,7 +18,7 @@ import type { Usage } from "../llm/chunk.ts";
 import { type BudgetGovernor, createBudgetGovernor } from "./budget.ts";
 import { reservationOf } from "./window/measure.ts";
 import type { SessionDeps } from "./deps.ts";
-import { sessionError } from "./turn_errors.ts";
+import { HookRefusal, sessionError } from "./turn_errors.ts";
 import type { CostEntry } from "../schema/turn.ts";
 
 /**
@@ -261,10 +261,10 @@ export class SpendLedger {
         model: entry.model,
         ...(turnNumber === undefined ? {} : { turnNumber }),
       });
-    } catch {
+    } catch (error) {
       return {
         allow: false,
-        error: sessionError(
+        error: error instanceof HookRefusal ? error.refusal : sessionError(
           "internal",
           "Cannot record the provider call before sending it; nothing was sent",
         ),

@@ -67,3 +67,25 @@ export function overflowError(
     `The request for ${model ?? "the model"} exceeds ${size}; ${tools}`,
   );
 }
+
+/**
+ * Thrown by a host hook (`invocationStarted`) to refuse a provider attempt
+ * with its own engine-worded session error, which the engine reports as it
+ * stands instead of its fixed sentence: the host's journal entry found the
+ * session's writer lease taken over, and names the new holder.
+ */
+export class HookRefusal extends Error {
+  /** The error the refused attempt ends with. */
+  readonly refusal: SessionError;
+
+  /**
+   * Wraps the refusal.
+   *
+   * @param refusal The error the attempt ends with.
+   */
+  constructor(refusal: SessionError) {
+    super(refusal.message);
+    this.name = "HookRefusal";
+    this.refusal = refusal;
+  }
+}

@@ -567,6 +567,21 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
+  /**
+   * The holder whose lease fences this handle's writes on the session:
+   * each, journal entries included, first checks inside its own
+   * transaction that the stored lease is still this holder's, and throws
+   * when it is not (`host/lease.ts` then reads no lease of its own before
+   * a journaled provider call). `undefined` when this handle holds none.
+   * Read from memory: no I/O.
+   *
+   * @param sessionId The session.
+   * @returns The holder id, or `undefined`.
+   */
+  fencedHolder(sessionId: string): string | undefined {
+    return this.#held.get(sessionId)?.holderId;
+  }
+
   readLease(sessionId: string): SessionLease | undefined {
     return this.#journal.lease(sessionId)?.lease;
   }

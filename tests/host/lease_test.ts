@@ -174,6 +174,59 @@ Deno.test("a session whose lease another writer took over refuses its next call 
   assert.deepEqual(userTexts(store, live.sessionId), ["one"]);
 });
 
+Deno.test("on SQLite, a lease taken over by another connection or on the same handle refuses the next call naming the holder; nothing more is sent", async (t) => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const via of ["another connection", "the same handle"] as const) {
+      await t.step(via, async () => {
+        const path = `${dir}/${via.replaceAll(" ", "_")}.db`;
+        const store = openSqliteStore(path);
+        const provider = createScriptedProvider({
+          id: "openai",
+          script: [reply("a"), reply("never")],
+        });
+        const p = hostParts({
+          resolveProvider: (id) => (id === "openai" ? provider : undefined),
+        }, { ids: sequentialIds("h") });
+        const live = openSession({ store, agent: AGENT, ...p });
+        await live.session.sendMessage("one");
+        const other = via === "the same handle" ? store : openSqliteStore(path);
+        assert.equal(other.clearLease?.(live.sessionId)?.holderId, "h-1");
+        assert.ok(
+          other.acquireLease?.(live.sessionId, {
+            holderId: "other",
+            pid: 4242,
+            hostname: "elsewhere",
+          }).ok,
+        );
+        if (other !== store) other.close();
+        const second = await live.session.sendMessage("two");
+        assert.equal(second.kind, "failed");
+        if (second.kind === "failed") {
+          assert.equal(second.error.code, "internal");
+          assert.match(
+            second.error.message,
+            new RegExp(
+              `^Session ${live.sessionId}: this chat's writer lease was taken over by process 4242 on host "elsewhere", since .+; nothing more is sent or written here`,
+            ),
+          );
+        }
+        assert.equal(provider.calls, 1, "nothing more was sent");
+        assert.deepEqual(userTexts(store, live.sessionId), ["one"]);
+        assert.equal(
+          store.coverage?.(live.sessionId).pending.length,
+          0,
+          "nothing journaled for the refused call",
+        );
+        live.close();
+        store.close();
+      });
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("resumeSession() names a lease dated in the future and a damaged one with chat-release", () => {
   const store = createMemoryStore();
   store.create({

@@ -206,6 +206,28 @@ Deno.test({
       assert.equal(old.frames.find((f) => f.event)?.event, "server:resync");
       const stopped = await b.stop("SIGTERM");
       assert.equal(stopped.code, 0, stopped.stderr);
+      // The URL's password is in no stored row (events included) and in
+      // nothing either instance printed.
+      const password = decodeURIComponent(new URL(base).password);
+      assert.ok(password.length >= 8, "the test server has a password");
+      const tables = await admin.unsafe(
+        `SELECT table_name FROM information_schema.tables
+         WHERE table_schema = $1`,
+        [schema],
+      );
+      assert.ok(tables.length > 0);
+      for (const t of tables) {
+        const name = String(t["table_name"]);
+        const rows = await admin.unsafe(
+          `SELECT t::text AS r FROM ${schema}."${name}" t`,
+        );
+        for (const r of rows) {
+          assert.ok(!String(r["r"]).includes(password), `a row of ${name}`);
+        }
+      }
+      const killed = await a.stop("SIGKILL");
+      assert.ok(!stopped.stderr.includes(password), "B printed it");
+      assert.ok(!killed.stderr.includes(password), "A printed it");
     } finally {
       for (const g of gates) g.resolve();
       await a.stop("SIGKILL");

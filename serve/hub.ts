@@ -3,9 +3,11 @@
  * source: this process's memory, or a table many servers share), the turn
  * that runs (one at a time), the approvals that wait for a client, the
  * heartbeat, and the release of a session left idle (its lease freed for
- * another server or a chat; the next message takes it again). Sessions
- * are opened through the host program's backend; the hub never assembles
- * one.
+ * another server or a chat; the next message takes it again). On a log
+ * many servers share, a session another server runs shows the turn and
+ * approvals its log holds (its `TurnView`) while that server's lease is
+ * live. Sessions are opened through the host program's backend; the hub
+ * never assembles one.
  *
  * @module
  */
@@ -473,21 +475,33 @@ export class SessionHub {
     const missing = err(
       fault(404, "not_found", `No approval ${requestId} is waiting`),
     );
-    if (e === undefined || !this.#events.shared || this.#heldHere(e)) {
+    if (!this.#events.shared || (e !== undefined && this.#heldHere(e))) {
       return missing;
     }
+    const seen = e ?? this.#entry(sessionId);
     await this.#events.settle(sessionId);
-    await this.#readHolder(e);
-    const elsewhere = this.#observed(e).pendingApprovals.some((a) =>
+    await this.#readHolder(seen);
+    const elsewhere = this.#observed(seen).pendingApprovals.some((a) =>
       a.requestId === requestId
     );
-    return elsewhere && e.holder !== undefined
-      ? err(fault(
+    if (elsewhere && seen.holder !== undefined) {
+      return err(fault(
         423,
         "session_busy",
-        `Approval ${requestId} waits in the server that runs session ${sessionId} (${e.holder}): answer it there`,
-      ))
-      : missing;
+        `Approval ${requestId} waits in the server that runs session ${sessionId} (${seen.holder}): answer it there`,
+      ));
+    }
+    if (e === undefined) this.#dropUnused(sessionId);
+    return missing;
+  }
+
+  /** Forgets a session nothing here uses (no turn, no client). */
+  #dropUnused(sessionId: string): void {
+    const e = this.#entries.get(sessionId);
+    if (e !== undefined && this.#heldHere(e)) return;
+    if (this.#events.log(sessionId).clients > 0) return;
+    this.#entries.delete(sessionId);
+    this.#events.forget(sessionId);
   }
 
   /**
@@ -538,14 +552,7 @@ export class SessionHub {
     const e = this.#entries.get(sessionId);
     if (shown.value === undefined && e?.opened === undefined) {
       // An unknown id leaves nothing behind.
-      if (
-        !known && (e === undefined ||
-          (this.#events.shared && !this.#heldHere(e) &&
-            this.#events.log(sessionId).clients === 0))
-      ) {
-        this.#entries.delete(sessionId);
-        this.#events.forget(sessionId);
-      }
+      if (!known) this.#dropUnused(sessionId);
       return err(fault(404, "not_found", `No session with id ${sessionId}`));
     }
     const observed = e === undefined

@@ -62,6 +62,12 @@ export interface ServeBackend {
     hooks: OpenHooks,
     mode: CreateSessionBody["mode"],
   ): Promise<Result<OpenedSession, ServeFault>>;
+  /**
+   * Who holds the session's writer lease, named for a person, while the
+   * lease is live (held and not stale); `undefined` when it is free or
+   * stale.
+   */
+  holder(sessionId: string): Promise<string | undefined>;
   /** A stored session's workflow YAML. */
   exportYaml(sessionId: string): Promise<Result<string, ServeFault>>;
   /** Soft-deletes a stored session. */

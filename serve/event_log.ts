@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { TurnView } from "./turn_view.ts";
 
 /** One logged event: its sequence in the stream, type and JSON text. */
 export interface LoggedEvent {
@@ -44,6 +45,8 @@ export class EventLog {
   #ring: LoggedEvent[] = [];
   #next = 1;
   readonly #subscribers = new Set<LogSubscriber>();
+  /** The running turn and its waiting approvals, as this log shows them. */
+  readonly view: TurnView = new TurnView();
 
   /**
    * Builds an empty log.
@@ -87,6 +90,7 @@ export class EventLog {
       data: JSON.stringify(event),
     };
     this.#ring.push(logged);
+    this.view.take(logged.type, logged.data);
     if (this.#ring.length > this.#capacity) {
       this.#ring = this.#ring.slice(-this.#capacity);
     }
@@ -107,6 +111,7 @@ export class EventLog {
     if (event.seq > this.#next) this.#ring = [];
     this.#next = event.seq + 1;
     this.#ring.push(event);
+    this.view.take(event.type, event.data);
     if (this.#ring.length > this.#capacity) {
       this.#ring = this.#ring.slice(-this.#capacity);
     }

@@ -23,6 +23,11 @@ import {
 
 /** A session's event log, fed by the hub or a shared table. */
 export interface EventSource {
+  /**
+   * Whether the log is shared with other servers (a session's turn may
+   * run in another one, its state then read from the log).
+   */
+  readonly shared: boolean;
   /** The session's log here (created when first asked for). */
   log(sessionId: string): EventLog;
   /** Appends an event the session emitted in this server. */
@@ -88,6 +93,7 @@ export function memoryEvents(
     return l;
   };
   return {
+    shared: false,
     log,
     append: (id, event) => void log(id).append(event),
     pulse: (id, event) => void log(id).append(event),
@@ -191,6 +197,7 @@ export async function sharedEvents(
     if (s !== undefined && seq > s.log.lastSeq) void catchUp(s, id);
   });
   return {
+    shared: true,
     log: (id) => entry(id).log,
     append(id, event) {
       const s = entry(id);

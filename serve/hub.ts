@@ -3,9 +3,11 @@
  * source: this process's memory, or a table many servers share), the turn
  * that runs (one at a time), the approvals that wait for a client, the
  * heartbeat, and the release of a session left idle (its lease freed for
- * another server or a chat; the next message takes it again). Sessions
- * are opened through the host program's backend; the hub never assembles
- * one.
+ * another server or a chat; the next message takes it again). On a log
+ * many servers share, a session another server runs shows the turn and
+ * approvals its log holds (its `TurnView`) while that server's lease is
+ * live. Sessions are opened through the host program's backend; the hub
+ * never assembles one.
  *
  * @module
  */
@@ -67,6 +69,19 @@ interface Entry {
   releasing: Promise<void> | undefined;
   /** Resolved when the running turn's last event reached the sink. */
   turnEnd: PromiseWithResolvers<void> | undefined;
+  /**
+   * On a shared log, the live lease holder of a session this server does
+   * not hold, as last read (`undefined`: none, or stale).
+   */
+  holder: string | undefined;
+  /** That read under way. */
+  reading: Promise<void> | undefined;
+}
+
+/** What a session shows: whether a turn runs, the approvals waiting. */
+interface Observed {
+  running: boolean;
+  pendingApprovals: PendingApproval[];
 }
 
 const MAX_KEYS = 100;
@@ -107,6 +122,8 @@ export class SessionHub {
         idle: undefined,
         releasing: undefined,
         turnEnd: undefined,
+        holder: undefined,
+        reading: undefined,
         running: false,
         mode: "ask",
         waiting: new Map(),
@@ -181,6 +198,49 @@ export class SessionHub {
       e.waiting.set(requestId, { approval, resolve: answer });
       this.#serverEvent(e, { type: "server:approval_requested", approval });
     });
+  }
+
+  /** Whether this server holds the session (opened or opening here). */
+  #heldHere(e: Entry): boolean {
+    return e.opened !== undefined || e.opening !== undefined || e.running;
+  }
+
+  /**
+   * What a session shows. In this process's memory: the hub's own turn and
+   * approvals. On a shared log: whether a turn runs is what the log says
+   * (its start to its `server:idle`, so a client ends at the idle event
+   * with every event before it), while a holder holds the session: this
+   * server, or another whose lease is live (a dead holder's turn stops
+   * running here once its lease is stale, and ends in the log with the
+   * takeover's `server:idle`); the approvals waiting are this server's
+   * own when it holds the session, else the log's.
+   */
+  #observed(e: Entry): Observed {
+    const local = [...e.waiting.values()].map((w) => w.approval);
+    if (!this.#events.shared) {
+      return { running: e.running, pendingApprovals: local };
+    }
+    const view = this.#events.log(e.id).view;
+    const here = this.#heldHere(e);
+    if (!here && e.holder === undefined) {
+      return { running: false, pendingApprovals: [] };
+    }
+    return {
+      running: view.running,
+      pendingApprovals: here ? local : view.pending,
+    };
+  }
+
+  /** Reads who holds a session another server may run (shared log only). */
+  #readHolder(e: Entry): Promise<void> {
+    if (!this.#events.shared || this.#heldHere(e)) return Promise.resolve();
+    e.reading ??= this.#o.backend.holder(e.id).then(
+      (holder) => void (e.holder = holder),
+      () => void (e.holder = undefined),
+    ).finally(() => {
+      e.reading = undefined;
+    });
+    return e.reading;
   }
 
   /**
@@ -290,6 +350,12 @@ export class SessionHub {
     // The turn's first id follows every event logged so far (on a shared
     // table: every event its last writer wrote).
     await this.#events.settle(sessionId);
+    if (this.#events.shared && this.log(sessionId).view.running && !e.running) {
+      // A turn of a holder that died (this server took the lease over):
+      // it ends in the log, failed.
+      this.#serverEvent(e, { type: "server:idle", outcome: "failed" });
+      await this.#events.settle(sessionId);
+    }
     if (e.running) {
       return err(
         fault(409, "session_busy", `Session ${sessionId} is running a turn`),
@@ -341,6 +407,12 @@ export class SessionHub {
       this.#serverEvent(e, { type: "server:idle", outcome });
       this.#idleLater(e);
     });
+    if (this.#events.shared) {
+      // Another server asked at once sees the turn run: its start is in
+      // the table before the answer leaves.
+      await live.events.settled();
+      await this.#events.settle(sessionId);
+    }
     return ok(accepted);
   }
 
@@ -385,17 +457,51 @@ export class SessionHub {
    * @param sessionId The session.
    * @param requestId The approval's id.
    * @param decision The answer.
-   * @returns Whether it was waiting.
+   * @returns The answer taken, or a fault: 404 when it is not waiting,
+   * 423 naming the holder when it waits in another server (answered
+   * there only).
    */
-  answer(
+  async answer(
     sessionId: string,
     requestId: string,
     decision: ApprovalDecision,
-  ): boolean {
-    const w = this.#entries.get(sessionId)?.waiting.get(requestId);
-    if (w === undefined) return false;
-    w.resolve(decision, "client");
-    return true;
+  ): Promise<Result<true, ServeFault>> {
+    const e = this.#entries.get(sessionId);
+    const w = e?.waiting.get(requestId);
+    if (w !== undefined) {
+      w.resolve(decision, "client");
+      return ok(true);
+    }
+    const missing = err(
+      fault(404, "not_found", `No approval ${requestId} is waiting`),
+    );
+    if (!this.#events.shared || (e !== undefined && this.#heldHere(e))) {
+      return missing;
+    }
+    const seen = e ?? this.#entry(sessionId);
+    await this.#events.settle(sessionId);
+    await this.#readHolder(seen);
+    const elsewhere = this.#observed(seen).pendingApprovals.some((a) =>
+      a.requestId === requestId
+    );
+    if (elsewhere && seen.holder !== undefined) {
+      return err(fault(
+        423,
+        "session_busy",
+        `Approval ${requestId} waits in the server that runs session ${sessionId} (${seen.holder}): answer it there`,
+      ));
+    }
+    if (e === undefined) this.#dropUnused(sessionId);
+    return missing;
+  }
+
+  /** Forgets a session nothing here uses (no turn, no client). */
+  #dropUnused(sessionId: string): void {
+    const e = this.#entries.get(sessionId);
+    if (e !== undefined && this.#heldHere(e)) return;
+    if (this.#events.log(sessionId).clients > 0) return;
+    this.#entries.delete(sessionId);
+    this.#events.forget(sessionId);
   }
 
   /**
@@ -416,7 +522,8 @@ export class SessionHub {
    * @returns Whether it runs.
    */
   running(sessionId: string): boolean {
-    return this.#entries.get(sessionId)?.running === true;
+    const e = this.#entries.get(sessionId);
+    return e !== undefined && this.#observed(e).running;
   }
 
   /**
@@ -429,6 +536,10 @@ export class SessionHub {
   async state(sessionId: string): Promise<Result<SessionState, ServeFault>> {
     const known = this.#entries.has(sessionId);
     await this.#events.settle(sessionId);
+    // On a shared log: who holds it, read with the record.
+    const holder = this.#events.shared
+      ? this.#readHolder(this.#entry(sessionId))
+      : undefined;
     // The cursor is read with the record (a synchronous store reads both
     // at once, so the snapshot holds exactly the events up to it); an
     // asynchronous store's record may hold more than the cursor, never
@@ -436,18 +547,21 @@ export class SessionHub {
     const reading = this.#o.backend.show(sessionId);
     const lastEventId = this.#events.log(sessionId).lastId;
     const shown = await reading;
+    await holder;
     if (!shown.ok) return shown;
     const e = this.#entries.get(sessionId);
     if (shown.value === undefined && e?.opened === undefined) {
       // An unknown id leaves nothing behind.
-      if (!known && e === undefined) this.#events.forget(sessionId);
+      if (!known) this.#dropUnused(sessionId);
       return err(fault(404, "not_found", `No session with id ${sessionId}`));
     }
+    const observed = e === undefined
+      ? { running: false, pendingApprovals: [] }
+      : this.#observed(e);
     return ok({
       sessionId,
       session: (shown.value ?? null) as Record<string, unknown> | null,
-      running: e?.running === true,
-      pendingApprovals: [...(e?.waiting.values() ?? [])].map((w) => w.approval),
+      ...observed,
       lastEventId,
     });
   }
@@ -464,13 +578,22 @@ export class SessionHub {
     if (clients > 0 && e.heartbeat === undefined) {
       // Shown to this server's clients only (on a shared table it takes
       // no number of its own).
+      // A turn another server runs is checked for a live holder first (a
+      // stream waiting for its idle ends at a heartbeat once it has none).
+      const beat = (): void => {
+        if (e.heartbeat === undefined) return;
+        this.#events.pulse(e.id, {
+          type: "server:heartbeat",
+          sessionId: e.id,
+          timestamp: new Date().toISOString(),
+        } as ServerEvent);
+      };
       e.heartbeat = setInterval(
-        () =>
-          this.#events.pulse(e.id, {
-            type: "server:heartbeat",
-            sessionId: e.id,
-            timestamp: new Date().toISOString(),
-          } as ServerEvent),
+        () => {
+          if (this.#events.shared && this.#observed(e).running) {
+            void this.#readHolder(e).then(beat);
+          } else beat();
+        },
         this.#o.heartbeatMs,
       );
     } else if (clients === 0 && e.heartbeat !== undefined) {

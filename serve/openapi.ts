@@ -154,6 +154,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
           responses: answers({ "200": { description: "Answered" } }, [
             400,
             404,
+            423,
           ]),
         },
       },

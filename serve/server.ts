@@ -276,9 +276,10 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
       case "approvals": {
         if (sub === undefined) break;
         const body = await parsed(req, cap, approvalBody);
-        return hub.answer(id, sub, body.decision)
+        const answered = await hub.answer(id, sub, body.decision);
+        return answered.ok
           ? jsonResponse(200, { requestId: sub, decision: body.decision })
-          : errorResponse(404, "not_found", `No approval ${sub} is waiting`);
+          : faultResponse(answered.error);
       }
     }
     return errorResponse(404, "not_found", `No route ${path}`);

@@ -26,7 +26,10 @@ export interface EventStreamOptions {
    * sequence its snapshot reaches (the client goes on after it).
    */
   resync(): { event: { type: string }; seq: number };
-  /** End after the first `server:idle` (or at once when idle after catching up). */
+  /**
+   * End after the first `server:idle` (or at once when idle after catching
+   * up, or at a heartbeat once no turn runs).
+   */
   untilIdle: boolean;
   /** Whether a turn runs now (`untilIdle` waits for it). */
   running(): boolean;
@@ -142,6 +145,12 @@ export function openEventStream(options: EventStreamOptions): EventStream {
           if (ended || !live) return;
           send(event);
           if (!ended && (controller?.desiredSize ?? 0) < 0) drop();
+          // A turn whose holder went away ends with no idle event: a
+          // heartbeat finds it no longer running.
+          if (
+            !ended && options.untilIdle && event.type === "server:heartbeat" &&
+            !options.running()
+          ) close("done");
         },
       });
       catchUp();

@@ -11,6 +11,8 @@ import { resolve, sep } from "../../schema/paths.ts";
 import { openSession, resumeSession } from "../../host/host.ts";
 import { err, ok } from "../../schema/result.ts";
 import { listSqliteSessions } from "../../store/sqlite_list.ts";
+import { isStaleLease, leaseHolderText } from "../../store/lease_policy.ts";
+import { thisProcess } from "../../host/process_identity.ts";
 import type {
   OpenedSession,
   OpenHooks,
@@ -272,6 +274,20 @@ export function cliServeBackend(
       });
       if (!chat.ok) return err(serveFaultOf(chat.error));
       return ok(opened(run, chat.value, chat.value.drained));
+    },
+    async holder(sessionId) {
+      const lease = await store.readLease?.(sessionId);
+      if (lease === undefined) return undefined;
+      // Stale as a takeover would judge it: an old heartbeat, or a holder
+      // on this host whose process is gone. A damaged row is never stale.
+      const heartbeatAtMs = Date.parse(lease.heartbeatAt);
+      const stale = lease.damaged === undefined &&
+        isStaleLease(
+          { ...lease, heartbeatAtMs },
+          { holderId: "", ...thisProcess() },
+          Date.now(),
+        );
+      return stale ? undefined : leaseHolderText(lease);
     },
     async exportYaml(sessionId) {
       const loaded = await load(sessionId);

@@ -10,38 +10,22 @@
  * Postgres comes from `tests/store/_pg.ts`.
  */
 import assert from "node:assert/strict";
-import { adminSql, PG_SKIP_NOTE, testPgUrl } from "../store/_pg.ts";
+import { pgServeFolder, send, servePgUrl } from "./_pg_serve.ts";
 import {
   call,
   fakeProvider,
   type Frame,
   newSession,
   openSse,
-  prepareFolder,
   seqOf,
   type ServeChild,
   startServe,
   tokensOf,
 } from "./_kit.ts";
 
-const base = testPgUrl();
-if (base === undefined) {
-  // deno-lint-ignore no-console
-  console.log(PG_SKIP_NOTE);
-}
+const base = servePgUrl();
 
 const WORDS = Array.from({ length: 10 }, (_, i) => `m${i} `);
-
-/** Posts a message; the 202's body. */
-async function send(
-  s: ServeChild,
-  id: string,
-  text: string,
-): Promise<Record<string, unknown>> {
-  const sent = await call(s, "POST", `/v1/sessions/${id}/messages`, { text });
-  assert.equal(sent.status, 202, JSON.stringify(sent.body));
-  return sent.body;
-}
 
 /** Reads `s`'s stream of `id` from `after` until the turn's `server:idle`. */
 async function untilIdle(
@@ -65,23 +49,12 @@ Deno.test({
   ignore: base === undefined,
   async fn() {
     assert.ok(base !== undefined);
-    const admin = await adminSql(base);
-    const schema = `t_${crypto.randomUUID().replaceAll("-", "")}`;
-    await admin.unsafe(`CREATE SCHEMA ${schema}`);
-    const scoped = new URL(base);
-    scoped.searchParams.set("search_path", schema);
     await using provider = fakeProvider();
-    const dir = await Deno.makeTempDir({ prefix: "serve-pg-" });
-    const folder = await prepareFolder(dir, provider.url, [
+    const pg = await pgServeFolder(base, provider.url, [
       "idle_release_ms = 300",
       "events_kept = 20",
-    ]);
-    await Deno.writeTextFile(
-      `${dir}/home/config.toml`,
-      '\n[store]\nkind = "postgres"\nurl_env = "SERVE_TEST_PG"\n',
-      { append: true },
-    );
-    folder.env["SERVE_TEST_PG"] = scoped.href;
+    ], "serve-pg-");
+    const { folder, admin, schema } = pg;
     const gates: Array<PromiseWithResolvers<void>> = [];
     await using a = await startServe(folder);
     await using b = await startServe(folder);
@@ -232,9 +205,7 @@ Deno.test({
       for (const g of gates) g.resolve();
       await a.stop("SIGKILL");
       await b.stop("SIGKILL");
-      await admin.unsafe(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.end();
-      await Deno.remove(dir, { recursive: true });
+      await pg.drop();
     }
   },
 });

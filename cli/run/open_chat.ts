@@ -121,7 +121,7 @@ export async function openChat(
   const { run, frame } = spec;
   writeNotices(ctx, run.notices);
   const interactive = frame?.interactive === true;
-  const printer = spec.printer.sink ?? printerFor(spec.printer.ctx ?? ctx, {
+  const printer = spec.printer.sink ?? await printerFor(spec.printer.ctx ?? ctx, {
     primaryModel: run.agent.model,
     hints: spec.printer.hints,
     turnSummary: interactive,

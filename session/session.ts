@@ -45,8 +45,10 @@ import { spendBetween, toTurnResult, type TurnResult } from "./turn_result.ts";
 import { TurnContext } from "./turn_context.ts";
 import { sessionError } from "./turn_errors.ts";
 import { TurnTally } from "./turn_tally.ts";
-import { runUserCommandFlow } from "./user_command.ts";
 import { SessionWindow } from "./session_window.ts";
+
+/** A `!` command whose runner module could not be loaded. */
+const USER_COMMAND_UNLOADABLE = "the user command runner could not be loaded";
 
 type PlanResult = Result<PlanEntry[], { providerId: string; message: string }>;
 // A turn's final result and the ledger's figures at its terminal.
@@ -347,7 +349,13 @@ export class AgentSession {
       if (controller === undefined) {
         return { kind: "failed", message: CONTROLLER_FAILED };
       }
-      return await runUserCommandFlow({
+      // Loaded on the first `!` command: a session without one never
+      // evaluates it. A failed load is this command's failure, named.
+      const flow = await import("./user_command.ts").catch(() => undefined);
+      if (flow === undefined) {
+        return { kind: "failed", message: USER_COMMAND_UNLOADABLE };
+      }
+      return await flow.runUserCommandFlow({
         command: cmd,
         args,
         deps: this.#deps,

@@ -20,7 +20,7 @@ import { type CliFault, fault } from "../fault.ts";
 import { classifyAgentRef } from "../run/agent_file.ts";
 import { prepareNewRun } from "../run/session_setup.ts";
 import { openChat } from "../run/open_chat.ts";
-import { readAllText } from "../io/stdin.ts";
+import { readStdinText } from "../io/stdin.ts";
 import type { CliIo, TextSink } from "../io/io.ts";
 import type { TurnResult } from "../../session/turn_result.ts";
 import { oneShotHint, oneShotRecord } from "./agent_run_result.ts";
@@ -54,10 +54,10 @@ async function readPrompt(
   ctx: CommandEnv,
 ): Promise<string | undefined> {
   if (argument === undefined) {
-    return promptFromStdin(await readAllText(ctx.io.stdin));
+    return promptFromStdin(await readStdinText(ctx.io));
   }
   if (ctx.io.stdinIsTerminal) return argument;
-  const piped = promptFromStdin(await readAllText(ctx.io.stdin));
+  const piped = promptFromStdin(await readStdinText(ctx.io));
   return piped === undefined ? argument : `${argument}\n\n${piped}`;
 }
 

@@ -88,7 +88,7 @@ export async function applyTrust(
       out[key] = f;
       continue;
     }
-    const base = resolveConfig(out, env);
+    const base = await resolveConfig(out, env);
     if (!base.ok) return base;
     const narrowed = narrowUntrusted(f.data, base.value);
     out[key] = { ...f, data: narrowed.data };

@@ -154,7 +154,7 @@ export async function loadCliConfig(
       req.env,
     );
   if (!trusted.ok) return trusted;
-  const resolved = resolveConfig(trusted.value.layers, req.env);
+  const resolved = await resolveConfig(trusted.value.layers, req.env);
   if (!resolved.ok) return resolved;
   resolved.value.notices.unshift(...trusted.value.notices);
   return ok({

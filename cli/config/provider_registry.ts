@@ -8,7 +8,6 @@ import type { ResolvedEntry } from "../../llm/provider_registry.ts";
 import { BUILTIN_PROVIDERS } from "../../llm/provider_table.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
-import { checkBaseUrl, classifyHost, normalizeBaseUrl } from "./base_url.ts";
 import type { ConfigLayers, ConfigSource } from "./layers.ts";
 
 /**
@@ -48,16 +47,20 @@ function limitsOf(
  * Resolves the provider registry: the built-ins, then `[[providers]]` of
  * the global, workspace and project files (a higher layer's entry replaces
  * a lower one with the same id whole), then
- * `RELAVIUM_<ID>_BASE_URL` overrides (public https only).
+ * `RELAVIUM_<ID>_BASE_URL` overrides (public https only). The base-URL
+ * rules (and the SSRF primitive under them) load only when there is a
+ * custom endpoint to check.
  *
  * @param layers The loaded files.
  * @param env Reads environment variables.
  * @returns The providers, or an `invalid_config` fault for a bad override.
  */
-export function resolveProviders(
+export async function resolveProviders(
   layers: ConfigLayers,
   env: (name: string) => string | undefined,
-): Result<ResolvedProvider[], CliFault> {
+): Promise<Result<ResolvedProvider[], CliFault>> {
+  const rules = (): Promise<typeof import("./base_url.ts")> =>
+    import("./base_url.ts");
   const byId = new Map<string, ResolvedProvider>();
   for (const [id, row] of Object.entries(BUILTIN_PROVIDERS)) {
     byId.set(id, {
@@ -70,6 +73,7 @@ export function resolveProviders(
   }
   for (const f of [layers.global, layers.workspace, layers.project]) {
     for (const p of f?.data.providers ?? []) {
+      const { normalizeBaseUrl } = await rules();
       byId.set(p.id, {
         id: p.id,
         kind: p.kind,
@@ -96,6 +100,7 @@ export function resolveProviders(
     const name = `RELAVIUM_${p.id.toUpperCase().replaceAll("-", "_")}_BASE_URL`;
     const url = env(name);
     if (url === undefined || url === "") continue;
+    const { checkBaseUrl, classifyHost, normalizeBaseUrl } = await rules();
     let host = "";
     try {
       host = new URL(url).hostname;

@@ -10,7 +10,6 @@
 import { err, ok, type Result } from "../../schema/result.ts";
 import { type CliFault, fault } from "../fault.ts";
 import type { FileKind, LoadedFile } from "./load.ts";
-import { sha256Hex } from "./trust_store.ts";
 import {
   describeFileProblem,
   readRegularFile,
@@ -45,7 +44,10 @@ export async function loadConfigFile(
     );
   }
   const bytes = read.value;
-  const { parseConfigText } = await import("./load.ts");
+  const [{ parseConfigText }, { sha256Hex }] = await Promise.all([
+    import("./load.ts"),
+    import("./trust_store.ts"),
+  ]);
   const parsed = parseConfigText(kind, path, new TextDecoder().decode(bytes));
   if (!parsed.ok) return parsed;
   return ok({ ...parsed.value, sha256: await sha256Hex(bytes) });

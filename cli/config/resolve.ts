@@ -1,6 +1,7 @@
 /**
  * Resolves loaded config layers into one value per setting, each with the
- * layer it came from. Pure.
+ * layer it came from. Pure apart from loading the base-URL rules when a
+ * custom endpoint needs them.
  *
  * Precedence, last wins: built-in → global → workspace → project. `[chat]`
  * keys resolve independently, except two coupled groups: `default_provider`
@@ -217,15 +218,15 @@ function resolveModelGroup(
  * @param env Reads environment variables (`RELAVIUM_<ID>_BASE_URL`).
  * @returns The resolved config, or an `invalid_config` fault.
  */
-export function resolveConfig(
+export async function resolveConfig(
   layers: ConfigLayers,
   env: (name: string) => string | undefined,
-): Result<ResolvedConfig, CliFault> {
+): Promise<Result<ResolvedConfig, CliFault>> {
   const notices: string[] = [];
   const list = chatLayers(layers);
   const group = resolveModelGroup(layers, list);
   if (!group.ok) return group;
-  const providers = resolveProviders(layers, env);
+  const providers = await resolveProviders(layers, env);
   if (!providers.ok) return providers;
   const provider = group.value.defaultProvider;
   if (

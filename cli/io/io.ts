@@ -32,6 +32,11 @@ export type CliSignal = "SIGINT" | "SIGTERM";
 export interface CliIo {
   /** Standard input as bytes (read lazily; never read by read commands). */
   readonly stdin: ReadableStream<Uint8Array>;
+  /**
+   * Reads all of stdin as bytes without a web stream (the real io: a
+   * one-shot's prompt loads no stream machinery); absent ⇒ `stdin` is read.
+   */
+  readAllStdin?(): Promise<Uint8Array>;
   /** Standard output. */
   readonly stdout: TextSink;
   /** Standard error. */
@@ -282,6 +287,26 @@ function readEnv(name: string): string | undefined {
   }
 }
 
+/** All of `Deno.stdin`, read in 64 KiB pieces until its end. */
+async function readAllDenoStdin(): Promise<Uint8Array> {
+  const pieces: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const piece = new Uint8Array(64 * 1024);
+    const n = await Deno.stdin.read(piece);
+    if (n === null) break;
+    pieces.push(piece.subarray(0, n));
+    size += n;
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const p of pieces) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
+}
+
 /**
  * The real io of a `deno run`/`deno compile` process.
  *
@@ -293,6 +318,7 @@ export function createDenoIo(): CliIo {
     get stdin(): ReadableStream<Uint8Array> {
       return Deno.stdin.readable;
     },
+    readAllStdin: readAllDenoStdin,
     stdout: syncSink(Deno.stdout, quietExit),
     stderr: syncSink(Deno.stderr, () => {}),
     env: readEnv,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { CliIo } from "./io.ts";
 
 /**
  * Reads lines one at a time.
@@ -75,6 +76,18 @@ export function createLineReader(
       reader.releaseLock();
     },
   };
+}
+
+/**
+ * Reads all of the io's stdin as UTF-8 text: through its whole-input
+ * reader when it has one (no web stream loads), else its stream.
+ *
+ * @param io The command's io.
+ * @returns The text.
+ */
+export async function readStdinText(io: CliIo): Promise<string> {
+  if (io.readAllStdin === undefined) return await readAllText(io.stdin);
+  return new TextDecoder().decode(await io.readAllStdin());
 }
 
 /**

@@ -121,13 +121,14 @@ export async function openChat(
   const { run, frame } = spec;
   writeNotices(ctx, run.notices);
   const interactive = frame?.interactive === true;
-  const printer = spec.printer.sink ?? printerFor(spec.printer.ctx ?? ctx, {
-    primaryModel: run.agent.model,
-    hints: spec.printer.hints,
-    turnSummary: interactive,
-    memory: run.agent.memory?.type,
-    terminal: interactive,
-  });
+  const printer = spec.printer.sink ??
+    await printerFor(spec.printer.ctx ?? ctx, {
+      primaryModel: run.agent.model,
+      hints: spec.printer.hints,
+      turnSummary: interactive,
+      memory: run.agent.memory?.type,
+      terminal: interactive,
+    });
   frame?.hooks.attach(printer);
   // Without an approver (no terminal) governed actions are refused unless
   // the mode allows them.

@@ -12,9 +12,8 @@ import { BUILTIN_PROVIDERS } from "../../llm/provider_table.ts";
 import type { Replay } from "../../llm/replay_provider.ts";
 import type { Agent } from "../../schema/agent.ts";
 import { err, ok, type Result } from "../../schema/result.ts";
-import { checkBaseUrl } from "../config/base_url.ts";
 import type { ResolvedProvider } from "../config/resolve.ts";
-import { checkProviderDns, type ResolveDns } from "./provider_dns.ts";
+import type { ResolveDns } from "./provider_dns.ts";
 import { type CliFault, fault } from "../fault.ts";
 import { readKey, registryOf } from "./keys.ts";
 import type { FileRecorder } from "./record.ts";
@@ -58,10 +57,14 @@ export interface WiringOptions {
 /**
  * The base-URL gate, right before any request: the config loader checks
  * the same rules with the file and line; this keeps a URL that slipped
- * past it from ever being called.
+ * past it from ever being called. The SSRF rules load only for a provider
+ * with a custom base URL.
  */
-function gateBaseUrl(p: ResolvedProvider): CliFault | undefined {
+async function gateBaseUrl(
+  p: ResolvedProvider,
+): Promise<CliFault | undefined> {
   if (p.baseUrl === undefined) return undefined;
+  const { checkBaseUrl } = await import("../config/base_url.ts");
   const fromEnv = p.baseUrlSource === "env";
   const problem = checkBaseUrl(p.baseUrl, fromEnv ? false : p.allowLocal);
   if (problem === undefined) return undefined;
@@ -138,12 +141,16 @@ export async function wireProviders(
     }))).filter((line) => !warnings.includes(line)),
   );
   for (const id of ids) {
-    const bad = gateBaseUrl(providerOf(id) as ResolvedProvider);
+    const bad = await gateBaseUrl(providerOf(id) as ResolvedProvider);
     if (bad !== undefined) return err(bad);
   }
   if (options.resolveDns !== undefined) {
     for (const id of ids) {
       const p = providerOf(id) as ResolvedProvider;
+      // Built-in endpoints are not looked up: the check loads for a custom
+      // base URL only.
+      if (p.baseUrl === undefined) continue;
+      const { checkProviderDns } = await import("./provider_dns.ts");
       const verdict = await checkProviderDns(p, options.resolveDns);
       if (verdict.kind === "refused") return err(verdict.fault);
     }

@@ -11,22 +11,19 @@ import {
   createNdjsonPrinter,
   createPlainPrinter,
   type EventPrinter,
-  type TerminalParts,
 } from "../io/output.ts";
-import { createStatusLine, intervalTicker } from "../chat/status.ts";
-import { TOOL_LINES } from "../chat/tool_line.ts";
-import { createLiveMarkdown } from "../io/live_markdown.ts";
 
 /**
  * The printer for the context's output mode: NDJSON under `--json`, else
- * plain.
+ * plain. The interactive chat's terminal parts (status line, tool lines,
+ * live Markdown) load only for it: a one-shot never evaluates them.
  *
  * @param ctx The command context.
  * @param options The primary model (for `via`), whether to print hints
  * and per-turn summaries, and the agent's memory policy (for hints).
  * @returns The printer.
  */
-export function printerFor(
+export async function printerFor(
   ctx: CommandEnv,
   options: {
     primaryModel: string;
@@ -36,9 +33,11 @@ export function printerFor(
     /** The interactive terminal chat (status, tool lines, rendering). */
     terminal?: boolean;
   },
-): EventPrinter {
+): Promise<EventPrinter> {
   if (ctx.globals.json) return createNdjsonPrinter(ctx.io);
-  const terminal = options.terminal === true ? terminalParts(ctx) : undefined;
+  const terminal = options.terminal === true
+    ? (await import("./terminal_parts.ts")).terminalParts(ctx)
+    : undefined;
   return createPlainPrinter(ctx.io, {
     color: ctx.color,
     quiet: ctx.globals.quiet,
@@ -53,40 +52,6 @@ export function printerFor(
       : { invocation: ctx.io.invocation }),
     ...(terminal === undefined ? {} : { terminal }),
   });
-}
-
-/**
- * The terminal chat's parts: tool lines always, the status line only
- * when stderr is a terminal (it redraws in place there).
- */
-function terminalParts(ctx: CommandEnv): TerminalParts {
-  const { io } = ctx;
-  const now = io.now ?? ((): number => Date.now());
-  const markdown = io.stdoutIsTerminal
-    ? createLiveMarkdown({
-      // Read as it streams: a resized terminal wraps at its new width.
-      width: () => io.terminal?.columns() ?? 80,
-      color: ctx.color,
-    })
-    : undefined;
-  const parts = {
-    now,
-    lines: TOOL_LINES,
-    ...(markdown === undefined ? {} : { markdown }),
-  };
-  if (io.stderrIsTerminal !== true) return parts;
-  return {
-    ...parts,
-    status: createStatusLine({
-      write: (t) => io.stderr.write(t),
-      now,
-      every: io.every ?? intervalTicker,
-      ...(io.terminal === undefined
-        ? {}
-        : { columns: () => io.terminal?.columns() ?? 80 }),
-      color: ctx.color,
-    }),
-  };
 }
 
 /**

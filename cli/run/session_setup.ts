@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { withheldProviderFault } from "../config/withheld.ts";
 import { streamLimitsOf } from "../config/resolve.ts";
 import type { HostOptions, PersistedSession } from "../../host/host.ts";
 import { denoRuntime } from "../../host/runtime.ts";
@@ -219,6 +218,23 @@ function replayWindow(
 }
 
 /**
+ * The fault of a provider only an untrusted project file declares; its
+ * module loads only when some file is untrusted.
+ */
+async function withheldFault(
+  ctx: CommandEnv,
+  config: LoadedConfig,
+  ids: readonly string[],
+): Promise<CliFault | undefined> {
+  if (config.untrusted.length === 0) return undefined;
+  return (await import("../config/withheld.ts")).withheldProviderFault(
+    ids,
+    config.untrusted,
+    ctx.io.invocation?.(),
+  );
+}
+
+/**
  * Resolves the agent of a new session: a file or id, else the built-in
  * chat agent; then `--model`/`--provider`.
  *
@@ -241,11 +257,7 @@ export async function resolveRunAgent(
   };
   const withheld = override?.provider === undefined
     ? undefined
-    : withheldProviderFault(
-      [override.provider],
-      config.untrusted,
-      ctx.io.invocation?.(),
-    );
+    : await withheldFault(ctx, config, [override.provider]);
   if (withheld !== undefined) return err(withheld);
   if (req.agent === undefined) {
     return buildDefaultAgent(resolved.chat, resolved.providers, override);
@@ -333,14 +345,10 @@ export async function prepareRun(
   req: Omit<RunRequest, "agent" | "model" | "provider">,
 ): Promise<Result<PreparedRun, CliFault>> {
   const { config, context } = base;
-  const withheld = withheldProviderFault(
-    [
-      base.agent.provider,
-      ...(base.agent.fallback_chain ?? []).map((f) => f.provider),
-    ],
-    config.untrusted,
-    ctx.io.invocation?.(),
-  );
+  const withheld = await withheldFault(ctx, config, [
+    base.agent.provider,
+    ...(base.agent.fallback_chain ?? []).map((f) => f.provider),
+  ]);
   if (withheld !== undefined) return err(withheld);
   const wiring = await wireProviders(base.agent, {
     providers: config.resolved.providers,

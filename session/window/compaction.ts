@@ -8,14 +8,9 @@
 import type { TurnSpan, WorkingMessage } from "../../schema/resume.ts";
 import { countSlots, rebaseSpans } from "./spans.ts";
 
-/**
- * Fixed limits of the compaction primitive.
- */
-export const COMPACTION_LIMITS: {
-  readonly maxPasses: number;
-  readonly summaryMaxTokens: number;
-  readonly unknownWindowBound: number;
-} = { maxPasses: 4, summaryMaxTokens: 4096, unknownWindowBound: 16_384 };
+// The limits live with the measure that bounds every request (a turn
+// that never compacts loads no compaction policy).
+export { COMPACTION_LIMITS } from "./measure.ts";
 
 /**
  * The fixed engine system prompt of every summariser request.

@@ -9,10 +9,18 @@
 import type { PlanEntry } from "../../llm/chain.ts";
 import type { ModelCatalog } from "../../llm/catalog.ts";
 import type { LlmProvider } from "../../llm/provider.ts";
-import { COMPACTION_LIMITS } from "./compaction.ts";
 import { estimateState, requestHistory } from "./projection.ts";
 import { rebaseSpans } from "./spans.ts";
 import type { ContextState, WindowView } from "./state.ts";
+
+/**
+ * Fixed limits of the compaction primitive.
+ */
+export const COMPACTION_LIMITS: {
+  readonly maxPasses: number;
+  readonly summaryMaxTokens: number;
+  readonly unknownWindowBound: number;
+} = { maxPasses: 4, summaryMaxTokens: 4096, unknownWindowBound: 16_384 };
 
 /** Default `compactThreshold`. */
 export const DEFAULT_COMPACT_THRESHOLD = 0.8;

@@ -12,11 +12,7 @@
 import type { LlmMessage } from "../../llm/provider.ts";
 import type { CompactionReason, SessionError } from "../../schema/event.ts";
 import { sessionError } from "../turn_errors.ts";
-import {
-  type CompactionOutcome,
-  runCompaction,
-  type Summariser,
-} from "./compact.ts";
+import type { CompactionOutcome, Summariser } from "./compact.ts";
 import {
   checkRequest,
   type CompactCheck,
@@ -26,6 +22,17 @@ import {
 import { estimateState, requestHistory } from "./projection.ts";
 import type { ContextState, WindowStep, WindowView } from "./state.ts";
 import { trimSteps } from "./trim.ts";
+
+/**
+ * The compaction primitive, loaded on the first compaction: a session
+ * that never compacts never evaluates it (nor its summariser pass). A
+ * failed load rejects, and the turn ends `internal`.
+ */
+async function runCompaction(
+  ...args: Parameters<typeof import("./compact.ts").runCompaction>
+): Promise<CompactionOutcome> {
+  return (await import("./compact.ts")).runCompaction(...args);
+}
 
 /** A compaction's outcome, or `skipped` when no bound can be set. */
 export type CompactWithOutcome =

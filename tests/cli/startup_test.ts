@@ -29,8 +29,8 @@ Deno.test("--version and --help load no markdown rendering (only a chat's printe
   for (const entry of ["cli.ts", "cli/help.ts"]) {
     assert.deepEqual((await staticClosure(entry)).filter(markdown), [], entry);
   }
-  const chat = await staticClosure("cli/run/session_io.ts");
-  assert.ok(chat.some(markdown), "the chat's printer has it");
+  const chat = await staticClosure("cli/run/terminal_parts.ts");
+  assert.ok(chat.some(markdown), "the chat's terminal parts have it");
 });
 
 Deno.test("a lone --version or --help loads no argument parser and no node: module", async () => {
@@ -49,23 +49,73 @@ Deno.test("agent run loads tools, TOML and cassette modules only when needed", a
   // Paths inside the package (the checkout itself may sit in a tools/ dir).
   const root = new URL("../../", import.meta.url).href;
   const tools = modules.filter((m) => m.startsWith(`${root}tools/`));
-  // modes.ts, and the pure SSRF primitive the config's provider base-URL
-  // check uses (three small modules, no zod).
+  // modes.ts only: the SSRF primitive under the base-URL checks loads for
+  // a custom endpoint.
   assert.deepEqual(
-    tools.map((m) => `/${m.slice(root.length)}`).sort(),
-    [
-      "/tools/modes.ts",
-      "/tools/sandbox/_ip.ts",
-      "/tools/sandbox/_metadata.ts",
-      "/tools/sandbox/ssrf.ts",
-      "/tools/sandbox/ssrf_address.ts",
-    ],
+    tools.map((m) => `/${m.slice(root.length)}`),
+    ["/tools/modes.ts"],
   );
   assert.ok(!modules.some((m) => m.endsWith("/cli/run/tool_wiring.ts")));
   // The TOML parser loads only when a config file exists.
   assert.ok(!modules.some((m) => m.includes("smol-toml")));
   // The cassette parser loads only for --fixture.
   assert.ok(!modules.some((m) => m.endsWith("/cli/run/fixture.ts")));
+});
+
+// What a cassette one-shot uses nothing of before its first event: the
+// terminal chat's parts, the base-URL, DNS and SSRF checks of custom
+// endpoints, the trust store and the untrusted-provider check (no project
+// file), the compaction primitive (no compaction) and the `!` command runner.
+const LAZY_FOR_A_ONE_SHOT = [
+  "cli/chat/status.ts",
+  "cli/chat/tool_line.ts",
+  "cli/config/base_url.ts",
+  "cli/config/trust_store.ts",
+  "cli/config/withheld.ts",
+  "cli/io/live_markdown.ts",
+  "cli/io/markdown.ts",
+  "cli/run/provider_dns.ts",
+  "cli/run/terminal_parts.ts",
+  "session/user_command.ts",
+  "session/window/compact.ts",
+  "session/window/compaction.ts",
+  "session/window/summary_pass.ts",
+  "tools/sandbox/_ip.ts",
+  "tools/sandbox/_metadata.ts",
+  "tools/sandbox/ssrf.ts",
+  "tools/sandbox/ssrf_address.ts",
+];
+
+Deno.test("a cassette one-shot loads none of the modules it does not use, statically or at run time", async () => {
+  const root = new URL("../../", import.meta.url).href;
+  const own = (m: string): string => m.slice(root.length);
+  const closure = (await staticClosure("cli/commands/agent_run.ts")).map(own);
+  assert.deepEqual(closure.filter((m) => LAZY_FOR_A_ONE_SHOT.includes(m)), []);
+  const home = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${home}/a.agent.yaml`,
+      "id: a\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: hi\n",
+    );
+    await Deno.writeTextFile(
+      `${home}/c.json`,
+      textCassette("openai", ["Done."]),
+    );
+    const run = await loadedPackages(
+      ["agent", "run", "a.agent.yaml", "--fixture", "c.json"],
+      home,
+      "hello\n",
+    );
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "Done.\n");
+    assert.ok(run.modules.includes("session/window/window.ts"), "the log");
+    assert.deepEqual(
+      run.modules.filter((m) => LAZY_FOR_A_ONE_SHOT.includes(m)),
+      [],
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });
 
 Deno.test("cli.ts runs --version in a real process", async () => {

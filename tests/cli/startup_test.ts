@@ -86,6 +86,25 @@ const LAZY_FOR_A_ONE_SHOT = [
   "tools/sandbox/ssrf_address.ts",
 ];
 
+/** A cassette one-shot in `home` (an agent and a one-answer cassette). */
+async function cassetteOneShot(
+  home: string,
+): ReturnType<typeof loadedPackages> {
+  await Deno.writeTextFile(
+    `${home}/a.agent.yaml`,
+    "id: a\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: hi\n",
+  );
+  await Deno.writeTextFile(
+    `${home}/c.json`,
+    textCassette("openai", ["Done."]),
+  );
+  return await loadedPackages(
+    ["agent", "run", "a.agent.yaml", "--fixture", "c.json"],
+    home,
+    "hello\n",
+  );
+}
+
 Deno.test("a cassette one-shot loads none of the modules it does not use, statically or at run time", async () => {
   const root = new URL("../../", import.meta.url).href;
   const own = (m: string): string => m.slice(root.length);
@@ -93,19 +112,7 @@ Deno.test("a cassette one-shot loads none of the modules it does not use, static
   assert.deepEqual(closure.filter((m) => LAZY_FOR_A_ONE_SHOT.includes(m)), []);
   const home = await Deno.makeTempDir();
   try {
-    await Deno.writeTextFile(
-      `${home}/a.agent.yaml`,
-      "id: a\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: hi\n",
-    );
-    await Deno.writeTextFile(
-      `${home}/c.json`,
-      textCassette("openai", ["Done."]),
-    );
-    const run = await loadedPackages(
-      ["agent", "run", "a.agent.yaml", "--fixture", "c.json"],
-      home,
-      "hello\n",
-    );
+    const run = await cassetteOneShot(home);
     assert.equal(run.code, 0);
     assert.equal(run.stdout, "Done.\n");
     assert.ok(run.modules.includes("session/window/window.ts"), "the log");
@@ -213,19 +220,8 @@ Deno.test("a one-shot and a chat import no node:path, node:util or node:url, sta
   }
   const home = await Deno.makeTempDir();
   try {
-    await Deno.writeTextFile(
-      `${home}/a.agent.yaml`,
-      "id: a\nmodel: gpt-5.4-mini\nprovider: openai\nsystem_prompt: hi\n",
-    );
-    await Deno.writeTextFile(
-      `${home}/c.json`,
-      textCassette("openai", ["Done."]),
-    );
-    const oneShot = await loadedPackages(
-      ["agent", "run", "a.agent.yaml", "--fixture", "c.json"],
-      home,
-      "hello\n",
-    );
+    // Writes the agent and the cassette the chat below uses too.
+    const oneShot = await cassetteOneShot(home);
     assert.equal(oneShot.code, 0);
     assert.equal(oneShot.stdout, "Done.\n");
     assert.deepEqual(oneShot.nodeModules, []);

@@ -3,22 +3,8 @@
  * several `serve` instances on one database.
  */
 import assert from "node:assert/strict";
-import { adminSql, PG_SKIP_NOTE, testPgUrl } from "../store/_pg.ts";
+import { adminSql } from "../store/_pg.ts";
 import { call, type Folder, prepareFolder, type ServeChild } from "./_kit.ts";
-
-/**
- * The test Postgres URL, or `undefined` (said once: how to run them).
- *
- * @returns The URL.
- */
-export function servePgUrl(): string | undefined {
-  const base = testPgUrl();
-  if (base === undefined) {
-    // deno-lint-ignore no-console
-    console.log(PG_SKIP_NOTE);
-  }
-  return base;
-}
 
 /**
  * Posts a message.

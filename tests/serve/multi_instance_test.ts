@@ -10,7 +10,8 @@
  * Postgres comes from `tests/store/_pg.ts`.
  */
 import assert from "node:assert/strict";
-import { pgServeFolder, send, servePgUrl } from "./_pg_serve.ts";
+import { pgServeFolder, send } from "./_pg_serve.ts";
+import { pgUrlForFile } from "../store/_pg.ts";
 import {
   call,
   fakeProvider,
@@ -23,7 +24,7 @@ import {
   tokensOf,
 } from "./_kit.ts";
 
-const base = servePgUrl();
+const base = pgUrlForFile();
 
 const WORDS = Array.from({ length: 10 }, (_, i) => `m${i} `);
 

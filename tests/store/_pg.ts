@@ -113,6 +113,26 @@ export function testPgUrl(): string | undefined {
 }
 
 /**
+ * The URL a Postgres test file runs against, read when the file loads:
+ * `undefined` when there is none outside CI (the file's tests are then
+ * ignored, and {@linkcode PG_SKIP_NOTE} is printed), `"unavailable"` in CI
+ * with no server (the tests run, and fail on it).
+ *
+ * @returns The URL, `"unavailable"` or `undefined`.
+ */
+export function pgUrlForFile(): string | undefined {
+  let url: string | undefined;
+  try {
+    url = testPgUrl();
+  } catch {
+    return "unavailable";
+  }
+  // deno-lint-ignore no-console
+  if (url === undefined) console.log(PG_SKIP_NOTE);
+  return url;
+}
+
+/**
  * A one-connection pool on `url` for a test's own statements (schemas,
  * raw rows); `?host=/dir` names a unix socket folder.
  *

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { textCassette } from "../cli/_helpers.ts";
 import { type Scenario, scenario } from "../cli/_kit/scenario.ts";
-import { adminSql, PG_SKIP_NOTE, testPgUrl } from "./_pg.ts";
+import { adminSql, PG_SKIP_NOTE, pgUrlForFile } from "./_pg.ts";
 
 const URL_ENV = "RLV_TEST_PG_URL";
 
@@ -91,17 +91,7 @@ async function chatAndExport(s: Scenario): Promise<{
   };
 }
 
-const base = (() => {
-  try {
-    return testPgUrl();
-  } catch {
-    return "unavailable";
-  }
-})();
-if (base === undefined) {
-  // deno-lint-ignore no-console
-  console.log(PG_SKIP_NOTE);
-}
+const base = pgUrlForFile();
 
 Deno.test({
   name:

@@ -7,16 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { openPostgresStore } from "../../store/postgres/mod.ts";
-import { adminSql, testPgUrl } from "./_pg.ts";
+import { adminSql, pgUrlForFile } from "./_pg.ts";
 import { newSession, turn } from "./_harness.ts";
 
-const base = (() => {
-  try {
-    return testPgUrl();
-  } catch {
-    return "unavailable";
-  }
-})();
+const base = pgUrlForFile();
 
 const CHILD = `
 import { openPostgresStore } from "${

@@ -13,21 +13,11 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { textCassette } from "../cli/_helpers.ts";
 import { type Scenario, scenario } from "../cli/_kit/scenario.ts";
-import { adminSql, PG_SKIP_NOTE, testPgUrl } from "./_pg.ts";
+import { adminSql, PG_SKIP_NOTE, pgUrlForFile } from "./_pg.ts";
 
 const URL_ENV = "RLV_MIGRATE_PG_URL";
 
-const base = (() => {
-  try {
-    return testPgUrl();
-  } catch {
-    return "unavailable";
-  }
-})();
-if (base === undefined) {
-  // deno-lint-ignore no-console
-  console.log(PG_SKIP_NOTE);
-}
+const base = pgUrlForFile();
 
 /** A chat of `lines` from a cassette of as many replies; its session id. */
 async function chat(s: Scenario, lines: string[]): Promise<string> {

@@ -45,16 +45,22 @@ export interface EventSource {
   close(): Promise<void>;
 }
 
-/** A table of session events many servers share. */
-export interface SharedEventTable {
+/**
+ * A table of session events many servers share; `F` is a writer's fence
+ * (the lease it holds on a session).
+ */
+export interface SharedEventTable<F = unknown> {
+  /** This process's fence on a session now, or `undefined` (no lease). */
+  fence(sessionId: string): F | undefined;
   /**
-   * Appends events (fenced by this process's lease on the session, when
-   * it holds one); the sequence number of the first. Throws, writing
-   * nothing, when another writer took the lease over.
+   * Appends events under the fence taken when they were queued; the
+   * sequence number of the first. Throws, writing nothing, without a
+   * fence or when another writer took the lease over.
    */
   append(
     sessionId: string,
     events: readonly { type: string; data: string }[],
+    fence: F | undefined,
   ): Promise<number>;
   /** The events after a sequence number, in order, at most `limit`. */
   read(
@@ -64,9 +70,13 @@ export interface SharedEventTable {
   ): Promise<LoggedEvent[]>;
   /** The last `limit` events, in order. */
   tail(sessionId: string, limit: number): Promise<LoggedEvent[]>;
-  /** Listens for appends to any session; resolves once listening, with the stop. */
+  /**
+   * Listens for appends to any session; resolves once listening, with the
+   * stop. `onListening` runs each time the listener (re)connects.
+   */
   listen(
     onAppended: (sessionId: string, seq: number) => void,
+    onListening: () => void,
   ): Promise<() => Promise<void>>;
 }
 
@@ -107,14 +117,23 @@ export function memoryEvents(
 const READ_BATCH = 500;
 /** Events sent to the table per append. */
 const WRITE_BATCH = 500;
+/** Every followed session is read again this often (a lost pointer). */
+const SWEEP_MS = 5_000;
 
-interface Shared {
+interface Queued<F> {
+  type: string;
+  data: string;
+  /** The lease held when it was queued. */
+  fence: F;
+}
+
+interface Shared<F> {
   log: EventLog;
   /** Filled from the table's tail (once). */
   loaded: Promise<void>;
   /** Reads of the table, one after another. */
   reading: Promise<void>;
-  pending: { type: string; data: string }[];
+  pending: Queued<F>[];
   writing: Promise<void>;
 }
 
@@ -133,20 +152,27 @@ export function sharedStreamName(sessionId: string): string {
  * Logs fed by a shared table. Call {@linkcode EventSource.close} to stop
  * listening.
  *
+ * Only a lease holder writes: an event queued while this process holds
+ * no lease on its session (a closing holder's last ones, after its
+ * release) is never written, and one queued under a lease since taken
+ * over is refused by the table. Every followed session is read again
+ * whenever the listener (re)connects and every few seconds, so a pointer
+ * lost while it was down delays an event, never loses it.
+ *
  * @param table The table.
  * @param replayEvents Events kept per session in this server's log.
  * @param onError Told of an append the table refused (the batch is lost
  * for observers; the turn itself is stored apart).
  * @returns The source, once it listens.
  */
-export async function sharedEvents(
-  table: SharedEventTable,
+export async function sharedEvents<F>(
+  table: SharedEventTable<F>,
   replayEvents: number = DEFAULT_REPLAY_EVENTS,
   onError: (error: unknown) => void = () => {},
 ): Promise<EventSource> {
-  const sessions = new Map<string, Shared>();
+  const sessions = new Map<string, Shared<F>>();
   // Reads the table after the log's last event, until it has no more.
-  const catchUp = (s: Shared, id: string): Promise<void> => {
+  const catchUp = (s: Shared<F>, id: string): Promise<void> => {
     s.reading = s.reading.then(async () => {
       await s.loaded;
       for (let i = 0; i < 10_000; i++) {
@@ -157,7 +183,7 @@ export async function sharedEvents(
     }).catch(onError);
     return s.reading;
   };
-  const entry = (id: string): Shared => {
+  const entry = (id: string): Shared<F> => {
     let s = sessions.get(id);
     if (s === undefined) {
       const log = new EventLog(sharedStreamName(id), replayEvents);
@@ -175,12 +201,22 @@ export async function sharedEvents(
     }
     return s;
   };
-  const flush = async (s: Shared, id: string): Promise<void> => {
+  const flush = async (s: Shared<F>, id: string): Promise<void> => {
     await s.loaded;
     for (let i = 0; i < 1_000_000 && s.pending.length > 0; i++) {
-      const batch = s.pending.splice(0, WRITE_BATCH);
+      // One batch, one fence.
+      const fence = s.pending[0]!.fence;
+      let n = 1;
+      while (
+        n < WRITE_BATCH && n < s.pending.length &&
+        s.pending[n]!.fence === fence
+      ) n++;
+      const batch = s.pending.splice(0, n).map((e) => ({
+        type: e.type,
+        data: e.data,
+      }));
       try {
-        const first = await table.append(id, batch);
+        const first = await table.append(id, batch, fence);
         // Ours: into the log at once (the pointer then finds nothing new),
         // after whatever the table had before them.
         if (s.log.lastSeq < first - 1) await catchUp(s, id);
@@ -192,17 +228,25 @@ export async function sharedEvents(
       }
     }
   };
+  const sweep = (): void => {
+    for (const [id, s] of sessions) void catchUp(s, id);
+  };
   const stop = await table.listen((id, seq) => {
     const s = sessions.get(id);
     if (s !== undefined && seq > s.log.lastSeq) void catchUp(s, id);
-  });
+  }, sweep);
+  const sweeping = setInterval(sweep, SWEEP_MS);
+  Deno.unrefTimer(sweeping);
   return {
     shared: true,
     log: (id) => entry(id).log,
     append(id, event) {
+      const fence = table.fence(id);
+      // No lease here: not ours to write.
+      if (fence === undefined) return;
       const s = entry(id);
       const idle = s.pending.length === 0;
-      s.pending.push({ type: event.type, data: JSON.stringify(event) });
+      s.pending.push({ type: event.type, data: JSON.stringify(event), fence });
       // The next batch leaves once the one being written is in.
       if (idle) s.writing = s.writing.then(() => flush(s, id));
     },
@@ -213,6 +257,9 @@ export async function sharedEvents(
       await catchUp(s, id);
     },
     forget: (id) => void sessions.delete(id),
-    close: stop,
+    close() {
+      clearInterval(sweeping);
+      return stop();
+    },
   };
 }

@@ -338,6 +338,22 @@ export class SessionHub {
         fault(409, "session_busy", `Session ${sessionId} is running a turn`),
       );
     }
+    // No idle release while a message is on its way in (it would close the
+    // session under it): stopped before the first wait, scheduled again
+    // when no turn started.
+    if (e.idle !== undefined) clearTimeout(e.idle);
+    e.idle = undefined;
+    const sent = await this.#send(e, text, key);
+    if (!e.running && e.opened !== undefined) this.#idleLater(e);
+    return sent;
+  }
+
+  async #send(
+    e: Entry,
+    text: string,
+    key: string | undefined,
+  ): Promise<Result<{ eventId: string; after: string }, ServeFault>> {
+    const sessionId = e.id;
     const opened = await this.#live(e);
     if (!opened.ok) {
       // An unknown id leaves nothing behind.
@@ -381,8 +397,6 @@ export class SessionHub {
       }
     }
     e.running = true;
-    if (e.idle !== undefined) clearTimeout(e.idle);
-    e.idle = undefined;
     const turnEnd = Promise.withResolvers<void>();
     e.turnEnd = turnEnd;
     void live.session.sendMessage(text).then(

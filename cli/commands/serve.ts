@@ -95,9 +95,26 @@ export async function runServe(
   const store = opened.value;
   if (store === undefined) return fault("internal", "History store missing");
   const kept = table.events_kept ?? SERVE_DEFAULTS.eventsKept;
+  let events;
+  try {
+    events = await sharedSource(ctx, store, kept);
+  } catch (e) {
+    await store.close();
+    // The store's errors carry no URL; named by the variable holding it.
+    const { DEFAULT_PG_URL_ENV, postgresUrlEnv } = await import(
+      "../run/pg_store.ts"
+    );
+    const urlEnv = await postgresUrlEnv(config.value.paths);
+    const why = e instanceof Error ? e.message : String(e);
+    return fault(
+      "internal",
+      `Cannot listen for the Postgres store's events: ${why} (${
+        (urlEnv.ok ? urlEnv.value : undefined) ?? DEFAULT_PG_URL_ENV
+      })`,
+    );
+  }
   let server;
   try {
-    const events = await sharedSource(ctx, store, kept);
     server = await startServer({
       hostname: host,
       port,

@@ -8,14 +8,15 @@
  * stored lease, it raises `RL001` and writes nothing. Lease staleness is
  * judged by the database clock. Version 2 adds the session event table
  * (`relavium_session_events`, its head counter, `rlv_append_events`):
- * what `serve` instances stream to each other.
+ * what `serve` instances stream to each other. Version 4: an event is
+ * appended only under the writer's live lease (no holder, no row).
  *
  * @module
  */
 import type { CostEntry } from "../store.ts";
 
 /** The schema version these statements build. */
-export const PG_SCHEMA_VERSION = 3;
+export const PG_SCHEMA_VERSION = 4;
 
 /** The channel `rlv_append_events` notifies: `{"s": session, "q": last seq}`. */
 export const EVENTS_CHANNEL = "relavium_events";
@@ -425,11 +426,16 @@ $$;
 -- Appends a batch of events under the writer's fence, numbered after the
 -- session's head; keeps the last p_keep; notifies a pointer (never the
 -- events: a payload over 8,000 bytes is refused). Returns the first seq.
+-- Only the lease holder appends: a writer without a lease is refused as
+-- one that lost it (a late event never lands in another holder's turn).
 CREATE OR REPLACE FUNCTION rlv_append_events(p_session text, p_holder text,
   p_epoch bigint, p_now bigint, p_events jsonb, p_keep bigint)
 RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE n bigint := jsonb_array_length(p_events); last bigint;
 BEGIN
+  IF p_holder IS NULL THEN
+    RAISE EXCEPTION 'lease lost' USING ERRCODE = '${LEASE_LOST_STATE}';
+  END IF;
   PERFORM rlv_fence(p_session, p_holder, p_epoch);
   INSERT INTO relavium_event_heads AS h (session_id, last_seq)
     VALUES (p_session, n)

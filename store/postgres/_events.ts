@@ -20,16 +20,27 @@ export interface StoredEvent {
   data: string;
 }
 
+/** The lease a writer held when it queued an event: `(holder, epoch)`. */
+export interface EventFence {
+  /** The lease holder. */
+  readonly holderId: string;
+  /** Its epoch. */
+  readonly epoch: number;
+}
+
 /** What the table needs of its store handle. */
 export interface EventTableHooks {
   /** Events kept per session (older ones are deleted as new ones come). */
   keep: number;
-  /** The writer's `(holder, epoch)` fence of a session, or nulls. */
-  fence(sessionId: string): [string | null, number | null];
+  /** The lease this handle holds on a session now, if any. */
+  fence(sessionId: string): EventFence | undefined;
   /** Epoch ms. */
   now(): number;
   /** Runs a query; driver errors leave scrubbed or named. */
-  run<T>(sessionId: string, query: (sql: Sql) => Promise<T>): Promise<T>;
+  run<T>(
+    sessionId: string | undefined,
+    query: (sql: Sql) => Promise<T>,
+  ): Promise<T>;
 }
 
 function rows(list: readonly Record<string, unknown>[]): StoredEvent[] {
@@ -48,9 +59,11 @@ function rows(list: readonly Record<string, unknown>[]): StoredEvent[] {
  * @returns Append, read, tail and listen.
  */
 export function pgEventTable(sql: Sql, hooks: EventTableHooks): {
+  fence(sessionId: string): EventFence | undefined;
   append(
     sessionId: string,
     events: readonly { type: string; data: string }[],
+    fence: EventFence | undefined,
   ): Promise<number>;
   read(sessionId: string, afterSeq: number, limit: number): Promise<
     StoredEvent[]
@@ -58,11 +71,16 @@ export function pgEventTable(sql: Sql, hooks: EventTableHooks): {
   tail(sessionId: string, limit: number): Promise<StoredEvent[]>;
   listen(
     onAppended: (sessionId: string, seq: number) => void,
+    onListening: () => void,
   ): Promise<() => Promise<void>>;
 } {
   return {
-    async append(sessionId, events) {
-      const [holder, epoch] = hooks.fence(sessionId);
+    fence: (sessionId) => hooks.fence(sessionId),
+    // Under the lease held when the events were queued (none: refused as
+    // a lost lease, writing nothing).
+    async append(sessionId, events, fence) {
+      const holder = fence?.holderId ?? null;
+      const epoch = fence?.epoch ?? null;
       const out = await hooks.run(sessionId, (q) =>
         q.unsafe(
           "SELECT rlv_append_events($1, $2, $3, $4, $5::jsonb, $6) AS first",
@@ -98,17 +116,23 @@ export function pgEventTable(sql: Sql, hooks: EventTableHooks): {
           )),
       );
     },
-    async listen(onAppended) {
-      const meta = await sql.listen(EVENTS_CHANNEL, (payload) => {
-        try {
-          const p = JSON.parse(payload) as { s?: unknown; q?: unknown };
-          if (typeof p.s === "string" && typeof p.q === "number") {
-            onAppended(p.s, p.q);
-          }
-        } catch {
-          // Not ours: another program on the channel.
-        }
-      });
+    // `onListening` runs on each (re)listen: what was appended while the
+    // connection was down sent no pointer here.
+    async listen(onAppended, onListening) {
+      const meta = await hooks.run(
+        undefined,
+        (q) =>
+          q.listen(EVENTS_CHANNEL, (payload) => {
+            try {
+              const p = JSON.parse(payload) as { s?: unknown; q?: unknown };
+              if (typeof p.s === "string" && typeof p.q === "number") {
+                onAppended(p.s, p.q);
+              }
+            } catch {
+              // Not ours: another program on the channel.
+            }
+          }, onListening),
+      );
       return async () => {
         await meta.unlisten().catch(() => {});
       };

@@ -479,16 +479,21 @@ export class PostgresSessionStore implements AsyncSessionStore {
   async releaseLease(sessionId: string, holderId: string): Promise<void> {
     const held = this.#held.get(sessionId);
     if (held === undefined || held.holderId !== holderId) return;
-    this.#held.delete(sessionId);
-    await this.#run(
-      undefined,
-      (sql) =>
-        sql.unsafe("SELECT rlv_release_lease($1, $2, $3)", [
-          sessionId,
-          holderId,
-          held.epoch,
-        ]),
-    );
+    // Still held until the release is written (a write under way keeps
+    // its fence); then forgotten, whatever the answer.
+    try {
+      await this.#run(
+        undefined,
+        (sql) =>
+          sql.unsafe("SELECT rlv_release_lease($1, $2, $3)", [
+            sessionId,
+            holderId,
+            held.epoch,
+          ]),
+      );
+    } finally {
+      if (this.#held.get(sessionId) === held) this.#held.delete(sessionId);
+    }
   }
 
   async readLease(sessionId: string): Promise<SessionLease | undefined> {
@@ -510,8 +515,8 @@ export class PostgresSessionStore implements AsyncSessionStore {
 
   /**
    * The session event table on this handle's pool (what `serve`
-   * instances stream to each other); an append carries this handle's
-   * lease fence like every write.
+   * instances stream to each other); an append carries the lease this
+   * handle held when its events were queued, and none is refused.
    *
    * @param keep Events kept per session.
    * @returns The table.
@@ -519,7 +524,7 @@ export class PostgresSessionStore implements AsyncSessionStore {
   eventTable(keep: number): PgEventTable {
     return pgEventTable(this.#sql, {
       keep,
-      fence: (id) => this.#fence(id),
+      fence: (id) => this.#held.get(id),
       now: () => this.#clock.now(),
       run: (id, query) => this.#run(id, query),
     });

@@ -14,6 +14,7 @@ import {
 } from "../../store/errors.ts";
 import { reconstructSessionState } from "../../store/projection.ts";
 import type { AsyncSessionStore, CostEntry } from "../../store/store.ts";
+import { postgresEventTable } from "../../store/postgres/events.ts";
 import { CONTRACT_FACTORIES, type ContractStore } from "./_contract.ts";
 import { cost, newSession, turn } from "./_harness.ts";
 
@@ -286,7 +287,7 @@ for (const factory of CONTRACT_FACTORIES) {
     );
     const b = await s.second();
     await s.raw(holds(
-      "(SELECT MAX(version) FROM relavium_schema_version) = 3",
+      "(SELECT MAX(version) FROM relavium_schema_version) = 4",
     ));
     await b.commitTurn("s1", {
       ...turn("one", { costs: [cost("m", 25)] }),
@@ -296,6 +297,34 @@ for (const factory of CONTRACT_FACTORIES) {
       { turnNumber: 1, inputTokens: 10, outputTokens: 2, costMicrocents: 25 },
     ]);
   });
+
+  pgSchema(
+    "a version-3 schema gets the event append that needs the lease",
+    async (s) => {
+      await s.store.create(newSession());
+      // Version 3's append: no holder, no fence.
+      await s.raw(
+        `CREATE OR REPLACE FUNCTION rlv_append_events(p_session text,
+           p_holder text, p_epoch bigint, p_now bigint, p_events jsonb,
+           p_keep bigint) RETURNS bigint LANGUAGE sql AS $$ SELECT 1::bigint $$;
+         DELETE FROM relavium_schema_version WHERE version > 3;
+         INSERT INTO relavium_schema_version (version) VALUES (3)
+           ON CONFLICT DO NOTHING`,
+      );
+      const b = await s.second();
+      await s.raw(holds(
+        "(SELECT MAX(version) FROM relavium_schema_version) = 4",
+      ));
+      const events = postgresEventTable(b, 10)!;
+      await assert.rejects(
+        events.append("s1", [{ type: "x", data: "{}" }], undefined),
+        { name: "SessionLeaseError" },
+      );
+      await s.raw(holds(
+        "NOT EXISTS (SELECT 1 FROM relavium_session_events)",
+      ));
+    },
+  );
 
   pgSchema(
     "a newer schema is refused before anything is applied",

@@ -61,7 +61,8 @@ async function sharedSource(
  * @param command The parsed command.
  * @param ctx The command context.
  * @returns 0 after an orderly stop, or a fault (`usage` for a non-loopback
- * address without a token, `internal` when the port cannot be bound).
+ * address without a token, `internal` when the port cannot be bound or the
+ * Postgres store's event listener cannot start).
  */
 export async function runServe(
   command: Extract<CliCommand, { name: "serve" }>,

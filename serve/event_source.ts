@@ -205,11 +205,11 @@ export async function sharedEvents<F>(
     await s.loaded;
     for (let i = 0; i < 1_000_000 && s.pending.length > 0; i++) {
       // One batch, one fence.
-      const fence = s.pending[0]!.fence;
+      const fence = s.pending[0]?.fence;
       let n = 1;
       while (
         n < WRITE_BATCH && n < s.pending.length &&
-        s.pending[n]!.fence === fence
+        s.pending[n]?.fence === fence
       ) n++;
       const batch = s.pending.splice(0, n).map((e) => ({
         type: e.type,

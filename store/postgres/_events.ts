@@ -52,13 +52,12 @@ function rows(list: readonly Record<string, unknown>[]): StoredEvent[] {
 }
 
 /**
- * The event table of one pool.
+ * The event table of one pool (its listener takes one more connection).
  *
- * @param sql The pool (its listener takes one more connection).
  * @param hooks The fence, clock, retention and error handling.
  * @returns Append, read, tail and listen.
  */
-export function pgEventTable(sql: Sql, hooks: EventTableHooks): {
+export function pgEventTable(hooks: EventTableHooks): {
   fence(sessionId: string): EventFence | undefined;
   append(
     sessionId: string,

@@ -522,7 +522,7 @@ export class PostgresSessionStore implements AsyncSessionStore {
    * @returns The table.
    */
   eventTable(keep: number): PgEventTable {
-    return pgEventTable(this.#sql, {
+    return pgEventTable({
       keep,
       fence: (id) => this.#held.get(id),
       now: () => this.#clock.now(),

@@ -21,7 +21,9 @@ Deno.test({
     // A role allowed one connection: the store opens on it, the listener
     // (a connection of its own) is refused.
     const role = `r_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-    const url = new URL(pg.folder.env["SERVE_TEST_PG"]!);
+    const given = pg.folder.env["SERVE_TEST_PG"];
+    assert.ok(given !== undefined, "the folder names its database");
+    const url = new URL(given);
     try {
       await pg.admin.unsafe(
         `CREATE ROLE ${role} LOGIN PASSWORD 'pw-s3cret' CONNECTION LIMIT 1;

@@ -315,7 +315,8 @@ for (const factory of CONTRACT_FACTORIES) {
       await s.raw(holds(
         "(SELECT MAX(version) FROM relavium_schema_version) = 4",
       ));
-      const events = postgresEventTable(b, 10)!;
+      const events = postgresEventTable(b, 10);
+      assert.ok(events, "a Postgres store has an event table");
       await assert.rejects(
         events.append("s1", [{ type: "x", data: "{}" }], undefined),
         { name: "SessionLeaseError" },

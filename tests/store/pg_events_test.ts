@@ -14,7 +14,16 @@ import type { AsyncSessionStore } from "../../store/store.ts";
 import { adminSql, pgUrlForFile } from "./_pg.ts";
 import { newSession } from "./_harness.ts";
 
+type PgEventTable = NonNullable<ReturnType<typeof postgresEventTable>>;
+
 const base = pgUrlForFile();
+
+/** The event table of a Postgres handle. */
+function eventsOf(store: AsyncSessionStore): PgEventTable {
+  const table = postgresEventTable(store, 100);
+  assert.ok(table, "a Postgres store has an event table");
+  return table;
+}
 
 /** Two handles on a schema of their own, and the admin connection. */
 async function twoHandles(
@@ -50,14 +59,14 @@ Deno.test({
     await twoHandles(async (a, b, _admin, url) => {
       const s = newSession();
       await a.create(s);
-      const ta = postgresEventTable(a, 100)!;
-      const tb = postgresEventTable(b, 100)!;
-      assert.ok((await a.acquireLease!(s.id, { holderId: "A" })).ok);
+      const ta = eventsOf(a);
+      const tb = eventsOf(b);
+      assert.ok((await a.acquireLease?.(s.id, { holderId: "A" }))?.ok);
       const held = ta.fence(s.id);
       await ta.append(s.id, [{ type: "a1", data: "{}" }], held);
-      await a.releaseLease!(s.id, "A");
+      await a.releaseLease?.(s.id, "A");
       assert.equal(ta.fence(s.id), undefined, "released: no fence here");
-      assert.ok((await b.acquireLease!(s.id, { holderId: "B" })).ok);
+      assert.ok((await b.acquireLease?.(s.id, { holderId: "B" }))?.ok);
       await tb.append(
         s.id,
         [{ type: "session:turn_started", data: "{}" }],
@@ -73,7 +82,7 @@ Deno.test({
       // A handle that never held the lease, with no fence at all.
       const c = await openPostgresStore({ url });
       try {
-        const tc = postgresEventTable(c, 100)!;
+        const tc = eventsOf(c);
         await assert.rejects(
           tc.append(s.id, [{ type: "x", data: "{}" }], tc.fence(s.id)),
           { name: "SessionLeaseError" },
@@ -97,17 +106,17 @@ Deno.test({
     await twoHandles(async (a, b) => {
       const s = newSession();
       await a.create(s);
-      const srcA = await sharedEvents(postgresEventTable(a, 100)!, 100);
+      const srcA = await sharedEvents(eventsOf(a), 100);
       try {
         srcA.append(s.id, { type: "before" });
         await srcA.settle(s.id);
-        assert.ok((await a.acquireLease!(s.id, { holderId: "A" })).ok);
+        assert.ok((await a.acquireLease?.(s.id, { holderId: "A" }))?.ok);
         srcA.append(s.id, { type: "held" });
         await srcA.settle(s.id);
-        await a.releaseLease!(s.id, "A");
+        await a.releaseLease?.(s.id, "A");
         srcA.append(s.id, { type: "session:cancelled" });
         await srcA.settle(s.id);
-        const rows = await postgresEventTable(b, 100)!.read(s.id, 0, 10);
+        const rows = await eventsOf(b).read(s.id, 0, 10);
         assert.deepEqual(rows.map((r) => r.type), ["held"]);
       } finally {
         await srcA.close();
@@ -123,9 +132,9 @@ Deno.test({
     await twoHandles(async (a, b, admin) => {
       const s = newSession();
       await a.create(s);
-      assert.ok((await a.acquireLease!(s.id, { holderId: "A" })).ok);
-      const ta = postgresEventTable(a, 100)!;
-      const srcB = await sharedEvents(postgresEventTable(b, 100)!, 100);
+      assert.ok((await a.acquireLease?.(s.id, { holderId: "A" }))?.ok);
+      const ta = eventsOf(a);
+      const srcB = await sharedEvents(eventsOf(b), 100);
       try {
         const logB = srcB.log(s.id);
         await srcB.settle(s.id);

@@ -69,6 +69,12 @@ interface Entry {
   releasing: Promise<void> | undefined;
   /** Resolved when the running turn's last event reached the sink. */
   turnEnd: PromiseWithResolvers<void> | undefined;
+  /** The running turn, settled once its `server:idle` is logged. */
+  turn: Promise<void> | undefined;
+  /** A cancel ending the running turn before it closes the session. */
+  ending: Promise<boolean> | undefined;
+  /** Messages on their way in (no idle release meanwhile). */
+  sending: number;
   /**
    * On a shared log, the live lease holder of a session this server does
    * not hold, as last read (`undefined`: none, or stale).
@@ -122,6 +128,9 @@ export class SessionHub {
         idle: undefined,
         releasing: undefined,
         turnEnd: undefined,
+        turn: undefined,
+        ending: undefined,
+        sending: 0,
         holder: undefined,
         reading: undefined,
         running: false,
@@ -283,12 +292,13 @@ export class SessionHub {
     if (e.idle !== undefined) clearTimeout(e.idle);
     e.idle = undefined;
     const ms = this.#o.idleReleaseMs;
-    if (ms === undefined || this.#closing) return;
+    // A message on its way in schedules it again once it is in.
+    if (ms === undefined || this.#closing || e.sending > 0) return;
     e.idle = setTimeout(() => {
       e.idle = undefined;
       if (
         e.running || e.waiting.size > 0 || e.opened === undefined ||
-        e.opening !== undefined || this.#closing
+        e.opening !== undefined || e.sending > 0 || this.#closing
       ) return;
       e.releasing = this.cancel(e.id).then(() => {}, () => {}).finally(() => {
         e.releasing = undefined;
@@ -333,17 +343,23 @@ export class SessionHub {
       const seen = e.answered.get(key);
       if (seen !== undefined) return ok(seen);
     }
-    if (e.running || e.opening !== undefined) {
+    if (e.running || e.opening !== undefined || e.ending !== undefined) {
       return err(
         fault(409, "session_busy", `Session ${sessionId} is running a turn`),
       );
     }
     // No idle release while a message is on its way in (it would close the
-    // session under it): stopped before the first wait, scheduled again
-    // when no turn started.
+    // session under it): stopped before the first wait, not scheduled
+    // again meanwhile, scheduled again when no turn started.
     if (e.idle !== undefined) clearTimeout(e.idle);
     e.idle = undefined;
-    const sent = await this.#send(e, text, key);
+    e.sending++;
+    let sent: Result<{ eventId: string; after: string }, ServeFault>;
+    try {
+      sent = await this.#send(e, text, key);
+    } finally {
+      e.sending--;
+    }
     if (!e.running && e.opened !== undefined) this.#idleLater(e);
     return sent;
   }
@@ -372,7 +388,7 @@ export class SessionHub {
       this.#serverEvent(e, { type: "server:idle", outcome: "failed" });
       await this.#events.settle(sessionId);
     }
-    if (e.running) {
+    if (e.running || e.ending !== undefined) {
       return err(
         fault(409, "session_busy", `Session ${sessionId} is running a turn`),
       );
@@ -399,7 +415,7 @@ export class SessionHub {
     e.running = true;
     const turnEnd = Promise.withResolvers<void>();
     e.turnEnd = turnEnd;
-    void live.session.sendMessage(text).then(
+    e.turn = live.session.sendMessage(text).then(
       (r) => r.kind,
       () => "failed" as const,
     ).then(async (outcome) => {
@@ -418,8 +434,14 @@ export class SessionHub {
       }
       e.turnEnd = undefined;
       e.running = false;
-      this.#serverEvent(e, { type: "server:idle", outcome });
-      this.#idleLater(e);
+      // Ended by a cancel: as a cancel ends it (the session's own
+      // outcome is its abort).
+      this.#serverEvent(e, {
+        type: "server:idle",
+        outcome: e.ending === undefined ? outcome : "cancelled",
+      });
+      e.turn = undefined;
+      if (e.ending === undefined) this.#idleLater(e);
     });
     if (this.#events.shared) {
       // Another server asked at once sees the turn run: its start is in
@@ -453,11 +475,40 @@ export class SessionHub {
    */
   async cancel(sessionId: string): Promise<boolean> {
     const e = this.#entries.get(sessionId);
+    if (e?.ending !== undefined) return await e.ending;
     const opened = e?.opened;
     if (e === undefined || opened === undefined) return false;
     if (e.idle !== undefined) clearTimeout(e.idle);
     e.idle = undefined;
     for (const w of [...e.waiting.values()]) w.resolve("reject", "abort");
+    if (this.#events.shared && e.turn !== undefined) {
+      // On a shared table only the lease holder writes, and closing the
+      // session releases the lease: the turn is ended first (aborted, its
+      // end and its `server:idle` logged while the lease is held), then
+      // the session is closed.
+      e.ending = this.#endTurn(e, e.turn, opened).finally(() => {
+        e.ending = undefined;
+      });
+      return await e.ending;
+    }
+    return await this.#shut(e, opened);
+  }
+
+  async #endTurn(
+    e: Entry,
+    turn: Promise<void>,
+    opened: OpenedSession,
+  ): Promise<boolean> {
+    opened.live.session.abort();
+    await turn;
+    await this.#events.settle(e.id);
+    return await this.#shut(e, opened);
+  }
+
+  /** Closes a live session (its lease released). */
+  async #shut(e: Entry, opened: OpenedSession): Promise<boolean> {
+    if (e.idle !== undefined) clearTimeout(e.idle);
+    e.idle = undefined;
     e.opened = undefined;
     opened.live.close();
     await opened.drained;
@@ -507,6 +558,24 @@ export class SessionHub {
     }
     if (e === undefined) this.#dropUnused(sessionId);
     return missing;
+  }
+
+  /**
+   * The live lease holder of a session another server holds (on a shared
+   * log; read now), or `undefined`.
+   *
+   * @param sessionId The session.
+   * @returns The holder, or `undefined`.
+   */
+  async holderElsewhere(sessionId: string): Promise<string | undefined> {
+    if (!this.#events.shared) return undefined;
+    const known = this.#entries.get(sessionId);
+    const e = known ?? this.#entry(sessionId);
+    if (this.#heldHere(e)) return undefined;
+    await this.#readHolder(e);
+    const holder = e.holder;
+    if (known === undefined) this.#dropUnused(sessionId);
+    return holder;
   }
 
   /** Forgets a session nothing here uses (no turn, no client). */

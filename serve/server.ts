@@ -232,6 +232,15 @@ export function startServer(o: ServerOptions): Promise<RunningServer> {
           : faultResponse(state.error);
       }
       if (method === "DELETE") {
+        // Not under another server's live lease (it may run a turn).
+        const holder = await hub.holderElsewhere(id);
+        if (holder !== undefined) {
+          return errorResponse(
+            423,
+            "session_busy",
+            `Session ${id} is held by another server (${holder}): delete it there or once it is released`,
+          );
+        }
         if (hub.running(id)) {
           return errorResponse(
             409,

@@ -18,19 +18,26 @@ import type { CreateSessionBody } from "../../serve/wire.ts";
 
 const IDLE_MS = 50;
 
-Deno.test("hub: the idle release waits for a message on its way in", async () => {
+const hello = [
+  { type: "text_delta", text: "Hello!" },
+  {
+    type: "stop",
+    stopReason: "stop",
+    usage: { inputTokens: 3, outputTokens: 1 },
+  },
+];
+
+/**
+ * A hub on a memory store whose event settles wait as long as `delays`
+ * says, one after another (none once they run out, or while `delays` is
+ * empty).
+ */
+function slowHub(calls: number, delays: number[]) {
   const cassette = parseCassette(
     JSON.stringify({
       schema_version: "1.0",
       provider: "openai",
-      calls: [[
-        { type: "text_delta", text: "Hello!" },
-        {
-          type: "stop",
-          stopReason: "stop",
-          usage: { inputTokens: 3, outputTokens: 1 },
-        },
-      ]],
+      calls: Array.from({ length: calls }, () => hello),
     }),
     "hello.json",
   );
@@ -66,13 +73,13 @@ Deno.test("hub: the idle release waits for a message on its way in", async () =>
     exportYaml: () => Promise.resolve(none),
     remove: () => Promise.resolve(none),
   };
-  // A settle that outlasts the idle timer (a slow shared table).
+  // Settles that outlast the idle timer (a slow shared table).
   const memory = memoryEvents();
-  let slow = false;
   const events = {
     ...memory,
     async settle(id: string) {
-      if (slow) await new Promise((r) => setTimeout(r, IDLE_MS * 4));
+      const ms = delays.shift();
+      if (ms !== undefined) await new Promise((r) => setTimeout(r, ms));
       await memory.settle(id);
     },
   };
@@ -83,19 +90,51 @@ Deno.test("hub: the idle release waits for a message on its way in", async () =>
     events,
     idleReleaseMs: IDLE_MS,
   });
+  return { hub, store };
+}
+
+/** Waits (bounded) until no turn runs. */
+async function turnEnded(hub: SessionHub, id: string): Promise<void> {
+  for (let i = 0; i < 200 && hub.running(id); i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.ok(!hub.running(id), "the turn ended");
+}
+
+Deno.test("hub: the idle release waits for a message on its way in", async () => {
+  const delays: number[] = [];
+  const { hub, store } = slowHub(1, delays);
   try {
     const created = await hub.create({ mode: "ask" } as CreateSessionBody);
     assert.ok(created.ok);
-    slow = true;
+    delays.push(IDLE_MS * 4);
     const sent = await hub.send(created.value.sessionId, "Hi");
     assert.ok(sent.ok, JSON.stringify(sent));
-    slow = false;
-    // The turn ends (bounded).
-    for (let i = 0; i < 200 && hub.running(created.value.sessionId); i++) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    assert.ok(!hub.running(created.value.sessionId), "the turn ended");
+    await turnEnded(hub, created.value.sessionId);
     assert.equal(store.load(created.value.sessionId)?.messages.length, 2);
+  } finally {
+    await hub.close();
+  }
+});
+
+Deno.test("hub: a turn that ends while another message is on its way in schedules no idle release", async () => {
+  const delays: number[] = [];
+  const { hub, store } = slowHub(2, delays);
+  try {
+    const created = await hub.create({ mode: "ask" } as CreateSessionBody);
+    assert.ok(created.ok);
+    const id = created.value.sessionId;
+    // The first message's turn starts and ends (scheduling the idle
+    // release) while the second still waits for its settle.
+    delays.push(IDLE_MS * 2, IDLE_MS * 12);
+    const [first, second] = await Promise.all([
+      hub.send(id, "Hi"),
+      hub.send(id, "Again"),
+    ]);
+    assert.ok(first.ok, JSON.stringify(first));
+    assert.ok(second.ok, JSON.stringify(second));
+    await turnEnded(hub, id);
+    assert.equal(store.load(id)?.messages.length, 4);
   } finally {
     await hub.close();
   }

@@ -80,6 +80,14 @@ export interface SharedEventTable<F = unknown> {
   ): Promise<() => Promise<void>>;
 }
 
+/** An error naming what failed on which session, and why. */
+function failure(what: string, sessionId: string, cause: unknown): Error {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new Error(`Could not ${what} of session ${sessionId}: ${why}`, {
+    cause,
+  });
+}
+
 function runName(): string {
   return crypto.randomUUID().replaceAll("-", "").slice(0, 12);
 }
@@ -117,7 +125,10 @@ export function memoryEvents(
 const READ_BATCH = 500;
 /** Events sent to the table per append. */
 const WRITE_BATCH = 500;
-/** Every followed session is read again this often (a lost pointer). */
+/**
+ * Every session followed here (with clients, or a turn running in its
+ * log) is read again this often (a lost pointer).
+ */
 const SWEEP_MS = 5_000;
 
 interface Queued<F> {
@@ -133,6 +144,10 @@ interface Shared<F> {
   loaded: Promise<void>;
   /** Reads of the table, one after another. */
   reading: Promise<void>;
+  /** Reads queued or under way. */
+  reads: number;
+  /** The last read failed (told once until one succeeds). */
+  failing: boolean;
   pending: Queued<F>[];
   writing: Promise<void>;
 }
@@ -155,14 +170,18 @@ export function sharedStreamName(sessionId: string): string {
  * Only a lease holder writes: an event queued while this process holds
  * no lease on its session (a closing holder's last ones, after its
  * release) is never written, and one queued under a lease since taken
- * over is refused by the table. Every followed session is read again
- * whenever the listener (re)connects and every few seconds, so a pointer
- * lost while it was down delays an event, never loses it.
+ * over is refused by the table. Every session followed here (one with
+ * clients, or whose log shows a turn running) is read again whenever the
+ * listener (re)connects and every few seconds, so a pointer lost while it
+ * was down delays an event, never loses it; any other session is read
+ * when the hub next settles it.
  *
  * @param table The table.
  * @param replayEvents Events kept per session in this server's log.
  * @param onError Told of an append the table refused (the batch is lost
- * for observers; the turn itself is stored apart).
+ * for observers; the turn itself is stored apart), and of a read that
+ * failed (once until a read of that session succeeds); each error names
+ * what failed and the session.
  * @returns The source, once it listens.
  */
 export async function sharedEvents<F>(
@@ -173,14 +192,22 @@ export async function sharedEvents<F>(
   const sessions = new Map<string, Shared<F>>();
   // Reads the table after the log's last event, until it has no more.
   const catchUp = (s: Shared<F>, id: string): Promise<void> => {
+    s.reads++;
     s.reading = s.reading.then(async () => {
       await s.loaded;
       for (let i = 0; i < 10_000; i++) {
         const got = await table.read(id, s.log.lastSeq, READ_BATCH);
         for (const e of got) s.log.accept(e);
-        if (got.length < READ_BATCH) return;
+        if (got.length < READ_BATCH) break;
       }
-    }).catch(onError);
+      s.failing = false;
+    }).catch((error) => {
+      // Once per outage, not at every sweep.
+      if (!s.failing) onError(failure("read the events", id, error));
+      s.failing = true;
+    }).finally(() => {
+      s.reads--;
+    });
     return s.reading;
   };
   const entry = (id: string): Shared<F> => {
@@ -189,11 +216,15 @@ export async function sharedEvents<F>(
       const log = new EventLog(sharedStreamName(id), replayEvents);
       const loaded = table.tail(id, replayEvents).then((events) => {
         for (const e of events) log.accept(e);
-      }).catch(onError);
+      }).catch((error) => {
+        onError(failure("read the events", id, error));
+      });
       s = {
         log,
         loaded,
         reading: loaded,
+        reads: 0,
+        failing: false,
         pending: [],
         writing: Promise.resolve(),
       };
@@ -224,12 +255,16 @@ export async function sharedEvents<F>(
           s.log.accept({ seq: first + k, type: e.type, data: e.data })
         );
       } catch (error) {
-        onError(error);
+        onError(failure("write the events", id, error));
       }
     }
   };
+  // The sessions followed here, each with no read already on its way.
   const sweep = (): void => {
-    for (const [id, s] of sessions) void catchUp(s, id);
+    for (const [id, s] of sessions) {
+      if (s.reads > 0) continue;
+      if (s.log.clients > 0 || s.log.view.running) void catchUp(s, id);
+    }
   };
   const stop = await table.listen((id, seq) => {
     const s = sessions.get(id);

@@ -49,9 +49,9 @@ async function sharedSource(
   const table = postgresEventTable(store, kept);
   if (table === undefined) return undefined;
   return await sharedEvents(table, kept, (e) => {
-    // The store's errors carry no URL.
+    // The store's errors carry no URL; each names what failed.
     const why = e instanceof Error ? e.message : String(e);
-    ctx.io.stderr.write(`serve: events not shared: ${why}\n`);
+    ctx.io.stderr.write(`serve: shared events: ${why}\n`);
   });
 }
 

@@ -137,6 +137,8 @@ Deno.test({
       const srcB = await sharedEvents(eventsOf(b), 100);
       try {
         const logB = srcB.log(s.id);
+        // Followed on B: a client waits on it.
+        const unsubscribe = logB.subscribe({ deliver: () => {} });
         await srcB.settle(s.id);
         await ta.append(s.id, [{ type: "e1", data: "{}" }], ta.fence(s.id));
         // B's listening backend goes away; A appends while it is down.
@@ -151,6 +153,7 @@ Deno.test({
           await new Promise((r) => setTimeout(r, 50));
         }
         assert.equal(logB.lastSeq, 2);
+        unsubscribe();
       } finally {
         await srcB.close();
       }

@@ -468,7 +468,9 @@ export class SessionHub {
 
   /**
    * Cancels a live session (it stays stored and resumable) and releases
-   * its lease.
+   * its lease. On a shared log a running turn is aborted first and its
+   * end and `server:idle` (outcome `cancelled`) logged while the lease is
+   * held; a cancel already under way is waited for.
    *
    * @param sessionId The session.
    * @returns Whether it was live here.

@@ -11,6 +11,7 @@ import { createScriptedProvider } from "../../llm/scripted_provider.ts";
 import { createMemoryStore } from "../../store/memory_store.ts";
 import { openSqliteStore } from "../../store/sqlite_store.ts";
 import type { SessionStore } from "../../store/store.ts";
+import type { TurnResult } from "../../session/turn_result.ts";
 import { sequentialIds } from "../_fakes/clock.ts";
 import { hostParts } from "../_fakes/runtime.ts";
 import { AGENT, reply } from "../session/_harness.ts";
@@ -39,6 +40,32 @@ function userTexts(store: SessionStore, id: string): string[] {
       ? [m.content[0].text]
       : []
   );
+}
+
+/** Another writer releases the session's lease (held by "h-1") and takes it. */
+function takeOver(store: SessionStore, sessionId: string): void {
+  assert.equal(store.clearLease?.(sessionId)?.holderId, "h-1");
+  assert.ok(
+    store.acquireLease?.(sessionId, {
+      holderId: "other",
+      pid: 4242,
+      hostname: "elsewhere",
+    }).ok,
+  );
+}
+
+/** A turn refused because {@linkcode takeOver}'s writer holds the lease. */
+function refusedAsTakenOver(result: TurnResult, sessionId: string): void {
+  assert.equal(result.kind, "failed");
+  if (result.kind === "failed") {
+    assert.equal(result.error.code, "internal");
+    assert.match(
+      result.error.message,
+      new RegExp(
+        `^Session ${sessionId}: this chat's writer lease was taken over by process 4242 on host "elsewhere", since .+; nothing more is sent or written here`,
+      ),
+    );
+  }
 }
 
 Deno.test("resumeSession() is refused while another writer holds the session, and allowed after it closes", async () => {
@@ -151,25 +178,8 @@ Deno.test("a session whose lease another writer took over refuses its next call 
   using live = openSession({ store, agent: AGENT, ...p });
   await live.session.sendMessage("one");
   // Another writer releases the stuck lease and takes the session.
-  assert.equal(store.clearLease?.(live.sessionId)?.holderId, "h-1");
-  assert.ok(
-    store.acquireLease?.(live.sessionId, {
-      holderId: "other",
-      pid: 4242,
-      hostname: "elsewhere",
-    }).ok,
-  );
-  const second = await live.session.sendMessage("two");
-  assert.equal(second.kind, "failed");
-  if (second.kind === "failed") {
-    assert.equal(second.error.code, "internal");
-    assert.match(
-      second.error.message,
-      new RegExp(
-        `^Session ${live.sessionId}: this chat's writer lease was taken over by process 4242 on host "elsewhere", since .+; nothing more is sent or written here`,
-      ),
-    );
-  }
+  takeOver(store, live.sessionId);
+  refusedAsTakenOver(await live.session.sendMessage("two"), live.sessionId);
   assert.equal(provider.calls, 1, "nothing more was sent");
   assert.deepEqual(userTexts(store, live.sessionId), ["one"]);
 });
@@ -191,26 +201,12 @@ Deno.test("on SQLite, a lease taken over by another connection or on the same ha
         const live = openSession({ store, agent: AGENT, ...p });
         await live.session.sendMessage("one");
         const other = via === "the same handle" ? store : openSqliteStore(path);
-        assert.equal(other.clearLease?.(live.sessionId)?.holderId, "h-1");
-        assert.ok(
-          other.acquireLease?.(live.sessionId, {
-            holderId: "other",
-            pid: 4242,
-            hostname: "elsewhere",
-          }).ok,
-        );
+        takeOver(other, live.sessionId);
         if (other !== store) other.close();
-        const second = await live.session.sendMessage("two");
-        assert.equal(second.kind, "failed");
-        if (second.kind === "failed") {
-          assert.equal(second.error.code, "internal");
-          assert.match(
-            second.error.message,
-            new RegExp(
-              `^Session ${live.sessionId}: this chat's writer lease was taken over by process 4242 on host "elsewhere", since .+; nothing more is sent or written here`,
-            ),
-          );
-        }
+        refusedAsTakenOver(
+          await live.session.sendMessage("two"),
+          live.sessionId,
+        );
         assert.equal(provider.calls, 1, "nothing more was sent");
         assert.deepEqual(userTexts(store, live.sessionId), ["one"]);
         assert.equal(

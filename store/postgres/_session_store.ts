@@ -51,6 +51,7 @@ import {
   MOVED_STATE,
   NOT_FOUND_STATE,
 } from "./_ddl.ts";
+import type postgres from "postgres";
 import { scrubbed, type Sql } from "./_connect.ts";
 import {
   costTotals,
@@ -68,6 +69,9 @@ interface Held {
   holderId: string;
   epoch: number;
 }
+
+/** One argument of a fenced write: a column value or a jsonb body. */
+type FenceArg = postgres.ParameterOrJSON<never>;
 
 /**
  * One Postgres store handle (`openPostgresStore` opens it).
@@ -134,6 +138,28 @@ export class PostgresSessionStore implements AsyncSessionStore {
     return held === undefined ? [null, null] : [held.holderId, held.epoch];
   }
 
+  /**
+   * Calls the server-side write `fn` under this handle's fence, as
+   * `fn(session, holder, epoch, ...args)`; an argument whose index in
+   * `args` is listed in `jsonb` is sent as jsonb.
+   */
+  async #fenced(
+    sessionId: string,
+    fn: string,
+    args: readonly FenceArg[],
+    jsonb: readonly number[] = [],
+  ): Promise<void> {
+    const [holder, epoch] = this.#fence(sessionId);
+    const params = [sessionId, holder, epoch, ...args];
+    const list = params.map((_, i) =>
+      `$${i + 1}${jsonb.includes(i - 3) ? "::jsonb" : ""}`
+    ).join(", ");
+    await this.#run(
+      sessionId,
+      (sql) => sql.unsafe(`SELECT ${fn}(${list})`, params),
+    );
+  }
+
   async create(session: NewSession): Promise<AgentSessionRecord> {
     checkNewSession(session);
     const now = this.#clock.now();
@@ -180,25 +206,16 @@ export class PostgresSessionStore implements AsyncSessionStore {
       role: r.role,
       body: JSON.stringify(r.content),
     }));
-    const [holder, epoch] = this.#fence(sessionId);
-    await this.#run(sessionId, (sql) =>
-      sql.unsafe(
-        `SELECT rlv_commit_turn($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb,
-          $10::jsonb, $11)`,
-        [
-          sessionId,
-          holder,
-          epoch,
-          now,
-          turn.tokensUsed.input,
-          turn.tokensUsed.output,
-          deriveTitle(turn.userText) ?? null,
-          turn.modelId ?? null,
-          rows,
-          costJson(this.#ids, turn.costs),
-          turn.turnsUsed ?? null,
-        ],
-      ));
+    await this.#fenced(sessionId, "rlv_commit_turn", [
+      now,
+      turn.tokensUsed.input,
+      turn.tokensUsed.output,
+      deriveTitle(turn.userText) ?? null,
+      turn.modelId ?? null,
+      rows,
+      costJson(this.#ids, turn.costs),
+      turn.turnsUsed ?? null,
+    ], [5, 6]);
   }
 
   async recordCosts(
@@ -208,19 +225,11 @@ export class PostgresSessionStore implements AsyncSessionStore {
   ): Promise<void> {
     for (const cost of costs) checkCost(cost);
     checkTurnsUsed(turnsUsed);
-    const [holder, epoch] = this.#fence(sessionId);
-    await this.#run(sessionId, (sql) =>
-      sql.unsafe(
-        "SELECT rlv_record_costs($1, $2, $3, $4, $5::jsonb, $6)",
-        [
-          sessionId,
-          holder,
-          epoch,
-          this.#clock.now(),
-          costJson(this.#ids, costs),
-          turnsUsed ?? null,
-        ],
-      ));
+    await this.#fenced(sessionId, "rlv_record_costs", [
+      this.#clock.now(),
+      costJson(this.#ids, costs),
+      turnsUsed ?? null,
+    ], [1]);
   }
 
   async appendMarker(
@@ -248,25 +257,16 @@ export class PostgresSessionStore implements AsyncSessionStore {
       });
     }
     const used = marker.tokensUsed ?? { input: 0, output: 0 };
-    const [holder, epoch] = this.#fence(sessionId);
-    await this.#run(sessionId, (sql) =>
-      sql.unsafe(
-        `SELECT rlv_append_marker($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
-          $11::jsonb)`,
-        [
-          sessionId,
-          holder,
-          epoch,
-          now,
-          id,
-          JSON.stringify(content),
-          d ?? null,
-          seq,
-          used.input,
-          used.output,
-          costJson(this.#ids, costs),
-        ],
-      ));
+    await this.#fenced(sessionId, "rlv_append_marker", [
+      now,
+      id,
+      JSON.stringify(content),
+      d ?? null,
+      seq,
+      used.input,
+      used.output,
+      costJson(this.#ids, costs),
+    ], [7]);
     return d;
   }
 
@@ -305,18 +305,10 @@ export class PostgresSessionStore implements AsyncSessionStore {
     if (status !== "active" && status !== "ended") {
       throw new TypeError("Cannot set status: expected active or ended");
     }
-    const [holder, epoch] = this.#fence(sessionId);
-    await this.#run(
-      sessionId,
-      (sql) =>
-        sql.unsafe("SELECT rlv_set_status($1, $2, $3, $4, $5)", [
-          sessionId,
-          holder,
-          epoch,
-          status,
-          this.#clock.now(),
-        ]),
-    );
+    await this.#fenced(sessionId, "rlv_set_status", [
+      status,
+      this.#clock.now(),
+    ]);
   }
 
   async markExported(sessionId: string, workflowPath: string): Promise<void> {
@@ -365,22 +357,14 @@ export class PostgresSessionStore implements AsyncSessionStore {
   ): Promise<string> {
     checkInvocationStart(invocation);
     const id = this.#ids();
-    const [holder, epoch] = this.#fence(sessionId);
-    await this.#run(sessionId, (sql) =>
-      sql.unsafe(
-        "SELECT rlv_begin_invocation($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        [
-          sessionId,
-          holder,
-          epoch,
-          id,
-          invocation.purpose,
-          invocation.provider,
-          invocation.model,
-          this.#clock.now(),
-          invocation.turnNumber ?? null,
-        ],
-      ));
+    await this.#fenced(sessionId, "rlv_begin_invocation", [
+      id,
+      invocation.purpose,
+      invocation.provider,
+      invocation.model,
+      this.#clock.now(),
+      invocation.turnNumber ?? null,
+    ]);
     return id;
   }
 
@@ -389,22 +373,14 @@ export class PostgresSessionStore implements AsyncSessionStore {
     settlement: InvocationSettlement,
   ): Promise<void> {
     checkSettlement(settlement);
-    const [holder, epoch] = this.#fence(sessionId);
-    await this.#run(sessionId, (sql) =>
-      sql.unsafe(
-        "SELECT rlv_settle_invocation($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        [
-          sessionId,
-          holder,
-          epoch,
-          settlement.id,
-          settlement.coverage,
-          settlement.inputTokens,
-          settlement.outputTokens,
-          settlement.costMicrocents,
-          this.#clock.now(),
-        ],
-      ));
+    await this.#fenced(sessionId, "rlv_settle_invocation", [
+      settlement.id,
+      settlement.coverage,
+      settlement.inputTokens,
+      settlement.outputTokens,
+      settlement.costMicrocents,
+      this.#clock.now(),
+    ]);
   }
 
   coverage(sessionId: string): Promise<UsageCoverage> {
